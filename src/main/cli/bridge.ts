@@ -1,0 +1,43 @@
+// The stdio bridge: a transparent JSON-RPC relay from stdin/stdout to the live owner's /mcp,
+// with its own session (and agent scope). If the owner goes away, every request answers with
+// an error that says so; a restarted `toolgate stdio` takes over the data dir.
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { LineStdioTransport } from '../core/agent/stdio-transport'
+import type { Instance } from '../core/state/lock'
+
+export async function runBridge(o: { instance: Instance; key: string; agent?: string; dataDir: string }): Promise<void> {
+  const local = new LineStdioTransport()
+  const headers: Record<string, string> = { authorization: `Bearer ${o.key}` }
+  if (o.agent) headers['x-toolgate-agent'] = o.agent
+  const remote = new StreamableHTTPClientTransport(new URL(o.instance.mcp_url as string), { requestInit: { headers } })
+  const initIds = new Set<string | number>()
+  const gone = (): string =>
+    `Toolgate's owner process (pid ${o.instance.pid}, ${o.instance.url}) for ${o.dataDir} is gone or not answering. Restart this MCP client (or start \`toolgate serve\` / the Toolgate app) to reconnect; a restarted \`toolgate stdio\` takes over on its own.`
+
+  remote.onmessage = (m: JSONRPCMessage) => {
+    if ('id' in m && 'result' in m && initIds.has(m.id)) {
+      initIds.delete(m.id)
+      const v = (m.result as { protocolVersion?: unknown }).protocolVersion
+      if (typeof v === 'string') remote.setProtocolVersion(v)
+    }
+    void local.send(m)
+  }
+  remote.onerror = () => {}
+  local.onmessage = (m: JSONRPCMessage) => {
+    if ('method' in m && m.method === 'initialize' && 'id' in m) initIds.add(m.id)
+    remote.send(m).catch((err: unknown) => {
+      if ('method' in m && 'id' in m && m.id !== undefined) {
+        void local.send({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: `${gone()} (${(err as Error).message})` } } as JSONRPCMessage)
+      }
+    })
+  }
+  local.onclose = () => {
+    void remote
+      .terminateSession()
+      .catch(() => {})
+      .finally(() => process.exit(0))
+  }
+  await remote.start()
+  await local.start()
+}

@@ -1,0 +1,56 @@
+// `toolgate demo` (npm run demo): a newcomer sees every feature in a minute. Serves the web UI
+// on a temp data dir with real MCP servers from npm: everything, filesystem (on a temp folder,
+// write_file locked by config), memory (one tool switched off by the user), sequential-thinking
+// waiting in quarantine, and a switched-off server.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { startCore } from '../core/core'
+import { onShutdown } from './shutdown'
+
+function serverScript(pkg: string): string {
+  const main = require.resolve(`${pkg}/package.json`, { paths: [process.cwd(), path.join(__dirname, '..', '..')] })
+  return path.join(path.dirname(main), 'dist', 'index.js')
+}
+
+export async function demo(o: { listen: string }): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-demo-'))
+  const files = path.join(dataDir, 'files')
+  fs.mkdirSync(files)
+  fs.writeFileSync(path.join(files, 'hello.txt'), 'Hello from the Toolgate demo.\n')
+  const node = process.execPath
+  const config = {
+    api_key: randomBytes(18).toString('base64url'),
+    mcpServers: {
+      everything: { command: node, args: [serverScript('@modelcontextprotocol/server-everything'), 'stdio'], quarantined: false },
+      filesystem: { command: node, args: [serverScript('@modelcontextprotocol/server-filesystem'), files], quarantined: false, disabled_tools: ['write_file', 'move_file'] },
+      memory: { command: node, args: [serverScript('@modelcontextprotocol/server-memory')], env: { MEMORY_FILE_PATH: path.join(dataDir, 'memory.jsonl') }, quarantined: false },
+      'sequential-thinking': { command: node, args: [serverScript('@modelcontextprotocol/server-sequential-thinking')] },
+    },
+  }
+  const configPath = path.join(dataDir, 'mcp_config.json')
+  fs.writeFileSync(configPath, JSON.stringify(config, null, 2))
+  const core = await startCore({ configPath, dataDir, listen: o.listen, serveHttp: true, kind: 'serve' })
+  onShutdown(async () => {
+    await core.stop()
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  })
+  await core.settled(60000)
+  await core.api.toolAction('memory', 'delete_entities', 'disable').catch(() => {})
+  process.stderr.write(
+    [
+      '',
+      'Toolgate demo is running (Ctrl+C stops it and deletes the temp data).',
+      `  open the web UI:  ${core.url}/#key=${config.api_key}`,
+      `  MCP endpoint:     ${core.url}/mcp   (Authorization: Bearer ${config.api_key})`,
+      `  data dir:         ${dataDir}`,
+      '',
+      'What to look at: filesystem has write_file/move_file locked by config (no toggle),',
+      'memory:delete_entities is switched off by the user, sequential-thinking waits in quarantine',
+      '(Inspect, then Approve server). Search "write a file" with "Include locked tools" on.',
+      `Try it from a shell: node bin/toolgate.js search "write a file" --include-disabled --data-dir ${dataDir}`,
+      '',
+    ].join('\n') + '\n',
+  )
+}

@@ -1,0 +1,164 @@
+// The toolgate command line (CONTRACT.md §1).
+import path from 'node:path'
+import { Command, CommanderError, Option } from 'commander'
+import { parseToolId } from '../../shared/ids'
+import type { ServerAction, ToolAction } from '../../shared/api'
+import { VERSION } from '../core/version'
+import { fail, UsageError } from './errors'
+import { openOperator, type Where } from './control-client'
+import { printServers, printTools } from './print'
+import { serve } from './serve'
+import { stdio } from './stdio'
+import { demo } from './demo'
+import { connect, importCmd } from './clients'
+
+const program = new Command('toolgate')
+  .description('Toolgate: one safe MCP endpoint in front of every MCP server you use.')
+  .version(VERSION)
+  .exitOverride()
+  .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+
+const where = (c: Command): Command =>
+  c.option('--config <file>', 'config file (default <data-dir>/mcp_config.json)').option('--data-dir <dir>', 'data dir (default ~/.toolgate or $TOOLGATE_DATA_DIR)')
+
+const w = (o: { config?: string; dataDir?: string }): Where => ({ config: o.config, dataDir: o.dataDir })
+
+where(program.command('serve'))
+  .description('run the headless core: MCP at /mcp, control API at /api/v1, web UI at /')
+  .option('--listen <host:port>', 'listen address (default 127.0.0.1:8719)')
+  .action((o) => serve(o))
+
+where(program.command('stdio'))
+  .description('MCP over stdio for Claude Desktop / Cursor (bridges to a running Toolgate, else runs embedded)')
+  .option('--agent <name>', 'restrict this connection to an agent from the config')
+  .action((o) => stdio(o))
+
+program
+  .command('app')
+  .description('start the Electron tray app (same as `npm start`)')
+  .action(async () => {
+    const { spawn } = await import('node:child_process')
+    const root = path.join(__dirname, '..', '..')
+    const bin = path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electron.cmd' : 'electron')
+    const child = spawn(bin, [root], { stdio: 'inherit' })
+    child.on('error', (e) => fail(new Error(`cannot start Electron (${e.message}); on a machine without the Electron binary use \`toolgate serve\` and open the web UI`)))
+    child.on('exit', (code) => process.exit(code ?? 0))
+  })
+
+const servers = program.command('servers').description('operator actions on servers')
+where(servers.command('list'))
+  .option('--json', 'print JSON')
+  .action(async (o) => {
+    const op = await openOperator(w(o), false)
+    try {
+      printServers((await op.servers()).servers, o.json === true)
+    } finally {
+      await op.close()
+    }
+  })
+for (const action of ['enable', 'disable', 'approve', 'quarantine', 'inspect', 'restart'] as ServerAction[]) {
+  where(servers.command(`${action} <name>`)).action(async (name: string, o) => {
+    const op = await openOperator(w(o), false)
+    try {
+      process.stdout.write((await op.serverAction(name, action)).message + '\n')
+      if (action === 'inspect') printTools((await op.tools(name)).tools, false)
+    } finally {
+      await op.close()
+    }
+  })
+}
+
+const tools = program.command('tools').description('operator actions on tools')
+where(tools.command('list [server]'))
+  .option('--json', 'print JSON')
+  .action(async (server: string | undefined, o) => {
+    const op = await openOperator(w(o), true)
+    try {
+      const names = server ? [server] : (await op.servers()).servers.map((s) => s.name)
+      const all = []
+      for (const n of names) all.push(...(await op.tools(n)).tools)
+      printTools(all, o.json === true)
+    } finally {
+      await op.close()
+    }
+  })
+for (const action of ['enable', 'disable', 'approve'] as ToolAction[]) {
+  const cmd = where(tools.command(`${action} <target>`))
+  if (action === 'approve') cmd.option('--all', 'approve every pending/changed tool of SERVER')
+  cmd.action(async (target: string, o) => {
+    if (action === 'approve' && o.all) {
+      const op = await openOperator(w(o), true)
+      try {
+        process.stdout.write((await op.approveAll(target)).message + '\n')
+      } finally {
+        await op.close()
+      }
+      return
+    }
+    const ref = parseToolId(target)
+    if ('error' in ref) throw new UsageError(ref.error)
+    const op = await openOperator(w(o), true)
+    try {
+      process.stdout.write((await op.toolAction(ref.server, ref.tool, action)).message + '\n')
+    } finally {
+      await op.close()
+    }
+  })
+}
+
+where(program.command('search <query>'))
+  .description('print exactly the JSON retrieve_tools returns')
+  .addOption(new Option('--limit <n>', 'maximum callable results (1-100)').argParser((v) => Number(v)))
+  .option('--include-disabled', 'also list locked tools with remediation')
+  .action(async (query: string, o) => {
+    const op = await openOperator(w(o), true)
+    try {
+      const text = await op.search({
+        query,
+        ...(o.limit !== undefined ? { limit: o.limit as number } : {}),
+        ...(o.includeDisabled ? { include_disabled: true } : {}),
+      })
+      process.stdout.write(text + '\n')
+    } finally {
+      await op.close()
+    }
+  })
+
+const agents = program.command('agents').description('agent identities')
+where(agents.command('token <name>'))
+  .description('create a token for an agent from the config (printed once; only its hash is stored)')
+  .action(async (name: string, o) => {
+    const op = await openOperator(w(o), false)
+    try {
+      process.stdout.write((await op.createAgentToken(name)) + '\n')
+    } finally {
+      await op.close()
+    }
+  })
+
+where(program.command('connect <client>'))
+  .description('print (or --write) the config snippet that connects claude-desktop | cursor | claude-code | vscode')
+  .option('--agent <name>', 'connect as this agent')
+  .option('--write', "merge it into the client's config file (a backup is made first)")
+  .option('--file <path>', "the client's config file (default: its usual location)")
+  .action((client: string, o) => connect(client, o))
+
+where(program.command('import <source>'))
+  .description('add the MCP servers of claude-desktop | cursor | claude-code | vscode | FILE to the Toolgate config')
+  .option('--dry-run', 'show what would be imported, change nothing')
+  .option('--trust', 'do not quarantine the imported servers')
+  .action((source: string, o) => importCmd(source, o))
+
+program
+  .command('demo')
+  .description('serve the web UI with a demo config of real MCP servers (temp data dir)')
+  .option('--listen <host:port>', 'listen address', '127.0.0.1:8719')
+  .action((o) => demo(o))
+
+program.parseAsync(process.argv).catch((e: unknown) => {
+  if (e instanceof CommanderError) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) process.exit(0)
+    process.exit(2)
+  }
+  fail(e)
+})

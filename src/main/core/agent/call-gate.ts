@@ -1,0 +1,40 @@
+// The one gate every call to an upstream tool passes (CONTRACT.md §3, §4): id → scope →
+// status → variant. A call that fails here never reaches the upstream.
+import { blockedMessage } from '../../../shared/statuses'
+import { callWith, variantRank, type Variant } from '../../../shared/call-variant'
+import { parseToolId } from '../../../shared/ids'
+import type { Catalog, CatalogEntry } from '../catalog/catalog'
+import type { Scope } from './scope'
+
+export type GateResult = { ok: true; entry: CatalogEntry } | { ok: false; blocked: boolean; message: string }
+
+export function resolveTool(catalog: Catalog, scope: Scope, name: unknown): GateResult {
+  const ref = parseToolId(name)
+  if ('error' in ref) return { ok: false, blocked: false, message: ref.error }
+  const id = `${ref.server}:${ref.tool}`
+  if (!scope.allowsServer(ref.server)) {
+    return { ok: false, blocked: false, message: `${id} is not in scope for agent "${scope.agent}"; this agent may only use the servers the operator assigned to it.` }
+  }
+  const entry = catalog.entry(id)
+  if (!entry || entry.hidden) {
+    const known = catalog.serverConfig(ref.server)
+    return {
+      ok: false,
+      blocked: false,
+      message: known
+        ? `unknown tool "${ref.tool}" on server "${ref.server}"; use retrieve_tools to find the right tool name.`
+        : `unknown server "${ref.server}" in "${id}"; use retrieve_tools to find tools and their "server:tool" names.`,
+    }
+  }
+  if (!scope.allows(entry)) {
+    return { ok: false, blocked: false, message: `${id} is not in scope for agent "${scope.agent}": it needs ${callWith(entry.variant)}, which this agent is not permitted to use.` }
+  }
+  if (entry.status !== 'callable') return { ok: false, blocked: true, message: blockedMessage(entry.status) }
+  return { ok: true, entry }
+}
+
+export function checkVariant(entry: CatalogEntry, used: Variant): string | null {
+  if (variantRank(used) >= variantRank(entry.variant)) return null
+  const why = entry.variant === 'destructive' ? 'its annotations mark it destructive (destructiveHint: true)' : 'its annotations mark it as not read-only (readOnlyHint: false)'
+  return `${entry.id} cannot be called with call_tool_${used}: ${why}. Call it with ${callWith(entry.variant)} instead.`
+}

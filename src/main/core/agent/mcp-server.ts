@@ -1,0 +1,107 @@
+// The agent-facing MCP server (CONTRACT.md §3): retrieve_tools, call_tool_read/write/destructive,
+// describe_tool and upstream_servers, over any transport. One instance per session, bound to
+// the session's agent scope. Arguments are validated here with clear messages; upstream results
+// are passed through unchanged.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
+import { callWith, type Variant } from '../../../shared/call-variant'
+import type { Catalog } from '../catalog/catalog'
+import type { DiscoveryStats } from '../discovery/stats'
+import { RetrieveArgsSchema, retrieveText } from '../discovery/retrieve'
+import type { UpstreamManager } from '../upstream-manager'
+import type { Logger } from '../log'
+import { VERSION } from '../version'
+import { checkVariant, resolveTool } from './call-gate'
+import type { Scope } from './scope'
+import { agentTools } from './tool-defs'
+import { upstreamServersOp, type ServerOpsDeps } from './server-ops'
+
+export interface AgentDeps extends ServerOpsDeps {
+  catalog: Catalog
+  manager: UpstreamManager
+  stats: DiscoveryStats
+  logger: Logger
+}
+
+const CallArgsSchema = z.object(
+  {
+    name: z.string({ error: 'name is required: the "server:tool" id from retrieve_tools' }),
+    args: z.record(z.string(), z.unknown(), { error: 'args must be an object of the tool\'s arguments, e.g. {"path": "/tmp"}' }).optional(),
+  },
+  { error: 'arguments must be an object like {"name": "server:tool", "args": {...}}' },
+)
+
+export function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] }
+}
+
+function textResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }] }
+}
+
+export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
+  const server = new Server({ name: 'toolgate', version: VERSION }, { capabilities: { tools: { listChanged: false } } })
+  const tools = agentTools(scope)
+  const offered = new Set(tools.map((t) => t.name))
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }))
+
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
+    const { name } = req.params
+    const args: unknown = req.params.arguments ?? {}
+    try {
+      if (!offered.has(name)) {
+        return errorResult(`unknown tool "${name}"; Toolgate offers ${[...offered].join(', ')}. Use retrieve_tools to find upstream tools, then call them through call_tool_*.`)
+      }
+      if (name === 'retrieve_tools') {
+        const parsed = RetrieveArgsSchema.safeParse(args)
+        if (!parsed.success) return errorResult(`retrieve_tools: ${parsed.error.issues[0].message}`)
+        return textResult(retrieveText(deps.catalog, parsed.data, scope, deps.stats))
+      }
+      if (name === 'describe_tool') {
+        const parsed = z.object({ name: z.string() }, { error: 'arguments must be {"name": "server:tool"}' }).safeParse(args)
+        if (!parsed.success) return errorResult(`describe_tool: ${parsed.error.issues[0].message}`)
+        const gate = resolveTool(deps.catalog, scope, parsed.data.name)
+        if (!gate.ok) return errorResult(gate.message)
+        const e = gate.entry
+        return textResult(
+          JSON.stringify({
+            name: e.id,
+            server: e.server,
+            ...(e.def.title ? { title: e.def.title } : {}),
+            description: e.def.description,
+            inputSchema: e.def.inputSchema,
+            ...(e.def.outputSchema ? { outputSchema: e.def.outputSchema } : {}),
+            ...(e.def.annotations ? { annotations: e.def.annotations } : {}),
+            call_with: callWith(e.variant),
+          }),
+        )
+      }
+      if (name === 'upstream_servers') return await upstreamServersOp(deps, scope, args)
+      // call_tool_<variant>
+      const variant = name.slice('call_tool_'.length) as Variant
+      const parsed = CallArgsSchema.safeParse(args)
+      if (!parsed.success) return errorResult(`${name}: ${parsed.error.issues[0].message}`)
+      const gate = resolveTool(deps.catalog, scope, parsed.data.name)
+      if (!gate.ok) {
+        deps.stats.recordCall(gate.blocked)
+        return errorResult(gate.message)
+      }
+      const wrong = checkVariant(gate.entry, variant)
+      if (wrong) {
+        deps.stats.recordCall(false)
+        return errorResult(wrong)
+      }
+      deps.stats.recordCall(false)
+      const up = deps.manager.get(gate.entry.server)
+      if (!up) return errorResult(`server "${gate.entry.server}" is not running; ask the user to check it in the Toolgate window.`)
+      const timeoutMs = deps.catalog.currentConfig.call_timeout_ms
+      return (await up.callTool(gate.entry.name, parsed.data.args ?? {}, { timeoutMs, signal: extra.signal })) as CallToolResult
+    } catch (e) {
+      deps.logger.warn({ tool: name, err: (e as Error).message }, 'agent call failed')
+      return errorResult((e as Error).message)
+    }
+  })
+  return server
+}

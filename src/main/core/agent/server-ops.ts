@@ -1,0 +1,95 @@
+// upstream_servers (CONTRACT.md §3): list/get for any agent (within scope); add always lands in
+// quarantine; remove/enable/disable/restart only when the operator allows agent server changes.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
+import { ProtocolSchema, ServerEntrySchema, ServerNameSchema } from '../../../shared/config-schema'
+import type { Catalog } from '../catalog/catalog'
+import type { UpstreamManager } from '../upstream-manager'
+import { addServerEntry, removeServerEntry, setServerField } from '../config/write'
+import { agentServerEntry } from '../control/server-view'
+import type { Scope } from './scope'
+
+export interface ServerOpsDeps {
+  catalog: Catalog
+  manager: UpstreamManager
+  configPath: string
+  reloadConfig(): void
+}
+
+const OpSchema = z.object(
+  {
+    operation: z.enum(['list', 'get', 'add', 'remove', 'enable', 'disable', 'restart'], {
+      error: 'operation must be one of list, get, add, remove, enable, disable, restart',
+    }),
+    name: z.string().optional(),
+    command: z.string().optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+    url: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    protocol: ProtocolSchema.optional(),
+  },
+  { error: 'arguments must be an object like {"operation": "list"}' },
+)
+
+const ok = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value) }] })
+const fail = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `upstream_servers: ${text}` }] })
+
+export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: unknown): Promise<CallToolResult> {
+  const parsed = OpSchema.safeParse(raw)
+  if (!parsed.success) return fail(parsed.error.issues[0].message)
+  const a = parsed.data
+  const { catalog } = deps
+  if (a.operation === 'list') {
+    const servers = catalog.currentConfig.servers.filter((s) => scope.allowsServer(s.name)).map((s) => agentServerEntry(catalog, s, scope))
+    return ok({ servers })
+  }
+  if (!a.name) return fail(`operation "${a.operation}" needs "name"`)
+  const name = a.name
+  if (a.operation === 'add') {
+    const { operation: _op, ...fields } = a
+    const entry = ServerEntrySchema.safeParse({ ...fields, name })
+    if (!entry.success) return fail(`invalid server: ${entry.error.issues[0].path.join('.') || 'entry'}: ${entry.error.issues[0].message}`)
+    if (catalog.serverConfig(name)) return fail(`a server named "${name}" already exists; choose another name`)
+    await catalog.store.update((s) => {
+      s.servers[name] = { needs_review: true }
+      for (const id of Object.keys(s.tools)) if (id.startsWith(`${name}:`)) delete s.tools[id]
+    })
+    const clean = Object.fromEntries(Object.entries({ name, ...fields }).filter(([, v]) => v !== undefined)) as { name: string }
+    addServerEntry(deps.configPath, clean)
+    deps.reloadConfig()
+    const cfg = catalog.serverConfig(name)
+    return ok({
+      server: cfg ? agentServerEntry(catalog, cfg, scope) : { name, quarantined: true, state: 'quarantined' },
+      message: `Added "${name}" in quarantine. Nothing from it runs until the user reviews and approves it in the Toolgate window (or \`toolgate servers approve ${name}\`).`,
+    })
+  }
+  const nameCheck = ServerNameSchema.safeParse(name)
+  const cfg = nameCheck.success ? catalog.serverConfig(name) : undefined
+  if (!cfg || !scope.allowsServer(name)) {
+    if (cfg) return fail(`server "${name}" is not in scope for agent "${scope.agent}"`)
+    return fail(`unknown server "${name}"; use {"operation": "list"} to see the servers`)
+  }
+  if (a.operation === 'get') return ok({ server: agentServerEntry(catalog, cfg, scope) })
+  if (!catalog.currentConfig.allow_agent_server_changes) {
+    return fail(
+      `agents may not ${a.operation} servers here (allow_agent_server_changes is false). Ask the user to ${a.operation} "${name}" in the Toolgate window or tray.`,
+    )
+  }
+  switch (a.operation) {
+    case 'remove':
+      removeServerEntry(deps.configPath, name)
+      deps.reloadConfig()
+      return ok({ removed: name })
+    case 'enable':
+    case 'disable':
+      setServerField(deps.configPath, name, 'enabled', a.operation === 'enable' ? undefined : false)
+      deps.reloadConfig()
+      return ok({ server: agentServerEntry(catalog, catalog.serverConfig(name) ?? cfg, scope) })
+    case 'restart':
+      if (!(await deps.manager.restart(name))) return fail(`"${name}" is not running (disabled or quarantined)`)
+      return ok({ server: agentServerEntry(catalog, cfg, scope) })
+  }
+  return fail(`unknown operation`)
+}

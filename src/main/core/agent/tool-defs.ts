@@ -1,0 +1,78 @@
+// The tools Toolgate itself offers to agents, as MCP tool definitions (JSON Schema).
+import type { Tool } from '@modelcontextprotocol/sdk/types.js'
+import { VARIANTS, type Variant } from '../../../shared/call-variant'
+import type { Scope } from './scope'
+
+export const RETRIEVE_DESCRIPTION =
+  'Search every tool behind Toolgate by describing what you want to do (BM25 over tool names, descriptions and parameters); returns the best callable tools with their input schema and which call_tool_* variant to use. Always search before concluding a capability does not exist. ' +
+  'Set include_disabled:true to also see tools that exist but are locked (by config, user, or quarantine), with remediation.'
+
+const VARIANT_TEXT: Record<Variant, string> = {
+  read: 'Call a read-only upstream tool found with retrieve_tools (its call_with is call_tool_read).',
+  write: 'Call an upstream tool that changes state (call_with call_tool_write); also accepts read-only tools.',
+  destructive: 'Call an upstream tool that may destroy data (call_with call_tool_destructive); also accepts read and write tools.',
+}
+
+export function agentTools(scope: Scope): Tool[] {
+  const tools: Tool[] = [
+    {
+      name: 'retrieve_tools',
+      description: RETRIEVE_DESCRIPTION,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', description: 'What you want to do, in plain words (e.g. "read a file", "create a github issue").' },
+          limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Maximum number of callable tools to return (default from config, 15).' },
+          include_disabled: { type: 'boolean', description: 'Also list matching tools that exist but are locked, with why and who can unlock them.' },
+        },
+        required: ['query'],
+      },
+      annotations: { readOnlyHint: true },
+    },
+  ]
+  for (const v of VARIANTS) {
+    if (!scope.allowsVariant(v)) continue
+    tools.push({
+      name: `call_tool_${v}`,
+      description: VARIANT_TEXT[v],
+      inputSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', description: 'The tool id "server:tool" from retrieve_tools.' },
+          args: { type: 'object', description: "The tool's arguments, matching its inputSchema.", additionalProperties: true },
+        },
+        required: ['name'],
+      },
+      annotations: { readOnlyHint: v === 'read', destructiveHint: v === 'destructive' },
+    })
+  }
+  tools.push(
+    {
+      name: 'describe_tool',
+      description: 'Full definition (description, input and output schema, annotations, call_with) of one callable tool, by its "server:tool" id.',
+      inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'The tool id "server:tool".' } }, required: ['name'] },
+      annotations: { readOnlyHint: true },
+    },
+    {
+      name: 'upstream_servers',
+      description:
+        'List and manage the MCP servers behind Toolgate. list/get show state and, when some tools are locked, per-status tool counts. add registers a new server, which always lands in quarantine until the user approves it. remove/enable/disable/restart only work when the operator allows agent server changes. No operation approves anything: approval is the user\'s act.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          operation: { type: 'string', enum: ['list', 'get', 'add', 'remove', 'enable', 'disable', 'restart'] },
+          name: { type: 'string', description: 'Server name (all operations but list).' },
+          command: { type: 'string' },
+          args: { type: 'array', items: { type: 'string' } },
+          env: { type: 'object', additionalProperties: { type: 'string' } },
+          cwd: { type: 'string' },
+          url: { type: 'string' },
+          headers: { type: 'object', additionalProperties: { type: 'string' } },
+          protocol: { type: 'string', enum: ['stdio', 'http', 'streamable-http', 'sse', 'auto'] },
+        },
+        required: ['operation'],
+      },
+    },
+  )
+  return tools
+}

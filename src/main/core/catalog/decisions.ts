@@ -1,0 +1,136 @@
+// Every change to what the user decided goes through here: baseline and auto approval when an
+// upstream lists its tools, and the human acts (approve / disable / enable a tool, approve or
+// quarantine a server). Each resolves once state.json is on disk.
+import { ApiError } from '../../../shared/api'
+import { toolId } from '../../../shared/ids'
+import type { ApprovedTool } from '../state/schema'
+import type { Catalog, CatalogEntry, ToolDef } from './catalog'
+import { serverIdentity } from './hash'
+
+function record(def: ToolDef, hash: string): ApprovedTool {
+  return {
+    hash,
+    description: def.description,
+    inputSchema: def.inputSchema,
+    ...(def.title ? { title: def.title } : {}),
+    ...(def.outputSchema ? { outputSchema: def.outputSchema } : {}),
+    ...(def.annotations ? { annotations: def.annotations } : {}),
+    approved_at: new Date().toISOString(),
+  }
+}
+
+/**
+ * A running (approved) server listed its tools. The first list of a server is its baseline
+ * (approved); `trust:"auto"` approves new and changed tools. A fail-closed store takes no baseline.
+ */
+export async function ingestTools(catalog: Catalog, server: string, tools: ToolDef[]): Promise<void> {
+  catalog.setLiveTools(server, tools, 'upstream')
+  const cfg = catalog.serverConfig(server)
+  if (!cfg || catalog.quarantineOf(cfg) !== null) return
+  const state = catalog.store.current
+  const srv = state.servers[server]
+  const failClosed = state.fail_closed !== undefined && !srv?.baseline_taken
+  const baseline = !srv?.baseline_taken && !failClosed
+  const auto = cfg.trust === 'auto' && !failClosed
+  const toApprove = catalog.entries(server).filter((e) => e.approval !== 'approved' && (baseline || auto))
+  if (!baseline && toApprove.length === 0) return
+  await catalog.store.update((s) => {
+    if (baseline) s.servers[server] = { ...s.servers[server], baseline_taken: true }
+    for (const e of toApprove) s.tools[e.id] = { ...s.tools[e.id], approved: record(e.def, e.hash) }
+  })
+  catalog.refresh([server])
+}
+
+function requireServer(catalog: Catalog, server: string) {
+  const cfg = catalog.serverConfig(server)
+  if (!cfg) throw new ApiError('unknown_server', `no server named "${server}" in ${'mcp_config.json'}; run \`toolgate servers list\` to see the configured servers.`, 404)
+  return cfg
+}
+
+export function requireTool(catalog: Catalog, server: string, tool: string): CatalogEntry {
+  requireServer(catalog, server)
+  const e = catalog.entry(toolId(server, tool))
+  if (!e) throw new ApiError('unknown_tool', `server "${server}" has no known tool "${tool}"; run \`toolgate tools list ${server}\` to see its tools.`, 404)
+  return e
+}
+
+export async function approveTool(catalog: Catalog, server: string, tool: string): Promise<string> {
+  const e = requireTool(catalog, server, tool)
+  if (e.facts.serverQuarantined) {
+    throw new ApiError('server_quarantined', `"${server}" is quarantined; approve the server first (its tools are reviewed with it).`, 409)
+  }
+  if (e.approval === 'approved') return `${e.id} is already approved.`
+  await catalog.store.update((s) => {
+    s.tools[e.id] = { ...s.tools[e.id], approved: record(e.def, e.hash) }
+  })
+  catalog.refresh([server])
+  return `Approved ${e.id}.`
+}
+
+export async function approveAll(catalog: Catalog, server: string): Promise<string> {
+  const cfg = requireServer(catalog, server)
+  if (catalog.quarantineOf(cfg) !== null) {
+    throw new ApiError('server_quarantined', `"${server}" is quarantined; approve the server first.`, 409)
+  }
+  const todo = catalog.entries(server).filter((e) => e.approval !== 'approved')
+  await catalog.store.update((s) => {
+    s.servers[server] = { ...s.servers[server], baseline_taken: true }
+    for (const e of todo) s.tools[e.id] = { ...s.tools[e.id], approved: record(e.def, e.hash) }
+  })
+  catalog.refresh([server])
+  return todo.length ? `Approved ${todo.length} tool(s) of ${server}.` : `Nothing waits for approval on ${server}.`
+}
+
+export const CONFIG_LOCK_MESSAGE = (id: string): string =>
+  `${id} is blocked by operator policy in mcp_config.json (enabled_tools/disabled_tools). This is the operator's decision and cannot be overridden from Toolgate; ask the operator to change enabled_tools/disabled_tools in the config file.`
+
+export async function setToolDisabled(catalog: Catalog, server: string, tool: string, disabled: boolean): Promise<string> {
+  const e = requireTool(catalog, server, tool)
+  if (!disabled && e.facts.configDenied) throw new ApiError('config_locked', CONFIG_LOCK_MESSAGE(e.id), 409)
+  if (e.facts.userDisabled === disabled) return `${e.id} is already ${disabled ? 'disabled' : 'enabled'}.`
+  await catalog.store.update((s) => {
+    const rec = { ...s.tools[e.id] }
+    if (disabled) rec.user_disabled = true
+    else delete rec.user_disabled
+    s.tools[e.id] = rec
+  })
+  catalog.refresh([server])
+  return `${disabled ? 'Disabled' : 'Re-enabled'} ${e.id}.`
+}
+
+export async function approveServer(catalog: Catalog, server: string): Promise<string> {
+  const cfg = requireServer(catalog, server)
+  const q = catalog.quarantineOf(cfg)
+  if (q === 'config') {
+    throw new ApiError(
+      'operator_hold',
+      `"${server}" is held in quarantine by the operator ("quarantined": true in mcp_config.json); only the operator can release it by editing the config.`,
+      409,
+    )
+  }
+  if (q === null) return `"${server}" is not quarantined.`
+  await catalog.store.update((s) => {
+    const rec = { ...s.servers[server], approved_identity: serverIdentity(cfg) }
+    delete rec.user_quarantined
+    delete rec.needs_review
+    s.servers[server] = rec
+  })
+  catalog.refresh([server])
+  return `Approved server ${server}; it starts now.`
+}
+
+export async function quarantineServer(catalog: Catalog, server: string): Promise<string> {
+  const cfg = requireServer(catalog, server)
+  if (catalog.quarantineOf(cfg) !== null) return `"${server}" is already quarantined.`
+  await catalog.store.update((s) => {
+    s.servers[server] = { ...s.servers[server], user_quarantined: true }
+  })
+  catalog.refresh([server])
+  return `Quarantined ${server}; it was stopped and its tools are locked until you approve it again.`
+}
+
+export async function markNeedsReview(catalog: Catalog, server: string): Promise<void> {
+  await catalog.store.update((s) => {
+    s.servers[server] = { needs_review: true }
+  })
+}

@@ -1,0 +1,80 @@
+// Reads and validates mcp_config.json. Every error names the file, the JSON path and the
+// problem, so the operator can fix it without guessing.
+import fs from 'node:fs'
+import path from 'node:path'
+import type { z } from 'zod'
+import { ConfigFileSchema, type Config, type ServerConfig } from '../../../shared/config-schema'
+
+export class ConfigError extends Error {
+  constructor(
+    public readonly file: string,
+    public readonly jsonPath: string,
+    public readonly problem: string,
+  ) {
+    super(`${file}: ${jsonPath ? `at ${jsonPath}: ` : ''}${problem}`)
+    this.name = 'ConfigError'
+  }
+}
+
+export const EMPTY_CONFIG_TEXT = JSON.stringify({ mcpServers: {} }, null, 2) + '\n'
+
+function pathText(p: ReadonlyArray<PropertyKey>): string {
+  let out = '$'
+  for (const k of p) out += typeof k === 'number' ? `[${k}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(k)) ? `.${String(k)}` : `[${JSON.stringify(String(k))}]`
+  return out
+}
+
+function firstIssue(file: string, err: z.ZodError): ConfigError {
+  const issue = err.issues[0]
+  const more = err.issues.length > 1 ? ` (and ${err.issues.length - 1} more problem(s))` : ''
+  let problem = issue.message
+  if (issue.code === 'unrecognized_keys') problem = `unknown key(s): ${issue.keys.join(', ')}`
+  return new ConfigError(file, pathText(issue.path), problem + more)
+}
+
+/** Validates parsed JSON text of a config file into the normalized Config. */
+export function parseConfig(file: string, raw: unknown): Config {
+  const parsed = ConfigFileSchema.safeParse(raw)
+  if (!parsed.success) throw firstIssue(file, parsed.error)
+  const { mcpServers, ...rest } = parsed.data
+  const servers: ServerConfig[] = []
+  const seen = new Set<string>()
+  let style: Config['style'] = 'object'
+  if (Array.isArray(mcpServers)) {
+    style = 'array'
+    mcpServers.forEach((s, i) => {
+      if (seen.has(s.name)) throw new ConfigError(file, `$.mcpServers[${i}].name`, `duplicate server name "${s.name}"`)
+      seen.add(s.name)
+      servers.push(s)
+    })
+  } else {
+    for (const [key, s] of Object.entries(mcpServers)) {
+      const where = pathText(['mcpServers', key])
+      if (!/^[A-Za-z0-9._-]+$/.test(key)) throw new ConfigError(file, where, `server name "${key}" may contain only letters, digits, "-", "_" and "." (no ":")`)
+      if (s.name !== undefined && s.name !== key) throw new ConfigError(file, `${where}.name`, `name "${s.name}" differs from its key "${key}"`)
+      servers.push({ ...s, name: key })
+    }
+  }
+  return { ...rest, servers, style }
+}
+
+/** Reads the config file; creates it with no servers when it does not exist. */
+export function loadConfigFile(file: string): { config: Config; raw: unknown; text: string } {
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, EMPTY_CONFIG_TEXT, { mode: 0o600 })
+  }
+  let text: string
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (e) {
+    throw new ConfigError(file, '', `cannot read the file: ${(e as Error).message}`)
+  }
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (e) {
+    throw new ConfigError(file, '', `not valid JSON: ${(e as Error).message}`)
+  }
+  return { config: parseConfig(file, raw), raw, text }
+}

@@ -1,0 +1,61 @@
+// Hot reload: watches the config file (chokidar), debounces bursts of writes, and hands each
+// successfully validated config to `onConfig`; a bad edit keeps the running config and goes
+// to `onError` instead.
+import chokidar, { type FSWatcher } from 'chokidar'
+import path from 'node:path'
+import type { Config } from '../../../shared/config-schema'
+import { ConfigError, loadConfigFile } from './load'
+
+export interface ConfigWatcher {
+  close(): Promise<void>
+  /** Re-read now (used after Toolgate itself wrote the file). */
+  reload(): void
+}
+
+export function watchConfig(
+  file: string,
+  handlers: { onConfig(config: Config): void; onError(err: ConfigError): void },
+  debounceMs = 150,
+): ConfigWatcher {
+  let timer: NodeJS.Timeout | null = null
+  let lastText: string | null = null
+  const reload = (): void => {
+    timer = null
+    try {
+      const { config, text } = loadConfigFile(file)
+      if (text === lastText) return
+      lastText = text
+      handlers.onConfig(config)
+    } catch (e) {
+      lastText = null
+      handlers.onError(e instanceof ConfigError ? e : new ConfigError(file, '', String((e as Error)?.message ?? e)))
+    }
+  }
+  const schedule = (): void => {
+    if (timer) clearTimeout(timer)
+    timer = setTimeout(reload, debounceMs)
+  }
+  try {
+    lastText = loadConfigFile(file).text
+  } catch {
+    lastText = null
+  }
+  // Watch the directory so atomic replace (rename over the file) is seen too.
+  const watcher: FSWatcher = chokidar.watch(path.dirname(file), {
+    ignoreInitial: true,
+    depth: 0,
+    awaitWriteFinish: false,
+  })
+  const base = path.resolve(file)
+  watcher.on('all', (_event, p) => {
+    if (path.resolve(p) === base) schedule()
+  })
+  watcher.on('error', () => {})
+  return {
+    async close() {
+      if (timer) clearTimeout(timer)
+      await watcher.close()
+    },
+    reload: schedule,
+  }
+}

@@ -1,0 +1,210 @@
+// The control service: the one implementation of the shared `Api`, used by the HTTP control
+// API, Electron IPC, the CLI's operator commands and the UI. It reads the catalog and routes
+// every decision through catalog/decisions.
+import { EventEmitter } from 'node:events'
+import {
+  ApiError,
+  type ActionResult,
+  type Api,
+  type ApiEvent,
+  type AppInfo,
+  type SearchArgs,
+  type ServerAction,
+  type Stats,
+  type StatusInfo,
+  type ToolAction,
+  type ToolInfo,
+} from '../../../shared/api'
+import { REMEDIATION } from '../../../shared/statuses'
+import { callWith } from '../../../shared/call-variant'
+import { Catalog, type CatalogEntry } from '../catalog/catalog'
+import { approveAll, approveServer, approveTool, quarantineServer, setToolDisabled } from '../catalog/decisions'
+import { setServerField } from '../config/write'
+import { ConfigError } from '../config/load'
+import { FULL_SCOPE } from '../agent/scope'
+import { RetrieveArgsSchema, retrieveText } from '../discovery/retrieve'
+import type { DiscoveryStats } from '../discovery/stats'
+import type { UpstreamManager } from '../upstream-manager'
+import { inspectUpstream } from '../upstream/inspect'
+import type { Logger } from '../log'
+import { serverInfo } from './server-view'
+import { VERSION } from '../version'
+
+export interface ServiceDeps {
+  catalog: Catalog
+  manager: UpstreamManager
+  stats: DiscoveryStats
+  logger: Logger
+  events: EventEmitter
+  configPath: string
+  dataDir: string
+  startedAt: number
+  /** re-read the config file now (after Toolgate wrote it) */
+  reloadConfig(): void
+  mcpUrl(): string | null
+  configError(): string | null
+}
+
+export function toolInfo(e: CatalogEntry): ToolInfo {
+  return {
+    name: e.id,
+    server: e.server,
+    tool: e.name,
+    // shown to the user for review (rendered as text); never indexed unless approved
+    description: e.def.description,
+    status: e.status,
+    ...(e.status !== 'callable' ? { remediation: REMEDIATION[e.status] } : {}),
+    call_with: callWith(e.variant),
+    ...(e.def.annotations ? { annotations: e.def.annotations } : {}),
+    inputSchema: e.def.inputSchema,
+    approval: {
+      status: e.approval,
+      hash: e.hash,
+      ...(e.previous ? { previous_description: e.previous.description } : {}),
+    },
+  }
+}
+
+export class ControlService implements Api {
+  constructor(private readonly d: ServiceDeps) {}
+
+  private server(name: string) {
+    const s = this.d.catalog.serverConfig(name)
+    if (!s) throw new ApiError('unknown_server', `no server named "${name}"; the configured servers are: ${this.d.catalog.currentConfig.servers.map((x) => x.name).join(', ') || '(none)'}.`, 404)
+    return s
+  }
+
+  async info(): Promise<AppInfo> {
+    return {
+      version: VERSION,
+      config_path: this.d.configPath,
+      data_dir: this.d.dataDir,
+      mcp_url: this.d.mcpUrl(),
+      config_error: this.d.configError(),
+      state_warning: this.d.catalog.store.warning,
+    }
+  }
+
+  async status(): Promise<StatusInfo> {
+    const servers = this.d.catalog.currentConfig.servers.map((s) => serverInfo(this.d.catalog, s))
+    const all = [...this.d.catalog.snapshot().byId.values()]
+    return {
+      version: VERSION,
+      uptime_s: Math.round((Date.now() - this.d.startedAt) / 1000),
+      servers: {
+        total: servers.length,
+        connected: servers.filter((s) => s.state === 'connected').length,
+        quarantined: servers.filter((s) => s.state === 'quarantined').length,
+        disabled: servers.filter((s) => s.state === 'disabled').length,
+        error: servers.filter((s) => s.state === 'error').length,
+      },
+      tools: { ...Catalog.counts(all, true), total: all.length },
+      pending_approvals: servers.filter((s) => s.quarantine_source && s.quarantine_source !== 'config').length + all.filter((e) => e.status === 'pending_approval').length,
+    }
+  }
+
+  async servers() {
+    return { servers: this.d.catalog.currentConfig.servers.map((s) => serverInfo(this.d.catalog, s)) }
+  }
+
+  async tools(server: string) {
+    this.server(server)
+    return { tools: this.d.catalog.entries(server).map(toolInfo) }
+  }
+
+  async serverAction(name: string, action: ServerAction): Promise<ActionResult> {
+    const s = this.server(name)
+    const { catalog, manager } = this.d
+    let message: string
+    switch (action) {
+      case 'enable':
+      case 'disable': {
+        const enabled = action === 'enable'
+        if (s.enabled === enabled) return { ok: true, message: `${name} is already ${enabled ? 'enabled' : 'disabled'}.` }
+        try {
+          setServerField(this.d.configPath, name, 'enabled', enabled ? undefined : false)
+        } catch (e) {
+          if (e instanceof ConfigError) throw new ApiError('config_invalid', e.message, 409)
+          throw e
+        }
+        this.d.reloadConfig()
+        message = `${enabled ? 'Enabled' : 'Disabled'} server ${name}.`
+        break
+      }
+      case 'approve':
+        message = await approveServer(catalog, name)
+        manager.sync()
+        break
+      case 'quarantine':
+        message = await quarantineServer(catalog, name)
+        manager.sync()
+        break
+      case 'restart':
+        if (!(await manager.restart(name))) {
+          throw new ApiError('not_running', `${name} is not running (${!s.enabled ? 'disabled' : 'quarantined'}); enable or approve it first.`, 409)
+        }
+        message = `Restarting ${name}.`
+        break
+      case 'inspect': {
+        if (catalog.quarantineOf(s) === null && s.enabled) {
+          message = `${name} is approved and running; its tools are listed in the catalog.`
+          break
+        }
+        try {
+          const tools = await inspectUpstream(s, {
+            logger: this.d.logger.child({ server: name, inspect: true }),
+            limits: {
+              maxTools: catalog.currentConfig.limits.max_tools_per_server,
+              maxDescriptionChars: catalog.currentConfig.limits.max_description_chars,
+              maxResultBytes: catalog.currentConfig.limits.max_result_bytes,
+            },
+          })
+          const { toToolDef } = await import('../upstream-manager')
+          catalog.setLiveTools(name, tools.map(toToolDef), 'inspect')
+          message = `Inspected ${name}: it offers ${tools.length} tool(s); the process was stopped again. Review them, then approve the server.`
+        } catch (e) {
+          throw new ApiError('inspect_failed', `could not inspect ${name}: ${(e as Error).message}`, 502)
+        }
+        break
+      }
+      default:
+        throw new ApiError('unknown_action', `unknown server action "${String(action)}"; use enable, disable, approve, quarantine, restart or inspect.`, 404)
+    }
+    return { ok: true, message }
+  }
+
+  async toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult> {
+    this.server(server)
+    const { catalog } = this.d
+    switch (action) {
+      case 'approve':
+        return { ok: true, message: await approveTool(catalog, server, tool) }
+      case 'disable':
+        return { ok: true, message: await setToolDisabled(catalog, server, tool, true) }
+      case 'enable':
+        return { ok: true, message: await setToolDisabled(catalog, server, tool, false) }
+      default:
+        throw new ApiError('unknown_action', `unknown tool action "${String(action)}"; use enable, disable or approve.`, 404)
+    }
+  }
+
+  async approveAll(server: string): Promise<ActionResult> {
+    this.server(server)
+    return { ok: true, message: await approveAll(this.d.catalog, server) }
+  }
+
+  async search(args: SearchArgs): Promise<string> {
+    const parsed = RetrieveArgsSchema.safeParse(args)
+    if (!parsed.success) throw new ApiError('invalid_arguments', parsed.error.issues[0].message, 400)
+    return retrieveText(this.d.catalog, parsed.data, FULL_SCOPE, this.d.stats)
+  }
+
+  async stats(): Promise<Stats> {
+    return this.d.stats.snapshot()
+  }
+
+  subscribe(listener: (event: ApiEvent) => void): () => void {
+    this.d.events.on('event', listener)
+    return () => this.d.events.off('event', listener)
+  }
+}

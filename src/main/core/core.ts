@@ -1,0 +1,237 @@
+// The composition root: builds and wires config, state, catalog, upstreams, discovery, the
+// control service and (optionally) the loopback HTTP listener. The tray app, `serve` and an
+// embedded `stdio` all run exactly this.
+import { EventEmitter } from 'node:events'
+import { randomBytes } from 'node:crypto'
+import path from 'node:path'
+import type { ApiEvent, AppInfo } from '../../shared/api'
+import { ApiError } from '../../shared/api'
+import type { Config } from '../../shared/config-schema'
+import { Catalog, type CatalogChange } from './catalog/catalog'
+import { loadConfigFile, type ConfigError } from './config/load'
+import { watchConfig, type ConfigWatcher } from './config/watch'
+import { StateStore } from './state/store'
+import { DataDirLock, readLiveInstance, type Instance } from './state/lock'
+import { DiscoveryStats } from './discovery/stats'
+import { UpstreamManager } from './upstream-manager'
+import { ControlService } from './control/service'
+import { createAgentServer, type AgentDeps } from './agent/mcp-server'
+import { agentScope, FULL_SCOPE, type Scope } from './agent/scope'
+import { McpEndpoint } from './http/mcp-endpoint'
+import { hashToken, type Principal } from './http/auth'
+import { startHttpServer, type RunningHttp } from './http/server'
+import { createLogger, type Logger } from './log'
+import { DEFAULT_LISTEN, isLoopback, parseListen, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
+import { VERSION } from './version'
+
+export interface CoreOptions {
+  configPath?: string
+  dataDir?: string
+  listen?: string
+  /** serve /mcp, /api/v1 and the web UI on loopback */
+  serveHttp: boolean
+  /** listen on an ephemeral loopback port instead of the configured one (embedded stdio owner) */
+  ephemeralPort?: boolean
+  kind?: Instance['kind']
+  logToStderr?: boolean
+  logger?: Logger
+  /** directory of the built web UI */
+  staticDir?: string | null
+}
+
+export class OwnerExistsError extends Error {
+  constructor(readonly instance: Instance | null, dataDir: string) {
+    super(
+      `another Toolgate (pid ${instance?.pid ?? '?'}${instance?.url ? `, ${instance.url}` : ''}) already owns ${dataDir}; stop it first or use another --data-dir`,
+    )
+  }
+}
+
+export interface Core {
+  api: ControlService
+  info: AppInfo
+  url: string | null
+  dataDir: string
+  configPath: string
+  catalog: Catalog
+  logger: Logger
+  agentDeps: AgentDeps
+  scopeForAgent(name: string | undefined): Scope
+  /** resolves when every running upstream has connected or failed */
+  settled(timeoutMs?: number): Promise<void>
+  createAgentToken(agent: string): Promise<string>
+  stop(): Promise<void>
+}
+
+export async function startCore(opts: CoreOptions): Promise<Core> {
+  const dataDir = resolveDataDir(opts.dataDir)
+  const configPath = resolveConfigPath(dataDir, opts.configPath)
+  let config: Config = loadConfigFile(configPath).config // throws ConfigError: the CLI exits 2
+  const logger = opts.logger ?? createLogger({ dataDir, stderr: opts.logToStderr !== false })
+
+  const lock = DataDirLock.tryAcquire(dataDir)
+  if (!lock) throw new OwnerExistsError(readLiveInstance(dataDir), dataDir)
+  const startedAt = Date.now()
+  try {
+    const store = new StateStore(path.join(dataDir, 'state.json'))
+    if (store.warning) logger.warn(store.warning)
+    const catalog = new Catalog(config, store)
+    const stats = new DiscoveryStats()
+    const manager = new UpstreamManager(catalog, logger)
+    const events = new EventEmitter()
+    events.setMaxListeners(0)
+    const emit = (ev: ApiEvent): void => void events.emit('event', ev)
+
+    // Coalesce catalog changes into one servers.changed + tools.changed per tick.
+    let pendingServers: Set<string> | null = null
+    catalog.on('changed', (c: CatalogChange) => {
+      if (!pendingServers) {
+        pendingServers = new Set()
+        setImmediate(() => {
+          const servers = [...(pendingServers ?? [])]
+          pendingServers = null
+          emit({ type: 'servers.changed', data: { servers } })
+          emit({ type: 'tools.changed', data: { servers } })
+        })
+      }
+      for (const s of c.servers) pendingServers.add(s)
+    })
+
+    let configError: string | null = null
+    const applyConfig = (next: Config): void => {
+      config = next
+      configError = null
+      catalog.setConfig(next)
+      manager.sync()
+      logger.info({ servers: next.servers.length }, 'config loaded')
+      emit({ type: 'config.reloaded', data: { servers: next.servers.map((s) => s.name) } })
+    }
+    const onConfigError = (err: ConfigError): void => {
+      configError = err.message
+      logger.error({ file: err.file, path: err.jsonPath }, `config error, keeping the last good config: ${err.message}`)
+      emit({ type: 'config.error', data: { message: err.message, file: err.file, path: err.jsonPath } })
+    }
+    const watcher: ConfigWatcher = watchConfig(configPath, { onConfig: applyConfig, onError: onConfigError })
+    const reloadConfig = (): void => {
+      try {
+        applyConfig(loadConfigFile(configPath).config)
+      } catch (e) {
+        onConfigError(e as ConfigError)
+      }
+    }
+
+    const { key: apiKeyValue, file: apiKeyFile } = resolveApiKey(dataDir, config.api_key, true)
+    const apiKey = apiKeyValue ?? randomBytes(24).toString('base64url')
+    let http: RunningHttp | null = null
+
+    const scopeForAgent = (name: string | undefined): Scope => {
+      if (!name) return FULL_SCOPE
+      const agent = config.agents.find((a) => a.name === name)
+      if (!agent) throw new ApiError('unknown_agent', `no agent named "${name}" in ${configPath} ("agents": [{"name": "${name}", ...}])`, 404)
+      return agentScope(agent)
+    }
+    const agentDeps: AgentDeps = { catalog, manager, stats, logger, configPath, reloadConfig }
+    const api = new ControlService({
+      catalog,
+      manager,
+      stats,
+      logger,
+      events,
+      configPath,
+      dataDir,
+      startedAt,
+      reloadConfig,
+      mcpUrl: () => (http ? `${http.url}/mcp` : null),
+      configError: () => configError,
+    })
+
+    const createAgentToken = async (agent: string): Promise<string> => {
+      scopeForAgent(agent)
+      const token = `tg_${agent}_${randomBytes(24).toString('base64url')}`
+      await store.update((s) => {
+        s.agent_tokens[agent] = { hash: hashToken(token), created_at: new Date().toISOString() }
+      })
+      return token
+    }
+
+    if (opts.serveHttp) {
+      const { host, port } = parseListen(opts.ephemeralPort ? '127.0.0.1:0' : (opts.listen ?? config.listen ?? DEFAULT_LISTEN))
+      if (!isLoopback(host)) {
+        logger.warn(`LISTENING ON ${host}, NOT LOOPBACK: anyone who can reach this address and has the API key can use every tool. Bind 127.0.0.1 unless you really mean it.`)
+      }
+      const scopeFor = (p: Principal): Scope | null => {
+        try {
+          if (p.kind === 'agent') return scopeForAgent(p.agent)
+          return scopeForAgent(p.asAgent)
+        } catch {
+          return null
+        }
+      }
+      const mcp = new McpEndpoint((scope) => createAgentServer(agentDeps, scope), scopeFor)
+      http = await startHttpServer({
+        host,
+        port,
+        api,
+        mcp,
+        apiKey: () => apiKey,
+        agentTokens: () => store.current.agent_tokens,
+        createAgentToken,
+        staticDir: opts.staticDir === undefined ? path.join(__dirname, '../renderer') : opts.staticDir,
+        logger,
+      })
+      logger.info({ url: http.url }, 'listening')
+    }
+    const url = http?.url ?? null
+    lock.writeInstance({
+      pid: process.pid,
+      url,
+      mcp_url: url ? `${url}/mcp` : null,
+      started_at: new Date(startedAt).toISOString(),
+      version: VERSION,
+      kind: opts.kind ?? 'serve',
+      api_key_file: apiKeyFile,
+    })
+
+    manager.sync()
+
+    let stopping: Promise<void> | null = null
+    const stop = (): Promise<void> => {
+      stopping ??= (async () => {
+        await watcher.close()
+        await http?.close()
+        await manager.stopAll()
+        await store.settle()
+        lock.release()
+        logger.flush?.()
+      })()
+      return stopping
+    }
+
+    return {
+      api,
+      get info() {
+        return {
+          version: VERSION,
+          config_path: configPath,
+          data_dir: dataDir,
+          mcp_url: url ? `${url}/mcp` : null,
+          config_error: configError,
+          state_warning: store.warning,
+        }
+      },
+      url,
+      dataDir,
+      configPath,
+      catalog,
+      logger,
+      agentDeps,
+      scopeForAgent,
+      settled: (timeoutMs = 30000) => manager.settled(timeoutMs),
+      createAgentToken,
+      stop,
+    }
+  } catch (e) {
+    lock.release()
+    throw e
+  }
+}

@@ -1,0 +1,102 @@
+// retrieve_tools (CONTRACT.md §3): callable results ranked by the index, then, on request,
+// locked matches with their status and remediation; a notice when only locked tools matched.
+// The JSON is built key by key in contract order; the same text serves MCP, the control API,
+// `toolgate search` and the UI's search panel.
+import { z } from 'zod'
+import type { CallableEntry, LockedEntry, RetrieveResponse } from '../../../shared/retrieve'
+import { LOCK_STATUSES, NAME_ONLY_STATUSES, REMEDIATION, type LockStatus } from '../../../shared/statuses'
+import { callWith } from '../../../shared/call-variant'
+import type { Catalog, CatalogEntry } from '../catalog/catalog'
+import { nameMatchScore } from '../search/name-match'
+import type { Scope } from '../agent/scope'
+import type { DiscoveryStats } from './stats'
+
+export const RetrieveArgsSchema = z.object(
+  {
+    query: z
+      .string({ error: (i) => (i.input === undefined ? 'query is required: describe the capability you need, e.g. {"query": "read a file"}' : 'query must be a string') })
+      .refine((q) => q.trim().length > 0, 'query must not be empty: describe the capability you need'),
+    limit: z
+      .number({ error: 'limit must be an integer from 1 to 100' })
+      .int('limit must be an integer from 1 to 100')
+      .min(1, 'limit must be an integer from 1 to 100')
+      .max(100, 'limit must be an integer from 1 to 100')
+      .optional(),
+    include_disabled: z.boolean({ error: 'include_disabled must be true or false' }).optional(),
+  },
+  { error: 'arguments must be an object like {"query": "..."}' },
+)
+export type RetrieveArgs = z.infer<typeof RetrieveArgsSchema>
+
+export const LOCKED_CAP = 10
+
+/** The locked tools (not callable, in scope, surfaceable) that match the query, in contract order. */
+function lockedMatches(catalog: Catalog, query: string, hits: CatalogEntry[], scope: Scope): CatalogEntry[] {
+  const byName: Array<{ e: CatalogEntry; score: number }> = []
+  for (const e of catalog.snapshot().nameOnly) {
+    if (!scope.allows(e)) continue
+    const score = nameMatchScore(query, e.name)
+    if (score > 0) byName.push({ e, score })
+  }
+  byName.sort((a, b) => b.score - a.score || (a.e.id < b.e.id ? -1 : a.e.id > b.e.id ? 1 : 0))
+  const out = byName.map((x) => x.e)
+  const seen = new Set(out.map((e) => e.id))
+  for (const e of hits) {
+    if (e.status === 'callable' || NAME_ONLY_STATUSES.has(e.status) || e.hidden || seen.has(e.id)) continue
+    seen.add(e.id)
+    out.push(e)
+  }
+  return out
+}
+
+export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, stats?: DiscoveryStats): RetrieveResponse {
+  const limit = args.limit ?? catalog.currentConfig.tools_limit
+  const snapshot = catalog.snapshot()
+  const callable: CallableEntry[] = []
+  const lockedHits: CatalogEntry[] = []
+  for (const hit of catalog.index.search(args.query)) {
+    const e = snapshot.byId.get(hit.id)
+    if (!e || !scope.allows(e)) continue
+    if (e.status !== 'callable') {
+      lockedHits.push(e)
+      continue
+    }
+    if (callable.length >= limit) continue
+    callable.push({
+      name: e.id,
+      server: e.server,
+      description: e.def.description,
+      inputSchema: e.def.inputSchema,
+      ...(e.def.annotations && Object.keys(e.def.annotations).length ? { annotations: e.def.annotations } : {}),
+      call_with: callWith(e.variant),
+      score: Math.round(hit.score * 1000) / 1000,
+    })
+  }
+  const response: RetrieveResponse = { query: args.query, tools: callable, total: callable.length }
+  const locked = lockedMatches(catalog, args.query, lockedHits, scope)
+  stats?.recordSearch(args.query, args.include_disabled === true, callable.length === 0 && locked.length > 0)
+  if (args.include_disabled === true) {
+    if (locked.length > 0) {
+      const shown = locked.slice(0, Math.min(limit, LOCKED_CAP))
+      response.disabled = shown.map(lockedEntry)
+      const present = new Set(shown.map((e) => e.status as LockStatus))
+      const remediation: Partial<Record<LockStatus, string>> = {}
+      for (const s of LOCK_STATUSES) if (present.has(s)) remediation[s] = REMEDIATION[s]
+      response.remediation = remediation
+    }
+  } else if (callable.length === 0 && locked.length > 0) {
+    response.notice = `${locked.length} relevant tool(s) exist but are locked; retry with include_disabled:true for details and remediation.`
+  }
+  return response
+}
+
+function lockedEntry(e: CatalogEntry): LockedEntry {
+  const status = e.status as LockStatus
+  if (NAME_ONLY_STATUSES.has(status)) return { name: e.id, server: e.server, status }
+  return { name: e.id, server: e.server, description: e.def.description, status }
+}
+
+/** The exact text every surface returns. */
+export function retrieveText(catalog: Catalog, args: RetrieveArgs, scope: Scope, stats?: DiscoveryStats): string {
+  return JSON.stringify(retrieve(catalog, args, scope, stats))
+}

@@ -1,0 +1,60 @@
+// Who is calling: the admin API key (Authorization: Bearer or X-API-Key), an agent token, or
+// nobody. Keys are compared in constant time (over SHA-256 digests, so lengths never leak).
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+
+export type Principal = { kind: 'admin'; asAgent?: string } | { kind: 'agent'; agent: string }
+
+const digest = (s: string): Buffer => createHash('sha256').update(s).digest()
+
+export function constantTimeEqual(a: string, b: string): boolean {
+  return timingSafeEqual(digest(a), digest(b))
+}
+
+export function presentedKey(req: IncomingMessage): string | null {
+  const auth = req.headers.authorization
+  if (typeof auth === 'string' && /^Bearer\s+/i.test(auth)) return auth.replace(/^Bearer\s+/i, '').trim()
+  const x = req.headers['x-api-key']
+  if (typeof x === 'string' && x.length > 0) return x.trim()
+  return null
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex')
+}
+
+export function authenticate(
+  req: IncomingMessage,
+  apiKey: string,
+  agentTokens: Record<string, { hash: string }>,
+): Principal | null {
+  const key = presentedKey(req)
+  if (!key) return null
+  if (constantTimeEqual(key, apiKey)) {
+    // the admin may open a session scoped to a configured agent (the stdio bridge's --agent)
+    const as = req.headers['x-toolgate-agent']
+    return typeof as === 'string' && as.length > 0 ? { kind: 'admin', asAgent: as } : { kind: 'admin' }
+  }
+  const h = hashToken(key)
+  for (const [agent, rec] of Object.entries(agentTokens)) if (constantTimeEqual(h, rec.hash)) return { kind: 'agent', agent }
+  return null
+}
+
+/** DNS-rebinding defense: Host must name this loopback listener; Origin, when present, too. */
+export function hostAllowed(req: IncomingMessage, allowedHosts: Set<string>): boolean {
+  const host = req.headers.host
+  if (!host || !allowedHosts.has(host.toLowerCase())) return false
+  const origin = req.headers.origin
+  if (origin === undefined) return true
+  try {
+    return allowedHosts.has(new URL(origin).host.toLowerCase())
+  } catch {
+    return false
+  }
+}
+
+export function allowedHostsFor(host: string, port: number): Set<string> {
+  const set = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
+  set.add(`${host.toLowerCase()}:${port}`)
+  return set
+}

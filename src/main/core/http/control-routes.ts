@@ -1,0 +1,101 @@
+// The control API (CONTRACT.md §5): JSON over HTTP onto the ControlService, SSE for events.
+// Errors are {"error": {"code", "message"}} with a fitting status.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { z } from 'zod'
+import { ApiError, type Api, type ServerAction, type ToolAction } from '../../../shared/api'
+
+const SERVER_ACTIONS = new Set<ServerAction>(['enable', 'disable', 'approve', 'quarantine', 'restart', 'inspect'])
+const TOOL_ACTIONS = new Set<ToolAction>(['enable', 'disable', 'approve'])
+
+export function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const text = typeof value === 'string' ? value : JSON.stringify(value)
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+  res.end(text)
+}
+
+export function sendError(res: ServerResponse, err: unknown): void {
+  if (err instanceof ApiError) return sendJson(res, err.status, { error: { code: err.code, message: err.message } })
+  sendJson(res, 500, { error: { code: 'internal', message: (err as Error)?.message ?? String(err) } })
+}
+
+function decode(part: string): string {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    throw new ApiError('bad_path', `malformed path segment "${part}"`, 400)
+  }
+}
+
+const SearchQuery = z.object({
+  q: z.string({ error: 'q is required: GET /api/v1/search?q=read+a+file' }),
+  limit: z
+    .string()
+    .regex(/^-?\d+$/, 'limit must be an integer from 1 to 100')
+    .transform(Number)
+    .optional(),
+  include_disabled: z.enum(['true', 'false', '1', '0'], { error: 'include_disabled must be true or false' }).optional(),
+})
+
+function openEvents(api: Api, req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
+  res.write(': toolgate events\n\n')
+  const unsubscribe = api.subscribe((ev) => res.write(`event: ${ev.type}\ndata: ${JSON.stringify(ev.data)}\n\n`))
+  const ping = setInterval(() => res.write(': ping\n\n'), 15000)
+  const end = (): void => {
+    clearInterval(ping)
+    unsubscribe()
+  }
+  req.on('close', end)
+  res.on('error', end)
+}
+
+export interface ControlExtras {
+  createAgentToken(agent: string): Promise<string>
+}
+
+export async function handleControl(api: Api, extras: ControlExtras, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const parts = url.pathname.replace(/^\/api\/v1\/?/, '').split('/').filter(Boolean).map(decode)
+  const method = req.method ?? 'GET'
+  const route = `${method} ${parts.length ? parts[0] : ''}`
+  if (method === 'GET' && parts.length === 1) {
+    switch (parts[0]) {
+      case 'status':
+        return sendJson(res, 200, await api.status())
+      case 'info':
+        return sendJson(res, 200, await api.info())
+      case 'servers':
+        return sendJson(res, 200, await api.servers())
+      case 'stats':
+        return sendJson(res, 200, await api.stats())
+      case 'events':
+        return openEvents(api, req, res)
+      case 'search': {
+        const q = SearchQuery.safeParse(Object.fromEntries(url.searchParams))
+        if (!q.success) throw new ApiError('invalid_arguments', q.error.issues[0].message, 400)
+        const text = await api.search({
+          query: q.data.q,
+          ...(q.data.limit !== undefined ? { limit: q.data.limit } : {}),
+          ...(q.data.include_disabled !== undefined ? { include_disabled: q.data.include_disabled === 'true' || q.data.include_disabled === '1' } : {}),
+        })
+        return sendJson(res, 200, text)
+      }
+    }
+  }
+  if (method === 'POST' && parts.length === 3 && parts[0] === 'agents' && parts[2] === 'token') {
+    return sendJson(res, 200, { agent: parts[1], token: await extras.createAgentToken(parts[1]) })
+  }
+  if (parts[0] === 'servers' && parts.length >= 2) {
+    const server = parts[1]
+    if (method === 'GET' && parts.length === 3 && parts[2] === 'tools') return sendJson(res, 200, await api.tools(server))
+    if (method === 'POST' && parts.length === 3 && SERVER_ACTIONS.has(parts[2] as ServerAction)) {
+      return sendJson(res, 200, await api.serverAction(server, parts[2] as ServerAction))
+    }
+    if (method === 'POST' && parts.length === 4 && parts[2] === 'tools' && parts[3] === 'approve-all') {
+      return sendJson(res, 200, await api.approveAll(server))
+    }
+    if (method === 'POST' && parts.length === 5 && parts[2] === 'tools' && TOOL_ACTIONS.has(parts[4] as ToolAction)) {
+      return sendJson(res, 200, await api.toolAction(server, parts[3], parts[4] as ToolAction))
+    }
+  }
+  throw new ApiError('not_found', `no such endpoint: ${route.trim()} ${url.pathname}; see CONTRACT §5 for the control API`, 404)
+}

@@ -1,0 +1,114 @@
+// One loopback HTTP listener for an owner of the data dir: MCP at /mcp, the control API at
+// /api/v1/*, and the web UI at /. Host/Origin checked on every request; /mcp and /api need a key.
+import fs from 'node:fs'
+import http, { type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { ApiError, type Api } from '../../../shared/api'
+import type { Logger } from '../log'
+import { allowedHostsFor, authenticate, hostAllowed, type Principal } from './auth'
+import { readJsonBody } from './body'
+import { handleControl, sendError, sendJson } from './control-routes'
+import type { McpEndpoint } from './mcp-endpoint'
+
+export interface HttpOptions {
+  host: string
+  port: number
+  api: Api
+  mcp: McpEndpoint
+  apiKey: () => string
+  agentTokens: () => Record<string, { hash: string }>
+  staticDir: string | null
+  createAgentToken(agent: string): Promise<string>
+  logger: Logger
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+}
+
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+
+function serveStatic(dir: string | null, url: URL, res: ServerResponse): void {
+  if (!dir || !fs.existsSync(path.join(dir, 'index.html'))) {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+    res.end('Toolgate is running. The web UI is not built; run `npm run build` and restart.\n')
+    return
+  }
+  const rel = path.normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '')
+  let file = path.join(dir, rel)
+  if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = path.join(dir, 'index.html')
+  res.writeHead(200, {
+    'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+    'content-security-policy': CSP,
+    'x-content-type-options': 'nosniff',
+    'cache-control': file.endsWith('index.html') ? 'no-store' : 'public, max-age=3600',
+  })
+  fs.createReadStream(file).pipe(res)
+}
+
+export interface RunningHttp {
+  url: string
+  port: number
+  close(): Promise<void>
+}
+
+export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
+  let allowed = new Set<string>()
+  const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    if (!hostAllowed(req, allowed)) {
+      return sendJson(res, 403, { error: { code: 'forbidden_host', message: 'Host or Origin header is not this loopback listener (DNS-rebinding defense)' } })
+    }
+    const isMcp = url.pathname === '/mcp'
+    const isApi = url.pathname === '/api/v1' || url.pathname.startsWith('/api/v1/')
+    if (!isMcp && !isApi) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: { code: 'method_not_allowed', message: 'only GET is served here' } })
+      return serveStatic(o.staticDir, url, res)
+    }
+    const principal: Principal | null = authenticate(req, o.apiKey(), o.agentTokens())
+    if (!principal) {
+      return sendJson(res, 401, {
+        error: { code: 'unauthorized', message: 'missing or wrong API key: send "Authorization: Bearer <key>" or "X-API-Key: <key>" (the key is in <data-dir>/api_key)' },
+      })
+    }
+    const body = req.method === 'POST' ? await readJsonBody(req) : undefined
+    if (isMcp) return o.mcp.handle(req, res, principal, body)
+    if (principal.kind !== 'admin') throw new ApiError('forbidden', 'agent tokens may use /mcp only; the control API needs the admin key', 403)
+    return handleControl(o.api, o, req, res, url)
+  }
+  const server = http.createServer((req, res) => {
+    handler(req, res).catch((err: unknown) => {
+      if (!(err instanceof ApiError)) o.logger.error({ err: String((err as Error)?.stack ?? err) }, 'HTTP request failed')
+      if (!res.headersSent) sendError(res, err)
+      else res.end()
+    })
+  })
+  server.requestTimeout = 0
+  server.headersTimeout = 30_000
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(o.port, o.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const port = (server.address() as AddressInfo).port
+  allowed = allowedHostsFor(o.host.includes(':') ? `[${o.host}]` : o.host, port)
+  const hostForUrl = o.host === '0.0.0.0' || o.host === '::' ? '127.0.0.1' : o.host.includes(':') ? `[${o.host}]` : o.host
+  return {
+    url: `http://${hostForUrl}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

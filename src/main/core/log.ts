@@ -1,0 +1,41 @@
+// Logging: pino to stderr and <data-dir>/logs/toolgate.log. Never stdout (stdio mode carries
+// JSON-RPC there). Secrets are redacted by path.
+import fs from 'node:fs'
+import path from 'node:path'
+import pino from 'pino'
+
+export type Logger = pino.Logger
+
+export interface LogOptions {
+  dataDir?: string
+  level?: string
+  /** false to keep stderr quiet (tests, `toolgate search`) */
+  stderr?: boolean
+}
+
+export function createLogger(opts: LogOptions = {}): Logger {
+  const level = opts.level ?? process.env.TOOLGATE_LOG_LEVEL ?? 'info'
+  const streams: pino.StreamEntry[] = []
+  if (opts.stderr !== false) streams.push({ level: level as pino.Level, stream: pino.destination({ fd: 2, sync: true }) })
+  if (opts.dataDir) {
+    const dir = path.join(opts.dataDir, 'logs')
+    fs.mkdirSync(dir, { recursive: true })
+    streams.push({ level: level as pino.Level, stream: pino.destination({ dest: path.join(dir, 'toolgate.log'), sync: true, mkdir: true }) })
+  }
+  return pino(
+    {
+      level,
+      base: { pid: process.pid },
+      redact: {
+        paths: ['env', '*.env', 'headers', '*.headers', 'api_key', '*.api_key', 'token', '*.token', 'authorization', '*.authorization'],
+        censor: '[redacted]',
+      },
+    },
+    streams.length ? pino.multistream(streams) : pino.destination('/dev/null'),
+  )
+}
+
+/** A logger that drops everything (unit tests). */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' })
+}

@@ -1,0 +1,94 @@
+// One owner per data dir: a lock file holding the owner's pid, and instance.json saying how to
+// reach it (control API URL). A lock whose pid is dead is stale and is taken over.
+import fs from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+export const InstanceSchema = z.object({
+  pid: z.number().int(),
+  url: z.string().nullable(),
+  mcp_url: z.string().nullable(),
+  started_at: z.string(),
+  version: z.string(),
+  kind: z.enum(['serve', 'stdio', 'app']),
+  /** where the admin API key can be read (the key itself is never written here) */
+  api_key_file: z.string().nullable(),
+})
+export type Instance = z.infer<typeof InstanceSchema>
+
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+export class DataDirLock {
+  private constructor(
+    readonly dataDir: string,
+    private readonly lockFile: string,
+  ) {}
+
+  static lockPath(dataDir: string): string {
+    return path.join(dataDir, 'toolgate.lock')
+  }
+  static instancePath(dataDir: string): string {
+    return path.join(dataDir, 'instance.json')
+  }
+
+  /** Takes the lock, or returns null when a live process holds it. Stale locks are recovered. */
+  static tryAcquire(dataDir: string): DataDirLock | null {
+    fs.mkdirSync(dataDir, { recursive: true })
+    const file = DataDirLock.lockPath(dataDir)
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const fd = fs.openSync(file, 'wx', 0o600)
+        fs.writeSync(fd, String(process.pid))
+        fs.closeSync(fd)
+        return new DataDirLock(dataDir, file)
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+        const holder = Number.parseInt(fs.readFileSync(file, 'utf8').trim(), 10)
+        if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && pidAlive(holder)) return null
+        // stale (dead pid or garbage): remove and retry
+        fs.rmSync(file, { force: true })
+        fs.rmSync(DataDirLock.instancePath(dataDir), { force: true })
+      }
+    }
+    return null
+  }
+
+  writeInstance(instance: Instance): void {
+    const file = DataDirLock.instancePath(this.dataDir)
+    const tmp = `${file}.${process.pid}.tmp`
+    fs.writeFileSync(tmp, JSON.stringify(instance, null, 2) + '\n', { mode: 0o600 })
+    fs.renameSync(tmp, file)
+  }
+
+  release(): void {
+    try {
+      const holder = fs.readFileSync(this.lockFile, 'utf8').trim()
+      if (holder === String(process.pid)) {
+        fs.rmSync(this.lockFile, { force: true })
+        fs.rmSync(DataDirLock.instancePath(this.dataDir), { force: true })
+      }
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** The live owner of a data dir, if any (instance.json with a live pid). */
+export function readLiveInstance(dataDir: string): Instance | null {
+  try {
+    const parsed = InstanceSchema.safeParse(JSON.parse(fs.readFileSync(DataDirLock.instancePath(dataDir), 'utf8')))
+    if (!parsed.success) return null
+    if (parsed.data.pid === process.pid || !pidAlive(parsed.data.pid)) return null
+    const lockPid = Number.parseInt(fs.readFileSync(DataDirLock.lockPath(dataDir), 'utf8').trim(), 10)
+    return lockPid === parsed.data.pid ? parsed.data : null
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,46 @@
+// state.json: what the user decided (server approvals, tool approvals, user locks) and agent
+// token hashes. Config decisions (enabled_tools/disabled_tools, quarantined:true) never land here.
+import { z } from 'zod'
+
+export const ApprovedToolSchema = z.object({
+  hash: z.string(),
+  description: z.string(),
+  title: z.string().optional(),
+  inputSchema: z.record(z.string(), z.unknown()),
+  outputSchema: z.record(z.string(), z.unknown()).optional(),
+  annotations: z.record(z.string(), z.unknown()).optional(),
+  approved_at: z.string().optional(),
+})
+export type ApprovedTool = z.infer<typeof ApprovedToolSchema>
+
+export const ServerStateSchema = z.object({
+  /** identity (command+args+cwd or url) the user approved */
+  approved_identity: z.string().optional(),
+  /** the user put the server (back) into quarantine */
+  user_quarantined: z.boolean().optional(),
+  /** added by an agent: quarantined until the user approves, whatever the defaults say */
+  needs_review: z.boolean().optional(),
+  /** the first tool list of the approved server was taken as the baseline */
+  baseline_taken: z.boolean().optional(),
+})
+export type ServerRecord = z.infer<typeof ServerStateSchema>
+
+export const ToolRecordSchema = z.object({
+  approved: ApprovedToolSchema.optional(),
+  user_disabled: z.boolean().optional(),
+})
+export type ToolRecord = z.infer<typeof ToolRecordSchema>
+
+export const StateSchema = z.object({
+  version: z.literal(1),
+  /** set when a state file was unreadable: tools without a record stay locked (disabled_unknown) until reviewed */
+  fail_closed: z.object({ since: z.string(), moved_to: z.string() }).optional(),
+  servers: z.record(z.string(), ServerStateSchema).default({}),
+  tools: z.record(z.string(), ToolRecordSchema).default({}),
+  agent_tokens: z.record(z.string(), z.object({ hash: z.string(), created_at: z.string() })).default({}),
+})
+export type State = z.infer<typeof StateSchema>
+
+export function emptyState(): State {
+  return { version: 1, servers: {}, tools: {}, agent_tokens: {} }
+}

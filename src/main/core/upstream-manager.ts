@@ -1,0 +1,101 @@
+// Keeps one Upstream per server that should run (enabled and not quarantined), in step with the
+// config and the user's decisions: adding, removing or changing a server starts, stops or
+// restarts just that upstream. Upstream state and tool lists flow into the catalog.
+import type { ServerConfig } from '../../shared/config-schema'
+import type { Catalog, ToolDef } from './catalog/catalog'
+import { ingestTools } from './catalog/decisions'
+import { canonicalJson } from './catalog/hash'
+import type { Logger } from './log'
+import { Upstream, type UpstreamTool } from './upstream/connection'
+
+export function toToolDef(t: UpstreamTool): ToolDef {
+  return {
+    name: t.name,
+    description: t.description ?? '',
+    inputSchema: t.inputSchema ?? { type: 'object' },
+    ...(t.title ? { title: t.title } : {}),
+    ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+    ...(t.annotations ? { annotations: t.annotations } : {}),
+  }
+}
+
+export class UpstreamManager {
+  private readonly running = new Map<string, { up: Upstream; key: string }>()
+  private stopped = false
+  private inflight = 0
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly logger: Logger,
+  ) {}
+
+  private limits() {
+    const l = this.catalog.currentConfig.limits
+    return { maxTools: l.max_tools_per_server, maxDescriptionChars: l.max_description_chars, maxResultBytes: l.max_result_bytes }
+  }
+
+  private shouldRun(s: ServerConfig): boolean {
+    return s.enabled && this.catalog.quarantineOf(s) === null
+  }
+
+  /** Brings the running set in line with the catalog's config and decisions. */
+  sync(): void {
+    if (this.stopped) return
+    const wanted = new Map(this.catalog.currentConfig.servers.filter((s) => this.shouldRun(s)).map((s) => [s.name, s]))
+    for (const [name, { up, key }] of this.running) {
+      const cfg = wanted.get(name)
+      if (!cfg || canonicalJson(cfg) !== key) {
+        this.running.delete(name)
+        void up.stop().catch((e: unknown) => this.logger.warn({ server: name, err: String(e) }, 'stop failed'))
+        if (!cfg) this.catalog.setRuntime(name, { state: 'stopped', lastError: null, attempt: 0 })
+      }
+    }
+    for (const [name, cfg] of wanted) if (!this.running.has(name)) this.start(cfg)
+  }
+
+  private start(cfg: ServerConfig): void {
+    const up = new Upstream(cfg, { logger: this.logger.child({ server: cfg.name }), limits: this.limits() })
+    this.running.set(cfg.name, { up, key: canonicalJson(cfg) })
+    const current = (): boolean => this.running.get(cfg.name)?.up === up
+    up.on('state', () => {
+      if (current()) this.catalog.setRuntime(cfg.name, { state: up.state, lastError: up.lastError, attempt: up.attempt })
+    })
+    up.on('tools', (tools: UpstreamTool[]) => {
+      if (!current()) return
+      this.inflight++
+      ingestTools(this.catalog, cfg.name, tools.map(toToolDef))
+        .catch((e: unknown) => this.logger.error({ server: cfg.name, err: String(e) }, 'could not record tool approvals'))
+        .finally(() => this.inflight--)
+    })
+    this.catalog.setRuntime(cfg.name, { state: 'connecting', lastError: null, attempt: 0 })
+    up.start()
+  }
+
+  get(name: string): Upstream | undefined {
+    return this.running.get(name)?.up
+  }
+
+  async restart(name: string): Promise<boolean> {
+    const r = this.running.get(name)
+    if (!r) return false
+    await r.up.restart()
+    return true
+  }
+
+  /** Resolves when every running upstream is connected or has failed (or the timeout passes). */
+  async settled(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs
+    while (Date.now() < deadline) {
+      const pending = [...this.running.values()].some(({ up }) => up.state === 'connecting' || (up.state === 'connected' && up.tools === null))
+      if (!pending && this.inflight === 0) return
+      await new Promise((r) => setTimeout(r, 25))
+    }
+  }
+
+  async stopAll(): Promise<void> {
+    this.stopped = true
+    const all = [...this.running.values()]
+    this.running.clear()
+    await Promise.allSettled(all.map(({ up }) => up.stop()))
+  }
+}

@@ -1,0 +1,124 @@
+// The one typed interface behind the control API (HTTP + SSE), the Electron IPC bridge and
+// the renderer. The core's ControlService implements it; the renderer talks to it through an
+// HTTP adapter (web UI) or the preload bridge (Electron), never to anything else.
+import type { LockStatus, ServerState, ToolStatus } from './statuses'
+import type { CallWith, ToolAnnotations } from './call-variant'
+
+/** `{callable, <status>: n}`; zero-valued statuses omitted, `callable` always present. */
+export type StatusCounts = { callable: number } & Partial<Record<LockStatus, number>>
+
+export type QuarantineSource = 'config' | 'user' | 'review'
+
+export interface ServerInfo {
+  name: string
+  protocol: string
+  enabled: boolean
+  quarantined: boolean
+  /** Why it is quarantined: config (operator hold), user (put back by the user), review (never approved). */
+  quarantine_source?: QuarantineSource
+  state: ServerState
+  last_error: string | null
+  counts: StatusCounts
+  trust: 'manual' | 'auto'
+  /** command line or URL, secrets masked */
+  target: string
+  /** true when a config lock list (enabled_tools/disabled_tools) applies */
+  config_policy: boolean
+}
+
+export type ApprovalStatus = 'approved' | 'pending' | 'changed' | 'unknown'
+
+export interface ToolInfo {
+  name: string
+  server: string
+  tool: string
+  description?: string
+  status: ToolStatus
+  remediation?: string
+  call_with: CallWith
+  annotations?: ToolAnnotations
+  inputSchema?: Record<string, unknown>
+  approval: {
+    status: ApprovalStatus
+    hash: string
+    previous_description?: string
+  }
+}
+
+export interface StatusInfo {
+  version: string
+  uptime_s: number
+  servers: { total: number; connected: number; quarantined: number; disabled: number; error: number }
+  tools: StatusCounts & { total: number }
+  pending_approvals: number
+}
+
+export interface Stats {
+  include_disabled_calls: number
+  locked_only_searches: number
+  retrieve_calls: number
+  tool_calls: number
+  blocked_calls: number
+  /** the queries that found only locked tools, most frequent first (the "agents keep asking for X" signal) */
+  locked_only_queries: Array<{ query: string; count: number }>
+}
+
+export interface AppInfo {
+  version: string
+  config_path: string
+  data_dir: string
+  mcp_url: string | null
+  config_error: string | null
+  state_warning: string | null
+}
+
+export type ServerAction = 'enable' | 'disable' | 'approve' | 'quarantine' | 'restart' | 'inspect'
+export type ToolAction = 'enable' | 'disable' | 'approve'
+
+export interface ActionResult {
+  ok: true
+  message: string
+}
+
+export interface SearchArgs {
+  query: string
+  limit?: number
+  include_disabled?: boolean
+}
+
+export type ApiEventType = 'servers.changed' | 'tools.changed' | 'config.reloaded' | 'config.error'
+export interface ApiEvent {
+  type: ApiEventType
+  data: Record<string, unknown>
+}
+
+export interface ApiErrorBody {
+  error: { code: string; message: string }
+}
+
+export interface Api {
+  info(): Promise<AppInfo>
+  status(): Promise<StatusInfo>
+  servers(): Promise<{ servers: ServerInfo[] }>
+  tools(server: string): Promise<{ tools: ToolInfo[] }>
+  serverAction(server: string, action: ServerAction): Promise<ActionResult>
+  toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult>
+  approveAll(server: string): Promise<ActionResult>
+  /** The exact JSON text that retrieve_tools returns for the same arguments. */
+  search(args: SearchArgs): Promise<string>
+  stats(): Promise<Stats>
+  /** Live events; returns an unsubscribe function. */
+  subscribe(listener: (event: ApiEvent) => void): () => void
+}
+
+/** Thrown by Api implementations; `status` is the HTTP status the control API answers with. */
+export class ApiError extends Error {
+  constructor(
+    public readonly code: string,
+    message: string,
+    public readonly status: number = 400,
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}

@@ -1,0 +1,89 @@
+// The mcp_config.json schema (CONTRACT.md §2). Pure zod: used by the core to validate the
+// operator's file and by the UI to know the shape.
+import { z } from 'zod'
+
+export const SERVER_NAME_RE = /^[A-Za-z0-9._-]+$/
+
+export const ProtocolSchema = z.enum(['stdio', 'http', 'streamable-http', 'sse', 'auto'])
+export type Protocol = z.infer<typeof ProtocolSchema>
+
+const serverFields = {
+  command: z.string().min(1).optional(),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().optional(),
+  url: z.string().url().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  protocol: ProtocolSchema.default('auto'),
+  enabled: z.boolean().default(true),
+  quarantined: z.boolean().optional(),
+  trust: z.enum(['manual', 'auto']).default('manual'),
+  enabled_tools: z.array(z.string()).optional(),
+  disabled_tools: z.array(z.string()).optional(),
+}
+
+const ServerBody = z.object(serverFields)
+
+function checkServer(s: z.infer<typeof ServerBody>, ctx: z.RefinementCtx): void {
+  if (s.enabled_tools && s.disabled_tools) {
+    ctx.addIssue({ code: 'custom', message: 'set either enabled_tools or disabled_tools, not both', path: ['disabled_tools'] })
+  }
+  const stdio = s.protocol === 'stdio' || (s.protocol === 'auto' && !s.url)
+  if (stdio && !s.command) {
+    ctx.addIssue({ code: 'custom', message: 'a stdio server needs "command" (or give "url" for an HTTP server)', path: ['command'] })
+  }
+  if (!stdio && !s.url) {
+    ctx.addIssue({ code: 'custom', message: `protocol "${s.protocol}" needs "url"`, path: ['url'] })
+  }
+}
+
+export const ServerNameSchema = z
+  .string()
+  .min(1, 'name must not be empty')
+  .regex(SERVER_NAME_RE, 'name may contain only letters, digits, "-", "_" and "." (no ":")')
+
+export const ServerEntrySchema = ServerBody.extend({ name: ServerNameSchema }).superRefine(checkServer)
+const KeyedServerSchema = ServerBody.extend({ name: ServerNameSchema.optional() }).superRefine(checkServer)
+
+export const AgentSchema = z.object({
+  name: ServerNameSchema,
+  servers: z.union([z.literal('*'), z.array(z.string())]).default('*'),
+  permissions: z.array(z.enum(['read', 'write', 'destructive'])).default(['read', 'write', 'destructive']),
+})
+export type AgentConfig = z.infer<typeof AgentSchema>
+
+export const ConfigFileSchema = z
+  .object({
+    mcpServers: z
+      .union([z.array(ServerEntrySchema), z.record(z.string(), KeyedServerSchema)])
+      .default([]),
+    listen: z.string().regex(/^[^:\s]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, 'listen must be HOST:PORT').optional(),
+    data_dir: z.string().optional(),
+    api_key: z.string().min(16, 'api_key must be at least 16 characters').optional(),
+    tools_limit: z.number().int().min(1).max(100).default(15),
+    call_timeout_ms: z.number().int().min(1).default(60000),
+    quarantine_enabled: z.boolean().default(true),
+    allow_agent_server_changes: z.boolean().default(false),
+    agents: z.array(AgentSchema).default([]),
+    limits: z
+      .object({
+        max_tools_per_server: z.number().int().min(1).default(1000),
+        max_description_chars: z.number().int().min(1).default(8000),
+        max_result_bytes: z.number().int().min(1024).default(4 * 1024 * 1024),
+      })
+      .default({ max_tools_per_server: 1000, max_description_chars: 8000, max_result_bytes: 4 * 1024 * 1024 }),
+  })
+
+
+export type ConfigFile = z.infer<typeof ConfigFileSchema>
+export type ServerConfigInput = z.input<typeof ServerEntrySchema>
+
+/** A validated server entry with its name always set. */
+export type ServerConfig = z.infer<typeof ServerBody> & { name: string }
+
+/** The normalized config the core works with. */
+export interface Config extends Omit<ConfigFile, 'mcpServers'> {
+  servers: ServerConfig[]
+  /** "array" or "object": how mcpServers was written, so writes keep the operator's style. */
+  style: 'array' | 'object'
+}

@@ -1,0 +1,30 @@
+// The JSON shapes of retrieve_tools (CONTRACT.md §3). Key order matters: the objects are
+// built in exactly this order and serialized with JSON.stringify.
+import type { CallWith, ToolAnnotations } from './call-variant'
+import type { LockStatus } from './statuses'
+
+export interface CallableEntry {
+  name: string
+  server: string
+  description: string
+  inputSchema: Record<string, unknown>
+  annotations?: ToolAnnotations
+  call_with: CallWith
+  score: number
+}
+
+export interface LockedEntry {
+  name: string
+  server: string
+  description?: string
+  status: LockStatus
+}
+
+export interface RetrieveResponse {
+  query: string
+  tools: CallableEntry[]
+  total: number
+  disabled?: LockedEntry[]
+  remediation?: Partial<Record<LockStatus, string>>
+  notice?: string
+}

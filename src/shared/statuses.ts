@@ -1,0 +1,63 @@
+// The six lock statuses of CONTRACT.md §3, in precedence order (first match wins), and the
+// remediation sentence for each. Every surface (discovery, call rejection, server counts,
+// control API, UI) takes its wording from here, so a config lock is described the same way
+// everywhere and never as something the user can toggle.
+
+export const LOCK_STATUSES = [
+  'server_disabled',
+  'disabled_by_config',
+  'server_quarantined',
+  'disabled_by_user',
+  'pending_approval',
+  'disabled_unknown',
+] as const
+
+export type LockStatus = (typeof LOCK_STATUSES)[number]
+export type ToolStatus = 'callable' | LockStatus
+
+export function isLockStatus(s: string): s is LockStatus {
+  return (LOCK_STATUSES as readonly string[]).includes(s)
+}
+
+/** Statuses whose tool text is untrusted: matched by name only, returned without description. */
+export const NAME_ONLY_STATUSES: ReadonlySet<LockStatus> = new Set<LockStatus>([
+  'server_quarantined',
+  'pending_approval',
+  'disabled_unknown',
+])
+
+export const REMEDIATION: Readonly<Record<LockStatus, string>> = {
+  server_disabled:
+    'The server is switched off; ask the user to enable the server first in the Toolgate window or tray (`toolgate servers enable NAME`).',
+  disabled_by_config:
+    'Blocked by operator policy in mcp_config.json (enabled_tools/disabled_tools); this is NOT user-overridable, so ask the operator who manages the Toolgate config to change the policy.',
+  server_quarantined:
+    'The server is in quarantine awaiting review; ask the user to review and approve the server in the Toolgate window (or `toolgate servers approve NAME`).',
+  disabled_by_user:
+    'The user switched this tool off; ask the user to re-enable it in the Toolgate window or tray (or `toolgate tools enable SERVER:TOOL`).',
+  pending_approval:
+    'The tool is new or its definition changed since it was approved; ask the user to review and approve it in the Toolgate window (or `toolgate tools approve SERVER:TOOL`).',
+  disabled_unknown:
+    'Toolgate could not determine whether this tool may run (its state is unreadable or indeterminate), so it stays locked; ask the user to check the Toolgate logs and review the tool in the Toolgate window.',
+}
+
+export const DISCOVERY_HINT = 'Run retrieve_tools with include_disabled:true to see locked capabilities and remediation.'
+
+/** The text of a call rejected because the tool is locked (CONTRACT.md §3 "Calling a locked tool"). */
+export function blockedMessage(status: LockStatus): string {
+  return `TOOL_BLOCKED (${status}): ${REMEDIATION[status]} ${DISCOVERY_HINT}`
+}
+
+/** Short human labels for badges in the UI. */
+export const STATUS_LABEL: Readonly<Record<ToolStatus, string>> = {
+  callable: 'callable',
+  server_disabled: 'server off',
+  disabled_by_config: 'locked by config',
+  server_quarantined: 'quarantined',
+  disabled_by_user: 'disabled',
+  pending_approval: 'pending approval',
+  disabled_unknown: 'unknown state',
+}
+
+export const SERVER_STATES = ['connected', 'connecting', 'stopped', 'error', 'quarantined', 'disabled'] as const
+export type ServerState = (typeof SERVER_STATES)[number]
