@@ -12,21 +12,35 @@ export async function runBridge(o: { instance: Instance; key: string; agent?: st
   if (o.agent) headers['x-toolgate-agent'] = o.agent
   const remote = new StreamableHTTPClientTransport(new URL(o.instance.mcp_url as string), { requestInit: { headers } })
   const initIds = new Set<string | number>()
+  // Until the initialize response has given us a session id, later messages wait for it.
+  let sessionReady: Promise<void> = Promise.resolve()
+  let markReady: () => void = () => {}
   const gone = (): string =>
     `Toolgate's owner process (pid ${o.instance.pid}, ${o.instance.url}) for ${o.dataDir} is gone or not answering. Restart this MCP client (or start \`toolgate serve\` / the Toolgate app) to reconnect; a restarted \`toolgate stdio\` takes over on its own.`
 
   remote.onmessage = (m: JSONRPCMessage) => {
-    if ('id' in m && 'result' in m && initIds.has(m.id)) {
+    if ('id' in m && ('result' in m || 'error' in m) && initIds.has(m.id)) {
       initIds.delete(m.id)
-      const v = (m.result as { protocolVersion?: unknown }).protocolVersion
-      if (typeof v === 'string') remote.setProtocolVersion(v)
+      if ('result' in m) {
+        const v = (m.result as { protocolVersion?: unknown }).protocolVersion
+        if (typeof v === 'string') remote.setProtocolVersion(v)
+      }
+      markReady()
     }
     void local.send(m)
   }
   remote.onerror = () => {}
   local.onmessage = (m: JSONRPCMessage) => {
-    if ('method' in m && m.method === 'initialize' && 'id' in m) initIds.add(m.id)
-    remote.send(m).catch((err: unknown) => {
+    const isInit = 'method' in m && m.method === 'initialize' && 'id' in m
+    const wait = isInit ? Promise.resolve() : sessionReady
+    if (isInit) {
+      initIds.add(m.id)
+      sessionReady = new Promise<void>((resolve) => {
+        markReady = resolve
+      })
+    }
+    wait.then(() => remote.send(m)).catch((err: unknown) => {
+      if (isInit) markReady()
       if ('method' in m && 'id' in m && m.id !== undefined) {
         void local.send({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: `${gone()} (${(err as Error).message})` } } as JSONRPCMessage)
       }

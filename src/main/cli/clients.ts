@@ -1,10 +1,10 @@
 // `toolgate connect` and `toolgate import`.
 import path from 'node:path'
 import { clientConfigPath, CLIENT_NAMES, connectSnippet, currentLaunchCommand, importIntoConfigFile, isClientName, resolveImportSource, snippetText, writeClientConfig } from '../core/clients'
-import { resolveConfigPath, resolveDataDir } from '../core/paths'
+import { appRoot, resolveConfigPath, resolveDataDir } from '../core/paths'
 import { UsageError } from './errors'
 
-const binPath = (): string => path.join(__dirname, '..', '..', 'bin', 'toolgate.js')
+const binPath = (): string => path.join(appRoot(), 'bin', 'toolgate.js')
 
 export function connect(client: string, o: { agent?: string; write?: boolean; file?: string; dataDir?: string }): void {
   if (!isClientName(client)) throw new UsageError(`unknown client "${client}"; use one of ${CLIENT_NAMES.join(', ')}`)

@@ -7,10 +7,11 @@ import os from 'node:os'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { startCore } from '../core/core'
+import { appRoot } from '../core/paths'
 import { onShutdown } from './shutdown'
 
 function serverScript(pkg: string): string {
-  const main = require.resolve(`${pkg}/package.json`, { paths: [process.cwd(), path.join(__dirname, '..', '..')] })
+  const main = require.resolve(`${pkg}/package.json`, { paths: [appRoot(), process.cwd()] })
   return path.join(path.dirname(main), 'dist', 'index.js')
 }
 

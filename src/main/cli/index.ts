@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander'
 import { parseToolId } from '../../shared/ids'
 import type { ServerAction, ToolAction } from '../../shared/api'
 import { VERSION } from '../core/version'
+import { appRoot } from '../core/paths'
 import { fail, UsageError } from './errors'
 import { openOperator, type Where } from './control-client'
 import { printServers, printTools } from './print'
@@ -38,7 +39,7 @@ program
   .description('start the Electron tray app (same as `npm start`)')
   .action(async () => {
     const { spawn } = await import('node:child_process')
-    const root = path.join(__dirname, '..', '..')
+    const root = appRoot()
     const bin = path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electron.cmd' : 'electron')
     const child = spawn(bin, [root], { stdio: 'inherit' })
     child.on('error', (e) => fail(new Error(`cannot start Electron (${e.message}); on a machine without the Electron binary use \`toolgate serve\` and open the web UI`)))

@@ -4,7 +4,7 @@
 import { startCore, OwnerExistsError } from '../core/core'
 import { createAgentServer } from '../core/agent/mcp-server'
 import { LineStdioTransport } from '../core/agent/stdio-transport'
-import { readLiveInstance } from '../core/state/lock'
+import { instanceKey, readLiveInstance } from '../core/state/lock'
 import { resolveApiKey, resolveConfigPath, resolveDataDir } from '../core/paths'
 import { loadConfigFile } from '../core/config/load'
 import { UsageError } from './errors'
@@ -21,7 +21,7 @@ export async function stdio(o: { config?: string; dataDir?: string; agent?: stri
   for (let attempt = 0; attempt < 2; attempt++) {
     const live = readLiveInstance(dataDir)
     if (live?.mcp_url) {
-      const { key } = resolveApiKey(dataDir, config.api_key, false)
+      const key = instanceKey(live) ?? resolveApiKey(dataDir, config.api_key, false).key
       if (key) return runBridge({ instance: live, key, agent: o.agent, dataDir })
     }
     try {

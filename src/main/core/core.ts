@@ -11,7 +11,7 @@ import { Catalog, type CatalogChange } from './catalog/catalog'
 import { loadConfigFile, type ConfigError } from './config/load'
 import { watchConfig, type ConfigWatcher } from './config/watch'
 import { StateStore } from './state/store'
-import { DataDirLock, readLiveInstance, type Instance } from './state/lock'
+import { DataDirLock, instanceKeyPath, readLiveInstance, writeInstanceKey, type Instance } from './state/lock'
 import { DiscoveryStats } from './discovery/stats'
 import { UpstreamManager } from './upstream-manager'
 import { ControlService } from './control/service'
@@ -21,7 +21,7 @@ import { McpEndpoint } from './http/mcp-endpoint'
 import { hashToken, type Principal } from './http/auth'
 import { startHttpServer, type RunningHttp } from './http/server'
 import { createLogger, type Logger } from './log'
-import { DEFAULT_LISTEN, isLoopback, parseListen, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
+import { appRoot, DEFAULT_LISTEN, isLoopback, parseListen, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
 import { VERSION } from './version'
 
 export interface CoreOptions {
@@ -120,8 +120,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       }
     }
 
-    const { key: apiKeyValue, file: apiKeyFile } = resolveApiKey(dataDir, config.api_key, true)
+    const { key: apiKeyValue } = resolveApiKey(dataDir, config.api_key, true)
     const apiKey = apiKeyValue ?? randomBytes(24).toString('base64url')
+    // A per-instance admin credential, readable only by this user: local CLI commands and stdio
+    // bridges authenticate with it whatever the configured key is (env, config or file).
+    const instanceKey = writeInstanceKey(dataDir)
     let http: RunningHttp | null = null
 
     const scopeForAgent = (name: string | undefined): Scope => {
@@ -173,10 +176,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         port,
         api,
         mcp,
-        apiKey: () => apiKey,
+        apiKeys: () => [apiKey, instanceKey],
         agentTokens: () => store.current.agent_tokens,
         createAgentToken,
-        staticDir: opts.staticDir === undefined ? path.join(__dirname, '../renderer') : opts.staticDir,
+        staticDir: opts.staticDir === undefined ? path.join(appRoot(), 'out', 'renderer') : opts.staticDir,
         logger,
       })
       logger.info({ url: http.url }, 'listening')
@@ -189,7 +192,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       started_at: new Date(startedAt).toISOString(),
       version: VERSION,
       kind: opts.kind ?? 'serve',
-      api_key_file: apiKeyFile,
+      api_key_file: instanceKeyPath(dataDir),
     })
 
     manager.sync()

@@ -38,3 +38,18 @@ export function resolveApiKey(dataDir: string, configKey: string | undefined, cr
   fs.writeFileSync(file, key + '\n', { mode: 0o600 })
   return { key, file }
 }
+
+/** The install root (the folder with Toolgate's package.json), found from the built bundle's location. */
+export function appRoot(): string {
+  let dir = __dirname
+  for (let i = 0; i < 6; i++) {
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string }
+      if (pkg.name === 'toolgate') return dir
+    } catch {
+      // keep walking up
+    }
+    dir = path.dirname(dir)
+  }
+  return process.cwd()
+}

@@ -25,12 +25,12 @@ export function hashToken(token: string): string {
 
 export function authenticate(
   req: IncomingMessage,
-  apiKey: string,
+  apiKeys: string[],
   agentTokens: Record<string, { hash: string }>,
 ): Principal | null {
   const key = presentedKey(req)
   if (!key) return null
-  if (constantTimeEqual(key, apiKey)) {
+  if (apiKeys.some((k) => constantTimeEqual(key, k))) {
     // the admin may open a session scoped to a configured agent (the stdio bridge's --agent)
     const as = req.headers['x-toolgate-agent']
     return typeof as === 'string' && as.length > 0 ? { kind: 'admin', asAgent: as } : { kind: 'admin' }

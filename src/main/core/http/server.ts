@@ -16,7 +16,7 @@ export interface HttpOptions {
   port: number
   api: Api
   mcp: McpEndpoint
-  apiKey: () => string
+  apiKeys: () => string[]
   agentTokens: () => Record<string, { hash: string }>
   staticDir: string | null
   createAgentToken(agent: string): Promise<string>
@@ -72,7 +72,7 @@ export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: { code: 'method_not_allowed', message: 'only GET is served here' } })
       return serveStatic(o.staticDir, url, res)
     }
-    const principal: Principal | null = authenticate(req, o.apiKey(), o.agentTokens())
+    const principal: Principal | null = authenticate(req, o.apiKeys(), o.agentTokens())
     if (!principal) {
       return sendJson(res, 401, {
         error: { code: 'unauthorized', message: 'missing or wrong API key: send "Authorization: Bearer <key>" or "X-API-Key: <key>" (the key is in <data-dir>/api_key)' },

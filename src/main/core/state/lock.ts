@@ -2,6 +2,7 @@
 // reach it (control API URL). A lock whose pid is dead is stale and is taken over.
 import fs from 'node:fs'
 import path from 'node:path'
+import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 
 export const InstanceSchema = z.object({
@@ -11,7 +12,7 @@ export const InstanceSchema = z.object({
   started_at: z.string(),
   version: z.string(),
   kind: z.enum(['serve', 'stdio', 'app']),
-  /** where the admin API key can be read (the key itself is never written here) */
+  /** a file (mode 0600) holding this instance's admin key; the key itself is never written here */
   api_key_file: z.string().nullable(),
 })
 export type Instance = z.infer<typeof InstanceSchema>
@@ -71,12 +72,36 @@ export class DataDirLock {
     try {
       const holder = fs.readFileSync(this.lockFile, 'utf8').trim()
       if (holder === String(process.pid)) {
-        fs.rmSync(this.lockFile, { force: true })
         fs.rmSync(DataDirLock.instancePath(this.dataDir), { force: true })
+        fs.rmSync(instanceKeyPath(this.dataDir), { force: true })
+        fs.rmSync(this.lockFile, { force: true })
       }
     } catch {
       // already gone
     }
+  }
+}
+
+export function instanceKeyPath(dataDir: string): string {
+  return path.join(dataDir, 'instance.key')
+}
+
+/** Writes a fresh per-instance admin key (mode 0600) and returns it. */
+export function writeInstanceKey(dataDir: string): string {
+  const key = `tgi_${randomBytes(24).toString('base64url')}`
+  const file = instanceKeyPath(dataDir)
+  fs.rmSync(file, { force: true })
+  fs.writeFileSync(file, key + '\n', { mode: 0o600 })
+  return key
+}
+
+/** The key to reach a live instance: its instance key file, else the configured key. */
+export function instanceKey(inst: Instance): string | null {
+  if (!inst.api_key_file) return null
+  try {
+    return fs.readFileSync(inst.api_key_file, 'utf8').trim() || null
+  } catch {
+    return null
   }
 }
 

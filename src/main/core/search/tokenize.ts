@@ -1,0 +1,117 @@
+// Text → words → index terms. One analyzer for tool names, descriptions, parameter names and
+// queries, so both sides of a match are normalized the same way:
+//   1. NFKC, then split identifiers and prose into words: separators (space, punctuation, `_`,
+//      `-`, `.`, `/`, …), camelCase and PascalCase humps, acronym runs ("HTTPServer" → http,
+//      server; "URLs" stays one word) and letter/digit boundaries ("base64" → base, 64);
+//   2. lowercase;
+//   3. drop English function words and contractions (stop words) and single letters, because
+//      minisearch multiplies a document's score by the number of query terms it matched, and a
+//      "the" or "my" that happens to match would count like a content word;
+//   4. Porter-stem what is left (stem.ts);
+//   5. runs of Chinese/Japanese/Korean script (written without spaces) become overlapping
+//      character bigrams, the usual way to index CJK text without a dictionary.
+
+import { stem } from './stem'
+
+// Order matters: plural acronyms ("URLs", "IDs"), an acronym before a capitalized word
+// ("HTTPServer" → HTTP | Server), a capitalized or lowercase word, an acronym, a number, then any
+// other run of letters (scripts without case) with their combining marks.
+const WORD = /\p{Lu}{2,}s(?!\p{Ll})|\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|[\p{Lu}\p{M}]+|\p{N}+|[\p{Lo}\p{Lm}\p{Lt}\p{M}]+/gu
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu
+
+/**
+ * Splits an identifier (or any text) into lowercase words, with no stemming and no stop words:
+ * "readFile" → [read, file], "list_directory-with.sizes" → [list, directory, with, sizes],
+ * "HTTPServer2" → [http, server, 2].
+ */
+export function splitIdentifier(name: string): string[] {
+  const out: string[] = []
+  for (const m of name.normalize('NFKC').matchAll(WORD)) out.push(m[0].toLowerCase())
+  return out
+}
+
+// A standard English stop list (function words: articles, pronouns, auxiliaries, prepositions,
+// conjunctions, quantifiers), contraction fragments left by splitting on apostrophes
+// ("I've" → i, ve), and two words that carry nothing in a catalog of tools ("tool", "tools").
+// Content words of any kind — verbs like get/list/create, nouns like file — are NOT here.
+const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a about above after again against all am an and any are as at be because been before being below ' +
+    'between both but by can could did do does doing down during each either etc few for from further ' +
+    'had has have having he her here hers herself him himself his how however i if in into is it its ' +
+    'itself just me might more most must my myself no nor not of off on once only or other our ours ' +
+    'ourselves out over own per please same shall she should so some such than that the their theirs ' +
+    'them themselves then there these they this those through to too under until up upon us very via ' +
+    'was we were what when where whether which while who whom whose why will with within would yet you ' +
+    'your yours yourself yourselves ' +
+    // indefinite pronouns and adverbs that only frame a request
+    'every everything anything something nothing one already also still ever even really ' +
+    // contraction fragments
+    's t d ll m re ve don doesn didn isn aren wasn weren hasn haven hadn won wouldn shouldn couldn ' +
+    'can cannot ' +
+    // catalog noise
+    'tool tools'
+  ).split(/\s+/)
+)
+
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word)
+}
+
+function cjkBigrams(run: string, out: string[]): void {
+  const chars = Array.from(run)
+  if (chars.length === 1) {
+    out.push(chars[0])
+    return
+  }
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1])
+}
+
+export interface AnalyzerOptions {
+  /** split camelCase, acronyms and letter/digit boundaries (else only on separators) */
+  splitCase: boolean
+  /** drop stop words */
+  stopWords: boolean
+  /** Porter-stem */
+  stem: boolean
+}
+
+export const DEFAULT_ANALYZER: AnalyzerOptions = { splitCase: true, stopWords: true, stem: true }
+
+const SEPARATED = /[\p{L}\p{M}\p{N}]+/gu
+
+/** Maps one lowercase word to zero or more index terms (stop word → none, CJK → bigrams). */
+function wordToTerms(word: string, opts: AnalyzerOptions, out: string[]): void {
+  if (opts.stopWords && STOP_WORDS.has(word)) return
+  if (CJK.test(word)) {
+    // A run may mix CJK with other letters ("12306余票" arrives as "12306" and "余票").
+    for (const m of word.matchAll(CJK_RUN)) cjkBigrams(m[0], out)
+    const rest = word.replace(CJK_RUN, ' ').trim()
+    if (rest) for (const w of rest.split(/\s+/)) wordToTerms(w, opts, out)
+    return
+  }
+  // Single letters carry no meaning on their own; single digits can ("2fa" → 2, fa).
+  if (opts.stopWords && word.length === 1 && !/\p{N}/u.test(word)) return
+  out.push(opts.stem ? stem(word) : word)
+}
+
+/** Builds a text → terms function; the defaults are what the index uses (see the file header). */
+export function makeAnalyzer(opts: AnalyzerOptions = DEFAULT_ANALYZER): (text: string) => string[] {
+  return (text: string): string[] => {
+    const out: string[] = []
+    const words = opts.splitCase
+      ? splitIdentifier(text)
+      : Array.from(text.normalize('NFKC').matchAll(SEPARATED), (m) => m[0].toLowerCase())
+    for (const word of words) wordToTerms(word, opts, out)
+    return out
+  }
+}
+
+const defaultAnalyzer = makeAnalyzer(DEFAULT_ANALYZER)
+
+/** Text → index terms: split like splitIdentifier, drop stop words, stem, CJK bigrams. */
+export function tokenize(text: string): string[] {
+  return defaultAnalyzer(text)
+}

@@ -1,0 +1,325 @@
+// The BM25 index behind retrieve_tools: an in-memory inverted index, updated per server.
+//
+// Fields, each scored with BM25+ on its own and summed with a weight (the scoring minisearch
+// 7.2 uses: per-field IDF and average length, length = distinct terms in the field):
+//   name     the tool name split into words ("list_directory" → list, directory)
+//   summary  the first sentence of the description — what the tool does
+//   desc     the whole description
+//   params   parameter names (split like names) and, when given, parameter descriptions
+//   server   the server name split into words
+// Queries are analyzed like documents (tokenize.ts), expanded with the synonym table at a lower
+// weight (synonyms.ts), and OR-combined; the summed score is multiplied by the number of typed
+// query words a tool matched (directly or through a synonym). Every matching tool is returned.
+//
+// Why not minisearch itself: its search() builds per-hit match objects, so queries that match
+// a third of a 5,000-tool catalog took ~7 ms at p50. This index keeps one packed posting list per
+// term and scores into reusable typed arrays. docs/retrieval.md has the numbers for both, and
+// test/unit/search-index.test.ts checks the scores against minisearch.
+
+import { makeAnalyzer, DEFAULT_ANALYZER, isStopWord, splitIdentifier, type AnalyzerOptions } from './tokenize'
+import { expandQuery, leadingVerb } from './synonyms'
+export interface IndexedTool {
+  /** "server:tool" */
+  id: string
+  server: string
+  name: string
+  description: string
+  paramNames: string[]
+  /** parameter descriptions, optional */
+  paramText?: string
+}
+
+export interface SearchHit {
+  id: string
+  score: number
+}
+
+type Field = 'name' | 'summary' | 'desc' | 'params' | 'server'
+const FIELDS: Field[] = ['name', 'summary', 'desc', 'params', 'server']
+
+export interface BM25Params {
+  k: number
+  b: number
+  d: number
+}
+
+/** Tuning knobs; the defaults are the shipped configuration (benchmarks pass others). */
+export interface ToolIndexOptions {
+  analyzer: AnalyzerOptions
+  boost: Record<Field, number>
+  bm25: BM25Params
+  /** weight of a synonym relative to the typed term; 0 = no synonym expansion */
+  synonymWeight: number
+  /** weight of an action-verb synonym for a word that is not the request's leading verb */
+  actionElsewhereWeight: number
+  /** multiply by the number of typed terms matched (synonyms count for the word they replace) */
+  coordination: 'concepts' | 'terms'
+}
+
+export const DEFAULT_OPTIONS: ToolIndexOptions = {
+  analyzer: DEFAULT_ANALYZER,
+  boost: { name: 3, summary: 1, desc: 0.5, params: 0.5, server: 1 },
+  bm25: { k: 1.2, b: 0.7, d: 0.5 },
+  synonymWeight: 0.5,
+  actionElsewhereWeight: 0.1,
+  coordination: 'concepts'
+}
+
+interface Doc {
+  id: string
+  server: string
+  /** the text of each field, in FIELDS order; compared to skip unchanged tools on update */
+  fields: string[]
+}
+
+/** Scores are rounded so that float noise from summation order cannot reorder ties. */
+const SCORE_PRECISION = 1e6
+const F = FIELDS.length
+// A posting entry packs slot, field and term frequency into one small integer.
+const TF_BITS = 8
+const FIELD_BITS = 3
+const MAX_TF = (1 << TF_BITS) - 1
+const MAX_SLOTS = 1 << (31 - TF_BITS - FIELD_BITS)
+const MAX_CONCEPTS = 32
+
+interface Posting {
+  /** slot << 11 | field << 8 | tf, one entry per (document, field) containing the term */
+  entries: number[]
+  /** per field: number of documents whose field contains the term */
+  df: number[]
+}
+
+function toDoc(server: string, t: IndexedTool): Doc {
+  const params = t.paramText ? `${t.paramNames.join(' ')} ${t.paramText}` : t.paramNames.join(' ')
+  const desc = t.description ?? ''
+  const byField: Record<Field, string> = { name: t.name, summary: firstSentence(desc), desc, params, server }
+  return { id: t.id, server, fields: FIELDS.map((f) => byField[f]) }
+}
+
+function sameDoc(a: Doc, b: Doc): boolean {
+  return a.server === b.server && a.fields.every((v, i) => v === b.fields[i])
+}
+
+/** The description's first sentence: what the tool does, before usage notes and caveats. */
+export function firstSentence(description: string): string {
+  const text = description.trim().replace(/\s+/g, ' ')
+  const m = /^(.+?[.!?。！？])(\s|$)/u.exec(text)
+  return m ? m[1] : text
+}
+
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555)
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333)
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24
+}
+
+export class ToolIndex {
+  private readonly options: ToolIndexOptions
+  private readonly analyze: (text: string) => string[]
+  private readonly boosts: number[]
+  private readonly postings = new Map<string, Posting>()
+  /** per slot: the tool id (undefined = free slot) and the distinct terms it was indexed under */
+  private readonly slotId: Array<string | undefined> = []
+  private readonly slotTerms: Array<string[] | undefined> = []
+  /** per slot × field: number of distinct terms in the field */
+  private fieldLen = new Float64Array(0)
+  private readonly fieldLenSum = new Array<number>(F).fill(0)
+  private readonly freeSlots: number[] = []
+  private live = 0
+  /** scratch buffers for scoring, one cell per slot */
+  private acc = new Float64Array(0)
+  private mask = new Uint32Array(0)
+  /** server → (tool id → indexed document and its slot) */
+  private readonly byServer = new Map<string, Map<string, { doc: Doc; slot: number }>>()
+  /** tool id → server that currently owns it */
+  private readonly owner = new Map<string, string>()
+
+  constructor(options: Partial<ToolIndexOptions> = {}) {
+    this.options = { ...DEFAULT_OPTIONS, ...options }
+    this.analyze = makeAnalyzer(this.options.analyzer)
+    this.boosts = FIELDS.map((f) => this.options.boost[f])
+  }
+
+  /** Replaces one server's tools. Only tools whose indexed text changed are re-indexed. */
+  setServerTools(server: string, tools: IndexedTool[]): void {
+    const next = new Map<string, Doc>()
+    for (const t of tools) next.set(t.id, toDoc(server, t))
+    const prev = this.byServer.get(server) ?? new Map<string, { doc: Doc; slot: number }>()
+    const kept = new Map<string, { doc: Doc; slot: number }>()
+    for (const [id, entry] of prev) {
+      const replacement = next.get(id)
+      if (replacement && sameDoc(entry.doc, replacement)) kept.set(id, entry)
+      else {
+        this.removeSlot(entry.slot)
+        this.owner.delete(id)
+      }
+    }
+    for (const [id, doc] of next) {
+      if (kept.has(id)) continue
+      // "server:tool" ids cannot collide across servers; if a caller reuses one, it moves here.
+      const otherServer = this.owner.get(id)
+      if (otherServer !== undefined && otherServer !== server) this.removeOne(otherServer, id)
+      kept.set(id, { doc, slot: this.addDoc(doc) })
+      this.owner.set(id, server)
+    }
+    if (kept.size === 0) this.byServer.delete(server)
+    else this.byServer.set(server, kept)
+  }
+
+  removeServer(server: string): void {
+    const docs = this.byServer.get(server)
+    if (!docs) return
+    for (const [id, { slot }] of docs) {
+      this.removeSlot(slot)
+      this.owner.delete(id)
+    }
+    this.byServer.delete(server)
+  }
+
+  /** Every matching tool, best first; equal scores in id order. Empty for a query with no terms. */
+  search(query: string): SearchHit[] {
+    const typed = [...new Set(this.analyze(query))].slice(0, MAX_CONCEPTS)
+    if (typed.length === 0 || this.live === 0) return []
+    const lead = leadingVerb(splitIdentifier(query), isStopWord)
+    const { weights, concepts } = expandQuery(typed, lead, {
+      synonym: this.options.synonymWeight,
+      actionElsewhere: this.options.synonymWeight > 0 ? this.options.actionElsewhereWeight : 0
+    })
+    const conceptBit = new Map(typed.map((t, i) => [t, (1 << i) >>> 0]))
+    const byTerm = this.options.coordination === 'terms'
+    const { k, b, d } = this.options.bm25
+    const n = this.live
+    const acc = this.acc
+    const mask = this.mask
+    const fieldLen = this.fieldLen
+    const touched: number[] = []
+    const idfW = new Array<number>(F)
+    const lenW = new Array<number>(F)
+    let termNo = 0
+    for (const [term, weight] of weights) {
+      const posting = this.postings.get(term)
+      const bitIndex = termNo++
+      if (!posting) continue
+      let bits = 0
+      if (byTerm) bits = (1 << (bitIndex % MAX_CONCEPTS)) >>> 0
+      else for (const c of concepts.get(term) ?? []) bits |= conceptBit.get(c) ?? 0
+      for (let f = 0; f < F; f++) {
+        const df = posting.df[f]
+        const avg = this.fieldLenSum[f] / n
+        idfW[f] = df > 0 && this.boosts[f] > 0 ? weight * this.boosts[f] * Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0
+        lenW[f] = avg > 0 ? (k * b) / avg : 0
+      }
+      const entries = posting.entries
+      for (let j = 0; j < entries.length; j++) {
+        const e = entries[j]
+        const f = (e >>> TF_BITS) & ((1 << FIELD_BITS) - 1)
+        const w = idfW[f]
+        if (w === 0) continue
+        const slot = e >>> (TF_BITS + FIELD_BITS)
+        const tf = e & MAX_TF
+        const s = w * (d + (tf * (k + 1)) / (tf + k * (1 - b) + lenW[f] * fieldLen[slot * F + f]))
+        if (mask[slot] === 0) touched.push(slot)
+        acc[slot] += s
+        mask[slot] = (mask[slot] | bits) >>> 0
+      }
+    }
+    const hits: SearchHit[] = new Array<SearchHit>(touched.length)
+    for (let i = 0; i < touched.length; i++) {
+      const slot = touched[i]
+      const score = acc[slot] * popcount(mask[slot])
+      hits[i] = { id: this.slotId[slot] as string, score: Math.round(score * SCORE_PRECISION) / SCORE_PRECISION }
+      acc[slot] = 0
+      mask[slot] = 0
+    }
+    hits.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
+    return hits
+  }
+
+  get size(): number {
+    return this.live
+  }
+
+  private addDoc(doc: Doc): number {
+    const slot = this.freeSlots.length > 0 ? (this.freeSlots.pop() as number) : this.slotId.length
+    if (slot >= MAX_SLOTS) throw new Error(`search index full: more than ${MAX_SLOTS} tools`)
+    if (slot === this.slotId.length) {
+      this.slotId.push(undefined)
+      this.slotTerms.push(undefined)
+      this.ensureCapacity(slot + 1)
+    }
+    // term → packed (field, tf) counts for this document
+    const counts = new Map<string, number[]>()
+    for (let f = 0; f < F; f++) {
+      const terms = this.analyze(doc.fields[f])
+      const distinct = new Set(terms)
+      this.fieldLen[slot * F + f] = distinct.size
+      this.fieldLenSum[f] += distinct.size
+      for (const term of terms) {
+        let perField = counts.get(term)
+        if (!perField) counts.set(term, (perField = new Array<number>(F).fill(0)))
+        perField[f]++
+      }
+    }
+    for (const [term, perField] of counts) {
+      let posting = this.postings.get(term)
+      if (!posting) this.postings.set(term, (posting = { entries: [], df: new Array<number>(F).fill(0) }))
+      for (let f = 0; f < F; f++) {
+        if (perField[f] === 0) continue
+        posting.entries.push((slot << (TF_BITS + FIELD_BITS)) | (f << TF_BITS) | Math.min(perField[f], MAX_TF))
+        posting.df[f]++
+      }
+    }
+    this.slotId[slot] = doc.id
+    this.slotTerms[slot] = [...counts.keys()]
+    this.live++
+    return slot
+  }
+
+  private removeSlot(slot: number): void {
+    const terms = this.slotTerms[slot]
+    if (!terms) return
+    for (const term of terms) {
+      const posting = this.postings.get(term)
+      if (!posting) continue
+      const entries = posting.entries
+      for (let j = entries.length - 1; j >= 0; j--) {
+        if (entries[j] >>> (TF_BITS + FIELD_BITS) !== slot) continue
+        posting.df[(entries[j] >>> TF_BITS) & ((1 << FIELD_BITS) - 1)]--
+        entries[j] = entries[entries.length - 1]
+        entries.pop()
+      }
+      if (entries.length === 0) this.postings.delete(term)
+    }
+    for (let f = 0; f < F; f++) {
+      this.fieldLenSum[f] -= this.fieldLen[slot * F + f]
+      this.fieldLen[slot * F + f] = 0
+    }
+    this.slotId[slot] = undefined
+    this.slotTerms[slot] = undefined
+    this.freeSlots.push(slot)
+    this.live--
+  }
+
+  private removeOne(server: string, id: string): void {
+    const docs = this.byServer.get(server)
+    const entry = docs?.get(id)
+    if (!docs || !entry) return
+    this.removeSlot(entry.slot)
+    docs.delete(id)
+    this.owner.delete(id)
+    if (docs.size === 0) this.byServer.delete(server)
+  }
+
+  private ensureCapacity(slots: number): void {
+    if (slots <= this.acc.length) return
+    const cap = Math.max(64, this.acc.length * 2, slots)
+    const grow = <T extends Float64Array | Uint32Array>(old: T, make: (n: number) => T, stride: number): T => {
+      const next = make(cap * stride)
+      next.set(old)
+      return next
+    }
+    this.acc = grow(this.acc, (m) => new Float64Array(m), 1)
+    this.mask = grow(this.mask, (m) => new Uint32Array(m), 1)
+    this.fieldLen = grow(this.fieldLen, (m) => new Float64Array(m), F)
+  }
+}

@@ -1,0 +1,388 @@
+// Upstream: one configured MCP server, supervised. Connects in the background, re-lists tools on
+// list_changed, restarts with exponential backoff after a crash/exit/close, and trips a
+// crash-loop breaker (state 'error') after too many consecutive failures.
+import { EventEmitter } from 'node:events'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { ServerConfig } from '../../../shared/config-schema'
+import type { Logger } from '../log'
+import { Backoff } from './backoff'
+import { Session, errorText, openSession } from './session'
+import type { SessionHooks } from './session'
+import { describeTarget, makeRedactor } from './target'
+import { serverLogger } from './log'
+import type { ToolListing } from './tools'
+import {
+  DEFAULT_BACKOFF,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_PING_INTERVAL_MS,
+  DEFAULT_STABLE_MS,
+  UpstreamCallError,
+} from './types'
+import type { BackoffOptions, TransportKind, UpstreamOptions, UpstreamState, UpstreamTool } from './types'
+
+export type { UpstreamLimits, UpstreamOptions, UpstreamState, UpstreamTool } from './types'
+export { UpstreamCallError } from './types'
+
+export interface UpstreamEvents {
+  /** state, lastError or attempt changed */
+  state: []
+  /** a tools/list finished (on connect and after notifications/tools/list_changed) */
+  tools: [tools: UpstreamTool[]]
+}
+
+/** Upper bound for a health ping of an HTTP upstream. */
+const MAX_PING_TIMEOUT_MS = 10_000
+
+export class Upstream extends EventEmitter<UpstreamEvents> {
+  readonly name: string
+  private readonly log: Logger
+  private readonly connectTimeoutMs: number
+  private readonly backoffOpts: BackoffOptions
+  private readonly backoff: Backoff
+  private readonly stableMs: number
+  private readonly pingIntervalMs: number
+  private readonly redact: (text: string) => string
+
+  private _state: UpstreamState = 'stopped'
+  private _lastError: string | null = null
+  private _attempt = 0
+  private _tools: UpstreamTool[] | null = null
+
+  /** bumped by start/stop: work started under an older generation is abandoned */
+  private gen = 0
+  private running = false
+  /** the live connection (state 'connected') */
+  private conn: Session | null = null
+  /** a connection being opened (state 'connecting') */
+  private opening: Session | null = null
+  /** once `auto` found a working transport, reconnects use it */
+  private kinds: TransportKind[] | undefined
+  private relistOnOpen = false
+  private refreshing: Session | null = null
+  private refreshAgain = false
+  private pinging = false
+  private retryTimer: NodeJS.Timeout | undefined
+  private stableTimer: NodeJS.Timeout | undefined
+  private pingTimer: NodeJS.Timeout | undefined
+  /** state/attempt/lastError as last announced, to emit 'state' only on change */
+  private emitted = ''
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly opts: UpstreamOptions,
+  ) {
+    super()
+    this.name = config.name
+    this.log = serverLogger(opts.logger, config.name)
+    this.connectTimeoutMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
+    this.backoffOpts = opts.backoff ?? DEFAULT_BACKOFF
+    this.backoff = new Backoff(this.backoffOpts)
+    this.stableMs = opts.stableMs ?? DEFAULT_STABLE_MS
+    this.pingIntervalMs = opts.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS
+    this.redact = makeRedactor(config)
+  }
+
+  get state(): UpstreamState {
+    return this._state
+  }
+
+  get lastError(): string | null {
+    return this._lastError
+  }
+
+  /** Reconnect attempt number while reconnecting; 0 when connected or on the first connect. */
+  get attempt(): number {
+    return this._attempt
+  }
+
+  /** The last tool list received; kept while reconnecting and after stop(). */
+  get tools(): UpstreamTool[] | null {
+    return this._tools
+  }
+
+  /** pid of the stdio child of the live (or opening) connection, for diagnostics and tests. */
+  get pid(): number | null {
+    return (this.conn ?? this.opening)?.pid ?? null
+  }
+
+  /** The transport in use ('stdio' | 'streamable-http' | 'sse'), null when not connected. */
+  get transportKind(): TransportKind | null {
+    return this.conn?.kind ?? null
+  }
+
+  start(): void {
+    if (this.running) return
+    this.running = true
+    this.backoff.reset()
+    this._attempt = 0
+    this._lastError = null
+    const gen = ++this.gen
+    this.log.info({ target: describeTarget(this.config) }, 'starting upstream')
+    this.connect(gen)
+  }
+
+  async stop(): Promise<void> {
+    this.gen++
+    this.running = false
+    this.clearTimers()
+    const conns = [this.conn, this.opening].filter((c): c is Session => c !== null)
+    this.conn = null
+    this.opening = null
+    this.refreshing = null
+    this._attempt = 0
+    this.setState('stopped', null)
+    if (conns.length > 0) this.log.info('stopping upstream')
+    await Promise.all(conns.map((c) => c.close()))
+  }
+
+  async restart(): Promise<void> {
+    await this.stop()
+    this.kinds = undefined
+    this.start()
+  }
+
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    opts: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<CallToolResult> {
+    const conn = this.conn
+    if (this._state !== 'connected' || conn === null || !conn.isOpen) {
+      throw new UpstreamCallError('not_connected', `server "${this.name}" is not connected (${this.whyNotConnected()})`, this.name, name)
+    }
+    try {
+      return await conn.callTool(name, args, opts)
+    } catch (err) {
+      // HTTP has no process to watch: a failed request is the hint to check the connection.
+      if (err instanceof UpstreamCallError && err.code === 'transport_error' && conn.kind !== 'stdio') {
+        void this.checkHealth(conn)
+      }
+      throw err
+    }
+  }
+
+  private whyNotConnected(): string {
+    switch (this._state) {
+      case 'stopped':
+        return 'stopped'
+      case 'error':
+        return `state: error: ${this._lastError ?? 'unknown error'}`
+      case 'connecting':
+        return this._attempt > 0 ? `reconnecting, attempt ${this._attempt}` : 'connecting'
+      case 'connected':
+        return 'connection lost'
+    }
+  }
+
+  // ---- connecting -------------------------------------------------------------------------
+
+  private connect(gen: number): void {
+    this.setState('connecting', this._lastError)
+    this.connectOnce(gen).catch((err: unknown) => {
+      // connectOnce handles its own failures; this is a last line of defense.
+      this.log.error({ err: this.redact(errorText(err)) }, 'unexpected error while connecting')
+      if (gen === this.gen) this.onFailure(errorText(err))
+    })
+  }
+
+  private async connectOnce(gen: number): Promise<void> {
+    const started = Date.now()
+    const hooks: SessionHooks = {
+      onClosed: (c, reason) => this.onConnectionClosed(c, reason),
+      onToolListChanged: (c) => this.onToolListChanged(c),
+    }
+    let conn: Session
+    try {
+      conn = await openSession(
+        this.config,
+        { logger: this.log, limits: this.opts.limits, timeoutMs: this.connectTimeoutMs, kinds: this.kinds },
+        hooks,
+        {
+          isCancelled: () => gen !== this.gen,
+          onCreated: (c) => {
+            if (gen === this.gen) this.opening = c
+          },
+        },
+      )
+    } catch (err) {
+      if (gen !== this.gen) return
+      this.opening = null
+      this.onFailure(errorText(err))
+      return
+    }
+    if (gen !== this.gen) {
+      await conn.close()
+      return
+    }
+    this.opening = conn
+    this.relistOnOpen = false
+    let listing: ToolListing
+    try {
+      listing = await conn.listTools(this.connectTimeoutMs)
+    } catch (err) {
+      const why = conn.reason ?? errorText(err) // before close(), which kills the process
+      await conn.close()
+      if (gen !== this.gen) return
+      this.opening = null
+      this.onFailure(`tools/list failed: ${why}`)
+      return
+    }
+    if (gen !== this.gen) {
+      await conn.close()
+      return
+    }
+    this.opening = null
+    if (!conn.isOpen) {
+      this.onFailure(conn.reason ?? 'connection closed right after connecting')
+      return
+    }
+    this.conn = conn
+    this.kinds = [conn.kind]
+    this._attempt = 0
+    this.log.info(
+      { transport: conn.kind, pid: conn.pid ?? undefined, tools: listing.tools.length, ms: Date.now() - started },
+      'upstream connected',
+    )
+    this.applyListing(listing, false)
+    this.setState('connected', warningText(listing))
+    this.stableTimer = setTimeout(() => this.backoff.reset(), this.stableMs).unref()
+    if (conn.kind !== 'stdio' && this.pingIntervalMs > 0) {
+      this.pingTimer = setInterval(() => void this.checkHealth(conn), this.pingIntervalMs).unref()
+    }
+    if (this.relistOnOpen) this.onToolListChanged(conn)
+  }
+
+  private onConnectionClosed(conn: Session, reason: string): void {
+    if (conn === this.opening) return // the opening flow sees the failure itself
+    if (conn !== this.conn) return
+    this.dropConnection(conn)
+    this.log.warn(`upstream disconnected: ${this.redact(reason)}`)
+    this.onFailure(reason)
+  }
+
+  private dropConnection(conn: Session): void {
+    this.conn = null
+    if (this.refreshing === conn) this.refreshing = null
+    clearTimeout(this.stableTimer)
+    clearInterval(this.pingTimer)
+    this.stableTimer = undefined
+    this.pingTimer = undefined
+    void conn.close() // reap the process / abort HTTP streams; never rejects
+  }
+
+  /** Count a failure; schedule the next attempt or trip the breaker. */
+  private onFailure(rawReason: string): void {
+    if (!this.running) return
+    const reason = this.redact(rawReason)
+    const delay = this.backoff.fail()
+    if (delay === null) {
+      const n = this.backoff.count
+      this.running = false
+      this._attempt = 0
+      this.log.error(`upstream failed ${n} time(s) in a row, giving up until restarted: ${reason}`)
+      this.setState('error', `${reason} (gave up after ${n} consecutive failures; restart the server to retry)`)
+      return
+    }
+    this._attempt = this.backoff.count
+    this.log.warn(
+      { attempt: this._attempt, delayMs: delay },
+      `upstream connection failed (${reason}); retrying in ${delay} ms (attempt ${this._attempt} of ${this.backoffOpts.maxAttempts - 1})`,
+    )
+    this.setState('connecting', reason)
+    const gen = this.gen
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined
+      if (gen === this.gen && this.running) this.connect(gen)
+    }, delay).unref()
+  }
+
+  // ---- tools --------------------------------------------------------------------------------
+
+  private onToolListChanged(conn: Session): void {
+    if (conn === this.opening) {
+      this.relistOnOpen = true
+      return
+    }
+    if (conn !== this.conn) return
+    if (this.refreshing === conn) {
+      this.refreshAgain = true
+      return
+    }
+    this.refreshing = conn
+    this.refreshTools(conn)
+      .catch((err: unknown) => {
+        if (conn === this.conn) this.log.warn(`tools/list after list_changed failed: ${this.redact(errorText(err))}`)
+      })
+      .finally(() => {
+        if (this.refreshing === conn) this.refreshing = null
+      })
+  }
+
+  private async refreshTools(conn: Session): Promise<void> {
+    do {
+      this.refreshAgain = false
+      const listing = await conn.listTools(this.connectTimeoutMs)
+      if (conn !== this.conn) return
+      this.applyListing(listing, true)
+    } while (this.refreshAgain && conn === this.conn)
+  }
+
+  private applyListing(listing: ToolListing, updateWarning: boolean): void {
+    for (const w of listing.warnings) this.log.warn(`upstream ${w}`)
+    this._tools = listing.tools
+    this.safeEmit('tools', listing.tools)
+    if (updateWarning && this._state === 'connected') this.setState('connected', warningText(listing))
+  }
+
+  // ---- health (HTTP) -----------------------------------------------------------------------
+
+  private async checkHealth(conn: Session): Promise<void> {
+    if (conn !== this.conn || this.pinging) return
+    this.pinging = true
+    try {
+      await conn.ping(Math.min(this.connectTimeoutMs, MAX_PING_TIMEOUT_MS))
+    } catch (err) {
+      if (conn !== this.conn) return
+      const reason = this.redact(`health check failed: ${errorText(err)}`)
+      this.dropConnection(conn)
+      this.log.warn(`upstream disconnected: ${reason}`)
+      this.onFailure(reason)
+    } finally {
+      this.pinging = false
+    }
+  }
+
+  // ---- plumbing -----------------------------------------------------------------------------
+
+  private clearTimers(): void {
+    clearTimeout(this.retryTimer)
+    clearTimeout(this.stableTimer)
+    clearInterval(this.pingTimer)
+    this.retryTimer = this.stableTimer = this.pingTimer = undefined
+  }
+
+  private setState(state: UpstreamState, lastError: string | null): void {
+    this._state = state
+    this._lastError = lastError
+    const now = `${state}\u0000${this._attempt}\u0000${lastError ?? ''}`
+    if (now === this.emitted) return
+    this.emitted = now
+    this.safeEmit('state')
+  }
+
+  /** A throwing listener must not break supervision. */
+  private safeEmit(event: 'state'): void
+  private safeEmit(event: 'tools', tools: UpstreamTool[]): void
+  private safeEmit(event: 'state' | 'tools', tools?: UpstreamTool[]): void {
+    try {
+      if (event === 'tools') this.emit('tools', tools ?? [])
+      else this.emit('state')
+    } catch (err) {
+      this.log.error({ event, err: errorText(err) }, 'an upstream event listener threw')
+    }
+  }
+}
+
+function warningText(listing: ToolListing): string | null {
+  return listing.warnings.length > 0 ? `warning: ${listing.warnings.join('; ')}` : null
+}

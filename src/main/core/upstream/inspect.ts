@@ -1,0 +1,32 @@
+// inspectUpstream: connect once, list the tools, disconnect — for reviewing a quarantined server
+// without starting it for real. No supervision, no retries; the stdio child is gone on return.
+import type { ServerConfig } from '../../../shared/config-schema'
+import { serverLogger } from './log'
+import { openSession } from './session'
+import { DEFAULT_CONNECT_TIMEOUT_MS } from './types'
+import type { UpstreamOptions, UpstreamTool } from './types'
+
+export async function inspectUpstream(
+  config: ServerConfig,
+  opts: UpstreamOptions & { timeoutMs?: number },
+): Promise<UpstreamTool[]> {
+  const timeoutMs = opts.timeoutMs ?? opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
+  const log = serverLogger(opts.logger, config.name)
+  log.info('inspecting upstream')
+  const conn = await openSession(
+    config,
+    { logger: log, limits: opts.limits, timeoutMs },
+    { onClosed: () => undefined, onToolListChanged: () => undefined },
+  ).catch((err: unknown) => {
+    throw new Error(`inspecting server "${config.name}" failed: ${err instanceof Error ? err.message : String(err)}`)
+  })
+  try {
+    const listing = await conn.listTools(timeoutMs)
+    for (const w of listing.warnings) log.warn(`upstream ${w}`)
+    return listing.tools
+  } catch (err) {
+    throw new Error(`inspecting server "${config.name}" failed: tools/list: ${err instanceof Error ? err.message : String(err)}`)
+  } finally {
+    await conn.close()
+  }
+}

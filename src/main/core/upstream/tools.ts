@@ -1,0 +1,125 @@
+// tools/list from an upstream: paginated, read loosely (one bad tool must not hide the others),
+// then validated and capped per UpstreamLimits. Tool descriptions are untrusted text.
+import { z } from 'zod'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { UpstreamLimits, UpstreamTool } from './types'
+
+/** A tools/list page read without judging the tools (the SDK's schema rejects the whole page). */
+const LooseListToolsResult = z
+  .object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() })
+  .loose()
+
+const MAX_PAGES = 1000
+const MAX_NAME_CHARS = 256
+
+export interface ToolListing {
+  tools: UpstreamTool[]
+  /** problems worth showing the operator (cap hit, tools dropped); empty when clean */
+  warnings: string[]
+}
+
+/**
+ * Fetch every page of tools/list. Uses client.request rather than client.listTools on purpose:
+ * listTools validates every tool strictly and compiles each outputSchema (Ajv) — one broken
+ * tool would fail the whole list, and the proxy passes results through without output checks.
+ */
+export async function fetchToolList(
+  client: Client,
+  limits: UpstreamLimits,
+  timeoutMs: number,
+): Promise<ToolListing> {
+  const raw: unknown[] = []
+  const seenCursors = new Set<string>()
+  let cursor: string | undefined
+  let truncatedFetch = false
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await client.request(
+      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+      LooseListToolsResult,
+      { timeout: timeoutMs },
+    )
+    raw.push(...result.tools)
+    cursor = result.nextCursor
+    if (cursor === undefined || cursor === '') break
+    if (seenCursors.has(cursor)) break // a server repeating a cursor would loop forever
+    seenCursors.add(cursor)
+    if (raw.length > limits.maxTools) {
+      truncatedFetch = true
+      break
+    }
+  }
+  return sanitizeTools(raw, limits, truncatedFetch)
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function truncate(text: string, max: number): string {
+  let cut = text.slice(0, Math.max(0, max - 1))
+  const last = cut.charCodeAt(cut.length - 1)
+  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1) // do not split a surrogate pair
+  return `${cut}…`
+}
+
+/** Validate and cap a raw tool list. Pure: exported for unit tests. */
+export function sanitizeTools(raw: readonly unknown[], limits: UpstreamLimits, moreNotFetched = false): ToolListing {
+  const warnings: string[] = []
+  const tools: UpstreamTool[] = []
+  const names = new Set<string>()
+  const dropped: string[] = []
+  let truncated = 0
+  for (const [i, item] of raw.entries()) {
+    if (!isPlainObject(item)) {
+      dropped.push(`#${i}: not an object`)
+      continue
+    }
+    const name = item.name
+    if (typeof name !== 'string' || name.length === 0 || name.length > MAX_NAME_CHARS || /[\u0000-\u001f\u007f]/.test(name)) {
+      dropped.push(`#${i}: invalid name ${JSON.stringify(name)?.slice(0, 80) ?? 'undefined'}`)
+      continue
+    }
+    if (names.has(name)) {
+      dropped.push(`"${name}": duplicate name`)
+      continue
+    }
+    let inputSchema: Record<string, unknown>
+    if (item.inputSchema === undefined) {
+      inputSchema = { type: 'object', properties: {} }
+    } else if (isPlainObject(item.inputSchema)) {
+      inputSchema = item.inputSchema
+    } else {
+      dropped.push(`"${name}": inputSchema is not an object`)
+      continue
+    }
+    if (tools.length >= limits.maxTools) continue
+    names.add(name)
+    const tool: UpstreamTool = { name, inputSchema }
+    if (typeof item.description === 'string') {
+      if (item.description.length > limits.maxDescriptionChars) {
+        tool.description = truncate(item.description, limits.maxDescriptionChars)
+        truncated++
+      } else {
+        tool.description = item.description
+      }
+    }
+    if (isPlainObject(item.outputSchema)) tool.outputSchema = item.outputSchema
+    if (isPlainObject(item.annotations)) tool.annotations = item.annotations
+    if (typeof item.title === 'string') tool.title = item.title
+    tools.push(tool)
+  }
+  const listed = raw.length
+  if (dropped.length > 0) {
+    const shown = dropped.slice(0, 5).join('; ')
+    warnings.push(`dropped ${dropped.length} invalid tool(s): ${shown}${dropped.length > 5 ? '; …' : ''}`)
+  }
+  if (truncated > 0) {
+    warnings.push(`truncated ${truncated} tool description(s) to ${limits.maxDescriptionChars} characters (limits.max_description_chars)`)
+  }
+  const valid = listed - dropped.length
+  if (valid > limits.maxTools || moreNotFetched) {
+    const count = moreNotFetched ? `more than ${listed}` : String(valid)
+    warnings.push(`lists ${count} tools; only the first ${limits.maxTools} are used (limits.max_tools_per_server)`)
+  }
+  return { tools, warnings }
+}

@@ -1,0 +1,138 @@
+// The tray app's lifecycle: one instance, the core started once, a window that hides on close,
+// the tray and notifications kept in step with the core's events, a clean stop on quit.
+import { join } from 'node:path'
+import { BrowserWindow, Notification, app, dialog, ipcMain, session } from 'electron'
+import type { Api, AppInfo } from '../../shared/api'
+import { EVENT_CHANNEL } from '../../preload/ops'
+import { parseAppArgs } from './args'
+import { installCsp } from './csp'
+import { forwardEvents, registerIpcHandlers } from './ipc'
+import { WaitingNotifier, type Note } from './notify'
+import { summarize } from './summary'
+import { TrayController } from './tray'
+import { createMainWindow, showWindow } from './window'
+
+export interface CoreHandle {
+  api: Api
+  info: AppInfo
+  url: string | null
+  stop(): Promise<void>
+}
+
+export type StartCore = (opts: {
+  configPath?: string
+  dataDir?: string
+  listen?: string
+  serveHttp: boolean
+  logToStderr?: boolean
+  kind?: 'app'
+}) => Promise<CoreHandle>
+
+export interface RunningApp {
+  core: CoreHandle
+  tray: TrayController
+  window(): BrowserWindow | null
+  /** refetch the servers now and update tray + notifications (also runs on every core event) */
+  refresh(): Promise<void>
+}
+
+const REFRESH_DELAY_MS = 150
+
+export async function runApp(startCore: StartCore, argv: readonly string[] = process.argv): Promise<RunningApp | null> {
+  if (!app.requestSingleInstanceLock()) {
+    // another Toolgate is running: it shows its window (second-instance) and we leave
+    app.quit()
+    return null
+  }
+  const args = parseAppArgs(argv)
+  let quitting = false
+  let core: CoreHandle | null = null
+  let coreStopped = false
+  let win: BrowserWindow | null = null
+
+  const open = () => {
+    if (!win || win.isDestroyed()) win = createWindow(true)
+    showWindow(win)
+  }
+  const createWindow = (show: boolean) =>
+    createMainWindow({ isQuitting: () => quitting, show, icon: join(app.getAppPath(), 'resources', 'icon.png') })
+
+  app.on('second-instance', () => open())
+  app.on('activate', () => open())
+  // the window only hides; should it ever be destroyed, the app keeps living in the tray
+  app.on('window-all-closed', () => undefined)
+  app.on('before-quit', (event) => {
+    quitting = true
+    if (core && !coreStopped) {
+      event.preventDefault()
+      const c = core
+      c.stop()
+        .catch(() => undefined)
+        .finally(() => {
+          coreStopped = true
+          app.quit()
+        })
+    }
+  })
+
+  await app.whenReady()
+  installCsp(session.defaultSession)
+  try {
+    core = await startCore({ configPath: args.configPath, dataDir: args.dataDir, listen: args.listen, serveHttp: true, kind: 'app' })
+  } catch (err) {
+    dialog.showErrorBox('Toolgate could not start', err instanceof Error ? err.message : String(err))
+    coreStopped = true
+    app.exit(2)
+    return null
+  }
+  const running = core
+
+  registerIpcHandlers(ipcMain, running.api, { isTrustedSender: (e) => Boolean(win && !win.isDestroyed() && e.sender === win.webContents) })
+  win = createWindow(!args.hidden)
+  forwardEvents(running.api, (ev) => {
+    if (win && !win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, ev)
+  })
+
+  const notify = (note: Note) => {
+    if (!Notification.isSupported()) return
+    const n = new Notification({ title: note.title, body: note.body })
+    n.on('click', () => open())
+    n.show()
+  }
+  const resources = join(app.getAppPath(), 'resources')
+  const tray = new TrayController(
+    { normal: join(resources, 'tray.png'), attention: join(resources, 'tray-attention.png') },
+    {
+      open,
+      quit: () => app.quit(),
+      setServerEnabled: (name, enabled) => {
+        running.api.serverAction(name, enabled ? 'enable' : 'disable').catch((err: unknown) =>
+          notify({ title: `Toolgate: could not ${enabled ? 'enable' : 'disable'} "${name}"`, body: err instanceof Error ? err.message : String(err) }),
+        )
+      },
+    },
+  )
+  const notifier = new WaitingNotifier(notify)
+
+  const refresh = async () => {
+    try {
+      const { servers } = await running.api.servers()
+      const summary = summarize(servers)
+      tray.update(servers, summary)
+      notifier.update(summary)
+    } catch {
+      // the core is stopping; the next event refreshes again
+    }
+  }
+  let timer: ReturnType<typeof setTimeout> | null = null
+  running.api.subscribe(() => {
+    if (timer) return
+    timer = setTimeout(() => {
+      timer = null
+      void refresh()
+    }, REFRESH_DELAY_MS)
+  })
+  await refresh()
+
+  return { core: running, tray, window: () => win, refresh }
+}

@@ -1,0 +1,86 @@
+// IPC handlers: each `toolgate:<op>` maps 1:1 onto the core's Api; core events go to the window
+// on one channel. Arguments from the renderer are checked before they reach the core.
+import type { IpcMain, IpcMainInvokeEvent } from 'electron'
+import { ApiError, type Api, type ApiEvent } from '../../shared/api'
+import { API_OPS, opChannel, type ApiOp, type IpcResult } from '../../preload/ops'
+
+const SERVER_ACTIONS = ['enable', 'disable', 'approve', 'quarantine', 'restart', 'inspect']
+const TOOL_ACTIONS = ['enable', 'disable', 'approve']
+
+const str = (v: unknown, what: string): string => {
+  if (typeof v !== 'string' || v.length === 0) throw new ApiError('bad_request', `${what} must be a non-empty string`, 400)
+  return v
+}
+const oneOf = (v: unknown, allowed: string[], what: string): string => {
+  if (typeof v !== 'string' || !allowed.includes(v)) throw new ApiError('bad_request', `${what} must be one of ${allowed.join(', ')}`, 400)
+  return v
+}
+
+/** Checks the renderer's arguments and calls the matching Api method. */
+export function callOp(api: Api, op: ApiOp, args: unknown[]): Promise<unknown> {
+  switch (op) {
+    case 'info':
+      return api.info()
+    case 'status':
+      return api.status()
+    case 'servers':
+      return api.servers()
+    case 'stats':
+      return api.stats()
+    case 'tools':
+      return api.tools(str(args[0], 'server'))
+    case 'approveAll':
+      return api.approveAll(str(args[0], 'server'))
+    case 'serverAction':
+      return api.serverAction(str(args[0], 'server'), oneOf(args[1], SERVER_ACTIONS, 'action') as never)
+    case 'toolAction':
+      return api.toolAction(str(args[0], 'server'), str(args[1], 'tool'), oneOf(args[2], TOOL_ACTIONS, 'action') as never)
+    case 'search': {
+      const a = args[0] as { query?: unknown; limit?: unknown; include_disabled?: unknown } | undefined
+      if (!a || typeof a !== 'object') throw new ApiError('bad_request', 'search needs {query, limit?, include_disabled?}', 400)
+      return api.search({
+        query: a.query as string,
+        ...(a.limit !== undefined ? { limit: a.limit as number } : {}),
+        ...(a.include_disabled !== undefined ? { include_disabled: a.include_disabled as boolean } : {}),
+      })
+    }
+  }
+}
+
+export function toIpcError(err: unknown): IpcResult {
+  if (err instanceof ApiError) return { ok: false, error: { code: err.code, message: err.message, status: err.status } }
+  return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err), status: 500 } }
+}
+
+export interface IpcOptions {
+  /** only our own window may call the core */
+  isTrustedSender: (event: IpcMainInvokeEvent) => boolean
+}
+
+/** Registers one handler per operation; returns a function that removes them. */
+export function registerIpcHandlers(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, api: Api, opts: IpcOptions): () => void {
+  for (const op of API_OPS) {
+    ipcMain.handle(opChannel(op), async (event, ...args: unknown[]): Promise<IpcResult> => {
+      if (!opts.isTrustedSender(event)) return toIpcError(new ApiError('forbidden', 'IPC from an unknown sender', 403))
+      try {
+        return { ok: true, value: await callOp(api, op, args) }
+      } catch (err) {
+        return toIpcError(err)
+      }
+    })
+  }
+  return () => {
+    for (const op of API_OPS) ipcMain.removeHandler(opChannel(op))
+  }
+}
+
+/** Forwards every core event to `send` (the window's webContents); returns the unsubscribe. */
+export function forwardEvents(api: Api, send: (event: ApiEvent) => void): () => void {
+  return api.subscribe((event) => {
+    try {
+      send(event)
+    } catch {
+      // the window is gone or reloading: it refetches everything when it comes back
+    }
+  })
+}

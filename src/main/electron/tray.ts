@@ -1,0 +1,106 @@
+// The tray icon and its menu: overall state, what waits, one submenu per server with
+// Enable/Disable, Open Toolgate and Quit. The icon and tooltip change when something waits.
+import { Menu, Tray, nativeImage, type MenuItemConstructorOptions } from 'electron'
+import type { ServerInfo } from '../../shared/api'
+import type { Summary } from './summary'
+
+export interface TrayHandlers {
+  open(): void
+  quit(): void
+  setServerEnabled(server: string, enabled: boolean): void
+}
+
+const STATE_LABEL: Record<ServerInfo['state'], string> = {
+  connected: 'connected',
+  connecting: 'connecting…',
+  stopped: 'stopped',
+  error: 'error',
+  quarantined: 'quarantined',
+  disabled: 'off',
+}
+
+function serverItem(s: ServerInfo, h: TrayHandlers): MenuItemConstructorOptions {
+  const pending = s.counts.pending_approval ?? 0
+  const label = `${s.name} — ${STATE_LABEL[s.state]}${pending > 0 ? ` · ${pending} waiting` : ''}`
+  const submenu: MenuItemConstructorOptions[] = [
+    { label: `${s.counts.callable} tool${s.counts.callable === 1 ? '' : 's'} callable`, enabled: false },
+  ]
+  if (s.state === 'error' && s.last_error) submenu.push({ label: `Error: ${s.last_error.slice(0, 80)}`, enabled: false })
+  if (s.quarantined) {
+    submenu.push({
+      label: s.quarantine_source === 'config' ? 'Held in quarantine by the config' : 'Review in Toolgate…',
+      enabled: s.quarantine_source !== 'config',
+      click: () => h.open(),
+    })
+  } else if (pending > 0) {
+    submenu.push({ label: `Review ${pending} waiting tool${pending === 1 ? '' : 's'}…`, click: () => h.open() })
+  }
+  submenu.push({ type: 'separator' })
+  submenu.push(
+    s.enabled
+      ? { label: 'Disable', click: () => h.setServerEnabled(s.name, false) }
+      : { label: 'Enable', click: () => h.setServerEnabled(s.name, true) },
+  )
+  return { label, submenu }
+}
+
+/** The menu template; pure so it can be tested without Electron. */
+export function buildTrayMenu(servers: readonly ServerInfo[], summary: Summary, h: TrayHandlers): MenuItemConstructorOptions[] {
+  const items: MenuItemConstructorOptions[] = [
+    { label: `${summary.connected} of ${summary.total} servers connected`, enabled: false },
+    { label: `${summary.callable} tools callable`, enabled: false },
+    summary.waiting > 0
+      ? { label: `${summary.waiting} waiting for approval…`, click: () => h.open() }
+      : { label: 'Nothing waiting for approval', enabled: false },
+    { type: 'separator' },
+  ]
+  if (servers.length === 0) items.push({ label: 'No servers configured yet', enabled: false })
+  for (const s of servers) items.push(serverItem(s, h))
+  items.push({ type: 'separator' }, { label: 'Open Toolgate', click: () => h.open() }, { label: 'Quit Toolgate', click: () => h.quit() })
+  return items
+}
+
+export function tooltipFor(summary: Summary): string {
+  return summary.waiting > 0
+    ? `Toolgate — ${summary.waiting} waiting for approval`
+    : `Toolgate — ${summary.connected}/${summary.total} servers, ${summary.callable} tools`
+}
+
+export interface TrayIcons {
+  normal: string
+  attention: string
+}
+
+export class TrayController {
+  readonly tray: Tray
+  private attention = false
+
+  constructor(
+    private readonly icons: TrayIcons,
+    private readonly handlers: TrayHandlers,
+  ) {
+    this.tray = new Tray(nativeImage.createFromPath(icons.normal))
+    this.tray.setToolTip('Toolgate')
+    this.tray.on('click', () => handlers.open())
+    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu([], summaryOfNothing(), handlers)))
+  }
+
+  update(servers: readonly ServerInfo[], summary: Summary): void {
+    const attention = summary.waiting > 0
+    if (attention !== this.attention) {
+      this.attention = attention
+      this.tray.setImage(nativeImage.createFromPath(attention ? this.icons.attention : this.icons.normal))
+    }
+    this.tray.setToolTip(tooltipFor(summary))
+    if (process.platform === 'darwin') this.tray.setTitle(attention ? String(summary.waiting) : '')
+    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(servers, summary, this.handlers)))
+  }
+
+  destroy(): void {
+    this.tray.destroy()
+  }
+}
+
+function summaryOfNothing(): Summary {
+  return { total: 0, connected: 0, callable: 0, reviewServers: [], pendingTools: {}, waiting: 0 }
+}
