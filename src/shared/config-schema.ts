@@ -37,6 +37,13 @@ function checkServer(s: z.infer<typeof ServerBody>, ctx: z.RefinementCtx): void 
   }
 }
 
+/** Whether a server entry is reached over stdio (else over HTTP at its url). */
+export function usesStdio(config: { protocol: Protocol; command?: string; url?: string }): boolean {
+  if (config.protocol === 'stdio') return true
+  if (config.protocol === 'auto') return config.command !== undefined || !config.url
+  return false
+}
+
 export const ServerNameSchema = z
   .string()
   .min(1, 'name must not be empty')
@@ -52,11 +59,8 @@ export const AgentSchema = z.object({
 })
 export type AgentConfig = z.infer<typeof AgentSchema>
 
-export const ConfigFileSchema = z
+const ConfigBase = z
   .object({
-    mcpServers: z
-      .union([z.array(ServerEntrySchema), z.record(z.string(), KeyedServerSchema)])
-      .default([]),
     listen: z.string().regex(/^[^:\s]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, 'listen must be HOST:PORT').optional(),
     data_dir: z.string().optional(),
     api_key: z.string().min(16, 'api_key must be at least 16 characters').optional(),
@@ -74,6 +78,16 @@ export const ConfigFileSchema = z
       .default({ max_tools_per_server: 1000, max_description_chars: 8000, max_result_bytes: 4 * 1024 * 1024 }),
   })
 
+/** mcpServers as an array of entries with `name` (mcpproxy style). */
+export const ArrayConfigSchema = ConfigBase.extend({ mcpServers: z.array(ServerEntrySchema) })
+/** mcpServers as an object keyed by name (Claude Desktop style). */
+export const ObjectConfigSchema = ConfigBase.extend({ mcpServers: z.record(z.string(), KeyedServerSchema).default({}) })
+export const ConfigFileSchema = z.union([ArrayConfigSchema, ObjectConfigSchema])
+
+/** Top-level keys the schema knows (others are ignored with a warning). */
+export const KNOWN_TOP_KEYS = ['mcpServers', ...Object.keys(ConfigBase.shape)]
+export const KNOWN_SERVER_KEYS = ['name', ...Object.keys(serverFields)]
+
 
 export type ConfigFile = z.infer<typeof ConfigFileSchema>
 export type ServerConfigInput = z.input<typeof ServerEntrySchema>
@@ -83,6 +97,8 @@ export type ServerConfig = z.infer<typeof ServerBody> & { name: string }
 
 /** The normalized config the core works with. */
 export interface Config extends Omit<ConfigFile, 'mcpServers'> {
+  /** keys that were ignored because the schema does not know them (likely typos) */
+  warnings: string[]
   servers: ServerConfig[]
   /** "array" or "object": how mcpServers was written, so writes keep the operator's style. */
   style: 'array' | 'object'

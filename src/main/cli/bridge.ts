@@ -19,7 +19,7 @@ export async function runBridge(o: { instance: Instance; key: string; agent?: st
     `Toolgate's owner process (pid ${o.instance.pid}, ${o.instance.url}) for ${o.dataDir} is gone or not answering. Restart this MCP client (or start \`toolgate serve\` / the Toolgate app) to reconnect; a restarted \`toolgate stdio\` takes over on its own.`
 
   remote.onmessage = (m: JSONRPCMessage) => {
-    if ('id' in m && ('result' in m || 'error' in m) && initIds.has(m.id)) {
+    if ('id' in m && m.id !== undefined && ('result' in m || 'error' in m) && initIds.has(m.id)) {
       initIds.delete(m.id)
       if ('result' in m) {
         const v = (m.result as { protocolVersion?: unknown }).protocolVersion
@@ -31,10 +31,11 @@ export async function runBridge(o: { instance: Instance; key: string; agent?: st
   }
   remote.onerror = () => {}
   local.onmessage = (m: JSONRPCMessage) => {
-    const isInit = 'method' in m && m.method === 'initialize' && 'id' in m
+    const initId = 'method' in m && m.method === 'initialize' && 'id' in m && m.id !== undefined ? m.id : undefined
+    const isInit = initId !== undefined
     const wait = isInit ? Promise.resolve() : sessionReady
     if (isInit) {
-      initIds.add(m.id)
+      initIds.add(initId)
       sessionReady = new Promise<void>((resolve) => {
         markReady = resolve
       })

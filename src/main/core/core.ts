@@ -75,6 +75,14 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   try {
     const store = new StateStore(path.join(dataDir, 'state.json'))
     if (store.warning) logger.warn(store.warning)
+    if (config.warnings.length) logger.warn(`${configPath}: ignoring unknown key(s) ${config.warnings.join(', ')} (typo?)`)
+    const fc = store.current.fail_closed
+    if (fc && !fc.servers) {
+      // Fail closed only for the servers that existed when the state was lost; servers added later start fresh.
+      await store.update((s) => {
+        if (s.fail_closed) s.fail_closed.servers = config.servers.map((x) => x.name)
+      })
+    }
     const catalog = new Catalog(config, store)
     const stats = new DiscoveryStats()
     const manager = new UpstreamManager(catalog, logger)
@@ -104,6 +112,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       catalog.setConfig(next)
       manager.sync()
       logger.info({ servers: next.servers.length }, 'config loaded')
+      if (next.warnings.length) logger.warn(`${configPath}: ignoring unknown key(s) ${next.warnings.join(', ')} (typo?)`)
       emit({ type: 'config.reloaded', data: { servers: next.servers.map((s) => s.name) } })
     }
     const onConfigError = (err: ConfigError): void => {

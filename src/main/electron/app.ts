@@ -36,9 +36,20 @@ export interface RunningApp {
   refresh(): Promise<void>
 }
 
-const REFRESH_DELAY_MS = 150
+export interface AppTiming {
+  /** events arriving together cause one refetch */
+  refreshMs: number
+  /** notify only about a state that held this long (a reconnect may pass through "pending" for a moment) */
+  notifySettleMs: number
+}
 
-export async function runApp(startCore: StartCore, argv: readonly string[] = process.argv): Promise<RunningApp | null> {
+const DEFAULT_TIMING: AppTiming = { refreshMs: 150, notifySettleMs: 1000 }
+
+export async function runApp(
+  startCore: StartCore,
+  argv: readonly string[] = process.argv,
+  timing: AppTiming = DEFAULT_TIMING,
+): Promise<RunningApp | null> {
   if (!app.requestSingleInstanceLock()) {
     // another Toolgate is running: it shows its window (second-instance) and we leave
     app.quit()
@@ -113,13 +124,18 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
     },
   )
   const notifier = new WaitingNotifier(notify)
+  let settleTimer: ReturnType<typeof setTimeout> | null = null
 
   const refresh = async () => {
     try {
       const { servers } = await running.api.servers()
       const summary = summarize(servers)
       tray.update(servers, summary)
-      notifier.update(summary)
+      if (settleTimer) clearTimeout(settleTimer)
+      settleTimer = setTimeout(() => {
+        settleTimer = null
+        notifier.update(summary)
+      }, timing.notifySettleMs)
     } catch {
       // the core is stopping; the next event refreshes again
     }
@@ -130,7 +146,7 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
     timer = setTimeout(() => {
       timer = null
       void refresh()
-    }, REFRESH_DELAY_MS)
+    }, timing.refreshMs)
   })
   await refresh()
 

@@ -5,10 +5,10 @@ import { EventEmitter } from 'node:events'
 import type { Config, ServerConfig } from '../../../shared/config-schema'
 import type { QuarantineSource, StatusCounts } from '../../../shared/api'
 import { LOCK_STATUSES, NAME_ONLY_STATUSES, type LockStatus, type ToolStatus } from '../../../shared/statuses'
-import { requiredVariant, type ToolAnnotations, type Variant } from '../../../shared/call-variant'
+import { requiredVariant, variantRank, type ToolAnnotations, type Variant } from '../../../shared/call-variant'
 import { toolId } from '../../../shared/ids'
 import type { StateStore } from '../state/store'
-import type { ApprovedTool } from '../state/schema'
+import type { ApprovedTool, State } from '../state/schema'
 import { ToolIndex, type IndexedTool } from '../search/tool-index'
 import { classify, configDenies, type Approval, type ToolFacts } from './classify'
 import { serverIdentity, toolHash } from './hash'
@@ -134,8 +134,8 @@ export class Catalog extends EventEmitter {
     const rec = this.store.current.servers[s.name]
     if (s.quarantined === true) return 'config'
     if (rec?.user_quarantined) return 'user'
-    if (rec?.needs_review) return 'review'
     if (s.quarantined === false) return null
+    if (rec?.needs_review) return 'review'
     if (!this.config.quarantine_enabled || s.trust === 'auto') return null
     return rec?.approved_identity === serverIdentity(s) ? null : 'review'
   }
@@ -153,7 +153,7 @@ export class Catalog extends EventEmitter {
     const state = this.store.current
     const quarantined = this.quarantineOf(s) !== null
     const srvRec = state.servers[s.name]
-    const failClosed = state.fail_closed !== undefined && !srvRec?.baseline_taken
+    const failClosed = isFailClosed(state, s.name)
     const live = this.live.get(s.name)
     const out: CatalogEntry[] = []
     const push = (def: ToolDef, approval: Approval, hash: string, previous?: ApprovedTool): void => {
@@ -176,7 +176,8 @@ export class Catalog extends EventEmitter {
         previous,
         facts,
         status: classify(facts),
-        variant: requiredVariant(def.annotations),
+        // a live annotation change never weakens the variant below what was approved
+        variant: strictest(requiredVariant(def.annotations), rec?.approved ? requiredVariant(rec.approved.annotations as ToolAnnotations | undefined) : 'read'),
         hidden: facts.serverQuarantined && facts.configDenied,
       })
     }
@@ -237,7 +238,7 @@ export class Catalog extends EventEmitter {
       byServer.set(s.name, entries)
       for (const e of entries) {
         byId.set(e.id, e)
-        if (e.status !== 'callable' && NAME_ONLY_STATUSES.has(e.status) && !e.hidden) nameOnly.push(e)
+        if (e.status !== 'callable' && isNameOnly(e) && !e.hidden) nameOnly.push(e)
       }
     }
     this.snap = { byId, byServer, nameOnly }
@@ -265,6 +266,22 @@ export class Catalog extends EventEmitter {
   static isLocked(status: ToolStatus): status is LockStatus {
     return status !== 'callable'
   }
+}
+
+/** Locked tools whose text is untrusted: matched by name only and returned without description. */
+export function isNameOnly(e: CatalogEntry): boolean {
+  return e.approval !== 'approved' || (e.status !== 'callable' && NAME_ONLY_STATUSES.has(e.status))
+}
+
+/** Fail closed (CONTRACT §4, issue 3): after an unreadable state file, servers that existed then take no baseline until reviewed. */
+export function isFailClosed(state: Readonly<State>, server: string): boolean {
+  const fc = state.fail_closed
+  if (!fc || state.servers[server]?.baseline_taken) return false
+  return !fc.servers || fc.servers.includes(server)
+}
+
+function strictest(a: Variant, b: Variant): Variant {
+  return variantRank(a) >= variantRank(b) ? a : b
 }
 
 function paramText(schema: Record<string, unknown>): string {

@@ -4,7 +4,7 @@
 import { ApiError } from '../../../shared/api'
 import { toolId } from '../../../shared/ids'
 import type { ApprovedTool } from '../state/schema'
-import type { Catalog, CatalogEntry, ToolDef } from './catalog'
+import { isFailClosed, type Catalog, type CatalogEntry, type ToolDef } from './catalog'
 import { serverIdentity } from './hash'
 
 function record(def: ToolDef, hash: string): ApprovedTool {
@@ -29,7 +29,7 @@ export async function ingestTools(catalog: Catalog, server: string, tools: ToolD
   if (!cfg || catalog.quarantineOf(cfg) !== null) return
   const state = catalog.store.current
   const srv = state.servers[server]
-  const failClosed = state.fail_closed !== undefined && !srv?.baseline_taken
+  const failClosed = isFailClosed(state, server)
   const baseline = !srv?.baseline_taken && !failClosed
   const auto = cfg.trust === 'auto' && !failClosed
   const toApprove = catalog.entries(server).filter((e) => e.approval !== 'approved' && (baseline || auto))

@@ -1,7 +1,7 @@
 // Tool and server identity hashes. Canonical JSON = keys sorted at every depth, so two equal
 // definitions always hash the same whatever order the upstream sent the keys in.
 import { createHash } from 'node:crypto'
-import type { ServerConfig } from '../../../shared/config-schema'
+import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
@@ -29,7 +29,7 @@ export function toolHash(t: HashableTool): string {
   return sha256(canonicalJson(parts))
 }
 
-/** What the user approves when approving a server: command+args+cwd, or the URL. */
+/** What the user approves when approving a server: command+args+cwd for stdio, else the URL. */
 export function serverIdentity(s: ServerConfig): string {
-  return sha256(canonicalJson(s.url && !s.command ? { url: s.url } : { command: s.command ?? '', args: s.args ?? [], cwd: s.cwd ?? '' }))
+  return sha256(canonicalJson(usesStdio(s) ? { command: s.command ?? '', args: s.args ?? [], cwd: s.cwd ?? '' } : { url: s.url ?? '' }))
 }

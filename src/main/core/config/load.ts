@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { z } from 'zod'
-import { ConfigFileSchema, type Config, type ServerConfig } from '../../../shared/config-schema'
+import { ArrayConfigSchema, KNOWN_SERVER_KEYS, KNOWN_TOP_KEYS, ObjectConfigSchema, type Config, type ServerConfig } from '../../../shared/config-schema'
 
 export class ConfigError extends Error {
   constructor(
@@ -34,9 +34,21 @@ function firstIssue(file: string, err: z.ZodError): ConfigError {
 
 /** Validates parsed JSON text of a config file into the normalized Config. */
 export function parseConfig(file: string, raw: unknown): Config {
-  const parsed = ConfigFileSchema.safeParse(raw)
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(file, '$', 'the config must be a JSON object like {"mcpServers": {...}}')
+  const servers0 = (raw as { mcpServers?: unknown }).mcpServers
+  if (servers0 !== undefined && (servers0 === null || typeof servers0 !== 'object')) {
+    throw new ConfigError(file, '$.mcpServers', 'mcpServers must be an array of servers with "name", or an object keyed by server name')
+  }
+  // Pick the style first, so errors point into the entry instead of "invalid union".
+  const parsed = (Array.isArray(servers0) ? ArrayConfigSchema : ObjectConfigSchema).safeParse(raw)
   if (!parsed.success) throw firstIssue(file, parsed.error)
   const { mcpServers, ...rest } = parsed.data
+  const agentNames = new Set<string>()
+  rest.agents.forEach((a, i) => {
+    if (agentNames.has(a.name)) throw new ConfigError(file, `$.agents[${i}].name`, `duplicate agent name "${a.name}"`)
+    agentNames.add(a.name)
+  })
+  const warnings = unknownKeys(raw as Record<string, unknown>)
   const servers: ServerConfig[] = []
   const seen = new Set<string>()
   let style: Config['style'] = 'object'
@@ -55,7 +67,20 @@ export function parseConfig(file: string, raw: unknown): Config {
       servers.push({ ...s, name: key })
     }
   }
-  return { ...rest, servers, style }
+  return { ...rest, servers, style, warnings }
+}
+
+function unknownKeys(raw: Record<string, unknown>): string[] {
+  const out: string[] = []
+  for (const k of Object.keys(raw)) if (!KNOWN_TOP_KEYS.includes(k)) out.push(`$.${k}`)
+  const servers = raw.mcpServers
+  const entries: Array<[string, unknown]> = Array.isArray(servers)
+    ? servers.map((s, i) => [`$.mcpServers[${i}]`, s])
+    : Object.entries((servers as Record<string, unknown>) ?? {}).map(([k, s]) => [pathText(['mcpServers', k]), s])
+  for (const [where, s] of entries) {
+    if (s && typeof s === 'object') for (const k of Object.keys(s)) if (!KNOWN_SERVER_KEYS.includes(k) && k !== 'type') out.push(`${where}.${k}`)
+  }
+  return out
 }
 
 /** Reads the config file; creates it with no servers when it does not exist. */

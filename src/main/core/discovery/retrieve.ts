@@ -4,9 +4,9 @@
 // `toolgate search` and the UI's search panel.
 import { z } from 'zod'
 import type { CallableEntry, LockedEntry, RetrieveResponse } from '../../../shared/retrieve'
-import { LOCK_STATUSES, NAME_ONLY_STATUSES, REMEDIATION, type LockStatus } from '../../../shared/statuses'
+import { LOCK_STATUSES, REMEDIATION, type LockStatus } from '../../../shared/statuses'
 import { callWith } from '../../../shared/call-variant'
-import type { Catalog, CatalogEntry } from '../catalog/catalog'
+import { isNameOnly, type Catalog, type CatalogEntry } from '../catalog/catalog'
 import { nameMatchScore } from '../search/name-match'
 import type { Scope } from '../agent/scope'
 import type { DiscoveryStats } from './stats'
@@ -42,7 +42,7 @@ function lockedMatches(catalog: Catalog, query: string, hits: CatalogEntry[], sc
   const out = byName.map((x) => x.e)
   const seen = new Set(out.map((e) => e.id))
   for (const e of hits) {
-    if (e.status === 'callable' || NAME_ONLY_STATUSES.has(e.status) || e.hidden || seen.has(e.id)) continue
+    if (e.status === 'callable' || isNameOnly(e) || e.hidden || seen.has(e.id)) continue
     seen.add(e.id)
     out.push(e)
   }
@@ -92,7 +92,7 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
 
 function lockedEntry(e: CatalogEntry): LockedEntry {
   const status = e.status as LockStatus
-  if (NAME_ONLY_STATUSES.has(status)) return { name: e.id, server: e.server, status }
+  if (isNameOnly(e)) return { name: e.id, server: e.server, status }
   return { name: e.id, server: e.server, description: e.def.description, status }
 }
 

@@ -96,7 +96,12 @@ export interface ExpandedQuery {
  * `actionElsewhere`, because further into a request the same words are mostly nouns or
  * adjectives ("record my staged changes", "a different branch").
  */
-export function expandQuery(terms: readonly string[], leadTerm: string | undefined, w: ExpansionWeights): ExpandedQuery {
+export function expandQuery(
+  terms: readonly string[],
+  leadTerm: string | undefined,
+  w: ExpansionWeights,
+  compounds: ReadonlyArray<{ term: string; parts: readonly string[] }> = []
+): ExpandedQuery {
   const weights = new Map<string, number>()
   const concepts = new Map<string, string[]>()
   const standFor = (term: string, concept: string): void => {
@@ -107,6 +112,11 @@ export function expandQuery(terms: readonly string[], leadTerm: string | undefin
   for (const t of terms) {
     weights.set(t, 1)
     standFor(t, t)
+  }
+  for (const { term, parts } of compounds) {
+    // the whole form of a camel-cased word stands for its parts, at full weight
+    weights.set(term, 1)
+    for (const p of parts) standFor(term, p)
   }
   for (const t of new Set(terms)) {
     const alts = TABLE.get(t)

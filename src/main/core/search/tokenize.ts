@@ -18,6 +18,10 @@ import { stem } from './stem'
 // other run of letters (scripts without case) with their combining marks.
 const WORD = /\p{Lu}{2,}s(?!\p{Ll})|\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?[\p{Ll}\p{M}]+|[\p{Lu}\p{M}]+|\p{N}+|[\p{Lo}\p{Lm}\p{Lt}\p{M}]+/gu
 
+// The same pattern restricted to ASCII.
+const ASCII_WORD = /[A-Z]{2,}s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g
+const ASCII = /^[\x00-\x7f]*$/
+
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu
 
@@ -28,7 +32,10 @@ const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=
  */
 export function splitIdentifier(name: string): string[] {
   const out: string[] = []
-  for (const m of name.normalize('NFKC').matchAll(WORD)) out.push(m[0].toLowerCase())
+  // Plain ASCII (most tool text) takes an equivalent ASCII-only pattern: several times faster.
+  const ascii = ASCII.test(name)
+  const text = ascii ? name : name.normalize('NFKC')
+  for (const m of text.matchAll(ascii ? ASCII_WORD : WORD)) out.push(m[0].toLowerCase())
   return out
 }
 
@@ -76,16 +83,21 @@ export interface AnalyzerOptions {
   stopWords: boolean
   /** Porter-stem */
   stem: boolean
+  /** also index a camel-cased word whole ("GitHub" → git, hub, github) */
+  catenate: boolean
 }
 
-export const DEFAULT_ANALYZER: AnalyzerOptions = { splitCase: true, stopWords: true, stem: true }
+export const DEFAULT_ANALYZER: AnalyzerOptions = { splitCase: true, stopWords: true, stem: true, catenate: true }
 
 const SEPARATED = /[\p{L}\p{M}\p{N}]+/gu
+const ASCII_SEPARATED = /[A-Za-z0-9]+/g
+/** a chunk that splitIdentifier would return unchanged: lowercase letters only */
+const LOWER_ASCII = /^[a-z]+$/
 
 /** Maps one lowercase word to zero or more index terms (stop word → none, CJK → bigrams). */
-function wordToTerms(word: string, opts: AnalyzerOptions, out: string[]): void {
+function wordToTerms(word: string, opts: AnalyzerOptions, out: string[], ascii = false): void {
   if (opts.stopWords && STOP_WORDS.has(word)) return
-  if (CJK.test(word)) {
+  if (!ascii && CJK.test(word)) {
     // A run may mix CJK with other letters ("12306余票" arrives as "12306" and "余票").
     for (const m of word.matchAll(CJK_RUN)) cjkBigrams(m[0], out)
     const rest = word.replace(CJK_RUN, ' ').trim()
@@ -98,14 +110,51 @@ function wordToTerms(word: string, opts: AnalyzerOptions, out: string[]): void {
 }
 
 /** Builds a text → terms function; the defaults are what the index uses (see the file header). */
+/** A query's terms, plus whole-word forms of camel-cased words and the terms they stand for. */
+export interface AnalyzedQuery {
+  terms: string[]
+  /** "GitHub" → { term: "github", parts: ["git", "hub"] } */
+  compounds: Array<{ term: string; parts: string[] }>
+}
+
+function analyze(text: string, opts: AnalyzerOptions, compounds: AnalyzedQuery['compounds'] | null): string[] {
+  const out: string[] = []
+  // Fast path for plain ASCII (most tool text): no normalization, ASCII-only patterns.
+  const ascii = ASCII.test(text)
+  const source = ascii ? text : text.normalize('NFKC')
+  for (const m of source.matchAll(ascii ? ASCII_SEPARATED : SEPARATED)) {
+    const chunk = m[0]
+    if (!opts.splitCase || (ascii && LOWER_ASCII.test(chunk))) {
+      wordToTerms(chunk.toLowerCase(), opts, out, ascii)
+      continue
+    }
+    const words = splitIdentifier(chunk)
+    const start = out.length
+    for (const word of words) wordToTerms(word, opts, out, ascii)
+    // "GitHub", "YouTube", "arXiv", "readFile": the whole word is indexed too, so that the
+    // lowercase spelling ("github" in get_github_trending) matches the camel-cased one. In a
+    // query it is an alternative for its parts rather than one more word.
+    if (words.length > 1 && opts.catenate && (ascii || !CJK.test(chunk))) {
+      const whole: string[] = []
+      wordToTerms(chunk.toLowerCase(), opts, whole, ascii)
+      if (compounds) {
+        if (whole.length === 1 && out.length > start) compounds.push({ term: whole[0], parts: out.slice(start) })
+      } else out.push(...whole)
+    }
+  }
+  return out
+}
+
+/** Builds a text → index terms function; the defaults are what the index uses (file header). */
 export function makeAnalyzer(opts: AnalyzerOptions = DEFAULT_ANALYZER): (text: string) => string[] {
-  return (text: string): string[] => {
-    const out: string[] = []
-    const words = opts.splitCase
-      ? splitIdentifier(text)
-      : Array.from(text.normalize('NFKC').matchAll(SEPARATED), (m) => m[0].toLowerCase())
-    for (const word of words) wordToTerms(word, opts, out)
-    return out
+  return (text: string): string[] => analyze(text, opts, null)
+}
+
+/** Builds the query-side analyzer: same terms, camel-cased words' whole forms kept apart. */
+export function makeQueryAnalyzer(opts: AnalyzerOptions = DEFAULT_ANALYZER): (text: string) => AnalyzedQuery {
+  return (text: string): AnalyzedQuery => {
+    const compounds: AnalyzedQuery['compounds'] = []
+    return { terms: analyze(text, opts, compounds), compounds }
   }
 }
 

@@ -16,7 +16,7 @@
 // term and scores into reusable typed arrays. docs/retrieval.md has the numbers for both, and
 // test/unit/search-index.test.ts checks the scores against minisearch.
 
-import { makeAnalyzer, DEFAULT_ANALYZER, isStopWord, splitIdentifier, type AnalyzerOptions } from './tokenize'
+import { makeAnalyzer, makeQueryAnalyzer, DEFAULT_ANALYZER, isStopWord, splitIdentifier, type AnalyzedQuery, type AnalyzerOptions } from './tokenize'
 import { expandQuery, leadingVerb } from './synonyms'
 export interface IndexedTool {
   /** "server:tool" */
@@ -79,14 +79,21 @@ const F = FIELDS.length
 const TF_BITS = 8
 const FIELD_BITS = 3
 const MAX_TF = (1 << TF_BITS) - 1
+const FIELD_MASK = (1 << FIELD_BITS) - 1
 const MAX_SLOTS = 1 << (31 - TF_BITS - FIELD_BITS)
 const MAX_CONCEPTS = 32
+// Sort keys: score in micro-units × RANK_SPAN + id rank, exact below 2^53.
+const RANK_SPAN = MAX_SLOTS
+const MAX_PACKED_SCORE = Math.floor(Number.MAX_SAFE_INTEGER / RANK_SPAN) - 1
 
 interface Posting {
   /** slot << 11 | field << 8 | tf, one entry per (document, field) containing the term */
   entries: number[]
   /** per field: number of documents whose field contains the term */
   df: number[]
+  /** per entry: the BM25 tf part, tf·(k+1) / (tf + k·(1 − b + b·len/avgLen)), valid for `epoch` */
+  norm: number[]
+  epoch: number
 }
 
 function toDoc(server: string, t: IndexedTool): Doc {
@@ -116,6 +123,7 @@ function popcount(x: number): number {
 export class ToolIndex {
   private readonly options: ToolIndexOptions
   private readonly analyze: (text: string) => string[]
+  private readonly analyzeQuery: (text: string) => AnalyzedQuery
   private readonly boosts: number[]
   private readonly postings = new Map<string, Posting>()
   /** per slot: the tool id (undefined = free slot) and the distinct terms it was indexed under */
@@ -129,6 +137,10 @@ export class ToolIndex {
   /** scratch buffers for scoring, one cell per slot */
   private acc = new Float64Array(0)
   private mask = new Uint32Array(0)
+  /** bumped on every add/remove: field-length averages changed, cached norms are stale */
+  private epoch = 0
+  /** id order of the live slots; dropped on every add/remove */
+  private order: { idRank: Int32Array; rankSlot: Int32Array } | undefined
   /** server → (tool id → indexed document and its slot) */
   private readonly byServer = new Map<string, Map<string, { doc: Doc; slot: number }>>()
   /** tool id → server that currently owns it */
@@ -137,6 +149,7 @@ export class ToolIndex {
   constructor(options: Partial<ToolIndexOptions> = {}) {
     this.options = { ...DEFAULT_OPTIONS, ...options }
     this.analyze = makeAnalyzer(this.options.analyzer)
+    this.analyzeQuery = makeQueryAnalyzer(this.options.analyzer)
     this.boosts = FIELDS.map((f) => this.options.boost[f])
   }
 
@@ -146,14 +159,16 @@ export class ToolIndex {
     for (const t of tools) next.set(t.id, toDoc(server, t))
     const prev = this.byServer.get(server) ?? new Map<string, { doc: Doc; slot: number }>()
     const kept = new Map<string, { doc: Doc; slot: number }>()
+    const removed: number[] = []
     for (const [id, entry] of prev) {
       const replacement = next.get(id)
       if (replacement && sameDoc(entry.doc, replacement)) kept.set(id, entry)
       else {
-        this.removeSlot(entry.slot)
+        removed.push(entry.slot)
         this.owner.delete(id)
       }
     }
+    this.removeSlots(removed)
     for (const [id, doc] of next) {
       if (kept.has(id)) continue
       // "server:tool" ids cannot collide across servers; if a caller reuses one, it moves here.
@@ -169,32 +184,31 @@ export class ToolIndex {
   removeServer(server: string): void {
     const docs = this.byServer.get(server)
     if (!docs) return
-    for (const [id, { slot }] of docs) {
-      this.removeSlot(slot)
-      this.owner.delete(id)
-    }
+    for (const id of docs.keys()) this.owner.delete(id)
+    this.removeSlots([...docs.values()].map((e) => e.slot))
     this.byServer.delete(server)
   }
 
   /** Every matching tool, best first; equal scores in id order. Empty for a query with no terms. */
   search(query: string): SearchHit[] {
-    const typed = [...new Set(this.analyze(query))].slice(0, MAX_CONCEPTS)
+    const analyzed = this.analyzeQuery(query)
+    const typed = [...new Set(analyzed.terms)].slice(0, MAX_CONCEPTS)
     if (typed.length === 0 || this.live === 0) return []
     const lead = leadingVerb(splitIdentifier(query), isStopWord)
-    const { weights, concepts } = expandQuery(typed, lead, {
+    const weighting = {
       synonym: this.options.synonymWeight,
       actionElsewhere: this.options.synonymWeight > 0 ? this.options.actionElsewhereWeight : 0
-    })
+    }
+    const { weights, concepts } = expandQuery(typed, lead, weighting, analyzed.compounds)
     const conceptBit = new Map(typed.map((t, i) => [t, (1 << i) >>> 0]))
     const byTerm = this.options.coordination === 'terms'
-    const { k, b, d } = this.options.bm25
+    const { b, d } = this.options.bm25
     const n = this.live
     const acc = this.acc
     const mask = this.mask
-    const fieldLen = this.fieldLen
     const touched: number[] = []
-    const idfW = new Array<number>(F)
-    const lenW = new Array<number>(F)
+    const idfW = new Float64Array(F)
+    const lenW = new Float64Array(F)
     let termNo = 0
     for (const [term, weight] of weights) {
       const posting = this.postings.get(term)
@@ -207,37 +221,81 @@ export class ToolIndex {
         const df = posting.df[f]
         const avg = this.fieldLenSum[f] / n
         idfW[f] = df > 0 && this.boosts[f] > 0 ? weight * this.boosts[f] * Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0
-        lenW[f] = avg > 0 ? (k * b) / avg : 0
+        lenW[f] = avg > 0 ? b / avg : 0
       }
       const entries = posting.entries
+      if (posting.epoch !== this.epoch) this.renormalize(posting, lenW)
+      const norm = posting.norm
       for (let j = 0; j < entries.length; j++) {
         const e = entries[j]
-        const f = (e >>> TF_BITS) & ((1 << FIELD_BITS) - 1)
-        const w = idfW[f]
+        const w = idfW[(e >>> TF_BITS) & FIELD_MASK]
         if (w === 0) continue
         const slot = e >>> (TF_BITS + FIELD_BITS)
-        const tf = e & MAX_TF
-        const s = w * (d + (tf * (k + 1)) / (tf + k * (1 - b) + lenW[f] * fieldLen[slot * F + f]))
         if (mask[slot] === 0) touched.push(slot)
-        acc[slot] += s
+        acc[slot] += w * (d + norm[j])
         mask[slot] = (mask[slot] | bits) >>> 0
       }
     }
-    const hits: SearchHit[] = new Array<SearchHit>(touched.length)
-    for (let i = 0; i < touched.length; i++) {
-      const slot = touched[i]
-      const score = acc[slot] * popcount(mask[slot])
-      hits[i] = { id: this.slotId[slot] as string, score: Math.round(score * SCORE_PRECISION) / SCORE_PRECISION }
-      acc[slot] = 0
-      mask[slot] = 0
-    }
-    hits.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
-    return hits
+    return this.rank(touched)
   }
 
   get size(): number {
     return this.live
   }
+
+  /**
+   * Final scores (rounded, so float noise cannot reorder ties) in order: score descending, then
+   * id ascending. Sorts packed numeric keys natively — score in micro-units × 2^20 + the slot's
+   * position in id order — instead of calling a comparator ~n·log n times.
+   */
+  private rank(touched: number[]): SearchHit[] {
+    const acc = this.acc
+    const mask = this.mask
+    const micro = new Float64Array(touched.length)
+    let max = 0
+    for (let i = 0; i < touched.length; i++) {
+      const slot = touched[i]
+      micro[i] = Math.round(acc[slot] * popcount(mask[slot]) * SCORE_PRECISION)
+      if (micro[i] > max) max = micro[i]
+      acc[slot] = 0
+      mask[slot] = 0
+    }
+    const slotId = this.slotId
+    if (max >= MAX_PACKED_SCORE) {
+      // Astronomically long queries only: fall back to a comparator sort.
+      const hits = touched.map((slot, i) => ({ id: slotId[slot] as string, score: micro[i] / SCORE_PRECISION }))
+      return hits.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
+    }
+    const { idRank, rankSlot } = this.idOrder()
+    const keys = new Float64Array(touched.length)
+    for (let i = 0; i < touched.length; i++) keys[i] = micro[i] * RANK_SPAN + (RANK_SPAN - 1 - idRank[touched[i]])
+    keys.sort()
+    const hits = new Array<SearchHit>(keys.length)
+    for (let i = keys.length - 1, o = 0; i >= 0; i--, o++) {
+      const low = keys[i] % RANK_SPAN
+      hits[o] = { id: slotId[rankSlot[RANK_SPAN - 1 - low]] as string, score: (keys[i] - low) / RANK_SPAN / SCORE_PRECISION }
+    }
+    return hits
+  }
+
+  /** Each live slot's position in id order (rebuilt lazily after updates). */
+  private idOrder(): { idRank: Int32Array; rankSlot: Int32Array } {
+    if (!this.order || this.order.idRank.length < this.slotId.length) {
+      const live: number[] = []
+      for (let slot = 0; slot < this.slotId.length; slot++) if (this.slotId[slot] !== undefined) live.push(slot)
+      const ids = this.slotId
+      live.sort((x, y) => ((ids[x] as string) < (ids[y] as string) ? -1 : 1))
+      const idRank = new Int32Array(this.slotId.length)
+      const rankSlot = new Int32Array(live.length)
+      live.forEach((slot, r) => {
+        idRank[slot] = r
+        rankSlot[r] = slot
+      })
+      this.order = { idRank, rankSlot }
+    }
+    return this.order
+  }
+
 
   private addDoc(doc: Doc): number {
     const slot = this.freeSlots.length > 0 ? (this.freeSlots.pop() as number) : this.slotId.length
@@ -262,7 +320,7 @@ export class ToolIndex {
     }
     for (const [term, perField] of counts) {
       let posting = this.postings.get(term)
-      if (!posting) this.postings.set(term, (posting = { entries: [], df: new Array<number>(F).fill(0) }))
+      if (!posting) this.postings.set(term, (posting = { entries: [], df: new Array<number>(F).fill(0), norm: [], epoch: -1 }))
       for (let f = 0; f < F; f++) {
         if (perField[f] === 0) continue
         posting.entries.push((slot << (TF_BITS + FIELD_BITS)) | (f << TF_BITS) | Math.min(perField[f], MAX_TF))
@@ -271,40 +329,73 @@ export class ToolIndex {
     }
     this.slotId[slot] = doc.id
     this.slotTerms[slot] = [...counts.keys()]
+    this.order = undefined
+    this.epoch++
     this.live++
     return slot
   }
 
-  private removeSlot(slot: number): void {
-    const terms = this.slotTerms[slot]
-    if (!terms) return
+  /** Removes documents; each affected posting list is compacted once, however many go. */
+  private removeSlots(slots: number[]): void {
+    const gone = new Set<number>()
+    const terms = new Set<string>()
+    for (const slot of slots) {
+      const slotTerms = this.slotTerms[slot]
+      if (!slotTerms) continue
+      gone.add(slot)
+      for (const t of slotTerms) terms.add(t)
+    }
+    if (gone.size === 0) return
     for (const term of terms) {
       const posting = this.postings.get(term)
       if (!posting) continue
       const entries = posting.entries
-      for (let j = entries.length - 1; j >= 0; j--) {
-        if (entries[j] >>> (TF_BITS + FIELD_BITS) !== slot) continue
-        posting.df[(entries[j] >>> TF_BITS) & ((1 << FIELD_BITS) - 1)]--
-        entries[j] = entries[entries.length - 1]
-        entries.pop()
+      let w = 0
+      for (let j = 0; j < entries.length; j++) {
+        const e = entries[j]
+        if (gone.has(e >>> (TF_BITS + FIELD_BITS))) posting.df[(e >>> TF_BITS) & FIELD_MASK]--
+        else entries[w++] = e
       }
-      if (entries.length === 0) this.postings.delete(term)
+      entries.length = w
+      posting.epoch = -1
+      if (w === 0) this.postings.delete(term)
     }
-    for (let f = 0; f < F; f++) {
-      this.fieldLenSum[f] -= this.fieldLen[slot * F + f]
-      this.fieldLen[slot * F + f] = 0
+    for (const slot of gone) {
+      for (let f = 0; f < F; f++) {
+        this.fieldLenSum[f] -= this.fieldLen[slot * F + f]
+        this.fieldLen[slot * F + f] = 0
+      }
+      this.slotId[slot] = undefined
+      this.slotTerms[slot] = undefined
+      this.freeSlots.push(slot)
+      this.live--
     }
-    this.slotId[slot] = undefined
-    this.slotTerms[slot] = undefined
-    this.freeSlots.push(slot)
-    this.live--
+    this.order = undefined
+    this.epoch++
+  }
+
+
+  /** Recomputes a posting's cached tf parts; `bOverAvg[f]` = b / average length of field f. */
+  private renormalize(posting: Posting, bOverAvg: Float64Array): void {
+    const { k, b } = this.options.bm25
+    const entries = posting.entries
+    if (posting.norm.length !== entries.length) posting.norm = new Array<number>(entries.length).fill(0)
+    const norm = posting.norm
+    for (let j = 0; j < entries.length; j++) {
+      const e = entries[j]
+      const f = (e >>> TF_BITS) & FIELD_MASK
+      const tf = e & MAX_TF
+      const len = this.fieldLen[(e >>> (TF_BITS + FIELD_BITS)) * F + f]
+      norm[j] = (tf * (k + 1)) / (tf + k * (1 - b + bOverAvg[f] * len))
+    }
+    posting.epoch = this.epoch
   }
 
   private removeOne(server: string, id: string): void {
     const docs = this.byServer.get(server)
     const entry = docs?.get(id)
     if (!docs || !entry) return
-    this.removeSlot(entry.slot)
+    this.removeSlots([entry.slot])
     docs.delete(id)
     this.owner.delete(id)
     if (docs.size === 0) this.byServer.delete(server)

@@ -34,7 +34,7 @@ export type ToolRecord = z.infer<typeof ToolRecordSchema>
 export const StateSchema = z.object({
   version: z.literal(1),
   /** set when a state file was unreadable: tools without a record stay locked (disabled_unknown) until reviewed */
-  fail_closed: z.object({ since: z.string(), moved_to: z.string() }).optional(),
+  fail_closed: z.object({ since: z.string(), moved_to: z.string(), servers: z.array(z.string()).optional() }).optional(),
   servers: z.record(z.string(), ServerStateSchema).default({}),
   tools: z.record(z.string(), ToolRecordSchema).default({}),
   agent_tokens: z.record(z.string(), z.object({ hash: z.string(), created_at: z.string() })).default({}),

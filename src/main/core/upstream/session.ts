@@ -34,6 +34,8 @@ export class Session {
   readonly client: Client
   private readonly built: BuiltTransport
   private closing = false
+  /** close() was called while the connection was still up (vs. cleaning up after it died) */
+  private closedByUs = false
   private closedReason: string | null = null
   private lastTransportError: string | null = null
   private loggedErrors = 0
@@ -129,7 +131,8 @@ export class Session {
         throw fail('timeout', `call to ${label} timed out after ${opts.timeoutMs} ms`)
       }
       if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
-        throw fail('disconnected', `call to ${label} failed: ${this.describeFailure(err, 'the call')}`)
+        const why = this.closedByUs ? 'the connection was closed by Toolgate (server stopped or restarted)' : this.describeFailure(err, 'the call')
+        throw fail('disconnected', `call to ${label} failed: ${why}`)
       }
       if (err instanceof McpError) {
         throw fail('upstream_error', `call to ${label} failed: ${err.message}`)
@@ -159,6 +162,7 @@ export class Session {
   close(): Promise<void> {
     if (this.closePromise) return this.closePromise
     this.closing = true
+    this.closedByUs = this.closedReason === null
     this.closePromise = (async () => {
       try {
         await this.built.shutdown()

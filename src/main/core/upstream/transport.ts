@@ -11,11 +11,11 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { ServerConfig } from '../../../shared/config-schema'
+import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import type { TransportKind } from './types'
 
-const STDERR_TAIL_LINES = 10
+const STDERR_TAIL_LINES = 30
 const STDERR_LINE_MAX = 2000
 /** After the child exits, how long to wait for its pipes to close before declaring it closed. */
 const EXIT_TO_CLOSE_GRACE_MS = 1000
@@ -23,11 +23,7 @@ const EXIT_TO_CLOSE_GRACE_MS = 1000
 const STDIN_EOF_GRACE_MS = 500
 const TERM_TO_KILL_MS = 1500
 
-export function usesStdio(config: ServerConfig): boolean {
-  if (config.protocol === 'stdio') return true
-  if (config.protocol === 'auto') return config.command !== undefined || !config.url
-  return false
-}
+export { usesStdio }
 
 /** The transports to try, in order. */
 export function transportKinds(config: ServerConfig): TransportKind[] {
@@ -246,7 +242,7 @@ function buildStdio(config: ServerConfig, ctx: TransportContext): BuiltTransport
       stderr: 'pipe',
       maxBufferSize: ctx.maxMessageBytes,
     },
-    () => (tail.length ? tail[tail.length - 1] : null),
+    () => summarizeStderr(tail),
   )
   const stderr = transport.stderr
   if (stderr instanceof Readable) {
@@ -270,6 +266,17 @@ function buildStdio(config: ServerConfig, ctx: TransportContext): BuiltTransport
     exitInfo: () => transport.exitDescription,
     shutdown: () => transport.shutdown(),
   }
+}
+
+/**
+ * The most telling line of a dying process's stderr. Node ends a crash with stack frames and a
+ * "Node.js v20…" line; the reason ("Error: Cannot find module 'x'") comes before them.
+ */
+export function summarizeStderr(lines: readonly string[]): string | null {
+  const useful = lines.filter((l) => !/^\s+at\s/.test(l) && !/^Node\.js v\d/.test(l) && !/^\s*[\^~]+\s*$/.test(l) && l.trim() !== '')
+  const telling = /\b(error|exception|fatal|panic|cannot|can't|could not|failed|denied|not found|no such|invalid|missing|refused|EADDRINUSE|ENOENT|EACCES)\b/i
+  for (let i = useful.length - 1; i >= 0; i--) if (telling.test(useful[i])) return useful[i].trim().slice(0, 500)
+  return useful.length ? useful[useful.length - 1].trim().slice(0, 500) : null
 }
 
 function isDirectory(p: string): boolean {

@@ -1,0 +1,38 @@
+// The IPC surface between the preload and the main process: one channel per Api operation
+// (the Api minus `subscribe`) and one event channel. Pure: no electron import, so the main
+// process, the preload and tests share the same whitelist.
+import type { Api } from '../shared/api'
+
+export type ApiOp = Exclude<keyof Api, 'subscribe'>
+
+export const API_OPS = [
+  'info',
+  'status',
+  'servers',
+  'tools',
+  'serverAction',
+  'toolAction',
+  'approveAll',
+  'search',
+  'stats',
+] as const satisfies readonly ApiOp[]
+
+// Compile-time check that the list names every operation of the Api.
+type Missing = Exclude<ApiOp, (typeof API_OPS)[number]>
+const everyOpListed: [Missing] extends [never] ? true : { missing: Missing } = true
+void everyOpListed
+
+export const EVENT_CHANNEL = 'toolgate:event'
+
+export function opChannel(op: ApiOp): string {
+  return `toolgate:${op}`
+}
+
+export function isApiOp(op: unknown): op is ApiOp {
+  return typeof op === 'string' && (API_OPS as readonly string[]).includes(op)
+}
+
+/** Errors cross IPC as data so code and status survive (Electron keeps only the message). */
+export type IpcResult<T = unknown> =
+  | { ok: true; value: T }
+  | { ok: false; error: { code: string; message: string; status: number } }

@@ -1,0 +1,62 @@
+// The Electron adapter: the shared Api over the preload bridge (`window.toolgate`).
+import {
+  ApiError,
+  type ActionResult,
+  type Api,
+  type ApiEvent,
+  type AppInfo,
+  type SearchArgs,
+  type ServerAction,
+  type ServerInfo,
+  type Stats,
+  type StatusInfo,
+  type ToolAction,
+  type ToolInfo,
+} from '../../shared/api'
+import type { BridgeOp, ToolgateBridge } from './bridge'
+
+export class IpcApi implements Api {
+  constructor(private readonly bridge: ToolgateBridge) {}
+
+  info(): Promise<AppInfo> {
+    return this.call('info')
+  }
+  status(): Promise<StatusInfo> {
+    return this.call('status')
+  }
+  servers(): Promise<{ servers: ServerInfo[] }> {
+    return this.call('servers')
+  }
+  tools(server: string): Promise<{ tools: ToolInfo[] }> {
+    return this.call('tools', server)
+  }
+  serverAction(server: string, action: ServerAction): Promise<ActionResult> {
+    return this.call('serverAction', server, action)
+  }
+  toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult> {
+    return this.call('toolAction', server, tool, action)
+  }
+  approveAll(server: string): Promise<ActionResult> {
+    return this.call('approveAll', server)
+  }
+  search(args: SearchArgs): Promise<string> {
+    return this.call('search', args)
+  }
+  stats(): Promise<Stats> {
+    return this.call('stats')
+  }
+  subscribe(listener: (event: ApiEvent) => void): () => void {
+    return this.bridge.onEvent(listener)
+  }
+
+  private async call<T>(op: BridgeOp, ...args: unknown[]): Promise<T> {
+    let result
+    try {
+      result = await this.bridge.invoke(op, ...args)
+    } catch (err) {
+      throw new ApiError('ipc_failed', err instanceof Error ? err.message : String(err), 500)
+    }
+    if (!result.ok) throw new ApiError(result.error.code, result.error.message, result.error.status)
+    return result.value as T
+  }
+}

@@ -1,0 +1,118 @@
+// Server-Sent Events over fetch + ReadableStream (EventSource cannot send an Authorization
+// header). One connection, reconnected with exponential backoff while anyone listens.
+import type { ApiEvent, ApiEventType } from '../../shared/api'
+
+const EVENT_TYPES: ReadonlySet<string> = new Set<ApiEventType>([
+  'servers.changed',
+  'tools.changed',
+  'config.reloaded',
+  'config.error',
+])
+
+export interface SseFrame {
+  event: string
+  data: string
+}
+
+/** Splits a growing text buffer into complete SSE frames; returns the frames and the rest. */
+export function parseSseChunk(buffer: string): { frames: SseFrame[]; rest: string } {
+  const frames: SseFrame[] = []
+  const normalized = buffer.replace(/\r\n?/g, '\n')
+  const blocks = normalized.split('\n\n')
+  const rest = blocks.pop() ?? ''
+  for (const block of blocks) {
+    let event = 'message'
+    const data: string[] = []
+    for (const line of block.split('\n')) {
+      if (line === '' || line.startsWith(':')) continue
+      const i = line.indexOf(':')
+      const field = i < 0 ? line : line.slice(0, i)
+      const value = i < 0 ? '' : line.slice(i + 1).replace(/^ /, '')
+      if (field === 'event') event = value
+      else if (field === 'data') data.push(value)
+    }
+    if (data.length > 0 || event !== 'message') frames.push({ event, data: data.join('\n') })
+  }
+  return { frames, rest }
+}
+
+export function frameToEvent(frame: SseFrame): ApiEvent | null {
+  if (!EVENT_TYPES.has(frame.event)) return null
+  let data: Record<string, unknown> = {}
+  try {
+    const parsed: unknown = frame.data ? JSON.parse(frame.data) : {}
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) data = parsed as Record<string, unknown>
+  } catch {
+    // a malformed payload still tells us that something changed
+  }
+  return { type: frame.event as ApiEventType, data }
+}
+
+export interface EventStreamOptions {
+  url: string
+  headers: () => Record<string, string>
+  fetch: typeof fetch
+  onEvent: (event: ApiEvent) => void
+  /** called after a reconnect (events may have been missed) */
+  onReconnect?: () => void
+  minDelayMs?: number
+  maxDelayMs?: number
+}
+
+/** Starts the stream; returns a stop function. */
+export function openEventStream(opts: EventStreamOptions): () => void {
+  const min = opts.minDelayMs ?? 1000
+  const max = opts.maxDelayMs ?? 30_000
+  let stopped = false
+  let controller: AbortController | null = null
+  let timer: ReturnType<typeof setTimeout> | null = null
+  let delay = min
+  let connectedBefore = false
+
+  const schedule = () => {
+    if (stopped) return
+    timer = setTimeout(connect, delay)
+    delay = Math.min(max, delay * 2)
+  }
+
+  const connect = async () => {
+    timer = null
+    if (stopped) return
+    controller = new AbortController()
+    try {
+      const res = await opts.fetch(opts.url, {
+        headers: { Accept: 'text/event-stream', ...opts.headers() },
+        signal: controller.signal,
+        cache: 'no-store',
+      })
+      if (!res.ok || !res.body) throw new Error(`event stream answered HTTP ${res.status}`)
+      delay = min
+      if (connectedBefore) opts.onReconnect?.()
+      connectedBefore = true
+      const reader = res.body.getReader()
+      const decoder = new TextDecoder()
+      let buffer = ''
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        buffer += decoder.decode(value, { stream: true })
+        const { frames, rest } = parseSseChunk(buffer)
+        buffer = rest
+        for (const frame of frames) {
+          const ev = frameToEvent(frame)
+          if (ev) opts.onEvent(ev)
+        }
+      }
+    } catch {
+      // network error or abort: fall through to the reconnect
+    }
+    schedule()
+  }
+
+  void connect()
+  return () => {
+    stopped = true
+    if (timer) clearTimeout(timer)
+    controller?.abort()
+  }
+}

@@ -1,0 +1,51 @@
+// The whole UI: header, banners, and the current view. Starts the store (load + live events).
+import { useEffect } from 'react'
+import { useApp } from '../store/context'
+import { ActivityPanel } from './ActivityPanel'
+import { Banners, Toast } from './Banners'
+import { Header } from './Header'
+import { MissingKey } from './MissingKey'
+import { SearchPanel } from './SearchPanel'
+import { ServerList } from './ServerList'
+
+export function App({ onForgetKey }: { onForgetKey?: () => void }) {
+  const start = useApp((s) => s.start)
+  const loaded = useApp((s) => s.loaded)
+  const loadError = useApp((s) => s.loadError)
+  const authError = useApp((s) => s.authError)
+  const refresh = useApp((s) => s.refresh)
+  const tab = useApp((s) => s.tab)
+
+  useEffect(() => start(), [start])
+
+  if (authError) return <MissingKey refused={authError.message} onForget={onForgetKey} />
+  if (!loaded) {
+    return (
+      <main className="loading-screen">
+        {loadError ? (
+          <div className="keycard" role="alert">
+            <h1>Toolgate is not reachable</h1>
+            <p>{loadError}</p>
+            <button type="button" className="btn btn--primary" onClick={() => void refresh({ info: true })}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <p className="muted">Loading…</p>
+        )}
+      </main>
+    )
+  }
+  return (
+    <div className="app">
+      <Header />
+      <main className="content">
+        <Banners />
+        {tab === 'servers' && <ServerList />}
+        {tab === 'search' && <SearchPanel />}
+        {tab === 'activity' && <ActivityPanel />}
+      </main>
+      <Toast />
+    </div>
+  )
+}

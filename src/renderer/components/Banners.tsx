@@ -1,0 +1,60 @@
+// Problems the user must see: a bad config (the last good one keeps running), an unreadable
+// state file, failed actions. Never swallowed; action errors can be dismissed.
+import { useEffect } from 'react'
+import { useApp } from '../store/context'
+import { AlertIcon } from './icons'
+
+export function Banners() {
+  const info = useApp((s) => s.info)
+  const banners = useApp((s) => s.banners)
+  const dismiss = useApp((s) => s.dismiss)
+  return (
+    <div className="banners">
+      {info?.config_error && (
+        <div className="banner banner--danger" role="alert">
+          <AlertIcon />
+          <div>
+            <strong>The config file has an error; Toolgate keeps running the last good config.</strong>
+            <p className="mono small">{info.config_path}</p>
+            <p>{info.config_error}</p>
+          </div>
+        </div>
+      )}
+      {info?.state_warning && (
+        <div className="banner banner--warn" role="alert">
+          <AlertIcon />
+          <div>
+            <strong>Problem with Toolgate's state file.</strong>
+            <p>{info.state_warning}</p>
+          </div>
+        </div>
+      )}
+      {banners.map((b) => (
+        <div key={b.id} className="banner banner--danger" role="alert">
+          <AlertIcon />
+          <div>
+            <p>{b.message}</p>
+          </div>
+          <button type="button" className="btn btn--ghost btn--small" onClick={() => dismiss(b.id)}>
+            Dismiss
+          </button>
+        </div>
+      ))}
+    </div>
+  )
+}
+
+export function Toast() {
+  const toast = useApp((s) => s.toast)
+  const clear = useApp((s) => s.clearToast)
+  useEffect(() => {
+    if (!toast) return
+    const t = setTimeout(clear, 4000)
+    return () => clearTimeout(t)
+  }, [toast, clear])
+  return (
+    <div className="toast-region" role="status" aria-live="polite">
+      {toast && <div className="toast">{toast}</div>}
+    </div>
+  )
+}

@@ -1,0 +1,22 @@
+// Per-status tool counts of a server (CONTRACT.md §6: data-count holds exactly the number).
+import type { ServerInfo } from '../../shared/api'
+import { STATUS_LABEL } from '../../shared/statuses'
+import { nonZeroCounts } from '../store/selectors'
+import { STATUS_TONE } from './Badge'
+
+export function Counts({ server }: { server: ServerInfo }) {
+  const counts = nonZeroCounts(server)
+  if (counts.length === 0) return null
+  return (
+    <ul className="counts" aria-label={`${server.name} tools by status`}>
+      {counts.map(({ status, n }) => (
+        <li key={status} className={`count count--${STATUS_TONE[status]}`}>
+          <span className="count-n" data-count={status}>
+            {n}
+          </span>{' '}
+          {STATUS_LABEL[status]}
+        </li>
+      ))}
+    </ul>
+  )
+}

@@ -1,0 +1,60 @@
+// What a new user needs: where the config is, and how to connect an agent.
+import type { AppInfo } from '../../shared/api'
+
+const EXAMPLE = `{
+  "mcpServers": {
+    "memory": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-memory"]
+    }
+  }
+}`
+
+export function ConnectHelp({ info }: { info: AppInfo | null }) {
+  return (
+    <div className="connect">
+      <h3>Connect an agent</h3>
+      <ul>
+        <li>
+          <strong>Claude Desktop:</strong> run <code>toolgate connect claude-desktop --write</code>, then restart Claude Desktop.
+        </li>
+        <li>
+          <strong>Cursor and other MCP clients:</strong> add a stdio server with command <code>toolgate</code> and arguments{' '}
+          <code>["stdio"]</code>
+          {info?.mcp_url ? (
+            <>
+              , or point a Streamable HTTP client at <code>{info.mcp_url}</code> with the API key
+            </>
+          ) : null}
+          .
+        </li>
+      </ul>
+      <p className="muted small">Agents see one server, toolgate, and find tools through retrieve_tools. Nothing runs until you approve it here.</p>
+    </div>
+  )
+}
+
+export function GettingStarted({ info }: { info: AppInfo | null }) {
+  return (
+    <div className="empty">
+      <h2>No MCP servers yet</h2>
+      <ol className="steps">
+        <li>
+          <p>
+            Add the MCP servers you use to the config file. Toolgate reloads it as soon as you save:
+          </p>
+          <p className="mono path">{info?.config_path ?? 'mcp_config.json in the data folder'}</p>
+          <pre className="code">{EXAMPLE}</pre>
+        </li>
+        <li>
+          <p>
+            Each new server waits here in quarantine until you <strong>Inspect</strong> and <strong>Approve</strong> it.
+          </p>
+        </li>
+        <li>
+          <ConnectHelp info={info} />
+        </li>
+      </ol>
+    </div>
+  )
+}

@@ -1,0 +1,63 @@
+// The top bar: the overall state in one line, and the three views.
+import { useEffect } from 'react'
+import { useApp } from '../store/context'
+import { callableCount, connectedCount, waitingCount } from '../store/selectors'
+import type { Tab } from '../store/store'
+
+const TABS: Array<{ id: Tab; label: string }> = [
+  { id: 'servers', label: 'Servers' },
+  { id: 'search', label: 'Search' },
+  { id: 'activity', label: 'Activity' },
+]
+
+export function Header() {
+  const servers = useApp((s) => s.servers)
+  const tab = useApp((s) => s.tab)
+  const setTab = useApp((s) => s.setTab)
+  const waiting = waitingCount(servers)
+
+  useEffect(() => {
+    document.title = waiting > 0 ? `(${waiting}) Toolgate` : 'Toolgate'
+  }, [waiting])
+
+  return (
+    <header className="topbar">
+      <div className="brand">
+        <span className="logo" aria-hidden="true" />
+        <span className="brand-name">Toolgate</span>
+      </div>
+      <p className="summary" aria-live="polite">
+        <span>
+          {connectedCount(servers)} of {servers.length} servers connected
+        </span>
+        <span className="sep" aria-hidden="true">
+          ·
+        </span>
+        <span>{callableCount(servers)} tools callable</span>
+        {waiting > 0 && (
+          <>
+            <span className="sep" aria-hidden="true">
+              ·
+            </span>
+            <button type="button" className="waiting" onClick={() => setTab('servers')}>
+              {waiting} waiting for approval
+            </button>
+          </>
+        )}
+      </p>
+      <nav className="tabs" aria-label="Views">
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            className={tab === t.id ? 'tab tab--active' : 'tab'}
+            aria-current={tab === t.id ? 'page' : undefined}
+            onClick={() => setTab(t.id)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </nav>
+    </header>
+  )
+}

@@ -1,0 +1,96 @@
+// One server: its state, lock badges, counts and actions; opened, the list of its tools.
+// The container carries data-server / data-state (CONTRACT.md §6).
+import { useEffect } from 'react'
+import type { ServerInfo } from '../../shared/api'
+import { useApp } from '../store/context'
+import { Badge } from './Badge'
+import { Counts } from './Counts'
+import { ChevronIcon, ClockIcon, LockIcon, PowerIcon, ShieldIcon } from './icons'
+import { ServerActions } from './ServerActions'
+import { ServerNotice } from './ServerNotice'
+import { ToolList } from './ToolList'
+
+const STATE_LABEL: Record<ServerInfo['state'], string> = {
+  connected: 'connected',
+  connecting: 'connecting',
+  stopped: 'stopped',
+  error: 'error',
+  quarantined: 'quarantined',
+  disabled: 'off',
+}
+
+function ServerBadges({ server }: { server: ServerInfo }) {
+  const pending = server.counts.pending_approval ?? 0
+  return (
+    <>
+      {server.quarantined && (
+        <Badge tone={server.quarantine_source === 'config' ? 'lock' : 'warn'} icon={<ShieldIcon />}>
+          {server.quarantine_source === 'config' ? 'quarantined by config' : 'quarantined'}
+        </Badge>
+      )}
+      {!server.enabled && (
+        <Badge tone="muted" icon={<PowerIcon />}>
+          disabled
+        </Badge>
+      )}
+      {server.config_policy && (
+        <Badge tone="lock" icon={<LockIcon />} title="enabled_tools / disabled_tools in mcp_config.json apply to this server">
+          locked by config
+        </Badge>
+      )}
+      {pending > 0 && (
+        <Badge tone="attention" icon={<ClockIcon />}>
+          {pending} pending
+        </Badge>
+      )}
+      {server.trust === 'auto' && <Badge tone="info">auto-trust</Badge>}
+    </>
+  )
+}
+
+export function ServerCard({ server }: { server: ServerInfo }) {
+  const open = useApp((s) => s.expanded[server.name] ?? false)
+  const setExpanded = useApp((s) => s.setExpanded)
+  const hasTools = useApp((s) => s.tools[server.name] !== undefined)
+  const loadTools = useApp((s) => s.loadTools)
+  const bodyId = `tools-of-${server.name}`
+
+  useEffect(() => {
+    if (open && !hasTools) void loadTools(server.name)
+  }, [open, hasTools, loadTools, server.name])
+
+  return (
+    <section className={`server server--${server.state}`} data-server={server.name} data-state={server.state} aria-label={server.name}>
+      <div className="server-head">
+        <button
+          type="button"
+          className="server-toggle"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={() => setExpanded(server.name, !open)}
+        >
+          <ChevronIcon open={open} />
+          <span className="server-name">{server.name}</span>
+        </button>
+        <span className={`state state--${server.state}`}>
+          <span className="dot" aria-hidden="true" />
+          {STATE_LABEL[server.state]}
+        </span>
+        <ServerActions server={server} />
+      </div>
+      <div className="server-meta">
+        <ServerBadges server={server} />
+        <Counts server={server} />
+        <span className="target" title={server.target}>
+          {server.protocol} · {server.target}
+        </span>
+      </div>
+      <ServerNotice server={server} />
+      {open && (
+        <div id={bodyId} className="server-body">
+          <ToolList server={server} />
+        </div>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,50 @@
+// One calm sentence under a server header when its situation needs explaining.
+import type { ServerInfo } from '../../shared/api'
+import { AlertIcon, LockIcon, PowerIcon, ShieldIcon } from './icons'
+
+export function ServerNotice({ server }: { server: ServerInfo }) {
+  if (server.quarantined && server.quarantine_source === 'config') {
+    return (
+      <p className="notice notice--lock">
+        <LockIcon />
+        <span>
+          Held in quarantine by operator policy (<code>"quarantined": true</code> in mcp_config.json). It can't be approved here; ask
+          whoever manages the Toolgate config.
+        </span>
+      </p>
+    )
+  }
+  if (server.quarantined) {
+    return (
+      <p className="notice notice--warn">
+        <ShieldIcon />
+        <span>
+          {server.quarantine_source === 'user'
+            ? 'You put this server in quarantine. Agents cannot use it until you approve it again.'
+            : 'New server, waiting for your review. Toolgate has not started it and agents cannot call it.'}{' '}
+          <strong>Inspect</strong> starts it once to list its tools; <strong>Approve server</strong> lets agents use it.
+        </span>
+      </p>
+    )
+  }
+  if (!server.enabled) {
+    return (
+      <p className="notice notice--muted">
+        <PowerIcon />
+        <span>Switched off. Agents can still find its tools as locked, but cannot call them until you enable the server.</span>
+      </p>
+    )
+  }
+  if (server.state === 'error') {
+    return (
+      <p className="notice notice--danger">
+        <AlertIcon />
+        <span>{server.last_error ? `Not running: ${server.last_error}` : 'Not running.'}</span>
+      </p>
+    )
+  }
+  if (server.state === 'connecting') {
+    return <p className="notice notice--muted">Connecting…</p>
+  }
+  return null
+}

@@ -1,0 +1,93 @@
+// One tool: its status badge and only the action that fits (CONTRACT.md §6 markers).
+import { useId } from 'react'
+import type { ToolAction, ToolInfo } from '../../shared/api'
+import { useApp } from '../store/context'
+import { busyKey } from '../store/store'
+import { Badge, StatusBadge } from './Badge'
+import { DescriptionDiff } from './DescriptionDiff'
+import { LockIcon } from './icons'
+
+function ToolButton({ tool, action, label, primary, nameId }: { tool: ToolInfo; action: ToolAction; label: string; primary?: boolean; nameId: string }) {
+  const busy = useApp((s) => Boolean(s.busy[busyKey('tool', tool.server, tool.tool, action)]))
+  const run = useApp((s) => s.toolAction)
+  return (
+    <button
+      type="button"
+      className={primary ? 'btn btn--primary btn--small' : 'btn btn--small'}
+      disabled={busy}
+      aria-busy={busy || undefined}
+      aria-describedby={nameId}
+      onClick={() => void run(tool.server, tool.tool, action)}
+    >
+      {label}
+    </button>
+  )
+}
+
+function Action({ tool, nameId }: { tool: ToolInfo; nameId: string }) {
+  switch (tool.status) {
+    case 'callable':
+      return <ToolButton tool={tool} action="disable" label="Disable" nameId={nameId} />
+    case 'disabled_by_user':
+      return <ToolButton tool={tool} action="enable" label="Re-enable" primary nameId={nameId} />
+    case 'pending_approval':
+      return <ToolButton tool={tool} action="approve" label="Approve" primary nameId={nameId} />
+    default:
+      // config locks are operator policy; server-level locks are lifted on the server
+      return null
+  }
+}
+
+/** What the user should know about a lock they cannot lift on the tool itself. */
+function LockNote({ tool }: { tool: ToolInfo }) {
+  switch (tool.status) {
+    case 'disabled_by_config':
+      return (
+        <p className="lock-note">
+          <LockIcon />
+          <span>
+            Locked by operator policy in mcp_config.json (<code>enabled_tools</code> / <code>disabled_tools</code>). This is not a switch
+            in Toolgate; only whoever manages the config can change it.
+          </span>
+        </p>
+      )
+    // server_disabled / server_quarantined: the server's own notice says what to do, once
+    case 'disabled_unknown':
+      return <p className="muted small">{tool.remediation ?? 'Toolgate could not determine whether this tool may run; check the logs.'}</p>
+    default:
+      return null
+  }
+}
+
+const VARIANT_TONE = { call_tool_read: 'muted', call_tool_write: 'info', call_tool_destructive: 'danger' } as const
+
+export function ToolRow({ tool }: { tool: ToolInfo }) {
+  const changed = tool.status === 'pending_approval' && tool.approval.status === 'changed'
+  const isNew = tool.status === 'pending_approval' && !changed
+  const nameId = useId()
+  const label = changed ? 'changed — review' : isNew ? 'new — review' : undefined
+  return (
+    <li className={`tool tool--${tool.status}`} data-tool={tool.name} data-status={tool.status}>
+      <div className="tool-main">
+        <div className="tool-title">
+          <span className="tool-name" id={nameId}>
+            {tool.tool}
+          </span>
+          <StatusBadge status={tool.status} label={label} />
+          <Badge tone={VARIANT_TONE[tool.call_with] ?? 'muted'} title={`Agents call it with ${tool.call_with}`}>
+            {tool.call_with.replace('call_tool_', '')}
+          </Badge>
+        </div>
+        {changed ? (
+          <DescriptionDiff before={tool.approval.previous_description ?? ''} after={tool.description ?? ''} />
+        ) : (
+          tool.description && <p className="tool-desc">{tool.description}</p>
+        )}
+        <LockNote tool={tool} />
+      </div>
+      <div className="tool-actions">
+        <Action tool={tool} nameId={nameId} />
+      </div>
+    </li>
+  )
+}

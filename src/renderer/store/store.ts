@@ -1,0 +1,230 @@
+// The app state (zustand, vanilla store so tests can build one around a fake Api).
+// The core is the only source of truth: every event triggers a refetch, nothing is patched locally.
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import {
+  ApiError,
+  type ActionResult,
+  type Api,
+  type ApiEvent,
+  type AppInfo,
+  type ServerAction,
+  type ServerInfo,
+  type Stats,
+  type StatusInfo,
+  type ToolAction,
+  type ToolInfo,
+} from '../../shared/api'
+import { createSearchSlice, type SearchSlice } from './search'
+import { opensByDefault } from './selectors'
+
+export type Tab = 'servers' | 'search' | 'activity'
+
+export interface Banner {
+  id: number
+  message: string
+}
+
+export interface AppState extends SearchSlice {
+  api: Api
+  loaded: boolean
+  /** the key was refused (web UI): show the key screen instead of the app */
+  authError: ApiError | null
+  /** the first load failed for another reason */
+  loadError: string | null
+  info: AppInfo | null
+  status: StatusInfo | null
+  servers: ServerInfo[]
+  tools: Record<string, ToolInfo[]>
+  toolErrors: Record<string, string>
+  expanded: Record<string, boolean>
+  busy: Record<string, boolean>
+  banners: Banner[]
+  toast: string | null
+  tab: Tab
+  stats: Stats | null
+
+  start(): () => void
+  refresh(opts?: { info?: boolean }): Promise<void>
+  loadTools(server: string): Promise<void>
+  setExpanded(server: string, open: boolean): void
+  serverAction(server: string, action: ServerAction): Promise<void>
+  toolAction(server: string, tool: string, action: ToolAction): Promise<void>
+  approveAll(server: string): Promise<void>
+  loadStats(): Promise<void>
+  setTab(tab: Tab): void
+  reportError(err: unknown): void
+  dismiss(id: number): void
+  clearToast(): void
+}
+
+export type AppStore = StoreApi<AppState>
+
+let bannerSeq = 0
+
+export function messageOf(err: unknown): string {
+  if (err instanceof Error) return err.message
+  return String(err)
+}
+
+export function busyKey(...parts: string[]): string {
+  return parts.join('\u0000')
+}
+
+export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {}): AppStore {
+  const refreshDelay = opts.refreshDelayMs ?? 120
+  return createStore<AppState>()((set, get, store) => {
+    let refreshTimer: ReturnType<typeof setTimeout> | null = null
+    let refreshInfo = false
+
+    const onEvent = (ev: ApiEvent) => {
+      if (ev.type === 'config.reloaded' || ev.type === 'config.error') refreshInfo = true
+      if (refreshTimer) return
+      refreshTimer = setTimeout(() => {
+        refreshTimer = null
+        const info = refreshInfo
+        refreshInfo = false
+        void get().refresh({ info })
+        void get().rerunSearch()
+        if (get().tab === 'activity') void get().loadStats()
+      }, refreshDelay)
+    }
+
+    const act = async (key: string, fn: () => Promise<ActionResult>, after?: () => Promise<void>) => {
+      if (get().busy[key]) return
+      set((s) => ({ busy: { ...s.busy, [key]: true } }))
+      try {
+        const result = await fn()
+        set({ toast: result?.message || 'Done.' })
+      } catch (err) {
+        get().reportError(err)
+      } finally {
+        set((s) => {
+          const busy = { ...s.busy }
+          delete busy[key]
+          return { busy }
+        })
+      }
+      await get().refresh()
+      await after?.()
+      void get().rerunSearch()
+    }
+
+    return {
+      api,
+      loaded: false,
+      authError: null,
+      loadError: null,
+      info: null,
+      status: null,
+      servers: [],
+      tools: {},
+      toolErrors: {},
+      expanded: {},
+      busy: {},
+      banners: [],
+      toast: null,
+      tab: 'servers',
+      stats: null,
+      ...createSearchSlice(set, get, store),
+
+      start() {
+        const unsubscribe = api.subscribe(onEvent)
+        void get().refresh({ info: true })
+        return () => {
+          unsubscribe()
+          if (refreshTimer) clearTimeout(refreshTimer)
+          refreshTimer = null
+        }
+      },
+
+      async refresh({ info = false } = {}) {
+        try {
+          const [infoRes, status, list] = await Promise.all([
+            info || !get().info ? api.info() : Promise.resolve(get().info as AppInfo),
+            api.status(),
+            api.servers(),
+          ])
+          const names = new Set(list.servers.map((s) => s.name))
+          const tools: Record<string, ToolInfo[]> = {}
+          for (const [name, t] of Object.entries(get().tools)) if (names.has(name)) tools[name] = t
+          // a card opens by itself when something in it waits for the user, and then stays open
+          // (it must not fold away under the pointer once the last tool is approved)
+          const expanded = { ...get().expanded }
+          for (const s of list.servers) {
+            if (expanded[s.name] === undefined && opensByDefault(s, list.servers)) expanded[s.name] = true
+          }
+          set({ info: infoRes, status, servers: list.servers, tools, expanded, loaded: true, loadError: null, authError: null })
+          await Promise.all(Object.keys(tools).map((name) => get().loadTools(name)))
+        } catch (err) {
+          if (err instanceof ApiError && err.status === 401) set({ authError: err })
+          else if (!get().loaded) set({ loadError: messageOf(err) })
+          else get().reportError(err)
+        }
+      },
+
+      async loadTools(server) {
+        try {
+          const { tools } = await api.tools(server)
+          set((s) => {
+            const toolErrors = { ...s.toolErrors }
+            delete toolErrors[server]
+            return { tools: { ...s.tools, [server]: tools }, toolErrors }
+          })
+        } catch (err) {
+          set((s) => ({ toolErrors: { ...s.toolErrors, [server]: messageOf(err) } }))
+        }
+      },
+
+      setExpanded(server, open) {
+        set((s) => ({ expanded: { ...s.expanded, [server]: open } }))
+        if (open && !get().tools[server]) void get().loadTools(server)
+      },
+
+      serverAction(server, action) {
+        return act(busyKey('server', server, action), () => api.serverAction(server, action), async () => {
+          // inspecting is how a quarantined server's tools become visible: show them
+          if (action === 'inspect') {
+            set((s) => ({ expanded: { ...s.expanded, [server]: true } }))
+            await get().loadTools(server)
+          }
+        })
+      },
+
+      toolAction(server, tool, action) {
+        return act(busyKey('tool', server, tool, action), () => api.toolAction(server, tool, action))
+      },
+
+      approveAll(server) {
+        return act(busyKey('approve-all', server), () => api.approveAll(server))
+      },
+
+      async loadStats() {
+        try {
+          set({ stats: await api.stats() })
+        } catch (err) {
+          get().reportError(err)
+        }
+      },
+
+      setTab(tab) {
+        set({ tab })
+        if (tab === 'activity') void get().loadStats()
+      },
+
+      reportError(err) {
+        const message = messageOf(err)
+        // the same failure twice (e.g. a poll) stays one banner
+        if (get().banners.some((b) => b.message === message)) return
+        set((s) => ({ banners: [...s.banners, { id: ++bannerSeq, message }] }))
+      },
+
+      dismiss(id) {
+        set((s) => ({ banners: s.banners.filter((b) => b.id !== id) }))
+      },
+
+      clearToast() {
+        set({ toast: null })
+      },
+    }
+  })
+}

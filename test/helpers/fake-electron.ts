@@ -1,0 +1,168 @@
+// A stand-in for the `electron` module (the binary cannot run here). Records what the main
+// process and the preload do with it. Use: vi.mock('electron', () => import('../helpers/fake-electron')).
+import { EventEmitter } from 'node:events'
+import { vi } from 'vitest'
+
+type Handler = (event: unknown, ...args: unknown[]) => unknown
+
+export const fake = {
+  windows: [] as FakeBrowserWindow[],
+  trays: [] as FakeTray[],
+  notifications: [] as FakeNotification[],
+  handlers: new Map<string, Handler>(),
+  exposed: new Map<string, unknown>(),
+  rendererListeners: new Map<string, Set<(...a: unknown[]) => void>>(),
+  headerHooks: [] as Array<(details: { responseHeaders?: Record<string, string[]> }, cb: (r: unknown) => void) => void>,
+  singleInstance: true,
+  notificationsSupported: true,
+  reset() {
+    this.windows.length = 0
+    this.trays.length = 0
+    this.notifications.length = 0
+    this.handlers.clear()
+    this.exposed.clear()
+    this.rendererListeners.clear()
+    this.headerHooks.length = 0
+    this.singleInstance = true
+    this.notificationsSupported = true
+    app.removeAllListeners()
+    vi.clearAllMocks()
+  },
+}
+
+class FakeWebContents extends EventEmitter {
+  sent: Array<[string, unknown]> = []
+  windowOpenHandler: ((d: { url: string }) => unknown) | null = null
+  send(channel: string, payload: unknown) {
+    this.sent.push([channel, payload])
+  }
+  setWindowOpenHandler(h: (d: { url: string }) => unknown) {
+    this.windowOpenHandler = h
+  }
+}
+
+export class FakeBrowserWindow extends EventEmitter {
+  webContents = new FakeWebContents()
+  visible = false
+  destroyed = false
+  loaded: { file?: string; url?: string } = {}
+  constructor(public options: Record<string, unknown>) {
+    super()
+    fake.windows.push(this)
+  }
+  show = vi.fn(() => void (this.visible = true))
+  hide = vi.fn(() => void (this.visible = false))
+  focus = vi.fn()
+  restore = vi.fn()
+  isMinimized = () => false
+  isVisible = () => this.visible
+  isDestroyed = () => this.destroyed
+  loadFile = vi.fn(async (file: string) => void (this.loaded.file = file))
+  loadURL = vi.fn(async (url: string) => void (this.loaded.url = url))
+  /** what clicking the window's close button does */
+  close() {
+    let prevented = false
+    this.emit('close', { preventDefault: () => void (prevented = true) })
+    if (!prevented) {
+      this.destroyed = true
+      this.visible = false
+      this.emit('closed')
+    }
+  }
+}
+
+export class FakeTray extends EventEmitter {
+  tooltip = ''
+  title = ''
+  menu: { template: Array<Record<string, unknown>> } | null = null
+  destroyed = false
+  constructor(public image: { path: string }) {
+    super()
+    fake.trays.push(this)
+  }
+  setToolTip(t: string) {
+    this.tooltip = t
+  }
+  setTitle(t: string) {
+    this.title = t
+  }
+  setImage(i: { path: string }) {
+    this.image = i
+  }
+  setContextMenu(m: { template: Array<Record<string, unknown>> }) {
+    this.menu = m
+  }
+  destroy() {
+    this.destroyed = true
+  }
+}
+
+export class FakeNotification extends EventEmitter {
+  shown = false
+  constructor(public options: { title: string; body: string }) {
+    super()
+    fake.notifications.push(this)
+  }
+  static isSupported() {
+    return fake.notificationsSupported
+  }
+  show() {
+    this.shown = true
+  }
+}
+
+class FakeApp extends EventEmitter {
+  requestSingleInstanceLock = vi.fn(() => fake.singleInstance)
+  whenReady = vi.fn(() => Promise.resolve())
+  getAppPath = vi.fn(() => '/app')
+  exit = vi.fn()
+  quit = vi.fn(() => {
+    let prevented = false
+    this.emit('before-quit', { preventDefault: () => void (prevented = true) })
+    if (!prevented) this.emit('will-quit')
+  })
+}
+
+export const app = new FakeApp()
+export const BrowserWindow = FakeBrowserWindow
+export const Tray = FakeTray
+export const Notification = FakeNotification
+export const Menu = { buildFromTemplate: vi.fn((template: Array<Record<string, unknown>>) => ({ template })) }
+export const nativeImage = { createFromPath: vi.fn((path: string) => ({ path })), createEmpty: vi.fn(() => ({ path: '' })) }
+export const dialog = { showErrorBox: vi.fn() }
+export const shell = { openExternal: vi.fn(async () => undefined) }
+export const session = {
+  defaultSession: {
+    webRequest: {
+      onHeadersReceived: vi.fn((hook: (typeof fake.headerHooks)[number]) => void fake.headerHooks.push(hook)),
+    },
+  },
+}
+export const ipcMain = {
+  handle: vi.fn((channel: string, h: Handler) => {
+    if (fake.handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`)
+    fake.handlers.set(channel, h)
+  }),
+  removeHandler: vi.fn((channel: string) => void fake.handlers.delete(channel)),
+}
+
+/** The renderer side: invoke reaches the handlers registered on ipcMain, like Electron does. */
+export const ipcRenderer = {
+  senderWindow: null as FakeBrowserWindow | null,
+  invoke: vi.fn(async (channel: string, ...args: unknown[]) => {
+    const h = fake.handlers.get(channel)
+    if (!h) throw new Error(`No handler registered for '${channel}'`)
+    return h({ sender: ipcRenderer.senderWindow?.webContents ?? null }, ...args)
+  }),
+  on: vi.fn((channel: string, l: (...a: unknown[]) => void) => {
+    const set = fake.rendererListeners.get(channel) ?? new Set()
+    set.add(l)
+    fake.rendererListeners.set(channel, set)
+  }),
+  removeListener: vi.fn((channel: string, l: (...a: unknown[]) => void) => void fake.rendererListeners.get(channel)?.delete(l)),
+}
+export const contextBridge = {
+  exposeInMainWorld: vi.fn((key: string, api: unknown) => void fake.exposed.set(key, api)),
+}
+
+export default { app, BrowserWindow, Tray, Notification, Menu, nativeImage, dialog, shell, session, ipcMain, ipcRenderer, contextBridge }

@@ -1,0 +1,187 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+vi.mock('electron', () => import('../helpers/fake-electron'))
+import { app, dialog, fake } from '../helpers/fake-electron'
+import { runApp, type StartCore } from '../../src/main/electron/app'
+import { parseAppArgs } from '../../src/main/electron/args'
+import { CSP } from '../../src/main/electron/csp'
+import { EVENT_CHANNEL } from '../../src/preload/ops'
+import { FakeApi, sampleServers } from '../helpers/fake-api'
+
+beforeEach(() => fake.reset())
+
+function coreFor(api = new FakeApi(sampleServers())) {
+  const stop = vi.fn(async () => undefined)
+  const startCore = vi.fn<StartCore>(async () => ({ api, info: await api.info(), url: 'http://127.0.0.1:8719', stop }))
+  return { api, stop, startCore }
+}
+
+const tick = (ms = 200) => new Promise((r) => setTimeout(r, ms))
+
+describe('tray app lifecycle', () => {
+  it('starts the core once with the control API on, a secure window and a tray', async () => {
+    const { startCore } = coreFor()
+    const running = await runApp(startCore, ['electron', '.', '--data-dir', '/tmp/d', '--config=/tmp/c.json'])
+    expect(running).not.toBeNull()
+    expect(startCore).toHaveBeenCalledTimes(1)
+    expect(startCore.mock.calls[0][0]).toMatchObject({ serveHttp: true, dataDir: '/tmp/d', configPath: '/tmp/c.json', kind: 'app' })
+    expect(fake.windows).toHaveLength(1)
+    const prefs = fake.windows[0].options.webPreferences as Record<string, unknown>
+    expect(prefs).toMatchObject({ contextIsolation: true, nodeIntegration: false, sandbox: true })
+    expect(String(prefs.preload)).toMatch(/preload[/\\]index\.js$/)
+    expect(fake.windows[0].loaded.file).toMatch(/renderer[/\\]index\.html$/)
+    expect(fake.trays).toHaveLength(1)
+    expect(fake.handlers.size).toBe(9)
+  })
+
+  it('sends the CSP header on every response', async () => {
+    await runApp(coreFor().startCore, [])
+    expect(fake.headerHooks).toHaveLength(1)
+    let out: { responseHeaders: Record<string, string[]> } | null = null
+    fake.headerHooks[0]({ responseHeaders: { 'X-A': ['1'] } }, (r) => (out = r as typeof out))
+    expect(out!.responseHeaders['Content-Security-Policy']).toEqual([CSP])
+    expect(out!.responseHeaders['X-A']).toEqual(['1'])
+    expect(CSP).toContain("default-src 'self'")
+    expect(CSP).toContain("connect-src 'self'")
+  })
+
+  it('closing the window hides it; the app keeps living in the tray', async () => {
+    await runApp(coreFor().startCore, [])
+    const win = fake.windows[0]
+    win.emit('ready-to-show')
+    expect(win.visible).toBe(true)
+    win.close()
+    expect(win.destroyed).toBe(false)
+    expect(win.hide).toHaveBeenCalled()
+    expect(app.quit).not.toHaveBeenCalled()
+    // the tray brings it back
+    const open = (fake.trays[0].menu!.template as Array<{ label?: string; click?: () => void }>).find((i) => i.label === 'Open Toolgate')!
+    open.click!()
+    expect(win.visible).toBe(true)
+  })
+
+  it('--hidden starts in the tray without showing the window', async () => {
+    await runApp(coreFor().startCore, ['--hidden'])
+    fake.windows[0].emit('ready-to-show')
+    expect(fake.windows[0].visible).toBe(false)
+  })
+
+  it('Quit stops the core, then really quits (and the window may close)', async () => {
+    const { startCore, stop } = coreFor()
+    await runApp(startCore, [])
+    const quit = (fake.trays[0].menu!.template as Array<{ label?: string; click?: () => void }>).find((i) => i.label === 'Quit Toolgate')!
+    quit.click!()
+    await tick(10)
+    expect(stop).toHaveBeenCalledTimes(1)
+    expect(app.quit).toHaveBeenCalledTimes(2) // once deferred for the core, once for real
+    fake.windows[0].close()
+    expect(fake.windows[0].destroyed).toBe(true)
+  })
+
+  it('a second instance does not start a core; it quits and the first one shows its window', async () => {
+    fake.singleInstance = false
+    const second = coreFor()
+    expect(await runApp(second.startCore, [])).toBeNull()
+    expect(second.startCore).not.toHaveBeenCalled()
+    expect(app.quit).toHaveBeenCalled()
+    expect(fake.windows).toHaveLength(0)
+
+    fake.reset()
+    await runApp(coreFor().startCore, ['--hidden'])
+    const win = fake.windows[0]
+    expect(win.visible).toBe(false)
+    app.emit('second-instance')
+    expect(win.visible).toBe(true)
+    expect(win.focus).toHaveBeenCalled()
+  })
+
+  it('a core that cannot start is reported in a dialog and the app exits', async () => {
+    const startCore = vi.fn<StartCore>(async () => {
+      throw new Error('another Toolgate (pid 42) already owns /tmp/d')
+    })
+    expect(await runApp(startCore, [])).toBeNull()
+    expect(dialog.showErrorBox).toHaveBeenCalledWith('Toolgate could not start', 'another Toolgate (pid 42) already owns /tmp/d')
+    expect(app.exit).toHaveBeenCalledWith(2)
+  })
+
+  it('core events reach the window on the event channel', async () => {
+    const { api } = coreFor()
+    await runApp(async () => ({ api, info: await api.info(), url: null, stop: async () => undefined }), [])
+    api.emit({ type: 'config.reloaded', data: {} })
+    expect(fake.windows[0].webContents.sent).toContainEqual([EVENT_CHANNEL, { type: 'config.reloaded', data: {} }])
+  })
+
+  it('the tray follows the core, and a notification tells when something starts waiting', async () => {
+    const { api, startCore } = coreFor()
+    await runApp(startCore, [], { refreshMs: 10, notifySettleMs: 50 })
+    await tick(100) // the baseline settles
+    const tray = fake.trays[0]
+    expect(tray.tooltip).toBe('Toolgate — 3 waiting for approval')
+    expect(tray.image.path).toMatch(/tray-attention\.png$/)
+    expect(fake.notifications).toHaveLength(0) // the state at start is the baseline
+
+    // a new server lands in quarantine, and a tool of github changes (rug pull)
+    api.servers_.push({ name: 'newcomer', quarantined: true, tools: [] })
+    const t = api.server('github').tools.find((x) => x.tool === 'list_repos')!
+    t.approval = 'changed'
+    api.emit({ type: 'servers.changed', data: {} })
+    await tick(30)
+    expect(tray.tooltip).toBe('Toolgate — 5 waiting for approval') // the tray at once
+    expect(fake.notifications).toHaveLength(0) // the notification once the state held
+    await tick()
+    expect(fake.notifications).toHaveLength(1)
+    const n = fake.notifications[0]
+    expect(n.shown).toBe(true)
+    expect(n.options.title).toBe('Toolgate: servers and tools wait for approval')
+    expect(n.options.body).toContain('Server "newcomer" is new and waits for your review.')
+    expect(n.options.body).toContain('1 tool of "github" is new or changed.')
+    expect(tray.tooltip).toBe('Toolgate — 5 waiting for approval')
+
+    // clicking the notification opens the window
+    n.emit('click')
+    expect(fake.windows[0].visible).toBe(true)
+
+    // approving everything calms the icon down and does not notify
+    await api.approveAll('github')
+    await api.serverAction('shady', 'approve')
+    await api.serverAction('newcomer', 'approve')
+    await tick()
+    expect(tray.image.path).toMatch(/tray\.png$/)
+    expect(fake.notifications).toHaveLength(1)
+  })
+
+  it('a state that passes through "pending" for a moment does not notify', async () => {
+    const { api, startCore } = coreFor()
+    await runApp(startCore, [], { refreshMs: 10, notifySettleMs: 150 })
+    await tick(200)
+    const t = api.server('github').tools.find((x) => x.tool === 'list_repos')!
+    t.approval = 'pending' // e.g. a reconnect before the baseline is re-read
+    api.emit({ type: 'tools.changed', data: {} })
+    await tick(40)
+    t.approval = 'approved'
+    api.emit({ type: 'tools.changed', data: {} })
+    await tick(300)
+    expect(fake.notifications).toHaveLength(0)
+  })
+
+  it('Enable/Disable in the tray acts on the core', async () => {
+    const { api, startCore } = coreFor()
+    await runApp(startCore, [])
+    type Item = { label?: string; click?: () => void; submenu?: Item[] }
+    const menu = fake.trays[0].menu!.template as Item[]
+    menu.find((i) => i.label?.startsWith('notes —'))!.submenu!.find((i) => i.label === 'Enable')!.click!()
+    await tick(10)
+    expect(api.calls).toContain('serverAction notes enable')
+  })
+})
+
+describe('app arguments', () => {
+  it('reads --config, --data-dir, --listen (both forms) and --hidden', () => {
+    expect(parseAppArgs(['/usr/bin/electron', '.', '--config', 'a.json', '--data-dir=/d', '--listen', '127.0.0.1:9', '--hidden'])).toEqual({
+      configPath: 'a.json',
+      dataDir: '/d',
+      listen: '127.0.0.1:9',
+      hidden: true,
+    })
+    expect(parseAppArgs([])).toEqual({ hidden: false })
+  })
+})

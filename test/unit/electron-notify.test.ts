@@ -1,0 +1,41 @@
+import { describe, expect, it, vi } from 'vitest'
+import { WaitingNotifier, whatStartedWaiting } from '../../src/main/electron/notify'
+import { summarize, type Summary } from '../../src/main/electron/summary'
+import { FakeApi, sampleServers } from '../helpers/fake-api'
+
+const s = (over: Partial<Summary>): Summary => ({ total: 0, connected: 0, callable: 0, reviewServers: [], pendingTools: {}, waiting: 0, ...over })
+
+describe('notifications for things that start waiting', () => {
+  it('says nothing when nothing new waits', () => {
+    expect(whatStartedWaiting(s({ reviewServers: ['a'] }), s({ reviewServers: ['a'] }))).toBeNull()
+    expect(whatStartedWaiting(s({ pendingTools: { a: 3 } }), s({ pendingTools: { a: 2 } }))).toBeNull()
+  })
+
+  it('a new server to review', () => {
+    expect(whatStartedWaiting(s({}), s({ reviewServers: ['fs'] }))).toEqual({
+      title: 'Toolgate: a server waits for review',
+      body: 'Server "fs" is new and waits for your review. Open Toolgate to review.',
+    })
+  })
+
+  it('more tools pending on a server', () => {
+    expect(whatStartedWaiting(s({ pendingTools: { gh: 1 } }), s({ pendingTools: { gh: 3 } }))).toEqual({
+      title: 'Toolgate: 2 tools wait for approval',
+      body: '2 tools of "gh" are new or changed. Open Toolgate to review.',
+    })
+  })
+
+  it('the first snapshot is the baseline', () => {
+    const show = vi.fn()
+    const n = new WaitingNotifier(show)
+    expect(n.update(s({ reviewServers: ['a'] }))).toBeNull()
+    expect(n.update(s({ reviewServers: ['a', 'b'] }))?.title).toBe('Toolgate: a server waits for review')
+    expect(show).toHaveBeenCalledTimes(1)
+  })
+
+  it('summary: operator holds and user holds are not "waiting"', async () => {
+    const { servers } = await new FakeApi(sampleServers()).servers()
+    const sum = summarize(servers)
+    expect(sum).toMatchObject({ total: 4, connected: 1, callable: 1, reviewServers: ['shady'], pendingTools: { github: 2 }, waiting: 3 })
+  })
+})

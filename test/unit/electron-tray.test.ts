@@ -1,0 +1,106 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+vi.mock('electron', () => import('../helpers/fake-electron'))
+import { fake } from '../helpers/fake-electron'
+import { buildTrayMenu, TrayController, tooltipFor } from '../../src/main/electron/tray'
+import { summarize } from '../../src/main/electron/summary'
+import { FakeApi, sampleServers } from '../helpers/fake-api'
+
+type Item = { label?: string; type?: string; enabled?: boolean; click?: () => void; submenu?: Item[] }
+
+async function world() {
+  const { servers } = await new FakeApi(sampleServers()).servers()
+  return { servers, summary: summarize(servers) }
+}
+
+const handlers = () => ({ open: vi.fn(), quit: vi.fn(), setServerEnabled: vi.fn() })
+const labels = (items: Item[]) => items.map((i) => (i.type === 'separator' ? '---' : i.label))
+
+beforeEach(() => fake.reset())
+
+describe('tray menu', () => {
+  it('shows the overall state, what waits, one entry per server, Open and Quit', async () => {
+    const { servers, summary } = await world()
+    const items = buildTrayMenu(servers, summary, handlers()) as Item[]
+    expect(labels(items)).toEqual([
+      '1 of 4 servers connected',
+      '1 tools callable',
+      '3 waiting for approval…',
+      '---',
+      'github — connected · 2 waiting',
+      'shady — quarantined',
+      'held — quarantined',
+      'notes — off',
+      '---',
+      'Open Toolgate',
+      'Quit Toolgate',
+    ])
+    expect(items[0].enabled).toBe(false)
+    expect(items[1].enabled).toBe(false)
+  })
+
+  it('per-server submenus offer Enable or Disable and call the core', async () => {
+    const { servers, summary } = await world()
+    const h = handlers()
+    const items = buildTrayMenu(servers, summary, h) as Item[]
+    const sub = (name: string) => items.find((i) => i.label?.startsWith(`${name} —`))!.submenu!
+    expect(labels(sub('github'))).toEqual(['1 tool callable', 'Review 2 waiting tools…', '---', 'Disable'])
+    expect(labels(sub('shady'))).toEqual(['0 tools callable', 'Review in Toolgate…', '---', 'Disable'])
+    expect(labels(sub('held'))).toEqual(['0 tools callable', 'Held in quarantine by the config', '---', 'Disable'])
+    expect(sub('held')[1].enabled).toBe(false)
+    expect(labels(sub('notes'))).toEqual(['0 tools callable', '---', 'Enable'])
+    sub('github').find((i) => i.label === 'Disable')!.click!()
+    sub('notes').find((i) => i.label === 'Enable')!.click!()
+    expect(h.setServerEnabled.mock.calls).toEqual([
+      ['github', false],
+      ['notes', true],
+    ])
+  })
+
+  it('Open Toolgate, the waiting line and Quit call their handlers', async () => {
+    const { servers, summary } = await world()
+    const h = handlers()
+    const items = buildTrayMenu(servers, summary, h) as Item[]
+    items.find((i) => i.label === 'Open Toolgate')!.click!()
+    items.find((i) => i.label === '3 waiting for approval…')!.click!()
+    items.find((i) => i.label === 'Quit Toolgate')!.click!()
+    expect(h.open).toHaveBeenCalledTimes(2)
+    expect(h.quit).toHaveBeenCalledTimes(1)
+  })
+
+  it('with nothing configured or waiting it says so', () => {
+    const items = buildTrayMenu([], summarize([]), handlers()) as Item[]
+    expect(labels(items)).toEqual([
+      '0 of 0 servers connected',
+      '0 tools callable',
+      'Nothing waiting for approval',
+      '---',
+      'No servers configured yet',
+      '---',
+      'Open Toolgate',
+      'Quit Toolgate',
+    ])
+  })
+
+  it('the icon and tooltip change while something waits', async () => {
+    const { servers, summary } = await world()
+    const t = new TrayController({ normal: '/r/tray.png', attention: '/r/tray-attention.png' }, handlers())
+    const tray = fake.trays[0]
+    expect(tray.image.path).toBe('/r/tray.png')
+    t.update(servers, summary)
+    expect(tray.image.path).toBe('/r/tray-attention.png')
+    expect(tray.tooltip).toBe('Toolgate — 3 waiting for approval')
+    expect(labels(tray.menu!.template as Item[])).toContain('3 waiting for approval…')
+    const calm = summarize(servers.filter((s) => s.name === 'notes'))
+    t.update([servers[3]], calm)
+    expect(tray.image.path).toBe('/r/tray.png')
+    expect(tray.tooltip).toBe(tooltipFor(calm))
+    expect(tray.tooltip).toBe('Toolgate — 0/1 servers, 0 tools')
+  })
+
+  it('a click on the tray icon opens the window', () => {
+    const h = handlers()
+    new TrayController({ normal: 'a', attention: 'b' }, h)
+    fake.trays[0].emit('click')
+    expect(h.open).toHaveBeenCalled()
+  })
+})

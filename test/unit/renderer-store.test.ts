@@ -1,0 +1,124 @@
+// @vitest-environment happy-dom
+import { describe, expect, it, vi } from 'vitest'
+import { ApiError } from '../../src/shared/api'
+import { createAppStore } from '../../src/renderer/store/store'
+import { waitingCount, nonZeroCounts } from '../../src/renderer/store/selectors'
+import { FakeApi, sampleServers } from '../helpers/fake-api'
+
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms))
+
+describe('app store', () => {
+  it('loads info, status and servers and subscribes to events', async () => {
+    const api = new FakeApi(sampleServers())
+    const store = createAppStore(api, { refreshDelayMs: 5 })
+    const stop = store.getState().start()
+    await vi.waitFor(() => expect(store.getState().loaded).toBe(true))
+    const s = store.getState()
+    expect(s.info?.config_path).toContain('mcp_config.json')
+    expect(s.servers.map((x) => x.name)).toEqual(['github', 'shady', 'held', 'notes'])
+    expect(api.listenerCount).toBe(1)
+    stop()
+    expect(api.listenerCount).toBe(0)
+  })
+
+  it('refetches servers and the open tool lists when the core sends an event', async () => {
+    const api = new FakeApi(sampleServers())
+    const store = createAppStore(api, { refreshDelayMs: 5 })
+    store.getState().start()
+    await vi.waitFor(() => expect(store.getState().loaded).toBe(true))
+    await store.getState().loadTools('github')
+    // something changes in the core behind the UI's back
+    api.server('github').tools.push({ tool: 'fork_repo', description: 'Fork', approval: 'pending' })
+    api.emit({ type: 'tools.changed', data: { server: 'github' } })
+    await vi.waitFor(() => expect(store.getState().tools.github.map((t) => t.tool)).toContain('fork_repo'))
+    expect(store.getState().servers[0].counts.pending_approval).toBe(3)
+  })
+
+  it('coalesces a burst of events into one refetch', async () => {
+    const api = new FakeApi(sampleServers())
+    const store = createAppStore(api, { refreshDelayMs: 10 })
+    store.getState().start()
+    await vi.waitFor(() => expect(store.getState().loaded).toBe(true))
+    const before = api.calls.filter((c) => c === 'servers').length
+    for (let i = 0; i < 5; i++) api.emit({ type: 'servers.changed', data: {} })
+    await tick(60)
+    expect(api.calls.filter((c) => c === 'servers').length).toBe(before + 1)
+  })
+
+  it('re-reads info after config.reloaded and config.error', async () => {
+    const api = new FakeApi(sampleServers())
+    const store = createAppStore(api, { refreshDelayMs: 5 })
+    store.getState().start()
+    await vi.waitFor(() => expect(store.getState().loaded).toBe(true))
+    api.info_.config_error = 'mcpServers[0].command: required'
+    api.emit({ type: 'config.error', data: {} })
+    await vi.waitFor(() => expect(store.getState().info?.config_error).toBe('mcpServers[0].command: required'))
+  })
+
+  it('an action calls the Api, shows its message and refreshes', async () => {
+    const api = new FakeApi(sampleServers())
+    const store = createAppStore(api, { refreshDelayMs: 5 })
+    store.getState().start()
+    await vi.waitFor(() => expect(store.getState().loaded).toBe(true))
+    await store.getState().toolAction('github', 'create_issue', 'enable')
+    expect(api.calls).toContain('toolAction github create_issue enable')
+    expect(store.getState().toast).toBe('enable github:create_issue: done')
+    expect(store.getState().servers[0].counts.disabled_by_user).toBeUndefined()
+  })
+
+  it('a failed action becomes a visible banner, not a silent no-op', async () => {
+    const api = new FakeApi(sampleServers())
+    const store = createAppStore(api, { refreshDelayMs: 5 })
+    store.getState().start()
+    await vi.waitFor(() => expect(store.getState().loaded).toBe(true))
+    await store.getState().serverAction('held', 'approve')
+    expect(store.getState().banners.map((b) => b.message)).toEqual(['"held" is quarantined by the config'])
+    store.getState().dismiss(store.getState().banners[0].id)
+    expect(store.getState().banners).toEqual([])
+  })
+
+  it('a refused key (401) switches to the key screen state', async () => {
+    const api = new FakeApi(sampleServers())
+    api.failNext('status', new ApiError('unauthorized', 'bad key', 401))
+    const store = createAppStore(api)
+    store.getState().start()
+    await vi.waitFor(() => expect(store.getState().authError?.message).toBe('bad key'))
+  })
+
+  it('an unreachable core on first load is a load error', async () => {
+    const api = new FakeApi(sampleServers())
+    api.failNext('servers', new ApiError('unreachable', 'Cannot reach Toolgate', 0))
+    const store = createAppStore(api)
+    store.getState().start()
+    await vi.waitFor(() => expect(store.getState().loadError).toBe('Cannot reach Toolgate'))
+    await store.getState().refresh()
+    expect(store.getState().loaded).toBe(true)
+  })
+
+  it('search keeps the raw text and drops stale answers', async () => {
+    const api = new FakeApi(sampleServers())
+    const store = createAppStore(api)
+    store.getState().setQuery('repositories')
+    await store.getState().runSearch()
+    const text = store.getState().result?.text ?? ''
+    expect(JSON.parse(text).tools.map((t: { name: string }) => t.name)).toEqual(['github:list_repos'])
+    expect(api.searches.at(-1)).toEqual({ query: 'repositories', limit: 15, include_disabled: false })
+    store.getState().setQuery('   ')
+    await store.getState().runSearch()
+    expect(store.getState().result).toBeNull()
+  })
+
+  it('selectors: waiting = servers to review + pending tools; zero counts dropped', async () => {
+    const api = new FakeApi(sampleServers())
+    const { servers } = await api.servers()
+    // shady (review) + 2 pending tools on github; held is an operator hold, not waiting on the user
+    expect(waitingCount(servers)).toBe(3)
+    expect(nonZeroCounts(servers[0])).toEqual([
+      { status: 'callable', n: 1 },
+      { status: 'disabled_by_config', n: 1 },
+      { status: 'disabled_by_user', n: 1 },
+      { status: 'pending_approval', n: 2 },
+    ])
+    expect(nonZeroCounts(servers[2])).toEqual([])
+  })
+})

@@ -1,0 +1,72 @@
+// describeTarget: what an operator sees of an upstream — never its secrets.
+import { describe, expect, it } from 'vitest'
+import type { ServerConfig } from '../../src/shared/config-schema'
+import { describeTarget, transportKinds } from '../../src/main/core/upstream'
+import { makeRedactor } from '../../src/main/core/upstream/target'
+
+function cfg(extra: Partial<ServerConfig>): ServerConfig {
+  return { name: 's', protocol: 'auto', enabled: true, trust: 'manual', ...extra }
+}
+
+describe('describeTarget', () => {
+  it('shows the command line of a stdio server, never its env', () => {
+    const text = describeTarget(cfg({ command: 'node', args: ['/x/y.js', '--flag'], env: { API_KEY: 'sk-live-1234567890abcdef' } }))
+    expect(text).toBe('node /x/y.js --flag')
+  })
+
+  it('quotes arguments with spaces for readability', () => {
+    expect(describeTarget(cfg({ command: 'npx', args: ['-y', 'my server', "it's"] }))).toBe(`npx -y 'my server' 'it'\\''s'`)
+  })
+
+  it('masks secret-looking argv values', () => {
+    const text = describeTarget(
+      cfg({
+        command: 'srv',
+        args: ['--api-key', 'abc', '--token=xyz', '--port', '8080', 'GITHUB_TOKEN=ghp_1', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', '--verbose'],
+      }),
+    )
+    expect(text).toBe('srv --api-key *** --token=*** --port 8080 GITHUB_TOKEN=*** *** --verbose')
+    expect(text).not.toMatch(/abc|xyz|ghp_/)
+  })
+
+  it('masks URL credentials and secret query values, keeps harmless ones', () => {
+    expect(describeTarget(cfg({ url: 'https://user:pa55@example.com/mcp?api_key=s3cret&transport=sse' }))).toBe(
+      'https://***:***@example.com/mcp?api_key=***&transport=sse',
+    )
+    expect(describeTarget(cfg({ url: 'https://example.com/mcp?x=abcdefghij0123456789abcdef' }))).toBe('https://example.com/mcp?x=***')
+    expect(describeTarget(cfg({ url: 'http://127.0.0.1:3001/mcp', headers: { Authorization: 'Bearer t' } }))).toBe('http://127.0.0.1:3001/mcp')
+  })
+
+  it('masks URLs given as arguments', () => {
+    expect(describeTarget(cfg({ command: 'bridge', args: ['https://me:pw@host/x?token=t'] }))).toBe('bridge https://***:***@host/x?token=***')
+  })
+})
+
+describe('transportKinds', () => {
+  it('resolves auto: stdio with a command, else Streamable HTTP then SSE', () => {
+    expect(transportKinds(cfg({ command: 'x' }))).toEqual(['stdio'])
+    expect(transportKinds(cfg({ url: 'http://h/mcp' }))).toEqual(['streamable-http', 'sse'])
+    expect(transportKinds(cfg({ protocol: 'http', url: 'http://h/mcp' }))).toEqual(['streamable-http'])
+    expect(transportKinds(cfg({ protocol: 'streamable-http', url: 'http://h/mcp' }))).toEqual(['streamable-http'])
+    expect(transportKinds(cfg({ protocol: 'sse', url: 'http://h/sse' }))).toEqual(['sse'])
+    expect(transportKinds(cfg({ protocol: 'stdio', command: 'x', url: 'http://h' }))).toEqual(['stdio'])
+  })
+})
+
+describe('makeRedactor', () => {
+  it('masks env values, header values, URL credentials and secret args in any text', () => {
+    const redact = makeRedactor(
+      cfg({
+        command: 'srv',
+        args: ['--token', 'argsecret1', 'https://u:pw1234@h/x?key=qsecret99'],
+        env: { API_KEY: 'envsecret1', SHORT: 'abc' },
+        url: 'https://name:urlpass1@example.com/mcp?token=urlquery1',
+        headers: { Authorization: 'Bearer hdrtoken1' },
+      }),
+    )
+    const text = redact(
+      'fetch https://name:urlpass1@example.com/mcp?token=urlquery1 failed; envsecret1 argsecret1 pw1234 qsecret99 hdrtoken1 urlpass1 abc',
+    )
+    expect(text).toBe('fetch https://***:***@example.com/mcp?token=*** failed; *** *** *** *** *** *** abc')
+  })
+})
