@@ -113,7 +113,6 @@ describe('tray app lifecycle', () => {
   it('the tray follows the core, and a notification tells when something starts waiting', async () => {
     const { api, startCore } = coreFor()
     await runApp(startCore, [], { refreshMs: 10, notifySettleMs: 50 })
-    await tick(100) // the baseline settles
     const tray = fake.trays[0]
     expect(tray.tooltip).toBe('Toolgate — 3 waiting for approval')
     expect(tray.image.path).toMatch(/tray-attention\.png$/)

@@ -187,9 +187,14 @@ describe('retrieval quality on the shared golden set (issue 7)', () => {
       evaluate('  variant: BM25 k 1.5, b 0.75, d 0', { bm25: { k: 1.5, b: 0.75, d: 0 } }),
       evaluate('  variant: BM25 k 0.9, b 0.5', { bm25: { k: 0.9, b: 0.5, d: 0.5 } }),
       evaluate('  variant: name boost 2', { boost: { ...DEFAULT_OPTIONS.boost, name: 2 } }),
-      evaluate('  variant: no synonyms', { synonymWeight: 0 })
+      evaluate('  without: synonyms', { synonymWeight: 0 }),
+      evaluate('  without: stemming', { analyzer: { ...DEFAULT_OPTIONS.analyzer, stem: false } }),
+      evaluate('  without: stop words', { analyzer: { ...DEFAULT_OPTIONS.analyzer, stopWords: false } }),
+      evaluate('  without: identifier splitting', { analyzer: { ...DEFAULT_OPTIONS.analyzer, splitCase: false } }),
+      evaluate('  without: first-sentence field', { boost: boosted }),
+      evaluate('  without: field boosts (all 1, no first-sentence field)', { boost: flat })
     ]
-    console.log(`\n${HEADER}\n${rows.map(formatRow).join('\n')}\n`)
+    console.log(`\nqueries: dev ${rows[0].dev.n}, known ${rows[0].known.n}, para ${rows[0].para.n}\n${HEADER}\n${rows.map(formatRow).join('\n')}\n`)
     console.log(`shipped options: ${JSON.stringify(DEFAULT_OPTIONS)}`)
     expect(rows.length).toBeGreaterThan(0)
   })

@@ -74,6 +74,15 @@ describe('ToolIndex ranking (hand-written cases)', () => {
     expect(new ToolIndex().search('file')).toEqual([])
   })
 
+  it('a very long query (past the 32-word cap, camel-cased words at the end) lists each tool once', () => {
+    const words = Array.from({ length: 40 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${i}`).join(' ')
+    const hits = index.search(`${words} readFile createIssue directory`)
+    expect(new Set(hits.map((h) => h.id)).size).toBe(hits.length)
+    expect(hits.every((h) => h.score > 0)).toBe(true)
+    const all = index.search(`file issue ${words} closeIssue`)
+    expect(new Set(all.map((h) => h.id)).size).toBe(all.length)
+  })
+
   it('scores are positive and non-increasing', () => {
     const hits = index.search('create a new file in a directory')
     expect(hits.length).toBeGreaterThan(2)

@@ -7,10 +7,12 @@
 // Queries: the dev golden queries, the first sentences of 100 real descriptions, and 200
 // short keyword queries built from real tool names — a mix of long and short requests.
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
+import MiniSearch from 'minisearch'
 import { describe, expect, it } from 'vitest'
-import { ToolIndex, firstSentence, type IndexedTool } from '../../src/main/core/search/tool-index'
-import { splitIdentifier } from '../../src/main/core/search/tokenize'
+import { DEFAULT_OPTIONS, ToolIndex, firstSentence, type IndexedTool } from '../../src/main/core/search/tool-index'
+import { makeAnalyzer, splitIdentifier } from '../../src/main/core/search/tokenize'
 
 const SHARED = path.resolve(process.cwd(), '../shared')
 
@@ -68,6 +70,26 @@ function indexOf(tools: IndexedTool[]): { index: ToolIndex; buildMs: number } {
 
 const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
 
+/** Reference point measured in the same run: minisearch 7.2 with the same fields, analyzer and boosts. */
+function minisearchP50(tools: IndexedTool[], queries: string[]): number {
+  const analyze = makeAnalyzer(DEFAULT_OPTIONS.analyzer)
+  const ms = new MiniSearch({
+    fields: ['name', 'summary', 'desc', 'params', 'server'],
+    tokenize: (text: string) => analyze(text),
+    processTerm: (term: string) => term,
+    searchOptions: { boost: DEFAULT_OPTIONS.boost, bm25: DEFAULT_OPTIONS.bm25 }
+  })
+  ms.addAll(tools.map((t) => ({ id: t.id, name: t.name, summary: firstSentence(t.description), desc: t.description, params: t.paramNames.join(' '), server: t.server })))
+  for (const q of queries) ms.search(q)
+  const times: number[] = []
+  for (const q of queries) {
+    const t0 = performance.now()
+    ms.search(q)
+    times.push(performance.now() - t0)
+  }
+  return pct(times.sort((a, b) => a - b), 50)
+}
+
 describe('search latency (prints numbers, asserts nothing about time)', () => {
   it('at 527, 5k and 10k tools', { timeout: 300_000 }, () => {
     const live = load(path.join(SHARED, 'datasets/livemcptool/tools.json'))
@@ -81,7 +103,10 @@ describe('search latency (prints numbers, asserts nothing about time)', () => {
     })
     const queries = [...golden, ...sentences, ...keywords]
 
-    const lines: string[] = ['| tools | build | p50 | p95 | p99 | max | mean hits | replace one server (100 tools) |', '|---|---|---|---|---|---|---|---|']
+    const lines: string[] = [
+      '| tools | build | p50 | p95 | p99 | max | mean hits | replace one server (100 tools) | minisearch p50, same run |',
+      '|---|---|---|---|---|---|---|---|---|'
+    ]
     for (const [label, tools] of [['527 (livemcptool)', live], ['5,000', synthetic(real, 5000)], ['10,000', synthetic(real, 10000)]] as const) {
       const { index, buildMs } = indexOf([...tools])
       expect(index.size).toBe(tools.length)
@@ -103,8 +128,13 @@ describe('search latency (prints numbers, asserts nothing about time)', () => {
       index.setServerTools(server, changed)
       const updateMs = performance.now() - u0
       const ms = (x: number): string => `${x.toFixed(3)} ms`
-      lines.push(`| ${label} | ${buildMs.toFixed(0)} ms | ${ms(pct(times, 50))} | ${ms(pct(times, 95))} | ${ms(pct(times, 99))} | ${ms(times[times.length - 1])} | ${(hits / times.length).toFixed(0)} | ${updateMs.toFixed(1)} ms (${changed.length} tools) |`)
+      const reference = minisearchP50([...tools], queries)
+      lines.push(
+        `| ${label} | ${buildMs.toFixed(0)} ms | ${ms(pct(times, 50))} | ${ms(pct(times, 95))} | ${ms(pct(times, 99))} | ${ms(times[times.length - 1])} | ` +
+          `${(hits / times.length).toFixed(0)} | ${updateMs.toFixed(1)} ms (${changed.length} tools) | ${ms(reference)} |`
+      )
     }
-    console.log(`\n${queries.length} queries × 3 rounds per size, Node ${process.version}\n${lines.join('\n')}\n`)
+    const loadAvg = os.loadavg().map((x) => x.toFixed(1)).join(' ')
+    console.log(`\n${queries.length} queries × 3 rounds per size, Node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAvg}\n${lines.join('\n')}\n`)
   })
 })

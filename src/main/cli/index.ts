@@ -1,10 +1,10 @@
 // The toolgate command line (CONTRACT.md §1).
 import path from 'node:path'
-import { Command, CommanderError, Option } from 'commander'
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { parseToolId } from '../../shared/ids'
 import type { ServerAction, ToolAction } from '../../shared/api'
 import { VERSION } from '../core/version'
-import { appRoot } from '../core/paths'
+import { appRoot, parseListen } from '../core/paths'
 import { fail, UsageError } from './errors'
 import { openOperator, type Where } from './control-client'
 import { printServers, printTools } from './print'
@@ -19,6 +19,15 @@ const program = new Command('toolgate')
   .exitOverride()
   .configureOutput({ writeErr: (s) => process.stderr.write(s) })
 
+function checkListen(v: string): string {
+  try {
+    parseListen(v)
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message)
+  }
+  return v
+}
+
 const where = (c: Command): Command =>
   c.option('--config <file>', 'config file (default <data-dir>/mcp_config.json)').option('--data-dir <dir>', 'data dir (default ~/.toolgate or $TOOLGATE_DATA_DIR)')
 
@@ -26,7 +35,7 @@ const w = (o: { config?: string; dataDir?: string }): Where => ({ config: o.conf
 
 where(program.command('serve'))
   .description('run the headless core: MCP at /mcp, control API at /api/v1, web UI at /')
-  .option('--listen <host:port>', 'listen address (default 127.0.0.1:8719)')
+  .option('--listen <host:port>', 'listen address (default 127.0.0.1:8719)', checkListen)
   .action((o) => serve(o))
 
 where(program.command('stdio'))
@@ -109,7 +118,12 @@ for (const action of ['enable', 'disable', 'approve'] as ToolAction[]) {
 
 where(program.command('search <query>'))
   .description('print exactly the JSON retrieve_tools returns')
-  .addOption(new Option('--limit <n>', 'maximum callable results (1-100)').argParser((v) => Number(v)))
+  .addOption(
+    new Option('--limit <n>', 'maximum callable results (1-100)').argParser((v) => {
+      if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 100) throw new InvalidArgumentError('limit must be an integer from 1 to 100')
+      return Number(v)
+    }),
+  )
   .option('--include-disabled', 'also list locked tools with remediation')
   .action(async (query: string, o) => {
     const op = await openOperator(w(o), true)
@@ -153,7 +167,7 @@ where(program.command('import <source>'))
 program
   .command('demo')
   .description('serve the web UI with a demo config of real MCP servers (temp data dir)')
-  .option('--listen <host:port>', 'listen address', '127.0.0.1:8719')
+  .option('--listen <host:port>', 'listen address', checkListen, '127.0.0.1:8719')
   .action((o) => demo(o))
 
 program.parseAsync(process.argv).catch((e: unknown) => {

@@ -18,7 +18,10 @@ export async function stdio(o: { config?: string; dataDir?: string; agent?: stri
   if (o.agent && !config.agents.some((a) => a.name === o.agent)) {
     throw new UsageError(`${configPath}: at $.agents: no agent named "${o.agent}"; add {"name": "${o.agent}", "servers": [...], "permissions": [...]} to "agents"`)
   }
-  for (let attempt = 0; attempt < 2; attempt++) {
+  // Clients often start several `toolgate stdio` at once: one becomes the owner, the others wait
+  // for its instance.json (written once its listener is up) and bridge to it.
+  const deadline = Date.now() + 20_000
+  while (Date.now() < deadline) {
     const live = readLiveInstance(dataDir)
     if (live?.mcp_url) {
       const key = instanceKey(live) ?? resolveApiKey(dataDir, config.api_key, false).key
@@ -40,8 +43,9 @@ export async function stdio(o: { config?: string; dataDir?: string; agent?: stri
       return
     } catch (e) {
       if (!(e instanceof OwnerExistsError)) throw e
-      // another owner won the race: bridge to it
+      // another process holds the lock: wait for its instance.json, then bridge to it
+      await new Promise((r) => setTimeout(r, 100))
     }
   }
-  throw new Error(`could not become or reach the owner of ${dataDir}`)
+  throw new Error(`could not become or reach the owner of ${dataDir} within 20 s (a process holds ${dataDir}/toolgate.lock but never published instance.json)`)
 }

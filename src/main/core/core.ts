@@ -161,7 +161,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       scopeForAgent(agent)
       const token = `tg_${agent}_${randomBytes(24).toString('base64url')}`
       await store.update((s) => {
-        s.agent_tokens[agent] = { hash: hashToken(token), created_at: new Date().toISOString() }
+        s.agent_tokens[agent] = [...(s.agent_tokens[agent] ?? []), { hash: hashToken(token), created_at: new Date().toISOString() }]
       })
       return token
     }

@@ -125,12 +125,18 @@ export async function runApp(
   )
   const notifier = new WaitingNotifier(notify)
   let settleTimer: ReturnType<typeof setTimeout> | null = null
+  let baselined = false
 
   const refresh = async () => {
     try {
       const { servers } = await running.api.servers()
       const summary = summarize(servers)
       tray.update(servers, summary)
+      if (!baselined) {
+        baselined = true
+        notifier.update(summary) // what waits at start is the baseline: the tray shows it, no notification
+        return
+      }
       if (settleTimer) clearTimeout(settleTimer)
       settleTimer = setTimeout(() => {
         settleTimer = null

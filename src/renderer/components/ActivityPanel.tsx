@@ -33,7 +33,7 @@ export function ActivityPanel() {
           </div>
         ))}
       </dl>
-      <h3>Agents looked for these and found only locked tools</h3>
+      <h3>Searches that found only locked tools</h3>
       {stats.locked_only_queries?.length ? (
         <table className="queries">
           <thead>
@@ -52,7 +52,7 @@ export function ActivityPanel() {
           </tbody>
         </table>
       ) : (
-        <p className="muted">Nothing yet. When agents keep asking for a locked capability, it shows up here.</p>
+        <p className="muted">Nothing yet. When agents keep asking for something that is locked, the query shows up here.</p>
       )}
     </div>
   )

@@ -19,11 +19,14 @@ export function ConnectHelp({ info }: { info: AppInfo | null }) {
           <strong>Claude Desktop:</strong> run <code>toolgate connect claude-desktop --write</code>, then restart Claude Desktop.
         </li>
         <li>
-          <strong>Cursor and other MCP clients:</strong> add a stdio server with command <code>toolgate</code> and arguments{' '}
-          <code>["stdio"]</code>
+          <strong>Cursor:</strong> run <code>toolgate connect cursor --write</code> (also <code>claude-code</code>, <code>vscode</code>; without{' '}
+          <code>--write</code> it prints the snippet).
+        </li>
+        <li>
+          <strong>Any other MCP client:</strong> a stdio server with command <code>toolgate</code> and arguments <code>["stdio"]</code>
           {info?.mcp_url ? (
             <>
-              , or point a Streamable HTTP client at <code>{info.mcp_url}</code> with the API key
+              , or Streamable HTTP at <code>{info.mcp_url}</code> with the API key
             </>
           ) : null}
           .

@@ -26,7 +26,7 @@ export function hashToken(token: string): string {
 export function authenticate(
   req: IncomingMessage,
   apiKeys: string[],
-  agentTokens: Record<string, { hash: string }>,
+  agentTokens: Record<string, Array<{ hash: string }>>,
 ): Principal | null {
   const key = presentedKey(req)
   if (!key) return null
@@ -36,7 +36,7 @@ export function authenticate(
     return typeof as === 'string' && as.length > 0 ? { kind: 'admin', asAgent: as } : { kind: 'admin' }
   }
   const h = hashToken(key)
-  for (const [agent, rec] of Object.entries(agentTokens)) if (constantTimeEqual(h, rec.hash)) return { kind: 'agent', agent }
+  for (const [agent, recs] of Object.entries(agentTokens)) for (const rec of recs) if (constantTimeEqual(h, rec.hash)) return { kind: 'agent', agent }
   return null
 }
 

@@ -17,7 +17,7 @@ export interface HttpOptions {
   api: Api
   mcp: McpEndpoint
   apiKeys: () => string[]
-  agentTokens: () => Record<string, { hash: string }>
+  agentTokens: () => Record<string, Array<{ hash: string }>>
   staticDir: string | null
   createAgentToken(agent: string): Promise<string>
   logger: Logger

@@ -114,9 +114,11 @@ export function expandQuery(
     standFor(t, t)
   }
   for (const { term, parts } of compounds) {
-    // the whole form of a camel-cased word stands for its parts, at full weight
-    weights.set(term, 1)
-    for (const p of parts) standFor(term, p)
+    // the parts of a camel-cased word stand for the word, at full weight
+    for (const p of parts) {
+      weights.set(p, 1)
+      standFor(p, term)
+    }
   }
   for (const t of new Set(terms)) {
     const alts = TABLE.get(t)

@@ -110,7 +110,7 @@ function wordToTerms(word: string, opts: AnalyzerOptions, out: string[], ascii =
 }
 
 /** Builds a text → terms function; the defaults are what the index uses (see the file header). */
-/** A query's terms, plus whole-word forms of camel-cased words and the terms they stand for. */
+/** A query's terms; a camel-cased word is one term (its whole form) with its parts alongside. */
 export interface AnalyzedQuery {
   terms: string[]
   /** "GitHub" → { term: "github", parts: ["git", "hub"] } */
@@ -132,14 +132,17 @@ function analyze(text: string, opts: AnalyzerOptions, compounds: AnalyzedQuery['
     const start = out.length
     for (const word of words) wordToTerms(word, opts, out, ascii)
     // "GitHub", "YouTube", "arXiv", "readFile": the whole word is indexed too, so that the
-    // lowercase spelling ("github" in get_github_trending) matches the camel-cased one. In a
-    // query it is an alternative for its parts rather than one more word.
+    // lowercase spelling ("github" in get_github_trending) matches the camel-cased one.
     if (words.length > 1 && opts.catenate && (ascii || !CJK.test(chunk))) {
       const whole: string[] = []
       wordToTerms(chunk.toLowerCase(), opts, whole, ascii)
-      if (compounds) {
-        if (whole.length === 1 && out.length > start) compounds.push({ term: whole[0], parts: out.slice(start) })
-      } else out.push(...whole)
+      if (!compounds) out.push(...whole)
+      else if (whole.length === 1 && out.length > start) {
+        // In a query, "PowerPoint" is one word: its whole form is the term, its parts stand in.
+        compounds.push({ term: whole[0], parts: out.slice(start) })
+        out.length = start
+        out.push(whole[0])
+      }
     }
   }
   return out
@@ -150,7 +153,7 @@ export function makeAnalyzer(opts: AnalyzerOptions = DEFAULT_ANALYZER): (text: s
   return (text: string): string[] => analyze(text, opts, null)
 }
 
-/** Builds the query-side analyzer: same terms, camel-cased words' whole forms kept apart. */
+/** Builds the query-side analyzer: like the index's, but a camel-cased word stays one term. */
 export function makeQueryAnalyzer(opts: AnalyzerOptions = DEFAULT_ANALYZER): (text: string) => AnalyzedQuery {
   return (text: string): AnalyzedQuery => {
     const compounds: AnalyzedQuery['compounds'] = []
@@ -163,4 +166,11 @@ const defaultAnalyzer = makeAnalyzer(DEFAULT_ANALYZER)
 /** Text → index terms: split like splitIdentifier, drop stop words, stem, CJK bigrams. */
 export function tokenize(text: string): string[] {
   return defaultAnalyzer(text)
+}
+
+/** The first sentence of a description: what the tool does, before usage notes and caveats. */
+export function firstSentence(description: string): string {
+  const text = description.trim().replace(/\s+/g, ' ')
+  const m = /^(.+?[.!?。！？])(\s|$)/u.exec(text)
+  return m ? m[1] : text
 }

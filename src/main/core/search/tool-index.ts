@@ -11,13 +11,16 @@
 // weight (synonyms.ts), and OR-combined; the summed score is multiplied by the number of typed
 // query words a tool matched (directly or through a synonym). Every matching tool is returned.
 //
-// Why not minisearch itself: its search() builds per-hit match objects, so queries that match
-// a third of a 5,000-tool catalog took ~7 ms at p50. This index keeps one packed posting list per
-// term and scores into reusable typed arrays. docs/retrieval.md has the numbers for both, and
-// test/unit/search-index.test.ts checks the scores against minisearch.
+// Why not minisearch itself: its search() builds per-hit match objects, which made queries that
+// match a third of a 5,000-tool catalog several times slower than the budget. This index keeps one
+// packed posting list per term and scores into reusable typed arrays; docs/retrieval.md has the
+// numbers, and test/unit/search-index.test.ts checks the scores against minisearch's.
 
-import { makeAnalyzer, makeQueryAnalyzer, DEFAULT_ANALYZER, isStopWord, splitIdentifier, type AnalyzedQuery, type AnalyzerOptions } from './tokenize'
+import { makeAnalyzer, makeQueryAnalyzer, DEFAULT_ANALYZER, firstSentence, isStopWord, splitIdentifier } from './tokenize'
+import type { AnalyzedQuery, AnalyzerOptions } from './tokenize'
 import { expandQuery, leadingVerb } from './synonyms'
+
+export { firstSentence }
 export interface IndexedTool {
   /** "server:tool" */
   id: string
@@ -107,13 +110,6 @@ function sameDoc(a: Doc, b: Doc): boolean {
   return a.server === b.server && a.fields.every((v, i) => v === b.fields[i])
 }
 
-/** The description's first sentence: what the tool does, before usage notes and caveats. */
-export function firstSentence(description: string): string {
-  const text = description.trim().replace(/\s+/g, ' ')
-  const m = /^(.+?[.!?。！？])(\s|$)/u.exec(text)
-  return m ? m[1] : text
-}
-
 function popcount(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555)
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333)
@@ -137,6 +133,8 @@ export class ToolIndex {
   /** scratch buffers for scoring, one cell per slot */
   private acc = new Float64Array(0)
   private mask = new Uint32Array(0)
+  /** per slot: 1 while a removal batch is in progress */
+  private removing = new Uint8Array(0)
   /** bumped on every add/remove: field-length averages changed, cached norms are stale */
   private epoch = 0
   /** id order of the live slots; dropped on every add/remove */
@@ -217,6 +215,7 @@ export class ToolIndex {
       let bits = 0
       if (byTerm) bits = (1 << (bitIndex % MAX_CONCEPTS)) >>> 0
       else for (const c of concepts.get(term) ?? []) bits |= conceptBit.get(c) ?? 0
+      if (bits === 0) continue // stands only for words past the MAX_CONCEPTS cap
       for (let f = 0; f < F; f++) {
         const df = posting.df[f]
         const avg = this.fieldLenSum[f] / n
@@ -296,7 +295,6 @@ export class ToolIndex {
     return this.order
   }
 
-
   private addDoc(doc: Doc): number {
     const slot = this.freeSlots.length > 0 ? (this.freeSlots.pop() as number) : this.slotId.length
     if (slot >= MAX_SLOTS) throw new Error(`search index full: more than ${MAX_SLOTS} tools`)
@@ -337,15 +335,17 @@ export class ToolIndex {
 
   /** Removes documents; each affected posting list is compacted once, however many go. */
   private removeSlots(slots: number[]): void {
-    const gone = new Set<number>()
+    const gone: number[] = []
+    const flag = this.removing
     const terms = new Set<string>()
     for (const slot of slots) {
       const slotTerms = this.slotTerms[slot]
-      if (!slotTerms) continue
-      gone.add(slot)
+      if (!slotTerms || flag[slot] === 1) continue
+      flag[slot] = 1
+      gone.push(slot)
       for (const t of slotTerms) terms.add(t)
     }
-    if (gone.size === 0) return
+    if (gone.length === 0) return
     for (const term of terms) {
       const posting = this.postings.get(term)
       if (!posting) continue
@@ -353,7 +353,7 @@ export class ToolIndex {
       let w = 0
       for (let j = 0; j < entries.length; j++) {
         const e = entries[j]
-        if (gone.has(e >>> (TF_BITS + FIELD_BITS))) posting.df[(e >>> TF_BITS) & FIELD_MASK]--
+        if (flag[e >>> (TF_BITS + FIELD_BITS)] === 1) posting.df[(e >>> TF_BITS) & FIELD_MASK]--
         else entries[w++] = e
       }
       entries.length = w
@@ -361,6 +361,7 @@ export class ToolIndex {
       if (w === 0) this.postings.delete(term)
     }
     for (const slot of gone) {
+      flag[slot] = 0
       for (let f = 0; f < F; f++) {
         this.fieldLenSum[f] -= this.fieldLen[slot * F + f]
         this.fieldLen[slot * F + f] = 0
@@ -373,7 +374,6 @@ export class ToolIndex {
     this.order = undefined
     this.epoch++
   }
-
 
   /** Recomputes a posting's cached tf parts; `bOverAvg[f]` = b / average length of field f. */
   private renormalize(posting: Posting, bOverAvg: Float64Array): void {
@@ -404,13 +404,14 @@ export class ToolIndex {
   private ensureCapacity(slots: number): void {
     if (slots <= this.acc.length) return
     const cap = Math.max(64, this.acc.length * 2, slots)
-    const grow = <T extends Float64Array | Uint32Array>(old: T, make: (n: number) => T, stride: number): T => {
+    const grow = <T extends Float64Array | Uint32Array | Uint8Array>(old: T, make: (n: number) => T, stride: number): T => {
       const next = make(cap * stride)
       next.set(old)
       return next
     }
     this.acc = grow(this.acc, (m) => new Float64Array(m), 1)
     this.mask = grow(this.mask, (m) => new Uint32Array(m), 1)
+    this.removing = grow(this.removing, (m) => new Uint8Array(m), 1)
     this.fieldLen = grow(this.fieldLen, (m) => new Float64Array(m), F)
   }
 }

@@ -37,7 +37,8 @@ export const StateSchema = z.object({
   fail_closed: z.object({ since: z.string(), moved_to: z.string(), servers: z.array(z.string()).optional() }).optional(),
   servers: z.record(z.string(), ServerStateSchema).default({}),
   tools: z.record(z.string(), ToolRecordSchema).default({}),
-  agent_tokens: z.record(z.string(), z.object({ hash: z.string(), created_at: z.string() })).default({}),
+  /** per agent, the SHA-256 of each token issued (several clients may each have their own) */
+  agent_tokens: z.record(z.string(), z.array(z.object({ hash: z.string(), created_at: z.string() }))).default({}),
 })
 export type State = z.infer<typeof StateSchema>
 
