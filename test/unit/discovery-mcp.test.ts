@@ -132,10 +132,13 @@ describe('As a user I can see how often agents look for locked tools (stats, in 
     ])
   })
 
-  it('the control API stats are the same counters, and searches through it count too', async () => {
+  it('the control API stats are the same counters; the user\'s own searches (UI, control API) do not count as agent demand', async () => {
     const stats = new DiscoveryStats()
     const svc = controlService(world, stats)
     await svc.search({ query: 'read a file', include_disabled: true })
+    expect(await svc.stats()).toMatchObject({ include_disabled_calls: 0, locked_only_searches: 0 })
+    const agent = await agentSession(world, FULL_SCOPE, stats)
+    await agent.text('retrieve_tools', { query: 'read a file', include_disabled: true })
     const s = await svc.stats()
     expect(s).toMatchObject({ include_disabled_calls: 1, locked_only_searches: 1 })
     expect(Object.keys(s).slice(0, 2)).toEqual(['include_disabled_calls', 'locked_only_searches'])

@@ -66,10 +66,13 @@ describe('tokenize (index terms)', () => {
     expect(plain('readFile of the Files')).toEqual(['readfile', 'of', 'the', 'files'])
   })
 
-  it('query analysis keeps the whole form of a camel-cased word apart from its parts', () => {
+  it('query analysis keeps a camel-cased word as one term, its parts alongside', () => {
     const q = makeQueryAnalyzer()('GitHub trending repos')
-    expect(q.terms).toEqual(['git', 'hub', 'trend', 'repo'])
+    expect(q.terms).toEqual(['github', 'trend', 'repo'])
     expect(q.compounds).toEqual([{ term: 'github', parts: ['git', 'hub'] }])
+    const { weights, concepts } = expandQuery(q.terms, undefined, { synonym: 0.5, actionElsewhere: 0.1 }, q.compounds)
+    expect(weights.get('hub')).toBe(1)
+    expect(concepts.get('hub')).toEqual(['github'])
   })
 
   it('knows its stop words', () => {

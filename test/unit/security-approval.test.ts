@@ -80,6 +80,16 @@ describe('As a user, the first tools of a server I approved are its baseline', (
     expect(onDisk.servers.gh.baseline_taken).toBe(true)
   })
 
+  it('the baseline tools are never seen as pending, not even while state.json is being written', async () => {
+    const fx = makeFixture({ mcpServers: { gh: { command: 'node', quarantined: false } } })
+    const seen: string[] = []
+    fx.catalog.on('changed', () => seen.push(statusOf(fx, 'gh:list_repos') ?? 'absent'))
+    const done = ingestTools(fx.catalog, 'gh', [LIST, DEL])
+    expect(statusOf(fx, 'gh:list_repos')).toBe('callable')
+    await done
+    expect(seen.filter((s) => s !== 'absent' && s !== 'callable')).toEqual([])
+  })
+
   it('a tool that appears later is pending_approval, not callable, until I approve it', async () => {
     const fx = makeFixture(USER_DECIDES)
     await runServer(fx, 'gh', [LIST])

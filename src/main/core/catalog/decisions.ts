@@ -5,7 +5,7 @@ import { ApiError } from '../../../shared/api'
 import { toolId } from '../../../shared/ids'
 import type { ApprovedTool } from '../state/schema'
 import { isFailClosed, type Catalog, type CatalogEntry, type ToolDef } from './catalog'
-import { serverIdentity } from './hash'
+import { serverIdentity, toolHash } from './hash'
 
 function record(def: ToolDef, hash: string): ApprovedTool {
   return {
@@ -24,21 +24,24 @@ function record(def: ToolDef, hash: string): ApprovedTool {
  * (approved); `trust:"auto"` approves new and changed tools. A fail-closed store takes no baseline.
  */
 export async function ingestTools(catalog: Catalog, server: string, tools: ToolDef[]): Promise<void> {
-  catalog.setLiveTools(server, tools, 'upstream')
   const cfg = catalog.serverConfig(server)
-  if (!cfg || catalog.quarantineOf(cfg) !== null) return
   const state = catalog.store.current
-  const srv = state.servers[server]
-  const failClosed = isFailClosed(state, server)
-  const baseline = !srv?.baseline_taken && !failClosed
-  const auto = cfg.trust === 'auto' && !failClosed
-  const toApprove = catalog.entries(server).filter((e) => e.approval !== 'approved' && (baseline || auto))
-  if (!baseline && toApprove.length === 0) return
-  await catalog.store.update((s) => {
-    if (baseline) s.servers[server] = { ...s.servers[server], baseline_taken: true }
-    for (const e of toApprove) s.tools[e.id] = { ...s.tools[e.id], approved: record(e.def, e.hash) }
-  })
-  catalog.refresh([server])
+  let write: Promise<void> | null = null
+  if (cfg && catalog.quarantineOf(cfg) === null) {
+    const failClosed = isFailClosed(state, server)
+    const baseline = !state.servers[server]?.baseline_taken && !failClosed
+    const auto = cfg.trust === 'auto' && !failClosed
+    const toApprove = baseline || auto ? tools.map((t) => ({ def: t, id: toolId(server, t.name), hash: toolHash(t) })).filter((t) => state.tools[t.id]?.approved?.hash !== t.hash) : []
+    // The store changes in memory at once, so the tools are never classified as pending in between.
+    if (baseline || toApprove.length > 0) {
+      write = catalog.store.update((s) => {
+        if (baseline) s.servers[server] = { ...s.servers[server], baseline_taken: true }
+        for (const t of toApprove) s.tools[t.id] = { ...s.tools[t.id], approved: record(t.def, t.hash) }
+      })
+    }
+  }
+  catalog.setLiveTools(server, tools, 'upstream')
+  await write
 }
 
 function requireServer(catalog: Catalog, server: string) {

@@ -196,7 +196,8 @@ export class ControlService implements Api {
   async search(args: SearchArgs): Promise<string> {
     const parsed = RetrieveArgsSchema.safeParse(args)
     if (!parsed.success) throw new ApiError('invalid_arguments', parsed.error.issues[0].message, 400)
-    return retrieveText(this.d.catalog, parsed.data, FULL_SCOPE, this.d.stats)
+    // Not counted in stats: they measure what agents look for, not the user's own searches.
+    return retrieveText(this.d.catalog, parsed.data, FULL_SCOPE)
   }
 
   async stats(): Promise<Stats> {

@@ -85,7 +85,7 @@ const MAX_TF = (1 << TF_BITS) - 1
 const FIELD_MASK = (1 << FIELD_BITS) - 1
 const MAX_SLOTS = 1 << (31 - TF_BITS - FIELD_BITS)
 const MAX_CONCEPTS = 32
-// Sort keys: score in micro-units × RANK_SPAN + id rank, exact below 2^53.
+// Sort keys: score in micro-units × RANK_SPAN + slot, exact below 2^53.
 const RANK_SPAN = MAX_SLOTS
 const MAX_PACKED_SCORE = Math.floor(Number.MAX_SAFE_INTEGER / RANK_SPAN) - 1
 
@@ -137,8 +137,6 @@ export class ToolIndex {
   private removing = new Uint8Array(0)
   /** bumped on every add/remove: field-length averages changed, cached norms are stale */
   private epoch = 0
-  /** id order of the live slots; dropped on every add/remove */
-  private order: { idRank: Int32Array; rankSlot: Int32Array } | undefined
   /** server → (tool id → indexed document and its slot) */
   private readonly byServer = new Map<string, Map<string, { doc: Doc; slot: number }>>()
   /** tool id → server that currently owns it */
@@ -244,55 +242,45 @@ export class ToolIndex {
 
   /**
    * Final scores (rounded, so float noise cannot reorder ties) in order: score descending, then
-   * id ascending. Sorts packed numeric keys natively — score in micro-units × 2^20 + the slot's
-   * position in id order — instead of calling a comparator ~n·log n times.
+   * id ascending. Sorts packed numeric keys natively (score in micro-units × 2^20 + slot) instead
+   * of calling a comparator ~n·log n times; only runs of equal scores are then put in id order.
    */
   private rank(touched: number[]): SearchHit[] {
     const acc = this.acc
     const mask = this.mask
-    const micro = new Float64Array(touched.length)
+    const slotId = this.slotId
+    const keys = new Float64Array(touched.length)
     let max = 0
     for (let i = 0; i < touched.length; i++) {
       const slot = touched[i]
-      micro[i] = Math.round(acc[slot] * popcount(mask[slot]) * SCORE_PRECISION)
-      if (micro[i] > max) max = micro[i]
+      const micro = Math.round(acc[slot] * popcount(mask[slot]) * SCORE_PRECISION)
+      if (micro > max) max = micro
+      keys[i] = micro * RANK_SPAN + slot
       acc[slot] = 0
       mask[slot] = 0
     }
-    const slotId = this.slotId
+    const byIdAsc = (x: SearchHit, y: SearchHit): number => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)
     if (max >= MAX_PACKED_SCORE) {
-      // Astronomically long queries only: fall back to a comparator sort.
-      const hits = touched.map((slot, i) => ({ id: slotId[slot] as string, score: micro[i] / SCORE_PRECISION }))
-      return hits.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
+      // Absurdly long queries only: fall back to a comparator sort.
+      const hits = Array.from(keys, (key) => ({ id: slotId[key % RANK_SPAN] as string, score: Math.floor(key / RANK_SPAN) / SCORE_PRECISION }))
+      return hits.sort((x, y) => y.score - x.score || byIdAsc(x, y))
     }
-    const { idRank, rankSlot } = this.idOrder()
-    const keys = new Float64Array(touched.length)
-    for (let i = 0; i < touched.length; i++) keys[i] = micro[i] * RANK_SPAN + (RANK_SPAN - 1 - idRank[touched[i]])
     keys.sort()
     const hits = new Array<SearchHit>(keys.length)
     for (let i = keys.length - 1, o = 0; i >= 0; i--, o++) {
-      const low = keys[i] % RANK_SPAN
-      hits[o] = { id: slotId[rankSlot[RANK_SPAN - 1 - low]] as string, score: (keys[i] - low) / RANK_SPAN / SCORE_PRECISION }
+      const slot = keys[i] % RANK_SPAN
+      hits[o] = { id: slotId[slot] as string, score: (keys[i] - slot) / RANK_SPAN / SCORE_PRECISION }
+    }
+    for (let i = 0; i < hits.length; ) {
+      let j = i + 1
+      while (j < hits.length && hits[j].score === hits[i].score) j++
+      if (j - i > 1) {
+        const run = hits.slice(i, j).sort(byIdAsc)
+        for (let r = 0; r < run.length; r++) hits[i + r] = run[r]
+      }
+      i = j
     }
     return hits
-  }
-
-  /** Each live slot's position in id order (rebuilt lazily after updates). */
-  private idOrder(): { idRank: Int32Array; rankSlot: Int32Array } {
-    if (!this.order || this.order.idRank.length < this.slotId.length) {
-      const live: number[] = []
-      for (let slot = 0; slot < this.slotId.length; slot++) if (this.slotId[slot] !== undefined) live.push(slot)
-      const ids = this.slotId
-      live.sort((x, y) => ((ids[x] as string) < (ids[y] as string) ? -1 : 1))
-      const idRank = new Int32Array(this.slotId.length)
-      const rankSlot = new Int32Array(live.length)
-      live.forEach((slot, r) => {
-        idRank[slot] = r
-        rankSlot[r] = slot
-      })
-      this.order = { idRank, rankSlot }
-    }
-    return this.order
   }
 
   private addDoc(doc: Doc): number {
@@ -327,7 +315,6 @@ export class ToolIndex {
     }
     this.slotId[slot] = doc.id
     this.slotTerms[slot] = [...counts.keys()]
-    this.order = undefined
     this.epoch++
     this.live++
     return slot
@@ -371,7 +358,6 @@ export class ToolIndex {
       this.freeSlots.push(slot)
       this.live--
     }
-    this.order = undefined
     this.epoch++
   }
 
