@@ -8,7 +8,7 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        input: { index: r('src/main/index.ts'), cli: r('src/main/cli/index.ts') }
+        input: { index: r('src/main/index.ts'), cli: r('src/main/cli/index.ts'), core: r('src/main/core/index.ts') }
       }
     }
   },

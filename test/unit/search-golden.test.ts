@@ -155,13 +155,14 @@ const HEADER =
   '|---|---|---|---|---|---|---|---|---|---|'
 
 describe('retrieval quality on the shared golden set (issue 7)', () => {
-  it('meets the dev-set goal: R@5 ≥ 0.85, MRR ≥ 0.75, nDCG@10 ≥ 0.80', () => {
-    const m = runQueries(buildIndex(devCorpus, {}), devQueries)
-    const perQuery = metrics.aggregate(
-      devQueries.map((q) => ({ id: q.id, labels: q.labels, ranked: buildIndex(devCorpus, {}).search(q.query).slice(0, LIMIT).map((h) => h.id) }))
-    )
-    expect(perQuery.mrr).toBe(m.mrr)
-    console.log(`dev (${m.n} queries): R@1 ${f(m.recall_at[1])} R@3 ${f(m.recall_at[3])} R@5 ${f(m.recall_at[5])} R@10 ${f(m.recall_at[10])} MRR ${f(m.mrr)} nDCG@10 ${f(m.ndcg_at_10)} MAP ${f(m.map)}`)
+  // The catalog indexes parameter descriptions too (paramText); check the goal both ways.
+  it.each([
+    ['names, descriptions, parameter names, server', false],
+    ['… and parameter descriptions (what the catalog indexes)', true]
+  ])('meets the dev-set goal (R@5 ≥ 0.85, MRR ≥ 0.75, nDCG@10 ≥ 0.80) indexing %s', (_label, withParamText) => {
+    const corpus = loadCorpus(path.join(SHARED, 'datasets/corpus_v2.tools.json'), withParamText)
+    const m = runQueries(buildIndex(corpus, {}), devQueries)
+    console.log(`dev (${m.n} queries${withParamText ? ', param descriptions indexed' : ''}): R@1 ${f(m.recall_at[1])} R@3 ${f(m.recall_at[3])} R@5 ${f(m.recall_at[5])} R@10 ${f(m.recall_at[10])} MRR ${f(m.mrr)} nDCG@10 ${f(m.ndcg_at_10)} MAP ${f(m.map)}`)
     expect(m.recall_at[5]).toBeGreaterThanOrEqual(0.85)
     expect(m.mrr).toBeGreaterThanOrEqual(0.75)
     expect(m.ndcg_at_10).toBeGreaterThanOrEqual(0.8)

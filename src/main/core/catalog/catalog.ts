@@ -64,7 +64,6 @@ export class Catalog extends EventEmitter {
   private readonly serverCache = new Map<string, CatalogEntry[]>()
   private readonly runtime = new Map<string, RuntimeInfo>()
   private snap: Snapshot | null = null
-  private readonly indexed = new Map<string, string>()
   readonly index = new ToolIndex()
 
   constructor(
@@ -92,7 +91,6 @@ export class Catalog extends EventEmitter {
       this.live.delete(name)
       this.runtime.delete(name)
       this.index.removeServer(name)
-      this.indexed.delete(name)
     }
     this.refresh([...new Set([...before, ...config.servers.map((s) => s.name)])])
   }
@@ -222,10 +220,7 @@ export class Catalog extends EventEmitter {
         paramNames: Object.keys((e.def.inputSchema.properties as Record<string, unknown> | undefined) ?? {}),
         paramText: paramText(e.def.inputSchema),
       }))
-    const signature = docs.map((d) => `${d.id}\u0000${d.description}\u0000${d.paramNames.join(',')}`).join('\u0001')
-    if (this.indexed.get(server) === signature) return
-    this.indexed.set(server, signature)
-    this.index.setServerTools(server, docs)
+    this.index.setServerTools(server, docs) // diffs per tool: unchanged tools are not re-indexed
   }
 
   snapshot(): Snapshot {

@@ -5,10 +5,13 @@
 //      server; "URLs" stays one word) and letter/digit boundaries ("base64" → base, 64);
 //   2. lowercase;
 //   3. drop English function words and contractions (stop words) and single letters, because
-//      minisearch multiplies a document's score by the number of query terms it matched, and a
-//      "the" or "my" that happens to match would count like a content word;
+//      the index multiplies a tool's score by the number of query words it matched, and a "the"
+//      or "my" that happens to match would count like a content word;
 //   4. Porter-stem what is left (stem.ts);
-//   5. runs of Chinese/Japanese/Korean script (written without spaces) become overlapping
+//   5. a camel-cased word is also indexed whole ("GitHub" → git, hub, github), so it meets the
+//      lowercase spelling ("get_github_trending"); in a query it stays one word (see
+//      makeQueryAnalyzer);
+//   6. runs of Chinese/Japanese/Korean script (written without spaces) become overlapping
 //      character bigrams, the usual way to index CJK text without a dictionary.
 
 import { stem } from './stem'

@@ -85,7 +85,7 @@ const MAX_TF = (1 << TF_BITS) - 1
 const FIELD_MASK = (1 << FIELD_BITS) - 1
 const MAX_SLOTS = 1 << (31 - TF_BITS - FIELD_BITS)
 const MAX_CONCEPTS = 32
-// Sort keys: score in micro-units × RANK_SPAN + slot, exact below 2^53.
+// Sort keys: score in micro-units × RANK_SPAN + position in id order, exact below 2^53.
 const RANK_SPAN = MAX_SLOTS
 const MAX_PACKED_SCORE = Math.floor(Number.MAX_SAFE_INTEGER / RANK_SPAN) - 1
 
@@ -135,6 +135,10 @@ export class ToolIndex {
   private mask = new Uint32Array(0)
   /** per slot: 1 while a removal batch is in progress */
   private removing = new Uint8Array(0)
+  /** live slots in id order (kept sorted on add/remove), and each slot's position in it */
+  private sortedSlots: number[] = []
+  private idRank = new Int32Array(0)
+  private rankDirty = false
   /** bumped on every add/remove: field-length averages changed, cached norms are stale */
   private epoch = 0
   /** server → (tool id → indexed document and its slot) */
@@ -242,45 +246,54 @@ export class ToolIndex {
 
   /**
    * Final scores (rounded, so float noise cannot reorder ties) in order: score descending, then
-   * id ascending. Sorts packed numeric keys natively (score in micro-units × 2^20 + slot) instead
-   * of calling a comparator ~n·log n times; only runs of equal scores are then put in id order.
+   * id ascending. Sorts packed numeric keys natively — score in micro-units × 2^20 + the slot's
+   * position in id order — instead of calling a comparator ~n·log n times.
    */
   private rank(touched: number[]): SearchHit[] {
     const acc = this.acc
     const mask = this.mask
     const slotId = this.slotId
-    const keys = new Float64Array(touched.length)
+    const micro = new Float64Array(touched.length)
     let max = 0
     for (let i = 0; i < touched.length; i++) {
       const slot = touched[i]
-      const micro = Math.round(acc[slot] * popcount(mask[slot]) * SCORE_PRECISION)
-      if (micro > max) max = micro
-      keys[i] = micro * RANK_SPAN + slot
+      micro[i] = Math.round(acc[slot] * popcount(mask[slot]) * SCORE_PRECISION)
+      if (micro[i] > max) max = micro[i]
       acc[slot] = 0
       mask[slot] = 0
     }
-    const byIdAsc = (x: SearchHit, y: SearchHit): number => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)
     if (max >= MAX_PACKED_SCORE) {
       // Absurdly long queries only: fall back to a comparator sort.
-      const hits = Array.from(keys, (key) => ({ id: slotId[key % RANK_SPAN] as string, score: Math.floor(key / RANK_SPAN) / SCORE_PRECISION }))
-      return hits.sort((x, y) => y.score - x.score || byIdAsc(x, y))
+      const hits = touched.map((slot, i) => ({ id: slotId[slot] as string, score: micro[i] / SCORE_PRECISION }))
+      return hits.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
     }
+    const byId = this.sortedSlots
+    if (this.rankDirty) {
+      for (let r = 0; r < byId.length; r++) this.idRank[byId[r]] = r
+      this.rankDirty = false
+    }
+    const idRank = this.idRank
+    const keys = new Float64Array(touched.length)
+    for (let i = 0; i < touched.length; i++) keys[i] = micro[i] * RANK_SPAN + (RANK_SPAN - 1 - idRank[touched[i]])
     keys.sort()
     const hits = new Array<SearchHit>(keys.length)
     for (let i = keys.length - 1, o = 0; i >= 0; i--, o++) {
-      const slot = keys[i] % RANK_SPAN
-      hits[o] = { id: slotId[slot] as string, score: (keys[i] - slot) / RANK_SPAN / SCORE_PRECISION }
-    }
-    for (let i = 0; i < hits.length; ) {
-      let j = i + 1
-      while (j < hits.length && hits[j].score === hits[i].score) j++
-      if (j - i > 1) {
-        const run = hits.slice(i, j).sort(byIdAsc)
-        for (let r = 0; r < run.length; r++) hits[i + r] = run[r]
-      }
-      i = j
+      const low = keys[i] % RANK_SPAN
+      hits[o] = { id: slotId[byId[RANK_SPAN - 1 - low]] as string, score: (keys[i] - low) / RANK_SPAN / SCORE_PRECISION }
     }
     return hits
+  }
+
+  /** Position of `id` in sortedSlots (first slot whose id is not less than it). */
+  private lowerBound(id: string): number {
+    let lo = 0
+    let hi = this.sortedSlots.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if ((this.slotId[this.sortedSlots[mid]] as string) < id) lo = mid + 1
+      else hi = mid
+    }
+    return lo
   }
 
   private addDoc(doc: Doc): number {
@@ -315,6 +328,8 @@ export class ToolIndex {
     }
     this.slotId[slot] = doc.id
     this.slotTerms[slot] = [...counts.keys()]
+    this.sortedSlots.splice(this.lowerBound(doc.id), 0, slot)
+    this.rankDirty = true
     this.epoch++
     this.live++
     return slot
@@ -347,6 +362,8 @@ export class ToolIndex {
       posting.epoch = -1
       if (w === 0) this.postings.delete(term)
     }
+    this.sortedSlots = this.sortedSlots.filter((slot) => flag[slot] !== 1)
+    this.rankDirty = true
     for (const slot of gone) {
       flag[slot] = 0
       for (let f = 0; f < F; f++) {
@@ -390,7 +407,7 @@ export class ToolIndex {
   private ensureCapacity(slots: number): void {
     if (slots <= this.acc.length) return
     const cap = Math.max(64, this.acc.length * 2, slots)
-    const grow = <T extends Float64Array | Uint32Array | Uint8Array>(old: T, make: (n: number) => T, stride: number): T => {
+    const grow = <T extends Float64Array | Uint32Array | Uint8Array | Int32Array>(old: T, make: (n: number) => T, stride: number): T => {
       const next = make(cap * stride)
       next.set(old)
       return next
@@ -398,6 +415,7 @@ export class ToolIndex {
     this.acc = grow(this.acc, (m) => new Float64Array(m), 1)
     this.mask = grow(this.mask, (m) => new Uint32Array(m), 1)
     this.removing = grow(this.removing, (m) => new Uint8Array(m), 1)
+    this.idRank = grow(this.idRank, (m) => new Int32Array(m), 1)
     this.fieldLen = grow(this.fieldLen, (m) => new Float64Array(m), F)
   }
 }
