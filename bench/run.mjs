@@ -7,7 +7,8 @@
 //   npm run bench -- --skip soak
 //   npm run bench -- --sizes 527,5000 --stdio-sizes 527,5000 --queries 2000
 //   npm run bench -- --quick                        fewer queries/requests (smoke run, ≈ 2–3 min)
-//   npm run bench -- --profile                      CPU-profile the in-process queries at 5k, print the top functions
+//   npm run bench -- --profile [--profile-out F]    CPU-profile the in-process queries at 5k, print the top functions
+//                                                   (and keep the raw .cpuprofile in F for Chrome DevTools)
 //   npm run bench -- --md FILE --json FILE          also write the tables (markdown) / raw results (JSON)
 //
 // Needs the build: `npm run build` (or `npx electron-vite build --config .tmp/cli-only.config.mts`
@@ -101,9 +102,10 @@ async function retrievalSection() {
     rows.map((r) => [r.tools, r.buildMs.toFixed(0), r.seqBuildMs.toFixed(0), r.maxServerIngestMs.toFixed(0), Number.isFinite(r.indexOnlyMs) ? r.indexOnlyMs.toFixed(0) : 'n/a', mb(r.mem.heapDelta), mb(r.mem.after.rss), target(r, r.mem.after.rss / 1048576, 150)])));
   if (flag('--profile')) {
     console.error('  profiling in-process queries at 5000 tools …');
-    const p = await worker('retrieval', { size: 5000, queries: nq, profile: path.join(os.tmpdir(), `toolgate-retrieve-${process.pid}.cpuprofile`) });
+    const keep = opt('--profile-out');
+    const p = await worker('retrieval', { size: 5000, queries: nq, profile: keep ? path.resolve(keep) : true });
     results.profile = p.top;
-    section('retrieval', table(`1d. CPU profile of the 5k query loop (self time, top functions; raw profile in ${os.tmpdir()})`, ['function', 'self ms', '%'], p.top.map((t) => [t.fn, t.ms.toFixed(0), t.pct.toFixed(1)])));
+    section('retrieval', table(`1d. CPU profile of the 5k query loop (self time, top functions${keep ? `; raw profile in ${keep}` : ''})`, ['function', 'self ms', '%'], p.top.map((t) => [t.fn, t.ms.toFixed(0), t.pct.toFixed(1)])));
   }
 }
 
@@ -116,9 +118,9 @@ async function classifySection() {
     ['step', 'median ms', 'p95 ms', 'target'],
     [
       ['catalog.refresh(all 50 servers) + retrieve(include_disabled:true)', ms(r.medians.total), ms(r.p95.total), `${verdict(r.medians.total, 5)} <5`],
-      ['  of which refresh(all) (invalidate + re-check index per server)', ms(r.medians.refresh), '', ''],
-      ['  of which the first retrieve after it (rebuilds the snapshot = classifies every tool)', ms(r.medians.discover), '', ''],
-      ['snapshot rebuild alone (classification only, no search)', ms(r.medians.snapshot), ms(r.p95.snapshot), `${verdict(r.medians.snapshot, 5)} <5`],
+      ['  of which catalog.refresh(all): rebuilds every entry + status, re-checks each server\'s index', ms(r.medians.refresh), '', ''],
+      ['  of which the first retrieve after it (rebuilds the snapshot maps, then searches)', ms(r.medians.discover), '', ''],
+      ['snapshot rebuild alone after a refresh (maps over all entries, no search)', ms(r.medians.snapshot), ms(r.p95.snapshot), `${verdict(r.medians.snapshot, 5)} <5`],
       ['same retrieve with a warm snapshot', ms(r.medians.warm), '', ''],
       ['classify() alone over every tool\'s facts (the pure status function)', ms(r.medians.pure), '', `${verdict(r.medians.pure, 5)} <5`],
     ]));
@@ -176,13 +178,14 @@ async function serveSections() {
       const r = await bridgeOverhead(fx, { nq: quick ? 500 : 1000, calls: quick ? 150 : 300 });
       results.bridge = r;
       const k = Object.keys(r.retrieve);
-      const [br, sdk, raw] = k;
+      const [br, sdk, raw, control] = k;
       section('bridge', table(`6. Bridge overhead: \`toolgate stdio\` bridged to \`toolgate serve\` vs HTTP /mcp directly (${r.tools} tools; ${r.queries} retrieve_tools and ${r.calls} call_tool_read per path, interleaved; ms)`,
         ['path', 'retrieve p50', 'p95', 'p99', 'call_tool_read p50', 'p95'],
         [
-          ...k.map((p) => [p, ms(r.retrieve[p].p50), ms(r.retrieve[p].p95), ms(r.retrieve[p].p99), ms(r.call[p].p50), ms(r.call[p].p95)]),
+          ...k.map((p) => [p, ms(r.retrieve[p].p50), ms(r.retrieve[p].p95), ms(r.retrieve[p].p99), r.call[p] ? ms(r.call[p].p50) : '-', r.call[p] ? ms(r.call[p].p95) : '-']),
           [`bridge − SDK HTTP (p50)`, ms(r.retrieve[br].p50 - r.retrieve[sdk].p50), `${verdict(r.retrieve[br].p50 - r.retrieve[sdk].p50, 1)} ≤1 ms`, '', ms(r.call[br].p50 - r.call[sdk].p50), ''],
           [`bridge − raw HTTP (p50)`, ms(r.retrieve[br].p50 - r.retrieve[raw].p50), `${verdict(r.retrieve[br].p50 - r.retrieve[raw].p50, 1)} ≤1 ms`, '', ms(r.call[br].p50 - r.call[raw].p50), ''],
+          [`MCP framing: raw HTTP /mcp − control API (p50)`, ms(r.retrieve[raw].p50 - r.retrieve[control].p50), '', '', '', ''],
         ]));
       if (r.errors) console.log(`  ${r.errors} request(s) failed`);
       if (!r.sameBytes) console.log('  NOTE: bridge and HTTP returned different bytes for the same retrieve_tools call');

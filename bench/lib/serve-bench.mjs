@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { syntheticCatalog, queries } from './synthetic.mjs';
 import { tmpDir, now, stats, median, freePort } from './util.mjs';
-import { jsonOf, textOf, writeFixtureConfig, startStdio, startServe, waitReady, stopToolgate, httpClient, rawHttpClient, instanceOf, childrenOf } from './procs.mjs';
+import { jsonOf, textOf, writeFixtureConfig, startStdio, startServe, waitReady, stopToolgate, httpClient, rawHttpClient, instanceOf, childrenOf, BENCH_KEY } from './procs.mjs';
 
 const log = (...a) => process.stderr.write(`  [serve] ${a.join(' ')}\n`);
 
@@ -55,13 +55,28 @@ export async function bridgeOverhead(fx, { nq = 1000, warm = 100, calls = 300 } 
       'HTTP /mcp (raw fetch client)': (n, a) => raw.callTool(n, a),
     };
     const keys = Object.keys(paths);
+    // the control API returns byte-identical JSON without MCP framing: what the MCP layer costs
+    const CONTROL = 'GET /api/v1/search (control API, same JSON, no MCP)';
+    const search = async (n, a) => {
+      const res = await fetch(`${fx.url}/api/v1/search?q=${encodeURIComponent(a.query)}&limit=${a.limit}`, { headers: { authorization: `Bearer ${BENCH_KEY}` } });
+      const text = await res.text();
+      return { content: [{ type: 'text', text }], isError: !res.ok };
+    };
+    const retrieveKeys = [...keys, CONTROL];
     const qs = queries(nq + warm, { seed: 21, catalog: fx.spec });
-    const lat = Object.fromEntries(keys.map((k) => [k, []]));
+    const lat = Object.fromEntries(retrieveKeys.map((k) => [k, []]));
     const callLat = Object.fromEntries(keys.map((k) => [k, []]));
     let errors = 0;
     for (let i = 0; i < qs.length; i++) {
-      const order = keys.map((_, j) => keys[(i + j) % keys.length]); // rotate who goes first
+      const order = retrieveKeys.map((_, j) => retrieveKeys[(i + j) % retrieveKeys.length]); // rotate who goes first
       for (const k of order) {
+        if (k === CONTROL) {
+          const t = now();
+          const r = await search('retrieve_tools', { query: qs[i], limit: 10 });
+          if (i >= warm) lat[k].push(now() - t);
+          if (r.isError) errors++;
+          continue;
+        }
         const t = now();
         const r = await paths[k]('retrieve_tools', { query: qs[i], limit: 10 });
         const dt = now() - t;
@@ -84,7 +99,7 @@ export async function bridgeOverhead(fx, { nq = 1000, warm = 100, calls = 300 } 
     const same = textOf(await bridge.callTool('retrieve_tools', { query: 'list issues', limit: 5 })) === textOf(await sdk.callTool('retrieve_tools', { query: 'list issues', limit: 5 }));
     return {
       tools: fx.tools, queries: nq, calls, errors, sameBytes: same,
-      retrieve: Object.fromEntries(keys.map((k) => [k, stats(lat[k])])),
+      retrieve: Object.fromEntries(retrieveKeys.map((k) => [k, stats(lat[k])])),
       call: Object.fromEntries(keys.map((k) => [k, stats(callLat[k])])),
     };
   } finally {

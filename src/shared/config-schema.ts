@@ -48,6 +48,7 @@ export const ServerNameSchema = z
   .string()
   .min(1, 'name must not be empty')
   .regex(SERVER_NAME_RE, 'name may contain only letters, digits, "-", "_" and "." (no ":")')
+  .refine((n) => !(n in Object.prototype) && n !== 'prototype', 'this name is reserved (it collides with a JavaScript object member); choose another')
 
 export const ServerEntrySchema = ServerBody.extend({ name: ServerNameSchema }).superRefine(checkServer)
 const KeyedServerSchema = ServerBody.extend({ name: ServerNameSchema.optional() }).superRefine(checkServer)

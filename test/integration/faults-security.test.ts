@@ -40,6 +40,8 @@ const SECRETS = {
   argKey: `sekrit-arg-${rnd()}`,
   argToken: `sekrit-arg2-${rnd()}`,
   held: `sekrit-held-${rnd()}`,
+  // a bare random token (no recognizable prefix), printed alone on stdout by `blurt`
+  bare: `tok${randomBytes(18).toString('hex')}`,
 }
 
 function leaks(text: string): string[] {
@@ -78,6 +80,12 @@ describe('no secrets in outputs or logs', () => {
           args: ['-e', 'console.error("args: " + process.argv.slice(1).join(" ")); process.exit(1)', '--', '--api-key', SECRETS.argKey, `--token=${SECRETS.argToken}`],
           quarantined: false,
         },
+        blurt: {
+          command: process.execPath,
+          args: ['-e', 'console.log(process.env.SERVICE_TOKEN); process.exit(1)'],
+          env: { SERVICE_TOKEN: SECRETS.bare },
+          quarantined: false,
+        },
         // never approved: quarantined; an Inspect starts it, and it dies echoing its secret
         held: {
           command: process.execPath,
@@ -89,7 +97,7 @@ describe('no secrets in outputs or logs', () => {
     serve = await startServe({ configPath, dataDir: path.join(tmp, 'data'), env: { TOOLGATE_LOG_LEVEL: 'debug' } })
     h = await mcpOn(serve)
     // let every failing server fail at least twice, so its errors (and stderr) were logged
-    for (const name of ['envy', 'webby', 'userinfo', 'argy']) {
+    for (const name of ['envy', 'webby', 'userinfo', 'argy', 'blurt']) {
       await waitForAgentServer(h, name, (s) => /attempt [2-9]/.test(s.last_error ?? '') || s.state === 'error', 'failing repeatedly', 45_000)
     }
   }, 90_000)
@@ -105,9 +113,17 @@ describe('no secrets in outputs or logs', () => {
     expect(log).toMatch(/envy/)
     expect(log).toMatch(/webby/)
     expect(log).toMatch(/args: /) // argy's stderr was logged, masked
-    console.log(log.split('\n').filter((l) => /booting|args:|webby|userinfo|not json/.test(l)).slice(0, 40).join('\n'))
     expect(leaks(log)).toEqual([])
     expect(leaks(serve.stderr())).toEqual([])
+  })
+
+  it('not even the beginning of a secret reaches the log when an upstream prints its token alone on stdout', async () => {
+    await waitFor(() => /"server":"blurt"/.test(logText(serve.dataDir)), 10_000, 'blurt in the log')
+    const prefix = SECRETS.bare.slice(0, 8)
+    const log = logText(serve.dataDir)
+    const lines = log.split('\n').filter((l) => l.includes(prefix))
+    expect(lines, `log lines with the first 8 characters of blurt's SERVICE_TOKEN`).toEqual([])
+    expect(serve.stderr().includes(prefix)).toBe(false)
   })
 
   it('upstream_servers list/get, retrieve_tools and describe errors never show a secret', async () => {
@@ -215,12 +231,19 @@ describe('binding and the API key', () => {
       expect(await probe({ authorization: `bearer ${key}` })).toEqual([200, 200]) // the scheme is case-insensitive
       const wrong: string[] = []
       for (const k of nearMisses) {
-        for (const headers of [{ authorization: `Bearer ${k}` }, { 'x-api-key': k }]) {
+        const forms: Array<Record<string, string>> = [{ authorization: `Bearer ${k}` }, { 'x-api-key': k }]
+        for (const headers of forms) {
           const got = await probe(headers)
           if (got[0] !== 401 || got[1] !== 401) wrong.push(`${JSON.stringify(headers)} → ${got.join('/')}`)
         }
       }
-      for (const headers of [{ authorization: `Basic ${key}` }, { authorization: `Token ${key}` }, { authorization: key }, { 'x-api-key': `Bearer ${key}` }]) {
+      const otherSchemes: Array<Record<string, string>> = [
+        { authorization: `Basic ${key}` },
+        { authorization: `Token ${key}` },
+        { authorization: key },
+        { 'x-api-key': `Bearer ${key}` },
+      ]
+      for (const headers of otherSchemes) {
         const got = await probe(headers)
         if (got[0] !== 401 || got[1] !== 401) wrong.push(`${JSON.stringify(headers)} → ${got.join('/')}`)
       }

@@ -210,8 +210,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const stop = (): Promise<void> => {
       stopping ??= (async () => {
         await watcher.close()
-        await http?.close()
+        // Upstreams first: calls in flight are answered with a clear error before the listener closes.
         await manager.stopAll()
+        await http?.close()
         await store.settle()
         lock.release()
         logger.flush?.()

@@ -32,6 +32,8 @@ const CallArgsSchema = z.object(
   { error: 'arguments must be an object like {"name": "server:tool", "args": {...}}' },
 )
 
+const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() })
+
 export function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] }
 }
@@ -47,9 +49,12 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }))
 
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
-    const { name } = req.params
-    const args: unknown = req.params.arguments ?? {}
+  // A loose request schema: the SDK's own tools/call check then answers malformed params with
+  // -32602 Invalid params (the strict schema would fail earlier, as -32603 Internal error).
+  server.setRequestHandler(LooseCallToolRequest, async (req, extra): Promise<CallToolResult> => {
+    const params = CallToolRequestSchema.shape.params.parse(req.params)
+    const { name } = params
+    const args: unknown = params.arguments ?? {}
     try {
       if (!offered.has(name)) {
         return errorResult(`unknown tool "${name}"; Toolgate offers ${[...offered].join(', ')}. Use retrieve_tools to find upstream tools, then call them through call_tool_*.`)

@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { z } from 'zod'
-import { ArrayConfigSchema, KNOWN_SERVER_KEYS, KNOWN_TOP_KEYS, ObjectConfigSchema, type Config, type ServerConfig } from '../../../shared/config-schema'
+import { ArrayConfigSchema, ServerNameSchema, KNOWN_SERVER_KEYS, KNOWN_TOP_KEYS, ObjectConfigSchema, type Config, type ServerConfig } from '../../../shared/config-schema'
 
 export class ConfigError extends Error {
   constructor(
@@ -38,6 +38,12 @@ export function parseConfig(file: string, raw: unknown): Config {
   const servers0 = (raw as { mcpServers?: unknown }).mcpServers
   if (servers0 !== undefined && (servers0 === null || typeof servers0 !== 'object')) {
     throw new ConfigError(file, '$.mcpServers', 'mcpServers must be an array of servers with "name", or an object keyed by server name')
+  }
+  if (servers0 && !Array.isArray(servers0)) {
+    for (const key of Object.keys(servers0)) {
+      const ok = ServerNameSchema.safeParse(key)
+      if (!ok.success) throw new ConfigError(file, pathText(['mcpServers', key]), `server name "${key}": ${ok.error.issues[0].message}`)
+    }
   }
   // Pick the style first, so errors point into the entry instead of "invalid union".
   const parsed = (Array.isArray(servers0) ? ArrayConfigSchema : ObjectConfigSchema).safeParse(raw)

@@ -30,7 +30,7 @@ export function editConfig(file: string, mutate: (raw: RawConfig) => void): void
 function findEntry(raw: RawConfig, name: string): RawEntry | undefined {
   const servers = raw.mcpServers
   if (Array.isArray(servers)) return servers.find((s) => s && s.name === name)
-  if (servers && typeof servers === 'object') return servers[name]
+  if (servers && typeof servers === 'object') return Object.hasOwn(servers, name) ? servers[name] : undefined
   return undefined
 }
 

@@ -41,7 +41,13 @@ function serveStatic(dir: string | null, url: URL, res: ServerResponse): void {
     res.end('Toolgate is running. The web UI is not built; run `npm run build` and restart.\n')
     return
   }
-  const rel = path.normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '')
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(url.pathname)
+  } catch {
+    return sendJson(res, 400, { error: { code: 'bad_path', message: 'malformed percent-encoding in the path' } })
+  }
+  const rel = path.normalize(decoded).replace(/^([/\\])+/, '')
   let file = path.join(dir, rel)
   if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = path.join(dir, 'index.html')
   res.writeHead(200, {

@@ -53,7 +53,9 @@ export class Session {
     this.redact = makeRedactor(config)
     // A message bigger than this closes a stdio connection; keep it well above the result limit
     // so an oversized result gets a clean "too large" error instead of a dropped connection.
-    const maxMessageBytes = Math.max(10 * MB, 2 * opts.limits.maxResultBytes + MB)
+    // Room to read a result well past max_result_bytes, so an oversized result gets the limit error
+    // and the connection stays up (the limit check happens after the message is read).
+    const maxMessageBytes = Math.max(64 * MB, 4 * opts.limits.maxResultBytes + MB)
     this.built = buildTransport(config, kind, { logger: log, maxMessageBytes, redact: this.redact })
     this.client = new Client(CLIENT_INFO, { capabilities: {} })
     this.client.onerror = (err: Error) => this.onTransportError(err)
@@ -177,7 +179,8 @@ export class Session {
   }
 
   private onTransportError(err: Error): void {
-    const text = this.redact(errorText(err))
+    // A parse error quotes the start of the offending stdout line, which may be a secret: never log it.
+    const text = err instanceof SyntaxError ? 'the upstream wrote a line that is not JSON-RPC on stdout (ignored)' : this.redact(errorText(err))
     this.lastTransportError = text
     if (this.closing) return
     const log = this.opts.logger
