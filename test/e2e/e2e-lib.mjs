@@ -99,6 +99,21 @@ export function stopChild(child) {
   })
 }
 
+/** retrieve_tools over a real MCP session on /mcp (what an agent sees), as its raw JSON text. */
+export async function makeAgent(base) {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+  const client = new Client({ name: 'e2e-agent', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }))
+  return {
+    retrieve: async (query, includeDisabled) => {
+      const r = await client.callTool({ name: 'retrieve_tools', arguments: { query, limit: 15, include_disabled: includeDisabled } })
+      return r.content[0].text
+    },
+    close: () => client.close(),
+  }
+}
+
 export function makeApi(base) {
   const req = async (method, p, asText = false) => {
     const res = await fetch(base + p, { method, headers: { Authorization: `Bearer ${KEY}` } })

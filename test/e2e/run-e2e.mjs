@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import assert from 'node:assert/strict'
 import { chromium } from 'playwright-core'
-import { KEY, finish, results, root, startServe, step, until } from './e2e-lib.mjs'
+import { KEY, finish, makeAgent, results, root, startServe, step, until } from './e2e-lib.mjs'
 
 const shots = path.join(root, 'docs', 'screenshots')
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -50,7 +50,9 @@ const config = {
 let serve = null
 let empty = null
 let browser = null
+let agent = null
 const cleanup = async () => {
+  await agent?.close().catch(() => undefined)
   await browser?.close().catch(() => undefined)
   await serve?.stop()
   await empty?.stop()
@@ -61,6 +63,7 @@ process.on('SIGINT', () => void cleanup().then(() => finish(130)))
 try {
   serve = await startServe(tmp, config)
   const { api, base } = serve
+  agent = await makeAgent(base)
   await until('everything and fixture to connect', async () => {
     const { servers } = await api.get('/api/v1/servers')
     return servers.filter((s) => s.state === 'connected').length === 2
@@ -208,6 +211,7 @@ try {
     if ((await locked.isChecked()) !== includeLocked) await locked.click()
     await box.fill(query)
     const expected = await api.search(query, includeLocked)
+    assert.equal(await agent.retrieve(query, includeLocked), expected, 'retrieve_tools over /mcp is byte-identical to /api/v1/search')
     const parsed = JSON.parse(expected)
     const names = [...parsed.tools.map((t) => [t.name, 'callable']), ...(parsed.disabled ?? []).map((t) => [t.name, t.status])]
     await until(`results for "${query}" (${includeLocked})`, async () => {

@@ -9,6 +9,7 @@ import type { ServerConfig } from '../../src/shared/config-schema'
 import { silentLogger } from '../../src/main/core/log'
 import type { Logger } from '../../src/main/core/log'
 import { Upstream, UpstreamCallError, inspectUpstream } from '../../src/main/core/upstream'
+import { MESSAGE_FLOOR_BYTES } from '../../src/main/core/upstream/session'
 import type { UpstreamOptions, UpstreamState, UpstreamTool } from '../../src/main/core/upstream'
 import { pidAlive, waitFor } from '../helpers/wait'
 
@@ -233,15 +234,15 @@ describe('upstream supervision (fixture server)', () => {
     expect(text(small)).toBe('x'.repeat(10))
   })
 
-  it('a result bigger than the stdio read buffer drops only that connection, which comes back', async () => {
+  it('a result bigger than the stdio read buffer drops only that connection, which comes back', { timeout: 120_000 }, async () => {
     const file = toolsFile([{ name: 'big' }])
     const up = upstream(server('fx', [FIXTURE, '--tools', file]))
     up.start()
     await waitFor(() => up.state === 'connected', 10_000, 'connected')
-    const err = await rejection(up.callTool('big', { big: 12 * 1024 * 1024 }, { timeoutMs: 10_000 }))
+    const err = await rejection(up.callTool('big', { big: MESSAGE_FLOOR_BYTES + 1024 * 1024 }, { timeoutMs: 60_000 }))
     expect(err.code).toBe('disconnected')
-    expect(err.message).toMatch(/the upstream sent a message that is too large \(ReadBuffer exceeded maximum size of 10485760 bytes\)/)
-    await waitFor(() => up.state === 'connected' && up.tools !== null, 10_000, 'reconnected')
+    expect(err.message).toMatch(new RegExp(`the upstream sent a message that is too large \\(ReadBuffer exceeded maximum size of ${MESSAGE_FLOOR_BYTES} bytes\\)`))
+    await waitFor(() => up.state === 'connected' && up.tools !== null, 20_000, 'reconnected')
     expect(text(await up.callTool('big', { big: 3 }, { timeoutMs: 5000 }))).toBe('xxx')
   })
 

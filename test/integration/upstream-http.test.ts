@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { silentLogger } from '../../src/main/core/log'
 import { Upstream, UpstreamCallError } from '../../src/main/core/upstream'
+import { MESSAGE_FLOOR_BYTES } from '../../src/main/core/upstream/session'
 import { waitFor } from '../helpers/wait'
 
 interface RpcMessage {
@@ -87,10 +88,10 @@ describe('HTTP upstream limits', () => {
       expect(tooBig.code).toBe('result_too_large')
 
       for (const chunked of [false, true]) {
-        const huge = (await up.callTool('big', { n: 11 * 1024 * 1024, chunked }, { timeoutMs: 10_000 }).catch((e: unknown) => e)) as UpstreamCallError
+        const huge = (await up.callTool('big', { n: MESSAGE_FLOOR_BYTES + 1024 * 1024, chunked }, { timeoutMs: 30_000 }).catch((e: unknown) => e)) as UpstreamCallError
         expect(huge).toBeInstanceOf(UpstreamCallError)
         expect(huge.code).toBe('transport_error')
-        expect(huge.message).toMatch(/^call to json:big failed: the upstream's response is over 10485760 bytes/)
+        expect(huge.message).toMatch(new RegExp(`^call to json:big failed: the upstream's response is over ${MESSAGE_FLOOR_BYTES} bytes`))
       }
 
       expect(up.state).toBe('connected')

@@ -174,14 +174,14 @@ describe('VS Code and other sources', () => {
     expect(r.added).toEqual([{ name: '__proto__x', from: '__proto__x', renamed: false }])
   })
 
-  it('a server literally named "__proto__" becomes a normal own entry', () => {
+  it('a server literally named "__proto__" (a reserved name) is imported renamed, as a normal own entry', () => {
     const file = path.join(dir, 'mcp.json')
     fs.writeFileSync(file, '{"mcpServers": {"__proto__": {"command": "evil"}}}')
     const r = importServers({ file }, { mcpServers: {} })
     const servers = r.config.mcpServers as Record<string, unknown>
     expect(Object.getPrototypeOf(servers)).toBe(Object.prototype)
-    expect(Object.keys(servers)).toEqual(['__proto__'])
-    expect(JSON.parse(JSON.stringify(r.config))).toEqual(JSON.parse('{"mcpServers": {"__proto__": {"command": "evil"}}}'))
+    expect(Object.keys(servers)).toEqual(['__proto__-2'])
+    expect(r.added).toEqual([{ name: '__proto__-2', from: '__proto__', renamed: true }])
   })
 
   it('rejects a Toolgate config whose mcpServers it cannot extend', () => {

@@ -64,6 +64,7 @@ export class Catalog extends EventEmitter {
   private readonly serverCache = new Map<string, CatalogEntry[]>()
   private readonly runtime = new Map<string, RuntimeInfo>()
   private snap: Snapshot | null = null
+  private readonly indexed = new Map<string, string>()
   readonly index = new ToolIndex()
 
   constructor(
@@ -91,6 +92,7 @@ export class Catalog extends EventEmitter {
       this.live.delete(name)
       this.runtime.delete(name)
       this.index.removeServer(name)
+      this.indexed.delete(name)
     }
     this.refresh([...new Set([...before, ...config.servers.map((s) => s.name)])])
   }
@@ -209,10 +211,14 @@ export class Catalog extends EventEmitter {
   private reindex(server: string): void {
     const s = this.serverConfig(server)
     if (!s) return
-    // Only approved (trusted) definitions are indexed by their text; status is applied per request.
-    const docs: IndexedTool[] = this.buildServer(s)
-      .filter((e) => e.approval === 'approved')
-      .map((e) => ({
+    // Only approved (trusted) definitions are indexed by their text; status is applied per request,
+    // so a status change (disable, quarantine, ...) leaves the index alone. The approved hashes
+    // cover name, description and schema: same ids and hashes, same documents.
+    const trusted = this.buildServer(s).filter((e) => e.approval === 'approved')
+    const signature = trusted.map((e) => `${e.id}\u0000${e.hash}`).join('\u0001')
+    if (this.indexed.get(server) === signature) return
+    this.indexed.set(server, signature)
+    const docs: IndexedTool[] = trusted.map((e) => ({
         id: e.id,
         server: e.server,
         name: e.name,
@@ -220,7 +226,7 @@ export class Catalog extends EventEmitter {
         paramNames: Object.keys((e.def.inputSchema.properties as Record<string, unknown> | undefined) ?? {}),
         paramText: paramText(e.def.inputSchema),
       }))
-    this.index.setServerTools(server, docs) // diffs per tool: unchanged tools are not re-indexed
+    this.index.setServerTools(server, docs)
   }
 
   snapshot(): Snapshot {

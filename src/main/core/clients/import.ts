@@ -92,7 +92,9 @@ const HTTP_TYPES: Record<string, 'http' | 'streamable-http' | 'sse'> = {
 /** Other characters (runs of them) become one "-"; leading/trailing "-" from that are dropped. */
 export function sanitizeServerName(name: string): string {
   const clean = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '')
-  return clean === '' ? 'server' : clean
+  if (clean === '') return 'server'
+  // names of JavaScript object members are reserved by the config schema: rename like a clash
+  return clean in Object.prototype || clean === 'prototype' ? `${clean}-2` : clean
 }
 
 /** An entry that starts Toolgate itself (`… toolgate … stdio …`) or points at its default endpoint. */

@@ -7,7 +7,7 @@ import type { CallableEntry, LockedEntry, RetrieveResponse } from '../../../shar
 import { LOCK_STATUSES, REMEDIATION, type LockStatus } from '../../../shared/statuses'
 import { callWith } from '../../../shared/call-variant'
 import { isNameOnly, type Catalog, type CatalogEntry } from '../catalog/catalog'
-import { nameMatchScore } from '../search/name-match'
+import { nameMatcher } from '../search/name-match'
 import type { Scope } from '../agent/scope'
 import type { DiscoveryStats } from './stats'
 
@@ -33,9 +33,10 @@ export const LOCKED_CAP = 10
 /** The locked tools (not callable, in scope, surfaceable) that match the query, in contract order. */
 function lockedMatches(catalog: Catalog, query: string, hits: CatalogEntry[], scope: Scope): CatalogEntry[] {
   const byName: Array<{ e: CatalogEntry; score: number }> = []
+  const match = nameMatcher(query)
   for (const e of catalog.snapshot().nameOnly) {
     if (!scope.allows(e)) continue
-    const score = nameMatchScore(query, e.name)
+    const score = match(e.name)
     if (score > 0) byName.push({ e, score })
   }
   byName.sort((a, b) => b.score - a.score || (a.e.id < b.e.id ? -1 : a.e.id > b.e.id ? 1 : 0))
@@ -61,7 +62,11 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
       lockedHits.push(e)
       continue
     }
-    if (callable.length >= limit) continue
+    if (callable.length >= limit) {
+      // Without include_disabled, locked matches only matter when nothing is callable (the notice).
+      if (args.include_disabled !== true) break
+      continue
+    }
     callable.push({
       name: e.id,
       server: e.server,
@@ -73,7 +78,7 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
     })
   }
   const response: RetrieveResponse = { query: args.query, tools: callable, total: callable.length }
-  const locked = lockedMatches(catalog, args.query, lockedHits, scope)
+  const locked = args.include_disabled === true || callable.length === 0 ? lockedMatches(catalog, args.query, lockedHits, scope) : []
   stats?.recordSearch(args.query, args.include_disabled === true, callable.length === 0 && locked.length > 0)
   if (args.include_disabled === true) {
     if (locked.length > 0) {

@@ -30,6 +30,9 @@ export interface SessionOptions {
   limits: UpstreamLimits
 }
 
+/** The smallest read buffer: a result several times over the usual limits is read and refused cleanly. */
+export const MESSAGE_FLOOR_BYTES = 16 * 1024 * 1024
+
 export class Session {
   readonly client: Client
   private readonly built: BuiltTransport
@@ -55,7 +58,7 @@ export class Session {
     // so an oversized result gets a clean "too large" error instead of a dropped connection.
     // Room to read a result well past max_result_bytes, so an oversized result gets the limit error
     // and the connection stays up (the limit check happens after the message is read).
-    const maxMessageBytes = Math.max(64 * MB, 4 * opts.limits.maxResultBytes + MB)
+    const maxMessageBytes = Math.max(MESSAGE_FLOOR_BYTES, 4 * opts.limits.maxResultBytes + MB)
     this.built = buildTransport(config, kind, { logger: log, maxMessageBytes, redact: this.redact })
     this.client = new Client(CLIENT_INFO, { capabilities: {} })
     this.client.onerror = (err: Error) => this.onTransportError(err)
