@@ -63,6 +63,16 @@ export interface Stats {
   locked_only_queries: Array<{ query: string; count: number }>
 }
 
+/** The exact config snippet that connects one MCP client to this Toolgate (same as `toolgate connect`). */
+export interface ConnectSnippet {
+  client: string
+  label: string
+  /** the client's config file on this machine */
+  config_path: string
+  /** pretty JSON to merge into that file */
+  snippet: string
+}
+
 export interface AppInfo {
   version: string
   config_path: string
@@ -70,6 +80,7 @@ export interface AppInfo {
   mcp_url: string | null
   config_error: string | null
   state_warning: string | null
+  connect?: ConnectSnippet[]
 }
 
 export type ServerAction = 'enable' | 'disable' | 'approve' | 'quarantine' | 'restart' | 'inspect'

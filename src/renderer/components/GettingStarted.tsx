@@ -1,5 +1,6 @@
 // What a new user needs: where the config is, and how to connect an agent.
 import type { AppInfo } from '../../shared/api'
+import { ConnectSnippets } from './ConnectSnippets'
 
 const EXAMPLE = `{
   "mcpServers": {
@@ -32,6 +33,7 @@ export function ConnectHelp({ info }: { info: AppInfo | null }) {
           .
         </li>
       </ul>
+      {info?.connect?.length ? <ConnectSnippets snippets={info.connect} /> : null}
       <p className="muted small">Agents see one server, toolgate, and find tools through retrieve_tools. Nothing runs until you approve it here.</p>
     </div>
   )

@@ -2,8 +2,10 @@
 // API, Electron IPC, the CLI's operator commands and the UI. It reads the catalog and routes
 // every decision through catalog/decisions.
 import { EventEmitter } from 'node:events'
+import path from 'node:path'
 import {
   ApiError,
+  type ConnectSnippet,
   type ActionResult,
   type Api,
   type ApiEvent,
@@ -29,6 +31,8 @@ import { inspectUpstream } from '../upstream/inspect'
 import type { Logger } from '../log'
 import { serverInfo } from './server-view'
 import { VERSION } from '../version'
+import { appRoot, resolveDataDir } from '../paths'
+import { CLIENT_LABELS, CLIENT_NAMES, clientConfigPath, currentLaunchCommand, snippetText } from '../clients'
 
 export interface ServiceDeps {
   catalog: Catalog
@@ -43,6 +47,18 @@ export interface ServiceDeps {
   reloadConfig(): void
   mcpUrl(): string | null
   configError(): string | null
+}
+
+/** Snippets for every supported client, launching this install's `toolgate stdio`. */
+export function connectSnippets(dataDir: string): ConnectSnippet[] {
+  const launch = currentLaunchCommand(path.join(appRoot(), 'bin', 'toolgate.js'))
+  const defaultDir = resolveDataDir(undefined)
+  return CLIENT_NAMES.map((client) => ({
+    client,
+    label: CLIENT_LABELS[client],
+    config_path: clientConfigPath(client),
+    snippet: snippetText(client, { launch, ...(dataDir !== defaultDir ? { dataDir } : {}) }),
+  }))
 }
 
 export function toolInfo(e: CatalogEntry): ToolInfo {
@@ -82,6 +98,7 @@ export class ControlService implements Api {
       mcp_url: this.d.mcpUrl(),
       config_error: this.d.configError(),
       state_warning: this.d.catalog.store.warning,
+      connect: connectSnippets(this.d.dataDir),
     }
   }
 
