@@ -64,6 +64,10 @@ export class Catalog extends EventEmitter {
   private readonly serverCache = new Map<string, CatalogEntry[]>()
   private readonly runtime = new Map<string, RuntimeInfo>()
   private snap: Snapshot | null = null
+  private readonly byId = new Map<string, CatalogEntry>()
+  private readonly published = new Map<string, CatalogEntry[]>()
+  private readonly nameOnlyByServer = new Map<string, CatalogEntry[]>()
+  private readonly stale = new Set<string>()
   private readonly indexed = new Map<string, string>()
   readonly index = new ToolIndex()
 
@@ -112,8 +116,7 @@ export class Catalog extends EventEmitter {
   }
 
   setRuntime(server: string, rt: RuntimeInfo): void {
-    this.runtime.set(server, rt)
-    this.snap = null
+    this.runtime.set(server, rt) // connection state never changes a tool's status
     this.emit('changed', { servers: [server] } satisfies CatalogChange)
   }
 
@@ -123,8 +126,10 @@ export class Catalog extends EventEmitter {
 
   /** Call after any state.json change that concerns these servers. */
   refresh(servers: string[]): void {
-    this.snap = null
-    for (const s of servers) this.serverCache.delete(s)
+    for (const s of servers) {
+      this.serverCache.delete(s)
+      this.stale.add(s)
+    }
     for (const s of servers) this.reindex(s)
     this.emit('changed', { servers } satisfies CatalogChange)
   }
@@ -229,20 +234,32 @@ export class Catalog extends EventEmitter {
     this.index.setServerTools(server, docs)
   }
 
+  /**
+   * The classified view of every tool. Rebuilt per changed server only: a change to one server
+   * re-classifies that server's tools and leaves the others' entries in place.
+   */
   snapshot(): Snapshot {
-    if (this.snap) return this.snap
-    const byId = new Map<string, CatalogEntry>()
-    const byServer = new Map<string, CatalogEntry[]>()
-    const nameOnly: CatalogEntry[] = []
-    for (const s of this.config.servers) {
-      const entries = this.buildServer(s)
-      byServer.set(s.name, entries)
-      for (const e of entries) {
-        byId.set(e.id, e)
-        if (e.status !== 'callable' && isNameOnly(e) && !e.hidden) nameOnly.push(e)
+    if (this.snap && this.stale.size === 0) return this.snap
+    for (const name of this.stale) {
+      for (const e of this.published.get(name) ?? []) this.byId.delete(e.id)
+      const cfg = this.serverConfig(name)
+      if (!cfg) {
+        this.published.delete(name)
+        this.nameOnlyByServer.delete(name)
+        continue
       }
+      const entries = this.buildServer(cfg)
+      for (const e of entries) this.byId.set(e.id, e)
+      this.published.set(name, entries)
+      this.nameOnlyByServer.set(name, entries.filter((e) => e.status !== 'callable' && isNameOnly(e) && !e.hidden))
     }
-    this.snap = { byId, byServer, nameOnly }
+    this.stale.clear()
+    const servers = this.config.servers
+    this.snap = {
+      byId: this.byId,
+      byServer: new Map(servers.map((x) => [x.name, this.published.get(x.name) ?? []])),
+      nameOnly: servers.flatMap((x) => this.nameOnlyByServer.get(x.name) ?? []),
+    }
     return this.snap
   }
 

@@ -51,6 +51,10 @@ export class McpEndpoint {
     const server = this.makeServer(scope)
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Plain JSON answers instead of an SSE stream per POST: Toolgate sends nothing to the agent
+      // while a request runs (no progress relay, no server-to-client requests), and JSON framing
+      // costs the proxy and the stdio bridge much less CPU per request.
+      enableJsonResponse: true,
       onsessioninitialized: (id) => {
         this.sessions.set(id, { transport, server, principal: principalKey(principal) })
       },
