@@ -187,6 +187,14 @@ async function classify() {
     catalog.snapshot();
     snapOnly.push(now() - t4);
   }
+  // the usual case: one server changed (a tool disabled, a list_changed), then a discovery call
+  const one = [];
+  for (let i = 0; i < runs * 5; i++) {
+    const t = now();
+    catalog.refresh([names[i % names.length]]);
+    retrieve(catalog, { query: qs[50 + (i % runs)], limit: 10, include_disabled: true }, FULL_SCOPE);
+    one.push(now() - t);
+  }
   // the pure classifier over every tool's facts (what "classification" costs by itself)
   const facts = allEntries(catalog).map((e) => e.facts);
   const pure = [];
@@ -204,7 +212,7 @@ async function classify() {
   removeTmpDirs();
   return {
     size, tools: allEntries(catalog).length, runs, buildMs, counts,
-    medians: { total: median(total), refresh: median(refresh), discover: median(discover), warm: median(warmCall), snapshot: median(snapOnly), pure: median(pure) },
+    medians: { total: median(total), refresh: median(refresh), discover: median(discover), warm: median(warmCall), snapshot: median(snapOnly), pure: median(pure), one: median(one) },
     p95: { total: stats(total).p95, snapshot: stats(snapOnly).p95 },
     inclLat, plainLat,
   };

@@ -240,8 +240,10 @@ export class Catalog extends EventEmitter {
    */
   snapshot(): Snapshot {
     if (this.snap && this.stale.size === 0) return this.snap
+    const everything = this.config.servers.every((x) => this.stale.has(x.name))
+    if (everything) this.byId.clear() // a config reload: start over instead of deleting one by one
     for (const name of this.stale) {
-      for (const e of this.published.get(name) ?? []) this.byId.delete(e.id)
+      if (!everything) for (const e of this.published.get(name) ?? []) this.byId.delete(e.id)
       const cfg = this.serverConfig(name)
       if (!cfg) {
         this.published.delete(name)
