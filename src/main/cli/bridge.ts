@@ -1,58 +1,129 @@
 // The stdio bridge: a transparent JSON-RPC relay from stdin/stdout to the live owner's /mcp,
-// with its own session (and agent scope). If the owner goes away, every request answers with
-// an error that says so; a restarted `toolgate stdio` takes over the data dir.
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+// with its own session (and agent scope). Each message is one POST on a keep-alive connection;
+// the owner answers with plain JSON (or, should it stream, SSE), which is written back as is.
+// If the owner goes away, every request answers with an error that says so; a restarted
+// `toolgate stdio` takes over the data dir.
+import http from 'node:http'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { LineStdioTransport } from '../core/agent/stdio-transport'
 import type { Instance } from '../core/state/lock'
 
+type Id = string | number
+
+interface Reply {
+  status: number
+  type: string
+  session: string | undefined
+  body: string
+}
+
+function isRequest(m: JSONRPCMessage): m is JSONRPCMessage & { id: Id; method: string } {
+  return 'method' in m && 'id' in m && m.id !== undefined
+}
+
+/** The JSON-RPC messages in a reply body: a JSON message or array, or SSE `data:` events. */
+export function messagesOf(type: string, body: string): JSONRPCMessage[] {
+  if (!body.trim()) return []
+  if (type.includes('text/event-stream')) {
+    const out: JSONRPCMessage[] = []
+    for (const event of body.split(/\r?\n\r?\n/)) {
+      const data = event
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trimStart())
+        .join('\n')
+      if (data) out.push(JSON.parse(data) as JSONRPCMessage)
+    }
+    return out
+  }
+  const parsed = JSON.parse(body) as JSONRPCMessage | JSONRPCMessage[]
+  return Array.isArray(parsed) ? parsed : [parsed]
+}
+
 export async function runBridge(o: { instance: Instance; key: string; agent?: string; dataDir: string }): Promise<void> {
+  const url = new URL(o.instance.mcp_url as string)
+  const agent = new http.Agent({ keepAlive: true })
   const local = new LineStdioTransport()
-  const headers: Record<string, string> = { authorization: `Bearer ${o.key}` }
-  if (o.agent) headers['x-toolgate-agent'] = o.agent
-  const remote = new StreamableHTTPClientTransport(new URL(o.instance.mcp_url as string), { requestInit: { headers } })
-  const initIds = new Set<string | number>()
-  // Until the initialize response has given us a session id, later messages wait for it.
+  let session: string | undefined
+  let protocol: string | undefined
+  // Until the initialize answer has given us a session id, later messages wait for it.
   let sessionReady: Promise<void> = Promise.resolve()
-  let markReady: () => void = () => {}
+
   const gone = (): string =>
     `Toolgate's owner process (pid ${o.instance.pid}, ${o.instance.url}) for ${o.dataDir} is gone or not answering. Restart this MCP client (or start \`toolgate serve\` / the Toolgate app) to reconnect; a restarted \`toolgate stdio\` takes over on its own.`
 
-  remote.onmessage = (m: JSONRPCMessage) => {
-    if ('id' in m && m.id !== undefined && ('result' in m || 'error' in m) && initIds.has(m.id)) {
-      initIds.delete(m.id)
-      if ('result' in m) {
-        const v = (m.result as { protocolVersion?: unknown }).protocolVersion
-        if (typeof v === 'string') remote.setProtocolVersion(v)
+  const send = (method: 'POST' | 'DELETE', body?: string): Promise<Reply> =>
+    new Promise((resolve, reject) => {
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${o.key}`,
+        accept: 'application/json, text/event-stream',
       }
-      markReady()
-    }
-    void local.send(m)
-  }
-  remote.onerror = () => {}
-  local.onmessage = (m: JSONRPCMessage) => {
-    const initId = 'method' in m && m.method === 'initialize' && 'id' in m && m.id !== undefined ? m.id : undefined
-    const isInit = initId !== undefined
-    const wait = isInit ? Promise.resolve() : sessionReady
-    if (isInit) {
-      initIds.add(initId)
-      sessionReady = new Promise<void>((resolve) => {
-        markReady = resolve
+      if (body !== undefined) {
+        headers['content-type'] = 'application/json'
+        headers['content-length'] = String(Buffer.byteLength(body))
+      }
+      if (o.agent) headers['x-toolgate-agent'] = o.agent
+      if (session) headers['mcp-session-id'] = session
+      if (protocol) headers['mcp-protocol-version'] = protocol
+      const req = http.request(url, { method, agent, headers }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            type: String(res.headers['content-type'] ?? ''),
+            session: typeof res.headers['mcp-session-id'] === 'string' ? res.headers['mcp-session-id'] : undefined,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        )
+        res.on('error', reject)
       })
-    }
-    wait.then(() => remote.send(m)).catch((err: unknown) => {
-      if (isInit) markReady()
-      if ('method' in m && 'id' in m && m.id !== undefined) {
-        void local.send({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: `${gone()} (${(err as Error).message})` } } as JSONRPCMessage)
-      }
+      req.on('error', reject)
+      req.end(body)
     })
+
+  const fail = (m: JSONRPCMessage, why: string): void => {
+    if (isRequest(m)) void local.send({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: why } } as JSONRPCMessage)
+  }
+
+  const relay = async (m: JSONRPCMessage): Promise<void> => {
+    let reply: Reply
+    try {
+      reply = await send('POST', JSON.stringify(m))
+    } catch (err) {
+      return fail(m, `${gone()} (${(err as Error).message})`)
+    }
+    if (reply.session) session = reply.session
+    let messages: JSONRPCMessage[] = []
+    try {
+      messages = messagesOf(reply.type, reply.body)
+    } catch {
+      return fail(m, `Toolgate answered HTTP ${reply.status} with a body that is not JSON-RPC`)
+    }
+    if (reply.status >= 400 && messages.length === 0) return fail(m, `Toolgate answered HTTP ${reply.status}: ${reply.body.slice(0, 300)}`)
+    for (const msg of messages) {
+      // an HTTP-level error (no session, ...) comes with id null: give it the request's id
+      const fixed = 'error' in msg && (msg as { id?: unknown }).id == null && isRequest(m) ? ({ ...msg, id: m.id } as JSONRPCMessage) : msg
+      if ('result' in fixed && isRequest(m) && m.method === 'initialize') {
+        const v = (fixed.result as { protocolVersion?: unknown }).protocolVersion
+        if (typeof v === 'string') protocol = v
+      }
+      void local.send(fixed)
+    }
+  }
+
+  local.onmessage = (m: JSONRPCMessage) => {
+    if (isRequest(m) && m.method === 'initialize') {
+      session = undefined
+      sessionReady = relay(m)
+      return
+    }
+    void sessionReady.then(() => relay(m))
   }
   local.onclose = () => {
-    void remote
-      .terminateSession()
-      .catch(() => {})
-      .finally(() => process.exit(0))
+    const end = (): never => process.exit(0)
+    if (!session) end()
+    send('DELETE').then(end, end)
   }
-  await remote.start()
   await local.start()
 }
