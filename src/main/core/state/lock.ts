@@ -43,7 +43,7 @@ export class DataDirLock {
   static tryAcquire(dataDir: string): DataDirLock | null {
     fs.mkdirSync(dataDir, { recursive: true })
     const file = DataDirLock.lockPath(dataDir)
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < 5; attempt++) {
       try {
         const fd = fs.openSync(file, 'wx', 0o600)
         fs.writeSync(fd, String(process.pid))
@@ -51,10 +51,33 @@ export class DataDirLock {
         return new DataDirLock(dataDir, file)
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
-        const holder = Number.parseInt(fs.readFileSync(file, 'utf8').trim(), 10)
+        let seen: string
+        try {
+          seen = fs.readFileSync(file, 'utf8').trim()
+        } catch {
+          continue // removed meanwhile: try again
+        }
+        const holder = Number.parseInt(seen, 10)
         if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && pidAlive(holder)) return null
-        // stale (dead pid or garbage): remove and retry
-        fs.rmSync(file, { force: true })
+        // Stale (dead pid or garbage). Move it aside atomically rather than deleting it: if another
+        // process took the lock over between our read and now, we moved ITS fresh lock, see that,
+        // and put it back, so two processes never both own the data dir.
+        const aside = `${file}.stale-${process.pid}`
+        try {
+          fs.renameSync(file, aside)
+        } catch {
+          continue // someone else moved it first
+        }
+        const moved = fs.readFileSync(aside, 'utf8').trim()
+        if (moved !== seen) {
+          try {
+            fs.linkSync(aside, file)
+          } finally {
+            fs.rmSync(aside, { force: true })
+          }
+          return null
+        }
+        fs.rmSync(aside, { force: true })
         fs.rmSync(DataDirLock.instancePath(dataDir), { force: true })
       }
     }
