@@ -278,4 +278,27 @@ describe('embedded `toolgate stdio` owners', () => {
       expect(r.isError, textOf(r)).toBeFalsy()
     }
   })
+
+  it('several stdio clients started at the same moment on a STALE lock (dead owner) still end up with exactly one owner', async () => {
+    for (const c of clients.splice(0)) await c.close().catch(() => {})
+    await waitFor(() => readInstance(dataDir) === null && processesMatching(tools).length === 0, 15_000, 'the previous owner to shut down')
+    // a crashed owner left its lock and instance.json behind
+    fs.mkdirSync(dataDir, { recursive: true })
+    fs.writeFileSync(path.join(dataDir, 'toolgate.lock'), '999999')
+    fs.writeFileSync(path.join(dataDir, 'instance.json'), JSON.stringify({ pid: 999999, url: 'http://127.0.0.1:1', mcp_url: 'http://127.0.0.1:1/mcp', started_at: new Date().toISOString(), version: '0', kind: 'stdio', api_key_file: null }))
+
+    const started = await Promise.allSettled([1, 2, 3, 4].map(() => connectStdio(args)))
+    for (const s of started) if (s.status === 'fulfilled') clients.push(s.value)
+    expect(started.filter((s) => s.status === 'rejected').map((s) => String(((s as PromiseRejectedResult).reason as Error).message))).toEqual([])
+    await waitFor(() => readInstance(dataDir)?.pid !== undefined && readInstance(dataDir)?.pid !== 999999, 20_000, 'a new owner')
+    const owner = readInstance(dataDir)?.pid
+    const ownerClient = clients.find((c) => c.pid === owner) as McpHandle
+    await waitForUpstreams(ownerClient, ['wiki'])
+    expect(processesMatching(tools)).toHaveLength(1)
+    for (const c of clients) if (c.pid !== owner) expect(childPids(c.pid as number)).toEqual([])
+    for (const [i, c] of clients.entries()) {
+      const r = await c.call('call_tool_read', { name: 'wiki:read_doc', args: { client: i } })
+      expect(r.isError, textOf(r)).toBeFalsy()
+    }
+  })
 })
