@@ -26,7 +26,7 @@ import { ConfigError } from '../config/load'
 import { FULL_SCOPE } from '../agent/scope'
 import { RetrieveArgsSchema, retrieveText } from '../discovery/retrieve'
 import type { DiscoveryStats } from '../discovery/stats'
-import type { UpstreamManager } from '../upstream-manager'
+import { toToolDef, type UpstreamManager } from '../upstream-manager'
 import { inspectUpstream } from '../upstream/inspect'
 import type { Logger } from '../log'
 import { serverInfo } from './server-view'
@@ -176,7 +176,6 @@ export class ControlService implements Api {
               maxResultBytes: catalog.currentConfig.limits.max_result_bytes,
             },
           })
-          const { toToolDef } = await import('../upstream-manager')
           catalog.setLiveTools(name, tools.map(toToolDef), 'inspect')
           message = `Inspected ${name}: it offers ${tools.length} tool(s); the process was stopped again. Review them, then approve the server.`
         } catch (e) {
