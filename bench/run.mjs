@@ -11,8 +11,7 @@
 //                                                   (and keep the raw .cpuprofile in F for Chrome DevTools)
 //   npm run bench -- --md FILE --json FILE          also write the tables (markdown) / raw results (JSON)
 //
-// Needs the build: `npm run build` (or `npx electron-vite build --config .tmp/cli-only.config.mts`
-// for out/main/cli.js and out/main/core.js only). See docs/benchmarks.md.
+// Needs the build: `npm run build` (out/main/cli.js and out/main/core.js). See docs/benchmarks.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,7 +33,7 @@ const nq = Number(opt('--queries', quick ? 1000 : 2000));
 
 for (const f of ['out/main/core.js', 'out/main/cli.js']) {
   if (!fs.existsSync(path.join(ROOT, f))) {
-    console.error(`${f} is missing: build first (npm run build, or npx electron-vite build --config .tmp/cli-only.config.mts)`);
+    console.error(`${f} is missing: build first (npm run build)`);
     process.exit(2);
   }
 }

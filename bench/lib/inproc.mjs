@@ -10,7 +10,7 @@ export function loadCore() {
   try {
     core = requireRoot(path.join(ROOT, 'out/main/core.js'));
   } catch (e) {
-    throw new Error(`cannot load out/main/core.js (${e.message}); build first: npx electron-vite build --config .tmp/cli-only.config.mts (or npm run build)`);
+    throw new Error(`cannot load out/main/core.js (${e.message}); build first: npm run build`);
   }
   return core;
 }

@@ -29,7 +29,7 @@ export const NOISY = path.join(ROOT, 'test/fixtures/servers/noisy-server.mjs')
 export function assertBuilt(): void {
   if (!fs.existsSync(CLI_JS)) {
     throw new Error(
-      `the CLI is not built: ${CLI_JS} is missing. Run \`npm run build\` (or \`npx electron-vite build --config .tmp/cli-only.config.mts\`) before these integration tests.`,
+      `the CLI is not built: ${CLI_JS} is missing. Run \`npm run build\` before these integration tests.`,
     )
   }
 }
