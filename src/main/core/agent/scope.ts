@@ -2,7 +2,7 @@
 // use. Applied before anything else on every surface; out-of-scope tools simply do not exist
 // for that agent.
 import type { AgentConfig } from '../../../shared/config-schema'
-import { variantRank, VARIANTS, type Variant } from '../../../shared/call-variant'
+import type { Variant } from '../../../shared/call-variant'
 
 export interface Scope {
   readonly agent: string | null
@@ -29,10 +29,4 @@ export function agentScope(agent: AgentConfig): Scope {
       return this.allowsServer(e.server) && this.allowsVariant(e.variant)
     },
   }
-}
-
-export function strongestVariant(scope: Scope): Variant | null {
-  let best: Variant | null = null
-  for (const v of VARIANTS) if (scope.allowsVariant(v) && (best === null || variantRank(v) > variantRank(best))) best = v
-  return best
 }

@@ -7,6 +7,7 @@ import type { Catalog } from '../catalog/catalog'
 import type { UpstreamManager } from '../upstream-manager'
 import { addServerEntry, removeServerEntry, setServerField } from '../config/write'
 import { agentServerEntry } from '../control/server-view'
+import { markNeedsReview } from '../catalog/decisions'
 import type { Scope } from './scope'
 
 export interface ServerOpsDeps {
@@ -52,10 +53,7 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
     const entry = ServerEntrySchema.safeParse({ ...fields, name })
     if (!entry.success) return fail(`invalid server: ${entry.error.issues[0].path.join('.') || 'entry'}: ${entry.error.issues[0].message}`)
     if (catalog.serverConfig(name)) return fail(`a server named "${name}" already exists; choose another name`)
-    await catalog.store.update((s) => {
-      s.servers[name] = { needs_review: true }
-      for (const id of Object.keys(s.tools)) if (id.startsWith(`${name}:`)) delete s.tools[id]
-    })
+    await markNeedsReview(catalog, name)
     const clean = Object.fromEntries(Object.entries({ name, ...fields }).filter(([, v]) => v !== undefined)) as { name: string }
     addServerEntry(deps.configPath, clean)
     deps.reloadConfig()

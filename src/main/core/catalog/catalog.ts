@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events'
 import type { Config, ServerConfig } from '../../../shared/config-schema'
 import type { QuarantineSource, StatusCounts } from '../../../shared/api'
-import { LOCK_STATUSES, NAME_ONLY_STATUSES, type LockStatus, type ToolStatus } from '../../../shared/statuses'
+import { LOCK_STATUSES, NAME_ONLY_STATUSES, type ToolStatus } from '../../../shared/statuses'
 import { requiredVariant, variantRank, type ToolAnnotations, type Variant } from '../../../shared/call-variant'
 import { toolId } from '../../../shared/ids'
 import type { StateStore } from '../state/store'
@@ -54,10 +54,6 @@ interface Snapshot {
 
 export type CatalogChange = { servers: string[] }
 
-export function emptyCounts(): StatusCounts {
-  return { callable: 0 }
-}
-
 export class Catalog extends EventEmitter {
   private config: Config
   private readonly live = new Map<string, { tools: Map<string, { def: ToolDef; hash: string }>; source: 'upstream' | 'inspect' }>()
@@ -104,10 +100,6 @@ export class Catalog extends EventEmitter {
   setLiveTools(server: string, tools: ToolDef[], source: 'upstream' | 'inspect'): void {
     this.live.set(server, { tools: new Map(tools.map((t) => [t.name, { def: t, hash: toolHash(t) }])), source })
     this.refresh([server])
-  }
-
-  liveSource(server: string): 'upstream' | 'inspect' | null {
-    return this.live.get(server)?.source ?? null
   }
 
   liveTools(server: string): ToolDef[] | null {
@@ -283,9 +275,6 @@ export class Catalog extends EventEmitter {
     return ordered as StatusCounts
   }
 
-  static isLocked(status: ToolStatus): status is LockStatus {
-    return status !== 'callable'
-  }
 }
 
 /** Locked tools whose text is untrusted: matched by name only and returned without description. */

@@ -132,8 +132,10 @@ export async function quarantineServer(catalog: Catalog, server: string): Promis
   return `Quarantined ${server}; it was stopped and its tools are locked until you approve it again.`
 }
 
+/** A server an agent added: in review whatever the defaults say, with no decisions left over from an earlier server of that name. */
 export async function markNeedsReview(catalog: Catalog, server: string): Promise<void> {
   await catalog.store.update((s) => {
     s.servers[server] = { needs_review: true }
+    for (const id of Object.keys(s.tools)) if (id.startsWith(`${server}:`)) delete s.tools[id]
   })
 }

@@ -29,10 +29,6 @@ export class McpEndpoint {
     private readonly scopeFor: (p: Principal) => Scope | null,
   ) {}
 
-  get sessionCount(): number {
-    return this.sessions.size
-  }
-
   async handle(req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
     const sid = req.headers['mcp-session-id']
     const sessionId = typeof sid === 'string' ? sid : undefined
