@@ -4,7 +4,7 @@ import type { ActionResult, AppInfo, SearchArgs, ServerAction, ServerInfo, Statu
 import { ApiError } from '../../shared/api'
 import { loadConfigFile } from '../core/config/load'
 import { instanceKey, readLiveInstance, type Instance } from '../core/state/lock'
-import { resolveApiKey, resolveConfigPath, resolveDataDir } from '../core/paths'
+import { resolveConfigPath, resolveDataDir } from '../core/paths'
 import { startCore, type Core } from '../core/core'
 import { createLogger } from '../core/log'
 
@@ -95,7 +95,7 @@ export async function openOperator(where: Where, needTools: boolean): Promise<Op
   const { config } = loadConfigFile(configPath)
   const live = readLiveInstance(dataDir)
   if (live?.url) {
-    const key = instanceKey(live) ?? resolveApiKey(dataDir, config.api_key, false).key
+    const key = instanceKey(live, dataDir, config.api_key)
     if (!key) throw new ApiError('no_key', `cannot find the API key of the running Toolgate (looked at TOOLGATE_API_KEY, api_key in ${configPath}, ${dataDir}/api_key)`, 401)
     return httpOperator(live, key)
   }

@@ -1,12 +1,10 @@
 // `toolgate serve`: the headless owner — MCP over Streamable HTTP, control API, web UI.
 import { startCore } from '../core/core'
-import { resolveApiKey } from '../core/paths'
-import { loadConfigFile } from '../core/config/load'
 import { onShutdown } from './shutdown'
 
 export async function serve(o: { config?: string; dataDir?: string; listen?: string }): Promise<void> {
   const core = await startCore({ configPath: o.config, dataDir: o.dataDir, listen: o.listen, serveHttp: true, kind: 'serve' })
-  const { key, file } = resolveApiKey(core.dataDir, loadConfigFile(core.configPath).config.api_key, false)
+  const { key, file } = core.adminKey
   const keyHint = file ? `the key is in ${file}` : 'the key is the one you configured (api_key or TOOLGATE_API_KEY)'
   process.stderr.write(
     [
@@ -15,7 +13,7 @@ export async function serve(o: { config?: string; dataDir?: string; listen?: str
       `  config:   ${core.configPath}`,
       `  data dir: ${core.dataDir}`,
       `  MCP:      ${core.url}/mcp   (Authorization: Bearer <key>; ${keyHint})`,
-      `  web UI:   ${core.url}/#key=${key ?? '<key>'}`,
+      `  web UI:   ${core.url}/#key=${key}`,
       '',
     ].join('\n') + '\n',
   )

@@ -5,7 +5,7 @@ import { startCore, OwnerExistsError } from '../core/core'
 import { createAgentServer } from '../core/agent/mcp-server'
 import { LineStdioTransport } from '../core/agent/stdio-transport'
 import { instanceKey, readLiveInstance } from '../core/state/lock'
-import { resolveApiKey, resolveConfigPath, resolveDataDir } from '../core/paths'
+import { resolveConfigPath, resolveDataDir } from '../core/paths'
 import { loadConfigFile } from '../core/config/load'
 import { UsageError } from './errors'
 import { runBridge } from './bridge'
@@ -24,7 +24,7 @@ export async function stdio(o: { config?: string; dataDir?: string; agent?: stri
   while (Date.now() < deadline) {
     const live = readLiveInstance(dataDir)
     if (live?.mcp_url) {
-      const key = instanceKey(live) ?? resolveApiKey(dataDir, config.api_key, false).key
+      const key = instanceKey(live, dataDir, config.api_key)
       if (key) return runBridge({ instance: live, key, agent: o.agent, dataDir })
     }
     try {

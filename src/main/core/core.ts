@@ -56,6 +56,8 @@ export interface Core {
   catalog: Catalog
   logger: Logger
   agentDeps: AgentDeps
+  /** the configured admin key and the file it lives in (null when it came from env or config) */
+  adminKey: { key: string; file: string | null }
   scopeForAgent(name: string | undefined): Scope
   /** resolves when every running upstream has connected or failed */
   settled(timeoutMs?: number): Promise<void>
@@ -129,7 +131,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       }
     }
 
-    const { key: apiKeyValue } = resolveApiKey(dataDir, config.api_key, true)
+    const { key: apiKeyValue, file: apiKeyFile } = resolveApiKey(dataDir, config.api_key, true)
     const apiKey = apiKeyValue ?? randomBytes(24).toString('base64url')
     // A per-instance admin credential, readable only by this user: local CLI commands and stdio
     // bridges authenticate with it whatever the configured key is (env, config or file).
@@ -223,15 +225,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     return {
       api,
       get info() {
-        return {
-          version: VERSION,
-          config_path: configPath,
-          data_dir: dataDir,
-          mcp_url: url ? `${url}/mcp` : null,
-          config_error: configError,
-          state_warning: store.warning,
-        }
+        return api.infoNow()
       },
+      adminKey: { key: apiKey, file: apiKeyFile },
       url,
       dataDir,
       configPath,

@@ -91,6 +91,11 @@ export class ControlService implements Api {
   }
 
   async info(): Promise<AppInfo> {
+    return this.infoNow()
+  }
+
+  /** The same as info(), synchronously (the core's `info` and the tray use it). */
+  infoNow(): AppInfo {
     return {
       version: VERSION,
       config_path: this.d.configPath,

@@ -3,6 +3,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
+import { resolveApiKey } from '../paths'
 import { z } from 'zod'
 
 export const InstanceSchema = z.object({
@@ -118,14 +119,17 @@ export function writeInstanceKey(dataDir: string): string {
   return key
 }
 
-/** The key to reach a live instance: its instance key file, else the configured key. */
-export function instanceKey(inst: Instance): string | null {
-  if (!inst.api_key_file) return null
+/** The key to reach a live instance: its instance key file, else the configured admin key. */
+export function instanceKey(inst: Instance, dataDir: string, configKey: string | undefined): string | null {
   try {
-    return fs.readFileSync(inst.api_key_file, 'utf8').trim() || null
+    if (inst.api_key_file) {
+      const key = fs.readFileSync(inst.api_key_file, 'utf8').trim()
+      if (key) return key
+    }
   } catch {
-    return null
+    // fall back to the configured key
   }
+  return resolveApiKey(dataDir, configKey, false).key
 }
 
 /** The live owner of a data dir, if any (instance.json with a live pid). */
