@@ -8,24 +8,24 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        input: { index: r('src/main/index.ts'), cli: r('src/main/cli/index.ts'), core: r('src/main/core/index.ts') }
-      }
-    }
+        input: { index: r('src/main/index.ts'), cli: r('src/main/cli/index.ts'), core: r('src/main/core/index.ts') },
+      },
+    },
   },
   preload: {
     build: {
       rollupOptions: {
         input: { index: r('src/preload/index.ts') },
-        output: { format: 'cjs' }
-      }
-    }
+        output: { format: 'cjs' },
+      },
+    },
   },
   renderer: {
     root: r('src/renderer'),
     build: {
       minify: true,
-      rollupOptions: { input: { index: r('src/renderer/index.html') } }
+      rollupOptions: { input: { index: r('src/renderer/index.html') } },
     },
-    plugins: [react()]
-  }
+    plugins: [react()],
+  },
 })

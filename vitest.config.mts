@@ -9,6 +9,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    reporters: ['default', './test/count-reporter.mts']
-  }
+    reporters: ['default', './test/count-reporter.mts'],
+  },
 })

@@ -12,223 +12,421 @@
 //   npm run bench -- --md FILE --json FILE          also write the tables (markdown) / raw results (JSON)
 //
 // Needs the build: `npm run build` (out/main/cli.js and out/main/core.js). See docs/benchmarks.md.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { spawn, execFileSync } from 'node:child_process';
-import { ROOT, BENCH, ms, mb, table, verdict, stopAll, removeTmpDirs, machine, noiseFloor, noiseText } from './lib/util.mjs';
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { spawn, execFileSync } from 'node:child_process'
+import { ROOT, BENCH, ms, mb, table, verdict, stopAll, removeTmpDirs, machine, noiseFloor, noiseText } from './lib/util.mjs'
 
-const argv = process.argv.slice(2);
-const opt = (f, d) => { const i = argv.indexOf(f); return i >= 0 ? argv[i + 1] : d; };
-const flag = (f) => argv.includes(f);
-const ALL = ['retrieval', 'classify', 'incremental', 'stdio', 'call', 'bridge', 'soak'];
-const only = opt('--only') ? opt('--only').split(',') : ALL;
-const skip = opt('--skip') ? opt('--skip').split(',') : [];
-for (const s of [...only, ...skip]) if (!ALL.includes(s)) { console.error(`unknown section "${s}"; sections: ${ALL.join(', ')}`); process.exit(2); }
-const want = (s) => only.includes(s) && !skip.includes(s);
-const quick = flag('--quick');
-const sizes = (opt('--sizes', '527,5000,10000')).split(',').map(Number);
-const stdioSizes = (opt('--stdio-sizes', '527,5000')).split(',').map(Number);
-const nq = Number(opt('--queries', quick ? 1000 : 2000));
+const argv = process.argv.slice(2)
+const opt = (f, d) => {
+  const i = argv.indexOf(f)
+  return i >= 0 ? argv[i + 1] : d
+}
+const flag = (f) => argv.includes(f)
+const ALL = ['retrieval', 'classify', 'incremental', 'stdio', 'call', 'bridge', 'soak']
+const only = opt('--only') ? opt('--only').split(',') : ALL
+const skip = opt('--skip') ? opt('--skip').split(',') : []
+for (const s of [...only, ...skip])
+  if (!ALL.includes(s)) {
+    console.error(`unknown section "${s}"; sections: ${ALL.join(', ')}`)
+    process.exit(2)
+  }
+const want = (s) => only.includes(s) && !skip.includes(s)
+const quick = flag('--quick')
+const sizes = opt('--sizes', '527,5000,10000').split(',').map(Number)
+const stdioSizes = opt('--stdio-sizes', '527,5000').split(',').map(Number)
+const nq = Number(opt('--queries', quick ? 1000 : 2000))
 
 for (const f of ['out/main/core.js', 'out/main/cli.js']) {
   if (!fs.existsSync(path.join(ROOT, f))) {
-    console.error(`${f} is missing: build first (npm run build)`);
-    process.exit(2);
+    console.error(`${f} is missing: build first (npm run build)`)
+    process.exit(2)
   }
 }
 
-const md = [];
-const results = {};
-const section = (key, text) => { md.push(text); return text; };
-const loadNow = () => os.loadavg()[0].toFixed(1);
+const md = []
+const results = {}
+const section = (key, text) => {
+  md.push(text)
+  return text
+}
+const loadNow = () => os.loadavg()[0].toFixed(1)
 /** Notes the 1-minute load average when a section starts: on a shared 2-core machine, other work inflates tails. */
 function startSection(name) {
-  const line = `[${name}] load average (1 min) at start: ${loadNow()}; ${noiseText(noiseFloor())}`;
-  console.log(`\n${line}`);
-  md.push(`_${line}_`);
+  const line = `[${name}] load average (1 min) at start: ${loadNow()}; ${noiseText(noiseFloor())}`
+  console.log(`\n${line}`)
+  md.push(`_${line}_`)
 }
 
 /** Runs one in-process task in a fresh `node --expose-gc` process and returns its JSON. */
 function worker(task, args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', path.join(BENCH, 'lib/inproc-worker.mjs'), task, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d) => { out += d; });
+    const child = spawn(process.execPath, ['--expose-gc', path.join(BENCH, 'lib/inproc-worker.mjs'), task, JSON.stringify(args)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let out = ''
+    child.stdout.on('data', (d) => {
+      out += d
+    })
     child.on('exit', (code) => {
       try {
-        const r = JSON.parse(out.trim().split('\n').at(-1));
-        if (r.error) reject(new Error(`${task} worker failed:\n${r.error}`));
-        else resolve(r);
+        const r = JSON.parse(out.trim().split('\n').at(-1))
+        if (r.error) reject(new Error(`${task} worker failed:\n${r.error}`))
+        else resolve(r)
       } catch {
-        reject(new Error(`${task} worker exited ${code} without a result: ${out.slice(0, 500)}`));
+        reject(new Error(`${task} worker exited ${code} without a result: ${out.slice(0, 500)}`))
       }
-    });
-  });
+    })
+  })
 }
 
 function header() {
-  let rev = 'unknown';
-  try { rev = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim(); } catch {}
-  let dirty = '';
-  try { dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() ? ' + uncommitted src changes' : ''; } catch {}
-  const built = fs.statSync(path.join(ROOT, 'out/main/core.js')).mtime.toISOString();
-  const line = `Toolgate benchmarks — ${new Date().toISOString()}\nmachine: ${machine()}\nload average at start: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; ${noiseText(noiseFloor())}\ncode: ${rev}${dirty}; out/main built ${built}`;
-  console.log(line);
-  md.push('```\n' + line + '\n```');
+  let rev = 'unknown'
+  try {
+    rev = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim()
+  } catch {}
+  let dirty = ''
+  try {
+    dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim()
+      ? ' + uncommitted src changes'
+      : ''
+  } catch {}
+  const built = fs.statSync(path.join(ROOT, 'out/main/core.js')).mtime.toISOString()
+  const line = `Toolgate benchmarks — ${new Date().toISOString()}\nmachine: ${machine()}\nload average at start: ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}; ${noiseText(noiseFloor())}\ncode: ${rev}${dirty}; out/main built ${built}`
+  console.log(line)
+  md.push('```\n' + line + '\n```')
 }
 
 async function retrievalSection() {
-  const rows = [];
+  const rows = []
   for (const size of sizes) {
-    console.error(`  retrieval in process: ${size} tools …`);
-    rows.push(await worker('retrieval', { size, queries: nq }));
+    console.error(`  retrieval in process: ${size} tools …`)
+    rows.push(await worker('retrieval', { size, queries: nq }))
   }
-  results.retrieval = rows;
-  const target = (r, v, lim) => (r.size === 5000 ? `${verdict(v, lim)} ≤${lim}` : '');
-  const row = (r, label, mode, st) => [r.tools, r.servers, label, mode, ms(st.p50), ms(st.p95), ms(st.p99), ms(st.max), ms(st.mean), r.size === 5000 ? `${verdict(st.p50, 0.5)} / ${verdict(st.p99, 5)}` : ''];
-  section('retrieval', table(`1a. retrieve_tools in process (limit 10, ${nq} queries of 1–4 words after 200 warm-up; ms). "wall" = first pass as measured; "best of 3" = each query's fastest of 3 passes (scheduler noise removed)`,
-    ['tools', 'servers', 'include_disabled', 'timing', 'p50', 'p95', 'p99', 'max', 'mean', 'target p50≤0.5 / p99≤5 (5k)'],
-    rows.flatMap((r) => [
-      row(r, 'absent', 'wall', r.lat.plain), row(r, 'absent', 'best of 3', r.lat.plainBest),
-      row(r, 'true', 'wall', r.lat.incl), row(r, 'true', 'best of 3', r.lat.inclBest),
-    ])));
-  section('retrieval', table('1b. Where the in-process time goes (p50 / p99 ms) and what drives the tail',
-    ['tools', 'index.search', 'retrieve()', 'retrieveText() (JSON the agent gets)', 'mean hits per query', 'slowest query, best of 3 (ms, hits)'],
-    rows.map((r) => [r.tools, `${ms(r.lat.search.p50)} / ${ms(r.lat.search.p99)}`, `${ms(r.lat.plain.p50)} / ${ms(r.lat.plain.p99)}`, `${ms(r.lat.text.p50)} / ${ms(r.lat.text.p99)}`, r.meanHits.toFixed(0), `"${r.slow[0].q}" ${ms(r.slow[0].ms)} ms, ${r.slow[0].hits}`])));
-  section('retrieval', table('1c. Index build and memory (in process; memory after a full GC, benchmark process)',
-    ['tools', 'ingest all servers, concurrent (as at startup) ms', 'ingest one by one ms', 'slowest single server ms', 'index only ms (ToolIndex, no catalog)', 'heap growth MB', 'RSS MB', 'target RSS≤150 MB (5k)'],
-    rows.map((r) => [r.tools, r.buildMs.toFixed(0), r.seqBuildMs.toFixed(0), r.maxServerIngestMs.toFixed(0), Number.isFinite(r.indexOnlyMs) ? r.indexOnlyMs.toFixed(0) : 'n/a', mb(r.mem.heapDelta), mb(r.mem.after.rss), target(r, r.mem.after.rss / 1048576, 150)])));
+  results.retrieval = rows
+  const target = (r, v, lim) => (r.size === 5000 ? `${verdict(v, lim)} ≤${lim}` : '')
+  const row = (r, label, mode, st) => [
+    r.tools,
+    r.servers,
+    label,
+    mode,
+    ms(st.p50),
+    ms(st.p95),
+    ms(st.p99),
+    ms(st.max),
+    ms(st.mean),
+    r.size === 5000 ? `${verdict(st.p50, 0.5)} / ${verdict(st.p99, 5)}` : '',
+  ]
+  section(
+    'retrieval',
+    table(
+      `1a. retrieve_tools in process (limit 10, ${nq} queries of 1–4 words after 200 warm-up; ms). "wall" = first pass as measured; "best of 3" = each query's fastest of 3 passes (scheduler noise removed)`,
+      ['tools', 'servers', 'include_disabled', 'timing', 'p50', 'p95', 'p99', 'max', 'mean', 'target p50≤0.5 / p99≤5 (5k)'],
+      rows.flatMap((r) => [
+        row(r, 'absent', 'wall', r.lat.plain),
+        row(r, 'absent', 'best of 3', r.lat.plainBest),
+        row(r, 'true', 'wall', r.lat.incl),
+        row(r, 'true', 'best of 3', r.lat.inclBest),
+      ]),
+    ),
+  )
+  section(
+    'retrieval',
+    table(
+      '1b. Where the in-process time goes (p50 / p99 ms) and what drives the tail',
+      ['tools', 'index.search', 'retrieve()', 'retrieveText() (JSON the agent gets)', 'mean hits per query', 'slowest query, best of 3 (ms, hits)'],
+      rows.map((r) => [
+        r.tools,
+        `${ms(r.lat.search.p50)} / ${ms(r.lat.search.p99)}`,
+        `${ms(r.lat.plain.p50)} / ${ms(r.lat.plain.p99)}`,
+        `${ms(r.lat.text.p50)} / ${ms(r.lat.text.p99)}`,
+        r.meanHits.toFixed(0),
+        `"${r.slow[0].q}" ${ms(r.slow[0].ms)} ms, ${r.slow[0].hits}`,
+      ]),
+    ),
+  )
+  section(
+    'retrieval',
+    table(
+      '1c. Index build and memory (in process; memory after a full GC, benchmark process)',
+      [
+        'tools',
+        'ingest all servers, concurrent (as at startup) ms',
+        'ingest one by one ms',
+        'slowest single server ms',
+        'index only ms (ToolIndex, no catalog)',
+        'heap growth MB',
+        'RSS MB',
+        'target RSS≤150 MB (5k)',
+      ],
+      rows.map((r) => [
+        r.tools,
+        r.buildMs.toFixed(0),
+        r.seqBuildMs.toFixed(0),
+        r.maxServerIngestMs.toFixed(0),
+        Number.isFinite(r.indexOnlyMs) ? r.indexOnlyMs.toFixed(0) : 'n/a',
+        mb(r.mem.heapDelta),
+        mb(r.mem.after.rss),
+        target(r, r.mem.after.rss / 1048576, 150),
+      ]),
+    ),
+  )
   if (flag('--profile')) {
-    console.error('  profiling in-process queries at 5000 tools …');
-    const keep = opt('--profile-out');
-    const p = await worker('retrieval', { size: 5000, queries: nq, profile: keep ? path.resolve(keep) : true });
-    results.profile = p.top;
-    section('retrieval', table(`1d. CPU profile of the 5k query loop (self time, top functions${keep ? `; raw profile in ${keep}` : ''})`, ['function', 'self ms', '%'], p.top.map((t) => [t.fn, t.ms.toFixed(0), t.pct.toFixed(1)])));
+    console.error('  profiling in-process queries at 5000 tools …')
+    const keep = opt('--profile-out')
+    const p = await worker('retrieval', { size: 5000, queries: nq, profile: keep ? path.resolve(keep) : true })
+    results.profile = p.top
+    section(
+      'retrieval',
+      table(
+        `1d. CPU profile of the 5k query loop (self time, top functions${keep ? `; raw profile in ${keep}` : ''})`,
+        ['function', 'self ms', '%'],
+        p.top.map((t) => [t.fn, t.ms.toFixed(0), t.pct.toFixed(1)]),
+      ),
+    )
   }
 }
 
 async function classifySection() {
-  console.error('  classification at 10000 tools …');
-  const r = await worker('classify', { size: 10000, runs: 20 });
-  results.classify = r;
-  const mix = Object.entries(r.counts).map(([k, v]) => `${k} ${v}`).join(', ');
-  section('classify', table(`2. Classification of ${r.tools} tools inside one discovery call (median of ${r.runs} runs, ms). Mix: ${mix}`,
-    ['step', 'median ms', 'p95 ms', 'target'],
-    [
-      ['one server changed (refresh(one) re-classifies it) + retrieve(include_disabled:true)', ms(r.medians.one), '', `${verdict(r.medians.one, 5)} <5`],
-      ['config reload: catalog.refresh(all 50 servers) + retrieve(include_disabled:true)', ms(r.medians.total), ms(r.p95.total), 'informational'],
-      ['  of which catalog.refresh(all): rebuilds every entry + status, re-checks each server\'s index', ms(r.medians.refresh), '', ''],
-      ['  of which the first retrieve after it (rebuilds the snapshot maps, then searches)', ms(r.medians.discover), '', ''],
-      ['snapshot rebuild alone after refresh(all) (maps over all entries, no search)', ms(r.medians.snapshot), ms(r.p95.snapshot), ''],
-      ['same retrieve with a warm snapshot', ms(r.medians.warm), '', ''],
-      ['classify() alone over every tool\'s facts (the pure status function)', ms(r.medians.pure), '', `${verdict(r.medians.pure, 5)} <5`],
-    ]));
-  section('classify', table('2b. retrieve_tools on the mixed 10k catalog, warm (1000 queries, ms)', ['include_disabled', 'p50', 'p95', 'p99', 'max'],
-    [['absent', ms(r.plainLat.p50), ms(r.plainLat.p95), ms(r.plainLat.p99), ms(r.plainLat.max)], ['true', ms(r.inclLat.p50), ms(r.inclLat.p95), ms(r.inclLat.p99), ms(r.inclLat.max)]]));
+  console.error('  classification at 10000 tools …')
+  const r = await worker('classify', { size: 10000, runs: 20 })
+  results.classify = r
+  const mix = Object.entries(r.counts)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')
+  section(
+    'classify',
+    table(
+      `2. Classification of ${r.tools} tools inside one discovery call (median of ${r.runs} runs, ms). Mix: ${mix}`,
+      ['step', 'median ms', 'p95 ms', 'target'],
+      [
+        ['one server changed (refresh(one) re-classifies it) + retrieve(include_disabled:true)', ms(r.medians.one), '', `${verdict(r.medians.one, 5)} <5`],
+        ['config reload: catalog.refresh(all 50 servers) + retrieve(include_disabled:true)', ms(r.medians.total), ms(r.p95.total), 'informational'],
+        ["  of which catalog.refresh(all): rebuilds every entry + status, re-checks each server's index", ms(r.medians.refresh), '', ''],
+        ['  of which the first retrieve after it (rebuilds the snapshot maps, then searches)', ms(r.medians.discover), '', ''],
+        ['snapshot rebuild alone after refresh(all) (maps over all entries, no search)', ms(r.medians.snapshot), ms(r.p95.snapshot), ''],
+        ['same retrieve with a warm snapshot', ms(r.medians.warm), '', ''],
+        ["classify() alone over every tool's facts (the pure status function)", ms(r.medians.pure), '', `${verdict(r.medians.pure, 5)} <5`],
+      ],
+    ),
+  )
+  section(
+    'classify',
+    table(
+      '2b. retrieve_tools on the mixed 10k catalog, warm (1000 queries, ms)',
+      ['include_disabled', 'p50', 'p95', 'p99', 'max'],
+      [
+        ['absent', ms(r.plainLat.p50), ms(r.plainLat.p95), ms(r.plainLat.p99), ms(r.plainLat.max)],
+        ['true', ms(r.inclLat.p50), ms(r.inclLat.p95), ms(r.inclLat.p99), ms(r.inclLat.max)],
+      ],
+    ),
+  )
 }
 
 async function incrementalSection() {
-  console.error('  incremental update at 10000 tools …');
-  const r = await worker('incremental', { size: 10000, reps: quick ? 5 : 10 });
-  results.incremental = r;
-  section('incremental', table(`3. Replacing one server's tools (${r.perServer} tools) at ${r.size} total (median of ${r.reps}; full ingest of all 50 servers took ${r.buildMs.toFixed(0)} ms; state.json ${mb(r.stateBytes)} MB)`,
-    ['change', 'ingestTools median ms', 'max ms', 'first retrieve after ms'],
-    Object.entries(r.cases).map(([k, v]) => [k, ms(v.ingest), ms(v.ingestMax), ms(v.firstQuery)])));
+  console.error('  incremental update at 10000 tools …')
+  const r = await worker('incremental', { size: 10000, reps: quick ? 5 : 10 })
+  results.incremental = r
+  section(
+    'incremental',
+    table(
+      `3. Replacing one server's tools (${r.perServer} tools) at ${r.size} total (median of ${r.reps}; full ingest of all 50 servers took ${r.buildMs.toFixed(0)} ms; state.json ${mb(r.stateBytes)} MB)`,
+      ['change', 'ingestTools median ms', 'max ms', 'first retrieve after ms'],
+      Object.entries(r.cases).map(([k, v]) => [k, ms(v.ingest), ms(v.ingestMax), ms(v.firstQuery)]),
+    ),
+  )
 }
 
 async function stdioSection() {
-  const { stdioRetrieval } = await import('./lib/stdio-bench.mjs');
-  const rows = [];
+  const { stdioRetrieval } = await import('./lib/stdio-bench.mjs')
+  const rows = []
   for (const size of stdioSizes) {
-    console.error(`  stdio: ${size} tools …`);
-    rows.push(await stdioRetrieval(size, { nq: quick ? 500 : 1000 }));
+    console.error(`  stdio: ${size} tools …`)
+    rows.push(await stdioRetrieval(size, { nq: quick ? 500 : 1000 }))
   }
-  results.stdio = rows;
-  section('stdio', table('4. retrieve_tools over `toolgate stdio` (embedded core, one fixture-server.mjs upstream per server; client = shared StdioMcpClient; ms)',
-    ['tools', 'upstreams', 'initialize ms', 'all callable ms', 'p50', 'p95', 'p99', 'include_disabled p50', 'toolgate CPU ms/query', 'toolgate VmRSS MB', 'settled RSS / heap MB', 'target RSS≤150 (5k)', 'orphans after stop'],
-    rows.map((r) => [r.tools, r.servers, r.initMs.toFixed(0), r.readyMs.toFixed(0), ms(r.lat.p50), ms(r.lat.p95), ms(r.lat.p99), ms(r.incl.p50), ms(r.cpuPerQuery), mb(r.rss), `${mb(r.settled.vmrss)} / ${mb(r.settled.heapUsed)}`, r.tools === 5000 ? `${verdict(r.rss / 1048576, 150)} RSS≤150` : '', r.orphans])));
+  results.stdio = rows
+  section(
+    'stdio',
+    table(
+      '4. retrieve_tools over `toolgate stdio` (embedded core, one fixture-server.mjs upstream per server; client = shared StdioMcpClient; ms)',
+      [
+        'tools',
+        'upstreams',
+        'initialize ms',
+        'all callable ms',
+        'p50',
+        'p95',
+        'p99',
+        'include_disabled p50',
+        'toolgate CPU ms/query',
+        'toolgate VmRSS MB',
+        'settled RSS / heap MB',
+        'target RSS≤150 (5k)',
+        'orphans after stop',
+      ],
+      rows.map((r) => [
+        r.tools,
+        r.servers,
+        r.initMs.toFixed(0),
+        r.readyMs.toFixed(0),
+        ms(r.lat.p50),
+        ms(r.lat.p95),
+        ms(r.lat.p99),
+        ms(r.incl.p50),
+        ms(r.cpuPerQuery),
+        mb(r.rss),
+        `${mb(r.settled.vmrss)} / ${mb(r.settled.heapUsed)}`,
+        r.tools === 5000 ? `${verdict(r.rss / 1048576, 150)} RSS≤150` : '',
+        r.orphans,
+      ]),
+    ),
+  )
 }
 
 async function callSection() {
-  const { callOverhead } = await import('./lib/stdio-bench.mjs');
-  console.error('  call_tool_read overhead …');
-  const r = await callOverhead({ calls: 300 });
-  results.call = r;
-  const over = r.proxied.p50 - r.direct.p50;
-  section('call', table(`5. call_tool_read overhead: ${r.tool} (fixture-server.mjs), ${r.calls} calls each, interleaved (ms)`,
-    ['path', 'p50', 'p95', 'p99', 'max'],
-    [
-      ['direct (StdioMcpClient → fixture)', ms(r.direct.p50), ms(r.direct.p95), ms(r.direct.p99), ms(r.direct.max)],
-      ['through toolgate stdio (call_tool_read)', ms(r.proxied.p50), ms(r.proxied.p95), ms(r.proxied.p99), ms(r.proxied.max)],
-      [`overhead p50: ${ms(over)} ms (median paired difference ${ms(r.pairedDiffMedian)} ms), ratio ${(r.proxied.p50 / r.direct.p50).toFixed(2)}×`, '', '', '', `${verdict(over, 1)} ≤1 ms`],
-    ]));
-  if (r.errors) console.log(`  ${r.errors} call(s) returned isError`);
+  const { callOverhead } = await import('./lib/stdio-bench.mjs')
+  console.error('  call_tool_read overhead …')
+  const r = await callOverhead({ calls: 300 })
+  results.call = r
+  const over = r.proxied.p50 - r.direct.p50
+  section(
+    'call',
+    table(
+      `5. call_tool_read overhead: ${r.tool} (fixture-server.mjs), ${r.calls} calls each, interleaved (ms)`,
+      ['path', 'p50', 'p95', 'p99', 'max'],
+      [
+        ['direct (StdioMcpClient → fixture)', ms(r.direct.p50), ms(r.direct.p95), ms(r.direct.p99), ms(r.direct.max)],
+        ['through toolgate stdio (call_tool_read)', ms(r.proxied.p50), ms(r.proxied.p95), ms(r.proxied.p99), ms(r.proxied.max)],
+        [
+          `overhead p50: ${ms(over)} ms (median paired difference ${ms(r.pairedDiffMedian)} ms), ratio ${(r.proxied.p50 / r.direct.p50).toFixed(2)}×`,
+          '',
+          '',
+          '',
+          `${verdict(over, 1)} ≤1 ms`,
+        ],
+      ],
+    ),
+  )
+  if (r.errors) console.log(`  ${r.errors} call(s) returned isError`)
 }
 
 async function serveSections() {
-  const { startServeFixture, bridgeOverhead } = await import('./lib/serve-bench.mjs');
-  const { runSoak, printSoak } = await import('./soak.mjs');
-  console.error('  starting toolgate serve with 5000 tools on 50 upstreams …');
-  const fx = await startServeFixture(5000);
+  const { startServeFixture, bridgeOverhead } = await import('./lib/serve-bench.mjs')
+  const { runSoak, printSoak } = await import('./soak.mjs')
+  console.error('  starting toolgate serve with 5000 tools on 50 upstreams …')
+  const fx = await startServeFixture(5000)
   try {
     if (want('bridge')) {
-      startSection('bridge');
-      console.error('  bridge overhead …');
-      const r = await bridgeOverhead(fx, { nq: quick ? 500 : 1000, calls: quick ? 150 : 300 });
-      results.bridge = r;
-      const k = Object.keys(r.retrieve);
-      const [br, sdk, raw, control] = k;
-      section('bridge', table(`6. Bridge overhead: \`toolgate stdio\` bridged to \`toolgate serve\` vs HTTP /mcp directly (${r.tools} tools; ${r.queries} retrieve_tools and ${r.calls} call_tool_read per path, interleaved; ms)`,
-        ['path', 'retrieve p50', 'p95', 'p99', 'call_tool_read p50', 'p95'],
-        [
-          ...k.map((p) => [p, ms(r.retrieve[p].p50), ms(r.retrieve[p].p95), ms(r.retrieve[p].p99), r.call[p] ? ms(r.call[p].p50) : '-', r.call[p] ? ms(r.call[p].p95) : '-']),
-          [`bridge − SDK HTTP (p50)`, ms(r.retrieve[br].p50 - r.retrieve[sdk].p50), `${verdict(r.retrieve[br].p50 - r.retrieve[sdk].p50, 1)} ≤1 ms`, '', ms(r.call[br].p50 - r.call[sdk].p50), ''],
-          [`bridge − raw HTTP (p50)`, ms(r.retrieve[br].p50 - r.retrieve[raw].p50), `${verdict(r.retrieve[br].p50 - r.retrieve[raw].p50, 1)} ≤1 ms`, '', ms(r.call[br].p50 - r.call[raw].p50), ''],
-          [`MCP framing: raw HTTP /mcp − control API (p50)`, ms(r.retrieve[raw].p50 - r.retrieve[control].p50), '', '', '', ''],
-        ]));
-      if (r.errors) console.log(`  ${r.errors} request(s) failed`);
-      if (!r.sameBytes) console.log('  NOTE: bridge and HTTP returned different bytes for the same retrieve_tools call');
+      startSection('bridge')
+      console.error('  bridge overhead …')
+      const r = await bridgeOverhead(fx, { nq: quick ? 500 : 1000, calls: quick ? 150 : 300 })
+      results.bridge = r
+      const k = Object.keys(r.retrieve)
+      const [br, sdk, raw, control] = k
+      section(
+        'bridge',
+        table(
+          `6. Bridge overhead: \`toolgate stdio\` bridged to \`toolgate serve\` vs HTTP /mcp directly (${r.tools} tools; ${r.queries} retrieve_tools and ${r.calls} call_tool_read per path, interleaved; ms)`,
+          ['path', 'retrieve p50', 'p95', 'p99', 'call_tool_read p50', 'p95'],
+          [
+            ...k.map((p) => [
+              p,
+              ms(r.retrieve[p].p50),
+              ms(r.retrieve[p].p95),
+              ms(r.retrieve[p].p99),
+              r.call[p] ? ms(r.call[p].p50) : '-',
+              r.call[p] ? ms(r.call[p].p95) : '-',
+            ]),
+            [
+              `bridge − SDK HTTP (p50)`,
+              ms(r.retrieve[br].p50 - r.retrieve[sdk].p50),
+              `${verdict(r.retrieve[br].p50 - r.retrieve[sdk].p50, 1)} ≤1 ms`,
+              '',
+              ms(r.call[br].p50 - r.call[sdk].p50),
+              '',
+            ],
+            [
+              `bridge − raw HTTP (p50)`,
+              ms(r.retrieve[br].p50 - r.retrieve[raw].p50),
+              `${verdict(r.retrieve[br].p50 - r.retrieve[raw].p50, 1)} ≤1 ms`,
+              '',
+              ms(r.call[br].p50 - r.call[raw].p50),
+              '',
+            ],
+            [`MCP framing: raw HTTP /mcp − control API (p50)`, ms(r.retrieve[raw].p50 - r.retrieve[control].p50), '', '', '', ''],
+          ],
+        ),
+      )
+      if (r.errors) console.log(`  ${r.errors} request(s) failed`)
+      if (!r.sameBytes) console.log('  NOTE: bridge and HTTP returned different bytes for the same retrieve_tools call')
     }
     if (want('soak')) {
-      startSection('soak');
-      console.error('  soak …');
-      const s = await runSoak(fx, { agents: 8, requests: quick ? 100 : 500 });
-      results.soak = s;
-      md.push(printSoak(s));
+      startSection('soak')
+      console.error('  soak …')
+      const s = await runSoak(fx, { agents: 8, requests: quick ? 100 : 500 })
+      results.soak = s
+      md.push(printSoak(s))
     }
   } finally {
-    const orphans = await fx.stop();
-    if (orphans) console.log(`  WARNING: ${orphans} upstream process(es) outlived toolgate serve (killed by pid)`);
+    const orphans = await fx.stop()
+    if (orphans) console.log(`  WARNING: ${orphans} upstream process(es) outlived toolgate serve (killed by pid)`)
   }
 }
 
-let interrupted = false;
+let interrupted = false
 process.on('SIGINT', async () => {
-  if (interrupted) process.exit(130);
-  interrupted = true;
-  console.error('\ninterrupted: stopping the processes this run started …');
-  await stopAll();
-  removeTmpDirs();
-  process.exit(130);
-});
+  if (interrupted) process.exit(130)
+  interrupted = true
+  console.error('\ninterrupted: stopping the processes this run started …')
+  await stopAll()
+  removeTmpDirs()
+  process.exit(130)
+})
 
-const t0 = Date.now();
+const t0 = Date.now()
 try {
-  header();
-  if (want('retrieval')) { startSection('retrieval'); await retrievalSection(); }
-  if (want('classify')) { startSection('classify'); await classifySection(); }
-  if (want('incremental')) { startSection('incremental'); await incrementalSection(); }
-  if (want('stdio')) { startSection('stdio'); await stdioSection(); }
-  if (want('call')) { startSection('call'); await callSection(); }
-  if (want('bridge') || want('soak')) await serveSections();
-  console.log(`\ntotal ${((Date.now() - t0) / 1000).toFixed(0)} s; load average at end: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  header()
+  if (want('retrieval')) {
+    startSection('retrieval')
+    await retrievalSection()
+  }
+  if (want('classify')) {
+    startSection('classify')
+    await classifySection()
+  }
+  if (want('incremental')) {
+    startSection('incremental')
+    await incrementalSection()
+  }
+  if (want('stdio')) {
+    startSection('stdio')
+    await stdioSection()
+  }
+  if (want('call')) {
+    startSection('call')
+    await callSection()
+  }
+  if (want('bridge') || want('soak')) await serveSections()
+  console.log(
+    `\ntotal ${((Date.now() - t0) / 1000).toFixed(0)} s; load average at end: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  )
 } catch (e) {
-  console.error(`\nbenchmark failed: ${e.stack ?? e}`);
-  process.exitCode = 1;
+  console.error(`\nbenchmark failed: ${e.stack ?? e}`)
+  process.exitCode = 1
 } finally {
-  await stopAll();
-  removeTmpDirs();
-  if (opt('--md')) fs.writeFileSync(opt('--md'), md.join('\n\n') + '\n');
-  if (opt('--json')) fs.writeFileSync(opt('--json'), JSON.stringify(results, null, 2));
+  await stopAll()
+  removeTmpDirs()
+  if (opt('--md')) fs.writeFileSync(opt('--md'), md.join('\n\n') + '\n')
+  if (opt('--json')) fs.writeFileSync(opt('--json'), JSON.stringify(results, null, 2))
 }

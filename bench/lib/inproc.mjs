@@ -1,27 +1,27 @@
 // In-process setup: a Catalog over a temp state.json with every server trusted
 // (quarantined:false), filled through ingestTools exactly as the upstream manager does when a
 // server lists its tools.
-import path from 'node:path';
-import { ROOT, requireRoot, now } from './util.mjs';
+import path from 'node:path'
+import { ROOT, requireRoot, now } from './util.mjs'
 
-let core = null;
+let core = null
 export function loadCore() {
-  if (core) return core;
+  if (core) return core
   try {
-    core = requireRoot(path.join(ROOT, 'out/main/core.js'));
+    core = requireRoot(path.join(ROOT, 'out/main/core.js'))
   } catch (e) {
-    throw new Error(`cannot load out/main/core.js (${e.message}); build first: npm run build`);
+    throw new Error(`cannot load out/main/core.js (${e.message}); build first: npm run build`)
   }
-  return core;
+  return core
 }
 
 /** mcpServers entries for a catalog spec; `extra(name, i)` may add fields per server. */
 export function serverEntries(spec, extra = () => ({})) {
-  const o = {};
+  const o = {}
   spec.servers.forEach((s, i) => {
-    o[s.name] = { command: 'node', args: ['fixture.mjs'], quarantined: false, ...extra(s.name, i) };
-  });
-  return o;
+    o[s.name] = { command: 'node', args: ['fixture.mjs'], quarantined: false, ...extra(s.name, i) }
+  })
+  return o
 }
 
 /**
@@ -30,23 +30,23 @@ export function serverEntries(spec, extra = () => ({})) {
  * Returns {catalog, config, store, buildMs, perServerMs}.
  */
 export async function buildCatalog(spec, dir, { extra, configExtra = {}, concurrent = true } = {}) {
-  const { parseConfig, Catalog, StateStore, ingestTools } = loadCore();
-  const config = parseConfig('bench.json', { mcpServers: serverEntries(spec, extra), ...configExtra });
-  const store = new StateStore(path.join(dir, 'state.json'));
-  const catalog = new Catalog(config, store);
-  const perServerMs = [];
-  const t0 = now();
+  const { parseConfig, Catalog, StateStore, ingestTools } = loadCore()
+  const config = parseConfig('bench.json', { mcpServers: serverEntries(spec, extra), ...configExtra })
+  const store = new StateStore(path.join(dir, 'state.json'))
+  const catalog = new Catalog(config, store)
+  const perServerMs = []
+  const t0 = now()
   if (concurrent) {
     // as at startup: every upstream lists its tools at about the same time; state writes coalesce
-    await Promise.all(spec.servers.map((s) => ingestTools(catalog, s.name, s.tools)));
+    await Promise.all(spec.servers.map((s) => ingestTools(catalog, s.name, s.tools)))
   } else {
     for (const s of spec.servers) {
-      const t = now();
-      await ingestTools(catalog, s.name, s.tools);
-      perServerMs.push(now() - t);
+      const t = now()
+      await ingestTools(catalog, s.name, s.tools)
+      perServerMs.push(now() - t)
     }
   }
-  await store.settle();
-  const buildMs = now() - t0;
-  return { catalog, config, store, buildMs, perServerMs };
+  await store.settle()
+  const buildMs = now() - t0
+  return { catalog, config, store, buildMs, perServerMs }
 }

@@ -5,17 +5,7 @@ import type { Api } from '../shared/api'
 
 export type ApiOp = Exclude<keyof Api, 'subscribe'>
 
-export const API_OPS = [
-  'info',
-  'status',
-  'servers',
-  'tools',
-  'serverAction',
-  'toolAction',
-  'approveAll',
-  'search',
-  'stats',
-] as const satisfies readonly ApiOp[]
+export const API_OPS = ['info', 'status', 'servers', 'tools', 'serverAction', 'toolAction', 'approveAll', 'search', 'stats'] as const satisfies readonly ApiOp[]
 
 // Compile-time check that the list names every operation of the Api.
 type Missing = Exclude<ApiOp, (typeof API_OPS)[number]>
@@ -33,6 +23,4 @@ export function isApiOp(op: unknown): op is ApiOp {
 }
 
 /** Errors cross IPC as data so code and status survive (Electron keeps only the message). */
-export type IpcResult<T = unknown> =
-  | { ok: true; value: T }
-  | { ok: false; error: { code: string; message: string; status: number } }
+export type IpcResult<T = unknown> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; status: number } }

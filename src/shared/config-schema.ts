@@ -60,24 +60,30 @@ export const AgentSchema = z.object({
 })
 export type AgentConfig = z.infer<typeof AgentSchema>
 
-const ConfigBase = z
-  .object({
-    listen: z.string().regex(/^[^:\s]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, 'listen must be HOST:PORT').optional(),
-    data_dir: z.string().optional(),
-    api_key: z.string().min(16, 'api_key must be at least 16 characters').optional(),
-    tools_limit: z.number().int().min(1).max(100).default(15),
-    call_timeout_ms: z.number().int().min(1).default(60000),
-    quarantine_enabled: z.boolean().default(true),
-    allow_agent_server_changes: z.boolean().default(false),
-    agents: z.array(AgentSchema).default([]),
-    limits: z
-      .object({
-        max_tools_per_server: z.number().int().min(1).default(1000),
-        max_description_chars: z.number().int().min(1).default(8000),
-        max_result_bytes: z.number().int().min(1024).default(4 * 1024 * 1024),
-      })
-      .default({ max_tools_per_server: 1000, max_description_chars: 8000, max_result_bytes: 4 * 1024 * 1024 }),
-  })
+const ConfigBase = z.object({
+  listen: z
+    .string()
+    .regex(/^[^:\s]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, 'listen must be HOST:PORT')
+    .optional(),
+  data_dir: z.string().optional(),
+  api_key: z.string().min(16, 'api_key must be at least 16 characters').optional(),
+  tools_limit: z.number().int().min(1).max(100).default(15),
+  call_timeout_ms: z.number().int().min(1).default(60000),
+  quarantine_enabled: z.boolean().default(true),
+  allow_agent_server_changes: z.boolean().default(false),
+  agents: z.array(AgentSchema).default([]),
+  limits: z
+    .object({
+      max_tools_per_server: z.number().int().min(1).default(1000),
+      max_description_chars: z.number().int().min(1).default(8000),
+      max_result_bytes: z
+        .number()
+        .int()
+        .min(1024)
+        .default(4 * 1024 * 1024),
+    })
+    .default({ max_tools_per_server: 1000, max_description_chars: 8000, max_result_bytes: 4 * 1024 * 1024 }),
+})
 
 /** mcpServers as an array of entries with `name` (mcpproxy style). */
 export const ArrayConfigSchema = ConfigBase.extend({ mcpServers: z.array(ServerEntrySchema) })
@@ -88,7 +94,6 @@ export const ConfigFileSchema = z.union([ArrayConfigSchema, ObjectConfigSchema])
 /** Top-level keys the schema knows (others are ignored with a warning). */
 export const KNOWN_TOP_KEYS = ['mcpServers', ...Object.keys(ConfigBase.shape)]
 export const KNOWN_SERVER_KEYS = ['name', ...Object.keys(serverFields)]
-
 
 export type ConfigFile = z.infer<typeof ConfigFileSchema>
 export type ServerConfigInput = z.input<typeof ServerEntrySchema>

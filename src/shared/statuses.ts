@@ -20,21 +20,15 @@ export function isLockStatus(s: string): s is LockStatus {
 }
 
 /** Statuses whose tool text is untrusted: matched by name only, returned without description. */
-export const NAME_ONLY_STATUSES: ReadonlySet<LockStatus> = new Set<LockStatus>([
-  'server_quarantined',
-  'pending_approval',
-  'disabled_unknown',
-])
+export const NAME_ONLY_STATUSES: ReadonlySet<LockStatus> = new Set<LockStatus>(['server_quarantined', 'pending_approval', 'disabled_unknown'])
 
 export const REMEDIATION: Readonly<Record<LockStatus, string>> = {
-  server_disabled:
-    'The server is switched off; ask the user to enable the server first in the Toolgate window or tray (`toolgate servers enable NAME`).',
+  server_disabled: 'The server is switched off; ask the user to enable the server first in the Toolgate window or tray (`toolgate servers enable NAME`).',
   disabled_by_config:
     'Blocked by operator policy in mcp_config.json (enabled_tools/disabled_tools); this is NOT user-overridable, so ask the operator who manages the Toolgate config to change the policy.',
   server_quarantined:
     'The server is in quarantine awaiting review; ask the user to review and approve the server in the Toolgate window (or `toolgate servers approve NAME`).',
-  disabled_by_user:
-    'The user switched this tool off; ask the user to re-enable it in the Toolgate window or tray (or `toolgate tools enable SERVER:TOOL`).',
+  disabled_by_user: 'The user switched this tool off; ask the user to re-enable it in the Toolgate window or tray (or `toolgate tools enable SERVER:TOOL`).',
   pending_approval:
     'The tool is new or its definition changed since it was approved; ask the user to review and approve it in the Toolgate window (or `toolgate tools approve SERVER:TOOL`).',
   disabled_unknown:

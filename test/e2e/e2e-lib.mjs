@@ -24,7 +24,12 @@ export async function step(name, fn) {
     console.log(`ok - ${name} (${Date.now() - t0} ms)`)
   } catch (err) {
     results.push({ name, ok: false })
-    console.log(`not ok - ${name}\n    ${String(err?.stack ?? err).split('\n').slice(0, 6).join('\n    ')}`)
+    console.log(
+      `not ok - ${name}\n    ${String(err?.stack ?? err)
+        .split('\n')
+        .slice(0, 6)
+        .join('\n    ')}`,
+    )
   }
 }
 export function finish(code) {
@@ -69,10 +74,14 @@ export async function startServe(dir, config) {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const log = fs.openSync(path.join(dir, 'serve.log'), 'a')
-  const child = spawn(process.execPath, [path.join(root, 'bin/toolgate.js'), 'serve', '--config', configFile, '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`], {
-    env: { ...process.env, TOOLGATE_API_KEY: KEY },
-    stdio: ['ignore', log, log],
-  })
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'bin/toolgate.js'), 'serve', '--config', configFile, '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`],
+    {
+      env: { ...process.env, TOOLGATE_API_KEY: KEY },
+      stdio: ['ignore', log, log],
+    },
+  )
   children.add(child)
   let exited = null
   child.on('exit', (code) => {
@@ -80,10 +89,14 @@ export async function startServe(dir, config) {
     children.delete(child)
   })
   const api = makeApi(base)
-  await until('toolgate serve to answer', async () => {
-    if (exited !== null) throw new Error(`toolgate serve exited with ${exited}; see ${path.join(dir, 'serve.log')}`)
-    return (await api.get('/api/v1/status')).version
-  }, 20_000)
+  await until(
+    'toolgate serve to answer',
+    async () => {
+      if (exited !== null) throw new Error(`toolgate serve exited with ${exited}; see ${path.join(dir, 'serve.log')}`)
+      return (await api.get('/api/v1/status')).version
+    },
+    20_000,
+  )
   return { base, api, child, dataDir, configFile, stop: () => stopChild(child) }
 }
 
@@ -130,4 +143,3 @@ export function makeApi(base) {
     search: (q, includeDisabled) => req('GET', `/api/v1/search?q=${encodeURIComponent(q)}&limit=15&include_disabled=${includeDisabled}`, true),
   }
 }
-

@@ -12,7 +12,16 @@ import { KEY, finish, makeAgent, results, root, startServe, step, until } from '
 
 const shots = path.join(root, 'docs', 'screenshots')
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 const EVERYTHING = path.join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')
 const MEMORY = path.join(root, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')
 const FIXTURE = process.env.FIXTURE_SERVER ?? path.resolve(root, '../shared/bench/fixture-server.mjs')
@@ -64,10 +73,14 @@ try {
   serve = await startServe(tmp, config)
   const { api, base } = serve
   agent = await makeAgent(base)
-  await until('everything and fixture to connect', async () => {
-    const { servers } = await api.get('/api/v1/servers')
-    return servers.filter((s) => s.state === 'connected').length === 2
-  }, 30_000)
+  await until(
+    'everything and fixture to connect',
+    async () => {
+      const { servers } = await api.get('/api/v1/servers')
+      return servers.filter((s) => s.state === 'connected').length === 2
+    },
+    30_000,
+  )
 
   browser = await chromium.launchPersistentContext(path.join(tmp, 'chromium-profile'), {
     executablePath: CHROMIUM,
@@ -88,7 +101,10 @@ try {
   const attr = (loc, name) => loc.getAttribute(name, { timeout: 2000 })
   const waitAttr = (loc, name, value, timeout) => until(`${name}="${value}"`, async () => (await attr(loc, name)) === value, timeout)
   const shot = async (name) => {
-    await page.locator('.toast').waitFor({ state: 'detached', timeout: 6000 }).catch(() => undefined)
+    await page
+      .locator('.toast')
+      .waitFor({ state: 'detached', timeout: 6000 })
+      .catch(() => undefined)
     await page.screenshot({ path: path.join(shots, name), fullPage: true })
   }
   const button = (scope, name) => scope.getByRole('button', { name, exact: true })
@@ -136,7 +152,10 @@ try {
     assert.equal(await button(memory, 'Approve server').count(), 0)
     // the agent sees it at once
     const res = JSON.parse(await api.search('create entities knowledge graph', false))
-    assert.ok(res.tools.some((t) => t.name === 'memory:create_entities'), 'memory tools callable for agents')
+    assert.ok(
+      res.tools.some((t) => t.name === 'memory:create_entities'),
+      'memory tools callable for agents',
+    )
   })
 
   await step('a config lock shows the lock and operator policy, and no toggle', async () => {
@@ -262,7 +281,10 @@ try {
     await button(page.locator('nav'), 'Activity').click()
     await page.getByText('searches including locked tools').waitFor()
     const stats = await api.get('/api/v1/stats')
-    await until('stats rendered', async () => (await page.locator('.stat dd').first().textContent()) === String((await api.get('/api/v1/stats')).retrieve_calls))
+    await until(
+      'stats rendered',
+      async () => (await page.locator('.stat dd').first().textContent()) === String((await api.get('/api/v1/stats')).retrieve_calls),
+    )
     assert.ok(stats.include_disabled_calls >= 1)
     await shot('activity.png')
   })

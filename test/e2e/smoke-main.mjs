@@ -23,7 +23,12 @@ async function step(name, fn) {
     console.log(`ok - ${name}`)
   } catch (err) {
     results.push(false)
-    console.log(`not ok - ${name}\n    ${String(err?.stack ?? err).split('\n').slice(0, 5).join('\n    ')}`)
+    console.log(
+      `not ok - ${name}\n    ${String(err?.stack ?? err)
+        .split('\n')
+        .slice(0, 5)
+        .join('\n    ')}`,
+    )
   }
 }
 function finish() {
@@ -72,7 +77,17 @@ const base = `http://127.0.0.1:${port}`
 
 const child = spawn(
   process.execPath,
-  ['-r', path.join(root, 'test/e2e/electron-stub.cjs'), path.join(root, 'out/main/index.js'), '--data-dir', dataDir, '--config', configFile, '--listen', `127.0.0.1:${port}`],
+  [
+    '-r',
+    path.join(root, 'test/e2e/electron-stub.cjs'),
+    path.join(root, 'out/main/index.js'),
+    '--data-dir',
+    dataDir,
+    '--config',
+    configFile,
+    '--listen',
+    `127.0.0.1:${port}`,
+  ],
   { cwd: root, env: { ...process.env, TOOLGATE_API_KEY: KEY }, stdio: ['pipe', 'pipe', 'pipe'] },
 )
 process.stdout.on('error', () => undefined)

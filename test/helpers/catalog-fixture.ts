@@ -151,10 +151,7 @@ export interface AgentSession {
 export async function agentSession(fx: Fixture, scope: Scope = FULL_SCOPE, stats = new DiscoveryStats()): Promise<AgentSession> {
   const logger = silentLogger()
   const manager = new UpstreamManager(fx.catalog, logger)
-  const server = createAgentServer(
-    { catalog: fx.catalog, manager, stats, logger, configPath: fx.configPath, reloadConfig: () => fx.reloadConfig() },
-    scope,
-  )
+  const server = createAgentServer({ catalog: fx.catalog, manager, stats, logger, configPath: fx.configPath, reloadConfig: () => fx.reloadConfig() }, scope)
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   const client = new Client({ name: 'toolgate-test', version: '0.0.0' })
   await server.connect(serverSide)
@@ -203,7 +200,10 @@ export function controlService(fx: Fixture, stats = new DiscoveryStats()): Contr
 
 export const WORLD_TOOLS = {
   list_repos: tool('list_repos', 'List the repositories of a GitHub user', { annotations: READ, props: { owner: { type: 'string' } } }),
-  create_issue: tool('create_issue', 'Create an issue in a GitHub repository', { annotations: WRITE, props: { repo: { type: 'string' }, title: { type: 'string' } } }),
+  create_issue: tool('create_issue', 'Create an issue in a GitHub repository', {
+    annotations: WRITE,
+    props: { repo: { type: 'string' }, title: { type: 'string' } },
+  }),
   search_code: tool('search_code', 'Search code across GitHub repositories', { annotations: READ, props: { q: { type: 'string' } } }),
   delete_repo: tool('delete_repo', 'Delete a GitHub repository permanently', { annotations: DESTRUCTIVE, props: { repo: { type: 'string' } } }),
   archive_repo: tool('archive_repo', 'Archive a GitHub repository so it becomes read-only', { annotations: WRITE, props: { repo: { type: 'string' } } }),

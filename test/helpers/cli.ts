@@ -28,9 +28,7 @@ export const NOISY = path.join(ROOT, 'test/fixtures/servers/noisy-server.mjs')
 /** Fails with a clear message when the CLI has not been built (CI builds before `npm test`). */
 export function assertBuilt(): void {
   if (!fs.existsSync(CLI_JS)) {
-    throw new Error(
-      `the CLI is not built: ${CLI_JS} is missing. Run \`npm run build\` before these integration tests.`,
-    )
+    throw new Error(`the CLI is not built: ${CLI_JS} is missing. Run \`npm run build\` before these integration tests.`)
   }
 }
 
@@ -444,10 +442,7 @@ export interface RawResponse {
   body: string
 }
 
-export function rawRequest(
-  url: string,
-  o: { method?: string; headers?: Record<string, string | number>; body?: string | Buffer } = {},
-): Promise<RawResponse> {
+export function rawRequest(url: string, o: { method?: string; headers?: Record<string, string | number>; body?: string | Buffer } = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const u = new URL(url)
     const req = http.request(
@@ -515,8 +510,7 @@ export function openEvents(s: Serve): Promise<EventStream> {
     req.on('error', (e) => (opened ? undefined : reject(e)))
     const stream: EventStream = {
       events,
-      next: (type, timeoutMs = 15_000, pred = () => true) =>
-        waitFor(() => events.find((e) => e.type === type && pred(e)), timeoutMs, `SSE event ${type}`),
+      next: (type, timeoutMs = 15_000, pred = () => true) => waitFor(() => events.find((e) => e.type === type && pred(e)), timeoutMs, `SSE event ${type}`),
       close: () => req.destroy(),
     }
   })

@@ -5,21 +5,7 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import {
-  BIN,
-  FIXTURE,
-  ROOT,
-  assertBuilt,
-  cliEnv,
-  descendantPids,
-  freePort,
-  processRunning,
-  readInstance,
-  track,
-  waitFor,
-  type Env,
-  type Serve,
-} from './cli'
+import { BIN, FIXTURE, ROOT, assertBuilt, cliEnv, descendantPids, freePort, processRunning, readInstance, track, waitFor, type Env, type Serve } from './cli'
 import { connectHttp, textOf, type McpHandle, type ToolResult } from './mcp-client'
 
 export const MISBEHAVING = path.join(ROOT, 'test/fixtures/faults/misbehaving-server.mjs')
@@ -270,12 +256,27 @@ export class Rand {
   }
 
   number(): number {
-    return this.pick([0, -0, 1, -1, 0.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 2 ** 53 + 1, this.int(-1000, 1000), this.next() * 1e6])
+    return this.pick([
+      0,
+      -0,
+      1,
+      -1,
+      0.5,
+      1e308,
+      -1e308,
+      Number.MAX_SAFE_INTEGER,
+      Number.MIN_SAFE_INTEGER,
+      2 ** 53 + 1,
+      this.int(-1000, 1000),
+      this.next() * 1e6,
+    ])
   }
 
   key(): string {
     // never the shared fixture's behavior keys (sleep_ms, crash, fail, big): fuzzing must not crash the upstream on purpose
-    const k = this.bool(0.3) ? this.pick(['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'query', 'name', 'args', 'limit', 'operation', '']) : this.string(12)
+    const k = this.bool(0.3)
+      ? this.pick(['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'query', 'name', 'args', 'limit', 'operation', ''])
+      : this.string(12)
     return ['sleep_ms', 'crash', 'fail', 'big'].includes(k) ? `${k}_` : k
   }
 
@@ -312,7 +313,8 @@ export function hugeString(bytes = 1024 * 1024): string {
 }
 
 /** Messages that betray an internal failure rather than a clear error for the caller. */
-export const INTERNAL_ERROR_RE = /TypeError|ReferenceError|RangeError|SyntaxError: Unexpected|Cannot read propert|Cannot set propert|is not a function|is not iterable|undefined is not|Maximum call stack|\bat [\w.<>]+ \(.*:\d+:\d+\)/
+export const INTERNAL_ERROR_RE =
+  /TypeError|ReferenceError|RangeError|SyntaxError: Unexpected|Cannot read propert|Cannot set propert|is not a function|is not iterable|undefined is not|Maximum call stack|\bat [\w.<>]+ \(.*:\d+:\d+\)/
 
 /** Copy a state file aside (for debugging a failed round). */
 export function snapshot(file: string, dir: string, label: string): void {
@@ -333,6 +335,10 @@ export function treeOf(pid: number): number[] {
 /** Waits until none of `pids` is running. */
 export async function waitGone(pids: number[], what: string, timeoutMs = 15_000): Promise<void> {
   await waitFor(() => alive(pids).length === 0, timeoutMs, what).catch((e: Error) => {
-    throw new Error(`${e.message}; still running: ${alive(pids).map((p) => `${p} (${cmdlineOf(p)})`).join(', ')}`)
+    throw new Error(
+      `${e.message}; still running: ${alive(pids)
+        .map((p) => `${p} (${cmdlineOf(p)})`)
+        .join(', ')}`,
+    )
   })
 }

@@ -4,12 +4,7 @@
  * Poll `predicate` until it returns a truthy value (which is returned) or `timeoutMs` passes
  * (rejects with `what` in the message). Exceptions from the predicate count as "not yet".
  */
-export async function waitFor<T>(
-  predicate: () => T | Promise<T>,
-  timeoutMs = 5000,
-  what = 'condition',
-  intervalMs = 20,
-): Promise<NonNullable<T>> {
+export async function waitFor<T>(predicate: () => T | Promise<T>, timeoutMs = 5000, what = 'condition', intervalMs = 20): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs
   let lastError: unknown
   for (;;) {

@@ -100,8 +100,14 @@ describe('a `serve` owner and `toolgate stdio` clients on the same data dir', ()
         ['support', 'connected'],
       ])
     }
-    expect(jsonOf(await c1.call('call_tool_read', { name: 'wiki:read_doc', args: { page: 'from-c1' } }))).toEqual({ tool: 'read_doc', arguments: { page: 'from-c1' } })
-    expect(jsonOf(await c2.call('call_tool_read', { name: 'wiki:read_doc', args: { page: 'from-c2' } }))).toEqual({ tool: 'read_doc', arguments: { page: 'from-c2' } })
+    expect(jsonOf(await c1.call('call_tool_read', { name: 'wiki:read_doc', args: { page: 'from-c1' } }))).toEqual({
+      tool: 'read_doc',
+      arguments: { page: 'from-c1' },
+    })
+    expect(jsonOf(await c2.call('call_tool_read', { name: 'wiki:read_doc', args: { page: 'from-c2' } }))).toEqual({
+      tool: 'read_doc',
+      arguments: { page: 'from-c2' },
+    })
     expect(logLines(docLog).map((l) => l.arguments.page)).toEqual(['from-c1', 'from-c2'])
 
     // one upstream process, owned by serve; the stdio processes have no children
@@ -253,7 +259,8 @@ describe('embedded `toolgate stdio` owners', () => {
     const inst = readInstance(dataDir)
     const key = keyFromDataDir(dataDir) as string
     expect((await controlApi(inst?.url as string, key, 'POST', '/api/v1/servers/wiki/tools/read_doc/disable')).status).toBe(200)
-    for (const c of [first, second]) expect(textOf(await c.call('call_tool_read', { name: 'wiki:read_doc', args: {} }))).toMatch(/^TOOL_BLOCKED \(disabled_by_user\)/)
+    for (const c of [first, second])
+      expect(textOf(await c.call('call_tool_read', { name: 'wiki:read_doc', args: {} }))).toMatch(/^TOOL_BLOCKED \(disabled_by_user\)/)
     expect((await controlApi(inst?.url as string, key, 'POST', '/api/v1/servers/wiki/tools/read_doc/enable')).status).toBe(200)
   })
 
@@ -285,7 +292,18 @@ describe('embedded `toolgate stdio` owners', () => {
     // a crashed owner left its lock and instance.json behind
     fs.mkdirSync(dataDir, { recursive: true })
     fs.writeFileSync(path.join(dataDir, 'toolgate.lock'), '999999')
-    fs.writeFileSync(path.join(dataDir, 'instance.json'), JSON.stringify({ pid: 999999, url: 'http://127.0.0.1:1', mcp_url: 'http://127.0.0.1:1/mcp', started_at: new Date().toISOString(), version: '0', kind: 'stdio', api_key_file: null }))
+    fs.writeFileSync(
+      path.join(dataDir, 'instance.json'),
+      JSON.stringify({
+        pid: 999999,
+        url: 'http://127.0.0.1:1',
+        mcp_url: 'http://127.0.0.1:1/mcp',
+        started_at: new Date().toISOString(),
+        version: '0',
+        kind: 'stdio',
+        api_key_file: null,
+      }),
+    )
 
     const started = await Promise.allSettled([1, 2, 3, 4].map(() => connectStdio(args)))
     for (const s of started) if (s.status === 'fulfilled') clients.push(s.value)

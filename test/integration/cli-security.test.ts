@@ -45,9 +45,7 @@ const RUG_TOOLS: FixtureTool[] = [
   { name: 'set_alarm', description: 'Set an alarm clock for a time of day', annotations: { readOnlyHint: false } },
   { name: 'drop_table', description: 'Drop a database table and all its rows', annotations: { destructiveHint: true } },
 ]
-const INBOX_TOOLS: FixtureTool[] = [
-  { name: 'scan_inbox', description: 'Scan the inbox for new invoices', annotations: { readOnlyHint: true } },
-]
+const INBOX_TOOLS: FixtureTool[] = [{ name: 'scan_inbox', description: 'Scan the inbox for new invoices', annotations: { readOnlyHint: true } }]
 
 afterAll(async () => {
   await cleanupProcesses()
@@ -418,10 +416,20 @@ describe('bad configs and bad command lines', () => {
   })
 
   const cases: Array<{ what: string; text: string; path: RegExp | null; problem: RegExp }> = [
-    { what: 'a command that is not a string', text: JSON.stringify({ mcpServers: { x: { command: 5 } } }), path: /\$\.mcpServers\.x\.command/, problem: /string/i },
+    {
+      what: 'a command that is not a string',
+      text: JSON.stringify({ mcpServers: { x: { command: 5 } } }),
+      path: /\$\.mcpServers\.x\.command/,
+      problem: /string/i,
+    },
     {
       what: 'a duplicate server name',
-      text: JSON.stringify({ mcpServers: [{ name: 'a', command: 'node' }, { name: 'a', command: 'node' }] }),
+      text: JSON.stringify({
+        mcpServers: [
+          { name: 'a', command: 'node' },
+          { name: 'a', command: 'node' },
+        ],
+      }),
       path: /\$\.mcpServers\[1\]\.name/,
       problem: /duplicate/,
     },
@@ -431,7 +439,12 @@ describe('bad configs and bad command lines', () => {
       path: /\$\.mcpServers\[0\]\.command/,
       problem: /string/i,
     },
-    { what: 'enabled that is not a boolean', text: JSON.stringify({ mcpServers: { x: { command: 'node', enabled: 'yes' } } }), path: /\$\.mcpServers\.x\.enabled/, problem: /boolean/i },
+    {
+      what: 'enabled that is not a boolean',
+      text: JSON.stringify({ mcpServers: { x: { command: 'node', enabled: 'yes' } } }),
+      path: /\$\.mcpServers\.x\.enabled/,
+      problem: /boolean/i,
+    },
     { what: 'tools_limit out of range', text: JSON.stringify({ tools_limit: 0 }), path: /\$\.tools_limit/, problem: /./ },
     {
       what: 'both enabled_tools and disabled_tools',

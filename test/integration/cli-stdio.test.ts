@@ -26,8 +26,7 @@ import {
 } from '../helpers/cli'
 import { connectStdio, jsonOf, rawStdio, textOf, waitForUpstreams, type McpHandle, type RawSession, type ToolResult } from '../helpers/mcp-client'
 
-const RETRIEVE_SENTENCE =
-  'Set include_disabled:true to also see tools that exist but are locked (by config, user, or quarantine), with remediation.'
+const RETRIEVE_SENTENCE = 'Set include_disabled:true to also see tools that exist but are locked (by config, user, or quarantine), with remediation.'
 
 const FIXTURE_TOOLS: FixtureTool[] = [
   {
@@ -340,7 +339,14 @@ describe('the raw stdout of `toolgate stdio`', () => {
 
     // the noise went somewhere, but not to stdout
     const logs = path.join(dataDir, 'logs')
-    const logged = s.stderr() + (fs.existsSync(logs) ? fs.readdirSync(logs).map((f) => fs.readFileSync(path.join(logs, f), 'utf8')).join('') : '')
+    const logged =
+      s.stderr() +
+      (fs.existsSync(logs)
+        ? fs
+            .readdirSync(logs)
+            .map((f) => fs.readFileSync(path.join(logs, f), 'utf8'))
+            .join('')
+        : '')
     expect(logged).toContain('noisy-server')
 
     expect(s.client.badLines ?? 0).toBe(0)
@@ -355,11 +361,7 @@ describe('the raw stdout of `toolgate stdio`', () => {
   it('answers a line that is not JSON with a parse error (-32700, id null) and the session goes on', async () => {
     const before = s.stdoutLines.length
     s.client.child.stdin?.write('this is not json at all\n')
-    const reply = await waitFor(
-      () => s.stdoutLines.slice(before).find((l) => l.includes('-32700')),
-      10_000,
-      'a parse error on stdout',
-    )
+    const reply = await waitFor(() => s.stdoutLines.slice(before).find((l) => l.includes('-32700')), 10_000, 'a parse error on stdout')
     const msg = JSON.parse(reply) as { jsonrpc: string; id: unknown; error: { code: number; message: string } }
     expect(msg).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } })
     expect(msg.error.message.length).toBeGreaterThan(0)

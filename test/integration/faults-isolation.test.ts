@@ -120,7 +120,7 @@ describe('isolation and cancellation (`toolgate serve` over HTTP)', () => {
     expect(textOf(r)).toBe('echo: finally')
   }, 120_000)
 
-  it('garbage on an upstream\'s stdout (junk lines, a 2 MB non-JSON line, stray JSON-RPC) affects neither it nor the others', async () => {
+  it("garbage on an upstream's stdout (junk lines, a 2 MB non-JSON line, stray JSON-RPC) affects neither it nor the others", async () => {
     await waitForAgentServer(h, 'garbage', (s) => s.state === 'connected', 'connected')
     const texts = Array.from({ length: 20 }, (_, i) => `msg-${i}`)
     const results = await Promise.all(texts.map((t) => call('garbage:echo', { text: t })))

@@ -60,7 +60,8 @@ describe('no secrets in outputs or logs', () => {
     tmp = tempDir('toolgate-faults-secrets-')
     const closedPort = await freePort() // nothing listens here: HTTP upstreams fail to connect
     // stdio servers that print their secret to stderr and stdout, then die
-    const echoSecretAndDie = 'console.error("booting with token " + process.env.API_TOKEN); console.log("not json " + process.env.API_TOKEN + " " + process.env.OTHER_SECRET); process.exit(1)'
+    const echoSecretAndDie =
+      'console.error("booting with token " + process.env.API_TOKEN); console.log("not json " + process.env.API_TOKEN + " " + process.env.OTHER_SECRET); process.exit(1)'
     const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
       mcpServers: {
         envy: {
@@ -77,7 +78,14 @@ describe('no secrets in outputs or logs', () => {
         userinfo: { url: `http://admin:${SECRETS.urlPassword}@127.0.0.1:${closedPort}/sse`, protocol: 'sse', quarantined: false },
         argy: {
           command: process.execPath,
-          args: ['-e', 'console.error("args: " + process.argv.slice(1).join(" ")); process.exit(1)', '--', '--api-key', SECRETS.argKey, `--token=${SECRETS.argToken}`],
+          args: [
+            '-e',
+            'console.error("args: " + process.argv.slice(1).join(" ")); process.exit(1)',
+            '--',
+            '--api-key',
+            SECRETS.argKey,
+            `--token=${SECRETS.argToken}`,
+          ],
           quarantined: false,
         },
         blurt: {
@@ -181,7 +189,10 @@ describe('binding and the API key', () => {
     const s = await startServeOn({ host: '0.0.0.0', configPath, dataDir: path.join(tmp, 'data'), key: TEST_KEY })
     try {
       await waitFor(() => /NOT LOOPBACK/.test(s.stderr()), 10_000, 'the warning on stderr')
-      const line = s.stderr().split('\n').find((l) => /NOT LOOPBACK/.test(l)) as string
+      const line = s
+        .stderr()
+        .split('\n')
+        .find((l) => /NOT LOOPBACK/.test(l)) as string
       expect(line).toContain('0.0.0.0')
       expect(line).toMatch(/"level":\s*40|WARN/i)
       // and the loopback default does not warn

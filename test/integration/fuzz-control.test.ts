@@ -104,7 +104,23 @@ describe('fuzzing the control API of `toolgate serve`', () => {
     if (k < 0.45) return rand.pick(['%', '%E0%A4%A', '%ZZ', '%C0%AF', '%00', '%2F', '..', '%2e%2e', '%FF%FE', '%u0041', '%%', 'a%2', '%F0%9F%98'])
     if (k < 0.6) return rand.pick(['fx', 'other', 'q', 'nope', '__proto__', 'constructor', 'toString'])
     if (k < 0.75) return rand.pick(['tools', 'read_it', 'denied_one', 'hidden', 'nope_tool'])
-    return rand.pick(['enable', 'disable', 'approve', 'approve-all', 'quarantine', 'restart', 'inspect', 'status', 'info', 'servers', 'search', 'stats', 'events', 'token', 'agents'])
+    return rand.pick([
+      'enable',
+      'disable',
+      'approve',
+      'approve-all',
+      'quarantine',
+      'restart',
+      'inspect',
+      'status',
+      'info',
+      'servers',
+      'search',
+      'stats',
+      'events',
+      'token',
+      'agents',
+    ])
   }
 
   it(`random paths, methods and query strings under /api/v1: never a 5xx, errors are {error:{code,message}} (seed ${SEED})`, async () => {
@@ -163,18 +179,28 @@ describe('fuzzing the control API of `toolgate serve`', () => {
       const k = rand.next()
       let body: string | Buffer
       if (k < 0.45) body = JSON.stringify(rand.json(4)) ?? 'null'
-      else if (k < 0.6) body = rand.pick(['{', '{"a":', 'nul', '[1,2', '{"__proto__": {"polluted": true}}', '{"constructor": {"prototype": {"x": 1}}}', '\u0000', ''])
+      else if (k < 0.6)
+        body = rand.pick(['{', '{"a":', 'nul', '[1,2', '{"__proto__": {"polluted": true}}', '{"constructor": {"prototype": {"x": 1}}}', '\u0000', ''])
       else if (k < 0.7) body = Buffer.from(Array.from({ length: rand.int(1, 2000) }, () => rand.int(0, 255)))
-      else if (k < 0.75) body = JSON.stringify({ q: hugeString(1024 * 1024 + rand.int(1, 1000)) }) // over the 1 MB limit
-      else if (k < 0.85) body = JSON.stringify({ jsonrpc: '2.0', id: rand.int(1, 99), method: rand.pick(['tools/call', 'tools/list', 'initialize', rand.string(8)]), params: rand.json(3) })
+      else if (k < 0.75)
+        body = JSON.stringify({ q: hugeString(1024 * 1024 + rand.int(1, 1000)) }) // over the 1 MB limit
+      else if (k < 0.85)
+        body = JSON.stringify({
+          jsonrpc: '2.0',
+          id: rand.int(1, 99),
+          method: rand.pick(['tools/call', 'tools/list', 'initialize', rand.string(8)]),
+          params: rand.json(3),
+        })
       else body = JSON.stringify(rand.deep(rand.int(100, 3000)))
       const contentType = rand.pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', ''])
       const headers: Record<string, string | number> = { ...auth(), accept: 'application/json, text/event-stream' }
       if (contentType) headers['content-type'] = contentType
       const r = await rawRequest(serve.url + p, { method: 'POST', headers, body })
       const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length
-      check(`POST ${p} with ${size} bytes of ${k < 0.45 ? 'random JSON' : k < 0.6 ? 'broken JSON' : k < 0.7 ? 'binary' : k < 0.75 ? 'oversized JSON' : k < 0.85 ? 'JSON-RPC' : 'deep JSON'} (#${n})`, r, (s) =>
-        size > 1024 * 1024 ? s === 413 : true,
+      check(
+        `POST ${p} with ${size} bytes of ${k < 0.45 ? 'random JSON' : k < 0.6 ? 'broken JSON' : k < 0.7 ? 'binary' : k < 0.75 ? 'oversized JSON' : k < 0.85 ? 'JSON-RPC' : 'deep JSON'} (#${n})`,
+        r,
+        (s) => (size > 1024 * 1024 ? s === 413 : true),
       )
     }
     expect(problems.slice(before)).toEqual([])
@@ -187,7 +213,15 @@ describe('fuzzing the control API of `toolgate serve`', () => {
     let compared = 0
     for (let n = 0; n < CASES; n++) {
       const params = new URLSearchParams()
-      const q = rand.pick([() => 'widget', () => 'read the widget state', () => rand.string(30), () => '', () => ' ', () => hugeString(rand.int(100, 6000)), () => 'keep'])()
+      const q = rand.pick([
+        () => 'widget',
+        () => 'read the widget state',
+        () => rand.string(30),
+        () => '',
+        () => ' ',
+        () => hugeString(rand.int(100, 6000)),
+        () => 'keep',
+      ])()
       if (rand.bool(0.9)) params.append('q', q)
       if (rand.bool(0.1)) params.append('q', rand.string(5)) // a duplicate q
       const limit = rand.pick(['1', '5', '15', '100', '0', '-1', '101', '2.5', 'abc', '', '1e2', '007', ' 5', '99999999999999999999'])

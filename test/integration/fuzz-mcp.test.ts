@@ -98,7 +98,8 @@ describe('fuzzing the MCP tools over one stdio session', () => {
     }
     const text = r.content.find((b) => b.type === 'text')?.text
     if (r.isError) {
-      if (!text || text.trim().length < 10 || INTERNAL_ERROR_RE.test(text)) problems.push(`${label}: unclear error "${String(text).slice(0, 300)}" for ${shown}`)
+      if (!text || text.trim().length < 10 || INTERNAL_ERROR_RE.test(text))
+        problems.push(`${label}: unclear error "${String(text).slice(0, 300)}" for ${shown}`)
       return
     }
     const bad = expectOk?.(r)
@@ -137,7 +138,20 @@ describe('fuzzing the MCP tools over one stdio session', () => {
   }
 
   const toolNames = (rand: Rand): string =>
-    rand.pick(['fx:read_it', 'fx:write_it', 'fx:nuke_it', 'fx:denied_one', 'q:hidden', 'fx:__proto__', '__proto__:x', 'constructor:constructor', 'fx:', ':read_it', 'nope:nothing', rand.string(30)])
+    rand.pick([
+      'fx:read_it',
+      'fx:write_it',
+      'fx:nuke_it',
+      'fx:denied_one',
+      'q:hidden',
+      'fx:__proto__',
+      '__proto__:x',
+      'constructor:constructor',
+      'fx:',
+      ':read_it',
+      'nope:nothing',
+      rand.string(30),
+    ])
 
   const surfaces: Array<{ tool: string; gen: (rand: Rand) => unknown; ok?: (r: ToolResult) => string | null }> = [
     {
@@ -195,10 +209,29 @@ describe('fuzzing the MCP tools over one stdio session', () => {
       const kind = rand.int(0, 4)
       if (kind === 0) {
         // tools/call with params of the wrong shape
-        const params = rand.pick([null, [], 'x', 42, { name: 42 }, { name: null, arguments: {} }, { arguments: {} }, { name: rand.string(20), arguments: rand.json(2) }, rand.json(3)])
+        const params = rand.pick([
+          null,
+          [],
+          'x',
+          42,
+          { name: 42 },
+          { name: null, arguments: {} },
+          { arguments: {} },
+          { name: rand.string(20), arguments: rand.json(2) },
+          rand.json(3),
+        ])
         check(`tools/call malformed #${n}`, params, await send(params))
       } else if (kind === 1) {
-        const method = rand.pick(['tools/list', 'resources/list', 'prompts/list', 'completion/complete', 'logging/setLevel', rand.string(15), '', 'rpc.discover'])
+        const method = rand.pick([
+          'tools/list',
+          'resources/list',
+          'prompts/list',
+          'completion/complete',
+          'logging/setLevel',
+          rand.string(15),
+          '',
+          'rpc.discover',
+        ])
         try {
           const r = await c.request(method, rand.json(2) as Record<string, unknown>, 30_000)
           if (r === null || typeof r !== 'object') problems.push(`${method}: non-object result ${JSON.stringify(r)}`)
@@ -208,10 +241,24 @@ describe('fuzzing the MCP tools over one stdio session', () => {
           if (!rpc.message || INTERNAL_ERROR_RE.test(rpc.message)) problems.push(`${method}: unclear error ${JSON.stringify(rpc)}`)
         }
       } else if (kind === 2) {
-        c.notify(rand.pick(['notifications/cancelled', 'notifications/initialized', 'notifications/progress', rand.string(10)]), rand.json(2) as Record<string, unknown>)
+        c.notify(
+          rand.pick(['notifications/cancelled', 'notifications/initialized', 'notifications/progress', rand.string(10)]),
+          rand.json(2) as Record<string, unknown>,
+        )
       } else if (kind === 3) {
         // raw junk lines: must get a parse error (id null) or be ignored, never break the session
-        c.child.stdin?.write(rand.pick(['not json at all', '{"jsonrpc":"2.0"', '[]', '[{"jsonrpc":"2.0","id":"x","method":"ping"}]', '{}', '"str"', '\u0000\u0001', rand.string(50).replace(/\n/g, ' ')]) + '\n')
+        c.child.stdin?.write(
+          rand.pick([
+            'not json at all',
+            '{"jsonrpc":"2.0"',
+            '[]',
+            '[{"jsonrpc":"2.0","id":"x","method":"ping"}]',
+            '{}',
+            '"str"',
+            '\u0000\u0001',
+            rand.string(50).replace(/\n/g, ' '),
+          ]) + '\n',
+        )
       } else {
         const r = await c.request('ping', {}, 30_000)
         if (typeof r !== 'object') problems.push(`ping answered ${JSON.stringify(r)}`)
@@ -237,7 +284,8 @@ describe('fuzzing the MCP tools over one stdio session', () => {
       }
     }
     // raw JSON with a literal "__proto__" key (JSON.stringify of a normal object cannot produce it)
-    const raw = '{"jsonrpc":"2.0","id":"proto-1","method":"tools/call","params":{"name":"retrieve_tools","arguments":{"query":"widget","__proto__":{"include_disabled":true,"limit":1}}}}'
+    const raw =
+      '{"jsonrpc":"2.0","id":"proto-1","method":"tools/call","params":{"name":"retrieve_tools","arguments":{"query":"widget","__proto__":{"include_disabled":true,"limit":1}}}}'
     const lines = session.stdoutLines.length
     c.child.stdin?.write(raw + '\n')
     const answer = await waitFor(() => session.stdoutLines.slice(lines).find((l) => l.includes('"proto-1"')), 15_000, 'the answer to the raw request')
@@ -266,7 +314,9 @@ describe('fuzzing the MCP tools over one stdio session', () => {
       { arguments: {} },
     ]) {
       const o = await send(params)
-      answers.push(`${JSON.stringify(params)} → ${o.kind === 'rpc-error' ? `${o.code} ${o.message.replace(/\s+/g, ' ').slice(0, 120)}` : `result isError=${o.result.isError}`}`)
+      answers.push(
+        `${JSON.stringify(params)} → ${o.kind === 'rpc-error' ? `${o.code} ${o.message.replace(/\s+/g, ' ').slice(0, 120)}` : `result isError=${o.result.isError}`}`,
+      )
     }
     // a client mistake is Invalid params (or a tool result with isError), never an internal error
     expect(answers.filter((a) => / → -32603 /.test(a))).toEqual([])

@@ -45,8 +45,7 @@ function setup(style: 'array' | 'object' = 'array'): { tmp: string; configPath: 
     return { name, ...fixtureEntry(tools, path.join(tmp, `${name}.log`), extra) }
   }
   const entries = [entry('normal', { quarantined: false })]
-  const mcpServers =
-    style === 'array' ? entries : Object.fromEntries(entries.map(({ name, ...rest }) => [name, rest]))
+  const mcpServers = style === 'array' ? entries : Object.fromEntries(entries.map(({ name, ...rest }) => [name, rest]))
   const configPath = writeJson(path.join(tmp, 'mcp_config.json'), { mcpServers })
   return { tmp, configPath, dataDir: path.join(tmp, 'data') }
 }

@@ -118,7 +118,14 @@ describe('`toolgate serve` over HTTP', () => {
     for (const auth of right) {
       const c = await mcpClient(auth)
       const { tools } = await c.client.listTools()
-      expect(tools.map((t) => t.name)).toEqual(['retrieve_tools', 'call_tool_read', 'call_tool_write', 'call_tool_destructive', 'describe_tool', 'upstream_servers'])
+      expect(tools.map((t) => t.name)).toEqual([
+        'retrieve_tools',
+        'call_tool_read',
+        'call_tool_write',
+        'call_tool_destructive',
+        'describe_tool',
+        'upstream_servers',
+      ])
       expect(textOf(await c.call('call_tool_read', { name: 'everything:echo', args: { message: 'over http' } }))).toBe('Echo: over http')
       expect((await http('/api/v1/status', { headers: auth })).status).toBe(200)
     }
@@ -140,7 +147,7 @@ describe('`toolgate serve` over HTTP', () => {
     expect(wrongPort.status).toBe(403)
   })
 
-  it('an Origin from another site is refused with 403; the listener\'s own origin is fine', async () => {
+  it("an Origin from another site is refused with 403; the listener's own origin is fine", async () => {
     const auth = { authorization: `Bearer ${serve.key}` }
     const evil = await rawRequest(`${serve.url}/mcp`, {
       method: 'POST',
@@ -215,7 +222,7 @@ describe('`toolgate serve` over HTTP', () => {
       expect(ghost.stderr).toMatch(/no agent named "ghost"/)
     })
 
-    it('with the token, /mcp offers only the read variant and discovery shows only everything\'s read tools', async () => {
+    it("with the token, /mcp offers only the read variant and discovery shows only everything's read tools", async () => {
       const { tools } = await reader.client.listTools()
       expect(tools.map((t) => t.name)).toEqual(['retrieve_tools', 'call_tool_read', 'describe_tool', 'upstream_servers'])
       const found = jsonOf<{ tools: Array<{ name: string; server: string; call_with: string }> }>(

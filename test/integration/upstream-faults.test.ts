@@ -101,7 +101,13 @@ describe('upstream supervision (fixture server)', () => {
     await waitFor(() => lists.length === 1, 10_000, 'first tools event')
     expect(lists[0].map((t) => t.name)).toEqual(['a'])
 
-    fs.writeFileSync(file, JSON.stringify([{ name: 'a', description: 'changed' }, { name: 'b', description: 'new' }]))
+    fs.writeFileSync(
+      file,
+      JSON.stringify([
+        { name: 'a', description: 'changed' },
+        { name: 'b', description: 'new' },
+      ]),
+    )
     const latest = await waitFor(() => lists.find((l) => l.length === 2), 5000, 'tools event after the file changed')
     expect(latest).toEqual([
       { name: 'a', description: 'changed', inputSchema: { type: 'object', properties: {} } },
@@ -183,7 +189,13 @@ describe('upstream supervision (fixture server)', () => {
     expect(Date.now() - started).toBeLessThan(5000)
 
     const cancelled = await waitFor(
-      () => fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { method?: string; params?: { reason?: string } }).find((m) => m.method === 'notifications/cancelled'),
+      () =>
+        fs
+          .readFileSync(log, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { method?: string; params?: { reason?: string } })
+          .find((m) => m.method === 'notifications/cancelled'),
       3000,
       'notifications/cancelled upstream',
     )
@@ -241,18 +253,15 @@ describe('upstream supervision (fixture server)', () => {
     await waitFor(() => up.state === 'connected', 10_000, 'connected')
     const err = await rejection(up.callTool('big', { big: MESSAGE_FLOOR_BYTES + 1024 * 1024 }, { timeoutMs: 60_000 }))
     expect(err.code).toBe('disconnected')
-    expect(err.message).toMatch(new RegExp(`the upstream sent a message that is too large \\(ReadBuffer exceeded maximum size of ${MESSAGE_FLOOR_BYTES} bytes\\)`))
+    expect(err.message).toMatch(
+      new RegExp(`the upstream sent a message that is too large \\(ReadBuffer exceeded maximum size of ${MESSAGE_FLOOR_BYTES} bytes\\)`),
+    )
     await waitFor(() => up.state === 'connected' && up.tools !== null, 20_000, 'reconnected')
     expect(text(await up.callTool('big', { big: 3 }, { timeoutMs: 5000 }))).toBe('xxx')
   })
 
   it('validates and caps the tool list, warning but staying connected', async () => {
-    const file = toolsFile([
-      { name: 'ok', description: 'd'.repeat(50) },
-      { name: 42 },
-      { name: 'two' },
-      { name: 'three' },
-    ])
+    const file = toolsFile([{ name: 'ok', description: 'd'.repeat(50) }, { name: 42 }, { name: 'two' }, { name: 'three' }])
     const up = upstream(server('fx', [FIXTURE, '--tools', file]), { limits: { maxTools: 2, maxDescriptionChars: 20, maxResultBytes: 100_000 } })
     up.start()
     await waitFor(() => up.state === 'connected', 10_000, 'connected')
@@ -347,9 +356,13 @@ describe('upstream supervision (fixture server)', () => {
   it('never puts secrets from env, URL or args into lastError or the log', async () => {
     const { logger, lines } = captureLogger()
     const stdio = upstream(
-      server('leaky', ['-e', 'console.error("using key " + process.env.API_KEY + " and " + process.argv[1]); process.exit(1)', 'tok_abcdefghijklmnopqrstuvwxyz123'], {
-        env: { API_KEY: 'sk-test-abcdef123456' },
-      }),
+      server(
+        'leaky',
+        ['-e', 'console.error("using key " + process.env.API_KEY + " and " + process.argv[1]); process.exit(1)', 'tok_abcdefghijklmnopqrstuvwxyz123'],
+        {
+          env: { API_KEY: 'sk-test-abcdef123456' },
+        },
+      ),
       { logger, backoff: { initialMs: 10, maxMs: 10, maxAttempts: 1 } },
     )
     stdio.start()
@@ -357,7 +370,14 @@ describe('upstream supervision (fixture server)', () => {
     expect(stdio.lastError).toMatch(/using key \*\*\* and \*\*\*/)
 
     const http = upstream(
-      { name: 'leaky-http', url: 'http://admin:hunter22@127.0.0.1:9/mcp?api_key=supersecret123&x=1', protocol: 'auto', enabled: true, trust: 'manual', headers: { Authorization: 'Bearer abcdef-token' } },
+      {
+        name: 'leaky-http',
+        url: 'http://admin:hunter22@127.0.0.1:9/mcp?api_key=supersecret123&x=1',
+        protocol: 'auto',
+        enabled: true,
+        trust: 'manual',
+        headers: { Authorization: 'Bearer abcdef-token' },
+      },
       { logger, backoff: { initialMs: 10, maxMs: 10, maxAttempts: 1 } },
     )
     http.start()
@@ -382,8 +402,8 @@ describe('upstream supervision (fixture server)', () => {
   })
 
   it('inspectUpstream reports a server that cannot start', async () => {
-    await expect(
-      inspectUpstream(server('bad', ['-e', 'process.exit(7)']), { logger: silentLogger(), limits: LIMITS, timeoutMs: 5000 }),
-    ).rejects.toThrow(/^inspecting server "bad" failed: process exited with code 7/)
+    await expect(inspectUpstream(server('bad', ['-e', 'process.exit(7)']), { logger: silentLogger(), limits: LIMITS, timeoutMs: 5000 })).rejects.toThrow(
+      /^inspecting server "bad" failed: process exited with code 7/,
+    )
   })
 })

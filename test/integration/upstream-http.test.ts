@@ -51,7 +51,12 @@ beforeAll(async () => {
         case 'ping':
           return reply(res, msg.id, {})
         case 'tools/list':
-          return reply(res, msg.id, { tools: [{ name: 'big', inputSchema: { type: 'object' } }, { name: 'echo', inputSchema: { type: 'object' } }] })
+          return reply(res, msg.id, {
+            tools: [
+              { name: 'big', inputSchema: { type: 'object' } },
+              { name: 'echo', inputSchema: { type: 'object' } },
+            ],
+          })
         case 'tools/call': {
           const args = msg.params?.arguments ?? {}
           const text = msg.params?.name === 'big' ? 'x'.repeat(args.n ?? 0) : `echo: ${args.text ?? ''}`
@@ -88,7 +93,9 @@ describe('HTTP upstream limits', () => {
       expect(tooBig.code).toBe('result_too_large')
 
       for (const chunked of [false, true]) {
-        const huge = (await up.callTool('big', { n: MESSAGE_FLOOR_BYTES + 1024 * 1024, chunked }, { timeoutMs: 30_000 }).catch((e: unknown) => e)) as UpstreamCallError
+        const huge = (await up
+          .callTool('big', { n: MESSAGE_FLOOR_BYTES + 1024 * 1024, chunked }, { timeoutMs: 30_000 })
+          .catch((e: unknown) => e)) as UpstreamCallError
         expect(huge).toBeInstanceOf(UpstreamCallError)
         expect(huge.code).toBe('transport_error')
         expect(huge.message).toMatch(new RegExp(`^call to json:big failed: the upstream's response is over ${MESSAGE_FLOOR_BYTES} bytes`))

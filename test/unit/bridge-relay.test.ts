@@ -8,7 +8,8 @@ describe('the stdio bridge reads whatever framing the owner answers with', () =>
   })
 
   it('an SSE stream: each data event is one message, multi-line data joined', () => {
-    const body = 'event: message\nid: 1\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}\n\nevent: message\ndata: {"jsonrpc":"2.0",\ndata: "id":7,"result":{}}\n\n'
+    const body =
+      'event: message\nid: 1\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}\n\nevent: message\ndata: {"jsonrpc":"2.0",\ndata: "id":7,"result":{}}\n\n'
     expect(messagesOf('text/event-stream', body)).toEqual([
       { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1 } },
       { jsonrpc: '2.0', id: 7, result: {} },

@@ -87,7 +87,9 @@ describe('import from Cursor (object-style Toolgate config)', () => {
 
 describe('name clashes', () => {
   it('identical definition under the same name → skipped as already imported', () => {
-    const existing = { mcpServers: { filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/me/Documents'], quarantined: true } } }
+    const existing = {
+      mcpServers: { filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/Users/me/Documents'], quarantined: true } },
+    }
     const r = importServers(CURSOR, existing)
     expect(r.skipped).toContainEqual({ name: 'filesystem', reason: 'already imported' })
     expect(r.added.map((a) => a.name)).not.toContain('filesystem')
@@ -162,12 +164,17 @@ describe('VS Code and other sources', () => {
   })
 
   it('invalid JSON in the source names the file', () => {
-    expect(() => importServers({ file: path.join(FIXTURES, 'claude_desktop_config.invalid.json') }, {})).toThrowError(/claude_desktop_config\.invalid\.json is not valid JSON/)
+    expect(() => importServers({ file: path.join(FIXTURES, 'claude_desktop_config.invalid.json') }, {})).toThrowError(
+      /claude_desktop_config\.invalid\.json is not valid JSON/,
+    )
   })
 
   it('entries with the wrong types or values Toolgate would reject are skipped with a reason', () => {
     const file = path.join(dir, 'mcp.json')
-    fs.writeFileSync(file, JSON.stringify({ mcpServers: { a: { command: 'x', args: [{}] }, b: { url: 'not a url' }, c: 'nope', __proto__x: { command: 'ok' } } }))
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ mcpServers: { a: { command: 'x', args: [{}] }, b: { url: 'not a url' }, c: 'nope', __proto__x: { command: 'ok' } } }),
+    )
     const r = importServers({ file }, { mcpServers: {} })
     expect(r.skipped.map((s) => s.name)).toEqual(['a', 'b', 'c'])
     expect(r.skipped.every((s) => s.reason.startsWith('invalid entry: '))).toBe(true)

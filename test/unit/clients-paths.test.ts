@@ -13,14 +13,16 @@ describe('clientConfigPath: where each client keeps its MCP config', () => {
     expect(clientConfigPath('claude-desktop', { platform: 'linux', home: '/home/ann', env: {} })).toBe('/home/ann/.config/Claude/claude_desktop_config.json')
   })
 
-  it('Windows without APPDATA falls back to the profile\'s AppData\\Roaming', () => {
+  it("Windows without APPDATA falls back to the profile's AppData\\Roaming", () => {
     expect(clientConfigPath('claude-desktop', { platform: 'win32', home: 'C:\\Users\\ann', env: {} })).toBe(
       'C:\\Users\\ann\\AppData\\Roaming\\Claude\\claude_desktop_config.json',
     )
   })
 
   it('Linux honors an absolute XDG_CONFIG_HOME and ignores a relative one', () => {
-    expect(clientConfigPath('claude-desktop', { platform: 'linux', home: '/home/ann', env: { XDG_CONFIG_HOME: '/xdg' } })).toBe('/xdg/Claude/claude_desktop_config.json')
+    expect(clientConfigPath('claude-desktop', { platform: 'linux', home: '/home/ann', env: { XDG_CONFIG_HOME: '/xdg' } })).toBe(
+      '/xdg/Claude/claude_desktop_config.json',
+    )
     expect(clientConfigPath('claude-desktop', { platform: 'linux', home: '/home/ann', env: { XDG_CONFIG_HOME: 'rel' } })).toBe(
       '/home/ann/.config/Claude/claude_desktop_config.json',
     )
@@ -35,7 +37,9 @@ describe('clientConfigPath: where each client keeps its MCP config', () => {
   it('Claude Code: ~/.claude.json (user scope), or inside CLAUDE_CONFIG_DIR', () => {
     expect(clientConfigPath('claude-code', { platform: 'linux', home: '/home/ann', env: {} })).toBe('/home/ann/.claude.json')
     expect(clientConfigPath('claude-code', { platform: 'win32', home: 'C:\\Users\\ann', env: {} })).toBe('C:\\Users\\ann\\.claude.json')
-    expect(clientConfigPath('claude-code', { platform: 'linux', home: '/home/ann', env: { CLAUDE_CONFIG_DIR: '/cfg/claude' } })).toBe('/cfg/claude/.claude.json')
+    expect(clientConfigPath('claude-code', { platform: 'linux', home: '/home/ann', env: { CLAUDE_CONFIG_DIR: '/cfg/claude' } })).toBe(
+      '/cfg/claude/.claude.json',
+    )
   })
 
   it('VS Code: the workspace .vscode/mcp.json in cwd', () => {

@@ -62,7 +62,7 @@ describe('connect --write into an existing Claude Desktop config', () => {
     expect(backups(file)).toHaveLength(1)
   })
 
-  it('keeps the file\'s indentation, line endings and final newline', () => {
+  it("keeps the file's indentation, line endings and final newline", () => {
     const file = path.join(dir, 'claude_desktop_config.json')
     fs.writeFileSync(file, '{\r\n    "mcpServers": {}\r\n}')
     writeClientConfig(file, connectSnippet('claude-desktop', { launch }))
@@ -170,7 +170,10 @@ describe('connect --write: missing files and files Toolgate must not touch', () 
     const after = readJson(file)
     expect(after).toEqual({
       inputs: [{ id: 'x', type: 'promptString' }],
-      servers: { other: { type: 'stdio', command: 'x' }, toolgate: { type: 'stdio', command: '/usr/bin/node', args: ['/opt/toolgate/bin/toolgate.js', 'stdio'] } },
+      servers: {
+        other: { type: 'stdio', command: 'x' },
+        toolgate: { type: 'stdio', command: '/usr/bin/node', args: ['/opt/toolgate/bin/toolgate.js', 'stdio'] },
+      },
     })
     expect(fs.readFileSync(file, 'utf8')).toContain('\n\t"servers"')
   })

@@ -98,7 +98,12 @@ describe('As an operator I get the documented defaults', () => {
 describe('As an operator every config error tells me the file, the JSON path and the problem', () => {
   it('duplicate server name in the array style', () => {
     expectClearError(
-      { mcpServers: [{ name: 'a', command: 'x' }, { name: 'a', command: 'y' }] },
+      {
+        mcpServers: [
+          { name: 'a', command: 'x' },
+          { name: 'a', command: 'y' },
+        ],
+      },
       '$.mcpServers[1].name',
       /duplicate server name "a"/,
     )
@@ -161,7 +166,12 @@ describe('As an operator every config error tells me the file, the JSON path and
 
   it('duplicate agent names (which scope would apply?)', () => {
     expectClearError(
-      { agents: [{ name: 'bot', servers: ['gh'], permissions: ['read'] }, { name: 'bot', servers: '*' }] },
+      {
+        agents: [
+          { name: 'bot', servers: ['gh'], permissions: ['read'] },
+          { name: 'bot', servers: '*' },
+        ],
+      },
       '$.agents[1].name',
       /duplicate agent name "bot"/,
     )
@@ -211,7 +221,15 @@ describe('As an operator every config error tells me the file, the JSON path and
   it('an error in a file on disk names that file', () => {
     const dir = tmpDir()
     const file = path.join(dir, 'mcp_config.json')
-    fs.writeFileSync(file, JSON.stringify({ mcpServers: [{ name: 'a', command: 'x' }, { name: 'a', command: 'y' }] }))
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: [
+          { name: 'a', command: 'x' },
+          { name: 'a', command: 'y' },
+        ],
+      }),
+    )
     expect(() => loadConfigFile(file)).toThrow(`${file}: at $.mcpServers[1].name: duplicate server name "a"`)
   })
 

@@ -25,7 +25,7 @@ describe('As an agent I learn from retrieve_tools itself that locked tools can b
     expect(rt.inputSchema.required).toEqual(['query'])
   })
 
-  it('no MCP tool approves anything: the offered tools are exactly the contract\'s', async () => {
+  it("no MCP tool approves anything: the offered tools are exactly the contract's", async () => {
     const agent = await agentSession(world)
     const names = (await agent.client.listTools()).tools.map((t) => t.name)
     expect(names).toEqual(['retrieve_tools', 'call_tool_read', 'call_tool_write', 'call_tool_destructive', 'describe_tool', 'upstream_servers'])
@@ -132,7 +132,7 @@ describe('As a user I can see how often agents look for locked tools (stats, in 
     ])
   })
 
-  it('the control API stats are the same counters; the user\'s own searches (UI, control API) do not count as agent demand', async () => {
+  it("the control API stats are the same counters; the user's own searches (UI, control API) do not count as agent demand", async () => {
     const stats = new DiscoveryStats()
     const svc = controlService(world, stats)
     await svc.search({ query: 'read a file', include_disabled: true })

@@ -105,7 +105,7 @@ describe('As an agent, calling a locked tool tells me why and what to do, and ne
   })
 })
 
-describe('As an agent, the call variant must match the tool\'s annotations', () => {
+describe("As an agent, the call variant must match the tool's annotations", () => {
   let fx: Fixture
   beforeAll(async () => {
     fx = makeFixture({ mcpServers: { gh: { command: 'node', quarantined: false } } })
@@ -181,7 +181,12 @@ describe('As an agent, malformed calls get clear errors', () => {
     expect((await agent.text('call_tool_read', { name: 'gh:list_repos:x' })).text).toMatch(/unknown tool "list_repos:x" on server "gh"/)
   })
 
-  it.each([['a string', 'x'], ['an array', [1, 2]], ['a number', 5], ['null', null]])('args that are %s', async (_what, args) => {
+  it.each([
+    ['a string', 'x'],
+    ['an array', [1, 2]],
+    ['a number', 5],
+    ['null', null],
+  ])('args that are %s', async (_what, args) => {
     const agent = await agentSession(world)
     const r = await agent.text('call_tool_read', { name: 'gh:list_repos', args })
     expect(r.isError).toBe(true)

@@ -72,7 +72,12 @@ describe('HttpApi', () => {
   it('a non-JSON error and a network failure still become ApiErrors', async () => {
     const api401 = new HttpApi({ key: 'k', fetch: fakeFetch(() => new Response('', { status: 401 })).fetch })
     expect(await api401.status().catch((e) => e)).toMatchObject({ code: 'unauthorized', status: 401 })
-    const down = new HttpApi({ key: 'k', fetch: (async () => { throw new TypeError('Failed to fetch') }) as unknown as typeof fetch })
+    const down = new HttpApi({
+      key: 'k',
+      fetch: (async () => {
+        throw new TypeError('Failed to fetch')
+      }) as unknown as typeof fetch,
+    })
     const err = await down.servers().catch((e) => e)
     expect(err).toMatchObject({ code: 'unreachable', status: 0 })
     expect(err.message).toContain('toolgate serve')
@@ -83,9 +88,10 @@ describe('HttpApi', () => {
     const { fetch, requests } = fakeFetch((req) => {
       if (!req.url.endsWith('/api/v1/events')) return json({})
       n++
-      const chunks = n === 1
-        ? [': hello\n\n', 'event: servers.changed\ndata: {"server":', '"gh"}\n\n', 'event: unknown.kind\ndata: {}\n\n']
-        : ['event: tools.changed\r\ndata: {"server":"gh"}\r\n\r\n']
+      const chunks =
+        n === 1
+          ? [': hello\n\n', 'event: servers.changed\ndata: {"server":', '"gh"}\n\n', 'event: unknown.kind\ndata: {}\n\n']
+          : ['event: tools.changed\r\ndata: {"server":"gh"}\r\n\r\n']
       const body = new ReadableStream<Uint8Array>({
         start(c) {
           for (const ch of chunks) c.enqueue(new TextEncoder().encode(ch))

@@ -63,8 +63,16 @@ describe('word diff', () => {
     const a = 'Search  code\nacross repos; quickly.'
     const b = 'Search code across all repos;\nquickly!'
     const parts = diffWords(a, b)
-    expect(side(parts, 'before').map((p) => p.text).join('')).toBe(a)
-    expect(side(parts, 'after').map((p) => p.text).join('')).toBe(b)
+    expect(
+      side(parts, 'before')
+        .map((p) => p.text)
+        .join(''),
+    ).toBe(a)
+    expect(
+      side(parts, 'after')
+        .map((p) => p.text)
+        .join(''),
+    ).toBe(b)
   })
 
   it('handles empty sides and huge inputs', () => {
@@ -72,6 +80,10 @@ describe('word diff', () => {
     expect(diffWords('old', '')).toEqual([{ op: 'del', text: 'old' }])
     const big = (w: string) => Array.from({ length: 3000 }, (_, i) => `${w}${i}`).join(' ')
     const parts = diffWords(big('a'), big('b'))
-    expect(side(parts, 'after').map((p) => p.text).join('')).toBe(big('b'))
+    expect(
+      side(parts, 'after')
+        .map((p) => p.text)
+        .join(''),
+    ).toBe(big('b'))
   })
 })

@@ -54,7 +54,10 @@ describe('server list', () => {
   it('offers only the server actions that fit', async () => {
     renderApp()
     await loaded()
-    const names = (server: string) => within(card(server)).queryAllByRole('button').map((b) => b.textContent)
+    const names = (server: string) =>
+      within(card(server))
+        .queryAllByRole('button')
+        .map((b) => b.textContent)
     expect(names('shady')).toEqual(['shady', 'Inspect', 'Approve server', 'Disable server'])
     expect(names('github')).toEqual(['github', 'Approve all', 'Disable server', 'Quarantine server', 'Approve', 'Approve', 'Disable', 'Re-enable'])
     expect(names('notes')).toEqual(['notes', 'Enable server', 'Quarantine server'])

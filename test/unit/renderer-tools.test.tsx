@@ -7,7 +7,10 @@ afterEach(cleanup)
 
 const card = (name: string) => document.querySelector(`[data-server="${name}"]`) as HTMLElement
 const row = (id: string) => document.querySelector(`[data-tool="${id}"]`) as HTMLElement
-const buttons = (id: string) => within(row(id)).queryAllByRole('button').map((b) => b.textContent)
+const buttons = (id: string) =>
+  within(row(id))
+    .queryAllByRole('button')
+    .map((b) => b.textContent)
 
 async function githubTools() {
   // github has pending tools, so its card opens by itself

@@ -9,7 +9,7 @@ const tool = (server: string, name: string, description: string, paramNames: str
   name,
   description,
   paramNames,
-  ...(paramText ? { paramText } : {})
+  ...(paramText ? { paramText } : {}),
 })
 
 const FILES = [
@@ -17,12 +17,12 @@ const FILES = [
   tool('files', 'write_file', 'Create a new file or overwrite an existing file with new content.', ['path', 'content']),
   tool('files', 'delete_file', 'Delete a file from disk.', ['path']),
   tool('files', 'list_directory', 'List the entries of a directory.', ['path']),
-  tool('files', 'create_directory', 'Create a new directory.', ['path'])
+  tool('files', 'create_directory', 'Create a new directory.', ['path']),
 ]
 const ISSUES = [
   tool('tracker', 'createIssue', 'Open a new issue in a project.', ['title', 'body']),
   tool('tracker', 'closeIssue', 'Close an issue.', ['issueId']),
-  tool('tracker', 'searchIssues', 'Search issues by keyword.', ['query'])
+  tool('tracker', 'searchIssues', 'Search issues by keyword.', ['query']),
 ]
 
 function indexOf(...servers: IndexedTool[][]): ToolIndex {
@@ -91,7 +91,10 @@ describe('ToolIndex ranking (hand-written cases)', () => {
   })
 
   it('indexes parameter names and optional parameter descriptions', () => {
-    const withParams = indexOf([tool('p', 'fetch', 'Fetch a URL.', ['maxLength'], 'Maximum number of characters to return.'), tool('p', 'other', 'Something else.')])
+    const withParams = indexOf([
+      tool('p', 'fetch', 'Fetch a URL.', ['maxLength'], 'Maximum number of characters to return.'),
+      tool('p', 'other', 'Something else.'),
+    ])
     expect(ids(withParams, 'max length')).toEqual(['p:fetch'])
     expect(ids(withParams, 'characters')).toEqual(['p:fetch'])
   })
@@ -137,10 +140,13 @@ describe('ToolIndex incremental updates', () => {
     index.setServerTools('files', FILES.slice(0, 2))
     index.setServerTools('tracker', [])
     index.setServerTools('files', [...FILES.slice(1), tool('files', 'move_file', 'Move or rename a file.', ['from', 'to'])])
-    index.setServerTools('tracker', ISSUES.map((t) => ({ ...t, description: `${t.description} Works on any tracker.` })))
+    index.setServerTools(
+      'tracker',
+      ISSUES.map((t) => ({ ...t, description: `${t.description} Works on any tracker.` })),
+    )
     const fresh = indexOf(
       [...FILES.slice(1), tool('files', 'move_file', 'Move or rename a file.', ['from', 'to'])],
-      ISSUES.map((t) => ({ ...t, description: `${t.description} Works on any tracker.` }))
+      ISSUES.map((t) => ({ ...t, description: `${t.description} Works on any tracker.` })),
     )
     expect(index.size).toBe(fresh.size)
     for (const q of ['file', 'rename a file', 'create a new issue in the tracker', 'directory', 'works']) {
@@ -174,18 +180,35 @@ describe('ToolIndex scoring matches minisearch BM25+', () => {
   it('on a small catalog', () => {
     const tools = [...FILES, ...ISSUES, tool('web', 'fetch', 'Fetch a URL from the internet. Optionally extract contents as markdown.', ['url', 'max_length'])]
     const options = { synonymWeight: 0, coordination: 'terms' as const }
-    const index = indexOf(tools.filter((t) => t.server === 'files'), tools.filter((t) => t.server === 'tracker'), tools.filter((t) => t.server === 'web'))
+    const index = indexOf(
+      tools.filter((t) => t.server === 'files'),
+      tools.filter((t) => t.server === 'tracker'),
+      tools.filter((t) => t.server === 'web'),
+    )
     const ours = new ToolIndex(options)
-    for (const s of ['files', 'tracker', 'web']) ours.setServerTools(s, tools.filter((t) => t.server === s))
+    for (const s of ['files', 'tracker', 'web'])
+      ours.setServerTools(
+        s,
+        tools.filter((t) => t.server === s),
+      )
     expect(index.size).toBe(ours.size)
     const analyze = makeAnalyzer(DEFAULT_OPTIONS.analyzer)
     const ms = new MiniSearch({
       fields: ['name', 'summary', 'desc', 'params', 'server'],
       tokenize: (text: string) => analyze(text),
       processTerm: (term: string) => term,
-      searchOptions: { boost: DEFAULT_OPTIONS.boost, bm25: DEFAULT_OPTIONS.bm25 }
+      searchOptions: { boost: DEFAULT_OPTIONS.boost, bm25: DEFAULT_OPTIONS.bm25 },
     })
-    ms.addAll(tools.map((t) => ({ id: t.id, name: t.name, summary: firstSentence(t.description), desc: t.description, params: t.paramNames.join(' '), server: t.server })))
+    ms.addAll(
+      tools.map((t) => ({
+        id: t.id,
+        name: t.name,
+        summary: firstSentence(t.description),
+        desc: t.description,
+        params: t.paramNames.join(' '),
+        server: t.server,
+      })),
+    )
     for (const q of ['read a file', 'create a new directory', 'fetch url contents', 'issue', 'close the issue by id']) {
       const expected = ms.search(q).map((r) => ({ id: String(r.id), score: r.score }))
       const actual = ours.search(q)

@@ -31,7 +31,7 @@ function load(file: string): IndexedTool[] {
     server: t.server,
     name: t.tool,
     description: t.description ?? '',
-    paramNames: Object.keys((t.schema ?? t.inputSchema)?.properties ?? {})
+    paramNames: Object.keys((t.schema ?? t.inputSchema)?.properties ?? {}),
   }))
 }
 
@@ -77,9 +77,18 @@ function minisearchP50(tools: IndexedTool[], queries: string[]): number {
     fields: ['name', 'summary', 'desc', 'params', 'server'],
     tokenize: (text: string) => analyze(text),
     processTerm: (term: string) => term,
-    searchOptions: { boost: DEFAULT_OPTIONS.boost, bm25: DEFAULT_OPTIONS.bm25 }
+    searchOptions: { boost: DEFAULT_OPTIONS.boost, bm25: DEFAULT_OPTIONS.bm25 },
   })
-  ms.addAll(tools.map((t) => ({ id: t.id, name: t.name, summary: firstSentence(t.description), desc: t.description, params: t.paramNames.join(' '), server: t.server })))
+  ms.addAll(
+    tools.map((t) => ({
+      id: t.id,
+      name: t.name,
+      summary: firstSentence(t.description),
+      desc: t.description,
+      params: t.paramNames.join(' '),
+      server: t.server,
+    })),
+  )
   for (const q of queries) ms.search(q)
   const times: number[] = []
   for (const q of queries) {
@@ -87,14 +96,19 @@ function minisearchP50(tools: IndexedTool[], queries: string[]): number {
     ms.search(q)
     times.push(performance.now() - t0)
   }
-  return pct(times.sort((a, b) => a - b), 50)
+  return pct(
+    times.sort((a, b) => a - b),
+    50,
+  )
 }
 
 describe('search latency (prints numbers, asserts nothing about time)', () => {
   it('at 527, 5k and 10k tools', { timeout: 300_000 }, () => {
     const live = load(path.join(SHARED, 'datasets/livemcptool/tools.json'))
     const real = [...live, ...load(path.join(SHARED, 'datasets/corpus_v2.tools.json'))]
-    const golden = (JSON.parse(fs.readFileSync(path.join(SHARED, 'datasets/retrieval_golden_dev.json'), 'utf8')) as { queries: Array<{ query: string }> }).queries.map((q) => q.query)
+    const golden = (
+      JSON.parse(fs.readFileSync(path.join(SHARED, 'datasets/retrieval_golden_dev.json'), 'utf8')) as { queries: Array<{ query: string }> }
+    ).queries.map((q) => q.query)
     const rand = rng(7)
     const sentences = Array.from({ length: 100 }, () => firstSentence(real[Math.floor(rand() * real.length)].description)).filter(Boolean)
     const keywords = Array.from({ length: 200 }, () => {
@@ -105,9 +119,13 @@ describe('search latency (prints numbers, asserts nothing about time)', () => {
 
     const lines: string[] = [
       '| tools | build | p50 | p95 | p99 | max | mean hits | replace one server (100 tools) | minisearch p50, same run |',
-      '|---|---|---|---|---|---|---|---|---|'
+      '|---|---|---|---|---|---|---|---|---|',
     ]
-    for (const [label, tools] of [['527 (livemcptool)', live], ['5,000', synthetic(real, 5000)], ['10,000', synthetic(real, 10000)]] as const) {
+    for (const [label, tools] of [
+      ['527 (livemcptool)', live],
+      ['5,000', synthetic(real, 5000)],
+      ['10,000', synthetic(real, 10000)],
+    ] as const) {
       const { index, buildMs } = indexOf([...tools])
       expect(index.size).toBe(tools.length)
       for (const q of queries) index.search(q) // warm-up
@@ -131,10 +149,15 @@ describe('search latency (prints numbers, asserts nothing about time)', () => {
       const reference = minisearchP50([...tools], queries)
       lines.push(
         `| ${label} | ${buildMs.toFixed(0)} ms | ${ms(pct(times, 50))} | ${ms(pct(times, 95))} | ${ms(pct(times, 99))} | ${ms(times[times.length - 1])} | ` +
-          `${(hits / times.length).toFixed(0)} | ${updateMs.toFixed(1)} ms (${changed.length} tools) | ${ms(reference)} |`
+          `${(hits / times.length).toFixed(0)} | ${updateMs.toFixed(1)} ms (${changed.length} tools) | ${ms(reference)} |`,
       )
     }
-    const loadAvg = os.loadavg().map((x) => x.toFixed(1)).join(' ')
-    console.log(`\n${queries.length} queries × 3 rounds per size, Node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAvg}\n${lines.join('\n')}\n`)
+    const loadAvg = os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')
+    console.log(
+      `\n${queries.length} queries × 3 rounds per size, Node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAvg}\n${lines.join('\n')}\n`,
+    )
   })
 })

@@ -17,7 +17,7 @@ describe('splitIdentifier', () => {
     ['mcp_howtocook_getAllRecipes', ['mcp', 'howtocook', 'get', 'all', 'recipes']],
     ['npm/sentinel:npmSearch', ['npm', 'sentinel', 'npm', 'search']],
     ['  ', []],
-    ['', []]
+    ['', []],
   ])('%s → %j', (input, expected) => {
     expect(splitIdentifier(input)).toEqual(expected)
   })
@@ -32,7 +32,13 @@ describe('splitIdentifier', () => {
   })
 
   it('splits plain ASCII exactly like the Unicode path', () => {
-    const samples = ['readFile HTTPServer2 getURLs', 'list_directory-with.sizes', 'a1b2C3dEF gH', 'XMLHttpRequest IDs URLsX', 'snake_case kebab-case camelCase PascalCase']
+    const samples = [
+      'readFile HTTPServer2 getURLs',
+      'list_directory-with.sizes',
+      'a1b2C3dEF gH',
+      'XMLHttpRequest IDs URLsX',
+      'snake_case kebab-case camelCase PascalCase',
+    ]
     for (const s of samples) expect(splitIdentifier(`${s} é`)).toEqual([...splitIdentifier(s), 'é'])
   })
 })
@@ -86,24 +92,82 @@ describe('tokenize (index terms)', () => {
 describe('Porter stemmer', () => {
   // Pairs from Porter's published vocabulary/output lists.
   it.each([
-    ['caresses', 'caress'], ['ponies', 'poni'], ['ties', 'ti'], ['caress', 'caress'], ['cats', 'cat'],
-    ['feed', 'feed'], ['agreed', 'agre'], ['plastered', 'plaster'], ['bled', 'bled'], ['motoring', 'motor'],
-    ['sing', 'sing'], ['conflated', 'conflat'], ['troubled', 'troubl'], ['sized', 'size'], ['hopping', 'hop'],
-    ['tanned', 'tan'], ['falling', 'fall'], ['hissing', 'hiss'], ['fizzed', 'fizz'], ['failing', 'fail'],
-    ['filing', 'file'], ['happy', 'happi'], ['sky', 'sky'], ['relational', 'relat'], ['conditional', 'condit'],
-    ['rational', 'ration'], ['valenci', 'valenc'], ['digitizer', 'digit'], ['conformabli', 'conform'],
-    ['radicalli', 'radic'], ['differentli', 'differ'], ['vileli', 'vile'], ['analogousli', 'analog'],
-    ['vietnamization', 'vietnam'], ['predication', 'predic'], ['operator', 'oper'], ['feudalism', 'feudal'],
-    ['decisiveness', 'decis'], ['hopefulness', 'hope'], ['callousness', 'callous'], ['formaliti', 'formal'],
-    ['sensitiviti', 'sensit'], ['sensibiliti', 'sensibl'], ['triplicate', 'triplic'], ['formative', 'form'],
-    ['formalize', 'formal'], ['electriciti', 'electr'], ['electrical', 'electr'], ['hopeful', 'hope'],
-    ['goodness', 'good'], ['revival', 'reviv'], ['allowance', 'allow'], ['inference', 'infer'],
-    ['airliner', 'airlin'], ['gyroscopic', 'gyroscop'], ['adjustable', 'adjust'], ['defensible', 'defens'],
-    ['irritant', 'irrit'], ['replacement', 'replac'], ['adjustment', 'adjust'], ['dependent', 'depend'],
-    ['adoption', 'adopt'], ['homologou', 'homolog'], ['communism', 'commun'], ['activate', 'activ'],
-    ['angulariti', 'angular'], ['homologous', 'homolog'], ['effective', 'effect'], ['bowdlerize', 'bowdler'],
-    ['probate', 'probat'], ['rate', 'rate'], ['cease', 'ceas'], ['controll', 'control'], ['roll', 'roll'],
-    ['generalizations', 'gener'], ['oscillators', 'oscil']
+    ['caresses', 'caress'],
+    ['ponies', 'poni'],
+    ['ties', 'ti'],
+    ['caress', 'caress'],
+    ['cats', 'cat'],
+    ['feed', 'feed'],
+    ['agreed', 'agre'],
+    ['plastered', 'plaster'],
+    ['bled', 'bled'],
+    ['motoring', 'motor'],
+    ['sing', 'sing'],
+    ['conflated', 'conflat'],
+    ['troubled', 'troubl'],
+    ['sized', 'size'],
+    ['hopping', 'hop'],
+    ['tanned', 'tan'],
+    ['falling', 'fall'],
+    ['hissing', 'hiss'],
+    ['fizzed', 'fizz'],
+    ['failing', 'fail'],
+    ['filing', 'file'],
+    ['happy', 'happi'],
+    ['sky', 'sky'],
+    ['relational', 'relat'],
+    ['conditional', 'condit'],
+    ['rational', 'ration'],
+    ['valenci', 'valenc'],
+    ['digitizer', 'digit'],
+    ['conformabli', 'conform'],
+    ['radicalli', 'radic'],
+    ['differentli', 'differ'],
+    ['vileli', 'vile'],
+    ['analogousli', 'analog'],
+    ['vietnamization', 'vietnam'],
+    ['predication', 'predic'],
+    ['operator', 'oper'],
+    ['feudalism', 'feudal'],
+    ['decisiveness', 'decis'],
+    ['hopefulness', 'hope'],
+    ['callousness', 'callous'],
+    ['formaliti', 'formal'],
+    ['sensitiviti', 'sensit'],
+    ['sensibiliti', 'sensibl'],
+    ['triplicate', 'triplic'],
+    ['formative', 'form'],
+    ['formalize', 'formal'],
+    ['electriciti', 'electr'],
+    ['electrical', 'electr'],
+    ['hopeful', 'hope'],
+    ['goodness', 'good'],
+    ['revival', 'reviv'],
+    ['allowance', 'allow'],
+    ['inference', 'infer'],
+    ['airliner', 'airlin'],
+    ['gyroscopic', 'gyroscop'],
+    ['adjustable', 'adjust'],
+    ['defensible', 'defens'],
+    ['irritant', 'irrit'],
+    ['replacement', 'replac'],
+    ['adjustment', 'adjust'],
+    ['dependent', 'depend'],
+    ['adoption', 'adopt'],
+    ['homologou', 'homolog'],
+    ['communism', 'commun'],
+    ['activate', 'activ'],
+    ['angulariti', 'angular'],
+    ['homologous', 'homolog'],
+    ['effective', 'effect'],
+    ['bowdlerize', 'bowdler'],
+    ['probate', 'probat'],
+    ['rate', 'rate'],
+    ['cease', 'ceas'],
+    ['controll', 'control'],
+    ['roll', 'roll'],
+    ['generalizations', 'gener'],
+    ['oscillators', 'oscil'],
   ])('%s → %s', (word, expected) => {
     expect(stem(word)).toBe(expected)
   })
@@ -130,7 +194,7 @@ describe('synonyms', () => {
     expect(synonymsOf('zzz')).toEqual([])
   })
 
-  it('expands a query: typed words weight 1, thing synonyms and the leading verb\'s synonyms at the synonym weight', () => {
+  it("expands a query: typed words weight 1, thing synonyms and the leading verb's synonyms at the synonym weight", () => {
     const terms = tokenize('remove the folder changes')
     const lead = leadingVerb(splitIdentifier('remove the folder changes'), isStopWord)
     expect(lead).toBe(stem('remove'))

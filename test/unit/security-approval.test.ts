@@ -4,14 +4,7 @@ import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../src/shared/api'
 import { parseConfig } from '../../src/main/core/config/load'
-import {
-  approveAll,
-  approveServer,
-  approveTool,
-  ingestTools,
-  quarantineServer,
-  setToolDisabled,
-} from '../../src/main/core/catalog/decisions'
+import { approveAll, approveServer, approveTool, ingestTools, quarantineServer, setToolDisabled } from '../../src/main/core/catalog/decisions'
 import { toolHash } from '../../src/main/core/catalog/hash'
 import { resolveTool } from '../../src/main/core/agent/call-gate'
 import { FULL_SCOPE } from '../../src/main/core/agent/scope'
@@ -144,7 +137,12 @@ describe('As a user I am protected from a rug pull (a tool changes after I appro
   it('the same definition with keys in another order is not a change', async () => {
     const fx = makeFixture(USER_DECIDES)
     await runServer(fx, 'gh', [LIST])
-    const reordered = { inputSchema: { properties: { owner: { type: 'string' } }, type: 'object' }, annotations: READ, description: LIST.description, name: LIST.name }
+    const reordered = {
+      inputSchema: { properties: { owner: { type: 'string' } }, type: 'object' },
+      annotations: READ,
+      description: LIST.description,
+      name: LIST.name,
+    }
     await ingestTools(fx.catalog, 'gh', [reordered])
     expect(statusOf(fx, 'gh:list_repos')).toBe('callable')
   })
@@ -233,7 +231,9 @@ describe('As a user, my approval of a server is tied to what it runs', () => {
     const fx = makeFixture({ mcpServers: { api: { protocol: 'http', url: 'https://a.example/mcp', command: 'node', args: ['old.js'] } } })
     await runServer(fx, 'api', [LIST])
     expect(statusOf(fx, 'api:list_repos')).toBe('callable')
-    fx.catalog.setConfig(parseConfig(fx.configPath, { mcpServers: { api: { protocol: 'http', url: 'https://attacker.example/mcp', command: 'node', args: ['old.js'] } } }))
+    fx.catalog.setConfig(
+      parseConfig(fx.configPath, { mcpServers: { api: { protocol: 'http', url: 'https://attacker.example/mcp', command: 'node', args: ['old.js'] } } }),
+    )
     expect(statusOf(fx, 'api:list_repos')).toBe('server_quarantined')
   })
 
@@ -241,7 +241,9 @@ describe('As a user, my approval of a server is tied to what it runs', () => {
     const fx = makeFixture({ mcpServers: { api: { protocol: 'stdio', command: 'node', args: ['local.js'], url: 'https://remote.example/mcp' } } })
     await runServer(fx, 'api', [LIST])
     expect(statusOf(fx, 'api:list_repos')).toBe('callable')
-    fx.catalog.setConfig(parseConfig(fx.configPath, { mcpServers: { api: { protocol: 'http', command: 'node', args: ['local.js'], url: 'https://remote.example/mcp' } } }))
+    fx.catalog.setConfig(
+      parseConfig(fx.configPath, { mcpServers: { api: { protocol: 'http', command: 'node', args: ['local.js'], url: 'https://remote.example/mcp' } } }),
+    )
     expect(statusOf(fx, 'api:list_repos')).toBe('server_quarantined')
   })
 

@@ -27,11 +27,15 @@ const B = [false, true]
 
 describe('As a user every tool has exactly one status, the first matching fact wins (pure classifier)', () => {
   const cases: Array<[string, ToolFacts, string]> = []
-  for (const off of B) for (const config of B) for (const quarantined of B) for (const user of B) for (const approval of APPROVALS) {
-    const facts: ToolFacts = { serverEnabled: !off, configDenied: config, serverQuarantined: quarantined, userDisabled: user, approval }
-    const label = [off && 'off', config && 'config', quarantined && 'quarantined', user && 'user', approval].filter(Boolean).join(' + ')
-    cases.push([label, facts, expected({ off, config, quarantined, user, approval })])
-  }
+  for (const off of B)
+    for (const config of B)
+      for (const quarantined of B)
+        for (const user of B)
+          for (const approval of APPROVALS) {
+            const facts: ToolFacts = { serverEnabled: !off, configDenied: config, serverQuarantined: quarantined, userDisabled: user, approval }
+            const label = [off && 'off', config && 'config', quarantined && 'quarantined', user && 'user', approval].filter(Boolean).join(' + ')
+            cases.push([label, facts, expected({ off, config, quarantined, user, approval })])
+          }
   it.each(cases)('%s', (_label, facts, want) => {
     expect(classify(facts)).toBe(want)
   })
@@ -99,10 +103,22 @@ async function realStatus(s: Scenario): Promise<string | undefined> {
 
 describe('As a user every tool on a real catalog has the status of the first matching fact', () => {
   const scenarios: Array<[string, Scenario]> = []
-  for (const off of B) for (const config of B) for (const quarantine of ['none', 'config', 'user', 'review'] as Quarantine[]) for (const user of B) for (const approval of APPROVALS) {
-    const label = [off && 'server off', config && 'config denies', quarantine !== 'none' && `quarantined (${quarantine})`, user && 'user disabled', approval].filter(Boolean).join(' + ')
-    scenarios.push([label, { off, config, quarantine, user, approval }])
-  }
+  for (const off of B)
+    for (const config of B)
+      for (const quarantine of ['none', 'config', 'user', 'review'] as Quarantine[])
+        for (const user of B)
+          for (const approval of APPROVALS) {
+            const label = [
+              off && 'server off',
+              config && 'config denies',
+              quarantine !== 'none' && `quarantined (${quarantine})`,
+              user && 'user disabled',
+              approval,
+            ]
+              .filter(Boolean)
+              .join(' + ')
+            scenarios.push([label, { off, config, quarantine, user, approval }])
+          }
   it.each(scenarios)('%s', async (_label, s) => {
     const want = expected({ off: s.off, config: s.config, quarantined: s.quarantine !== 'none', user: s.user, approval: s.approval })
     expect(await realStatus(s)).toBe(want)

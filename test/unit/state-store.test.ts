@@ -49,12 +49,14 @@ describe('As a user my decisions are stored safely in state.json', () => {
     const store = new StateStore(file)
     const seen: string[] = []
     const all = Array.from({ length: 100 }, (_, i) =>
-      store.update((s) => {
-        s.tools[`srv:t${i}`] = { user_disabled: true }
-      }).then(() => {
-        // when update i resolves, change i is on disk
-        seen.push(String(Object.keys(readState(file).tools).includes(`srv:t${i}`)))
-      }),
+      store
+        .update((s) => {
+          s.tools[`srv:t${i}`] = { user_disabled: true }
+        })
+        .then(() => {
+          // when update i resolves, change i is on disk
+          seen.push(String(Object.keys(readState(file).tools).includes(`srv:t${i}`)))
+        }),
     )
     await Promise.all(all)
     expect(seen.every((x) => x === 'true')).toBe(true)
@@ -97,10 +99,7 @@ describe('As a user my decisions are stored safely in state.json', () => {
     const fx = makeFixture(TRUSTED)
     await runServer(fx, 'gh', [...TOOLS, ...Array.from({ length: 20 }, (_, i) => tool(`t${i}`, `tool ${i}`))])
     await ingestTools(fx.catalog, 'gh', [...TOOLS, ...Array.from({ length: 20 }, (_, i) => tool(`t${i}`, `tool ${i}`)), tool('newer', 'new')])
-    await Promise.all([
-      ...Array.from({ length: 20 }, (_, i) => setToolDisabled(fx.catalog, 'gh', `t${i}`, true)),
-      approveTool(fx.catalog, 'gh', 'newer'),
-    ])
+    await Promise.all([...Array.from({ length: 20 }, (_, i) => setToolDisabled(fx.catalog, 'gh', `t${i}`, true)), approveTool(fx.catalog, 'gh', 'newer')])
     const again = fx.restart()
     const st = again.store.current
     for (let i = 0; i < 20; i++) expect(st.tools[`gh:t${i}`].user_disabled).toBe(true)
@@ -203,7 +202,7 @@ describe('As a user, an unreadable state.json never unlocks anything (fail close
     expect(statusOf(after, 'gh:delete_repo')).toBe('disabled_unknown')
   })
 
-  it('approve-all after corruption is the user\'s explicit act and resumes normal baselines for that server', async () => {
+  it("approve-all after corruption is the user's explicit act and resumes normal baselines for that server", async () => {
     const fx = makeFixture(TRUSTED, { state: 'xx' })
     await ingestTools(fx.catalog, 'gh', TOOLS)
     await approveAll(fx.catalog, 'gh')

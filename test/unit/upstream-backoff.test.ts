@@ -26,7 +26,7 @@ describe('Backoff', () => {
 })
 
 describe('summarizeStderr', () => {
-  it("picks the error line of a Node crash, not the stack or the version banner", () => {
+  it('picks the error line of a Node crash, not the stack or the version banner', () => {
     const tail = [
       'node:internal/modules/cjs/loader:1228',
       '  throw err;',

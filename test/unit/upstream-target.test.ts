@@ -64,9 +64,7 @@ describe('makeRedactor', () => {
         headers: { Authorization: 'Bearer hdrtoken1' },
       }),
     )
-    const text = redact(
-      'fetch https://name:urlpass1@example.com/mcp?token=urlquery1 failed; envsecret1 argsecret1 pw1234 qsecret99 hdrtoken1 urlpass1 abc',
-    )
+    const text = redact('fetch https://name:urlpass1@example.com/mcp?token=urlquery1 failed; envsecret1 argsecret1 pw1234 qsecret99 hdrtoken1 urlpass1 abc')
     expect(text).toBe('fetch https://***:***@example.com/mcp?token=*** failed; *** *** *** *** *** *** abc')
   })
 })

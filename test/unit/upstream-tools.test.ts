@@ -8,7 +8,15 @@ describe('sanitizeTools', () => {
   it('keeps valid tools with their fields, defaulting a missing inputSchema', () => {
     const { tools, warnings } = sanitizeTools(
       [
-        { name: 'a', description: 'short', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true }, title: 'A', outputSchema: { type: 'object' }, extra: 1 },
+        {
+          name: 'a',
+          description: 'short',
+          inputSchema: { type: 'object' },
+          annotations: { readOnlyHint: true },
+          title: 'A',
+          outputSchema: { type: 'object' },
+          extra: 1,
+        },
         { name: 'b' },
       ],
       LIMITS,
@@ -27,7 +35,9 @@ describe('sanitizeTools', () => {
     )
     expect(tools.map((t) => t.name)).toEqual(['ok'])
     expect(warnings).toHaveLength(1)
-    expect(warnings[0]).toMatch(/^dropped 7 invalid tool\(s\): #0: not an object; #1: not an object; #2: invalid name 42; #3: invalid name ""; #4: invalid name "bad\\nname"; …$/)
+    expect(warnings[0]).toMatch(
+      /^dropped 7 invalid tool\(s\): #0: not an object; #1: not an object; #2: invalid name 42; #3: invalid name ""; #4: invalid name "bad\\nname"; …$/,
+    )
   })
 
   it('ignores non-object annotations/schemas and non-string descriptions', () => {
@@ -43,7 +53,10 @@ describe('sanitizeTools', () => {
   })
 
   it('caps the number of tools', () => {
-    const { tools, warnings } = sanitizeTools(['a', 'b', 'c', 'd', 'e'].map((name) => ({ name })), LIMITS)
+    const { tools, warnings } = sanitizeTools(
+      ['a', 'b', 'c', 'd', 'e'].map((name) => ({ name })),
+      LIMITS,
+    )
     expect(tools.map((t) => t.name)).toEqual(['a', 'b', 'c'])
     expect(warnings).toEqual(['lists 5 tools; only the first 3 are used (limits.max_tools_per_server)'])
   })

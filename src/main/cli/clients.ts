@@ -1,6 +1,16 @@
 // `toolgate connect` and `toolgate import`.
 import path from 'node:path'
-import { clientConfigPath, CLIENT_NAMES, connectSnippet, currentLaunchCommand, importIntoConfigFile, isClientName, resolveImportSource, snippetText, writeClientConfig } from '../core/clients'
+import {
+  clientConfigPath,
+  CLIENT_NAMES,
+  connectSnippet,
+  currentLaunchCommand,
+  importIntoConfigFile,
+  isClientName,
+  resolveImportSource,
+  snippetText,
+  writeClientConfig,
+} from '../core/clients'
 import { appRoot, resolveConfigPath, resolveDataDir } from '../core/paths'
 import { UsageError } from './errors'
 

@@ -96,7 +96,12 @@ export async function openOperator(where: Where, needTools: boolean): Promise<Op
   const live = readLiveInstance(dataDir)
   if (live?.url) {
     const key = instanceKey(live, dataDir, config.api_key)
-    if (!key) throw new ApiError('no_key', `cannot find the API key of the running Toolgate (looked at TOOLGATE_API_KEY, api_key in ${configPath}, ${dataDir}/api_key)`, 401)
+    if (!key)
+      throw new ApiError(
+        'no_key',
+        `cannot find the API key of the running Toolgate (looked at TOOLGATE_API_KEY, api_key in ${configPath}, ${dataDir}/api_key)`,
+        401,
+      )
     return httpOperator(live, key)
   }
   const core = await startCore({

@@ -25,8 +25,18 @@ export async function demo(o: { listen: string }): Promise<void> {
     api_key: randomBytes(18).toString('base64url'),
     mcpServers: {
       everything: { command: node, args: [serverScript('@modelcontextprotocol/server-everything'), 'stdio'], quarantined: false },
-      filesystem: { command: node, args: [serverScript('@modelcontextprotocol/server-filesystem'), files], quarantined: false, disabled_tools: ['write_file', 'move_file'] },
-      memory: { command: node, args: [serverScript('@modelcontextprotocol/server-memory')], env: { MEMORY_FILE_PATH: path.join(dataDir, 'memory.jsonl') }, quarantined: false },
+      filesystem: {
+        command: node,
+        args: [serverScript('@modelcontextprotocol/server-filesystem'), files],
+        quarantined: false,
+        disabled_tools: ['write_file', 'move_file'],
+      },
+      memory: {
+        command: node,
+        args: [serverScript('@modelcontextprotocol/server-memory')],
+        env: { MEMORY_FILE_PATH: path.join(dataDir, 'memory.jsonl') },
+        quarantined: false,
+      },
       'sequential-thinking': { command: node, args: [serverScript('@modelcontextprotocol/server-sequential-thinking')] },
     },
   }

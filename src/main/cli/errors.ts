@@ -9,7 +9,7 @@ export function fail(err: unknown): never {
     process.stderr.write(`toolgate: ${err.message}\n`)
     process.exit(2)
   }
-  const msg = err instanceof ApiError ? err.message : (err as Error)?.message ?? String(err)
+  const msg = err instanceof ApiError ? err.message : ((err as Error)?.message ?? String(err))
   process.stderr.write(`toolgate: ${msg}\n`)
   process.exit(1)
 }

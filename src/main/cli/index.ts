@@ -29,7 +29,9 @@ function checkListen(v: string): string {
 }
 
 const where = (c: Command): Command =>
-  c.option('--config <file>', 'config file (default <data-dir>/mcp_config.json)').option('--data-dir <dir>', 'data dir (default ~/.toolgate or $TOOLGATE_DATA_DIR)')
+  c
+    .option('--config <file>', 'config file (default <data-dir>/mcp_config.json)')
+    .option('--data-dir <dir>', 'data dir (default ~/.toolgate or $TOOLGATE_DATA_DIR)')
 
 const w = (o: { config?: string; dataDir?: string }): Where => ({ config: o.config, dataDir: o.dataDir })
 
@@ -51,7 +53,9 @@ program
     const root = appRoot()
     const bin = path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electron.cmd' : 'electron')
     const child = spawn(bin, [root], { stdio: 'inherit' })
-    child.on('error', (e) => fail(new Error(`cannot start Electron (${e.message}); on a machine without the Electron binary use \`toolgate serve\` and open the web UI`)))
+    child.on('error', (e) =>
+      fail(new Error(`cannot start Electron (${e.message}); on a machine without the Electron binary use \`toolgate serve\` and open the web UI`)),
+    )
     child.on('exit', (code) => process.exit(code ?? 0))
   })
 

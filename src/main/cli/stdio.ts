@@ -16,7 +16,9 @@ export async function stdio(o: { config?: string; dataDir?: string; agent?: stri
   const configPath = resolveConfigPath(dataDir, o.config)
   const { config } = loadConfigFile(configPath)
   if (o.agent && !config.agents.some((a) => a.name === o.agent)) {
-    throw new UsageError(`${configPath}: at $.agents: no agent named "${o.agent}"; add {"name": "${o.agent}", "servers": [...], "permissions": [...]} to "agents"`)
+    throw new UsageError(
+      `${configPath}: at $.agents: no agent named "${o.agent}"; add {"name": "${o.agent}", "servers": [...], "permissions": [...]} to "agents"`,
+    )
   }
   // Clients often start several `toolgate stdio` at once: one becomes the owner, the others wait
   // for its instance.json (written once its listener is up) and bridge to it.

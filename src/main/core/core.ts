@@ -40,7 +40,10 @@ export interface CoreOptions {
 }
 
 export class OwnerExistsError extends Error {
-  constructor(readonly instance: Instance | null, dataDir: string) {
+  constructor(
+    readonly instance: Instance | null,
+    dataDir: string,
+  ) {
     super(
       `another Toolgate (pid ${instance?.pid ?? '?'}${instance?.url ? `, ${instance.url}` : ''}) already owns ${dataDir}; stop it first or use another --data-dir`,
     )
@@ -171,7 +174,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     if (opts.serveHttp) {
       const { host, port } = parseListen(opts.ephemeralPort ? '127.0.0.1:0' : (opts.listen ?? config.listen ?? DEFAULT_LISTEN))
       if (!isLoopback(host)) {
-        logger.warn(`LISTENING ON ${host}, NOT LOOPBACK: anyone who can reach this address and has the API key can use every tool. Bind 127.0.0.1 unless you really mean it.`)
+        logger.warn(
+          `LISTENING ON ${host}, NOT LOOPBACK: anyone who can reach this address and has the API key can use every tool. Bind 127.0.0.1 unless you really mean it.`,
+        )
       }
       const scopeFor = (p: Principal): Scope | null => {
         try {

@@ -45,11 +45,7 @@ export interface AppTiming {
 
 const DEFAULT_TIMING: AppTiming = { refreshMs: 150, notifySettleMs: 1000 }
 
-export async function runApp(
-  startCore: StartCore,
-  argv: readonly string[] = process.argv,
-  timing: AppTiming = DEFAULT_TIMING,
-): Promise<RunningApp | null> {
+export async function runApp(startCore: StartCore, argv: readonly string[] = process.argv, timing: AppTiming = DEFAULT_TIMING): Promise<RunningApp | null> {
   if (!app.requestSingleInstanceLock()) {
     // another Toolgate is running: it shows its window (second-instance) and we leave
     app.quit()
@@ -65,8 +61,7 @@ export async function runApp(
     if (!win || win.isDestroyed()) win = createWindow(true)
     showWindow(win)
   }
-  const createWindow = (show: boolean) =>
-    createMainWindow({ isQuitting: () => quitting, show, icon: join(app.getAppPath(), 'resources', 'icon.png') })
+  const createWindow = (show: boolean) => createMainWindow({ isQuitting: () => quitting, show, icon: join(app.getAppPath(), 'resources', 'icon.png') })
 
   app.on('second-instance', () => open())
   app.on('activate', () => open())
@@ -117,9 +112,11 @@ export async function runApp(
       open,
       quit: () => app.quit(),
       setServerEnabled: (name, enabled) => {
-        running.api.serverAction(name, enabled ? 'enable' : 'disable').catch((err: unknown) =>
-          notify({ title: `Toolgate: could not ${enabled ? 'enable' : 'disable'} "${name}"`, body: err instanceof Error ? err.message : String(err) }),
-        )
+        running.api
+          .serverAction(name, enabled ? 'enable' : 'disable')
+          .catch((err: unknown) =>
+            notify({ title: `Toolgate: could not ${enabled ? 'enable' : 'disable'} "${name}"`, body: err instanceof Error ? err.message : String(err) }),
+          )
       },
     },
   )

@@ -13,9 +13,7 @@ export interface Summary {
 }
 
 export function summarize(servers: readonly ServerInfo[]): Summary {
-  const reviewServers = servers
-    .filter((s) => s.quarantined && (s.quarantine_source === undefined || s.quarantine_source === 'review'))
-    .map((s) => s.name)
+  const reviewServers = servers.filter((s) => s.quarantined && (s.quarantine_source === undefined || s.quarantine_source === 'review')).map((s) => s.name)
   const pendingTools: Record<string, number> = {}
   for (const s of servers) {
     const n = s.counts.pending_approval ?? 0

@@ -22,9 +22,7 @@ const STATE_LABEL: Record<ServerInfo['state'], string> = {
 function serverItem(s: ServerInfo, h: TrayHandlers): MenuItemConstructorOptions {
   const pending = s.counts.pending_approval ?? 0
   const label = `${s.name} — ${STATE_LABEL[s.state]}${pending > 0 ? ` · ${pending} waiting` : ''}`
-  const submenu: MenuItemConstructorOptions[] = [
-    { label: `${s.counts.callable} tool${s.counts.callable === 1 ? '' : 's'} callable`, enabled: false },
-  ]
+  const submenu: MenuItemConstructorOptions[] = [{ label: `${s.counts.callable} tool${s.counts.callable === 1 ? '' : 's'} callable`, enabled: false }]
   if (s.state === 'error' && s.last_error) submenu.push({ label: `Error: ${s.last_error.slice(0, 80)}`, enabled: false })
   if (s.quarantined) {
     submenu.push({
@@ -37,9 +35,7 @@ function serverItem(s: ServerInfo, h: TrayHandlers): MenuItemConstructorOptions 
   }
   submenu.push({ type: 'separator' })
   submenu.push(
-    s.enabled
-      ? { label: 'Disable', click: () => h.setServerEnabled(s.name, false) }
-      : { label: 'Enable', click: () => h.setServerEnabled(s.name, true) },
+    s.enabled ? { label: 'Disable', click: () => h.setServerEnabled(s.name, false) } : { label: 'Enable', click: () => h.setServerEnabled(s.name, true) },
   )
   return { label, submenu }
 }

@@ -5,9 +5,7 @@ import type { Api, ApiEvent } from '../../shared/api'
 export type BridgeOp = Exclude<keyof Api, 'subscribe'>
 
 /** What the main process answers: errors travel as data so code and status survive IPC. */
-export type BridgeResult<T = unknown> =
-  | { ok: true; value: T }
-  | { ok: false; error: { code: string; message: string; status: number } }
+export type BridgeResult<T = unknown> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; status: number } }
 
 export interface ToolgateBridge {
   invoke(op: BridgeOp, ...args: unknown[]): Promise<BridgeResult>

@@ -120,11 +120,7 @@ export class HttpApi implements Api {
         cache: 'no-store',
       })
     } catch (err) {
-      throw new ApiError(
-        'unreachable',
-        `Cannot reach Toolgate (${err instanceof Error ? err.message : String(err)}). Is \`toolgate serve\` still running?`,
-        0,
-      )
+      throw new ApiError('unreachable', `Cannot reach Toolgate (${err instanceof Error ? err.message : String(err)}). Is \`toolgate serve\` still running?`, 0)
     }
     if (!res.ok) throw await toApiError(res)
     return res

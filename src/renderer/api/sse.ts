@@ -2,12 +2,7 @@
 // header). One connection, reconnected with exponential backoff while anyone listens.
 import type { ApiEvent, ApiEventType } from '../../shared/api'
 
-const EVENT_TYPES: ReadonlySet<string> = new Set<ApiEventType>([
-  'servers.changed',
-  'tools.changed',
-  'config.reloaded',
-  'config.error',
-])
+const EVENT_TYPES: ReadonlySet<string> = new Set<ApiEventType>(['servers.changed', 'tools.changed', 'config.reloaded', 'config.error'])
 
 export interface SseFrame {
   event: string

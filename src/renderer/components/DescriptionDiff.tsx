@@ -5,17 +5,7 @@ import { diffWords, side, type DiffPart } from '../lib/diff'
 
 function Side({ parts }: { parts: DiffPart[] }) {
   return (
-    <>
-      {parts.map((p, i) =>
-        p.op === 'del' ? (
-          <del key={i}>{p.text}</del>
-        ) : p.op === 'add' ? (
-          <ins key={i}>{p.text}</ins>
-        ) : (
-          <span key={i}>{p.text}</span>
-        ),
-      )}
-    </>
+    <>{parts.map((p, i) => (p.op === 'del' ? <del key={i}>{p.text}</del> : p.op === 'add' ? <ins key={i}>{p.text}</ins> : <span key={i}>{p.text}</span>))}</>
   )
 }
 

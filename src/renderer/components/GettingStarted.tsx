@@ -45,9 +45,7 @@ export function GettingStarted({ info }: { info: AppInfo | null }) {
       <h2>No MCP servers yet</h2>
       <ol className="steps">
         <li>
-          <p>
-            Add the MCP servers you use to the config file. Toolgate reloads it as soon as you save:
-          </p>
+          <p>Add the MCP servers you use to the config file. Toolgate reloads it as soon as you save:</p>
           <p className="mono path">{info?.config_path ?? 'mcp_config.json in the data folder'}</p>
           <pre className="code">{EXAMPLE}</pre>
         </li>

@@ -10,12 +10,12 @@ export function MissingKey({ refused, onForget }: { refused?: string; onForget?:
         <h1>{refused ? 'The API key was not accepted' : 'Open the link that toolgate serve printed'}</h1>
         {refused && <p className="notice notice--danger">{refused}</p>}
         <p>
-          This page controls your Toolgate instance, so it needs its API key. When <code>toolgate serve</code> starts, it prints a URL
-          that ends in <code>#key=…</code>. Open that exact URL; the key is kept for this tab only and removed from the address bar.
+          This page controls your Toolgate instance, so it needs its API key. When <code>toolgate serve</code> starts, it prints a URL that ends in{' '}
+          <code>#key=…</code>. Open that exact URL; the key is kept for this tab only and removed from the address bar.
         </p>
         <p className="muted small">
-          The key is also stored in <code>api_key</code> in the Toolgate data folder (default <code>~/.toolgate</code>), unless it is set
-          in the config or by <code>TOOLGATE_API_KEY</code>.
+          The key is also stored in <code>api_key</code> in the Toolgate data folder (default <code>~/.toolgate</code>), unless it is set in the config or by{' '}
+          <code>TOOLGATE_API_KEY</code>.
         </p>
         {onForget && (
           <button type="button" className="btn" onClick={onForget}>

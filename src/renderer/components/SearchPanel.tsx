@@ -68,10 +68,8 @@ export function SearchPanel() {
         </div>
         <p className="muted small">
           Exactly what an agent gets from <code>retrieve_tools</code> with{' '}
-          <code>
-            {JSON.stringify({ query: query.trim() || '…', limit, ...(includeLocked ? { include_disabled: true } : {}) })}
-          </code>
-          . Searching never makes anything callable.
+          <code>{JSON.stringify({ query: query.trim() || '…', limit, ...(includeLocked ? { include_disabled: true } : {}) })}</code>. Searching never makes
+          anything callable.
         </p>
       </form>
       <SearchResults />

@@ -25,12 +25,17 @@ export function SearchResults() {
   const searching = useApp((s) => s.searching)
   const showRaw = useApp((s) => s.showRaw)
 
-  if (error) return <p className="notice notice--danger" role="alert">Search failed: {error}</p>
+  if (error)
+    return (
+      <p className="notice notice--danger" role="alert">
+        Search failed: {error}
+      </p>
+    )
   if (!result) {
     return (
       <p className="muted empty-search">
-        Type what an agent would look for. Callable tools come first, ranked; with <em>Include locked tools</em> you also see the tools
-        that exist but are locked, with the sentence the agent is given about each lock.
+        Type what an agent would look for. Callable tools come first, ranked; with <em>Include locked tools</em> you also see the tools that exist but are
+        locked, with the sentence the agent is given about each lock.
       </p>
     )
   }

@@ -38,9 +38,7 @@ export function ServerActions({ server }: { server: ServerInfo }) {
       {quarantined && <ActionButton server={name} action="inspect" label="Inspect" />}
       {quarantined && !operatorHold && <ActionButton server={name} action="approve" label="Approve server" primary />}
       {!quarantined && pending > 0 && <ApproveAllButton server={name} />}
-      {enabled && !quarantined && (state === 'error' || state === 'stopped') && (
-        <ActionButton server={name} action="restart" label="Restart server" />
-      )}
+      {enabled && !quarantined && (state === 'error' || state === 'stopped') && <ActionButton server={name} action="restart" label="Restart server" />}
       {enabled ? (
         <ActionButton server={name} action="disable" label="Disable server" />
       ) : (

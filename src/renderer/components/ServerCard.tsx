@@ -62,13 +62,7 @@ export function ServerCard({ server }: { server: ServerInfo }) {
   return (
     <section className={`server server--${server.state}`} data-server={server.name} data-state={server.state} aria-label={server.name}>
       <div className="server-head">
-        <button
-          type="button"
-          className="server-toggle"
-          aria-expanded={open}
-          aria-controls={bodyId}
-          onClick={() => setExpanded(server.name, !open)}
-        >
+        <button type="button" className="server-toggle" aria-expanded={open} aria-controls={bodyId} onClick={() => setExpanded(server.name, !open)}>
           <ChevronIcon open={open} />
           <span className="server-name">{server.name}</span>
         </button>

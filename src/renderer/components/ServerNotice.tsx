@@ -8,8 +8,8 @@ export function ServerNotice({ server }: { server: ServerInfo }) {
       <p className="notice notice--lock">
         <LockIcon />
         <span>
-          Held in quarantine by operator policy (<code>"quarantined": true</code> in mcp_config.json). It can't be approved here; ask
-          whoever manages the Toolgate config.
+          Held in quarantine by operator policy (<code>"quarantined": true</code> in mcp_config.json). It can't be approved here; ask whoever manages the
+          Toolgate config.
         </span>
       </p>
     )

@@ -46,8 +46,8 @@ function LockNote({ tool }: { tool: ToolInfo }) {
         <p className="lock-note">
           <LockIcon />
           <span>
-            Locked by operator policy in mcp_config.json (<code>enabled_tools</code> / <code>disabled_tools</code>). This is not a switch
-            in Toolgate; only whoever manages the config can change it.
+            Locked by operator policy in mcp_config.json (<code>enabled_tools</code> / <code>disabled_tools</code>). This is not a switch in Toolgate; only
+            whoever manages the config can change it.
           </span>
         </p>
       )

@@ -181,13 +181,17 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
       },
 
       serverAction(server, action) {
-        return act(busyKey('server', server, action), () => api.serverAction(server, action), async () => {
-          // inspecting is how a quarantined server's tools become visible: show them
-          if (action === 'inspect') {
-            set((s) => ({ expanded: { ...s.expanded, [server]: true } }))
-            await get().loadTools(server)
-          }
-        })
+        return act(
+          busyKey('server', server, action),
+          () => api.serverAction(server, action),
+          async () => {
+            // inspecting is how a quarantined server's tools become visible: show them
+            if (action === 'inspect') {
+              set((s) => ({ expanded: { ...s.expanded, [server]: true } }))
+              await get().loadTools(server)
+            }
+          },
+        )
       },
 
       toolAction(server, tool, action) {

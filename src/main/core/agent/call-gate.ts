@@ -13,7 +13,11 @@ export function resolveTool(catalog: Catalog, scope: Scope, name: unknown): Gate
   if ('error' in ref) return { ok: false, blocked: false, message: ref.error }
   const id = `${ref.server}:${ref.tool}`
   if (!scope.allowsServer(ref.server)) {
-    return { ok: false, blocked: false, message: `${id} is not in scope for agent "${scope.agent}"; this agent may only use the servers the operator assigned to it.` }
+    return {
+      ok: false,
+      blocked: false,
+      message: `${id} is not in scope for agent "${scope.agent}"; this agent may only use the servers the operator assigned to it.`,
+    }
   }
   const entry = catalog.entry(id)
   if (!entry || entry.hidden) {
@@ -27,7 +31,11 @@ export function resolveTool(catalog: Catalog, scope: Scope, name: unknown): Gate
     }
   }
   if (!scope.allows(entry)) {
-    return { ok: false, blocked: false, message: `${id} is not in scope for agent "${scope.agent}": it needs ${callWith(entry.variant)}, which this agent is not permitted to use.` }
+    return {
+      ok: false,
+      blocked: false,
+      message: `${id} is not in scope for agent "${scope.agent}": it needs ${callWith(entry.variant)}, which this agent is not permitted to use.`,
+    }
   }
   if (entry.status !== 'callable') return { ok: false, blocked: true, message: blockedMessage(entry.status) }
   return { ok: true, entry }
@@ -35,6 +43,9 @@ export function resolveTool(catalog: Catalog, scope: Scope, name: unknown): Gate
 
 export function checkVariant(entry: CatalogEntry, used: Variant): string | null {
   if (variantRank(used) >= variantRank(entry.variant)) return null
-  const why = entry.variant === 'destructive' ? 'its annotations mark it destructive (destructiveHint: true)' : 'its annotations mark it as not read-only (readOnlyHint: false)'
+  const why =
+    entry.variant === 'destructive'
+      ? 'its annotations mark it destructive (destructiveHint: true)'
+      : 'its annotations mark it as not read-only (readOnlyHint: false)'
   return `${entry.id} cannot be called with call_tool_${used}: ${why}. Call it with ${callWith(entry.variant)} instead.`
 }

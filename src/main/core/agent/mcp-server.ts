@@ -57,7 +57,9 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
     const args: unknown = params.arguments ?? {}
     try {
       if (!offered.has(name)) {
-        return errorResult(`unknown tool "${name}"; Toolgate offers ${[...offered].join(', ')}. Use retrieve_tools to find upstream tools, then call them through call_tool_*.`)
+        return errorResult(
+          `unknown tool "${name}"; Toolgate offers ${[...offered].join(', ')}. Use retrieve_tools to find upstream tools, then call them through call_tool_*.`,
+        )
       }
       if (name === 'retrieve_tools') {
         const parsed = RetrieveArgsSchema.safeParse(args)

@@ -56,7 +56,7 @@ export function agentTools(scope: Scope): Tool[] {
     {
       name: 'upstream_servers',
       description:
-        'List and manage the MCP servers behind Toolgate. list/get show state and, when some tools are locked, per-status tool counts. add registers a new server, which always lands in quarantine until the user approves it. remove/enable/disable/restart only work when the operator allows agent server changes. No operation approves anything: approval is the user\'s act.',
+        "List and manage the MCP servers behind Toolgate. list/get show state and, when some tools are locked, per-status tool counts. add registers a new server, which always lands in quarantine until the user approves it. remove/enable/disable/restart only work when the operator allows agent server changes. No operation approves anything: approval is the user's act.",
       inputSchema: {
         type: 'object',
         properties: {

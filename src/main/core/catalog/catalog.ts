@@ -88,12 +88,13 @@ export class Catalog extends EventEmitter {
     const before = new Set(this.config.servers.map((s) => s.name))
     this.config = config
     this.serverCache.clear()
-    for (const name of before) if (!config.servers.some((s) => s.name === name)) {
-      this.live.delete(name)
-      this.runtime.delete(name)
-      this.index.removeServer(name)
-      this.indexed.delete(name)
-    }
+    for (const name of before)
+      if (!config.servers.some((s) => s.name === name)) {
+        this.live.delete(name)
+        this.runtime.delete(name)
+        this.index.removeServer(name)
+        this.indexed.delete(name)
+      }
     this.refresh([...new Set([...before, ...config.servers.map((s) => s.name)])])
   }
 
@@ -216,13 +217,13 @@ export class Catalog extends EventEmitter {
     if (this.indexed.get(server) === signature) return
     this.indexed.set(server, signature)
     const docs: IndexedTool[] = trusted.map((e) => ({
-        id: e.id,
-        server: e.server,
-        name: e.name,
-        description: e.def.description,
-        paramNames: Object.keys((e.def.inputSchema.properties as Record<string, unknown> | undefined) ?? {}),
-        paramText: paramText(e.def.inputSchema),
-      }))
+      id: e.id,
+      server: e.server,
+      name: e.name,
+      description: e.def.description,
+      paramNames: Object.keys((e.def.inputSchema.properties as Record<string, unknown> | undefined) ?? {}),
+      paramText: paramText(e.def.inputSchema),
+    }))
     this.index.setServerTools(server, docs)
   }
 
@@ -245,7 +246,10 @@ export class Catalog extends EventEmitter {
       const entries = this.buildServer(cfg)
       for (const e of entries) this.byId.set(e.id, e)
       this.published.set(name, entries)
-      this.nameOnlyByServer.set(name, entries.filter((e) => e.status !== 'callable' && isNameOnly(e) && !e.hidden))
+      this.nameOnlyByServer.set(
+        name,
+        entries.filter((e) => e.status !== 'callable' && isNameOnly(e) && !e.hidden),
+      )
     }
     this.stale.clear()
     const servers = this.config.servers
@@ -274,7 +278,6 @@ export class Catalog extends EventEmitter {
     for (const s of LOCK_STATUSES) if (c[s] !== undefined && (full || c[s] > 0)) ordered[s] = c[s]
     return ordered as StatusCounts
   }
-
 }
 
 /** Locked tools whose text is untrusted: matched by name only and returned without description. */
@@ -297,7 +300,9 @@ function paramText(schema: Record<string, unknown>): string {
   const props = schema.properties
   if (!props || typeof props !== 'object') return ''
   return Object.values(props as Record<string, unknown>)
-    .map((p) => (p && typeof p === 'object' && typeof (p as { description?: unknown }).description === 'string' ? (p as { description: string }).description : ''))
+    .map((p) =>
+      p && typeof p === 'object' && typeof (p as { description?: unknown }).description === 'string' ? (p as { description: string }).description : '',
+    )
     .filter(Boolean)
     .join(' ')
 }

@@ -31,7 +31,10 @@ export async function ingestTools(catalog: Catalog, server: string, tools: ToolD
     const failClosed = isFailClosed(state, server)
     const baseline = !state.servers[server]?.baseline_taken && !failClosed
     const auto = cfg.trust === 'auto' && !failClosed
-    const toApprove = baseline || auto ? tools.map((t) => ({ def: t, id: toolId(server, t.name), hash: toolHash(t) })).filter((t) => state.tools[t.id]?.approved?.hash !== t.hash) : []
+    const toApprove =
+      baseline || auto
+        ? tools.map((t) => ({ def: t, id: toolId(server, t.name), hash: toolHash(t) })).filter((t) => state.tools[t.id]?.approved?.hash !== t.hash)
+        : []
     // The store changes in memory at once, so the tools are never classified as pending in between.
     if (baseline || toApprove.length > 0) {
       write = catalog.store.update((s) => {
@@ -46,7 +49,12 @@ export async function ingestTools(catalog: Catalog, server: string, tools: ToolD
 
 function requireServer(catalog: Catalog, server: string) {
   const cfg = catalog.serverConfig(server)
-  if (!cfg) throw new ApiError('unknown_server', `no server named "${server}" in ${'mcp_config.json'}; run \`toolgate servers list\` to see the configured servers.`, 404)
+  if (!cfg)
+    throw new ApiError(
+      'unknown_server',
+      `no server named "${server}" in ${'mcp_config.json'}; run \`toolgate servers list\` to see the configured servers.`,
+      404,
+    )
   return cfg
 }
 

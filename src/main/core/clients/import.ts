@@ -57,9 +57,7 @@ export interface ImportResult {
 
 const ExistingConfigSchema = z
   .object({
-    mcpServers: z
-      .union([z.array(z.object({ name: z.string() }).loose()), z.record(z.string(), z.object({}).loose())])
-      .optional(),
+    mcpServers: z.union([z.array(z.object({ name: z.string() }).loose()), z.record(z.string(), z.object({}).loose())]).optional(),
   })
   .loose()
 
@@ -128,7 +126,8 @@ function toToolgateEntry(src: SourceEntry, trust: boolean): Mapped {
     if (src.env) out.env = src.env
     if (src.cwd) out.cwd = src.cwd
   } else {
-    if (type !== undefined && !Object.hasOwn(HTTP_TYPES, type)) return { ok: false, reason: `unsupported transport type "${rawType}" (Toolgate supports stdio, http, streamable-http and sse)` }
+    if (type !== undefined && !Object.hasOwn(HTTP_TYPES, type))
+      return { ok: false, reason: `unsupported transport type "${rawType}" (Toolgate supports stdio, http, streamable-http and sse)` }
     if (!src.url) return { ok: false, reason: type ? `a "${type}" server needs "url"` : 'the entry has neither "command" nor "url"' }
     out.url = src.url
     if (src.headers) out.headers = src.headers
@@ -171,9 +170,16 @@ function sourceServers(root: JsonObject, format: ImportFormat): { key: string; v
   const nested = isJsonObject(mcp) ? getOwn(mcp, 'servers') : undefined
   const candidates: Array<[string, unknown]> =
     format === 'vscode'
-      ? [['servers', getOwn(root, 'servers')], ['mcp.servers', nested]]
+      ? [
+          ['servers', getOwn(root, 'servers')],
+          ['mcp.servers', nested],
+        ]
       : format === 'auto'
-        ? [['mcpServers', getOwn(root, 'mcpServers')], ['servers', getOwn(root, 'servers')], ['mcp.servers', nested]]
+        ? [
+            ['mcpServers', getOwn(root, 'mcpServers')],
+            ['servers', getOwn(root, 'servers')],
+            ['mcp.servers', nested],
+          ]
         : [['mcpServers', getOwn(root, 'mcpServers')]]
   const found = candidates.find(([, v]) => v !== undefined)
   return found ? { key: found[0], value: found[1] } : undefined
@@ -216,7 +222,10 @@ function readSource(source: ImportSource): { entries: Array<[string, unknown]>; 
  */
 export function importServers(source: ImportSource, existing: unknown, opts: ImportOptions = {}): ImportResult {
   const checked = ExistingConfigSchema.safeParse(existing)
-  if (!checked.success) throw new Error(`Cannot import into the Toolgate config: ${issueText(checked.error)} (mcpServers must be an array of entries with "name" or an object keyed by name).`)
+  if (!checked.success)
+    throw new Error(
+      `Cannot import into the Toolgate config: ${issueText(checked.error)} (mcpServers must be an array of entries with "name" or an object keyed by name).`,
+    )
   const config = structuredClone(existing) as RawToolgateConfig
   const { entries, warnings } = readSource(source)
   const added: ImportedServer[] = []

@@ -89,9 +89,7 @@ export function stripJsonc(text: string): string {
   return result
 }
 
-export type ReadJson =
-  | { exists: false }
-  | { exists: true; text: string; value: unknown; layout: JsonLayout; jsonc: boolean }
+export type ReadJson = { exists: false } | { exists: true; text: string; value: unknown; layout: JsonLayout; jsonc: boolean }
 
 /**
  * Reads a JSON file. Missing → `{exists:false}`; empty → `{}`. With `allowJsonc`, comments and

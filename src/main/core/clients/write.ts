@@ -23,7 +23,10 @@ export interface WriteClientOptions {
 const ServerMapSchema = z.record(z.string(), z.unknown())
 
 function untouched(file: string, problem: string): JsonFileError {
-  return new JsonFileError(file, `${file}: ${problem}. Nothing was changed. Fix the file, or add the Toolgate entry by hand (run the same command without --write to print it).`)
+  return new JsonFileError(
+    file,
+    `${file}: ${problem}. Nothing was changed. Fix the file, or add the Toolgate entry by hand (run the same command without --write to print it).`,
+  )
 }
 
 /** Merges every server of `snippet` into `file` (see module comment). */

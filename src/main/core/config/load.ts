@@ -3,7 +3,15 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { z } from 'zod'
-import { ArrayConfigSchema, ServerNameSchema, KNOWN_SERVER_KEYS, KNOWN_TOP_KEYS, ObjectConfigSchema, type Config, type ServerConfig } from '../../../shared/config-schema'
+import {
+  ArrayConfigSchema,
+  ServerNameSchema,
+  KNOWN_SERVER_KEYS,
+  KNOWN_TOP_KEYS,
+  ObjectConfigSchema,
+  type Config,
+  type ServerConfig,
+} from '../../../shared/config-schema'
 
 export class ConfigError extends Error {
   constructor(
@@ -34,7 +42,8 @@ function firstIssue(file: string, err: z.ZodError): ConfigError {
 
 /** Validates parsed JSON text of a config file into the normalized Config. */
 export function parseConfig(file: string, raw: unknown): Config {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(file, '$', 'the config must be a JSON object like {"mcpServers": {...}}')
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ConfigError(file, '$', 'the config must be a JSON object like {"mcpServers": {...}}')
   const servers0 = (raw as { mcpServers?: unknown }).mcpServers
   if (servers0 !== undefined && (servers0 === null || typeof servers0 !== 'object')) {
     throw new ConfigError(file, '$.mcpServers', 'mcpServers must be an array of servers with "name", or an object keyed by server name')

@@ -12,11 +12,7 @@ export interface ConfigWatcher {
   reload(): void
 }
 
-export function watchConfig(
-  file: string,
-  handlers: { onConfig(config: Config): void; onError(err: ConfigError): void },
-  debounceMs = 150,
-): ConfigWatcher {
+export function watchConfig(file: string, handlers: { onConfig(config: Config): void; onError(err: ConfigError): void }, debounceMs = 150): ConfigWatcher {
   let timer: NodeJS.Timeout | null = null
   let lastText: string | null = null
   const reload = (): void => {

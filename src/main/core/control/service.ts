@@ -86,7 +86,12 @@ export class ControlService implements Api {
 
   private server(name: string) {
     const s = this.d.catalog.serverConfig(name)
-    if (!s) throw new ApiError('unknown_server', `no server named "${name}"; the configured servers are: ${this.d.catalog.currentConfig.servers.map((x) => x.name).join(', ') || '(none)'}.`, 404)
+    if (!s)
+      throw new ApiError(
+        'unknown_server',
+        `no server named "${name}"; the configured servers are: ${this.d.catalog.currentConfig.servers.map((x) => x.name).join(', ') || '(none)'}.`,
+        404,
+      )
     return s
   }
 
@@ -121,7 +126,8 @@ export class ControlService implements Api {
         error: servers.filter((s) => s.state === 'error').length,
       },
       tools: { ...Catalog.counts(all, true), total: all.length },
-      pending_approvals: servers.filter((s) => s.quarantine_source && s.quarantine_source !== 'config').length + all.filter((e) => e.status === 'pending_approval').length,
+      pending_approvals:
+        servers.filter((s) => s.quarantine_source && s.quarantine_source !== 'config').length + all.filter((e) => e.status === 'pending_approval').length,
     }
   }
 

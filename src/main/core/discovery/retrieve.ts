@@ -14,7 +14,9 @@ import type { DiscoveryStats } from './stats'
 export const RetrieveArgsSchema = z.object(
   {
     query: z
-      .string({ error: (i) => (i.input === undefined ? 'query is required: describe the capability you need, e.g. {"query": "read a file"}' : 'query must be a string') })
+      .string({
+        error: (i) => (i.input === undefined ? 'query is required: describe the capability you need, e.g. {"query": "read a file"}' : 'query must be a string'),
+      })
       .refine((q) => q.trim().length > 0, 'query must not be empty: describe the capability you need'),
     limit: z
       .number({ error: 'limit must be an integer from 1 to 100' })

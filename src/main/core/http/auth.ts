@@ -23,11 +23,7 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex')
 }
 
-export function authenticate(
-  req: IncomingMessage,
-  apiKeys: string[],
-  agentTokens: Record<string, Array<{ hash: string }>>,
-): Principal | null {
+export function authenticate(req: IncomingMessage, apiKeys: string[], agentTokens: Record<string, Array<{ hash: string }>>): Principal | null {
   const key = presentedKey(req)
   if (!key) return null
   if (apiKeys.some((k) => constantTimeEqual(key, k))) {

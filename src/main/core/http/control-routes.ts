@@ -54,7 +54,11 @@ export interface ControlExtras {
 }
 
 export async function handleControl(api: Api, extras: ControlExtras, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  const parts = url.pathname.replace(/^\/api\/v1\/?/, '').split('/').filter(Boolean).map(decode)
+  const parts = url.pathname
+    .replace(/^\/api\/v1\/?/, '')
+    .split('/')
+    .filter(Boolean)
+    .map(decode)
   const method = req.method ?? 'GET'
   const route = `${method} ${parts.length ? parts[0] : ''}`
   if (method === 'GET' && parts.length === 1) {

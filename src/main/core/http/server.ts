@@ -33,7 +33,8 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 }
 
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 
 function serveStatic(dir: string | null, url: URL, res: ServerResponse): void {
   if (!dir || !fs.existsSync(path.join(dir, 'index.html'))) {
@@ -75,13 +76,17 @@ export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
     const isMcp = url.pathname === '/mcp'
     const isApi = url.pathname === '/api/v1' || url.pathname.startsWith('/api/v1/')
     if (!isMcp && !isApi) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: { code: 'method_not_allowed', message: 'only GET is served here' } })
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return sendJson(res, 405, { error: { code: 'method_not_allowed', message: 'only GET is served here' } })
       return serveStatic(o.staticDir, url, res)
     }
     const principal: Principal | null = authenticate(req, o.apiKeys(), o.agentTokens())
     if (!principal) {
       return sendJson(res, 401, {
-        error: { code: 'unauthorized', message: 'missing or wrong API key: send "Authorization: Bearer <key>" or "X-API-Key: <key>" (the key is in <data-dir>/api_key)' },
+        error: {
+          code: 'unauthorized',
+          message: 'missing or wrong API key: send "Authorization: Bearer <key>" or "X-API-Key: <key>" (the key is in <data-dir>/api_key)',
+        },
       })
     }
     const body = req.method === 'POST' ? await readJsonBody(req) : undefined

@@ -46,7 +46,7 @@ export const SYNONYM_GROUPS: readonly SynonymGroup[] = [
   thing('info', 'information'),
   thing('history', 'log'),
   thing('multiple', 'several', 'many'),
-  thing('size', 'large', 'big')
+  thing('size', 'large', 'big'),
 ]
 
 interface Alternatives {
@@ -100,7 +100,7 @@ export function expandQuery(
   terms: readonly string[],
   leadTerm: string | undefined,
   w: ExpansionWeights,
-  compounds: ReadonlyArray<{ term: string; parts: readonly string[] }> = []
+  compounds: ReadonlyArray<{ term: string; parts: readonly string[] }> = [],
 ): ExpandedQuery {
   const weights = new Map<string, number>()
   const concepts = new Map<string, string[]>()

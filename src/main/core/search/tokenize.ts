@@ -63,7 +63,7 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
     'can cannot ' +
     // catalog noise
     'tool tools'
-  ).split(/\s+/)
+  ).split(/\s+/),
 )
 
 export function isStopWord(word: string): boolean {

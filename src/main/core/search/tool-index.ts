@@ -65,7 +65,7 @@ export const DEFAULT_OPTIONS: ToolIndexOptions = {
   bm25: { k: 1.2, b: 0.7, d: 0.5 },
   synonymWeight: 0.5,
   actionElsewhereWeight: 0.1,
-  coordination: 'concepts'
+  coordination: 'concepts',
 }
 
 interface Doc {
@@ -197,7 +197,7 @@ export class ToolIndex {
     const lead = leadingVerb(splitIdentifier(query), isStopWord)
     const weighting = {
       synonym: this.options.synonymWeight,
-      actionElsewhere: this.options.synonymWeight > 0 ? this.options.actionElsewhereWeight : 0
+      actionElsewhere: this.options.synonymWeight > 0 ? this.options.actionElsewhereWeight : 0,
     }
     const { weights, concepts } = expandQuery(typed, lead, weighting, analyzed.compounds)
     const conceptBit = new Map(typed.map((t, i) => [t, (1 << i) >>> 0]))

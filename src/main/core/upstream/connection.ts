@@ -11,13 +11,7 @@ import type { SessionHooks } from './session'
 import { describeTarget, makeRedactor } from './target'
 import { serverLogger } from './log'
 import type { ToolListing } from './tools'
-import {
-  DEFAULT_BACKOFF,
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_PING_INTERVAL_MS,
-  DEFAULT_STABLE_MS,
-  UpstreamCallError,
-} from './types'
+import { DEFAULT_BACKOFF, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_STABLE_MS, UpstreamCallError } from './types'
 import type { BackoffOptions, TransportKind, UpstreamOptions, UpstreamState, UpstreamTool } from './types'
 
 export type { UpstreamLimits, UpstreamOptions, UpstreamState, UpstreamTool } from './types'
@@ -141,11 +135,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this.start()
   }
 
-  async callTool(
-    name: string,
-    args: Record<string, unknown>,
-    opts: { timeoutMs: number; signal?: AbortSignal },
-  ): Promise<CallToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<CallToolResult> {
     const conn = this.conn
     if (this._state !== 'connected' || conn === null || !conn.isOpen) {
       throw new UpstreamCallError('not_connected', `server "${this.name}" is not connected (${this.whyNotConnected()})`, this.name, name)
@@ -193,17 +183,12 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     }
     let conn: Session
     try {
-      conn = await openSession(
-        this.config,
-        { logger: this.log, limits: this.opts.limits, timeoutMs: this.connectTimeoutMs, kinds: this.kinds },
-        hooks,
-        {
-          isCancelled: () => gen !== this.gen,
-          onCreated: (c) => {
-            if (gen === this.gen) this.opening = c
-          },
+      conn = await openSession(this.config, { logger: this.log, limits: this.opts.limits, timeoutMs: this.connectTimeoutMs, kinds: this.kinds }, hooks, {
+        isCancelled: () => gen !== this.gen,
+        onCreated: (c) => {
+          if (gen === this.gen) this.opening = c
         },
-      )
+      })
     } catch (err) {
       if (gen !== this.gen) return
       this.opening = null
@@ -239,10 +224,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this.conn = conn
     this.kinds = [conn.kind]
     this._attempt = 0
-    this.log.info(
-      { transport: conn.kind, pid: conn.pid ?? undefined, tools: listing.tools.length, ms: Date.now() - started },
-      'upstream connected',
-    )
+    this.log.info({ transport: conn.kind, pid: conn.pid ?? undefined, tools: listing.tools.length, ms: Date.now() - started }, 'upstream connected')
     this.applyListing(listing, false)
     this.setState('connected', warningText(listing))
     this.stableTimer = setTimeout(() => this.backoff.reset(), this.stableMs).unref()

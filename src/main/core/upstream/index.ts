@@ -7,12 +7,4 @@ export { sanitizeTools } from './tools'
 export type { ToolListing } from './tools'
 export { transportKinds } from './transport'
 export { UpstreamCallError, DEFAULT_BACKOFF, DEFAULT_CONNECT_TIMEOUT_MS } from './types'
-export type {
-  BackoffOptions,
-  TransportKind,
-  UpstreamCallErrorCode,
-  UpstreamLimits,
-  UpstreamOptions,
-  UpstreamState,
-  UpstreamTool,
-} from './types'
+export type { BackoffOptions, TransportKind, UpstreamCallErrorCode, UpstreamLimits, UpstreamOptions, UpstreamState, UpstreamTool } from './types'

@@ -6,10 +6,7 @@ import { openSession } from './session'
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './types'
 import type { UpstreamOptions, UpstreamTool } from './types'
 
-export async function inspectUpstream(
-  config: ServerConfig,
-  opts: UpstreamOptions & { timeoutMs?: number },
-): Promise<UpstreamTool[]> {
+export async function inspectUpstream(config: ServerConfig, opts: UpstreamOptions & { timeoutMs?: number }): Promise<UpstreamTool[]> {
   const timeoutMs = opts.timeoutMs ?? opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
   const log = serverLogger(opts.logger, config.name)
   log.info('inspecting upstream')

@@ -107,11 +107,7 @@ export class Session {
     await this.client.ping({ timeout: timeoutMs })
   }
 
-  async callTool(
-    tool: string,
-    args: Record<string, unknown>,
-    opts: { timeoutMs: number; signal?: AbortSignal },
-  ): Promise<CallToolResult> {
+  async callTool(tool: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<CallToolResult> {
     const server = this.config.name
     const fail = (code: ConstructorParameters<typeof UpstreamCallError>[0], message: string): UpstreamCallError =>
       new UpstreamCallError(code, this.redact(message), server, tool)
@@ -125,11 +121,10 @@ export class Session {
     opts.signal?.addEventListener('abort', forward, { once: true })
     let result: CallToolResult
     try {
-      result = await this.client.request(
-        { method: 'tools/call', params: { name: tool, arguments: args } },
-        CallToolResultSchema,
-        { timeout: opts.timeoutMs, signal: controller.signal },
-      )
+      result = await this.client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, {
+        timeout: opts.timeoutMs,
+        signal: controller.signal,
+      })
     } catch (err) {
       if (opts.signal?.aborted) throw fail('cancelled', `call to ${label} was cancelled by the caller`)
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {

@@ -5,9 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { UpstreamLimits, UpstreamTool } from './types'
 
 /** A tools/list page read without judging the tools (the SDK's schema rejects the whole page). */
-const LooseListToolsResult = z
-  .object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() })
-  .loose()
+const LooseListToolsResult = z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() }).loose()
 
 const MAX_PAGES = 1000
 const MAX_NAME_CHARS = 256
@@ -23,21 +21,13 @@ export interface ToolListing {
  * listTools validates every tool strictly and compiles each outputSchema (Ajv) — one broken
  * tool would fail the whole list, and the proxy passes results through without output checks.
  */
-export async function fetchToolList(
-  client: Client,
-  limits: UpstreamLimits,
-  timeoutMs: number,
-): Promise<ToolListing> {
+export async function fetchToolList(client: Client, limits: UpstreamLimits, timeoutMs: number): Promise<ToolListing> {
   const raw: unknown[] = []
   const seenCursors = new Set<string>()
   let cursor: string | undefined
   let truncatedFetch = false
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await client.request(
-      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-      LooseListToolsResult,
-      { timeout: timeoutMs },
-    )
+    const result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LooseListToolsResult, { timeout: timeoutMs })
     raw.push(...result.tools)
     cursor = result.nextCursor
     if (cursor === undefined || cursor === '') break
