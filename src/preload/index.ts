@@ -2,10 +2,10 @@
 // whitelisted operation and one event channel. ipcRenderer itself never crosses the bridge.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
 import type { ApiEvent } from '../shared/api'
-import { EVENT_CHANNEL, isApiOp, opChannel, type IpcResult } from './ops'
+import { EVENT_CHANNEL, isApiOp, opChannel, type IpcResult, type ToolgateBridge } from '../shared/ipc'
 
-const bridge = {
-  invoke(op: string, ...args: unknown[]): Promise<IpcResult> {
+const bridge: ToolgateBridge = {
+  invoke(op: unknown, ...args: unknown[]): Promise<IpcResult> {
     if (!isApiOp(op)) return Promise.reject(new Error(`unknown Toolgate operation "${String(op)}"`))
     return ipcRenderer.invoke(opChannel(op), ...args) as Promise<IpcResult>
   },

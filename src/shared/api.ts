@@ -83,8 +83,18 @@ export interface AppInfo {
   connect?: ConnectSnippet[]
 }
 
-export type ServerAction = 'enable' | 'disable' | 'approve' | 'quarantine' | 'restart' | 'inspect'
-export type ToolAction = 'enable' | 'disable' | 'approve'
+/** The operator's actions on a server and on a tool: the control API routes, the IPC checks and the CLI commands come from these lists. */
+export const SERVER_ACTIONS = ['enable', 'disable', 'approve', 'quarantine', 'restart', 'inspect'] as const
+export const TOOL_ACTIONS = ['enable', 'disable', 'approve'] as const
+export type ServerAction = (typeof SERVER_ACTIONS)[number]
+export type ToolAction = (typeof TOOL_ACTIONS)[number]
+
+export function isServerAction(v: unknown): v is ServerAction {
+  return typeof v === 'string' && (SERVER_ACTIONS as readonly string[]).includes(v)
+}
+export function isToolAction(v: unknown): v is ToolAction {
+  return typeof v === 'string' && (TOOL_ACTIONS as readonly string[]).includes(v)
+}
 
 export interface ActionResult {
   ok: true
@@ -97,7 +107,8 @@ export interface SearchArgs {
   include_disabled?: boolean
 }
 
-export type ApiEventType = 'servers.changed' | 'tools.changed' | 'config.reloaded' | 'config.error'
+export const API_EVENT_TYPES = ['servers.changed', 'tools.changed', 'config.reloaded', 'config.error'] as const
+export type ApiEventType = (typeof API_EVENT_TYPES)[number]
 export interface ApiEvent {
   type: ApiEventType
   data: Record<string, unknown>

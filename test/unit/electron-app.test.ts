@@ -4,7 +4,7 @@ import { app, dialog, fake } from '../helpers/fake-electron'
 import { runApp, type StartCore } from '../../src/main/electron/app'
 import { parseAppArgs } from '../../src/main/electron/args'
 import { CSP } from '../../src/main/electron/csp'
-import { EVENT_CHANNEL } from '../../src/preload/ops'
+import { EVENT_CHANNEL } from '../../src/shared/ipc'
 import { FakeApi, sampleServers } from '../helpers/fake-api'
 
 beforeEach(() => fake.reset())

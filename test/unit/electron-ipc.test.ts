@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 vi.mock('electron', () => import('../helpers/fake-electron'))
 import { fake, ipcMain, ipcRenderer, FakeBrowserWindow } from '../helpers/fake-electron'
 import { forwardEvents, registerIpcHandlers } from '../../src/main/electron/ipc'
-import { API_OPS, EVENT_CHANNEL } from '../../src/preload/ops'
+import { API_OPS, EVENT_CHANNEL } from '../../src/shared/ipc'
 import { IpcApi } from '../../src/renderer/api/ipc'
-import type { ToolgateBridge } from '../../src/renderer/api/bridge'
+import type { ToolgateBridge } from '../../src/shared/ipc'
 import { ApiError, type ApiEvent } from '../../src/shared/api'
 import { FakeApi, sampleServers } from '../helpers/fake-api'
 

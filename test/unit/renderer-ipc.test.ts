@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../src/shared/api'
 import { IpcApi } from '../../src/renderer/api/ipc'
-import type { ToolgateBridge } from '../../src/renderer/api/bridge'
+import type { ToolgateBridge } from '../../src/shared/ipc'
 import { diffWords, side } from '../../src/renderer/lib/diff'
 
 describe('IpcApi', () => {

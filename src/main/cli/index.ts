@@ -2,7 +2,7 @@
 import path from 'node:path'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { parseToolId } from '../../shared/ids'
-import type { ServerAction, ToolAction } from '../../shared/api'
+import { SERVER_ACTIONS, TOOL_ACTIONS } from '../../shared/api'
 import { VERSION } from '../core/version'
 import { appRoot, parseListen } from '../core/paths'
 import { fail, UsageError } from './errors'
@@ -70,7 +70,7 @@ where(servers.command('list'))
       await op.close()
     }
   })
-for (const action of ['enable', 'disable', 'approve', 'quarantine', 'inspect', 'restart'] as ServerAction[]) {
+for (const action of SERVER_ACTIONS) {
   where(servers.command(`${action} <name>`)).action(async (name: string, o) => {
     const op = await openOperator(w(o), false)
     try {
@@ -96,7 +96,7 @@ where(tools.command('list [server]'))
       await op.close()
     }
   })
-for (const action of ['enable', 'disable', 'approve'] as ToolAction[]) {
+for (const action of TOOL_ACTIONS) {
   const cmd = where(tools.command(`${action} <target>`))
   if (action === 'approve') cmd.option('--all', 'approve every pending/changed tool of SERVER')
   cmd.action(async (target: string, o) => {

@@ -3,7 +3,7 @@
 import { join } from 'node:path'
 import { BrowserWindow, Notification, app, dialog, ipcMain, session } from 'electron'
 import type { Api, AppInfo } from '../../shared/api'
-import { EVENT_CHANNEL } from '../../preload/ops'
+import { EVENT_CHANNEL } from '../../shared/ipc'
 import { parseAppArgs } from './args'
 import { installCsp } from './csp'
 import { forwardEvents, registerIpcHandlers } from './ipc'

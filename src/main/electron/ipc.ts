@@ -1,19 +1,17 @@
 // IPC handlers: each `toolgate:<op>` maps 1:1 onto the core's Api; core events go to the window
 // on one channel. Arguments from the renderer are checked before they reach the core.
 import type { IpcMain, IpcMainInvokeEvent } from 'electron'
-import { ApiError, type Api, type ApiEvent } from '../../shared/api'
-import { API_OPS, opChannel, type ApiOp, type IpcResult } from '../../preload/ops'
-
-const SERVER_ACTIONS = ['enable', 'disable', 'approve', 'quarantine', 'restart', 'inspect']
-const TOOL_ACTIONS = ['enable', 'disable', 'approve']
+import { ApiError, SERVER_ACTIONS, TOOL_ACTIONS, type Api, type ApiEvent } from '../../shared/api'
+import { API_OPS, opChannel, type ApiOp, type IpcResult } from '../../shared/ipc'
 
 const str = (v: unknown, what: string): string => {
   if (typeof v !== 'string' || v.length === 0) throw new ApiError('bad_request', `${what} must be a non-empty string`, 400)
   return v
 }
-const oneOf = (v: unknown, allowed: string[], what: string): string => {
-  if (typeof v !== 'string' || !allowed.includes(v)) throw new ApiError('bad_request', `${what} must be one of ${allowed.join(', ')}`, 400)
-  return v
+const oneOf = <T extends string>(v: unknown, allowed: readonly T[], what: string): T => {
+  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v))
+    throw new ApiError('bad_request', `${what} must be one of ${allowed.join(', ')}`, 400)
+  return v as T
 }
 
 /** Checks the renderer's arguments and calls the matching Api method. */
@@ -32,9 +30,9 @@ export function callOp(api: Api, op: ApiOp, args: unknown[]): Promise<unknown> {
     case 'approveAll':
       return api.approveAll(str(args[0], 'server'))
     case 'serverAction':
-      return api.serverAction(str(args[0], 'server'), oneOf(args[1], SERVER_ACTIONS, 'action') as never)
+      return api.serverAction(str(args[0], 'server'), oneOf(args[1], SERVER_ACTIONS, 'action'))
     case 'toolAction':
-      return api.toolAction(str(args[0], 'server'), str(args[1], 'tool'), oneOf(args[2], TOOL_ACTIONS, 'action') as never)
+      return api.toolAction(str(args[0], 'server'), str(args[1], 'tool'), oneOf(args[2], TOOL_ACTIONS, 'action'))
     case 'search': {
       const a = args[0] as { query?: unknown; limit?: unknown; include_disabled?: unknown } | undefined
       if (!a || typeof a !== 'object') throw new ApiError('bad_request', 'search needs {query, limit?, include_disabled?}', 400)

@@ -13,7 +13,7 @@ import {
   type ToolAction,
   type ToolInfo,
 } from '../../shared/api'
-import type { BridgeOp, ToolgateBridge } from './bridge'
+import type { ApiOp, ToolgateBridge } from '../../shared/ipc'
 
 export class IpcApi implements Api {
   constructor(private readonly bridge: ToolgateBridge) {}
@@ -49,7 +49,7 @@ export class IpcApi implements Api {
     return this.bridge.onEvent(listener)
   }
 
-  private async call<T>(op: BridgeOp, ...args: unknown[]): Promise<T> {
+  private async call<T>(op: ApiOp, ...args: unknown[]): Promise<T> {
     let result
     try {
       result = await this.bridge.invoke(op, ...args)

@@ -1,8 +1,8 @@
 // Server-Sent Events over fetch + ReadableStream (EventSource cannot send an Authorization
 // header). One connection, reconnected with exponential backoff while anyone listens.
-import type { ApiEvent, ApiEventType } from '../../shared/api'
+import { API_EVENT_TYPES, type ApiEvent, type ApiEventType } from '../../shared/api'
 
-const EVENT_TYPES: ReadonlySet<string> = new Set<ApiEventType>(['servers.changed', 'tools.changed', 'config.reloaded', 'config.error'])
+const EVENT_TYPES: ReadonlySet<string> = new Set<string>(API_EVENT_TYPES)
 
 export interface SseFrame {
   event: string

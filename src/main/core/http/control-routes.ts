@@ -2,10 +2,7 @@
 // Errors are {"error": {"code", "message"}} with a fitting status.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
-import { ApiError, type Api, type ServerAction, type ToolAction } from '../../../shared/api'
-
-const SERVER_ACTIONS = new Set<ServerAction>(['enable', 'disable', 'approve', 'quarantine', 'restart', 'inspect'])
-const TOOL_ACTIONS = new Set<ToolAction>(['enable', 'disable', 'approve'])
+import { ApiError, isServerAction, isToolAction, type Api } from '../../../shared/api'
 
 export function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const text = typeof value === 'string' ? value : JSON.stringify(value)
@@ -91,15 +88,13 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
   if (parts[0] === 'servers' && parts.length >= 2) {
     const server = parts[1]
     if (method === 'GET' && parts.length === 3 && parts[2] === 'tools') return sendJson(res, 200, await api.tools(server))
-    if (method === 'POST' && parts.length === 3 && SERVER_ACTIONS.has(parts[2] as ServerAction)) {
-      return sendJson(res, 200, await api.serverAction(server, parts[2] as ServerAction))
-    }
+    const action = parts[parts.length - 1]
+    if (method === 'POST' && parts.length === 3 && isServerAction(action)) return sendJson(res, 200, await api.serverAction(server, action))
     if (method === 'POST' && parts.length === 4 && parts[2] === 'tools' && parts[3] === 'approve-all') {
       return sendJson(res, 200, await api.approveAll(server))
     }
-    if (method === 'POST' && parts.length === 5 && parts[2] === 'tools' && TOOL_ACTIONS.has(parts[4] as ToolAction)) {
-      return sendJson(res, 200, await api.toolAction(server, parts[3], parts[4] as ToolAction))
-    }
+    if (method === 'POST' && parts.length === 5 && parts[2] === 'tools' && isToolAction(action))
+      return sendJson(res, 200, await api.toolAction(server, parts[3], action))
   }
   throw new ApiError('not_found', `no such endpoint: ${route.trim()} ${url.pathname}; see CONTRACT §5 for the control API`, 404)
 }

@@ -1,7 +1,7 @@
-// The IPC surface between the preload and the main process: one channel per Api operation
-// (the Api minus `subscribe`) and one event channel. Pure: no electron import, so the main
-// process, the preload and tests share the same whitelist.
-import type { Api } from '../shared/api'
+// The IPC contract between the Electron main process, the preload and the renderer: one channel
+// per Api operation (the Api minus `subscribe`), one event channel, errors as data, and the shape
+// of `window.toolgate`. Pure: no electron import, so every side shares the same whitelist.
+import type { Api, ApiEvent } from './api'
 
 export type ApiOp = Exclude<keyof Api, 'subscribe'>
 
@@ -24,3 +24,9 @@ export function isApiOp(op: unknown): op is ApiOp {
 
 /** Errors cross IPC as data so code and status survive (Electron keeps only the message). */
 export type IpcResult<T = unknown> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; status: number } }
+
+/** `window.toolgate`, exposed by the preload: an `invoke` per whitelisted operation and one event channel. */
+export interface ToolgateBridge {
+  invoke(op: ApiOp, ...args: unknown[]): Promise<IpcResult>
+  onEvent(listener: (event: ApiEvent) => void): () => void
+}
