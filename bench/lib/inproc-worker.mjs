@@ -180,10 +180,9 @@ async function mixedCatalog(size) {
     for (let j = 0; j < s.tools.length; j += 40) ids.push([s.name, s.tools[j].name])
   }
   await core.setToolDisabled(catalog, ids[0][0], ids[0][1], true)
-  await catalog.store.update((st) => {
+  await catalog.decide([...new Set(ids.map(([srv]) => srv))], (st) => {
     for (const [srv, tool] of ids.slice(1)) st.tools[`${srv}:${tool}`] = { ...st.tools[`${srv}:${tool}`], user_disabled: true }
   })
-  catalog.refresh([...new Set(ids.map(([srv]) => srv))])
   userDisabled = ids.length
   await catalog.store.settle()
   return { spec, catalog, buildMs, dir, userDisabled }

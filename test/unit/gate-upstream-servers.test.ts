@@ -9,8 +9,8 @@ import { agentSession, buildWorld, makeFixture, READ, runServer, tool, WORLD_CON
 
 const ENTRY_KEYS = ['name', 'protocol', 'enabled', 'quarantined', 'state', 'last_error', 'tools']
 
-async function op(fx: Fixture, args: Record<string, unknown>, scope?: Parameters<typeof agentSession>[1]) {
-  const agent = await agentSession(fx, scope)
+async function op(fx: Fixture, args: Record<string, unknown>, scope?: Parameters<typeof agentSession>[1], agentIn?: Awaited<ReturnType<typeof agentSession>>) {
+  const agent = agentIn ?? (await agentSession(fx, scope))
   const r = await agent.text('upstream_servers', args)
   return { ...r, json: r.isError ? null : JSON.parse(r.text) }
 }
@@ -70,8 +70,9 @@ describe('As an agent I can list servers and see hidden capability cheaply', () 
 
   it('a server with an error shows last_error after state', async () => {
     const fx = makeFixture({ mcpServers: { ok: { command: 'node', quarantined: false } } })
-    fx.catalog.setRuntime('ok', { state: 'error', lastError: 'spawn node ENOENT', attempt: 0 })
-    const r = await op(fx, { operation: 'get', name: 'ok' })
+    const agent = await agentSession(fx)
+    agent.manager.connections.set('ok', { state: 'error', lastError: 'spawn node ENOENT', attempt: 0 })
+    const r = await op(fx, { operation: 'get', name: 'ok' }, undefined, agent)
     expect(r.json).toEqual({ server: { name: 'ok', protocol: 'stdio', enabled: true, quarantined: false, state: 'error', last_error: 'spawn node ENOENT' } })
     expect(Object.keys(r.json.server)).toEqual(['name', 'protocol', 'enabled', 'quarantined', 'state', 'last_error'])
   })

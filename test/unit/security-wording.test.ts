@@ -10,6 +10,7 @@ import { retrieve } from '../../src/main/core/discovery/retrieve'
 import { agentSession, buildWorld, controlService, makeFixture, runServer, tool, type Fixture } from '../helpers/catalog-fixture'
 import { agentServerEntry, serverInfo } from '../../src/main/core/control/server-view'
 import { FULL_SCOPE } from '../../src/main/core/agent/scope'
+import { ConnectionStates } from '../../src/main/core/upstream/states'
 
 /** Wording that offers the user a switch. Config key names are not wording and are removed first. */
 const TOGGLE = /\b(toggle|re-?enabl\w*|enabl\w*|switch(ed)? (it |this )?(back )?on|turn (it |this )?(back )?on|unlock it|untick|check the box)\b/i
@@ -134,8 +135,8 @@ describe('As a user, nothing ever tells me to toggle a config lock', () => {
       const texts = [
         JSON.stringify(await svc.servers()),
         JSON.stringify(await svc.status()),
-        ...fx.catalog.currentConfig.servers.map((s) => JSON.stringify(serverInfo(fx.catalog, s))),
-        ...fx.catalog.currentConfig.servers.map((s) => JSON.stringify(agentServerEntry(fx.catalog, s, FULL_SCOPE))),
+        ...fx.catalog.currentConfig.servers.map((s) => JSON.stringify(serverInfo(fx.catalog, new ConnectionStates(), s))),
+        ...fx.catalog.currentConfig.servers.map((s) => JSON.stringify(agentServerEntry(fx.catalog, new ConnectionStates(), s, FULL_SCOPE))),
       ]
       const agent = await agentSession(fx)
       texts.push((await agent.text('upstream_servers', { operation: 'list' })).text)

@@ -1,13 +1,13 @@
 // The composition root: builds and wires config, state, catalog, upstreams, discovery, the
 // control service and (optionally) the loopback HTTP listener. The tray app, `serve` and an
 // embedded `stdio` all run exactly this.
-import { EventEmitter } from 'node:events'
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
-import type { ApiEvent, AppInfo } from '../../shared/api'
+import type { AppInfo } from '../../shared/api'
 import { ApiError } from '../../shared/api'
 import type { Config } from '../../shared/config-schema'
-import { Catalog, type CatalogChange } from './catalog/catalog'
+import { Catalog } from './catalog/catalog'
+import { pinFailClosedServers } from './catalog/decisions'
 import { loadConfigFile, type ConfigError } from './config/load'
 import { watchConfig, type ConfigWatcher } from './config/watch'
 import { StateStore } from './state/store'
@@ -15,6 +15,7 @@ import { DataDirLock, instanceKeyPath, readLiveInstance, writeInstanceKey, type 
 import { DiscoveryStats } from './discovery/stats'
 import { UpstreamManager } from './upstream-manager'
 import { ControlService } from './control/service'
+import { ControlEvents } from './control/events'
 import { createAgentServer, type AgentDeps } from './agent/mcp-server'
 import { agentScope, FULL_SCOPE, type Scope } from './agent/scope'
 import { McpEndpoint } from './http/mcp-endpoint'
@@ -81,34 +82,12 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const store = new StateStore(path.join(dataDir, 'state.json'))
     if (store.warning) logger.warn(store.warning)
     if (config.warnings.length) logger.warn(`${configPath}: ignoring unknown key(s) ${config.warnings.join(', ')} (typo?)`)
-    const fc = store.current.fail_closed
-    if (fc && !fc.servers) {
-      // Fail closed only for the servers that existed when the state was lost; servers added later start fresh.
-      await store.update((s) => {
-        if (s.fail_closed) s.fail_closed.servers = config.servers.map((x) => x.name)
-      })
-    }
     const catalog = new Catalog(config, store)
+    await pinFailClosedServers(catalog)
     const stats = new DiscoveryStats()
     const manager = new UpstreamManager(catalog, logger)
-    const events = new EventEmitter()
-    events.setMaxListeners(0)
-    const emit = (ev: ApiEvent): void => void events.emit('event', ev)
-
-    // Coalesce catalog changes into one servers.changed + tools.changed per tick.
-    let pendingServers: Set<string> | null = null
-    catalog.on('changed', (c: CatalogChange) => {
-      if (!pendingServers) {
-        pendingServers = new Set()
-        setImmediate(() => {
-          const servers = [...(pendingServers ?? [])]
-          pendingServers = null
-          emit({ type: 'servers.changed', data: { servers } })
-          emit({ type: 'tools.changed', data: { servers } })
-        })
-      }
-      for (const s of c.servers) pendingServers.add(s)
-    })
+    const events = new ControlEvents(catalog, manager.connections)
+    const emit = events.emitEvent.bind(events)
 
     let configError: string | null = null
     const applyConfig = (next: Config): void => {
@@ -126,13 +105,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       emit({ type: 'config.error', data: { message: err.message, file: err.file, path: err.jsonPath } })
     }
     const watcher: ConfigWatcher = watchConfig(configPath, { onConfig: applyConfig, onError: onConfigError })
-    const reloadConfig = (): void => {
-      try {
-        applyConfig(loadConfigFile(configPath).config)
-      } catch (e) {
-        onConfigError(e as ConfigError)
-      }
-    }
+    // Toolgate's own config writes reload through the watcher: one edit, one reload.
+    const reloadConfig = (): void => watcher.reloadNow()
 
     const { key: apiKeyValue, file: apiKeyFile } = resolveApiKey(dataDir, config.api_key, true)
     const apiKey = apiKeyValue ?? randomBytes(24).toString('base64url')

@@ -1,12 +1,14 @@
 // Keeps one Upstream per server that should run (enabled and not quarantined), in step with the
 // config and the user's decisions: adding, removing or changing a server starts, stops or
-// restarts just that upstream. Upstream state and tool lists flow into the catalog.
+// restarts just that upstream. Tool lists flow into the catalog; connection states into
+// `connections`, which never affect a tool's status.
 import type { ServerConfig } from '../../shared/config-schema'
 import type { Catalog, ToolDef } from './catalog/catalog'
 import { ingestTools } from './catalog/decisions'
 import { canonicalJson } from './catalog/hash'
 import type { Logger } from './log'
 import { Upstream, type UpstreamTool } from './upstream/connection'
+import { ConnectionStates } from './upstream/states'
 
 export function toToolDef(t: UpstreamTool): ToolDef {
   return {
@@ -23,6 +25,8 @@ export class UpstreamManager {
   private readonly running = new Map<string, { up: Upstream; key: string }>()
   private stopped = false
   private inflight = 0
+  /** the connection state of every server, as last seen */
+  readonly connections = new ConnectionStates()
 
   constructor(
     private readonly catalog: Catalog,
@@ -47,7 +51,8 @@ export class UpstreamManager {
       if (!cfg || canonicalJson(cfg) !== key) {
         this.running.delete(name)
         void up.stop().catch((e: unknown) => this.logger.warn({ server: name, err: String(e) }, 'stop failed'))
-        if (!cfg) this.catalog.setRuntime(name, { state: 'stopped', lastError: null, attempt: 0 })
+        if (!cfg && this.catalog.serverConfig(name)) this.connections.set(name, { state: 'stopped', lastError: null, attempt: 0 })
+        else if (!cfg) this.connections.forget(name)
       }
     }
     for (const [name, cfg] of wanted) if (!this.running.has(name)) this.start(cfg)
@@ -58,7 +63,7 @@ export class UpstreamManager {
     this.running.set(cfg.name, { up, key: canonicalJson(cfg) })
     const current = (): boolean => this.running.get(cfg.name)?.up === up
     up.on('state', () => {
-      if (current()) this.catalog.setRuntime(cfg.name, { state: up.state, lastError: up.lastError, attempt: up.attempt })
+      if (current()) this.connections.set(cfg.name, { state: up.state, lastError: up.lastError, attempt: up.attempt })
     })
     up.on('tools', (tools: UpstreamTool[]) => {
       if (!current()) return
@@ -67,7 +72,7 @@ export class UpstreamManager {
         .catch((e: unknown) => this.logger.error({ server: cfg.name, err: String(e) }, 'could not record tool approvals'))
         .finally(() => this.inflight--)
     })
-    this.catalog.setRuntime(cfg.name, { state: 'connecting', lastError: null, attempt: 0 })
+    this.connections.set(cfg.name, { state: 'connecting', lastError: null, attempt: 0 })
     up.start()
   }
 

@@ -43,7 +43,9 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
   const a = parsed.data
   const { catalog } = deps
   if (a.operation === 'list') {
-    const servers = catalog.currentConfig.servers.filter((s) => scope.allowsServer(s.name)).map((s) => agentServerEntry(catalog, s, scope))
+    const servers = catalog.currentConfig.servers
+      .filter((s) => scope.allowsServer(s.name))
+      .map((s) => agentServerEntry(catalog, deps.manager.connections, s, scope))
     return ok({ servers })
   }
   if (!a.name) return fail(`operation "${a.operation}" needs "name"`)
@@ -59,7 +61,7 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
     deps.reloadConfig()
     const cfg = catalog.serverConfig(name)
     return ok({
-      server: cfg ? agentServerEntry(catalog, cfg, scope) : { name, quarantined: true, state: 'quarantined' },
+      server: cfg ? agentServerEntry(catalog, deps.manager.connections, cfg, scope) : { name, quarantined: true, state: 'quarantined' },
       message: `Added "${name}" in quarantine. Nothing from it runs until the user reviews and approves it in the Toolgate window (or \`toolgate servers approve ${name}\`).`,
     })
   }
@@ -69,7 +71,7 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
     if (cfg) return fail(`server "${name}" is not in scope for agent "${scope.agent}"`)
     return fail(`unknown server "${name}"; use {"operation": "list"} to see the servers`)
   }
-  if (a.operation === 'get') return ok({ server: agentServerEntry(catalog, cfg, scope) })
+  if (a.operation === 'get') return ok({ server: agentServerEntry(catalog, deps.manager.connections, cfg, scope) })
   if (!catalog.currentConfig.allow_agent_server_changes) {
     return fail(
       `agents may not ${a.operation} servers here (allow_agent_server_changes is false). Ask the user to ${a.operation} "${name}" in the Toolgate window or tray.`,
@@ -84,10 +86,10 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
     case 'disable':
       setServerField(deps.configPath, name, 'enabled', a.operation === 'enable' ? undefined : false)
       deps.reloadConfig()
-      return ok({ server: agentServerEntry(catalog, catalog.serverConfig(name) ?? cfg, scope) })
+      return ok({ server: agentServerEntry(catalog, deps.manager.connections, catalog.serverConfig(name) ?? cfg, scope) })
     case 'restart':
       if (!(await deps.manager.restart(name))) return fail(`"${name}" is not running (disabled or quarantined)`)
-      return ok({ server: agentServerEntry(catalog, cfg, scope) })
+      return ok({ server: agentServerEntry(catalog, deps.manager.connections, cfg, scope) })
   }
   return fail(`unknown operation`)
 }

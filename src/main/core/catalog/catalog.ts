@@ -1,17 +1,20 @@
-// The catalog: every known tool and the facts about it. It is the single source of truth that
-// discovery, call enforcement, counts, the control API and the UI read; statuses come from
-// classify() and nothing else keeps a copy. Derived views are rebuilt lazily once per change.
+// The catalog: every known tool with its facts and its status from classify(), per server, and
+// the search index of the approved definitions. Discovery, call enforcement, counts, the control
+// API and the UI read it; nothing else keeps a status. A decision changes state.json and the
+// catalog together through decide(); snapshot() is an immutable view.
 import { EventEmitter } from 'node:events'
 import type { Config, ServerConfig } from '../../../shared/config-schema'
 import type { QuarantineSource, StatusCounts } from '../../../shared/api'
 import { LOCK_STATUSES, NAME_ONLY_STATUSES, type ToolStatus } from '../../../shared/statuses'
-import { requiredVariant, variantRank, type ToolAnnotations, type Variant } from '../../../shared/call-variant'
+import type { ToolAnnotations, Variant } from '../../../shared/call-variant'
 import { toolId } from '../../../shared/ids'
 import type { StateStore } from '../state/store'
 import type { ApprovedTool, State } from '../state/schema'
 import { ToolIndex, type IndexedTool } from '../search/tool-index'
-import { classify, configDenies, type Approval, type ToolFacts } from './classify'
-import { serverIdentity, toolHash } from './hash'
+import { classify, type Approval, type ToolFacts } from './classify'
+import { approvalOf, configDenies, effectiveVariant, isFailClosed, quarantineOf } from './facts'
+import { toolHash } from './hash'
+import { EntriesById, ReadonlyMapView, type FlatIndex } from './readonly-maps'
 
 export interface ToolDef {
   name: string
@@ -23,48 +26,57 @@ export interface ToolDef {
 }
 
 export interface CatalogEntry {
-  id: string
-  server: string
-  name: string
+  readonly id: string
+  readonly server: string
+  readonly name: string
   /** the current definition: the live one when the server listed it, else the approved record */
-  def: ToolDef
-  hash: string
-  approval: Approval
+  readonly def: Readonly<ToolDef>
+  readonly hash: string
+  readonly approval: Approval
   /** the approved definition when the live one differs from it (a "changed" tool) */
-  previous?: ApprovedTool
-  facts: ToolFacts
-  status: ToolStatus
-  variant: Variant
+  readonly previous?: Readonly<ApprovedTool>
+  readonly facts: ToolFacts
+  readonly status: ToolStatus
+  readonly variant: Variant
   /** CONTRACT §3 rule 6: on a quarantined server and denied by config → never surfaced by discovery */
-  hidden: boolean
+  readonly hidden: boolean
 }
 
-export interface RuntimeInfo {
-  state: 'connecting' | 'connected' | 'stopped' | 'error'
-  lastError: string | null
-  attempt: number
+/** One server's classified tools, built once per change of that server and never mutated after. */
+interface ServerEntries {
+  /** sorted by tool name */
+  readonly entries: readonly CatalogEntry[]
+  /** locked tools matched by name only (quarantined, pending, unknown), for discovery */
+  readonly nameOnly: readonly CatalogEntry[]
 }
 
-interface Snapshot {
-  byId: Map<string, CatalogEntry>
-  byServer: Map<string, CatalogEntry[]>
+/** The classified view of every tool at one moment. Immutable: later changes build a new one. */
+export interface CatalogSnapshot {
+  readonly byId: ReadonlyMap<string, CatalogEntry>
+  readonly byServer: ReadonlyMap<string, readonly CatalogEntry[]>
   /** tools matched by name only (quarantined, pending, unknown), for discovery */
-  nameOnly: CatalogEntry[]
+  readonly nameOnly: readonly CatalogEntry[]
 }
 
 export type CatalogChange = { servers: string[] }
 
-export class Catalog extends EventEmitter {
+type LiveTools = { tools: Map<string, { def: ToolDef; hash: string }>; source: 'upstream' | 'inspect' }
+
+const NONE: readonly CatalogEntry[] = Object.freeze([])
+
+export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
   private config: Config
-  private readonly live = new Map<string, { tools: Map<string, { def: ToolDef; hash: string }>; source: 'upstream' | 'inspect' }>()
-  private readonly serverCache = new Map<string, CatalogEntry[]>()
-  private readonly runtime = new Map<string, RuntimeInfo>()
-  private snap: Snapshot | null = null
-  private readonly byId = new Map<string, CatalogEntry>()
-  private readonly published = new Map<string, CatalogEntry[]>()
-  private readonly nameOnlyByServer = new Map<string, CatalogEntry[]>()
-  private readonly stale = new Set<string>()
+  private readonly live = new Map<string, LiveTools>()
+  /** per configured server, its entries as of the last refresh */
+  private readonly built = new Map<string, ServerEntries>()
+  /** per server, the approved documents last given to the index (ids and hashes) */
   private readonly indexed = new Map<string, string>()
+  /**
+   * Every current entry by id, kept in step by refresh(), and its generation (bumped by every
+   * refresh). Read only through a snapshot of the same generation; older snapshots use their parts.
+   */
+  private readonly flat: { byId: Map<string, CatalogEntry>; generation: number } = { byId: new Map(), generation: 0 }
+  private snap: CatalogSnapshot | null = null
   readonly index = new ToolIndex()
 
   constructor(
@@ -87,20 +99,24 @@ export class Catalog extends EventEmitter {
   setConfig(config: Config): void {
     const before = new Set(this.config.servers.map((s) => s.name))
     this.config = config
-    this.serverCache.clear()
     for (const name of before)
       if (!config.servers.some((s) => s.name === name)) {
         this.live.delete(name)
-        this.runtime.delete(name)
         this.index.removeServer(name)
         this.indexed.delete(name)
       }
     this.refresh([...new Set([...before, ...config.servers.map((s) => s.name)])])
   }
 
-  setLiveTools(server: string, tools: ToolDef[], source: 'upstream' | 'inspect'): void {
+  /**
+   * A server listed its tools (or an Inspect did). `decision`, when given, is the state change
+   * that goes with the list (baseline, auto approval): it lands in the same step.
+   */
+  setLiveTools(server: string, tools: readonly ToolDef[], source: 'upstream' | 'inspect', decision?: (s: State) => void): Promise<void> {
+    const written = decision ? this.store.update(decision) : Promise.resolve()
     this.live.set(server, { tools: new Map(tools.map((t) => [t.name, { def: t, hash: toolHash(t) }])), source })
     this.refresh([server])
+    return written
   }
 
   liveTools(server: string): ToolDef[] | null {
@@ -108,85 +124,78 @@ export class Catalog extends EventEmitter {
     return l ? [...l.tools.values()].map((t) => t.def) : null
   }
 
-  setRuntime(server: string, rt: RuntimeInfo): void {
-    this.runtime.set(server, rt) // connection state never changes a tool's status
-    this.emit('changed', { servers: [server] } satisfies CatalogChange)
+  /**
+   * The one way a decision lands: change state.json and re-classify the servers it concerns in
+   * the same step, so no reader sees one without the other. Resolves once the state is on disk.
+   */
+  decide(servers: readonly string[], mutate: (s: State) => void): Promise<void> {
+    const written = this.store.update(mutate)
+    this.refresh(servers)
+    return written
   }
 
-  runtimeOf(server: string): RuntimeInfo {
-    return this.runtime.get(server) ?? { state: 'stopped', lastError: null, attempt: 0 }
-  }
-
-  /** Call after any state.json change that concerns these servers. */
-  refresh(servers: string[]): void {
-    for (const s of servers) {
-      this.serverCache.delete(s)
-      this.stale.add(s)
+  /** Re-classify these servers (after a config or live-tool change; decisions use decide()). */
+  refresh(servers: readonly string[]): void {
+    const all = this.built.size > 0 && [...this.built.keys()].every((name) => servers.includes(name))
+    if (all) this.flat.byId.clear() // a config reload: start over instead of deleting one by one
+    for (const name of servers) {
+      if (!all) for (const e of this.built.get(name)?.entries ?? NONE) this.flat.byId.delete(e.id)
+      const cfg = this.serverConfig(name)
+      if (!cfg) {
+        this.built.delete(name)
+        continue
+      }
+      const part = this.computeServer(cfg)
+      this.built.set(name, part)
+      for (const e of part.entries) this.flat.byId.set(e.id, e)
+      this.reindex(name, part.entries)
     }
-    for (const s of servers) this.reindex(s)
-    this.emit('changed', { servers } satisfies CatalogChange)
+    this.flat.generation++
+    this.snap = null
+    this.emit('changed', { servers: [...servers] })
   }
 
   /** Why a server is quarantined, or null when it is not. */
   quarantineOf(s: ServerConfig): QuarantineSource | null {
-    const rec = this.store.current.servers[s.name]
-    if (s.quarantined === true) return 'config'
-    if (rec?.user_quarantined) return 'user'
-    if (s.quarantined === false) return null
-    if (rec?.needs_review) return 'review'
-    if (!this.config.quarantine_enabled || s.trust === 'auto') return null
-    return rec?.approved_identity === serverIdentity(s) ? null : 'review'
+    return quarantineOf(this.config, this.store.current, s)
   }
 
-  /** The tools this server is known to have, with their facts and status. */
-  private buildServer(s: ServerConfig): CatalogEntry[] {
-    const cached = this.serverCache.get(s.name)
-    if (cached) return cached
-    const built = this.computeServer(s)
-    this.serverCache.set(s.name, built)
-    return built
-  }
-
-  private computeServer(s: ServerConfig): CatalogEntry[] {
+  private computeServer(s: ServerConfig): ServerEntries {
     const state = this.store.current
     const quarantined = this.quarantineOf(s) !== null
-    const srvRec = state.servers[s.name]
     const failClosed = isFailClosed(state, s.name)
     const live = this.live.get(s.name)
     const out: CatalogEntry[] = []
-    const push = (def: ToolDef, approval: Approval, hash: string, previous?: ApprovedTool): void => {
+    const push = (def: ToolDef, hash: string, approved: ApprovedTool | undefined): void => {
       const id = toolId(s.name, def.name)
-      const rec = state.tools[id]
-      const facts: ToolFacts = {
+      const approval = approvalOf(hash, approved, failClosed)
+      const facts: ToolFacts = Object.freeze({
         serverEnabled: s.enabled,
         configDenied: configDenies(def.name, s),
         serverQuarantined: quarantined,
-        userDisabled: rec?.user_disabled === true,
+        userDisabled: state.tools[id]?.user_disabled === true,
         approval,
-      }
-      out.push({
-        id,
-        server: s.name,
-        name: def.name,
-        def,
-        hash,
-        approval,
-        previous,
-        facts,
-        status: classify(facts),
-        // a live annotation change never weakens the variant below what was approved
-        variant: strictest(requiredVariant(def.annotations), rec?.approved ? requiredVariant(rec.approved.annotations as ToolAnnotations | undefined) : 'read'),
-        hidden: facts.serverQuarantined && facts.configDenied,
       })
+      out.push(
+        Object.freeze({
+          id,
+          server: s.name,
+          name: def.name,
+          def,
+          hash,
+          approval,
+          previous: approval === 'changed' && approved ? Object.freeze({ ...approved }) : undefined,
+          facts,
+          status: classify(facts),
+          variant: effectiveVariant(def.annotations, approved),
+          hidden: facts.serverQuarantined && facts.configDenied,
+        }),
+      )
     }
     if (live) {
-      for (const { def, hash } of live.tools.values()) {
-        const approved = state.tools[toolId(s.name, def.name)]?.approved
-        if (approved && approved.hash === hash) push(def, 'approved', hash)
-        else if (approved) push(def, 'changed', hash, approved)
-        else push(def, failClosed ? 'unknown' : 'pending', hash)
-      }
+      for (const { def, hash } of live.tools.values()) push(def, hash, state.tools[toolId(s.name, def.name)]?.approved)
     } else {
+      // not listed (yet): what was approved, as approved
       const prefix = `${s.name}:`
       for (const [id, rec] of Object.entries(state.tools)) {
         if (!id.startsWith(prefix) || !rec.approved) continue
@@ -199,20 +208,21 @@ export class Catalog extends EventEmitter {
           ...(a.outputSchema ? { outputSchema: a.outputSchema } : {}),
           ...(a.annotations ? { annotations: a.annotations as ToolAnnotations } : {}),
         }
-        push(def, 'approved', a.hash)
+        push(def, a.hash, a)
       }
     }
     out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    return out
+    return Object.freeze({
+      entries: Object.freeze(out),
+      nameOnly: Object.freeze(out.filter((e) => e.status !== 'callable' && isNameOnly(e) && !e.hidden)),
+    })
   }
 
-  private reindex(server: string): void {
-    const s = this.serverConfig(server)
-    if (!s) return
+  private reindex(server: string, entries: readonly CatalogEntry[]): void {
     // Only approved (trusted) definitions are indexed by their text; status is applied per request,
     // so a status change (disable, quarantine, ...) leaves the index alone. The approved hashes
     // cover name, description and schema: same ids and hashes, same documents.
-    const trusted = this.buildServer(s).filter((e) => e.approval === 'approved')
+    const trusted = entries.filter((e) => e.approval === 'approved')
     const signature = trusted.map((e) => `${e.id}\u0000${e.hash}`).join('\u0001')
     if (this.indexed.get(server) === signature) return
     this.indexed.set(server, signature)
@@ -228,36 +238,23 @@ export class Catalog extends EventEmitter {
   }
 
   /**
-   * The classified view of every tool. Rebuilt per changed server only: a change to one server
-   * re-classifies that server's tools and leaves the others' entries in place.
+   * The classified view of every tool. Each server's part is rebuilt only when that server
+   * changed; the snapshot itself only assembles the parts, so it stays cheap to rebuild.
    */
-  snapshot(): Snapshot {
-    if (this.snap && this.stale.size === 0) return this.snap
-    const everything = this.config.servers.every((x) => this.stale.has(x.name))
-    if (everything) this.byId.clear() // a config reload: start over instead of deleting one by one
-    for (const name of this.stale) {
-      if (!everything) for (const e of this.published.get(name) ?? []) this.byId.delete(e.id)
-      const cfg = this.serverConfig(name)
-      if (!cfg) {
-        this.published.delete(name)
-        this.nameOnlyByServer.delete(name)
-        continue
-      }
-      const entries = this.buildServer(cfg)
-      for (const e of entries) this.byId.set(e.id, e)
-      this.published.set(name, entries)
-      this.nameOnlyByServer.set(
-        name,
-        entries.filter((e) => e.status !== 'callable' && isNameOnly(e) && !e.hidden),
-      )
+  snapshot(): CatalogSnapshot {
+    if (this.snap) return this.snap
+    const byServer = new Map<string, readonly CatalogEntry[]>()
+    const nameOnly: CatalogEntry[] = []
+    for (const s of this.config.servers) {
+      const part = this.built.get(s.name)
+      byServer.set(s.name, part?.entries ?? NONE)
+      for (const e of part?.nameOnly ?? NONE) nameOnly.push(e)
     }
-    this.stale.clear()
-    const servers = this.config.servers
-    this.snap = {
-      byId: this.byId,
-      byServer: new Map(servers.map((x) => [x.name, this.published.get(x.name) ?? []])),
-      nameOnly: servers.flatMap((x) => this.nameOnlyByServer.get(x.name) ?? []),
-    }
+    this.snap = Object.freeze({
+      byId: new EntriesById(byServer, this.flat as FlatIndex, this.flat.generation),
+      byServer: new ReadonlyMapView(byServer),
+      nameOnly: Object.freeze(nameOnly),
+    })
     return this.snap
   }
 
@@ -265,7 +262,7 @@ export class Catalog extends EventEmitter {
     return this.snapshot().byId.get(id)
   }
 
-  entries(server: string): CatalogEntry[] {
+  entries(server: string): readonly CatalogEntry[] {
     return this.snapshot().byServer.get(server) ?? []
   }
 
@@ -283,17 +280,6 @@ export class Catalog extends EventEmitter {
 /** Locked tools whose text is untrusted: matched by name only and returned without description. */
 export function isNameOnly(e: CatalogEntry): boolean {
   return e.approval !== 'approved' || (e.status !== 'callable' && NAME_ONLY_STATUSES.has(e.status))
-}
-
-/** Fail closed (CONTRACT §4, issue 3): after an unreadable state file, servers that existed then take no baseline until reviewed. */
-export function isFailClosed(state: Readonly<State>, server: string): boolean {
-  const fc = state.fail_closed
-  if (!fc || state.servers[server]?.baseline_taken) return false
-  return !fc.servers || fc.servers.includes(server)
-}
-
-function strictest(a: Variant, b: Variant): Variant {
-  return variantRank(a) >= variantRank(b) ? a : b
 }
 
 function paramText(schema: Record<string, unknown>): string {

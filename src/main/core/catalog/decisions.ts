@@ -1,10 +1,12 @@
 // Every change to what the user decided goes through here: baseline and auto approval when an
 // upstream lists its tools, and the human acts (approve / disable / enable a tool, approve or
-// quarantine a server). Each resolves once state.json is on disk.
+// quarantine a server). Each lands through catalog.decide() (or setLiveTools with its decision),
+// which changes state.json and the catalog together, and resolves once the state is on disk.
 import { ApiError } from '../../../shared/api'
 import { toolId } from '../../../shared/ids'
-import type { ApprovedTool } from '../state/schema'
-import { isFailClosed, type Catalog, type CatalogEntry, type ToolDef } from './catalog'
+import type { ApprovedTool, State } from '../state/schema'
+import type { Catalog, CatalogEntry, ToolDef } from './catalog'
+import { isFailClosed } from './facts'
 import { serverIdentity, toolHash } from './hash'
 
 function record(def: ToolDef, hash: string): ApprovedTool {
@@ -26,7 +28,7 @@ function record(def: ToolDef, hash: string): ApprovedTool {
 export async function ingestTools(catalog: Catalog, server: string, tools: ToolDef[]): Promise<void> {
   const cfg = catalog.serverConfig(server)
   const state = catalog.store.current
-  let write: Promise<void> | null = null
+  let decision: ((s: State) => void) | undefined
   if (cfg && catalog.quarantineOf(cfg) === null) {
     const failClosed = isFailClosed(state, server)
     const baseline = !state.servers[server]?.baseline_taken && !failClosed
@@ -35,16 +37,15 @@ export async function ingestTools(catalog: Catalog, server: string, tools: ToolD
       baseline || auto
         ? tools.map((t) => ({ def: t, id: toolId(server, t.name), hash: toolHash(t) })).filter((t) => state.tools[t.id]?.approved?.hash !== t.hash)
         : []
-    // The store changes in memory at once, so the tools are never classified as pending in between.
+    // The approvals land with the list, so the tools are never classified as pending in between.
     if (baseline || toApprove.length > 0) {
-      write = catalog.store.update((s) => {
+      decision = (s) => {
         if (baseline) s.servers[server] = { ...s.servers[server], baseline_taken: true }
         for (const t of toApprove) s.tools[t.id] = { ...s.tools[t.id], approved: record(t.def, t.hash) }
-      })
+      }
     }
   }
-  catalog.setLiveTools(server, tools, 'upstream')
-  await write
+  await catalog.setLiveTools(server, tools, 'upstream', decision)
 }
 
 function requireServer(catalog: Catalog, server: string) {
@@ -71,10 +72,9 @@ export async function approveTool(catalog: Catalog, server: string, tool: string
     throw new ApiError('server_quarantined', `"${server}" is quarantined; approve the server first (its tools are reviewed with it).`, 409)
   }
   if (e.approval === 'approved') return `${e.id} is already approved.`
-  await catalog.store.update((s) => {
+  await catalog.decide([server], (s) => {
     s.tools[e.id] = { ...s.tools[e.id], approved: record(e.def, e.hash) }
   })
-  catalog.refresh([server])
   return `Approved ${e.id}.`
 }
 
@@ -84,11 +84,10 @@ export async function approveAll(catalog: Catalog, server: string): Promise<stri
     throw new ApiError('server_quarantined', `"${server}" is quarantined; approve the server first.`, 409)
   }
   const todo = catalog.entries(server).filter((e) => e.approval !== 'approved')
-  await catalog.store.update((s) => {
+  await catalog.decide([server], (s) => {
     s.servers[server] = { ...s.servers[server], baseline_taken: true }
     for (const e of todo) s.tools[e.id] = { ...s.tools[e.id], approved: record(e.def, e.hash) }
   })
-  catalog.refresh([server])
   return todo.length ? `Approved ${todo.length} tool(s) of ${server}.` : `Nothing waits for approval on ${server}.`
 }
 
@@ -99,13 +98,12 @@ export async function setToolDisabled(catalog: Catalog, server: string, tool: st
   const e = requireTool(catalog, server, tool)
   if (!disabled && e.facts.configDenied) throw new ApiError('config_locked', CONFIG_LOCK_MESSAGE(e.id), 409)
   if (e.facts.userDisabled === disabled) return `${e.id} is already ${disabled ? 'disabled' : 'enabled'}.`
-  await catalog.store.update((s) => {
+  await catalog.decide([server], (s) => {
     const rec = { ...s.tools[e.id] }
     if (disabled) rec.user_disabled = true
     else delete rec.user_disabled
     s.tools[e.id] = rec
   })
-  catalog.refresh([server])
   return `${disabled ? 'Disabled' : 'Re-enabled'} ${e.id}.`
 }
 
@@ -120,30 +118,38 @@ export async function approveServer(catalog: Catalog, server: string): Promise<s
     )
   }
   if (q === null) return `"${server}" is not quarantined.`
-  await catalog.store.update((s) => {
+  await catalog.decide([server], (s) => {
     const rec = { ...s.servers[server], approved_identity: serverIdentity(cfg) }
     delete rec.user_quarantined
     delete rec.needs_review
     s.servers[server] = rec
   })
-  catalog.refresh([server])
   return `Approved server ${server}; it starts now.`
 }
 
 export async function quarantineServer(catalog: Catalog, server: string): Promise<string> {
   const cfg = requireServer(catalog, server)
   if (catalog.quarantineOf(cfg) !== null) return `"${server}" is already quarantined.`
-  await catalog.store.update((s) => {
+  await catalog.decide([server], (s) => {
     s.servers[server] = { ...s.servers[server], user_quarantined: true }
   })
-  catalog.refresh([server])
   return `Quarantined ${server}; it was stopped and its tools are locked until you approve it again.`
 }
 
 /** A server an agent added: in review whatever the defaults say, with no decisions left over from an earlier server of that name. */
 export async function markNeedsReview(catalog: Catalog, server: string): Promise<void> {
-  await catalog.store.update((s) => {
+  await catalog.decide([server], (s) => {
     s.servers[server] = { needs_review: true }
     for (const id of Object.keys(s.tools)) if (id.startsWith(`${server}:`)) delete s.tools[id]
+  })
+}
+
+/** After an unreadable state file: fail closed only for the servers configured now; servers added later start fresh. */
+export async function pinFailClosedServers(catalog: Catalog): Promise<void> {
+  const fc = catalog.store.current.fail_closed
+  if (!fc || fc.servers) return
+  const servers = catalog.currentConfig.servers.map((x) => x.name)
+  await catalog.decide(servers, (s) => {
+    if (s.fail_closed) s.fail_closed.servers = servers
   })
 }

@@ -1,6 +1,7 @@
 // Hot reload: watches the config file (chokidar), debounces bursts of writes, and hands each
 // successfully validated config to `onConfig`; a bad edit keeps the running config and goes
-// to `onError` instead.
+// to `onError` instead. Toolgate's own writes go through `reloadNow()`, so the file event that
+// follows them finds nothing new: one edit, one reload.
 import chokidar, { type FSWatcher } from 'chokidar'
 import path from 'node:path'
 import type { Config } from '../../../shared/config-schema'
@@ -8,14 +9,15 @@ import { ConfigError, loadConfigFile } from './load'
 
 export interface ConfigWatcher {
   close(): Promise<void>
-  /** Re-read now (used after Toolgate itself wrote the file). */
-  reload(): void
+  /** Re-read now, synchronously (after Toolgate itself wrote the file); the file event that follows finds the same text and does nothing. */
+  reloadNow(): void
 }
 
 export function watchConfig(file: string, handlers: { onConfig(config: Config): void; onError(err: ConfigError): void }, debounceMs = 150): ConfigWatcher {
   let timer: NodeJS.Timeout | null = null
   let lastText: string | null = null
   const reload = (): void => {
+    if (timer) clearTimeout(timer)
     timer = null
     try {
       const { config, text } = loadConfigFile(file)
@@ -52,6 +54,6 @@ export function watchConfig(file: string, handlers: { onConfig(config: Config): 
       if (timer) clearTimeout(timer)
       await watcher.close()
     },
-    reload: schedule,
+    reloadNow: reload,
   }
 }

@@ -1,21 +1,23 @@
 // How a server looks from outside: its state, counts and target, for the control API, the UI
-// and `upstream_servers`. Counts come from the catalog's classified entries only.
+// and `upstream_servers`. Counts come from the catalog's classified entries only; the connection
+// state from the upstream manager's ConnectionStates.
 import type { ServerInfo, StatusCounts } from '../../../shared/api'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { ServerState } from '../../../shared/statuses'
 import { Catalog } from '../catalog/catalog'
 import type { Scope } from '../agent/scope'
 import { describeTarget } from '../upstream/target'
+import type { ConnectionStates } from '../upstream/states'
 
-export function serverState(catalog: Catalog, s: ServerConfig): ServerState {
+export function serverState(catalog: Catalog, connections: ConnectionStates, s: ServerConfig): ServerState {
   if (!s.enabled) return 'disabled'
   if (catalog.quarantineOf(s) !== null) return 'quarantined'
-  return catalog.runtimeOf(s.name).state
+  return connections.of(s.name).state
 }
 
-function lastError(catalog: Catalog, s: ServerConfig): string | null {
+function lastError(catalog: Catalog, connections: ConnectionStates, s: ServerConfig): string | null {
   if (!s.enabled || catalog.quarantineOf(s) !== null) return null
-  const rt = catalog.runtimeOf(s.name)
+  const rt = connections.of(s.name)
   if (rt.state === 'connecting' && rt.attempt > 0 && rt.lastError) return `${rt.lastError} (reconnecting, attempt ${rt.attempt})`
   return rt.lastError
 }
@@ -25,7 +27,7 @@ export function protocolOf(s: ServerConfig): string {
   return s.command ? 'stdio' : 'http'
 }
 
-export function serverInfo(catalog: Catalog, s: ServerConfig): ServerInfo {
+export function serverInfo(catalog: Catalog, connections: ConnectionStates, s: ServerConfig): ServerInfo {
   const q = catalog.quarantineOf(s)
   return {
     name: s.name,
@@ -33,8 +35,8 @@ export function serverInfo(catalog: Catalog, s: ServerConfig): ServerInfo {
     enabled: s.enabled,
     quarantined: q !== null,
     ...(q ? { quarantine_source: q } : {}),
-    state: serverState(catalog, s),
-    last_error: lastError(catalog, s),
+    state: serverState(catalog, connections, s),
+    last_error: lastError(catalog, connections, s),
     counts: Catalog.counts(catalog.entries(s.name), true),
     trust: s.trust,
     target: describeTarget(s),
@@ -43,15 +45,15 @@ export function serverInfo(catalog: Catalog, s: ServerConfig): ServerInfo {
 }
 
 /** The `upstream_servers` entry (CONTRACT.md §3): keys in contract order, `tools` only when something is locked. */
-export function agentServerEntry(catalog: Catalog, s: ServerConfig, scope: Scope): Record<string, unknown> {
+export function agentServerEntry(catalog: Catalog, connections: ConnectionStates, s: ServerConfig, scope: Scope): Record<string, unknown> {
   const entry: Record<string, unknown> = {
     name: s.name,
     protocol: protocolOf(s),
     enabled: s.enabled,
     quarantined: catalog.quarantineOf(s) !== null,
-    state: serverState(catalog, s),
+    state: serverState(catalog, connections, s),
   }
-  const err = lastError(catalog, s)
+  const err = lastError(catalog, connections, s)
   if (err) entry.last_error = err
   const visible = catalog.entries(s.name).filter((e) => scope.allows(e) && !e.hidden)
   const counts: StatusCounts = Catalog.counts(visible)

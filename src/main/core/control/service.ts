@@ -113,7 +113,7 @@ export class ControlService implements Api {
   }
 
   async status(): Promise<StatusInfo> {
-    const servers = this.d.catalog.currentConfig.servers.map((s) => serverInfo(this.d.catalog, s))
+    const servers = this.d.catalog.currentConfig.servers.map((s) => serverInfo(this.d.catalog, this.d.manager.connections, s))
     const all = [...this.d.catalog.snapshot().byId.values()]
     return {
       version: VERSION,
@@ -132,7 +132,7 @@ export class ControlService implements Api {
   }
 
   async servers() {
-    return { servers: this.d.catalog.currentConfig.servers.map((s) => serverInfo(this.d.catalog, s)) }
+    return { servers: this.d.catalog.currentConfig.servers.map((s) => serverInfo(this.d.catalog, this.d.manager.connections, s)) }
   }
 
   async tools(server: string) {

@@ -1,0 +1,47 @@
+// The facts classify() decides on, each derived in one place from the config and state.json:
+// why a server is quarantined, whether the state fails closed, config denial, approval, and
+// the call variant a tool needs. Pure functions; the catalog applies them per tool.
+import type { Config, ServerConfig } from '../../../shared/config-schema'
+import type { QuarantineSource } from '../../../shared/api'
+import { requiredVariant, variantRank, type ToolAnnotations, type Variant } from '../../../shared/call-variant'
+import type { ApprovedTool, State } from '../state/schema'
+import type { Approval } from './classify'
+import { serverIdentity } from './hash'
+
+/** Why a server is quarantined, or null when it is not (CONTRACT §4: config hold first, then the user, then review). */
+export function quarantineOf(config: Config, state: Readonly<State>, s: ServerConfig): QuarantineSource | null {
+  const rec = state.servers[s.name]
+  if (s.quarantined === true) return 'config'
+  if (rec?.user_quarantined) return 'user'
+  if (s.quarantined === false) return null
+  if (rec?.needs_review) return 'review'
+  if (!config.quarantine_enabled || s.trust === 'auto') return null
+  return rec?.approved_identity === serverIdentity(s) ? null : 'review'
+}
+
+/** Fail closed (CONTRACT §4, issue 3): after an unreadable state file, servers that existed then take no baseline until reviewed. */
+export function isFailClosed(state: Readonly<State>, server: string): boolean {
+  const fc = state.fail_closed
+  if (!fc || state.servers[server]?.baseline_taken) return false
+  return !fc.servers || fc.servers.includes(server)
+}
+
+/** Config allow/deny lists (exact names): operator policy, never written to state.json. */
+export function configDenies(tool: string, lists: { enabled_tools?: string[]; disabled_tools?: string[] }): boolean {
+  if (lists.enabled_tools && !lists.enabled_tools.includes(tool)) return true
+  if (lists.disabled_tools && lists.disabled_tools.includes(tool)) return true
+  return false
+}
+
+/** A live definition against its approval record: same hash approved, another hash changed, no record pending (unknown when failing closed). */
+export function approvalOf(liveHash: string, approved: ApprovedTool | undefined, failClosed: boolean): Approval {
+  if (approved) return approved.hash === liveHash ? 'approved' : 'changed'
+  return failClosed ? 'unknown' : 'pending'
+}
+
+/** The variant a call needs: a live annotation change never weakens it below what was approved. */
+export function effectiveVariant(live: ToolAnnotations | undefined, approved: ApprovedTool | undefined): Variant {
+  const a = requiredVariant(live)
+  const b = approved ? requiredVariant(approved.annotations as ToolAnnotations | undefined) : 'read'
+  return variantRank(a) >= variantRank(b) ? a : b
+}

@@ -1,0 +1,32 @@
+// The connection state of each running upstream (connecting, connected, stopped, error), as the
+// UpstreamManager last saw it. It never changes a tool's status: the server view and
+// `upstream_servers` read it, the catalog does not.
+import { EventEmitter } from 'node:events'
+import type { UpstreamState } from './types'
+
+export interface ConnectionInfo {
+  readonly state: UpstreamState
+  readonly lastError: string | null
+  /** reconnect attempt while reconnecting; 0 otherwise */
+  readonly attempt: number
+}
+
+const STOPPED: ConnectionInfo = Object.freeze({ state: 'stopped', lastError: null, attempt: 0 })
+
+export class ConnectionStates extends EventEmitter<{ changed: [servers: string[]] }> {
+  private readonly byServer = new Map<string, ConnectionInfo>()
+
+  set(server: string, info: ConnectionInfo): void {
+    this.byServer.set(server, Object.freeze({ ...info }))
+    this.emit('changed', [server])
+  }
+
+  /** A server that was never started (or was removed) is `stopped`. */
+  of(server: string): ConnectionInfo {
+    return this.byServer.get(server) ?? STOPPED
+  }
+
+  forget(server: string): void {
+    if (this.byServer.delete(server)) this.emit('changed', [server])
+  }
+}
