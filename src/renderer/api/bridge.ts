@@ -1,8 +1,0 @@
-// `window.toolgate` in the renderer: the preload's bridge (its type is the IPC contract in src/shared/ipc.ts).
-import type { ToolgateBridge } from '../../shared/ipc'
-
-declare global {
-  interface Window {
-    toolgate?: ToolgateBridge
-  }
-}
