@@ -24,6 +24,7 @@ import {
   type Serve,
 } from '../helpers/cli'
 import { connectHttp, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
+import { CSP } from '../../src/shared/csp'
 
 const NOTES_TOOLS: FixtureTool[] = [
   { name: 'read_notes', description: 'Read the notes in the notebook', annotations: { readOnlyHint: true } },
@@ -189,6 +190,8 @@ describe('`toolgate serve` over HTTP', () => {
     const html = await r.text()
     expect(html).toMatch(/<html/i)
     expect(html).toMatch(/<script/i)
+    // the one CSP of src/shared/csp.ts (the Electron window sends the same)
+    expect(r.headers.get('content-security-policy')).toBe(CSP)
   })
 
   describe('an agent token for the "reader" agent (everything, read only)', () => {

@@ -3,7 +3,7 @@ vi.mock('electron', () => import('../helpers/fake-electron'))
 import { app, dialog, fake } from '../helpers/fake-electron'
 import { runApp, type StartCore } from '../../src/main/electron/app'
 import { parseAppArgs } from '../../src/main/electron/args'
-import { CSP } from '../../src/main/electron/csp'
+import { CSP } from '../../src/shared/csp'
 import { EVENT_CHANNEL } from '../../src/shared/ipc'
 import { FakeApi, sampleServers } from '../helpers/fake-api'
 

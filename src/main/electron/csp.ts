@@ -1,19 +1,7 @@
-// The renderer's Content-Security-Policy, sent as a header too (the meta tag in index.html is
-// the fallback for file:// loads, which have no headers).
+// The renderer's Content-Security-Policy (src/shared/csp.ts) as a response header of the
+// window's session; the meta tag in index.html is the fallback for file:// loads.
 import type { Session } from 'electron'
-
-export const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ')
+import { CSP } from '../../shared/csp'
 
 export function installCsp(session: Pick<Session, 'webRequest'>): void {
   session.webRequest.onHeadersReceived((details, callback) => {

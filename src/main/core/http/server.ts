@@ -5,6 +5,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { ApiError, type Api } from '../../../shared/api'
+import { CSP } from '../../../shared/csp'
 import type { Logger } from '../log'
 import { allowedHostsFor, authenticate, hostAllowed, type Principal } from './auth'
 import { readJsonBody } from './body'
@@ -32,9 +33,6 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.json': 'application/json',
 }
-
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 
 function serveStatic(dir: string | null, url: URL, res: ServerResponse): void {
   if (!dir || !fs.existsSync(path.join(dir, 'index.html'))) {
