@@ -1,6 +1,6 @@
 // Server-Sent Events over fetch + ReadableStream (EventSource cannot send an Authorization
 // header). One connection, reconnected with exponential backoff while anyone listens.
-import { API_EVENT_TYPES, type ApiEvent, type ApiEventType } from '../../shared/api'
+import { API_EVENT_TYPES, type ApiEvent, type ApiEventType } from './api'
 
 const EVENT_TYPES: ReadonlySet<string> = new Set<string>(API_EVENT_TYPES)
 
@@ -78,7 +78,6 @@ export function openEventStream(opts: EventStreamOptions): () => void {
       const res = await opts.fetch(opts.url, {
         headers: { Accept: 'text/event-stream', ...opts.headers() },
         signal: controller.signal,
-        cache: 'no-store',
       })
       if (!res.ok || !res.body) throw new Error(`event stream answered HTTP ${res.status}`)
       delay = min

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { describe, expect, it, vi } from 'vitest'
 import { ApiError, type ApiEvent } from '../../src/shared/api'
-import { HttpApi } from '../../src/renderer/api/http'
+import { ControlClient } from '../../src/shared/control-client'
 import { KEY_STORAGE, readApiKey } from '../../src/renderer/api/key'
-import { parseSseChunk } from '../../src/renderer/api/sse'
+import { parseSseChunk } from '../../src/shared/sse'
 import { selectApi } from '../../src/renderer/api/select'
 
 type Req = { url: string; method: string; headers: Record<string, string> }
@@ -20,10 +20,10 @@ function fakeFetch(answer: (req: Req) => Response | Promise<Response>) {
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 
-describe('HttpApi', () => {
+describe('ControlClient', () => {
   it('maps every operation onto its control API route with the bearer key', async () => {
     const { fetch, requests } = fakeFetch(() => json({ ok: true, message: 'm', servers: [], tools: [] }))
-    const api = new HttpApi({ key: 'k'.repeat(32), fetch })
+    const api = new ControlClient({ key: 'k'.repeat(32), fetch })
     await api.info()
     await api.status()
     await api.servers()
@@ -50,7 +50,7 @@ describe('HttpApi', () => {
   it('search returns the raw text untouched and passes include_disabled explicitly', async () => {
     const raw = '{"query":"x",  "tools":[],"total":0}'
     const { fetch, requests } = fakeFetch(() => new Response(raw))
-    const api = new HttpApi({ key: 'k', fetch })
+    const api = new ControlClient({ key: 'k', fetch })
     expect(await api.search({ query: 'read file', limit: 5, include_disabled: true })).toBe(raw)
     await api.search({ query: 'x', include_disabled: false })
     await api.search({ query: 'x' })
@@ -63,24 +63,26 @@ describe('HttpApi', () => {
 
   it('turns {"error":{code,message}} into ApiError with the HTTP status', async () => {
     const { fetch } = fakeFetch(() => json({ error: { code: 'config_lock', message: 'denied by disabled_tools' } }, 409))
-    const api = new HttpApi({ key: 'k', fetch })
+    const api = new ControlClient({ key: 'k', fetch })
     const err = await api.toolAction('gh', 'delete_repo', 'enable').catch((e) => e)
     expect(err).toBeInstanceOf(ApiError)
     expect(err).toMatchObject({ code: 'config_lock', message: 'denied by disabled_tools', status: 409 })
   })
 
   it('a non-JSON error and a network failure still become ApiErrors', async () => {
-    const api401 = new HttpApi({ key: 'k', fetch: fakeFetch(() => new Response('', { status: 401 })).fetch })
+    const api401 = new ControlClient({ key: 'k', fetch: fakeFetch(() => new Response('', { status: 401 })).fetch })
     expect(await api401.status().catch((e) => e)).toMatchObject({ code: 'unauthorized', status: 401 })
-    const down = new HttpApi({
+    const down = new ControlClient({
       key: 'k',
+      baseUrl: 'http://127.0.0.1:9',
+      unreachableHint: 'Is `toolgate serve` still running?',
       fetch: (async () => {
         throw new TypeError('Failed to fetch')
       }) as unknown as typeof fetch,
     })
     const err = await down.servers().catch((e) => e)
     expect(err).toMatchObject({ code: 'unreachable', status: 0 })
-    expect(err.message).toContain('toolgate serve')
+    expect(err.message).toBe('Cannot reach Toolgate at http://127.0.0.1:9 (Failed to fetch). Is `toolgate serve` still running?')
   })
 
   it('reads SSE events with the Authorization header and reconnects after the stream ends', async () => {
@@ -102,7 +104,7 @@ describe('HttpApi', () => {
     })
     vi.useFakeTimers({ shouldAdvanceTime: true })
     try {
-      const api = new HttpApi({ key: 'sekrit', fetch })
+      const api = new ControlClient({ key: 'sekrit', fetch })
       const seen: ApiEvent[] = []
       const stop = api.subscribe((e) => seen.push(e))
       await vi.waitFor(() => expect(seen.length).toBe(1))

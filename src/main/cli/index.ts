@@ -65,7 +65,7 @@ where(servers.command('list'))
   .action(async (o) => {
     const op = await openOperator(w(o), false)
     try {
-      printServers((await op.servers()).servers, o.json === true)
+      printServers((await op.api.servers()).servers, o.json === true)
     } finally {
       await op.close()
     }
@@ -74,8 +74,8 @@ for (const action of SERVER_ACTIONS) {
   where(servers.command(`${action} <name>`)).action(async (name: string, o) => {
     const op = await openOperator(w(o), false)
     try {
-      process.stdout.write((await op.serverAction(name, action)).message + '\n')
-      if (action === 'inspect') printTools((await op.tools(name)).tools, false)
+      process.stdout.write((await op.api.serverAction(name, action)).message + '\n')
+      if (action === 'inspect') printTools((await op.api.tools(name)).tools, false)
     } finally {
       await op.close()
     }
@@ -88,9 +88,9 @@ where(tools.command('list [server]'))
   .action(async (server: string | undefined, o) => {
     const op = await openOperator(w(o), true)
     try {
-      const names = server ? [server] : (await op.servers()).servers.map((s) => s.name)
+      const names = server ? [server] : (await op.api.servers()).servers.map((s) => s.name)
       const all = []
-      for (const n of names) all.push(...(await op.tools(n)).tools)
+      for (const n of names) all.push(...(await op.api.tools(n)).tools)
       printTools(all, o.json === true)
     } finally {
       await op.close()
@@ -103,7 +103,7 @@ for (const action of TOOL_ACTIONS) {
     if (action === 'approve' && o.all) {
       const op = await openOperator(w(o), true)
       try {
-        process.stdout.write((await op.approveAll(target)).message + '\n')
+        process.stdout.write((await op.api.approveAll(target)).message + '\n')
       } finally {
         await op.close()
       }
@@ -113,7 +113,7 @@ for (const action of TOOL_ACTIONS) {
     if ('error' in ref) throw new UsageError(ref.error)
     const op = await openOperator(w(o), true)
     try {
-      process.stdout.write((await op.toolAction(ref.server, ref.tool, action)).message + '\n')
+      process.stdout.write((await op.api.toolAction(ref.server, ref.tool, action)).message + '\n')
     } finally {
       await op.close()
     }
@@ -132,7 +132,7 @@ where(program.command('search <query>'))
   .action(async (query: string, o) => {
     const op = await openOperator(w(o), true)
     try {
-      const text = await op.search({
+      const text = await op.api.search({
         query,
         ...(o.limit !== undefined ? { limit: o.limit as number } : {}),
         ...(o.includeDisabled ? { include_disabled: true } : {}),

@@ -1,0 +1,177 @@
+// The one client of the control API (CONTRACT.md §5): the Api over HTTP with `fetch` only, used by
+// the web UI and by the CLI's operator commands. It builds every route, sends the admin key and
+// turns `{"error": {code, message}}` answers into ApiError; events come over SSE (sse.ts).
+import {
+  ApiError,
+  type ActionResult,
+  type Api,
+  type ApiEvent,
+  type AppInfo,
+  type SearchArgs,
+  type ServerAction,
+  type ServerInfo,
+  type Stats,
+  type StatusInfo,
+  type ToolAction,
+  type ToolInfo,
+} from './api'
+import { openEventStream } from './sse'
+
+export interface ControlClientOptions {
+  key: string
+  /** origin + path prefix of the Toolgate listener; '' = same origin (the web UI) */
+  baseUrl?: string
+  fetch?: typeof fetch
+  /** what to say when the listener cannot be reached, after the network error */
+  unreachableHint?: string
+}
+
+const enc = encodeURIComponent
+
+/** The route of every request, in one place. */
+export const controlRoutes = {
+  info: () => '/api/v1/info',
+  status: () => '/api/v1/status',
+  servers: () => '/api/v1/servers',
+  stats: () => '/api/v1/stats',
+  events: () => '/api/v1/events',
+  tools: (server: string) => `/api/v1/servers/${enc(server)}/tools`,
+  serverAction: (server: string, action: ServerAction) => `/api/v1/servers/${enc(server)}/${enc(action)}`,
+  toolAction: (server: string, tool: string, action: ToolAction) => `/api/v1/servers/${enc(server)}/tools/${enc(tool)}/${enc(action)}`,
+  approveAll: (server: string) => `/api/v1/servers/${enc(server)}/tools/approve-all`,
+  agentToken: (agent: string) => `/api/v1/agents/${enc(agent)}/token`,
+  search(args: SearchArgs): string {
+    const q = new URLSearchParams({ q: args.query })
+    if (args.limit !== undefined) q.set('limit', String(args.limit))
+    if (args.include_disabled !== undefined) q.set('include_disabled', args.include_disabled ? 'true' : 'false')
+    return `/api/v1/search?${q.toString()}`
+  },
+}
+
+export class ControlClient implements Api {
+  private readonly key: string
+  private readonly base: string
+  private readonly fetchFn: typeof fetch
+  private readonly hint: string
+  private readonly listeners = new Set<(event: ApiEvent) => void>()
+  private stopStream: (() => void) | null = null
+
+  constructor(opts: ControlClientOptions) {
+    this.key = opts.key
+    this.base = (opts.baseUrl ?? '').replace(/\/$/, '')
+    // bind: window.fetch throws "Illegal invocation" when called as a method of another object
+    this.fetchFn = opts.fetch ?? globalThis.fetch.bind(globalThis)
+    this.hint = opts.unreachableHint ?? 'Is Toolgate still running?'
+  }
+
+  info(): Promise<AppInfo> {
+    return this.json('GET', controlRoutes.info())
+  }
+  status(): Promise<StatusInfo> {
+    return this.json('GET', controlRoutes.status())
+  }
+  servers(): Promise<{ servers: ServerInfo[] }> {
+    return this.json('GET', controlRoutes.servers())
+  }
+  tools(server: string): Promise<{ tools: ToolInfo[] }> {
+    return this.json('GET', controlRoutes.tools(server))
+  }
+  serverAction(server: string, action: ServerAction): Promise<ActionResult> {
+    return this.json('POST', controlRoutes.serverAction(server, action))
+  }
+  toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult> {
+    return this.json('POST', controlRoutes.toolAction(server, tool, action))
+  }
+  approveAll(server: string): Promise<ActionResult> {
+    return this.json('POST', controlRoutes.approveAll(server))
+  }
+  async search(args: SearchArgs): Promise<string> {
+    const res = await this.request('GET', controlRoutes.search(args))
+    return res.text() // raw: byte-identical to retrieve_tools, never re-serialized
+  }
+  stats(): Promise<Stats> {
+    return this.json('GET', controlRoutes.stats())
+  }
+  /** A new token for an agent of the config (the control API's extra route, not part of the Api). */
+  async createAgentToken(agent: string): Promise<string> {
+    return (await this.json<{ token: string }>('POST', controlRoutes.agentToken(agent))).token
+  }
+
+  subscribe(listener: (event: ApiEvent) => void): () => void {
+    this.listeners.add(listener)
+    if (!this.stopStream) {
+      this.stopStream = openEventStream({
+        url: `${this.base}${controlRoutes.events()}`,
+        headers: () => this.authHeaders(),
+        fetch: this.fetchFn,
+        onEvent: (ev) => this.emit(ev),
+        // events may have been missed while disconnected: tell listeners to refetch everything
+        onReconnect: () => this.emit({ type: 'config.reloaded', data: { reconnected: true } }),
+      })
+    }
+    return () => {
+      this.listeners.delete(listener)
+      if (this.listeners.size === 0 && this.stopStream) {
+        this.stopStream()
+        this.stopStream = null
+      }
+    }
+  }
+
+  private emit(ev: ApiEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(ev)
+      } catch {
+        // one broken listener must not starve the others
+      }
+    }
+  }
+
+  private authHeaders(): Record<string, string> {
+    return { Authorization: `Bearer ${this.key}` }
+  }
+
+  private async json<T>(method: 'GET' | 'POST', path: string): Promise<T> {
+    const res = await this.request(method, path)
+    return (await res.json()) as T
+  }
+
+  private async request(method: 'GET' | 'POST', path: string): Promise<Response> {
+    const url = `${this.base}${path}`
+    let res: Response
+    try {
+      res = await this.fetchFn(url, {
+        method,
+        headers: { Accept: 'application/json', ...this.authHeaders(), ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}) },
+        ...(method === 'POST' ? { body: '{}' } : {}),
+      })
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err)
+      throw new ApiError('unreachable', `Cannot reach Toolgate${this.base ? ` at ${this.base}` : ''} (${why}). ${this.hint}`, 0)
+    }
+    if (!res.ok) throw await toApiError(res)
+    return res
+  }
+}
+
+/** An error answer as ApiError: the body's {"error": {code, message}}, else the status line. */
+export async function toApiError(res: Response): Promise<ApiError> {
+  let text = ''
+  try {
+    text = await res.text()
+  } catch {
+    // no body
+  }
+  try {
+    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }
+    if (body?.error && typeof body.error.message === 'string') {
+      const code = typeof body.error.code === 'string' ? body.error.code : `http_${res.status}`
+      return new ApiError(code, body.error.message, res.status)
+    }
+  } catch {
+    // not JSON
+  }
+  const fallback = res.status === 401 ? 'The API key was not accepted.' : `HTTP ${res.status} ${res.statusText}`.trim()
+  return new ApiError(res.status === 401 ? 'unauthorized' : `http_${res.status}`, text.trim() || fallback, res.status)
+}
