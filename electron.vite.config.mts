@@ -26,6 +26,28 @@ export default defineConfig({
       minify: true,
       rollupOptions: { input: { index: r('src/renderer/index.html') } },
     },
-    plugins: [react()],
+    // npm run dev:web: the control API of a running `toolgate serve`, same origin for the page
+    server: process.env.TOOLGATE_DEV_PROXY
+      ? {
+          proxy: {
+            '/api': {
+              target: process.env.TOOLGATE_DEV_PROXY,
+              changeOrigin: true,
+              // the listener accepts only its own origin (DNS-rebinding defense); the proxy is that origin's stand-in
+              headers: { origin: process.env.TOOLGATE_DEV_PROXY },
+            },
+          },
+        }
+      : undefined,
+    // the dev server's React refresh preamble is an inline script and HMR talks over ws://: the
+    // strict CSP meta tag is for built pages only (a test checks the built page carries it)
+    plugins: [
+      react(),
+      {
+        name: 'toolgate-dev-csp',
+        apply: 'serve',
+        transformIndexHtml: (html: string) => html.replace(/<meta\s+http-equiv="Content-Security-Policy"[^>]*>/, ''),
+      },
+    ],
   },
 })

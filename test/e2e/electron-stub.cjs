@@ -30,6 +30,11 @@ class WebContents extends EventEmitter {
   constructor() {
     super()
     this.sent = []
+    // what IPC handlers see as event.senderFrame for the page's own code
+    this.mainFrame = { url: '', parent: null }
+  }
+  getURL() {
+    return this.mainFrame.url
   }
   send(channel, payload) {
     this.sent.push({ channel, type: payload && payload.type })
@@ -50,11 +55,13 @@ class BrowserWindow extends EventEmitter {
   }
   loadFile(f) {
     this.loadedFile = f
+    this.webContents.mainFrame.url = require('node:url').pathToFileURL(f).href
     setImmediate(() => this.emit('ready-to-show'))
     return Promise.resolve()
   }
   loadURL(u) {
     this.loadedUrl = u
+    this.webContents.mainFrame.url = u
     return Promise.resolve()
   }
   show() {
@@ -112,6 +119,11 @@ class Notification extends EventEmitter {
   }
 }
 class App extends EventEmitter {
+  constructor() {
+    super()
+    // SMOKE_PACKAGED=1 runs the bundle as an installed app would
+    this.isPackaged = process.env.SMOKE_PACKAGED === '1'
+  }
   requestSingleInstanceLock() {
     rec.singleInstanceRequested++
     return true
@@ -150,7 +162,13 @@ const fakeElectron = {
     handle: (channel, fn) => (rec.handlers[channel] = fn),
     removeHandler: (channel) => delete rec.handlers[channel],
   },
-  session: { defaultSession: { webRequest: { onHeadersReceived: () => rec.cspHooks++ } } },
+  session: {
+    defaultSession: {
+      webRequest: { onHeadersReceived: () => rec.cspHooks++ },
+      setPermissionRequestHandler: (h) => (rec.permissionRequest = h),
+      setPermissionCheckHandler: (h) => (rec.permissionCheck = h),
+    },
+  },
   dialog: { showErrorBox: (title, body) => rec.errorBoxes.push({ title, body }) },
   shell: { openExternal: () => Promise.resolve() },
 }
@@ -177,6 +195,7 @@ function summary() {
     window: win && {
       webPreferences: win.options.webPreferences,
       loadedFile: win.loadedFile,
+      loadedUrl: win.loadedUrl,
       visible: win.visible,
       destroyed: win.destroyed,
       sent: win.webContents.sent,
@@ -217,13 +236,20 @@ rl.on('line', async (line) => {
   const [cmd, ...rest] = line.trim().split(' ')
   try {
     if (cmd === 'report') say('SMOKE_REPORT', summary())
-    else if (cmd === 'ipc' || cmd === 'ipc-untrusted') {
+    else if (cmd === 'ipc' || cmd === 'ipc-untrusted' || cmd === 'ipc-iframe') {
       const op = rest[0]
       const args = rest.length > 1 ? JSON.parse(rest.slice(1).join(' ')) : []
-      const sender = cmd === 'ipc' ? rec.windows[0].webContents : new WebContents()
+      const own = rec.windows[0].webContents
+      const sender = cmd === 'ipc-untrusted' ? new WebContents() : own
+      // an iframe inside our own window, showing the same page
+      const senderFrame = cmd === 'ipc-iframe' ? { url: own.mainFrame.url, parent: own.mainFrame } : sender.mainFrame
       const h = rec.handlers[`toolgate:${op}`]
       if (!h) throw new Error(`no handler toolgate:${op}`)
-      say('SMOKE_IPC', await h({ sender }, ...args))
+      say('SMOKE_IPC', await h({ sender, senderFrame }, ...args))
+    } else if (cmd === 'permission') {
+      const [permission, url] = rest
+      const granted = await new Promise((resolve) => rec.permissionRequest(rec.windows[0].webContents, permission, resolve, { requestingUrl: url }))
+      say('SMOKE_PERMISSION', { permission, granted })
     } else if (cmd === 'tray') {
       const [top, sub] = rest.join(' ').split(' > ')
       let item = click(rec.trays[0].template, top)

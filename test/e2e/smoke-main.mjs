@@ -10,6 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import readline from 'node:readline'
 import assert from 'node:assert/strict'
+import { pathToFileURL } from 'node:url'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..')
 const FIXTURE = process.env.FIXTURE_SERVER ?? path.resolve(root, '../shared/bench/fixture-server.mjs')
@@ -88,7 +89,12 @@ const child = spawn(
     '--listen',
     `127.0.0.1:${port}`,
   ],
-  { cwd: root, env: { ...process.env, TOOLGATE_API_KEY: KEY }, stdio: ['pipe', 'pipe', 'pipe'] },
+  // run as an installed (packaged) app with a dev server URL in the environment: it must be ignored
+  {
+    cwd: root,
+    env: { ...process.env, TOOLGATE_API_KEY: KEY, SMOKE_PACKAGED: '1', ELECTRON_RENDERER_URL: 'http://localhost:5173/' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  },
 )
 process.stdout.on('error', () => undefined)
 process.on('exit', () => exitCode === null && child.kill('SIGKILL'))
@@ -134,6 +140,7 @@ try {
     assert.equal(prefs.preload, path.join(root, 'out/preload/index.js'))
     assert.ok(fs.existsSync(prefs.preload), 'the preload path points at the built preload')
     assert.equal(ready.window.loadedFile, path.join(root, 'out/renderer/index.html'))
+    assert.equal(ready.window.loadedUrl, undefined, 'a packaged app ignores ELECTRON_RENDERER_URL')
     assert.ok(fs.existsSync(ready.window.loadedFile), 'the window loads the built renderer')
     assert.equal(ready.trays, 1)
     assert.equal(ready.cspHooks, 1)
@@ -170,6 +177,17 @@ try {
     const foreign = await send('ipc-untrusted servers', 'SMOKE_IPC')
     assert.deepEqual(foreign.ok, false)
     assert.equal(foreign.error.status, 403)
+    const iframe = await send('ipc-iframe servers', 'SMOKE_IPC')
+    assert.equal(iframe.ok, false, 'an iframe in our own window is not the main frame')
+    assert.equal(iframe.error.status, 403)
+  })
+
+  await step('web permissions: only clipboard write, only for our page', async () => {
+    const own = pathToFileURL(path.join(root, 'out/renderer/index.html')).href
+    assert.equal((await send(`permission clipboard-sanitized-write ${own}`, 'SMOKE_PERMISSION')).granted, true)
+    assert.equal((await send(`permission media ${own}`, 'SMOKE_PERMISSION')).granted, false)
+    assert.equal((await send(`permission geolocation ${own}`, 'SMOKE_PERMISSION')).granted, false)
+    assert.equal((await send('permission clipboard-sanitized-write https://evil.example/', 'SMOKE_PERMISSION')).granted, false)
   })
 
   await step('the control API is served too (the tray app owns the data dir)', async () => {

@@ -4,7 +4,6 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { EventEmitter } from 'node:events'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
@@ -19,6 +18,7 @@ import { silentLogger } from '../../src/main/core/log'
 import { createAgentServer } from '../../src/main/core/agent/mcp-server'
 import { FULL_SCOPE, type Scope } from '../../src/main/core/agent/scope'
 import { ControlService } from '../../src/main/core/control/service'
+import { ControlEvents } from '../../src/main/core/control/events'
 import type { ToolAnnotations } from '../../src/shared/call-variant'
 
 const dirs: string[] = []
@@ -186,7 +186,8 @@ export function controlService(fx: Fixture, stats = new DiscoveryStats()): Contr
     manager,
     stats,
     logger,
-    events: new EventEmitter(),
+    // the core's own event stream: catalog and connection changes become servers/tools.changed
+    events: new ControlEvents(fx.catalog, manager.connections),
     configPath: fx.configPath,
     dataDir: fx.dir,
     startedAt: Date.now(),

@@ -1,6 +1,7 @@
 // A stand-in for the `electron` module (the binary cannot run here). Records what the main
 // process and the preload do with it. Use: vi.mock('electron', () => import('../helpers/fake-electron')).
 import { EventEmitter } from 'node:events'
+import { pathToFileURL } from 'node:url'
 import { vi } from 'vitest'
 
 type Handler = (event: unknown, ...args: unknown[]) => unknown
@@ -13,6 +14,8 @@ export const fake = {
   exposed: new Map<string, unknown>(),
   rendererListeners: new Map<string, Set<(...a: unknown[]) => void>>(),
   headerHooks: [] as Array<(details: { responseHeaders?: Record<string, string[]> }, cb: (r: unknown) => void) => void>,
+  permissionRequest: null as null | ((wc: unknown, permission: string, cb: (granted: boolean) => void, details: { requestingUrl?: string }) => void),
+  permissionCheck: null as null | ((wc: unknown, permission: string, origin: string) => boolean),
   singleInstance: true,
   notificationsSupported: true,
   reset() {
@@ -23,6 +26,11 @@ export const fake = {
     this.exposed.clear()
     this.rendererListeners.clear()
     this.headerHooks.length = 0
+    this.permissionRequest = null
+    this.permissionCheck = null
+    app.isPackaged = false
+    ipcRenderer.senderWindow = null
+    ipcRenderer.senderFrame = null
     this.singleInstance = true
     this.notificationsSupported = true
     app.removeAllListeners()
@@ -30,7 +38,17 @@ export const fake = {
   },
 }
 
+/** A frame as Electron's WebFrameMain shows it to IPC handlers: its URL and its parent (null for the main frame). */
+export class FakeFrame {
+  constructor(
+    public url = '',
+    public parent: FakeFrame | null = null,
+  ) {}
+}
+
 class FakeWebContents extends EventEmitter {
+  mainFrame = new FakeFrame()
+  getURL = () => this.mainFrame.url
   sent: Array<[string, unknown]> = []
   windowOpenHandler: ((d: { url: string }) => unknown) | null = null
   send(channel: string, payload: unknown) {
@@ -57,8 +75,14 @@ export class FakeBrowserWindow extends EventEmitter {
   isMinimized = () => false
   isVisible = () => this.visible
   isDestroyed = () => this.destroyed
-  loadFile = vi.fn(async (file: string) => void (this.loaded.file = file))
-  loadURL = vi.fn(async (url: string) => void (this.loaded.url = url))
+  loadFile = vi.fn(async (file: string) => {
+    this.loaded.file = file
+    this.webContents.mainFrame.url = pathToFileURL(file).href
+  })
+  loadURL = vi.fn(async (url: string) => {
+    this.loaded.url = url
+    this.webContents.mainFrame.url = url
+  })
   /** what clicking the window's close button does */
   close() {
     let prevented = false
@@ -112,6 +136,7 @@ export class FakeNotification extends EventEmitter {
 }
 
 class FakeApp extends EventEmitter {
+  isPackaged = false
   requestSingleInstanceLock = vi.fn(() => fake.singleInstance)
   whenReady = vi.fn(() => Promise.resolve())
   getAppPath = vi.fn(() => '/app')
@@ -136,6 +161,8 @@ export const session = {
     webRequest: {
       onHeadersReceived: vi.fn((hook: (typeof fake.headerHooks)[number]) => void fake.headerHooks.push(hook)),
     },
+    setPermissionRequestHandler: vi.fn((h: typeof fake.permissionRequest) => void (fake.permissionRequest = h)),
+    setPermissionCheckHandler: vi.fn((h: typeof fake.permissionCheck) => void (fake.permissionCheck = h)),
   },
 }
 export const ipcMain = {
@@ -149,10 +176,13 @@ export const ipcMain = {
 /** The renderer side: invoke reaches the handlers registered on ipcMain, like Electron does. */
 export const ipcRenderer = {
   senderWindow: null as FakeBrowserWindow | null,
+  /** the frame the renderer code runs in; default: the main frame of senderWindow */
+  senderFrame: null as FakeFrame | null,
   invoke: vi.fn(async (channel: string, ...args: unknown[]) => {
     const h = fake.handlers.get(channel)
     if (!h) throw new Error(`No handler registered for '${channel}'`)
-    return h({ sender: ipcRenderer.senderWindow?.webContents ?? null }, ...args)
+    const sender = ipcRenderer.senderWindow?.webContents ?? null
+    return h({ sender, senderFrame: ipcRenderer.senderFrame ?? sender?.mainFrame ?? null }, ...args)
   }),
   on: vi.fn((channel: string, l: (...a: unknown[]) => void) => {
     const set = fake.rendererListeners.get(channel) ?? new Set()

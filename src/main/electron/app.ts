@@ -10,7 +10,9 @@ import { forwardEvents, registerIpcHandlers } from './ipc'
 import { WaitingNotifier, type Note } from './notify'
 import { summarize } from './summary'
 import { TrayController } from './tray'
-import { createMainWindow, showWindow } from './window'
+import { isRendererOrigin, isRendererUrl, senderValidator } from './ipc-sender'
+import { installPermissionPolicy } from './permissions'
+import { createMainWindow, rendererEntry, showWindow } from './window'
 
 export interface CoreHandle {
   api: Api
@@ -61,7 +63,8 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
     if (!win || win.isDestroyed()) win = createWindow(true)
     showWindow(win)
   }
-  const createWindow = (show: boolean) => createMainWindow({ isQuitting: () => quitting, show, icon: join(app.getAppPath(), 'resources', 'icon.png') })
+  const entry = rendererEntry()
+  const createWindow = (show: boolean) => createMainWindow({ isQuitting: () => quitting, show, entry, icon: join(app.getAppPath(), 'resources', 'icon.png') })
 
   app.on('second-instance', () => open())
   app.on('activate', () => open())
@@ -82,7 +85,9 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
   })
 
   await app.whenReady()
-  installCsp(session.defaultSession)
+  // the built page gets the strict CSP header; the dev server (unpackaged app, npm run dev) needs inline scripts and ws:
+  if ('file' in entry) installCsp(session.defaultSession)
+  installPermissionPolicy(session.defaultSession, { url: (u) => isRendererUrl(u, entry), origin: (o) => isRendererOrigin(o, entry) })
   try {
     core = await startCore({ configPath: args.configPath, dataDir: args.dataDir, listen: args.listen, serveHttp: true, kind: 'app' })
   } catch (err) {
@@ -93,7 +98,7 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
   }
   const running = core
 
-  registerIpcHandlers(ipcMain, running.api, { isTrustedSender: (e) => Boolean(win && !win.isDestroyed() && e.sender === win.webContents) })
+  registerIpcHandlers(ipcMain, running.api, { isTrustedSender: senderValidator(() => win, entry) })
   win = createWindow(!args.hidden)
   forwardEvents(running.api, (ev) => {
     if (win && !win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, ev)

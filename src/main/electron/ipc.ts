@@ -1,6 +1,7 @@
 // IPC handlers: each `toolgate:<op>` maps 1:1 onto the core's Api; core events go to the window
 // on one channel. Arguments from the renderer are checked before they reach the core.
-import type { IpcMain, IpcMainInvokeEvent } from 'electron'
+import type { IpcMain } from 'electron'
+import type { SenderEvent } from './ipc-sender'
 import { ApiError, SERVER_ACTIONS, TOOL_ACTIONS, type Api, type ApiEvent } from '../../shared/api'
 import { API_OPS, opChannel, type ApiOp, type IpcResult } from '../../shared/ipc'
 
@@ -51,8 +52,8 @@ export function toIpcError(err: unknown): IpcResult {
 }
 
 export interface IpcOptions {
-  /** only our own window may call the core */
-  isTrustedSender: (event: IpcMainInvokeEvent) => boolean
+  /** only the main frame of our own window, showing our page, may call the core (senderValidator) */
+  isTrustedSender: (event: SenderEvent) => boolean
 }
 
 /** Registers one handler per operation; returns a function that removes them. */

@@ -1,17 +1,33 @@
 // The one Toolgate window. Closing it hides it (the app lives in the tray); it is destroyed
 // only when the app quits. Secure defaults: isolated, sandboxed, no Node, no navigation away.
 import { join } from 'node:path'
-import { BrowserWindow, shell } from 'electron'
+import { BrowserWindow, app, shell } from 'electron'
 
 export interface WindowOptions {
   /** true once the app is quitting: then close really closes */
   isQuitting: () => boolean
   show: boolean
   icon?: string
+  /** what the window shows (rendererEntry()); the IPC sender check expects the same page */
+  entry: RendererEntry
 }
 
-export function rendererEntry(): { url: string } | { file: string } {
-  const dev = process.env.ELECTRON_RENDERER_URL
+export type RendererEntry = { url: string } | { file: string }
+
+/** A dev server URL is honored only in an unpackaged app, and only on loopback http(s). */
+function devServerUrl(value: string | undefined): string | null {
+  if (!value || app.isPackaged) return null
+  try {
+    const u = new URL(value)
+    return /^https?:$/.test(u.protocol) && ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname) ? u.href : null
+  } catch {
+    return null
+  }
+}
+
+/** The built page, or the electron-vite dev server (`npm run dev`) in an unpackaged app. */
+export function rendererEntry(env: Record<string, string | undefined> = process.env): RendererEntry {
+  const dev = devServerUrl(env.ELECTRON_RENDERER_URL)
   return dev ? { url: dev } : { file: join(__dirname, '../renderer/index.html') }
 }
 
@@ -50,7 +66,7 @@ export function createMainWindow(opts: WindowOptions): BrowserWindow {
     return { action: 'deny' }
   })
 
-  const entry = rendererEntry()
+  const entry = opts.entry
   if ('url' in entry) void win.loadURL(entry.url)
   else void win.loadFile(entry.file)
   return win
