@@ -98,10 +98,8 @@ function firstText(result: { content: unknown[] }): string {
 describe('upstream with server-everything', () => {
   it('stdio: connects, lists its 13 tools, calls echo, and stop() leaves no process', async () => {
     const up = upstream({ ...base('everything'), command: process.execPath, args: [EVERYTHING, 'stdio'] })
-    const started = Date.now()
     up.start()
     await waitFor(() => up.state === 'connected', 15_000, 'connected')
-    const connectMs = Date.now() - started
     expect(up.transportKind).toBe('stdio')
     expect(up.tools?.map((t) => t.name).sort()).toEqual(EVERYTHING_TOOLS)
     const echo = up.tools?.find((t) => t.name === 'echo')
@@ -119,11 +117,8 @@ describe('upstream with server-everything', () => {
     expect(bad.isError).toBe(true)
 
     const pid = up.pid as number
-    const stopStarted = Date.now()
     await up.stop()
-    const stopMs = Date.now() - stopStarted
     expect(pidAlive(pid)).toBe(false)
-    console.info(`server-everything stdio: connect+list ${connectMs} ms, stop ${stopMs} ms`)
   })
 
   it('Streamable HTTP: connects to /mcp, lists 13 tools, calls echo', async () => {

@@ -8,7 +8,8 @@ import { DiscoveryStats } from '../../src/main/core/discovery/stats'
 import { agentScope, FULL_SCOPE } from '../../src/main/core/agent/scope'
 import { resolveTool } from '../../src/main/core/agent/call-gate'
 import { ingestTools, setToolDisabled } from '../../src/main/core/catalog/decisions'
-import { REMEDIATION, LOCK_STATUSES, NAME_ONLY_STATUSES, type LockStatus } from '../../src/shared/statuses'
+import { LOCK_STATUSES, NAME_ONLY_STATUSES, type LockStatus } from '../../src/shared/statuses'
+import { EXPECTED_REMEDIATION } from '../helpers/remediation-text'
 import type { RetrieveResponse } from '../../src/shared/retrieve'
 import { allStatuses, buildWorld, DESTRUCTIVE, makeFixture, READ, runServer, tool, WORLD_TOOLS, WRITE, type Fixture } from '../helpers/catalog-fixture'
 
@@ -180,7 +181,7 @@ describe('As an agent I can opt in to see locked tools (include_disabled)', () =
     expect(r.tools).toEqual([])
     expect(r.disabled).toContainEqual({ name: 'gh:list_repos', server: 'gh', status: 'disabled_unknown' })
     expect(Object.keys(r.remediation!)).toEqual(['disabled_unknown'])
-    expect(r.remediation!.disabled_unknown).toBe(REMEDIATION.disabled_unknown)
+    expect(r.remediation!.disabled_unknown).toBe(EXPECTED_REMEDIATION.disabled_unknown)
     // unknown text is never matched by description either
     expect(search(fx, 'GitHub user', { include_disabled: true }).disabled).toBeUndefined()
   })
@@ -245,7 +246,7 @@ describe('As an agent I can opt in to see locked tools (include_disabled)', () =
       }
       const present = new Set(r.disabled.map((d) => d.status))
       expect(new Set(Object.keys(r.remediation!))).toEqual(present)
-      for (const [s, text] of Object.entries(r.remediation!)) expect(text).toBe(REMEDIATION[s as LockStatus])
+      for (const [s, text] of Object.entries(r.remediation!)) expect(text).toBe(EXPECTED_REMEDIATION[s as LockStatus])
     }
   })
 
@@ -259,11 +260,12 @@ describe('As an agent I can opt in to see locked tools (include_disabled)', () =
   })
 
   it('the remediation texts say who can unlock each status (issue 4 story 1)', () => {
-    expect(REMEDIATION.disabled_by_user).toMatch(/ask the user to re-enable it in the Toolgate window or tray/)
-    expect(REMEDIATION.pending_approval).toMatch(/ask the user to review and approve it/)
-    expect(REMEDIATION.server_quarantined).toMatch(/ask the user to review and approve the server/)
-    expect(REMEDIATION.server_disabled).toMatch(/ask the user to enable the server first/)
-    expect(REMEDIATION.disabled_unknown).toMatch(/check the Toolgate logs/)
+    const r = search(world, 'repository keys tickets file secrets archive', { include_disabled: true, limit: 100 })
+    const got = r.remediation as Record<string, string>
+    expect(got.disabled_by_user).toMatch(/ask the user to re-enable it in the Toolgate window or tray/)
+    expect(got.pending_approval).toMatch(/ask the user to review and approve it/)
+    expect(got.server_quarantined).toMatch(/ask the user to review and approve the server/)
+    expect(got.server_disabled).toMatch(/ask the user to enable the server first/)
   })
 
   it('no locked matches → no disabled and no remediation keys even with include_disabled:true', () => {

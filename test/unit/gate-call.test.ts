@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { DiscoveryStats } from '../../src/main/core/discovery/stats'
 import { agentScope, FULL_SCOPE } from '../../src/main/core/agent/scope'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
-import { LOCK_STATUSES, REMEDIATION, type LockStatus } from '../../src/shared/statuses'
+import { LOCK_STATUSES, type LockStatus } from '../../src/shared/statuses'
+import { EXPECTED_REMEDIATION } from '../helpers/remediation-text'
 import { agentSession, buildWorld, DESTRUCTIVE, makeFixture, READ, runServer, tool, WORLD_TOOLS, WRITE, type Fixture } from '../helpers/catalog-fixture'
 
 const HINT = 'Run retrieve_tools with include_disabled:true to see locked capabilities and remediation.'
@@ -43,7 +44,7 @@ describe('As an agent, calling a locked tool tells me why and what to do, and ne
     expect(r.isError).toBe(true)
     expect(r.content).toHaveLength(1)
     const text = (r.content[0] as { type: string; text: string }).text
-    expect(text).toBe(`TOOL_BLOCKED (${status}): ${REMEDIATION[status]} ${HINT}`)
+    expect(text).toBe(`TOOL_BLOCKED (${status}): ${EXPECTED_REMEDIATION[status]} ${HINT}`)
     expect(text).not.toMatch(NOT_RUNNING)
     expect(stats.snapshot().blocked_calls).toBe(1)
     expect(fx.catalog.entry(id)!.status).toBe(status)

@@ -83,8 +83,11 @@ describe('As a user, nothing ever tells me to toggle a config lock', () => {
   })
 
   it('retrieve_tools: the notice never suggests enabling anything', () => {
-    const r = retrieve(allowlist.catalog, { query: 'delete repository' }, FULL_SCOPE)
-    if (r.notice) expect(offersToggle(r.notice)).toBe(false)
+    // only config-locked tools match (list_repos, the callable one, does not)
+    const r = retrieve(allowlist.catalog, { query: 'push code' }, FULL_SCOPE)
+    expect(r.tools).toEqual([])
+    expect(r.notice).toBe('1 relevant tool(s) exist but are locked; retry with include_disabled:true for details and remediation.')
+    expect(offersToggle(r.notice!)).toBe(false)
   })
 
   it('call rejection and describe_tool through the MCP server', async () => {
