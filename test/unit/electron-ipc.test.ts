@@ -1,14 +1,34 @@
+// IPC between the renderer, the preload and the main process, with electron mocked and the real
+// control service over a real catalog (buildWorld) behind the handlers; senders are checked by the
+// real frame validator of the app (only our window's main frame showing our page).
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 vi.mock('electron', () => import('../helpers/fake-electron'))
-import { fake, ipcMain, ipcRenderer, FakeBrowserWindow } from '../helpers/fake-electron'
+import { fake, ipcMain, ipcRenderer, FakeBrowserWindow, FakeFrame } from '../helpers/fake-electron'
 import { forwardEvents, registerIpcHandlers } from '../../src/main/electron/ipc'
-import { API_OPS, EVENT_CHANNEL } from '../../src/shared/ipc'
+import { senderValidator } from '../../src/main/electron/ipc-sender'
+import { API_OPS, EVENT_CHANNEL, type IpcResult, type ToolgateBridge } from '../../src/shared/ipc'
 import { IpcApi } from '../../src/renderer/api/ipc'
-import type { ToolgateBridge } from '../../src/shared/ipc'
 import { ApiError, type ApiEvent } from '../../src/shared/api'
-import { FakeApi, sampleServers } from '../helpers/fake-api'
+import { worldApi, type WorldApi } from '../helpers/world-api'
+import type { WebContents } from 'electron'
 
 beforeEach(() => fake.reset())
+
+const PAGE = '/app/out/renderer/index.html'
+
+/** Our window showing our page, the real core's service, the handlers registered as the app does. */
+async function wired(): Promise<{ api: WorldApi; win: FakeBrowserWindow; off: () => void }> {
+  const api = await worldApi()
+  const win = new FakeBrowserWindow({})
+  await win.loadFile(PAGE)
+  const own = () => ({ webContents: win.webContents as unknown as WebContents, isDestroyed: () => win.destroyed })
+  const off = registerIpcHandlers(ipcMain, api, { isTrustedSender: senderValidator(own, { file: PAGE }) })
+  ipcRenderer.senderWindow = win
+  return { api, win, off }
+}
+
+/** A call as the preload makes it, from the main frame of our window. */
+const call = (op: string, ...args: unknown[]) => ipcRenderer.invoke(`toolgate:${op}`, ...args) as Promise<IpcResult>
 
 // the preload runs once per renderer, like in Electron: capture what it exposed
 let exposed: { key: string; bridge: ToolgateBridge } | null = null
@@ -23,71 +43,76 @@ async function loadPreload(): Promise<ToolgateBridge> {
 }
 
 describe('IPC handlers', () => {
-  it('register exactly one toolgate:<op> channel per Api operation', () => {
-    registerIpcHandlers(ipcMain, new FakeApi(), { isTrustedSender: () => true })
+  it('register exactly one toolgate:<op> channel per Api operation', async () => {
+    await wired()
     expect([...fake.handlers.keys()].sort()).toEqual(
       ['approveAll', 'info', 'search', 'serverAction', 'servers', 'stats', 'status', 'toolAction', 'tools'].map((o) => `toolgate:${o}`).sort(),
     )
-    expect(API_OPS.length).toBe(9)
+    expect([...API_OPS].sort()).toEqual(['approveAll', 'info', 'search', 'serverAction', 'servers', 'stats', 'status', 'toolAction', 'tools'])
   })
 
-  it('map 1:1 onto the Api with the same arguments and results', async () => {
-    const api = new FakeApi(sampleServers())
-    registerIpcHandlers(ipcMain, api, { isTrustedSender: () => true })
-    const call = (op: string, ...args: unknown[]) => fake.handlers.get(`toolgate:${op}`)!({ sender: null }, ...args)
-    expect(await call('info')).toEqual({ ok: true, value: await api.info() })
-    expect(await call('status')).toEqual({ ok: true, value: await api.status() })
-    expect(await call('servers')).toEqual({ ok: true, value: await api.servers() })
-    expect(await call('tools', 'github')).toEqual({ ok: true, value: await api.tools('github') })
-    expect(await call('stats')).toEqual({ ok: true, value: await api.stats() })
-    const search = { query: 'repo', limit: 5, include_disabled: true }
-    expect(await call('search', search)).toEqual({ ok: true, value: await api.search(search) })
-    api.calls.length = 0
-    await call('serverAction', 'shady', 'approve')
-    await call('toolAction', 'github', 'list_repos', 'disable')
-    await call('approveAll', 'github')
-    expect(api.calls).toEqual(['serverAction shady approve', 'toolAction github list_repos disable', 'approveAll github'])
+  it('map 1:1 onto the core with the same arguments and results', async () => {
+    const { api } = await wired()
+    const svc = api.service
+    expect(await call('status')).toMatchObject({ ok: true, value: { servers: { total: 4, quarantined: 2, disabled: 1 } } })
+    expect(await call('servers')).toEqual({ ok: true, value: await svc.servers() })
+    expect(await call('tools', 'gh')).toEqual({ ok: true, value: await svc.tools('gh') })
+    expect(await call('info')).toMatchObject({ ok: true, value: { config_path: api.world.configPath } })
+    const search = { query: 'repository', limit: 5, include_disabled: true }
+    const found = await call('search', search)
+    expect(found).toEqual({ ok: true, value: await svc.search(search) })
+    expect(JSON.parse((found as { value: string }).value).tools.map((t: { name: string }) => t.name)).toContain('gh:list_repos')
+    expect(await call('toolAction', 'gh', 'list_repos', 'disable')).toMatchObject({ ok: true })
+    expect(api.world.catalog.entry('gh:list_repos')!.status).toBe('disabled_by_user')
+    expect(await call('approveAll', 'gh')).toMatchObject({ ok: true })
+    expect(api.world.catalog.entry('gh:rotate_keys')!.status).toBe('callable')
+    expect(await call('serverAction', 'legacy', 'approve')).toMatchObject({ ok: true })
+    expect(api.world.catalog.entry('legacy:search_tickets')!.status).toBe('callable')
   })
 
   it('return errors as data, keeping code and status', async () => {
-    const api = new FakeApi(sampleServers())
-    registerIpcHandlers(ipcMain, api, { isTrustedSender: () => true })
-    const res = await fake.handlers.get('toolgate:toolAction')!({}, 'github', 'delete_repo', 'enable')
-    expect(res).toEqual({ ok: false, error: { code: 'config_lock', message: 'denied by enabled_tools/disabled_tools in mcp_config.json', status: 409 } })
+    await wired()
+    const res = await call('toolAction', 'gh', 'delete_repo', 'enable')
+    expect(res).toMatchObject({ ok: false, error: { status: 409 } })
+    expect((res as { error: { message: string } }).error.message).toMatch(/mcp_config\.json/)
+    expect(await call('tools', 'nope')).toMatchObject({ ok: false, error: { status: 404 } })
   })
 
   it('reject bad arguments before they reach the core', async () => {
-    const api = new FakeApi(sampleServers())
-    registerIpcHandlers(ipcMain, api, { isTrustedSender: () => true })
-    const res = (await fake.handlers.get('toolgate:serverAction')!({}, 'github', 'rm -rf')) as { ok: boolean; error: { code: string } }
-    expect(res.ok).toBe(false)
-    expect(res.error.code).toBe('bad_request')
-    expect(((await fake.handlers.get('toolgate:tools')!({}, 42)) as { ok: boolean }).ok).toBe(false)
+    const { api } = await wired()
+    const res = await call('serverAction', 'gh', 'rm -rf')
+    expect(res).toMatchObject({ ok: false, error: { code: 'bad_request', status: 400 } })
+    expect(await call('tools', 42)).toMatchObject({ ok: false, error: { code: 'bad_request' } })
+    expect(await call('toolAction', 'gh', '', 'disable')).toMatchObject({ ok: false, error: { code: 'bad_request' } })
     expect(api.calls).toEqual([])
   })
 
-  it('refuse calls from a sender that is not our window', async () => {
-    const api = new FakeApi(sampleServers())
-    registerIpcHandlers(ipcMain, api, { isTrustedSender: () => false })
-    const res = (await fake.handlers.get('toolgate:servers')!({})) as { ok: boolean; error: { status: number } }
-    expect(res).toMatchObject({ ok: false, error: { status: 403 } })
+  it('refuse calls from an iframe of our window and from any other webContents', async () => {
+    const { api, win } = await wired()
+    ipcRenderer.senderFrame = new FakeFrame(win.webContents.mainFrame.url, win.webContents.mainFrame)
+    expect(await call('servers')).toMatchObject({ ok: false, error: { code: 'forbidden', status: 403 } })
+    ipcRenderer.senderFrame = null
+    const other = new FakeBrowserWindow({})
+    await other.loadFile(PAGE)
+    ipcRenderer.senderWindow = other
+    expect(await call('servers')).toMatchObject({ ok: false, error: { status: 403 } })
     expect(api.calls).toEqual([])
   })
 
-  it('can be removed again', () => {
-    const off = registerIpcHandlers(ipcMain, new FakeApi(), { isTrustedSender: () => true })
+  it('can be removed again', async () => {
+    const { off } = await wired()
     off()
     expect(fake.handlers.size).toBe(0)
   })
 
-  it('core events are forwarded on the one event channel', () => {
-    const api = new FakeApi()
+  it('core events are forwarded on the one event channel', async () => {
+    const api = await worldApi()
     const sent: ApiEvent[] = []
     const off = forwardEvents(api, (ev) => sent.push(ev))
-    api.emit({ type: 'tools.changed', data: { servers: ['x'] } })
+    api.emit({ type: 'config.reloaded', data: { servers: ['x'] } })
     off()
     api.emit({ type: 'servers.changed', data: {} })
-    expect(sent).toEqual([{ type: 'tools.changed', data: { servers: ['x'] } }])
+    expect(sent).toEqual([{ type: 'config.reloaded', data: { servers: ['x'] } }])
   })
 })
 
@@ -105,29 +130,31 @@ describe('preload bridge', () => {
   })
 
   it('renderer → preload → main → core round trip for every operation', async () => {
-    const api = new FakeApi(sampleServers())
-    const win = new FakeBrowserWindow({})
-    registerIpcHandlers(ipcMain, api, { isTrustedSender: (e) => (e as { sender: unknown }).sender === win.webContents })
-    ipcRenderer.senderWindow = win
-    const bridge = await loadPreload()
-    const client = new IpcApi(bridge)
-    expect((await client.servers()).servers.map((s) => s.name)).toEqual(['github', 'shady', 'held', 'notes'])
-    expect((await client.tools('github')).tools.length).toBe(5)
-    expect((await client.info()).config_path).toContain('mcp_config.json')
+    const { api } = await wired()
+    const client = new IpcApi(await loadPreload())
+    expect((await client.servers()).servers.map((s) => s.name)).toEqual(['gh', 'files', 'legacy', 'sketchy'])
+    expect((await client.tools('gh')).tools.map((t) => t.tool)).toContain('rotate_keys')
+    expect((await client.info()).config_path).toBe(api.world.configPath)
     expect((await client.status()).servers.total).toBe(4)
-    expect((await client.stats()).retrieve_calls).toBe(7)
-    expect(JSON.parse(await client.search({ query: 'repo' })).total).toBe(1)
-    await client.serverAction('shady', 'approve')
-    await client.toolAction('github', 'list_prs', 'approve')
-    await client.approveAll('github')
-    await expect(client.serverAction('held', 'approve')).rejects.toBeInstanceOf(ApiError)
+    expect((await client.stats()).retrieve_calls).toBe(0)
+    expect(JSON.parse(await client.search({ query: 'support tickets', include_disabled: true })).disabled.map((d: { name: string }) => d.name)).toContain(
+      'legacy:search_tickets',
+    )
+    await client.serverAction('legacy', 'approve')
+    await client.toolAction('gh', 'list_repos', 'disable')
+    await client.approveAll('gh')
+    const refused = await client.toolAction('gh', 'delete_repo', 'enable').catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(ApiError)
+    expect(refused).toMatchObject({ status: 409 })
     expect(api.calls.filter((c) => /Action|approveAll/.test(c))).toEqual([
-      'serverAction shady approve',
-      'toolAction github list_prs approve',
-      'approveAll github',
-      'serverAction held approve',
+      'serverAction legacy approve',
+      'toolAction gh list_repos disable',
+      'approveAll gh',
+      'toolAction gh delete_repo enable',
     ])
-    ipcRenderer.senderWindow = null
+    expect(api.world.catalog.entry('gh:rotate_keys')!.status).toBe('callable')
+    expect(api.world.catalog.entry('gh:list_repos')!.status).toBe('disabled_by_user')
+    expect(api.world.catalog.entry('legacy:close_ticket')!.status).toBe('callable')
   })
 
   it('events from main reach the renderer listener until it unsubscribes', async () => {

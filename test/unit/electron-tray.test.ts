@@ -3,13 +3,18 @@ vi.mock('electron', () => import('../helpers/fake-electron'))
 import { fake } from '../helpers/fake-electron'
 import { buildTrayMenu, TrayController, tooltipFor } from '../../src/main/electron/tray'
 import { summarize } from '../../src/main/electron/summary'
-import { FakeApi, sampleServers } from '../helpers/fake-api'
+import { WORLD_CONFIG } from '../helpers/catalog-fixture'
+import { worldApi } from '../helpers/world-api'
 
 type Item = { label?: string; type?: string; enabled?: boolean; click?: () => void; submenu?: Item[] }
 
+/** The servers of buildWorld() from the real control service, plus an operator hold ("held"). */
 async function world() {
-  const { servers } = await new FakeApi(sampleServers()).servers()
-  return { servers, summary: summarize(servers) }
+  const api = await worldApi()
+  const servers = WORLD_CONFIG.mcpServers as Record<string, unknown>
+  api.world.writeConfig({ ...WORLD_CONFIG, mcpServers: { ...servers, held: { command: 'node', args: ['held.js'], quarantined: true } } })
+  const list = (await api.servers()).servers
+  return { servers: list, summary: summarize(list) }
 }
 
 const handlers = () => ({ open: vi.fn(), quit: vi.fn(), setServerEnabled: vi.fn() })
@@ -22,14 +27,15 @@ describe('tray menu', () => {
     const { servers, summary } = await world()
     const items = buildTrayMenu(servers, summary, handlers()) as Item[]
     expect(labels(items)).toEqual([
-      '1 of 4 servers connected',
-      '1 tools callable',
-      '3 waiting for approval…',
+      '0 of 5 servers connected',
+      '3 tools callable',
+      '2 waiting for approval…',
       '---',
-      'github — connected · 2 waiting',
-      'shady — quarantined',
+      'gh — stopped · 1 waiting',
+      'files — off',
+      'legacy — quarantined',
+      'sketchy — quarantined',
       'held — quarantined',
-      'notes — off',
       '---',
       'Open Toolgate',
       'Quit Toolgate',
@@ -43,16 +49,17 @@ describe('tray menu', () => {
     const h = handlers()
     const items = buildTrayMenu(servers, summary, h) as Item[]
     const sub = (name: string) => items.find((i) => i.label?.startsWith(`${name} —`))!.submenu!
-    expect(labels(sub('github'))).toEqual(['1 tool callable', 'Review 2 waiting tools…', '---', 'Disable'])
-    expect(labels(sub('shady'))).toEqual(['0 tools callable', 'Review in Toolgate…', '---', 'Disable'])
+    expect(labels(sub('gh'))).toEqual(['3 tools callable', 'Review 1 waiting tool…', '---', 'Disable'])
+    expect(labels(sub('sketchy'))).toEqual(['0 tools callable', 'Review in Toolgate…', '---', 'Disable'])
+    expect(labels(sub('legacy'))).toEqual(['0 tools callable', 'Review in Toolgate…', '---', 'Disable'])
     expect(labels(sub('held'))).toEqual(['0 tools callable', 'Held in quarantine by the config', '---', 'Disable'])
     expect(sub('held')[1].enabled).toBe(false)
-    expect(labels(sub('notes'))).toEqual(['0 tools callable', '---', 'Enable'])
-    sub('github').find((i) => i.label === 'Disable')!.click!()
-    sub('notes').find((i) => i.label === 'Enable')!.click!()
+    expect(labels(sub('files'))).toEqual(['0 tools callable', '---', 'Enable'])
+    sub('gh').find((i) => i.label === 'Disable')!.click!()
+    sub('files').find((i) => i.label === 'Enable')!.click!()
     expect(h.setServerEnabled.mock.calls).toEqual([
-      ['github', false],
-      ['notes', true],
+      ['gh', false],
+      ['files', true],
     ])
   })
 
@@ -61,7 +68,7 @@ describe('tray menu', () => {
     const h = handlers()
     const items = buildTrayMenu(servers, summary, h) as Item[]
     items.find((i) => i.label === 'Open Toolgate')!.click!()
-    items.find((i) => i.label === '3 waiting for approval…')!.click!()
+    items.find((i) => i.label === '2 waiting for approval…')!.click!()
     items.find((i) => i.label === 'Quit Toolgate')!.click!()
     expect(h.open).toHaveBeenCalledTimes(2)
     expect(h.quit).toHaveBeenCalledTimes(1)
@@ -88,10 +95,11 @@ describe('tray menu', () => {
     expect(tray.image.path).toBe('/r/tray.png')
     t.update(servers, summary)
     expect(tray.image.path).toBe('/r/tray-attention.png')
-    expect(tray.tooltip).toBe('Toolgate — 3 waiting for approval')
-    expect(labels(tray.menu!.template as Item[])).toContain('3 waiting for approval…')
-    const calm = summarize(servers.filter((s) => s.name === 'notes'))
-    t.update([servers[3]], calm)
+    expect(tray.tooltip).toBe('Toolgate — 2 waiting for approval')
+    expect(labels(tray.menu!.template as Item[])).toContain('2 waiting for approval…')
+    const files = servers.filter((s) => s.name === 'files')
+    const calm = summarize(files)
+    t.update(files, calm)
     expect(tray.image.path).toBe('/r/tray.png')
     expect(tray.tooltip).toBe(tooltipFor(calm))
     expect(tray.tooltip).toBe('Toolgate — 0/1 servers, 0 tools')

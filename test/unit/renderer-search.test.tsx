@@ -2,14 +2,16 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { renderApp } from '../helpers/render-app'
+import { worldApi } from '../helpers/world-api'
+import { setToolDisabled } from '../../src/main/core/catalog/decisions'
 
 afterEach(cleanup)
 
 const results = () => [...document.querySelectorAll('[data-result]')].map((e) => [e.getAttribute('data-result'), e.getAttribute('data-status')])
 
 async function openSearch() {
-  const view = renderApp()
-  await waitFor(() => expect(document.querySelector('[data-server="github"]')).toBeTruthy())
+  const view = renderApp(await worldApi())
+  await waitFor(() => expect(document.querySelector('[data-server="gh"]')).toBeTruthy())
   fireEvent.click(screen.getByRole('button', { name: 'Search' }))
   return view
 }
@@ -25,7 +27,13 @@ describe('search panel', () => {
   it('shows the callable results; locked ones only as the notice', async () => {
     const { api } = await openSearch()
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search tools' }), { target: { value: 'repo' } })
-    await waitFor(() => expect(results()).toEqual([['github:list_repos', 'callable']]))
+    await waitFor(() =>
+      expect(results()).toEqual([
+        ['gh:list_repos', 'callable'],
+        ['gh:create_issue', 'callable'],
+        ['gh:search_code', 'callable'],
+      ]),
+    )
     expect(api.searches.at(-1)).toEqual({ query: 'repo', limit: 15, include_disabled: false })
   })
 
@@ -33,18 +41,24 @@ describe('search panel', () => {
     const { api } = await openSearch()
     fireEvent.click(screen.getByRole('checkbox', { name: 'Include locked tools' }))
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search tools' }), { target: { value: 'repo keys' } })
+    // callable first, then the name match of the pending tool, then the other locked entries
     await waitFor(() =>
       expect(results()).toEqual([
-        ['github:list_repos', 'callable'],
-        ['github:delete_repo', 'disabled_by_config'],
-        ['shady:rotate_keys', 'server_quarantined'],
+        ['gh:list_repos', 'callable'],
+        ['gh:create_issue', 'callable'],
+        ['gh:search_code', 'callable'],
+        ['gh:rotate_keys', 'pending_approval'],
+        ['gh:delete_repo', 'disabled_by_config'],
+        ['gh:archive_repo', 'disabled_by_user'],
       ]),
     )
     expect(api.searches.at(-1)).toEqual({ query: 'repo keys', limit: 15, include_disabled: true })
-    const locked = document.querySelector('[data-result="github:delete_repo"]')!
+    const locked = document.querySelector('[data-result="gh:delete_repo"]')!
     expect(locked.textContent).toContain('NOT user-overridable')
-    const quarantined = document.querySelector('[data-result="shady:rotate_keys"]')!
-    expect(quarantined.textContent).toContain('matched by name only')
+    const pending = document.querySelector('[data-result="gh:rotate_keys"]')!
+    expect(pending.textContent).toContain('matched by name only')
+    // its untrusted description never reaches the page
+    expect(pending.textContent).not.toContain('Ignore previous instructions')
   })
 
   it('shows the notice when only locked tools match', async () => {
@@ -57,18 +71,25 @@ describe('search panel', () => {
   it('"Show raw JSON" shows exactly the text retrieve_tools returned', async () => {
     const { api } = await openSearch()
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search tools' }), { target: { value: 'repo' } })
-    await waitFor(() => expect(results().length).toBe(1))
+    await waitFor(() => expect(results().length).toBe(3))
     fireEvent.click(screen.getByRole('checkbox', { name: 'Show raw JSON' }))
     const raw = document.querySelector('pre.raw')!
-    expect(raw.textContent).toBe(await api.search({ query: 'repo', limit: 15, include_disabled: false }))
+    // the same bytes the agent gets from retrieve_tools (the control service's search is that function)
+    expect(raw.textContent).toBe(await api.service.search({ query: 'repo', limit: 15, include_disabled: false }))
+    expect(JSON.parse(raw.textContent!).tools.map((t: { name: string }) => t.name)).toEqual(['gh:list_repos', 'gh:create_issue', 'gh:search_code'])
   })
 
   it('results follow changes in the core (live)', async () => {
     const { api } = await openSearch()
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search tools' }), { target: { value: 'repo' } })
-    await waitFor(() => expect(results().length).toBe(1))
-    api.server('github').tools.find((t) => t.tool === 'list_repos')!.userDisabled = true
-    api.emit({ type: 'tools.changed', data: { server: 'github' } })
-    await waitFor(() => expect(results()).toEqual([]))
+    await waitFor(() => expect(results().length).toBe(3))
+    // the user switches list_repos off elsewhere (tray, CLI): the core's event refreshes the results
+    await setToolDisabled(api.world.catalog, 'gh', 'list_repos', true)
+    await waitFor(() =>
+      expect(results()).toEqual([
+        ['gh:create_issue', 'callable'],
+        ['gh:search_code', 'callable'],
+      ]),
+    )
   })
 })

@@ -1,8 +1,10 @@
 // @vitest-environment happy-dom
+// The server list against the real control service over a real catalog (buildWorld: every status).
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '../helpers/render-app'
-import { FakeApi, sampleServers } from '../helpers/fake-api'
+import { emptyApi, worldApi } from '../helpers/world-api'
+import { WORLD_CONFIG } from '../helpers/catalog-fixture'
 
 afterEach(cleanup)
 
@@ -11,61 +13,82 @@ const row = (id: string) => document.querySelector(`[data-tool="${id}"]`) as HTM
 const count = (server: string, status: string) => card(server).querySelector(`[data-count="${status}"]`)?.textContent
 
 async function loaded() {
-  await waitFor(() => expect(card('github')).toBeTruthy())
+  await waitFor(() => expect(card('gh')).toBeTruthy())
+}
+
+/** The world, plus a server the operator holds in quarantine in mcp_config.json. */
+async function worldWithHold() {
+  const api = await worldApi()
+  const servers = WORLD_CONFIG.mcpServers as Record<string, unknown>
+  api.world.writeConfig({ ...WORLD_CONFIG, mcpServers: { ...servers, held: { command: 'node', args: ['held.js'], quarantined: true } } })
+  return api
 }
 
 describe('server list', () => {
   it('marks each server with its name and state (CONTRACT §6)', async () => {
-    renderApp()
+    renderApp(await worldApi())
     await loaded()
     const marks = [...document.querySelectorAll('[data-server]')].map((e) => [e.getAttribute('data-server'), e.getAttribute('data-state')])
     expect(marks).toEqual([
-      ['github', 'connected'],
-      ['shady', 'quarantined'],
-      ['held', 'quarantined'],
-      ['notes', 'disabled'],
+      ['gh', 'stopped'],
+      ['files', 'disabled'],
+      ['legacy', 'quarantined'],
+      ['sketchy', 'quarantined'],
     ])
   })
 
   it('shows per-status counts as bare numbers and hides zero counts', async () => {
-    renderApp()
+    renderApp(await worldApi())
     await loaded()
-    expect(count('github', 'callable')).toBe('1')
-    expect(count('github', 'disabled_by_config')).toBe('1')
-    expect(count('github', 'disabled_by_user')).toBe('1')
-    expect(count('github', 'pending_approval')).toBe('2')
-    expect(count('github', 'server_quarantined')).toBeUndefined()
-    expect(count('shady', 'server_quarantined')).toBe('1')
-    expect(count('shady', 'callable')).toBeUndefined()
-    expect(card('held').querySelector('[data-count]')).toBeNull()
-    expect(count('notes', 'server_disabled')).toBe('1')
+    expect(count('gh', 'callable')).toBe('3')
+    expect(count('gh', 'disabled_by_config')).toBe('1')
+    expect(count('gh', 'disabled_by_user')).toBe('1')
+    expect(count('gh', 'pending_approval')).toBe('1')
+    expect(count('gh', 'server_quarantined')).toBeUndefined()
+    expect(count('legacy', 'server_quarantined')).toBe('2')
+    expect(count('legacy', 'callable')).toBeUndefined()
+    expect(count('files', 'server_disabled')).toBe('2')
+    expect(count('files', 'callable')).toBeUndefined()
   })
 
   it('shows lock badges: quarantined, disabled, locked by config, pending', async () => {
-    renderApp()
+    renderApp(await worldWithHold())
     await loaded()
     const badges = (name: string) => [...card(name).querySelectorAll('.server-meta .badge')].map((b) => b.textContent)
-    expect(badges('github')).toEqual(['locked by config', '2 pending'])
-    expect(badges('shady')).toEqual(['quarantined'])
+    expect(badges('gh')).toEqual(['locked by config', '1 pending'])
+    expect(badges('legacy')).toEqual(['quarantined'])
     expect(badges('held')).toEqual(['quarantined by config'])
-    expect(badges('notes')).toEqual(['disabled'])
+    expect(badges('files')).toEqual(['disabled'])
   })
 
   it('offers only the server actions that fit', async () => {
-    renderApp()
+    renderApp(await worldApi())
     await loaded()
     const names = (server: string) =>
       within(card(server))
         .queryAllByRole('button')
         .map((b) => b.textContent)
-    expect(names('shady')).toEqual(['shady', 'Inspect', 'Approve server', 'Disable server'])
-    expect(names('github')).toEqual(['github', 'Approve all', 'Disable server', 'Quarantine server', 'Approve', 'Approve', 'Disable', 'Re-enable'])
-    expect(names('notes')).toEqual(['notes', 'Enable server', 'Quarantine server'])
+    expect(names('sketchy')).toEqual(['sketchy', 'Inspect', 'Approve server', 'Disable server'])
+    // gh is stopped: Restart; rotate_keys: Approve; archive_repo: Re-enable; the three callable tools: Disable; delete_repo (config lock): nothing
+    expect(names('gh')).toEqual([
+      'gh',
+      'Approve all',
+      'Restart server',
+      'Disable server',
+      'Quarantine server',
+      'Approve',
+      'Re-enable',
+      'Disable',
+      'Disable',
+      'Disable',
+    ])
+    expect(within(row('gh:delete_repo')).queryByRole('button')).toBeNull()
+    expect(names('files')).toEqual(['files', 'Enable server', 'Quarantine server'])
   })
 
-  it('an operator hold (quarantine_source config) gets an explanation instead of Approve server', async () => {
-    renderApp()
-    await loaded()
+  it('an operator hold (quarantined: true in the config) gets an explanation instead of Approve server', async () => {
+    renderApp(await worldWithHold())
+    await waitFor(() => expect(card('held')).toBeTruthy())
     const held = within(card('held'))
     expect(held.queryByRole('button', { name: 'Approve server' })).toBeNull()
     expect(held.getByText(/operator policy/)).toBeTruthy()
@@ -73,85 +96,87 @@ describe('server list', () => {
   })
 
   it('Approve server approves, and the card updates live', async () => {
-    const { api } = renderApp()
+    const { api } = renderApp(await worldApi())
     await loaded()
-    fireEvent.click(within(card('shady')).getByRole('button', { name: 'Approve server' }))
-    await waitFor(() => expect(card('shady').getAttribute('data-state')).toBe('connected'))
-    expect(api.calls).toContain('serverAction shady approve')
-    expect(count('shady', 'callable')).toBe('1')
+    fireEvent.click(within(card('legacy')).getByRole('button', { name: 'Approve server' }))
+    await waitFor(() => expect(card('legacy').getAttribute('data-state')).not.toBe('quarantined'))
+    expect(api.calls).toContain('serverAction legacy approve')
+    // its tools were approved before the user put it back into quarantine: callable again
+    expect(count('legacy', 'callable')).toBe('2')
     expect(await screen.findByRole('status')).toBeTruthy()
   })
 
-  it('Inspect opens the quarantined server and lists its tools as text', async () => {
-    const { api } = renderApp()
+  it('Inspect opens the quarantined server and lists its tools as text, without descriptions or actions', async () => {
+    const { api } = renderApp(await worldApi())
     await loaded()
-    fireEvent.click(within(card('shady')).getByRole('button', { name: 'Inspect' }))
-    await waitFor(() => expect(row('shady:rotate_keys')).toBeTruthy())
-    expect(api.calls).toContain('serverAction shady inspect')
-    expect(row('shady:rotate_keys').getAttribute('data-status')).toBe('server_quarantined')
-    // untrusted description: text, never markup
-    expect(row('shady:rotate_keys').textContent).toContain('<img src=x onerror=alert(1)>')
-    expect(row('shady:rotate_keys').querySelector('img')).toBeNull()
-    expect(within(row('shady:rotate_keys')).queryByRole('button')).toBeNull()
+    fireEvent.click(within(card('sketchy')).getByRole('button', { name: 'Inspect' }))
+    await waitFor(() => expect(row('sketchy:export_secrets')).toBeTruthy())
+    expect(api.calls).toContain('serverAction sketchy inspect')
+    expect(row('sketchy:export_secrets').getAttribute('data-status')).toBe('server_quarantined')
+    expect(within(row('sketchy:export_secrets')).queryByRole('button')).toBeNull()
   })
 
   it('Enable server / Disable server', async () => {
-    const { api } = renderApp()
+    const { api } = renderApp(await worldApi())
     await loaded()
-    fireEvent.click(within(card('notes')).getByRole('button', { name: 'Enable server' }))
-    await waitFor(() => expect(card('notes').getAttribute('data-state')).toBe('connected'))
-    fireEvent.click(within(card('notes')).getByRole('button', { name: 'Disable server' }))
-    await waitFor(() => expect(card('notes').getAttribute('data-state')).toBe('disabled'))
-    expect(api.calls.filter((c) => c.startsWith('serverAction notes'))).toEqual(['serverAction notes enable', 'serverAction notes disable'])
+    fireEvent.click(within(card('files')).getByRole('button', { name: 'Enable server' }))
+    await waitFor(() => expect(card('files').getAttribute('data-state')).not.toBe('disabled'))
+    expect(count('files', 'server_disabled')).toBeUndefined()
+    fireEvent.click(within(card('files')).getByRole('button', { name: 'Disable server' }))
+    await waitFor(() => expect(card('files').getAttribute('data-state')).toBe('disabled'))
+    expect(api.calls.filter((c) => c.startsWith('serverAction files'))).toEqual(['serverAction files enable', 'serverAction files disable'])
   })
 
   it('a failed action shows a banner with the error message', async () => {
-    const api = new FakeApi(sampleServers())
-    api.server('held').quarantine_source = 'review' // the UI offers the button; the core refuses
-    renderApp(undefined, api)
+    const api = await worldApi()
+    renderApp(api)
     await loaded()
-    api.server('held').quarantine_source = 'config'
-    fireEvent.click(within(card('held')).getByRole('button', { name: 'Approve server' }))
+    // what the core answers when the operator put the server on hold meanwhile
+    const held = await worldWithHold()
+    const refusal = await held.service.serverAction('held', 'approve').catch((e: unknown) => e)
+    api.failNext('serverAction', refusal as never)
+    fireEvent.click(within(card('sketchy')).getByRole('button', { name: 'Approve server' }))
     const alert = await screen.findByRole('alert')
-    expect(alert.textContent).toContain('"held" is quarantined by the config')
+    expect(alert.textContent).toMatch(/held/)
+    expect(alert.textContent).toMatch(/mcp_config\.json|config/)
     fireEvent.click(within(alert).getByRole('button', { name: 'Dismiss' }))
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull())
   })
 
   it('shows config_error and state_warning from info as banners', async () => {
-    const api = new FakeApi(sampleServers())
-    api.info_.config_error = 'mcp_config.json: mcpServers[1].url: Invalid URL'
-    api.info_.state_warning = 'state.json was unreadable; tools stay locked'
-    renderApp(undefined, api)
+    const api = await worldApi()
+    api.configError = 'mcp_config.json: mcpServers[1].url: Invalid URL'
+    renderApp(api)
     await loaded()
     const alerts = screen.getAllByRole('alert').map((a) => a.textContent)
     expect(alerts.some((t) => t?.includes('mcpServers[1].url: Invalid URL') && t.includes('last good config'))).toBe(true)
-    expect(alerts.some((t) => t?.includes('state.json was unreadable'))).toBe(true)
   })
 
   it('header summary and the window title count what waits', async () => {
-    renderApp()
+    renderApp(await worldApi())
     await loaded()
     const banner = screen.getByRole('banner')
-    expect(banner.textContent).toContain('1 of 4 servers connected')
-    expect(banner.textContent).toContain('1 tools callable')
-    expect(banner.textContent).toContain('3 waiting for approval')
-    await waitFor(() => expect(document.title).toBe('(3) Toolgate'))
+    expect(banner.textContent).toContain('0 of 4 servers connected')
+    expect(banner.textContent).toContain('3 tools callable')
+    // sketchy waits for review, gh:rotate_keys waits for approval (legacy is the user's own hold)
+    expect(banner.textContent).toContain('2 waiting for approval')
+    await waitFor(() => expect(document.title).toBe('(2) Toolgate'))
   })
 
   it('an empty install explains where the config is and how to connect an agent', async () => {
-    renderApp([])
+    const api = emptyApi()
+    renderApp(api)
     await screen.findByText('No MCP servers yet')
-    expect(document.body.textContent).toContain('/home/me/.toolgate/mcp_config.json')
+    expect(document.body.textContent).toContain(api.world.configPath)
     expect(document.body.textContent).toContain('toolgate connect claude-desktop --write')
     expect(document.body.textContent).toContain('http://127.0.0.1:8719/mcp')
   })
 
   it('a server added while the window is open appears without a reload', async () => {
-    const { api } = renderApp([])
+    const api = emptyApi()
+    renderApp(api)
     await screen.findByText('No MCP servers yet')
-    api.servers_.push({ name: 'fresh', quarantined: true, tools: [] })
-    api.emit({ type: 'config.reloaded', data: {} })
+    api.world.writeConfig({ mcpServers: { fresh: { command: 'node', args: ['fresh.js'] } } })
     await waitFor(() => expect(card('fresh')?.getAttribute('data-state')).toBe('quarantined'))
   })
 })

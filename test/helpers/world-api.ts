@@ -1,0 +1,110 @@
+// The Api behind the renderer's and the Electron glue's tests: the real ControlService over the
+// real catalog of buildWorld() (or any fixture), with the core's own event stream. The wrapper
+// only records the calls the UI makes and can make the next call fail like a broken transport.
+import { ApiError, type Api, type ApiEvent, type SearchArgs } from '../../src/shared/api'
+import { ControlService } from '../../src/main/core/control/service'
+import { ControlEvents } from '../../src/main/core/control/events'
+import { UpstreamManager } from '../../src/main/core/upstream-manager'
+import { DiscoveryStats } from '../../src/main/core/discovery/stats'
+import { silentLogger } from '../../src/main/core/log'
+import { buildWorld, makeFixture, type Fixture } from './catalog-fixture'
+import { afterEach } from 'vitest'
+
+const managers: UpstreamManager[] = []
+afterEach(async () => {
+  while (managers.length) await managers.pop()!.stopAll()
+})
+
+type Op = Exclude<keyof Api, 'subscribe'>
+
+export class WorldApi implements Api {
+  /** every call, as "method arg1 arg2" */
+  readonly calls: string[] = []
+  readonly searches: SearchArgs[] = []
+  readonly events: ControlEvents
+  readonly service: ControlService
+  private failures = new Map<Op, ApiError>()
+  private listeners = 0
+
+  constructor(readonly world: Fixture) {
+    const logger = silentLogger()
+    const manager = new UpstreamManager(world.catalog, logger)
+    managers.push(manager)
+    this.events = new ControlEvents(world.catalog, manager.connections)
+    this.service = new ControlService({
+      catalog: world.catalog,
+      manager,
+      stats: new DiscoveryStats(),
+      logger,
+      events: this.events,
+      configPath: world.configPath,
+      dataDir: world.dir,
+      startedAt: Date.now(),
+      reloadConfig: () => world.reloadConfig(),
+      mcpUrl: () => 'http://127.0.0.1:8719/mcp',
+      configError: () => this.configError,
+    })
+  }
+
+  /** what the core reports as the config error (the watcher sets it in the real core) */
+  configError: string | null = null
+
+  /** the next call of `op` rejects with `err` (a transport failure; the core never saw the call) */
+  failNext(op: Op, err: ApiError): void {
+    this.failures.set(op, err)
+  }
+
+  /** an event as the core emits it (config events come from the config watcher) */
+  emit(ev: ApiEvent): void {
+    this.events.emitEvent(ev)
+  }
+
+  get listenerCount(): number {
+    return this.listeners
+  }
+
+  private record(op: Op, args: unknown[]): void {
+    this.calls.push([op, ...args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a)))].join(' '))
+    const err = this.failures.get(op)
+    if (err) {
+      this.failures.delete(op)
+      throw err
+    }
+  }
+
+  private async run<T>(op: Op, args: unknown[], fn: () => Promise<T>): Promise<T> {
+    this.record(op, args)
+    return fn()
+  }
+
+  info = () => this.run('info', [], () => this.service.info())
+  status = () => this.run('status', [], () => this.service.status())
+  servers = () => this.run('servers', [], () => this.service.servers())
+  tools = (server: string) => this.run('tools', [server], () => this.service.tools(server))
+  serverAction: Api['serverAction'] = (server, action) => this.run('serverAction', [server, action], () => this.service.serverAction(server, action))
+  toolAction: Api['toolAction'] = (server, tool, action) => this.run('toolAction', [server, tool, action], () => this.service.toolAction(server, tool, action))
+  approveAll = (server: string) => this.run('approveAll', [server], () => this.service.approveAll(server))
+  search = (args: SearchArgs) => {
+    this.searches.push(args)
+    return this.run('search', [args], () => this.service.search(args))
+  }
+  stats = () => this.run('stats', [], () => this.service.stats())
+  subscribe(listener: (event: ApiEvent) => void): () => void {
+    this.listeners++
+    const off = this.service.subscribe(listener)
+    return () => {
+      this.listeners--
+      off()
+    }
+  }
+}
+
+/** The world of every status (see buildWorld in catalog-fixture.ts) behind the real control service. */
+export async function worldApi(): Promise<WorldApi> {
+  return new WorldApi(await buildWorld())
+}
+
+/** A fresh install: a config without servers. */
+export function emptyApi(): WorldApi {
+  return new WorldApi(makeFixture({ mcpServers: {} }))
+}
