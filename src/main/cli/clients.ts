@@ -14,11 +14,22 @@ import {
 import { appRoot, resolveConfigPath, resolveDataDir } from '../core/paths'
 import { UsageError } from './errors'
 
+// This install's own bin (global package, local package or checkout), started with this node: the
+// client needs neither PATH nor a shell to find it.
 const binPath = (): string => path.join(appRoot(), 'bin', 'toolgate.js')
+
+/** npx runs packages from its cache, which npm may clean: the written path would then break. */
+export function isNpxCache(file: string): boolean {
+  return /[\\/]_npx[\\/]/.test(file)
+}
 
 export function connect(client: string, o: { agent?: string; write?: boolean; file?: string; dataDir?: string }): void {
   if (!isClientName(client)) throw new UsageError(`unknown client "${client}"; use one of ${CLIENT_NAMES.join(', ')}`)
   const opts = { launch: currentLaunchCommand(binPath()), agent: o.agent, dataDir: o.dataDir }
+  if (isNpxCache(binPath()))
+    process.stderr.write(
+      `Note: this Toolgate runs from npx's cache (${appRoot()}); for a path that lasts, install it with \`npm i -g toolgate\` and run connect again.\n`,
+    )
   if (!o.write) {
     process.stdout.write(snippetText(client, opts))
     process.stderr.write(`Add this to ${o.file ?? clientConfigPath(client)} (or run again with --write), then restart the client.\n`)

@@ -9,10 +9,20 @@ import { randomBytes } from 'node:crypto'
 import { startCore } from '../core/core'
 import { appRoot } from '../core/paths'
 import { onShutdown } from './shutdown'
+import { globalModules } from './app'
 
-function serverScript(pkg: string): string {
-  const main = require.resolve(`${pkg}/package.json`, { paths: [appRoot(), process.cwd()] })
-  return path.join(path.dirname(main), 'dist', 'index.js')
+/** How to start one of the example servers: its installed dist/index.js with this node, else through npx. */
+export function exampleServer(
+  pkg: string,
+  roots = [appRoot(), process.cwd(), path.dirname(globalModules())],
+): { command: string; args: string[]; local: boolean } {
+  try {
+    const main = require.resolve(`${pkg}/package.json`, { paths: roots })
+    return { command: process.execPath, args: [path.join(path.dirname(main), 'dist', 'index.js')], local: true }
+  } catch {
+    // not installed next to this Toolgate (an npm install of the CLI has no dev packages): fetch it with npx
+    return { command: 'npx', args: ['-y', pkg], local: false }
+  }
 }
 
 export async function demo(o: { listen: string }): Promise<void> {
@@ -20,25 +30,26 @@ export async function demo(o: { listen: string }): Promise<void> {
   const files = path.join(dataDir, 'files')
   fs.mkdirSync(files)
   fs.writeFileSync(path.join(files, 'hello.txt'), 'Hello from the Toolgate demo.\n')
-  const node = process.execPath
+  const everything = exampleServer('@modelcontextprotocol/server-everything')
+  const filesystem = exampleServer('@modelcontextprotocol/server-filesystem')
+  const memory = exampleServer('@modelcontextprotocol/server-memory')
+  const thinking = exampleServer('@modelcontextprotocol/server-sequential-thinking')
   const config = {
     api_key: randomBytes(18).toString('base64url'),
     mcpServers: {
-      everything: { command: node, args: [serverScript('@modelcontextprotocol/server-everything'), 'stdio'], quarantined: false },
-      filesystem: {
-        command: node,
-        args: [serverScript('@modelcontextprotocol/server-filesystem'), files],
-        quarantined: false,
-        disabled_tools: ['write_file', 'move_file'],
-      },
-      memory: {
-        command: node,
-        args: [serverScript('@modelcontextprotocol/server-memory')],
-        env: { MEMORY_FILE_PATH: path.join(dataDir, 'memory.jsonl') },
-        quarantined: false,
-      },
-      'sequential-thinking': { command: node, args: [serverScript('@modelcontextprotocol/server-sequential-thinking')] },
+      everything: { command: everything.command, args: [...everything.args, 'stdio'], quarantined: false },
+      filesystem: { command: filesystem.command, args: [...filesystem.args, files], quarantined: false, disabled_tools: ['write_file', 'move_file'] },
+      memory: { command: memory.command, args: memory.args, env: { MEMORY_FILE_PATH: path.join(dataDir, 'memory.jsonl') }, quarantined: false },
+      'sequential-thinking': { command: thinking.command, args: thinking.args },
     },
+  }
+  const viaNpx = Object.entries({ everything, filesystem, memory, 'sequential-thinking': thinking })
+    .filter(([, s]) => !s.local)
+    .map(([name]) => name)
+  if (viaNpx.length > 0) {
+    process.stderr.write(
+      `toolgate demo: ${viaNpx.join(', ')} not installed next to this Toolgate; starting ${viaNpx.length === 1 ? 'it' : 'them'} with npx -y (needs the npm registry; the first start takes a few seconds).\n`,
+    )
   }
   const configPath = path.join(dataDir, 'mcp_config.json')
   fs.writeFileSync(configPath, JSON.stringify(config, null, 2))
@@ -60,7 +71,7 @@ export async function demo(o: { listen: string }): Promise<void> {
       'What to look at: filesystem has write_file/move_file locked by config (no toggle),',
       'memory:delete_entities is switched off by the user, sequential-thinking waits in quarantine',
       '(Inspect, then Approve server). Search "write a file" with "Include locked tools" on.',
-      `Try it from a shell: node bin/toolgate.js search "write a file" --include-disabled --data-dir ${dataDir}`,
+      `Try it from a shell: toolgate search "write a file" --include-disabled --data-dir ${dataDir}`,
       '',
     ].join('\n') + '\n',
   )

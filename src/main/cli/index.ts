@@ -1,10 +1,9 @@
 // The toolgate command line (CONTRACT.md §1).
-import path from 'node:path'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { parseToolId } from '../../shared/ids'
 import { SERVER_ACTIONS, TOOL_ACTIONS } from '../../shared/api'
 import { VERSION } from '../core/version'
-import { appRoot, parseListen } from '../core/paths'
+import { parseListen } from '../core/paths'
 import { fail, UsageError } from './errors'
 import { openOperator, type Where } from './control-client'
 import { printServers, printTools } from './print'
@@ -12,6 +11,7 @@ import { serve } from './serve'
 import { stdio } from './stdio'
 import { demo } from './demo'
 import { connect, importCmd } from './clients'
+import { startApp } from './app'
 
 const program = new Command('toolgate')
   .description('Toolgate: one safe MCP endpoint in front of every MCP server you use.')
@@ -47,17 +47,10 @@ where(program.command('stdio'))
 
 program
   .command('app')
-  .description('start the Electron tray app (same as `npm start`)')
-  .action(async () => {
-    const { spawn } = await import('node:child_process')
-    const root = appRoot()
-    const bin = path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electron.cmd' : 'electron')
-    const child = spawn(bin, [root], { stdio: 'inherit' })
-    child.on('error', (e) =>
-      fail(new Error(`cannot start Electron (${e.message}); on a machine without the Electron binary use \`toolgate serve\` and open the web UI`)),
-    )
-    child.on('exit', (code) => process.exit(code ?? 0))
-  })
+  .description('start the Electron tray app (same as `npm start`; needs Electron)')
+  .allowUnknownOption()
+  .argument('[args...]', 'passed on to the app (--config, --data-dir, --listen, --hidden)')
+  .action((args: string[]) => startApp(args))
 
 const servers = program.command('servers').description('operator actions on servers')
 where(servers.command('list'))
