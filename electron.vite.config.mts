@@ -7,6 +7,8 @@ const r = (p: string) => resolve(import.meta.dirname, p)
 export default defineConfig({
   main: {
     build: {
+      // `stemmer` is ESM-only: bundle it into the CJS main build instead of require()-ing it.
+      externalizeDeps: { exclude: ['stemmer'] },
       rollupOptions: {
         input: { index: r('src/main/index.ts'), cli: r('src/main/cli/index.ts'), core: r('src/main/core/index.ts') },
       },

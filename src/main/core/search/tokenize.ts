@@ -56,8 +56,6 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
     'them themselves then there these they this those through to too under until up upon us very via ' +
     'was we were what when where whether which while who whom whose why will with within would yet you ' +
     'your yours yourself yourselves ' +
-    // indefinite pronouns and adverbs that only frame a request
-    'every everything anything something nothing one already also still ever even really ' +
     // contraction fragments
     's t d ll m re ve don doesn didn isn aren wasn weren hasn haven hadn won wouldn shouldn couldn ' +
     'can cannot ' +

@@ -18,7 +18,7 @@
 
 import { makeAnalyzer, makeQueryAnalyzer, DEFAULT_ANALYZER, firstSentence, isStopWord, splitIdentifier } from './tokenize'
 import type { AnalyzedQuery, AnalyzerOptions } from './tokenize'
-import { expandQuery, leadingVerb } from './synonyms'
+import { defaultSynonyms, expandQuery, leadingVerb, type SynonymTable } from './synonyms'
 
 export { firstSentence }
 export interface IndexedTool {
@@ -57,6 +57,8 @@ export interface ToolIndexOptions {
   actionElsewhereWeight: number
   /** multiply by the number of typed terms matched (synonyms count for the word they replace) */
   coordination: 'concepts' | 'terms'
+  /** stemmed term → alternatives queries are expanded with (synonyms.ts) */
+  synonyms: SynonymTable
 }
 
 export const DEFAULT_OPTIONS: ToolIndexOptions = {
@@ -66,6 +68,7 @@ export const DEFAULT_OPTIONS: ToolIndexOptions = {
   synonymWeight: 0.5,
   actionElsewhereWeight: 0.1,
   coordination: 'concepts',
+  synonyms: defaultSynonyms(),
 }
 
 interface Doc {
@@ -199,7 +202,7 @@ export class ToolIndex {
       synonym: this.options.synonymWeight,
       actionElsewhere: this.options.synonymWeight > 0 ? this.options.actionElsewhereWeight : 0,
     }
-    const { weights, concepts } = expandQuery(typed, lead, weighting, analyzed.compounds)
+    const { weights, concepts } = expandQuery(typed, lead, weighting, analyzed.compounds, this.options.synonyms)
     const conceptBit = new Map(typed.map((t, i) => [t, (1 << i) >>> 0]))
     const byTerm = this.options.coordination === 'terms'
     const { b, d } = this.options.bm25

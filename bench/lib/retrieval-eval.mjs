@@ -1,0 +1,137 @@
+// Retrieval quality in process: the shared corpora indexed as the catalog indexes them, the dev
+// set and the held-out sets (test/fixtures/retrieval/), scored with the shared metric code
+// (../shared/bench/lib/metrics.mjs: R@k, MRR, nDCG@10). Used by `npm run bench` (with the built
+// core) and by test/unit/search-heldout.test.ts (with the sources); the index class is passed in.
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+export const SHARED = process.env.TOOLGATE_SHARED ?? path.resolve(ROOT, '../shared')
+export const FIXTURES = path.join(ROOT, 'test/fixtures/retrieval')
+export const CORPORA = {
+  v2: path.join(SHARED, 'datasets/corpus_v2.tools.json'),
+  live: path.join(SHARED, 'datasets/livemcptool/tools.json'),
+}
+export const LIMIT = 10
+
+/** Every set, the corpus it was written for, and whether it is also scored on the other corpus. */
+export const SETS = [
+  { name: 'dev', file: path.join(SHARED, 'datasets/retrieval_golden_dev.json'), corpus: 'v2', alsoOn: 'live' },
+  { name: 'dev-paraphrase', file: path.join(FIXTURES, 'dev-paraphrase.json'), corpus: 'v2', alsoOn: 'live' },
+  { name: 'v2-fresh', file: path.join(FIXTURES, 'v2-fresh.json'), corpus: 'v2', alsoOn: 'live' },
+  { name: 'live-fresh', file: path.join(FIXTURES, 'live-fresh.json'), corpus: 'live' },
+  { name: 'known-item', file: path.join(FIXTURES, 'known-item.json'), corpus: 'live' },
+  { name: 'para36', file: path.join(FIXTURES, 'para36.json'), corpus: 'live' },
+]
+
+let metricsModule = null
+async function metrics() {
+  metricsModule ??= await import(pathToFileURL(path.join(SHARED, 'bench/lib/metrics.mjs')).href)
+  return metricsModule
+}
+
+// The end-to-end scorer names each upstream safeName(server); ids here match it.
+const safeName = (s) => s.replace(/[^A-Za-z0-9._-]+/g, '-')
+
+/** A corpus as the catalog indexes it: name, description, parameter names and descriptions, server. */
+export function loadCorpus(file) {
+  const raw = JSON.parse(fs.readFileSync(file, 'utf8'))
+  return raw.tools.map((t) => {
+    const props = (t.schema ?? t.inputSchema)?.properties ?? {}
+    const server = safeName(t.server)
+    const paramText = Object.values(props)
+      .map((p) => (p && typeof p.description === 'string' ? p.description : ''))
+      .filter(Boolean)
+      .join(' ')
+    return { id: `${server}:${t.tool}`, server, name: t.tool, description: t.description ?? '', paramNames: Object.keys(props), paramText }
+  })
+}
+
+export function loadQueries(file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8')).queries.map((q) => ({ id: q.id, query: q.query, labels: q.labels }))
+}
+
+// livemcptool has a second file server (desktop-commander) and a text editor whose tools do the
+// same jobs as corpus_v2's filesystem tools; a corpus_v2 set scored on livemcptool counts them as
+// answers too (same grade). Fixed with the held-out sets, before any tuning.
+const SAME_JOB = {
+  'filesystem:create_directory': ['desktop-commander:create_directory'],
+  'filesystem:get_file_info': ['desktop-commander:get_file_info'],
+  'filesystem:list_directory': ['desktop-commander:list_directory'],
+  'filesystem:move_file': ['desktop-commander:move_file'],
+  'filesystem:read_multiple_files': ['desktop-commander:read_multiple_files'],
+  'filesystem:search_files': ['desktop-commander:search_files'],
+  'filesystem:write_file': ['desktop-commander:write_file'],
+  'filesystem:read_file': ['desktop-commander:read_file', 'text-editor:get_text_file_contents'],
+  'filesystem:read_text_file': ['filesystem:read_file', 'desktop-commander:read_file', 'text-editor:get_text_file_contents'],
+  'filesystem:edit_file': ['desktop-commander:edit_block', 'text-editor:edit_text_file_contents'],
+}
+
+/** A label also for every tool that does the same job (SAME_JOB), at the highest grade given. */
+function withSameJob(labels) {
+  const grade = new Map()
+  for (const l of labels) for (const id of [l.tool_id, ...(SAME_JOB[l.tool_id] ?? [])]) grade.set(id, Math.max(grade.get(id) ?? 0, l.relevance))
+  return [...grade].map(([tool_id, relevance]) => ({ tool_id, relevance }))
+}
+
+/** Labels limited to tools in the corpus; queries left with no relevant tool are dropped. */
+export function restrictTo(queries, ids, sameJob = false) {
+  return queries
+    .map((q) => ({ ...q, labels: (sameJob ? withSameJob(q.labels) : q.labels).filter((l) => ids.has(l.tool_id)) }))
+    .filter((q) => q.labels.some((l) => l.relevance >= 1))
+}
+
+export function buildIndex(ToolIndex, tools, options = {}) {
+  const index = new ToolIndex(options)
+  const byServer = new Map()
+  for (const t of tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t])
+  for (const [server, list] of byServer) index.setServerTools(server, list)
+  return index
+}
+
+/** Runs the queries (limit 10) and aggregates; `rank(query)` may replace index.search. */
+export async function score(search, queries) {
+  const { aggregate } = await metrics()
+  return aggregate(
+    queries.map((q) => ({
+      id: q.id,
+      labels: q.labels,
+      ranked: search(q.query)
+        .slice(0, LIMIT)
+        .map((h) => h.id),
+    })),
+  )
+}
+
+/** Corpora and query sets, loaded once. */
+export function loadAll() {
+  const corpora = { v2: loadCorpus(CORPORA.v2), live: loadCorpus(CORPORA.live) }
+  const ids = { v2: new Set(corpora.v2.map((t) => t.id)), live: new Set(corpora.live.map((t) => t.id)) }
+  const runs = []
+  for (const s of SETS) {
+    const queries = loadQueries(s.file)
+    runs.push({ name: s.name, corpus: s.corpus, queries: restrictTo(queries, ids[s.corpus]) })
+    if (s.alsoOn) runs.push({ name: `${s.name}@${s.alsoOn}`, corpus: s.alsoOn, queries: restrictTo(queries, ids[s.alsoOn], true) })
+  }
+  return { corpora, runs }
+}
+
+/**
+ * Scores every run with one index configuration. `wrap(index, corpusName)` may return another
+ * search function (for example one that adds learned lifts). Returns {runName: aggregate}.
+ */
+export async function evaluate(ToolIndex, options = {}, data = loadAll(), wrap = null) {
+  const indexes = {}
+  for (const [name, tools] of Object.entries(data.corpora)) indexes[name] = buildIndex(ToolIndex, tools, options)
+  const out = {}
+  for (const run of data.runs) {
+    const index = indexes[run.corpus]
+    const search = wrap ? wrap(index, run.corpus) : (q) => index.search(q)
+    out[run.name] = await score(search, run.queries)
+  }
+  return out
+}
+
+/** Mean over the held-out runs that count for the target (everything but dev and para36). */
+export const HELD_OUT = ['dev-paraphrase', 'v2-fresh', 'live-fresh', 'known-item', 'dev-paraphrase@live', 'v2-fresh@live']

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Retrieval quality in process (issue 19): R@5 / MRR / nDCG@10 of the shipped index on the dev set
+// and every held-out set, on both corpora, plus the ablations listed in docs/retrieval.md.
+//
+//   node bench/retrieval-quality.mjs                  shipped configuration, one table
+//   node bench/retrieval-quality.mjs --ablations      also one row per switched-off component
+//   node bench/retrieval-quality.mjs --json FILE      raw aggregates
+//
+// Needs the build (out/main/core.js). `npm run bench -- --only quality` runs it too.
+import fs from 'node:fs'
+import path from 'node:path'
+import { ROOT, requireRoot } from './lib/util.mjs'
+import { evaluate, loadAll, HELD_OUT } from './lib/retrieval-eval.mjs'
+
+const argv = process.argv.slice(2)
+const opt = (f, d) => {
+  const i = argv.indexOf(f)
+  return i >= 0 ? argv[i + 1] : d
+}
+
+const core = requireRoot(path.join(ROOT, 'out/main/core.js'))
+const { ToolIndex, DEFAULT_INDEX_OPTIONS } = core
+
+/** name → ToolIndex options (partial, merged over the shipped defaults by the index). */
+export function ablations(defaults) {
+  const a = defaults.analyzer
+  return [
+    ['shipped', {}],
+    ['without synonyms', { synonymWeight: 0 }],
+    ['without stemming', { analyzer: { ...a, stem: false } }],
+    ['without stop words', { analyzer: { ...a, stopWords: false } }],
+  ]
+}
+
+const f = (x) => x.toFixed(3)
+export function formatTable(rows, runNames) {
+  const head = `| configuration | ${runNames.join(' | ')} | held-out mean R@5 |`
+  const sep = `|---|${runNames.map(() => '---').join('|')}|---|`
+  const lines = rows.map(([name, res]) => {
+    const cells = runNames.map((r) => `${f(res[r].recall_at[5])} / ${f(res[r].mrr)} / ${f(res[r].ndcg_at_10)}`)
+    const mean = HELD_OUT.reduce((s, r) => s + res[r].recall_at[5], 0) / HELD_OUT.length
+    return `| ${name} | ${cells.join(' | ')} | ${f(mean)} |`
+  })
+  return [head, sep, ...lines].join('\n')
+}
+
+const data = loadAll()
+const configs = argv.includes('--ablations') ? ablations(DEFAULT_INDEX_OPTIONS) : [['shipped', {}]]
+const rows = []
+for (const [name, options] of configs) rows.push([name, await evaluate(ToolIndex, options, data)])
+const runNames = data.runs.map((r) => r.name)
+console.log(`R@5 / MRR / nDCG@10, limit 10; queries per run: ${data.runs.map((r) => `${r.name} ${r.queries.length}`).join(', ')}`)
+console.log(formatTable(rows, runNames))
+const out = opt('--json')
+if (out) fs.writeFileSync(out, JSON.stringify(Object.fromEntries(rows.map(([n, r]) => [n, r])), null, 1))
