@@ -172,7 +172,7 @@ describe('Porter stemmer', () => {
     expect(stem(word)).toBe(expected)
   })
 
-  it('has no local extensions (issue 19): the package's Porter, quirks included', () => {
+  it('has no local extensions (issue 19): plain Porter from the package, quirks included', () => {
     expect(stem('relationship')).not.toBe(stem('relation'))
     expect(stem('added')).toBe('ad')
   })
