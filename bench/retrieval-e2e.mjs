@@ -26,10 +26,14 @@ try {
     const golden = path.join(tmp, `${run.name}.json`)
     fs.writeFileSync(golden, JSON.stringify({ queries: run.queries }))
     const json = path.join(tmp, `${run.name}.result.json`)
-    const r = spawnSync(process.execPath, [path.join(SHARED, 'bench/score-retrieval.mjs'), '--golden', golden, '--corpus', CORPORA[run.corpus], '--json', json], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    })
+    const r = spawnSync(
+      process.execPath,
+      [path.join(SHARED, 'bench/score-retrieval.mjs'), '--golden', golden, '--corpus', CORPORA[run.corpus], '--json', json],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    )
     if (r.status !== 0) throw new Error(`score-retrieval failed on ${run.name}:\n${r.stdout}\n${r.stderr}`)
     process.stdout.write(`${run.name}: ${r.stdout.split('\n')[1]}\n`)
     results[run.name] = JSON.parse(fs.readFileSync(json, 'utf8'))

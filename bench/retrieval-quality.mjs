@@ -10,7 +10,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { ROOT, requireRoot } from './lib/util.mjs'
-import { evaluate, loadAll, HELD_OUT } from './lib/retrieval-eval.mjs'
+import { evaluate, loadAll, HELD_OUT, replay, replaySplits } from './lib/retrieval-eval.mjs'
 
 const argv = process.argv.slice(2)
 const opt = (f, d) => {
@@ -26,6 +26,7 @@ export function ablations(defaults) {
   const a = defaults.analyzer
   return [
     ['shipped', {}],
+    ['without feedback expansion', { feedback: { docs: 0, terms: 0, weight: 0 } }],
     ['without synonyms', { synonymWeight: 0 }],
     ['without stemming', { analyzer: { ...a, stem: false } }],
     ['without stop words', { analyzer: { ...a, stopWords: false } }],
@@ -46,6 +47,10 @@ export function formatTable(rows, runNames) {
 
 const data = loadAll()
 const configs = argv.includes('--ablations') ? ablations(DEFAULT_INDEX_OPTIONS) : [['shipped', {}]]
+// --try '{"feedback":{"docs":3,"terms":5,"weight":0.3}}' (repeatable): extra rows, options merged over the shipped ones
+argv.forEach((a, i) => {
+  if (a === '--try') configs.push([argv[i + 1], JSON.parse(argv[i + 1])])
+})
 const rows = []
 for (const [name, options] of configs) rows.push([name, await evaluate(ToolIndex, options, data)])
 const runNames = data.runs.map((r) => r.name)
@@ -53,3 +58,14 @@ console.log(`R@5 / MRR / nDCG@10, limit 10; queries per run: ${data.runs.map((r)
 console.log(formatTable(rows, runNames))
 const out = opt('--json')
 if (out) fs.writeFileSync(out, JSON.stringify(Object.fromEntries(rows.map(([n, r]) => [n, r])), null, 1))
+
+if (argv.includes('--replay')) {
+  const { LearnedUse } = core
+  console.log('\nLearning from use, replay (history queries each followed by a call of their labeled tool); R@5 / MRR / nDCG@10 before → after')
+  console.log('| replay | history | scored | before | after |\n|---|---|---|---|---|')
+  for (const [name, corpus, history, scored] of replaySplits(data)) {
+    const { before, after } = await replay(ToolIndex, LearnedUse, data.corpora[corpus], history, scored)
+    const c = (m) => `${f(m.recall_at[5])} / ${f(m.mrr)} / ${f(m.ndcg_at_10)}`
+    console.log(`| ${name} | ${history.length} | ${scored.length} | ${c(before)} | ${c(after)} |`)
+  }
+}

@@ -3,7 +3,7 @@
 // targets are printed beside the numbers ("ok" / "MISS").
 //
 //   npm run bench                                   every section (≈ 5–10 min on 2 cores)
-//   npm run bench -- --only retrieval,classify      some sections: retrieval classify incremental stdio call bridge soak
+//   npm run bench -- --only retrieval,classify      some sections: retrieval quality classify incremental stdio call bridge soak
 //   npm run bench -- --skip soak
 //   npm run bench -- --sizes 527,5000 --stdio-sizes 527,5000 --queries 2000
 //   npm run bench -- --quick                        fewer queries/requests (smoke run, ≈ 2–3 min)
@@ -24,7 +24,7 @@ const opt = (f, d) => {
   return i >= 0 ? argv[i + 1] : d
 }
 const flag = (f) => argv.includes(f)
-const ALL = ['retrieval', 'classify', 'incremental', 'stdio', 'call', 'bridge', 'soak']
+const ALL = ['retrieval', 'quality', 'classify', 'incremental', 'stdio', 'call', 'bridge', 'soak']
 const only = opt('--only') ? opt('--only').split(',') : ALL
 const skip = opt('--skip') ? opt('--skip').split(',') : []
 for (const s of [...only, ...skip])
@@ -397,6 +397,13 @@ try {
   if (want('retrieval')) {
     startSection('retrieval')
     await retrievalSection()
+  }
+  if (want('quality')) {
+    // retrieval quality on the dev and held-out sets, ablations, learning-from-use replay (docs/retrieval.md)
+    startSection('quality')
+    const out = execFileSync(process.execPath, [path.join(BENCH, 'retrieval-quality.mjs'), '--ablations', '--replay'], { encoding: 'utf8' })
+    console.log(out)
+    section('quality', out)
   }
   if (want('classify')) {
     startSection('classify')

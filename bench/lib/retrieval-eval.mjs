@@ -135,3 +135,39 @@ export async function evaluate(ToolIndex, options = {}, data = loadAll(), wrap =
 
 /** Mean over the held-out runs that count for the target (everything but dev and para36). */
 export const HELD_OUT = ['dev-paraphrase', 'v2-fresh', 'live-fresh', 'known-item', 'dev-paraphrase@live', 'v2-fresh@live']
+
+/**
+ * Replay of learning from use: an index over `tools`, `history` queries each followed by a call
+ * of their best-labeled tool (what an agent that found it would do), then `scored` measured.
+ * Returns {before, after} aggregates (before = the same index without the history).
+ */
+export async function replay(ToolIndex, LearnedUse, tools, history, scored, options = {}) {
+  const index = buildIndex(ToolIndex, tools, options)
+  const before = await score((q) => index.search(q), scored)
+  const learned = new LearnedUse()
+  const now = Date.UTC(2026, 10, 26)
+  for (const q of history) {
+    const best = [...q.labels].sort((a, b) => b.relevance - a.relevance)[0]
+    learned.record(index.queryTerms(q.query), best.tool_id, now)
+  }
+  index.setLearned(learned, () => now)
+  const after = await score((q) => index.search(q), scored)
+  return { before, after }
+}
+
+/** The replays docs/retrieval.md reports: [name, corpus, history, scored] */
+export function replaySplits(data) {
+  const run = (name) => data.runs.find((r) => r.name === name).queries
+  const half = (qs, odd) => qs.filter((_, i) => i % 2 === (odd ? 1 : 0))
+  const para = run('dev-paraphrase')
+  const paraLive = run('dev-paraphrase@live')
+  return [
+    ['dev-paraphrase, 1st of each pair → 2nd', 'v2', para.filter((q) => q.id.endsWith('-p1')), para.filter((q) => q.id.endsWith('-p2'))],
+    ['dev-paraphrase, 2nd of each pair → 1st', 'v2', para.filter((q) => q.id.endsWith('-p2')), para.filter((q) => q.id.endsWith('-p1'))],
+    ['dev-paraphrase@live, 1st → 2nd', 'live', paraLive.filter((q) => q.id.endsWith('-p1')), paraLive.filter((q) => q.id.endsWith('-p2'))],
+    ['dev → dev-paraphrase', 'v2', run('dev'), para],
+    ['live-fresh, even → odd (unrelated history: harm check)', 'live', half(run('live-fresh'), false), half(run('live-fresh'), true)],
+    ['known-item, even → odd (unrelated history: harm check)', 'live', half(run('known-item'), false), half(run('known-item'), true)],
+    ['dev, each query twice (history = the same queries)', 'v2', run('dev'), run('dev')],
+  ]
+}

@@ -72,6 +72,8 @@ const ConfigBase = z.object({
   quarantine_enabled: z.boolean().default(true),
   allow_agent_server_changes: z.boolean().default(false),
   agents: z.array(AgentSchema).default([]),
+  /** retrieve_tools: `learn` = lift tools agents called after similar searches (docs/retrieval.md) */
+  search: z.object({ learn: z.boolean().default(true) }).default({ learn: true }),
   limits: z
     .object({
       max_tools_per_server: z.number().int().min(1).default(1000),

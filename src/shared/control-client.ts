@@ -40,6 +40,7 @@ export const controlRoutes = {
   toolAction: (server: string, tool: string, action: ToolAction) => `/api/v1/servers/${enc(server)}/tools/${enc(tool)}/${enc(action)}`,
   approveAll: (server: string) => `/api/v1/servers/${enc(server)}/tools/approve-all`,
   agentToken: (agent: string) => `/api/v1/agents/${enc(agent)}/token`,
+  searchLearned: () => '/api/v1/search/learned',
   search(args: SearchArgs): string {
     const q = new URLSearchParams({ q: args.query })
     if (args.limit !== undefined) q.set('limit', String(args.limit))
@@ -96,6 +97,10 @@ export class ControlClient implements Api {
   async createAgentToken(agent: string): Promise<string> {
     return (await this.json<{ token: string }>('POST', controlRoutes.agentToken(agent))).token
   }
+  /** Forgets what learning from use recorded; answers how many records went (extra route, not part of the Api). */
+  async forgetLearned(): Promise<number> {
+    return (await this.json<{ forgotten: number }>('DELETE', controlRoutes.searchLearned())).forgotten
+  }
 
   subscribe(listener: (event: ApiEvent) => void): () => void {
     this.listeners.add(listener)
@@ -132,12 +137,12 @@ export class ControlClient implements Api {
     return { Authorization: `Bearer ${this.key}` }
   }
 
-  private async json<T>(method: 'GET' | 'POST', path: string): Promise<T> {
+  private async json<T>(method: 'GET' | 'POST' | 'DELETE', path: string): Promise<T> {
     const res = await this.request(method, path)
     return (await res.json()) as T
   }
 
-  private async request(method: 'GET' | 'POST', path: string): Promise<Response> {
+  private async request(method: 'GET' | 'POST' | 'DELETE', path: string): Promise<Response> {
     const url = `${this.base}${path}`
     let res: Response
     try {

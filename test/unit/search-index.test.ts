@@ -175,11 +175,11 @@ describe('ToolIndex incremental updates', () => {
 })
 
 describe('ToolIndex scoring matches minisearch BM25+', () => {
-  // With synonyms off and minisearch's own coordination (distinct matched terms), the scores
-  // must equal minisearch 7.2 configured with the same fields, analyzer, boosts and BM25 params.
+  // With synonyms and feedback off and minisearch's own coordination (distinct matched terms), the
+  // scores must equal minisearch 7.2 configured with the same fields, analyzer, boosts and BM25 params.
   it('on a small catalog', () => {
     const tools = [...FILES, ...ISSUES, tool('web', 'fetch', 'Fetch a URL from the internet. Optionally extract contents as markdown.', ['url', 'max_length'])]
-    const options = { synonymWeight: 0, coordination: 'terms' as const }
+    const options = { synonymWeight: 0, coordination: 'terms' as const, feedback: { docs: 0, terms: 0, weight: 0 } }
     const index = indexOf(
       tools.filter((t) => t.server === 'files'),
       tools.filter((t) => t.server === 'tracker'),

@@ -12,6 +12,7 @@ import { createLogger } from '../core/log'
 export interface Operator {
   api: Api
   createAgentToken(agent: string): Promise<string>
+  forgetLearned(): Promise<number>
   close(): Promise<void>
 }
 
@@ -38,7 +39,12 @@ export async function openOperator(where: Where, needTools: boolean): Promise<Op
         401,
       )
     const client = new ControlClient({ key, baseUrl: live.url, unreachableHint: `The running Toolgate (pid ${live.pid}) did not answer.` })
-    return { api: client, createAgentToken: (agent) => client.createAgentToken(agent), close: async () => {} }
+    return {
+      api: client,
+      createAgentToken: (agent) => client.createAgentToken(agent),
+      forgetLearned: () => client.forgetLearned(),
+      close: async () => {},
+    }
   }
   const core = await startCore({
     configPath,
@@ -48,5 +54,5 @@ export async function openOperator(where: Where, needTools: boolean): Promise<Op
     logger: createLogger({ dataDir, stderr: false }),
   })
   if (needTools) await core.settled(30000)
-  return { api: core.api, createAgentToken: (agent) => core.createAgentToken(agent), close: () => core.stop() }
+  return { api: core.api, createAgentToken: (agent) => core.createAgentToken(agent), forgetLearned: () => core.forgetLearned(), close: () => core.stop() }
 }

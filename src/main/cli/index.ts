@@ -136,6 +136,17 @@ where(program.command('search <query>'))
     }
   })
 
+where(program.command('forget-searches'))
+  .description('forget what retrieve_tools learned from the tools agents called (config search.learn)')
+  .action(async (o) => {
+    const op = await openOperator(w(o), false)
+    try {
+      process.stdout.write(`forgot ${await op.forgetLearned()} learned search(es)\n`)
+    } finally {
+      await op.close()
+    }
+  })
+
 const agents = program.command('agents').description('agent identities')
 where(agents.command('token <name>'))
   .description('create a token for an agent from the config (printed once; only its hash is stored)')

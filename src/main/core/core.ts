@@ -17,6 +17,7 @@ import { UpstreamManager } from './upstream-manager'
 import { ControlService } from './control/service'
 import { ControlEvents } from './control/events'
 import { createAgentServer, type AgentDeps } from './agent/mcp-server'
+import { LearnedStore } from './search/learned-store'
 import { agentScope, FULL_SCOPE, type Scope } from './agent/scope'
 import { McpEndpoint } from './http/mcp-endpoint'
 import { hashToken, type Principal } from './http/auth'
@@ -66,6 +67,8 @@ export interface Core {
   /** resolves when every running upstream has connected or failed */
   settled(timeoutMs?: number): Promise<void>
   createAgentToken(agent: string): Promise<string>
+  /** forgets what retrieve_tools learned from agents' calls; returns the number of records */
+  forgetLearned(): Promise<number>
   stop(): Promise<void>
 }
 
@@ -85,6 +88,12 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const catalog = new Catalog(config, store)
     await pinFailClosedServers(catalog)
     const stats = new DiscoveryStats()
+    const learned = new LearnedStore(path.join(dataDir, 'search-learned.json'), logger)
+    const applyLearning = (c: Config): void => {
+      learned.enabled = c.search.learn
+      catalog.index.setLearned(c.search.learn ? learned.use : null)
+    }
+    applyLearning(config)
     const manager = new UpstreamManager(catalog, logger)
     const events = new ControlEvents(catalog, manager.connections)
     const emit = events.emitEvent.bind(events)
@@ -94,6 +103,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       config = next
       configError = null
       catalog.setConfig(next)
+      applyLearning(next)
       manager.sync()
       logger.info({ servers: next.servers.length }, 'config loaded')
       if (next.warnings.length) logger.warn(`${configPath}: ignoring unknown key(s) ${next.warnings.join(', ')} (typo?)`)
@@ -121,7 +131,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       if (!agent) throw new ApiError('unknown_agent', `no agent named "${name}" in ${configPath} ("agents": [{"name": "${name}", ...}])`, 404)
       return agentScope(agent)
     }
-    const agentDeps: AgentDeps = { catalog, manager, stats, logger, configPath, reloadConfig }
+    const agentDeps: AgentDeps = { catalog, manager, stats, logger, configPath, reloadConfig, learned }
+    const forgetLearned = (): Promise<number> => learned.clear()
     const api = new ControlService({
       catalog,
       manager,
@@ -169,6 +180,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         apiKeys: () => [apiKey, instanceKey],
         agentTokens: () => store.current.agent_tokens,
         createAgentToken,
+        forgetLearned,
         staticDir: opts.staticDir === undefined ? path.join(appRoot(), 'out', 'renderer') : opts.staticDir,
         logger,
       })
@@ -195,6 +207,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         await manager.stopAll()
         await http?.close()
         await store.settle()
+        await learned.flush()
         lock.release()
         logger.flush?.()
       })()
@@ -216,6 +229,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       scopeForAgent,
       settled: (timeoutMs = 30000) => manager.settled(timeoutMs),
       createAgentToken,
+      forgetLearned,
       stop,
     }
   } catch (e) {

@@ -16,12 +16,15 @@ import { checkVariant, resolveTool } from './call-gate'
 import type { Scope } from './scope'
 import { agentTools } from './tool-defs'
 import { upstreamServersOp, type ServerOpsDeps } from './server-ops'
+import { sessionRecorder, type LearnedStore } from '../search/learned-store'
 
 export interface AgentDeps extends ServerOpsDeps {
   catalog: Catalog
   manager: UpstreamManager
   stats: DiscoveryStats
   logger: Logger
+  /** learning from use: a call is remembered with the session's last search (search.learn) */
+  learned?: LearnedStore
 }
 
 const CallArgsSchema = z.object(
@@ -46,6 +49,7 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
   const server = new Server({ name: 'toolgate', version: VERSION }, { capabilities: { tools: { listChanged: false } } })
   const tools = agentTools(scope)
   const offered = new Set(tools.map((t) => t.name))
+  const recorder = deps.learned ? sessionRecorder(deps.learned) : null
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }))
 
@@ -64,6 +68,7 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
       if (name === 'retrieve_tools') {
         const parsed = RetrieveArgsSchema.safeParse(args)
         if (!parsed.success) return errorResult(`retrieve_tools: ${parsed.error.issues[0].message}`)
+        recorder?.searched(deps.catalog.index.queryTerms(parsed.data.query))
         return textResult(retrieveText(deps.catalog, parsed.data, scope, deps.stats))
       }
       if (name === 'describe_tool') {
@@ -101,6 +106,7 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
         return errorResult(wrong)
       }
       deps.stats.recordCall(false)
+      recorder?.called(gate.entry.id)
       const up = deps.manager.get(gate.entry.server)
       if (!up) return errorResult(`server "${gate.entry.server}" is not running; ask the user to check it in the Toolgate window.`)
       const timeoutMs = deps.catalog.currentConfig.call_timeout_ms

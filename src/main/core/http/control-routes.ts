@@ -48,6 +48,8 @@ function openEvents(api: Api, req: IncomingMessage, res: ServerResponse): void {
 
 export interface ControlExtras {
   createAgentToken(agent: string): Promise<string>
+  /** forgets what retrieve_tools learned from agents' calls (search.learn) */
+  forgetLearned(): Promise<number>
 }
 
 export async function handleControl(api: Api, extras: ControlExtras, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -81,6 +83,9 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
         return sendJson(res, 200, text)
       }
     }
+  }
+  if (method === 'DELETE' && parts.length === 2 && parts[0] === 'search' && parts[1] === 'learned') {
+    return sendJson(res, 200, { forgotten: await extras.forgetLearned() })
   }
   if (method === 'POST' && parts.length === 3 && parts[0] === 'agents' && parts[2] === 'token') {
     return sendJson(res, 200, { agent: parts[1], token: await extras.createAgentToken(parts[1]) })

@@ -21,6 +21,7 @@ export interface HttpOptions {
   agentTokens: () => Record<string, Array<{ hash: string }>>
   staticDir: string | null
   createAgentToken(agent: string): Promise<string>
+  forgetLearned(): Promise<number>
   logger: Logger
 }
 

@@ -19,6 +19,7 @@
 import { makeAnalyzer, makeQueryAnalyzer, DEFAULT_ANALYZER, firstSentence, isStopWord, splitIdentifier } from './tokenize'
 import type { AnalyzedQuery, AnalyzerOptions } from './tokenize'
 import { defaultSynonyms, expandQuery, leadingVerb, type SynonymTable } from './synonyms'
+import { LIFT_CAP, type LearnedUse } from './learned'
 
 export { firstSentence }
 export interface IndexedTool {
@@ -57,6 +58,12 @@ export interface ToolIndexOptions {
   actionElsewhereWeight: number
   /** multiply by the number of typed terms matched (synonyms count for the word they replace) */
   coordination: 'concepts' | 'terms'
+  /**
+   * Query expansion from the top results (pseudo-relevance feedback): the name and first-sentence
+   * terms of the best `docs` matches, weighted by their share of the top score, the best `terms`
+   * of them added at `weight`. They only re-rank tools that already match a typed word. 0 = off.
+   */
+  feedback: { docs: number; terms: number; weight: number }
   /** stemmed term → alternatives queries are expanded with (synonyms.ts) */
   synonyms: SynonymTable
 }
@@ -68,6 +75,7 @@ export const DEFAULT_OPTIONS: ToolIndexOptions = {
   synonymWeight: 0.5,
   actionElsewhereWeight: 0.1,
   coordination: 'concepts',
+  feedback: { docs: 5, terms: 10, weight: 0.3 },
   synonyms: defaultSynonyms(),
 }
 
@@ -128,6 +136,8 @@ export class ToolIndex {
   /** per slot: the tool id (undefined = free slot) and the distinct terms it was indexed under */
   private readonly slotId: Array<string | undefined> = []
   private readonly slotTerms: Array<string[] | undefined> = []
+  /** per slot: the distinct terms of its name and first sentence (feedback expansion draws on them) */
+  private readonly slotKeyTerms: Array<string[] | undefined> = []
   /** per slot × field: number of distinct terms in the field */
   private fieldLen = new Float64Array(0)
   private readonly fieldLenSum = new Array<number>(F).fill(0)
@@ -136,6 +146,9 @@ export class ToolIndex {
   /** scratch buffers for scoring, one cell per slot */
   private acc = new Float64Array(0)
   private mask = new Uint32Array(0)
+  /** scratch: per-field IDF × weight and b / average length of the term being accumulated */
+  private readonly idfW = new Float64Array(F)
+  private readonly lenW = new Float64Array(F)
   /** per slot: 1 while a removal batch is in progress */
   private removing = new Uint8Array(0)
   /** live slots in id order (kept sorted on add/remove), and each slot's position in it */
@@ -144,6 +157,9 @@ export class ToolIndex {
   private rankDirty = false
   /** bumped on every add/remove: field-length averages changed, cached norms are stale */
   private epoch = 0
+  /** learning from use (learned.ts): lifts tools agents called after similar queries; null = off */
+  private learned: LearnedUse | null = null
+  private clock: () => number = Date.now
   /** server → (tool id → indexed document and its slot) */
   private readonly byServer = new Map<string, Map<string, { doc: Doc; slot: number }>>()
   /** tool id → server that currently owns it */
@@ -192,6 +208,23 @@ export class ToolIndex {
     this.byServer.delete(server)
   }
 
+  /** A term's IDF over the whole catalog (its document frequency in the field where it is most common). */
+  private idf(term: string): number {
+    const df = Math.max(0, ...(this.postings.get(term)?.df ?? [0]))
+    return Math.log(1 + (this.live - df + 0.5) / (df + 0.5))
+  }
+
+  /** Turns learning from use on (with its records) or off (null). `clock` is for tests. */
+  setLearned(learned: LearnedUse | null, clock: () => number = Date.now): void {
+    this.learned = learned
+    this.clock = clock
+  }
+
+  /** The analyzed terms a query is matched (and remembered) by. */
+  queryTerms(query: string): string[] {
+    return [...new Set(this.analyzeQuery(query).terms)].slice(0, MAX_CONCEPTS)
+  }
+
   /** Every matching tool, best first; equal scores in id order. Empty for a query with no terms. */
   search(query: string): SearchHit[] {
     const analyzed = this.analyzeQuery(query)
@@ -205,42 +238,112 @@ export class ToolIndex {
     const { weights, concepts } = expandQuery(typed, lead, weighting, analyzed.compounds, this.options.synonyms)
     const conceptBit = new Map(typed.map((t, i) => [t, (1 << i) >>> 0]))
     const byTerm = this.options.coordination === 'terms'
-    const { b, d } = this.options.bm25
-    const n = this.live
-    const acc = this.acc
-    const mask = this.mask
     const touched: number[] = []
-    const idfW = new Float64Array(F)
-    const lenW = new Float64Array(F)
     let termNo = 0
     for (const [term, weight] of weights) {
-      const posting = this.postings.get(term)
       const bitIndex = termNo++
-      if (!posting) continue
       let bits = 0
       if (byTerm) bits = (1 << (bitIndex % MAX_CONCEPTS)) >>> 0
       else for (const c of concepts.get(term) ?? []) bits |= conceptBit.get(c) ?? 0
       if (bits === 0) continue // stands only for words past the MAX_CONCEPTS cap
-      for (let f = 0; f < F; f++) {
-        const df = posting.df[f]
-        const avg = this.fieldLenSum[f] / n
-        idfW[f] = df > 0 && this.boosts[f] > 0 ? weight * this.boosts[f] * Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0
-        lenW[f] = avg > 0 ? b / avg : 0
-      }
-      const entries = posting.entries
-      if (posting.epoch !== this.epoch) this.renormalize(posting, lenW)
-      const norm = posting.norm
-      for (let j = 0; j < entries.length; j++) {
-        const e = entries[j]
-        const w = idfW[(e >>> TF_BITS) & FIELD_MASK]
-        if (w === 0) continue
-        const slot = e >>> (TF_BITS + FIELD_BITS)
-        if (mask[slot] === 0) touched.push(slot)
-        acc[slot] += w * (d + norm[j])
-        mask[slot] = (mask[slot] | bits) >>> 0
-      }
+      this.accumulate(term, weight, bits, touched)
     }
+    const fb = this.options.feedback
+    if (fb.docs > 0 && fb.terms > 0 && fb.weight > 0 && touched.length > 0) {
+      for (const [term, weight] of this.feedbackTerms(touched, weights)) this.accumulate(term, weight, 0, touched)
+    }
+    if (this.learned && this.learned.size > 0)
+      this.applyLifts(
+        this.learned.lifts(typed, this.clock(), (t) => this.idf(t)),
+        touched,
+      )
     return this.rank(touched)
+  }
+
+  /**
+   * Adds each lifted tool min(lift, LIFT_CAP) × the best provisional score, so a learned tool can
+   * pass weaker matches but not one that beats it by more than the cap. A lifted tool that matched
+   * no typed word joins the results with the lift alone.
+   */
+  private applyLifts(lifts: ReadonlyMap<string, number>, touched: number[]): void {
+    if (lifts.size === 0) return
+    let top = 0
+    for (const slot of touched) top = Math.max(top, this.acc[slot] * popcount(this.mask[slot]))
+    if (top <= 0) return
+    for (const [id, lift] of lifts) {
+      const server = this.owner.get(id)
+      const slot = server === undefined ? undefined : this.byServer.get(server)?.get(id)?.slot
+      if (slot === undefined || lift <= 0) continue
+      const add = Math.min(lift, LIFT_CAP) * top
+      if (this.mask[slot] === 0) {
+        touched.push(slot)
+        this.mask[slot] = 1 // counts as one matched word, so the rank keeps the added score as is
+      }
+      this.acc[slot] += add / popcount(this.mask[slot])
+    }
+  }
+
+  /**
+   * Adds one term's BM25+ contribution, times `weight`, to every tool that contains it. `bits` are
+   * the typed words it stands for; 0 (a feedback term) only adds to tools already matched.
+   */
+  private accumulate(term: string, weight: number, bits: number, touched: number[]): void {
+    const posting = this.postings.get(term)
+    if (!posting) return
+    const { b, d } = this.options.bm25
+    const n = this.live
+    const acc = this.acc
+    const mask = this.mask
+    const idfW = this.idfW
+    const lenW = this.lenW
+    for (let f = 0; f < F; f++) {
+      const df = posting.df[f]
+      const avg = this.fieldLenSum[f] / n
+      idfW[f] = df > 0 && this.boosts[f] > 0 ? weight * this.boosts[f] * Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0
+      lenW[f] = avg > 0 ? b / avg : 0
+    }
+    const entries = posting.entries
+    if (posting.epoch !== this.epoch) this.renormalize(posting, lenW)
+    const norm = posting.norm
+    for (let j = 0; j < entries.length; j++) {
+      const e = entries[j]
+      const w = idfW[(e >>> TF_BITS) & FIELD_MASK]
+      if (w === 0) continue
+      const slot = e >>> (TF_BITS + FIELD_BITS)
+      if (mask[slot] === 0) {
+        if (bits === 0) continue
+        touched.push(slot)
+      }
+      acc[slot] += w * (d + norm[j])
+      mask[slot] = (mask[slot] | bits) >>> 0
+    }
+  }
+
+  /** Expansion terms from the best provisional matches (see ToolIndexOptions.feedback). */
+  private feedbackTerms(touched: number[], weights: ReadonlyMap<string, number>): Array<[string, number]> {
+    const { docs, terms, weight } = this.options.feedback
+    // The best `docs` by score, ties by id: the same whatever order the tools were indexed in.
+    const slotId = this.slotId as string[]
+    const before = (x: { slot: number; score: number }, y: { slot: number; score: number }): boolean =>
+      x.score > y.score || (x.score === y.score && slotId[x.slot] < slotId[y.slot])
+    const top: Array<{ slot: number; score: number }> = []
+    for (const slot of touched) {
+      const cand = { slot, score: Math.round(this.acc[slot] * popcount(this.mask[slot]) * SCORE_PRECISION) / SCORE_PRECISION }
+      if (top.length < docs) top.push(cand)
+      else if (before(cand, top[top.length - 1])) top[top.length - 1] = cand
+      else continue
+      top.sort((x, y) => (before(x, y) ? -1 : before(y, x) ? 1 : 0))
+    }
+    const best = top[0]?.score ?? 0
+    if (best <= 0) return []
+    const support = new Map<string, number>()
+    for (const { slot, score } of top) {
+      for (const t of this.slotKeyTerms[slot] ?? []) if (!weights.has(t)) support.set(t, (support.get(t) ?? 0) + score / best)
+    }
+    return [...support]
+      .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+      .slice(0, terms)
+      .map(([t, s]) => [t, (weight * s) / top.length])
   }
 
   get size(): number {
@@ -305,6 +408,7 @@ export class ToolIndex {
     if (slot === this.slotId.length) {
       this.slotId.push(undefined)
       this.slotTerms.push(undefined)
+      this.slotKeyTerms.push(undefined)
       this.ensureCapacity(slot + 1)
     }
     // term → packed (field, tf) counts for this document
@@ -331,6 +435,7 @@ export class ToolIndex {
     }
     this.slotId[slot] = doc.id
     this.slotTerms[slot] = [...counts.keys()]
+    this.slotKeyTerms[slot] = [...counts].filter(([, perField]) => perField[0] > 0 || perField[1] > 0).map(([t]) => t)
     this.sortedSlots.splice(this.lowerBound(doc.id), 0, slot)
     this.rankDirty = true
     this.epoch++
@@ -375,6 +480,7 @@ export class ToolIndex {
       }
       this.slotId[slot] = undefined
       this.slotTerms[slot] = undefined
+      this.slotKeyTerms[slot] = undefined
       this.freeSlots.push(slot)
       this.live--
     }
