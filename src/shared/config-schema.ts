@@ -73,7 +73,7 @@ const ConfigBase = z.object({
   allow_agent_server_changes: z.boolean().default(false),
   agents: z.array(AgentSchema).default([]),
   /** retrieve_tools: `learn` = lift tools agents called after similar searches (docs/retrieval.md) */
-  search: z.object({ learn: z.boolean().default(true) }).default({ learn: true }),
+  search: z.object({ learn: z.boolean().default(false) }).default({ learn: false }),
   limits: z
     .object({
       max_tools_per_server: z.number().int().min(1).default(1000),

@@ -31,7 +31,7 @@ describe('learning from use (search.learn)', () => {
     const dataDir = path.join(tmp, 'data')
     const toolsFile = writeJson(path.join(tmp, 'nb-tools.json'), TOOLS)
     const entry = fixtureEntry(toolsFile, path.join(tmp, 'calls.log'), { quarantined: false })
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), { mcpServers: { nb: entry } })
+    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), { mcpServers: { nb: entry }, search: { learn: true } })
     const learnedFile = path.join(dataDir, 'search-learned.json')
     const serve = await startServe({ configPath, dataDir })
     try {
@@ -70,7 +70,7 @@ describe('learning from use (search.learn)', () => {
       await mcp.client.callTool({ name: 'call_tool_read', arguments: { name: 'nb:weather_now', args: {} } })
 
       // switched back on: the old record counts again; then forget everything
-      writeJson(configPath, { mcpServers: { nb: entry } })
+      writeJson(configPath, { mcpServers: { nb: entry }, search: { learn: true } })
       await waitFor(async () => (await search()).get('nb:recent_activity') === lifted, 15_000, 'lift back after search.learn:true')
       const res = await fetch(`${serve.url}/api/v1/search/learned`, { method: 'DELETE', headers: { authorization: `Bearer ${serve.key}` } })
       expect(res.status).toBe(200)
