@@ -1,11 +1,11 @@
 // Learning from use end to end (issue 19): an agent searches, then calls a tool that was not the
 // top result; the same search afterwards lifts that tool (by at most the cap), the record lands in
 // <data-dir>/search-learned.json, `search.learn: false` switches the lift off and stops recording,
-// and DELETE /api/v1/search/learned forgets everything.
+// and `toolgate forget-searches` (DELETE /api/v1/search/learned) forgets everything.
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { cleanupProcesses, cleanupTemp, fixtureEntry, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson } from '../helpers/cli'
+import { cleanupProcesses, cleanupTemp, fixtureEntry, runCli, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson } from '../helpers/cli'
 import { jsonOf } from '../helpers/mcp-client'
 import { mcpOn } from '../helpers/faults'
 
@@ -72,9 +72,11 @@ describe('learning from use (search.learn)', () => {
       // switched back on: the old record counts again; then forget everything
       writeJson(configPath, { mcpServers: { nb: entry }, search: { learn: true } })
       await waitFor(async () => (await search()).get('nb:recent_activity') === lifted, 15_000, 'lift back after search.learn:true')
-      const res = await fetch(`${serve.url}/api/v1/search/learned`, { method: 'DELETE', headers: { authorization: `Bearer ${serve.key}` } })
-      expect(res.status).toBe(200)
-      expect(await res.json()).toEqual({ forgotten: 1 })
+      // `toolgate forget-searches` reaches the live instance through DELETE /api/v1/search/learned
+      const forget = await runCli(['forget-searches', '--config', configPath, '--data-dir', dataDir], { env: { TOOLGATE_API_KEY: serve.key } })
+      expect(forget.stderr).toBe('')
+      expect(forget.stdout).toBe('forgot 1 learned search(es)\n')
+      expect(forget.code).toBe(0)
       expect(JSON.parse(fs.readFileSync(learnedFile, 'utf8')).records).toEqual([])
       expect((await search()).get('nb:recent_activity')).toBe(before.get('nb:recent_activity'))
       await mcp.client.close()
