@@ -1,9 +1,20 @@
 import { describe, expect, it, vi } from 'vitest'
 import { WaitingNotifier, whatStartedWaiting } from '../../src/main/electron/notify'
-import { summarize, type Summary } from '../../src/main/electron/summary'
+import { summarizeServers as summarize, type ServersSummary as Summary } from '../../src/shared/summary'
 import { worldApi } from '../helpers/world-api'
 
-const s = (over: Partial<Summary>): Summary => ({ total: 0, connected: 0, callable: 0, reviewServers: [], pendingTools: {}, waiting: 0, ...over })
+const s = (over: Partial<Summary>): Summary => ({
+  total: 0,
+  connected: 0,
+  quarantined: 0,
+  disabled: 0,
+  error: 0,
+  callable: 0,
+  reviewServers: [],
+  pendingTools: {},
+  waiting: 0,
+  ...over,
+})
 
 describe('notifications for things that start waiting', () => {
   it('says nothing when nothing new waits', () => {

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 vi.mock('electron', () => import('../helpers/fake-electron'))
 import { fake } from '../helpers/fake-electron'
 import { buildTrayMenu, TrayController, tooltipFor } from '../../src/main/electron/tray'
-import { summarize } from '../../src/main/electron/summary'
+import { summarizeServers as summarize } from '../../src/shared/summary'
 import { WORLD_CONFIG } from '../helpers/catalog-fixture'
 import { worldApi } from '../helpers/world-api'
 

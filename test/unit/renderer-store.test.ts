@@ -2,7 +2,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../src/shared/api'
 import { createAppStore } from '../../src/renderer/store/store'
-import { waitingCount, nonZeroCounts } from '../../src/renderer/store/selectors'
+import { nonZeroCounts } from '../../src/renderer/store/selectors'
+import { summarizeServers } from '../../src/shared/summary'
 import { worldApi } from '../helpers/world-api'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
 import { WORLD_TOOLS, tool } from '../helpers/catalog-fixture'
@@ -127,7 +128,7 @@ describe('app store', () => {
     const api = await worldApi()
     const { servers } = await api.servers()
     // sketchy (review) + gh:rotate_keys; legacy is the user's own hold, not waiting on the user
-    expect(waitingCount(servers)).toBe(2)
+    expect(summarizeServers(servers).waiting).toBe(2)
     expect(nonZeroCounts(servers[0])).toEqual([
       { status: 'callable', n: 3 },
       { status: 'disabled_by_config', n: 1 },

@@ -8,7 +8,7 @@ import { parseAppArgs } from './args'
 import { installCsp } from './csp'
 import { forwardEvents, registerIpcHandlers } from './ipc'
 import { WaitingNotifier, type Note } from './notify'
-import { summarize } from './summary'
+import { summarizeServers } from '../../shared/summary'
 import { TrayController } from './tray'
 import { isRendererOrigin, isRendererUrl, senderValidator } from './ipc-sender'
 import { installPermissionPolicy } from './permissions'
@@ -132,7 +132,7 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
   const refresh = async () => {
     try {
       const { servers } = await running.api.servers()
-      const summary = summarize(servers)
+      const summary = summarizeServers(servers)
       tray.update(servers, summary)
       if (!baselined) {
         baselined = true

@@ -1,7 +1,7 @@
 // Desktop notifications when something starts waiting for the user: a new server to review, or
 // tools that became pending/changed. The first snapshot is the baseline (no notification at start;
 // the tray icon already shows it).
-import type { Summary } from './summary'
+import type { ServersSummary as Summary } from '../../shared/summary'
 
 export interface Note {
   title: string

@@ -2,7 +2,7 @@
 // Enable/Disable, Open Toolgate and Quit. The icon and tooltip change when something waits.
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions } from 'electron'
 import type { ServerInfo } from '../../shared/api'
-import type { Summary } from './summary'
+import type { ServersSummary as Summary } from '../../shared/summary'
 
 export interface TrayHandlers {
   open(): void
@@ -98,5 +98,5 @@ export class TrayController {
 }
 
 function summaryOfNothing(): Summary {
-  return { total: 0, connected: 0, callable: 0, reviewServers: [], pendingTools: {}, waiting: 0 }
+  return { total: 0, connected: 0, quarantined: 0, disabled: 0, error: 0, callable: 0, reviewServers: [], pendingTools: {}, waiting: 0 }
 }

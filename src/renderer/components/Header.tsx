@@ -1,7 +1,7 @@
 // The top bar: the overall state in one line, and the three views.
 import { useEffect } from 'react'
 import { useApp } from '../store/context'
-import { callableCount, connectedCount, waitingCount } from '../store/selectors'
+import { summarizeServers } from '../../shared/summary'
 import type { Tab } from '../store/store'
 
 const TABS: Array<{ id: Tab; label: string }> = [
@@ -14,7 +14,8 @@ export function Header() {
   const servers = useApp((s) => s.servers)
   const tab = useApp((s) => s.tab)
   const setTab = useApp((s) => s.setTab)
-  const waiting = waitingCount(servers)
+  const summary = summarizeServers(servers)
+  const waiting = summary.waiting
 
   useEffect(() => {
     document.title = waiting > 0 ? `(${waiting}) Toolgate` : 'Toolgate'
@@ -28,12 +29,12 @@ export function Header() {
       </div>
       <p className="summary" aria-live="polite">
         <span>
-          {connectedCount(servers)} of {servers.length} servers connected
+          {summary.connected} of {summary.total} servers connected
         </span>
         <span className="sep" aria-hidden="true">
           ·
         </span>
-        <span>{callableCount(servers)} tools callable</span>
+        <span>{summary.callable} tools callable</span>
         {waiting > 0 && (
           <>
             <span className="sep" aria-hidden="true">

@@ -2,28 +2,6 @@
 import type { ServerInfo } from '../../shared/api'
 import { LOCK_STATUSES, type ToolStatus } from '../../shared/statuses'
 
-/** Servers that wait for the user's review (never approved); operator holds and user holds excluded. */
-export function serversAwaitingReview(servers: readonly ServerInfo[]): ServerInfo[] {
-  return servers.filter((s) => s.quarantined && (s.quarantine_source === undefined || s.quarantine_source === 'review'))
-}
-
-export function pendingToolCount(servers: readonly ServerInfo[]): number {
-  return servers.reduce((n, s) => n + (s.counts.pending_approval ?? 0), 0)
-}
-
-/** What "N waiting for approval" counts: servers to review plus new/changed tools. */
-export function waitingCount(servers: readonly ServerInfo[]): number {
-  return serversAwaitingReview(servers).length + pendingToolCount(servers)
-}
-
-export function callableCount(servers: readonly ServerInfo[]): number {
-  return servers.reduce((n, s) => n + (s.counts.callable ?? 0), 0)
-}
-
-export function connectedCount(servers: readonly ServerInfo[]): number {
-  return servers.filter((s) => s.state === 'connected').length
-}
-
 /** Non-zero counts in a stable order: callable first, then the lock statuses by precedence. */
 export function nonZeroCounts(server: ServerInfo): Array<{ status: ToolStatus; n: number }> {
   const out: Array<{ status: ToolStatus; n: number }> = []

@@ -18,6 +18,7 @@ import {
   type ToolInfo,
 } from '../../../shared/api'
 import { REMEDIATION } from '../../../shared/statuses'
+import { summarizeServers } from '../../../shared/summary'
 import { callWith } from '../../../shared/call-variant'
 import { Catalog, type CatalogEntry } from '../catalog/catalog'
 import { approveAll, approveServer, approveTool, quarantineServer, setToolDisabled } from '../catalog/decisions'
@@ -115,19 +116,13 @@ export class ControlService implements Api {
   async status(): Promise<StatusInfo> {
     const servers = this.d.catalog.currentConfig.servers.map((s) => serverInfo(this.d.catalog, this.d.manager.connections, s))
     const all = [...this.d.catalog.snapshot().byId.values()]
+    const sum = summarizeServers(servers) // the same summary as the tray and the UI header
     return {
       version: VERSION,
       uptime_s: Math.round((Date.now() - this.d.startedAt) / 1000),
-      servers: {
-        total: servers.length,
-        connected: servers.filter((s) => s.state === 'connected').length,
-        quarantined: servers.filter((s) => s.state === 'quarantined').length,
-        disabled: servers.filter((s) => s.state === 'disabled').length,
-        error: servers.filter((s) => s.state === 'error').length,
-      },
+      servers: { total: sum.total, connected: sum.connected, quarantined: sum.quarantined, disabled: sum.disabled, error: sum.error },
       tools: { ...Catalog.counts(all, true), total: all.length },
-      pending_approvals:
-        servers.filter((s) => s.quarantine_source && s.quarantine_source !== 'config').length + all.filter((e) => e.status === 'pending_approval').length,
+      pending_approvals: sum.waiting,
     }
   }
 

@@ -1,0 +1,51 @@
+// The one summary of the server list: what the tray, the UI header and GET /api/v1/status say
+// about the whole. "Waiting for approval" counts what waits for the user's review: servers never
+// approved (quarantine_source "review") and new or changed tools (pending_approval). An operator
+// hold (quarantined:true in the config) is not the user's to approve, and a server the user put
+// back into quarantine is the user's own decision: neither waits.
+import type { ServerInfo } from './api'
+
+export interface ServersSummary {
+  total: number
+  /** by server state (a disabled server counts as disabled even when it is also quarantined) */
+  connected: number
+  quarantined: number
+  disabled: number
+  error: number
+  /** callable tools over every server */
+  callable: number
+  /** servers waiting for the user's review, by name */
+  reviewServers: string[]
+  /** pending/changed tools per server (servers with none omitted) */
+  pendingTools: Record<string, number>
+  /** reviewServers + every pending tool: the "N waiting for approval" number */
+  waiting: number
+}
+
+/** Whether a server waits for the user's review (never approved, or added by an agent). */
+export function awaitsReview(s: ServerInfo): boolean {
+  return s.quarantined && (s.quarantine_source === undefined || s.quarantine_source === 'review')
+}
+
+export function summarizeServers(servers: readonly ServerInfo[]): ServersSummary {
+  const reviewServers = servers.filter(awaitsReview).map((s) => s.name)
+  const pendingTools: Record<string, number> = {}
+  let pendingTotal = 0
+  for (const s of servers) {
+    const n = s.counts.pending_approval ?? 0
+    if (n > 0) pendingTools[s.name] = n
+    pendingTotal += n
+  }
+  const inState = (state: ServerInfo['state']): number => servers.filter((s) => s.state === state).length
+  return {
+    total: servers.length,
+    connected: inState('connected'),
+    quarantined: inState('quarantined'),
+    disabled: inState('disabled'),
+    error: inState('error'),
+    callable: servers.reduce((n, s) => n + (s.counts.callable ?? 0), 0),
+    reviewServers,
+    pendingTools,
+    waiting: reviewServers.length + pendingTotal,
+  }
+}
