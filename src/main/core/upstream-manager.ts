@@ -7,7 +7,7 @@ import type { Catalog, ToolDef } from './catalog/catalog'
 import { ingestTools } from './catalog/decisions'
 import { canonicalJson } from './catalog/hash'
 import type { Logger } from './log'
-import { Upstream, type UpstreamTool } from './upstream/connection'
+import { Upstream, type UpstreamTool } from './upstream/upstream'
 import { ConnectionStates } from './upstream/states'
 
 export function toToolDef(t: UpstreamTool): ToolDef {

@@ -1,6 +1,6 @@
 // The upstream module's public surface: connections to upstream MCP servers, with supervision.
-export { Upstream } from './connection'
-export type { UpstreamEvents } from './connection'
+export { Upstream } from './upstream'
+export type { UpstreamEvents } from './upstream'
 export { inspectUpstream } from './inspect'
 export { describeTarget, maskUrl } from './target'
 export { sanitizeTools } from './tools'
