@@ -9,7 +9,7 @@ import type { ServerConfig } from '../../src/shared/config-schema'
 import { silentLogger } from '../../src/main/core/log'
 import type { Logger } from '../../src/main/core/log'
 import { Upstream, UpstreamCallError, inspectUpstream } from '../../src/main/core/upstream'
-import { MESSAGE_FLOOR_BYTES } from '../../src/main/core/upstream/session'
+import { MESSAGE_FLOOR_BYTES } from '../../src/main/core/upstream/connection'
 import type { UpstreamOptions, UpstreamState, UpstreamTool } from '../../src/main/core/upstream'
 import { pidAlive, waitFor } from '../helpers/wait'
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { silentLogger } from '../../src/main/core/log'
 import { Upstream, UpstreamCallError } from '../../src/main/core/upstream'
-import { MESSAGE_FLOOR_BYTES } from '../../src/main/core/upstream/session'
+import { MESSAGE_FLOOR_BYTES } from '../../src/main/core/upstream/connection'
 import { waitFor } from '../helpers/wait'
 
 interface RpcMessage {

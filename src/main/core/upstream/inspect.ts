@@ -2,7 +2,7 @@
 // without starting it for real. No supervision, no retries; the stdio child is gone on return.
 import type { ServerConfig } from '../../../shared/config-schema'
 import { serverLogger } from './log'
-import { openSession } from './session'
+import { openConnection } from './connection'
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './types'
 import type { UpstreamOptions, UpstreamTool } from './types'
 
@@ -10,7 +10,7 @@ export async function inspectUpstream(config: ServerConfig, opts: UpstreamOption
   const timeoutMs = opts.timeoutMs ?? opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
   const log = serverLogger(opts.logger, config.name)
   log.info('inspecting upstream')
-  const conn = await openSession(
+  const conn = await openConnection(
     config,
     { logger: log, limits: opts.limits, timeoutMs },
     { onClosed: () => undefined, onToolListChanged: () => undefined },

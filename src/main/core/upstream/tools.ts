@@ -17,17 +17,17 @@ export interface ToolListing {
 }
 
 /**
- * Fetch every page of tools/list. Uses client.request rather than client.listTools on purpose:
+ * Fetch every page of tools/list. Uses mcp.request rather than mcp.listTools on purpose:
  * listTools validates every tool strictly and compiles each outputSchema (Ajv) — one broken
  * tool would fail the whole list, and the proxy passes results through without output checks.
  */
-export async function fetchToolList(client: Client, limits: UpstreamLimits, timeoutMs: number): Promise<ToolListing> {
+export async function fetchToolList(mcp: Client, limits: UpstreamLimits, timeoutMs: number): Promise<ToolListing> {
   const raw: unknown[] = []
   const seenCursors = new Set<string>()
   let cursor: string | undefined
   let truncatedFetch = false
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LooseListToolsResult, { timeout: timeoutMs })
+    const result = await mcp.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LooseListToolsResult, { timeout: timeoutMs })
     raw.push(...result.tools)
     cursor = result.nextCursor
     if (cursor === undefined || cursor === '') break

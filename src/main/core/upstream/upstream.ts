@@ -6,8 +6,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import { Backoff } from './backoff'
-import { Session, errorText, openSession } from './session'
-import type { SessionHooks } from './session'
+import { UpstreamConnection, errorText, openConnection } from './connection'
+import type { ConnectionHooks } from './connection'
 import { describeTarget, makeRedactor } from './target'
 import { serverLogger } from './log'
 import type { ToolListing } from './tools'
@@ -46,13 +46,13 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   private gen = 0
   private running = false
   /** the live connection (state 'connected') */
-  private conn: Session | null = null
+  private conn: UpstreamConnection | null = null
   /** a connection being opened (state 'connecting') */
-  private opening: Session | null = null
+  private opening: UpstreamConnection | null = null
   /** once `auto` found a working transport, reconnects use it */
   private kinds: TransportKind[] | undefined
   private relistOnOpen = false
-  private refreshing: Session | null = null
+  private refreshing: UpstreamConnection | null = null
   private refreshAgain = false
   private pinging = false
   private retryTimer: NodeJS.Timeout | undefined
@@ -119,7 +119,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this.gen++
     this.running = false
     this.clearTimers()
-    const conns = [this.conn, this.opening].filter((c): c is Session => c !== null)
+    const conns = [this.conn, this.opening].filter((c): c is UpstreamConnection => c !== null)
     this.conn = null
     this.opening = null
     this.refreshing = null
@@ -177,13 +177,13 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
 
   private async connectOnce(gen: number): Promise<void> {
     const started = Date.now()
-    const hooks: SessionHooks = {
+    const hooks: ConnectionHooks = {
       onClosed: (c, reason) => this.onConnectionClosed(c, reason),
       onToolListChanged: (c) => this.onToolListChanged(c),
     }
-    let conn: Session
+    let conn: UpstreamConnection
     try {
-      conn = await openSession(this.config, { logger: this.log, limits: this.opts.limits, timeoutMs: this.connectTimeoutMs, kinds: this.kinds }, hooks, {
+      conn = await openConnection(this.config, { logger: this.log, limits: this.opts.limits, timeoutMs: this.connectTimeoutMs, kinds: this.kinds }, hooks, {
         isCancelled: () => gen !== this.gen,
         onCreated: (c) => {
           if (gen === this.gen) this.opening = c
@@ -234,7 +234,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     if (this.relistOnOpen) this.onToolListChanged(conn)
   }
 
-  private onConnectionClosed(conn: Session, reason: string): void {
+  private onConnectionClosed(conn: UpstreamConnection, reason: string): void {
     if (conn === this.opening) return // the opening flow sees the failure itself
     if (conn !== this.conn) return
     this.dropConnection(conn)
@@ -242,7 +242,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this.onFailure(reason)
   }
 
-  private dropConnection(conn: Session): void {
+  private dropConnection(conn: UpstreamConnection): void {
     this.conn = null
     if (this.refreshing === conn) this.refreshing = null
     clearTimeout(this.stableTimer)
@@ -280,7 +280,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
 
   // ---- tools --------------------------------------------------------------------------------
 
-  private onToolListChanged(conn: Session): void {
+  private onToolListChanged(conn: UpstreamConnection): void {
     if (conn === this.opening) {
       this.relistOnOpen = true
       return
@@ -300,7 +300,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       })
   }
 
-  private async refreshTools(conn: Session): Promise<void> {
+  private async refreshTools(conn: UpstreamConnection): Promise<void> {
     do {
       this.refreshAgain = false
       const listing = await conn.listTools(this.connectTimeoutMs)
@@ -318,7 +318,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
 
   // ---- health (HTTP) -----------------------------------------------------------------------
 
-  private async checkHealth(conn: Session): Promise<void> {
+  private async checkHealth(conn: UpstreamConnection): Promise<void> {
     if (conn !== this.conn || this.pinging) return
     this.pinging = true
     try {

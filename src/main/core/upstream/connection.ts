@@ -1,5 +1,6 @@
-// One live MCP client session with an upstream: open (transport + initialize), list tools,
-// call tools, ping, close. No retries here: Upstream (connection.ts) supervises sessions.
+// One live connection from Toolgate to an upstream MCP server: open (transport + initialize),
+// list tools, call tools, ping, close. No retries here: Upstream (upstream.ts) supervises
+// connections. `mcp` is the MCP SDK's Client object speaking for this connection.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
@@ -13,19 +14,20 @@ import type { ToolListing } from './tools'
 import type { TransportKind, UpstreamLimits } from './types'
 import { UpstreamCallError } from './types'
 
-const CLIENT_INFO = { name: 'toolgate', version: '0.1.0' }
+/** What Toolgate says it is in `initialize` (the protocol's clientInfo). */
+const TOOLGATE_INFO = { name: 'toolgate', version: '0.1.0' }
 /** Transport errors logged at warn per connection before going quiet (garbage on stdout). */
 const MAX_LOGGED_ERRORS = 20
 const MB = 1024 * 1024
 
-export interface SessionHooks {
+export interface ConnectionHooks {
   /** the connection closed by itself (exit, crash, transport failure); not called after close() */
-  onClosed(conn: Session, reason: string): void
+  onClosed(conn: UpstreamConnection, reason: string): void
   /** the upstream sent notifications/tools/list_changed */
-  onToolListChanged(conn: Session): void
+  onToolListChanged(conn: UpstreamConnection): void
 }
 
-export interface SessionOptions {
+export interface ConnectionOptions {
   logger: Logger
   limits: UpstreamLimits
 }
@@ -33,8 +35,8 @@ export interface SessionOptions {
 /** The smallest read buffer: a result several times over the usual limits is read and refused cleanly. */
 export const MESSAGE_FLOOR_BYTES = 16 * 1024 * 1024
 
-export class Session {
-  readonly client: Client
+export class UpstreamConnection {
+  readonly mcp: Client
   private readonly built: BuiltTransport
   private closing = false
   /** close() was called while the connection was still up (vs. cleaning up after it died) */
@@ -49,8 +51,8 @@ export class Session {
   constructor(
     readonly config: ServerConfig,
     readonly kind: TransportKind,
-    private readonly opts: SessionOptions,
-    private readonly hooks: SessionHooks,
+    private readonly opts: ConnectionOptions,
+    private readonly hooks: ConnectionHooks,
   ) {
     const log = opts.logger
     this.redact = makeRedactor(config)
@@ -60,10 +62,10 @@ export class Session {
     // and the connection stays up (the limit check happens after the message is read).
     const maxMessageBytes = Math.max(MESSAGE_FLOOR_BYTES, 4 * opts.limits.maxResultBytes + MB)
     this.built = buildTransport(config, kind, { logger: log, maxMessageBytes, redact: this.redact })
-    this.client = new Client(CLIENT_INFO, { capabilities: {} })
-    this.client.onerror = (err: Error) => this.onTransportError(err)
-    this.client.onclose = () => this.onTransportClosed()
-    this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    this.mcp = new Client(TOOLGATE_INFO, { capabilities: {} })
+    this.mcp.onerror = (err: Error) => this.onTransportError(err)
+    this.mcp.onclose = () => this.onTransportClosed()
+    this.mcp.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (!this.closing && this.closedReason === null) this.hooks.onToolListChanged(this)
     })
   }
@@ -84,7 +86,7 @@ export class Session {
   /** Start the transport and run the MCP handshake. On failure the connection is closed. */
   async open(timeoutMs: number): Promise<void> {
     try {
-      await withTimeout(this.client.connect(this.built.transport, { timeout: timeoutMs }), timeoutMs).catch((err: unknown) => {
+      await withTimeout(this.mcp.connect(this.built.transport, { timeout: timeoutMs }), timeoutMs).catch((err: unknown) => {
         const timedOut = (err instanceof McpError && err.code === ErrorCode.RequestTimeout) || /^timed out after/.test(errorText(err))
         if (timedOut && !this.built.exitInfo()) {
           throw new Error(`did not complete the MCP handshake within ${timeoutMs} ms (${this.kind})`)
@@ -98,13 +100,13 @@ export class Session {
   }
 
   async listTools(timeoutMs: number): Promise<ToolListing> {
-    const caps = this.client.getServerCapabilities()
+    const caps = this.mcp.getServerCapabilities()
     if (caps && !caps.tools) return { tools: [], warnings: [] }
-    return fetchToolList(this.client, this.opts.limits, timeoutMs)
+    return fetchToolList(this.mcp, this.opts.limits, timeoutMs)
   }
 
   async ping(timeoutMs: number): Promise<void> {
-    await this.client.ping({ timeout: timeoutMs })
+    await this.mcp.ping({ timeout: timeoutMs })
   }
 
   async callTool(tool: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<CallToolResult> {
@@ -121,7 +123,7 @@ export class Session {
     opts.signal?.addEventListener('abort', forward, { once: true })
     let result: CallToolResult
     try {
-      result = await this.client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, {
+      result = await this.mcp.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, {
         timeout: opts.timeoutMs,
         signal: controller.signal,
       })
@@ -158,7 +160,7 @@ export class Session {
     return result
   }
 
-  /** Close the client and transport; for stdio the child process is gone when this resolves. */
+  /** Close the SDK client and transport; for stdio the child process is gone when this resolves. */
   close(): Promise<void> {
     if (this.closePromise) return this.closePromise
     this.closing = true
@@ -171,7 +173,7 @@ export class Session {
       }
       // Make sure the Protocol layer has released pending requests even if the transport never
       // reported its close (HTTP transports call onclose from close(); stdio after the exit).
-      await this.client.close().catch(() => undefined)
+      await this.mcp.close().catch(() => undefined)
     })()
     return this.closePromise
   }
@@ -237,19 +239,19 @@ export function errorText(err: unknown): string {
 }
 
 /** Try each transport of the config in turn (auto: Streamable HTTP, then SSE). */
-export async function openSession(
+export async function openConnection(
   config: ServerConfig,
-  opts: SessionOptions & { timeoutMs: number; kinds?: TransportKind[] },
-  hooks: SessionHooks,
-  track: { isCancelled(): boolean; onCreated(conn: Session): void } = { isCancelled: () => false, onCreated: () => undefined },
-): Promise<Session> {
+  opts: ConnectionOptions & { timeoutMs: number; kinds?: TransportKind[] },
+  hooks: ConnectionHooks,
+  track: { isCancelled(): boolean; onCreated(conn: UpstreamConnection): void } = { isCancelled: () => false, onCreated: () => undefined },
+): Promise<UpstreamConnection> {
   const kinds = opts.kinds ?? transportKinds(config)
   const failures: string[] = []
   for (const kind of kinds) {
     if (track.isCancelled()) break
-    let conn: Session
+    let conn: UpstreamConnection
     try {
-      conn = new Session(config, kind, opts, hooks)
+      conn = new UpstreamConnection(config, kind, opts, hooks)
       track.onCreated(conn)
     } catch (err) {
       failures.push(kinds.length > 1 ? `${kind}: ${errorText(err)}` : errorText(err))
