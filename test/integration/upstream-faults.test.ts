@@ -10,7 +10,8 @@ import { silentLogger } from '../../src/main/core/log'
 import type { Logger } from '../../src/main/core/log'
 import { Upstream, UpstreamCallError, inspectUpstream } from '../../src/main/core/upstream'
 import { MESSAGE_FLOOR_BYTES } from '../../src/main/core/upstream/connection'
-import type { UpstreamOptions, UpstreamState, UpstreamTool } from '../../src/main/core/upstream'
+import type { UpstreamOptions, UpstreamState } from '../../src/main/core/upstream'
+import type { ToolDefinition } from '../../src/shared/tool-definition'
 import { pidAlive, waitFor } from '../helpers/wait'
 
 const ROOT = path.resolve(__dirname, '../..')
@@ -95,7 +96,7 @@ describe('upstream supervision (fixture server)', () => {
   it('re-lists tools when the upstream sends notifications/tools/list_changed', async () => {
     const file = toolsFile([{ name: 'a', description: 'first' }])
     const up = upstream(server('fx', [FIXTURE, '--tools', file]))
-    const lists: UpstreamTool[][] = []
+    const lists: ToolDefinition[][] = []
     up.on('tools', (tools) => lists.push(tools))
     up.start()
     await waitFor(() => lists.length === 1, 10_000, 'first tools event')

@@ -5,7 +5,7 @@ import { sanitizeTools } from '../../src/main/core/upstream'
 const LIMITS = { maxTools: 3, maxDescriptionChars: 10, maxResultBytes: 1000 }
 
 describe('sanitizeTools', () => {
-  it('keeps valid tools with their fields, defaulting a missing inputSchema', () => {
+  it('keeps valid tools with their fields, defaulting a missing inputSchema and description', () => {
     const { tools, warnings } = sanitizeTools(
       [
         {
@@ -23,7 +23,7 @@ describe('sanitizeTools', () => {
     )
     expect(tools).toEqual([
       { name: 'a', description: 'short', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true }, title: 'A', outputSchema: { type: 'object' } },
-      { name: 'b', inputSchema: { type: 'object', properties: {} } },
+      { name: 'b', description: '', inputSchema: { type: 'object', properties: {} } },
     ])
     expect(warnings).toEqual([])
   })
@@ -42,7 +42,7 @@ describe('sanitizeTools', () => {
 
   it('ignores non-object annotations/schemas and non-string descriptions', () => {
     const { tools } = sanitizeTools([{ name: 'a', description: 5, annotations: [1], outputSchema: 'x', title: {} }], LIMITS)
-    expect(tools).toEqual([{ name: 'a', inputSchema: { type: 'object', properties: {} } }])
+    expect(tools).toEqual([{ name: 'a', description: '', inputSchema: { type: 'object', properties: {} } }])
   })
 
   it('truncates long descriptions without splitting a surrogate pair', () => {

@@ -3,23 +3,13 @@
 // restarts just that upstream. Tool lists flow into the catalog; connection states into
 // `connections`, which never affect a tool's status.
 import type { ServerConfig } from '../../shared/config-schema'
-import type { Catalog, ToolDef } from './catalog/catalog'
+import type { Catalog } from './catalog/catalog'
 import { ingestTools } from './catalog/decisions'
 import { canonicalJson } from './catalog/hash'
 import type { Logger } from './log'
-import { Upstream, type UpstreamTool } from './upstream/upstream'
+import type { ToolDefinition } from '../../shared/tool-definition'
+import { Upstream } from './upstream/upstream'
 import { ConnectionStates } from './upstream/states'
-
-export function toToolDef(t: UpstreamTool): ToolDef {
-  return {
-    name: t.name,
-    description: t.description ?? '',
-    inputSchema: t.inputSchema ?? { type: 'object' },
-    ...(t.title ? { title: t.title } : {}),
-    ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
-    ...(t.annotations ? { annotations: t.annotations } : {}),
-  }
-}
 
 export class UpstreamManager {
   private readonly running = new Map<string, { up: Upstream; key: string }>()
@@ -65,10 +55,10 @@ export class UpstreamManager {
     up.on('state', () => {
       if (current()) this.connections.set(cfg.name, { state: up.state, lastError: up.lastError, attempt: up.attempt })
     })
-    up.on('tools', (tools: UpstreamTool[]) => {
+    up.on('tools', (tools: ToolDefinition[]) => {
       if (!current()) return
       this.inflight++
-      ingestTools(this.catalog, cfg.name, tools.map(toToolDef))
+      ingestTools(this.catalog, cfg.name, tools)
         .catch((e: unknown) => this.logger.error({ server: cfg.name, err: String(e) }, 'could not record tool approvals'))
         .finally(() => this.inflight--)
     })

@@ -8,6 +8,7 @@ import type { QuarantineSource, StatusCounts } from '../../../shared/api'
 import { LOCK_STATUSES, NAME_ONLY_STATUSES, type ToolStatus } from '../../../shared/statuses'
 import type { ToolAnnotations, Variant } from '../../../shared/call-variant'
 import { toolId } from '../../../shared/ids'
+import type { ToolDefinition } from '../../../shared/tool-definition'
 import type { StateStore } from '../state/store'
 import type { ApprovedTool, State } from '../state/schema'
 import { ToolIndex, type IndexedTool } from '../search/tool-index'
@@ -16,21 +17,12 @@ import { approvalOf, configDenies, effectiveVariant, isFailClosed, quarantineOf 
 import { toolHash } from './hash'
 import { EntriesById, ReadonlyMapView, type FlatIndex } from './readonly-maps'
 
-export interface ToolDef {
-  name: string
-  title?: string
-  description: string
-  inputSchema: Record<string, unknown>
-  outputSchema?: Record<string, unknown>
-  annotations?: ToolAnnotations
-}
-
 export interface CatalogEntry {
   readonly id: string
   readonly server: string
   readonly name: string
   /** the current definition: the live one when the server listed it, else the approved record */
-  readonly def: Readonly<ToolDef>
+  readonly def: Readonly<ToolDefinition>
   readonly hash: string
   readonly approval: Approval
   /** the approved definition when the live one differs from it (a "changed" tool) */
@@ -60,7 +52,7 @@ export interface CatalogSnapshot {
 
 export type CatalogChange = { servers: string[] }
 
-type LiveTools = { tools: Map<string, { def: ToolDef; hash: string }>; source: 'upstream' | 'inspect' }
+type LiveTools = { tools: Map<string, { def: ToolDefinition; hash: string }>; source: 'upstream' | 'inspect' }
 
 const NONE: readonly CatalogEntry[] = Object.freeze([])
 
@@ -112,14 +104,14 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
    * A server listed its tools (or an Inspect did). `decision`, when given, is the state change
    * that goes with the list (baseline, auto approval): it lands in the same step.
    */
-  setLiveTools(server: string, tools: readonly ToolDef[], source: 'upstream' | 'inspect', decision?: (s: State) => void): Promise<void> {
+  setLiveTools(server: string, tools: readonly ToolDefinition[], source: 'upstream' | 'inspect', decision?: (s: State) => void): Promise<void> {
     const written = decision ? this.store.update(decision) : Promise.resolve()
     this.live.set(server, { tools: new Map(tools.map((t) => [t.name, { def: t, hash: toolHash(t) }])), source })
     this.refresh([server])
     return written
   }
 
-  liveTools(server: string): ToolDef[] | null {
+  liveTools(server: string): ToolDefinition[] | null {
     const l = this.live.get(server)
     return l ? [...l.tools.values()].map((t) => t.def) : null
   }
@@ -166,7 +158,7 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
     const failClosed = isFailClosed(state, s.name)
     const live = this.live.get(s.name)
     const out: CatalogEntry[] = []
-    const push = (def: ToolDef, hash: string, approved: ApprovedTool | undefined): void => {
+    const push = (def: ToolDefinition, hash: string, approved: ApprovedTool | undefined): void => {
       const id = toolId(s.name, def.name)
       const approval = approvalOf(hash, approved, failClosed)
       const facts: ToolFacts = Object.freeze({
@@ -200,7 +192,7 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
       for (const [id, rec] of Object.entries(state.tools)) {
         if (!id.startsWith(prefix) || !rec.approved) continue
         const a = rec.approved
-        const def: ToolDef = {
+        const def: ToolDefinition = {
           name: id.slice(prefix.length),
           description: a.description,
           inputSchema: a.inputSchema,

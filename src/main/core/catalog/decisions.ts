@@ -5,11 +5,12 @@
 import { ApiError } from '../../../shared/api'
 import { toolId } from '../../../shared/ids'
 import type { ApprovedTool, State } from '../state/schema'
-import type { Catalog, CatalogEntry, ToolDef } from './catalog'
+import type { ToolDefinition } from '../../../shared/tool-definition'
+import type { Catalog, CatalogEntry } from './catalog'
 import { isFailClosed } from './facts'
 import { serverIdentity, toolHash } from './hash'
 
-function record(def: ToolDef, hash: string): ApprovedTool {
+function record(def: ToolDefinition, hash: string): ApprovedTool {
   return {
     hash,
     description: def.description,
@@ -25,7 +26,7 @@ function record(def: ToolDef, hash: string): ApprovedTool {
  * A running (approved) server listed its tools. The first list of a server is its baseline
  * (approved); `trust:"auto"` approves new and changed tools. A fail-closed store takes no baseline.
  */
-export async function ingestTools(catalog: Catalog, server: string, tools: ToolDef[]): Promise<void> {
+export async function ingestTools(catalog: Catalog, server: string, tools: ToolDefinition[]): Promise<void> {
   const cfg = catalog.serverConfig(server)
   const state = catalog.store.current
   let decision: ((s: State) => void) | undefined

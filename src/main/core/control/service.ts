@@ -27,7 +27,7 @@ import { ConfigError } from '../config/load'
 import { FULL_SCOPE } from '../agent/scope'
 import { RetrieveArgsSchema, retrieveText } from '../discovery/retrieve'
 import type { DiscoveryStats } from '../discovery/stats'
-import { toToolDef, type UpstreamManager } from '../upstream-manager'
+import type { UpstreamManager } from '../upstream-manager'
 import { inspectUpstream } from '../upstream/inspect'
 import type { Logger } from '../log'
 import { serverInfo } from './server-view'
@@ -182,7 +182,7 @@ export class ControlService implements Api {
               maxResultBytes: catalog.currentConfig.limits.max_result_bytes,
             },
           })
-          catalog.setLiveTools(name, tools.map(toToolDef), 'inspect')
+          catalog.setLiveTools(name, tools, 'inspect')
           message = `Inspected ${name}: it offers ${tools.length} tool(s); the process was stopped again. Review them, then approve the server.`
         } catch (e) {
           throw new ApiError('inspect_failed', `could not inspect ${name}: ${(e as Error).message}`, 502)

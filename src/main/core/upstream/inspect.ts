@@ -4,9 +4,10 @@ import type { ServerConfig } from '../../../shared/config-schema'
 import { serverLogger } from './log'
 import { openConnection } from './connection'
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './types'
-import type { UpstreamOptions, UpstreamTool } from './types'
+import type { UpstreamOptions } from './types'
+import type { ToolDefinition } from '../../../shared/tool-definition'
 
-export async function inspectUpstream(config: ServerConfig, opts: UpstreamOptions & { timeoutMs?: number }): Promise<UpstreamTool[]> {
+export async function inspectUpstream(config: ServerConfig, opts: UpstreamOptions & { timeoutMs?: number }): Promise<ToolDefinition[]> {
   const timeoutMs = opts.timeoutMs ?? opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
   const log = serverLogger(opts.logger, config.name)
   log.info('inspecting upstream')

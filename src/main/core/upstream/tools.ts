@@ -2,7 +2,8 @@
 // then validated and capped per UpstreamLimits. Tool descriptions are untrusted text.
 import { z } from 'zod'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { UpstreamLimits, UpstreamTool } from './types'
+import type { UpstreamLimits } from './types'
+import type { ToolDefinition } from '../../../shared/tool-definition'
 
 /** A tools/list page read without judging the tools (the SDK's schema rejects the whole page). */
 const LooseListToolsResult = z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() }).loose()
@@ -11,7 +12,7 @@ const MAX_PAGES = 1000
 const MAX_NAME_CHARS = 256
 
 export interface ToolListing {
-  tools: UpstreamTool[]
+  tools: ToolDefinition[]
   /** problems worth showing the operator (cap hit, tools dropped); empty when clean */
   warnings: string[]
 }
@@ -55,7 +56,7 @@ function truncate(text: string, max: number): string {
 /** Validate and cap a raw tool list. Pure: exported for unit tests. */
 export function sanitizeTools(raw: readonly unknown[], limits: UpstreamLimits, moreNotFetched = false): ToolListing {
   const warnings: string[] = []
-  const tools: UpstreamTool[] = []
+  const tools: ToolDefinition[] = []
   const names = new Set<string>()
   const dropped: string[] = []
   let truncated = 0
@@ -84,7 +85,7 @@ export function sanitizeTools(raw: readonly unknown[], limits: UpstreamLimits, m
     }
     if (tools.length >= limits.maxTools) continue
     names.add(name)
-    const tool: UpstreamTool = { name, inputSchema }
+    const tool: ToolDefinition = { name, description: '', inputSchema }
     if (typeof item.description === 'string') {
       if (item.description.length > limits.maxDescriptionChars) {
         tool.description = truncate(item.description, limits.maxDescriptionChars)

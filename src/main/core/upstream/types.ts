@@ -1,16 +1,6 @@
 // Types shared by the upstream module: what the rest of the core sees of an upstream MCP server.
 import type { Logger } from '../log'
 
-/** One tool as an upstream listed it, after validation (see tools.ts). */
-export interface UpstreamTool {
-  name: string
-  description?: string
-  inputSchema: Record<string, unknown>
-  outputSchema?: Record<string, unknown>
-  annotations?: Record<string, unknown>
-  title?: string
-}
-
 /**
  * connecting: starting, or reconnecting after a failure (see `attempt`)
  * connected:  initialized and tools listed; calls go through

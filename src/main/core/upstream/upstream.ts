@@ -12,16 +12,17 @@ import { describeTarget, makeRedactor } from './target'
 import { serverLogger } from './log'
 import type { ToolListing } from './tools'
 import { DEFAULT_BACKOFF, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_STABLE_MS, UpstreamCallError } from './types'
-import type { BackoffOptions, TransportKind, UpstreamOptions, UpstreamState, UpstreamTool } from './types'
+import type { BackoffOptions, TransportKind, UpstreamOptions, UpstreamState } from './types'
+import type { ToolDefinition } from '../../../shared/tool-definition'
 
-export type { UpstreamLimits, UpstreamOptions, UpstreamState, UpstreamTool } from './types'
+export type { UpstreamLimits, UpstreamOptions, UpstreamState } from './types'
 export { UpstreamCallError } from './types'
 
 export interface UpstreamEvents {
   /** state, lastError or attempt changed */
   state: []
   /** a tools/list finished (on connect and after notifications/tools/list_changed) */
-  tools: [tools: UpstreamTool[]]
+  tools: [tools: ToolDefinition[]]
 }
 
 /** Upper bound for a health ping of an HTTP upstream. */
@@ -40,7 +41,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   private _state: UpstreamState = 'stopped'
   private _lastError: string | null = null
   private _attempt = 0
-  private _tools: UpstreamTool[] | null = null
+  private _tools: ToolDefinition[] | null = null
 
   /** bumped by start/stop: work started under an older generation is abandoned */
   private gen = 0
@@ -90,7 +91,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   }
 
   /** The last tool list received; kept while reconnecting and after stop(). */
-  get tools(): UpstreamTool[] | null {
+  get tools(): ToolDefinition[] | null {
     return this._tools
   }
 
@@ -354,8 +355,8 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
 
   /** A throwing listener must not break supervision. */
   private safeEmit(event: 'state'): void
-  private safeEmit(event: 'tools', tools: UpstreamTool[]): void
-  private safeEmit(event: 'state' | 'tools', tools?: UpstreamTool[]): void {
+  private safeEmit(event: 'tools', tools: ToolDefinition[]): void
+  private safeEmit(event: 'state' | 'tools', tools?: ToolDefinition[]): void {
     try {
       if (event === 'tools') this.emit('tools', tools ?? [])
       else this.emit('state')

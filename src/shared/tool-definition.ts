@@ -1,0 +1,14 @@
+// One tool as an upstream lists it and as Toolgate keeps it (after validation and caps in
+// upstream/tools.ts): everything an agent can read about a tool. Upstream text is untrusted.
+import type { ToolAnnotations } from './call-variant'
+
+export interface ToolDefinition {
+  name: string
+  title?: string
+  /** '' when the upstream gave none */
+  description: string
+  inputSchema: Record<string, unknown>
+  outputSchema?: Record<string, unknown>
+  /** as listed; the hints are read with strict equality (a string "false" is not false) */
+  annotations?: ToolAnnotations
+}
