@@ -35,11 +35,20 @@ export const REMEDIATION: Readonly<Record<LockStatus, string>> = {
     'Toolgate could not determine whether this tool may run (its state is unreadable or indeterminate), so it stays locked; ask the user to check the Toolgate logs and review the tool in the Toolgate window.',
 }
 
+/** server_quarantined when the operator holds the server ("quarantined": true): nobody can approve it from Toolgate. */
+export const OPERATOR_HOLD_REMEDIATION =
+  'The operator holds this server in quarantine ("quarantined": true in mcp_config.json); this is NOT something the user can approve in Toolgate, so ask the operator who manages the Toolgate config to release it.'
+
+/** The remediation sentence for a status; an operator hold has its own. */
+export function remediationFor(status: LockStatus, operatorHold = false): string {
+  return status === 'server_quarantined' && operatorHold ? OPERATOR_HOLD_REMEDIATION : REMEDIATION[status]
+}
+
 export const DISCOVERY_HINT = 'Run retrieve_tools with include_disabled:true to see locked capabilities and remediation.'
 
 /** The text of a call rejected because the tool is locked (CONTRACT.md §3 "Calling a locked tool"). */
-export function blockedMessage(status: LockStatus): string {
-  return `TOOL_BLOCKED (${status}): ${REMEDIATION[status]} ${DISCOVERY_HINT}`
+export function blockedMessage(status: LockStatus, operatorHold = false): string {
+  return `TOOL_BLOCKED (${status}): ${remediationFor(status, operatorHold)} ${DISCOVERY_HINT}`
 }
 
 /** Short human labels for badges in the UI. */

@@ -1,5 +1,6 @@
-// The one gate every call to an upstream tool passes (CONTRACT.md §3, §4): id → scope →
-// status → variant. A call that fails here never reaches the upstream.
+// The one gate every call to an upstream tool passes (CONTRACT.md §3, §4): id → scope → server
+// lock → status → variant. A call that fails here never reaches the upstream. A server that is
+// off or quarantined answers TOOL_BLOCKED for every tool name, known or not (issue 11 §1).
 import { blockedMessage } from '../../../shared/statuses'
 import { callWith, variantRank, type Variant } from '../../../shared/call-variant'
 import { parseToolId } from '../../../shared/ids'
@@ -19,25 +20,24 @@ export function resolveTool(catalog: Catalog, scope: Scope, name: unknown): Gate
       message: `${id} is not in scope for agent "${scope.agent}"; this agent may only use the servers the operator assigned to it.`,
     }
   }
-  const entry = catalog.entry(id)
-  if (!entry || entry.hidden) {
-    const known = catalog.serverConfig(ref.server)
-    return {
-      ok: false,
-      blocked: false,
-      message: known
-        ? `unknown tool "${ref.tool}" on server "${ref.server}"; use retrieve_tools to find the right tool name.`
-        : `unknown server "${ref.server}" in "${id}"; use retrieve_tools to find tools and their "server:tool" names.`,
-    }
+  const server = catalog.serverConfig(ref.server)
+  if (!server) {
+    return { ok: false, blocked: false, message: `unknown server "${ref.server}" in "${id}"; use retrieve_tools to find tools and their "server:tool" names.` }
   }
-  if (!scope.allows(entry)) {
+  const found = catalog.entry(id)
+  const entry = found && !found.hidden ? found : undefined
+  if (entry && !scope.allows(entry)) {
     return {
       ok: false,
       blocked: false,
       message: `${id} is not in scope for agent "${scope.agent}": it needs ${callWith(entry.variant)}, which this agent is not permitted to use.`,
     }
   }
-  if (entry.status !== 'callable') return { ok: false, blocked: true, message: blockedMessage(entry.status) }
+  const lock = catalog.serverLock(server)
+  if (lock) return { ok: false, blocked: true, message: blockedMessage(lock.status, lock.operatorHold) }
+  if (!entry)
+    return { ok: false, blocked: false, message: `unknown tool "${ref.tool}" on server "${ref.server}"; use retrieve_tools to find the right tool name.` }
+  if (entry.status !== 'callable') return { ok: false, blocked: true, message: blockedMessage(entry.status, entry.operatorHold) }
   return { ok: true, entry }
 }
 

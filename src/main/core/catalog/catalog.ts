@@ -13,7 +13,7 @@ import type { StateStore } from '../state/store'
 import type { ApprovedTool, State } from '../state/schema'
 import { ToolIndex, type IndexedTool } from '../search/tool-index'
 import { classify, type Approval, type ToolFacts } from './classify'
-import { approvalOf, configDenies, effectiveVariant, isFailClosed, quarantineOf } from './facts'
+import { approvalOf, configDenies, effectiveVariant, isFailClosed, quarantineOf, serverLockOf } from './facts'
 import { toolHash } from './hash'
 import { EntriesById, ReadonlyMapView, type FlatIndex } from './readonly-maps'
 
@@ -32,6 +32,8 @@ export interface CatalogEntry {
   readonly variant: Variant
   /** CONTRACT §3 rule 6: on a quarantined server and denied by config → never surfaced by discovery */
   readonly hidden: boolean
+  /** the server is held in quarantine by the operator (config "quarantined": true): its own remediation */
+  readonly operatorHold: boolean
 }
 
 /** One server's classified tools, built once per change of that server and never mutated after. */
@@ -152,9 +154,15 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
     return quarantineOf(this.config, this.store.current, s)
   }
 
+  /** A lock on the whole server (off or quarantined), which covers every tool name on it, known or not. */
+  serverLock(s: ServerConfig): ReturnType<typeof serverLockOf> {
+    return serverLockOf(this.config, this.store.current, s)
+  }
+
   private computeServer(s: ServerConfig): ServerEntries {
     const state = this.store.current
-    const quarantined = this.quarantineOf(s) !== null
+    const quarantine = this.quarantineOf(s)
+    const quarantined = quarantine !== null
     const failClosed = isFailClosed(state, s.name)
     const live = this.live.get(s.name)
     const out: CatalogEntry[] = []
@@ -181,6 +189,7 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
           status: classify(facts),
           variant: effectiveVariant(def.annotations, approved),
           hidden: facts.serverQuarantined && facts.configDenied,
+          operatorHold: quarantine === 'config',
         }),
       )
     }

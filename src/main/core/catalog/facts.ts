@@ -19,6 +19,17 @@ export function quarantineOf(config: Config, state: Readonly<State>, s: ServerCo
   return rec?.approved_identity === serverIdentity(s) ? null : 'review'
 }
 
+/** A lock on the whole server, whatever the tool (issue 11 §1): switched off first, then quarantine (classify's order). */
+export function serverLockOf(
+  config: Config,
+  state: Readonly<State>,
+  s: ServerConfig,
+): { status: 'server_disabled' | 'server_quarantined'; operatorHold: boolean } | null {
+  if (!s.enabled) return { status: 'server_disabled', operatorHold: false }
+  const q = quarantineOf(config, state, s)
+  return q ? { status: 'server_quarantined', operatorHold: q === 'config' } : null
+}
+
 /** Fail closed (CONTRACT §4, issue 3): after an unreadable state file, servers that existed then take no baseline until reviewed. */
 export function isFailClosed(state: Readonly<State>, server: string): boolean {
   const fc = state.fail_closed

@@ -17,7 +17,7 @@ import {
   type ToolAction,
   type ToolInfo,
 } from '../../../shared/api'
-import { REMEDIATION } from '../../../shared/statuses'
+import { remediationFor } from '../../../shared/statuses'
 import { summarizeServers } from '../../../shared/summary'
 import { callWith } from '../../../shared/call-variant'
 import { Catalog, type CatalogEntry } from '../catalog/catalog'
@@ -70,7 +70,7 @@ export function toolInfo(e: CatalogEntry): ToolInfo {
     // shown to the user for review (rendered as text); never indexed unless approved
     description: e.def.description,
     status: e.status,
-    ...(e.status !== 'callable' ? { remediation: REMEDIATION[e.status] } : {}),
+    ...(e.status !== 'callable' ? { remediation: remediationFor(e.status, e.operatorHold) } : {}),
     call_with: callWith(e.variant),
     ...(e.def.annotations ? { annotations: e.def.annotations } : {}),
     inputSchema: e.def.inputSchema,

@@ -4,7 +4,7 @@
 // `toolgate search` and the UI's search panel.
 import { z } from 'zod'
 import type { CallableEntry, LockedEntry, RetrieveResponse } from '../../../shared/retrieve'
-import { LOCK_STATUSES, REMEDIATION, type LockStatus } from '../../../shared/statuses'
+import { LOCK_STATUSES, OPERATOR_HOLD_REMEDIATION, REMEDIATION, type LockStatus } from '../../../shared/statuses'
 import { callWith } from '../../../shared/call-variant'
 import { isNameOnly, type Catalog, type CatalogEntry } from '../catalog/catalog'
 import { nameMatcher } from '../search/name-match'
@@ -89,6 +89,10 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
       const present = new Set(shown.map((e) => e.status as LockStatus))
       const remediation: Partial<Record<LockStatus, string>> = {}
       for (const s of LOCK_STATUSES) if (present.has(s)) remediation[s] = REMEDIATION[s]
+      // quarantine held by the operator: never "ask the user to approve"; both sentences when both kinds are shown
+      const held = shown.filter((e) => e.status === 'server_quarantined').map((e) => e.operatorHold)
+      if (held.length > 0 && held.every(Boolean)) remediation.server_quarantined = OPERATOR_HOLD_REMEDIATION
+      else if (held.some(Boolean)) remediation.server_quarantined = `${REMEDIATION.server_quarantined} ${OPERATOR_HOLD_REMEDIATION}`
       response.remediation = remediation
     }
   } else if (callable.length === 0 && locked.length > 0) {
