@@ -14,7 +14,7 @@ import type { ApprovedTool, State } from '../state/schema'
 import { ToolIndex, type IndexedTool } from '../search/tool-index'
 import { classify, type Approval, type ToolFacts } from './classify'
 import { approvalOf, configDenies, effectiveVariant, isFailClosed, quarantineOf, serverLockOf } from './facts'
-import { toolHash } from './hash'
+import { serverIdentity, toolHash } from './hash'
 import { EntriesById, ReadonlyMapView, type FlatIndex } from './readonly-maps'
 
 export interface CatalogEntry {
@@ -54,7 +54,8 @@ export interface CatalogSnapshot {
 
 export type CatalogChange = { servers: string[] }
 
-type LiveTools = { tools: Map<string, { def: ToolDefinition; hash: string }>; source: 'upstream' | 'inspect' }
+/** A server's listed tools; an Inspect also keeps the server identity it ran (approval baselines exactly that list). */
+type LiveTools = { tools: Map<string, { def: ToolDefinition; hash: string }>; source: 'upstream' | 'inspect'; identity: string | null }
 
 const NONE: readonly CatalogEntry[] = Object.freeze([])
 
@@ -108,7 +109,9 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
    */
   setLiveTools(server: string, tools: readonly ToolDefinition[], source: 'upstream' | 'inspect', decision?: (s: State) => void): Promise<void> {
     const written = decision ? this.store.update(decision) : Promise.resolve()
-    this.live.set(server, { tools: new Map(tools.map((t) => [t.name, { def: t, hash: toolHash(t) }])), source })
+    const cfg = this.serverConfig(server)
+    const identity = source === 'inspect' && cfg ? serverIdentity(cfg) : null
+    this.live.set(server, { tools: new Map(tools.map((t) => [t.name, { def: t, hash: toolHash(t) }])), source, identity })
     this.refresh([server])
     return written
   }
@@ -116,6 +119,14 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
   liveTools(server: string): ToolDefinition[] | null {
     const l = this.live.get(server)
     return l ? [...l.tools.values()].map((t) => t.def) : null
+  }
+
+  /** The tools the last Inspect showed, while the server still has the identity it had then (else null). */
+  inspectedTools(server: string): Array<{ def: ToolDefinition; hash: string }> | null {
+    const l = this.live.get(server)
+    const cfg = this.serverConfig(server)
+    if (!l || l.source !== 'inspect' || !cfg || l.identity !== serverIdentity(cfg)) return null
+    return [...l.tools.values()]
   }
 
   /**

@@ -119,10 +119,21 @@ export async function approveServer(catalog: Catalog, server: string): Promise<s
     )
   }
   if (q === null) return `"${server}" is not quarantined.`
+  // What the user inspected is what gets approved (issue 11 §3): a first approval after an Inspect
+  // baselines exactly the definitions it showed; at first connect a differing tool is changed, a
+  // tool that was not there is pending.
+  const inspected = catalog.inspectedTools(server)
   await catalog.decide([server], (s) => {
     const rec = { ...s.servers[server], approved_identity: serverIdentity(cfg) }
     delete rec.user_quarantined
     delete rec.needs_review
+    if (inspected && !rec.baseline_taken) {
+      rec.baseline_taken = true
+      for (const t of inspected) {
+        const id = toolId(server, t.def.name)
+        s.tools[id] = { ...s.tools[id], approved: record(t.def, t.hash) }
+      }
+    }
     s.servers[server] = rec
   })
   return `Approved server ${server}; it starts now.`
