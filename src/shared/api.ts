@@ -28,20 +28,37 @@ export interface ServerInfo {
 
 export type ApprovalStatus = 'approved' | 'pending' | 'changed' | 'unknown'
 
+/** The approved definition of a changed tool, for the approval view to compare field by field. */
+export interface PreviousDefinition {
+  title?: string
+  description: string
+  inputSchema: Record<string, unknown>
+  outputSchema?: Record<string, unknown>
+  annotations?: ToolAnnotations
+  /** the call variant it needed as approved; a weaker one now is a risk ("destructive → read") */
+  call_with: CallWith
+}
+
 export interface ToolInfo {
   name: string
   server: string
   tool: string
+  /** set when the name does not read as what it is (invisible, bidi or mixed-script characters): show it escaped */
+  name_warning?: string
+  title?: string
   description?: string
   status: ToolStatus
   remediation?: string
   call_with: CallWith
   annotations?: ToolAnnotations
   inputSchema?: Record<string, unknown>
+  outputSchema?: Record<string, unknown>
   approval: {
     status: ApprovalStatus
     hash: string
     previous_description?: string
+    /** the whole approved definition when the tool changed since */
+    previous?: PreviousDefinition
   }
 }
 

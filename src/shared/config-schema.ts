@@ -78,13 +78,15 @@ const ConfigBase = z.object({
     .object({
       max_tools_per_server: z.number().int().min(1).default(1000),
       max_description_chars: z.number().int().min(1).default(8000),
+      max_title_chars: z.number().int().min(1).default(256),
+      max_annotations_bytes: z.number().int().min(64).default(4096),
       max_result_bytes: z
         .number()
         .int()
         .min(1024)
         .default(4 * 1024 * 1024),
     })
-    .default({ max_tools_per_server: 1000, max_description_chars: 8000, max_result_bytes: 4 * 1024 * 1024 }),
+    .default({ max_tools_per_server: 1000, max_description_chars: 8000, max_title_chars: 256, max_annotations_bytes: 4096, max_result_bytes: 4 * 1024 * 1024 }),
 })
 
 /** mcpServers as an array of entries with `name` (mcpproxy style). */

@@ -157,12 +157,23 @@ describe('As a user I am protected from a rug pull (a tool changes after I appro
     expect(fx.catalog.entry('gh:list_repos')!.previous).toBeUndefined()
   })
 
-  it('an annotations-only change keeps the tool approved', async () => {
+  it('an annotations-only change is a change to approve (issue 11 §4: agents read annotations too)', async () => {
     const fx = makeFixture(USER_DECIDES)
     await runServer(fx, 'gh', [LIST])
     await ingestTools(fx.catalog, 'gh', [{ ...LIST, annotations: { readOnlyHint: true, title: 'Repos', openWorldHint: true } }])
+    expect(statusOf(fx, 'gh:list_repos')).toBe('pending_approval')
+    expect(fx.catalog.entry('gh:list_repos')!.approval).toBe('changed')
+  })
+
+  it('an annotation change that only makes the call variant stricter applies at once', async () => {
+    const fx = makeFixture(USER_DECIDES)
+    await runServer(fx, 'gh', [LIST])
+    await ingestTools(fx.catalog, 'gh', [{ ...LIST, annotations: { readOnlyHint: false } }])
     expect(statusOf(fx, 'gh:list_repos')).toBe('callable')
-    expect(fx.catalog.entry('gh:list_repos')!.approval).toBe('approved')
+    expect(fx.catalog.entry('gh:list_repos')!.variant).toBe('write')
+    // and back to read-only is weaker: a change to approve
+    await ingestTools(fx.catalog, 'gh', [LIST])
+    expect(statusOf(fx, 'gh:list_repos')).toBe('pending_approval')
   })
 
   it('with trust:"auto" new and changed tools are approved without review', async () => {
@@ -247,11 +258,13 @@ describe('As a user, my approval of a server is tied to what it runs', () => {
     expect(statusOf(fx, 'api:list_repos')).toBe('server_quarantined')
   })
 
-  it('changing env or enabled does not re-quarantine it', async () => {
+  it('changing env re-quarantines it (issue 11 §2: env is part of what runs); enabled does not', async () => {
     const fx = makeFixture(USER_DECIDES)
     await runServer(fx, 'gh', [LIST])
-    fx.catalog.setConfig(parseConfig(fx.configPath, { mcpServers: { gh: { command: 'node', args: ['gh.js'], env: { A: '1' } } } }))
+    fx.catalog.setConfig(parseConfig(fx.configPath, { mcpServers: { gh: { command: 'node', args: ['gh.js'], enabled: false } } }))
     expect(fx.catalog.quarantineOf(fx.catalog.serverConfig('gh')!)).toBeNull()
+    fx.catalog.setConfig(parseConfig(fx.configPath, { mcpServers: { gh: { command: 'node', args: ['gh.js'], env: { NODE_OPTIONS: '--import=data:x' } } } }))
+    expect(fx.catalog.quarantineOf(fx.catalog.serverConfig('gh')!)).toBe('review')
   })
 
   it('re-approving after the identity change releases it; the old approvals still count', async () => {

@@ -61,3 +61,21 @@ describe('sanitizeTools', () => {
     expect(warnings).toEqual(['lists 5 tools; only the first 3 are used (limits.max_tools_per_server)'])
   })
 })
+
+describe('sanitizeTools caps titles and annotations like descriptions', () => {
+  it('a long title is truncated; annotations over the cap keep only the standard hints', () => {
+    const huge = { readOnlyHint: false, destructiveHint: true, title: 'T'.repeat(50), note: 'x'.repeat(500) }
+    const { tools, warnings } = sanitizeTools([{ name: 'a', title: 'A'.repeat(40), annotations: huge }], {
+      ...LIMITS,
+      maxTitleChars: 8,
+      maxAnnotationsBytes: 100,
+    })
+    expect(tools[0].title).toBe('AAAAAAA…')
+    // the variant hints survive (a destructive tool never becomes a read tool by padding its annotations)
+    expect(tools[0].annotations).toEqual({ readOnlyHint: false, destructiveHint: true, title: 'TTTTTTT…' })
+    expect(warnings).toEqual([
+      'truncated 1 tool title(s) to 8 characters (limits.max_title_chars)',
+      '1 tool(s) had annotations over 100 bytes (limits.max_annotations_bytes); only the standard hints were kept',
+    ])
+  })
+})

@@ -7,7 +7,7 @@ import type { AppInfo } from '../../shared/api'
 import { ApiError } from '../../shared/api'
 import type { Config } from '../../shared/config-schema'
 import { Catalog } from './catalog/catalog'
-import { pinFailClosedServers } from './catalog/decisions'
+import { finishStateUpgrade, pinFailClosedServers } from './catalog/decisions'
 import { loadConfigFile, type ConfigError } from './config/load'
 import { watchConfig, type ConfigWatcher } from './config/watch'
 import { StateStore } from './state/store'
@@ -86,6 +86,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     if (store.warning) logger.warn(store.warning)
     if (config.warnings.length) logger.warn(`${configPath}: ignoring unknown key(s) ${config.warnings.join(', ')} (typo?)`)
     const catalog = new Catalog(config, store)
+    await finishStateUpgrade(catalog)
     await pinFailClosedServers(catalog)
     const stats = new DiscoveryStats()
     const learned = new LearnedStore(path.join(dataDir, 'search-learned.json'), logger)

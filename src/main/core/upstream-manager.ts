@@ -8,7 +8,7 @@ import { ingestTools } from './catalog/decisions'
 import { canonicalJson } from './catalog/hash'
 import type { Logger } from './log'
 import type { ToolDefinition } from '../../shared/tool-definition'
-import { Upstream } from './upstream/upstream'
+import { Upstream, type UpstreamLimits } from './upstream/upstream'
 import { ConnectionStates } from './upstream/states'
 
 export class UpstreamManager {
@@ -23,9 +23,16 @@ export class UpstreamManager {
     private readonly logger: Logger,
   ) {}
 
-  private limits() {
+  /** The caps of the current config (limits.*) for upstream tool lists and results. */
+  limits(): UpstreamLimits {
     const l = this.catalog.currentConfig.limits
-    return { maxTools: l.max_tools_per_server, maxDescriptionChars: l.max_description_chars, maxResultBytes: l.max_result_bytes }
+    return {
+      maxTools: l.max_tools_per_server,
+      maxDescriptionChars: l.max_description_chars,
+      maxTitleChars: l.max_title_chars,
+      maxAnnotationsBytes: l.max_annotations_bytes,
+      maxResultBytes: l.max_result_bytes,
+    }
   }
 
   private shouldRun(s: ServerConfig): boolean {

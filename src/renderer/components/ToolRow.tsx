@@ -6,6 +6,7 @@ import { busyKey } from '../store/store'
 import { Badge, StatusBadge } from './Badge'
 import { DescriptionDiff } from './DescriptionDiff'
 import { LockIcon } from './icons'
+import { escapedName } from '../../shared/tool-name'
 
 function ToolButton({ tool, action, label, primary, nameId }: { tool: ToolInfo; action: ToolAction; label: string; primary?: boolean; nameId: string }) {
   const busy = useApp((s) => Boolean(s.busy[busyKey('tool', tool.server, tool.tool, action)]))
@@ -71,15 +72,20 @@ export function ToolRow({ tool }: { tool: ToolInfo }) {
       <div className="tool-main">
         <div className="tool-title">
           <span className="tool-name" id={nameId}>
-            {tool.tool}
+            {tool.name_warning ? escapedName(tool.tool) : tool.tool}
           </span>
+          {tool.name_warning && (
+            <Badge tone="danger" title={`Deceptive name: ${tool.name_warning}`}>
+              <span data-name-warning="true">deceptive name</span>
+            </Badge>
+          )}
           <StatusBadge status={tool.status} label={label} />
           <Badge tone={VARIANT_TONE[tool.call_with] ?? 'muted'} title={`Agents call it with ${tool.call_with}`}>
             {tool.call_with.replace('call_tool_', '')}
           </Badge>
         </div>
         {changed ? (
-          <DescriptionDiff before={tool.approval.previous_description ?? ''} after={tool.description ?? ''} />
+          <DescriptionDiff before={tool.approval.previous_description ?? ''} after={tool.description ?? ''} tool={tool} />
         ) : (
           tool.description && <p className="tool-desc">{tool.description}</p>
         )}

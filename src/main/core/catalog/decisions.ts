@@ -7,8 +7,9 @@ import { toolId } from '../../../shared/ids'
 import type { ApprovedTool, State } from '../state/schema'
 import type { ToolDefinition } from '../../../shared/tool-definition'
 import type { Catalog, CatalogEntry } from './catalog'
-import { isFailClosed } from './facts'
+import { isFailClosed, onlyStricterVariant } from './facts'
 import { serverIdentity, toolHash } from './hash'
+import { migrateServerIdentities } from '../state/migrate'
 
 function record(def: ToolDefinition, hash: string): ApprovedTool {
   return {
@@ -34,10 +35,13 @@ export async function ingestTools(catalog: Catalog, server: string, tools: ToolD
     const failClosed = isFailClosed(state, server)
     const baseline = !state.servers[server]?.baseline_taken && !failClosed
     const auto = cfg.trust === 'auto' && !failClosed
-    const toApprove =
-      baseline || auto
-        ? tools.map((t) => ({ def: t, id: toolId(server, t.name), hash: toolHash(t) })).filter((t) => state.tools[t.id]?.approved?.hash !== t.hash)
-        : []
+    const listed = tools.map((t) => ({ def: t, id: toolId(server, t.name), hash: toolHash(t) }))
+    // a change that only makes the call variant stricter applies at once (issue 11 §4)
+    const toApprove = listed.filter((t) => {
+      const approved = state.tools[t.id]?.approved
+      if (approved?.hash === t.hash) return false
+      return baseline || auto || (approved !== undefined && onlyStricterVariant(approved, t.def))
+    })
     // The approvals land with the list, so the tools are never classified as pending in between.
     if (baseline || toApprove.length > 0) {
       decision = (s) => {
@@ -154,6 +158,16 @@ export async function markNeedsReview(catalog: Catalog, server: string): Promise
     s.servers[server] = { needs_review: true }
     for (const id of Object.keys(s.tools)) if (id.startsWith(`${server}:`)) delete s.tools[id]
   })
+}
+
+/** The part of the state upgrade that needs the config: version-1 server approvals carried to the new identity (see state/migrate.ts). */
+export async function finishStateUpgrade(catalog: Catalog): Promise<void> {
+  if (catalog.store.migratedFrom !== 1) return
+  const servers = catalog.currentConfig.servers
+  await catalog.decide(
+    servers.map((s) => s.name),
+    (s) => migrateServerIdentities(s, servers),
+  )
 }
 
 /** After an unreadable state file: fail closed only for the servers configured now; servers added later start fresh. */

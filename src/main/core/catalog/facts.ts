@@ -6,7 +6,8 @@ import type { QuarantineSource } from '../../../shared/api'
 import { requiredVariant, variantRank, type ToolAnnotations, type Variant } from '../../../shared/call-variant'
 import type { ApprovedTool, State } from '../state/schema'
 import type { Approval } from './classify'
-import { serverIdentity } from './hash'
+import type { ToolDefinition } from '../../../shared/tool-definition'
+import { serverIdentity, toolHash } from './hash'
 
 /** Why a server is quarantined, or null when it is not (CONTRACT §4: config hold first, then the user, then review). */
 export function quarantineOf(config: Config, state: Readonly<State>, s: ServerConfig): QuarantineSource | null {
@@ -48,6 +49,25 @@ export function configDenies(tool: string, lists: { enabled_tools?: string[]; di
 export function approvalOf(liveHash: string, approved: ApprovedTool | undefined, failClosed: boolean): Approval {
   if (approved) return approved.hash === liveHash ? 'approved' : 'changed'
   return failClosed ? 'unknown' : 'pending'
+}
+
+const VARIANT_HINTS = ['readOnlyHint', 'destructiveHint'] as const
+
+/**
+ * Whether a live definition differs from its approval only by hints that make the call variant
+ * stricter (read → write → destructive). Such a change applies at once; a weaker one, or any other
+ * difference, waits for the user (issue 11 §4).
+ */
+export function onlyStricterVariant(approved: ApprovedTool, live: ToolDefinition): boolean {
+  const before = (approved.annotations ?? {}) as ToolAnnotations
+  const after = live.annotations ?? {}
+  if (variantRank(requiredVariant(after)) <= variantRank(requiredVariant(before))) return false
+  const restored: Record<string, unknown> = { ...after }
+  for (const k of VARIANT_HINTS) {
+    if (k in before) restored[k] = before[k]
+    else delete restored[k]
+  }
+  return toolHash({ ...live, annotations: restored }) === approved.hash
 }
 
 /** The variant a call needs: a live annotation change never weakens it below what was approved. */

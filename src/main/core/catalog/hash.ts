@@ -19,19 +19,52 @@ export function sha256(text: string): string {
 
 export interface HashableTool {
   name: string
+  title?: string
   description?: string
   inputSchema?: Record<string, unknown>
   outputSchema?: Record<string, unknown>
+  annotations?: Record<string, unknown>
 }
 
-/** SHA-256 over name, description, inputSchema (and outputSchema when present); annotations excluded. */
+/**
+ * The approval hash (state version 2): SHA-256 over everything an agent can read of a tool: name,
+ * title, description, inputSchema, outputSchema and every annotation key. Absent and empty
+ * title/outputSchema/annotations hash the same.
+ */
 export function toolHash(t: HashableTool): string {
+  const known = hashes.get(t)
+  if (known !== undefined) return known
+  const parts: Record<string, unknown> = { name: t.name, description: t.description ?? '', inputSchema: t.inputSchema ?? {} }
+  if (t.title) parts.title = t.title
+  if (t.outputSchema) parts.outputSchema = t.outputSchema
+  if (t.annotations && Object.keys(t.annotations).length > 0) parts.annotations = t.annotations
+  const hash = sha256(canonicalJson(parts))
+  hashes.set(t, hash)
+  return hash
+}
+
+/** Hashes of definitions already seen: a listed definition is never changed after it is listed, and is hashed by ingest and by the catalog. */
+const hashes = new WeakMap<HashableTool, string>()
+
+/** The approval hash of state version 1 (name, description, schemas; title and annotations left out): only to migrate old records. */
+export function toolHashV1(t: HashableTool): string {
   const parts: Record<string, unknown> = { name: t.name, description: t.description ?? '', inputSchema: t.inputSchema ?? {} }
   if (t.outputSchema) parts.outputSchema = t.outputSchema
   return sha256(canonicalJson(parts))
 }
 
-/** What the user approves when approving a server: command+args+cwd for stdio, else the URL. */
+/**
+ * What the user approves when approving a server: for stdio the command, args, cwd and env (env
+ * only when set, so a server without env keeps the identity it had before env counted); else the URL.
+ */
 export function serverIdentity(s: ServerConfig): string {
+  if (!usesStdio(s)) return sha256(canonicalJson({ url: s.url ?? '' }))
+  const launch: Record<string, unknown> = { command: s.command ?? '', args: s.args ?? [], cwd: s.cwd ?? '' }
+  if (s.env && Object.keys(s.env).length > 0) launch.env = s.env
+  return sha256(canonicalJson(launch))
+}
+
+/** The server identity of state version 1 (env left out): only to migrate old approvals. */
+export function serverIdentityV1(s: ServerConfig): string {
   return sha256(canonicalJson(usesStdio(s) ? { command: s.command ?? '', args: s.args ?? [], cwd: s.cwd ?? '' } : { url: s.url ?? '' }))
 }

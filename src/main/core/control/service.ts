@@ -19,7 +19,8 @@ import {
 } from '../../../shared/api'
 import { remediationFor } from '../../../shared/statuses'
 import { summarizeServers } from '../../../shared/summary'
-import { callWith } from '../../../shared/call-variant'
+import { callWith, requiredVariant, type ToolAnnotations } from '../../../shared/call-variant'
+import { nameWarning } from '../../../shared/tool-name'
 import { Catalog, type CatalogEntry } from '../catalog/catalog'
 import { approveAll, approveServer, approveTool, quarantineServer, setToolDisabled } from '../catalog/decisions'
 import { setServerField } from '../config/write'
@@ -63,10 +64,14 @@ export function connectSnippets(dataDir: string): ConnectSnippet[] {
 }
 
 export function toolInfo(e: CatalogEntry): ToolInfo {
+  const warning = nameWarning(e.name)
+  const p = e.previous
   return {
     name: e.id,
     server: e.server,
     tool: e.name,
+    ...(warning ? { name_warning: warning } : {}),
+    ...(e.def.title ? { title: e.def.title } : {}),
     // shown to the user for review (rendered as text); never indexed unless approved
     description: e.def.description,
     status: e.status,
@@ -74,10 +79,23 @@ export function toolInfo(e: CatalogEntry): ToolInfo {
     call_with: callWith(e.variant),
     ...(e.def.annotations ? { annotations: e.def.annotations } : {}),
     inputSchema: e.def.inputSchema,
+    ...(e.def.outputSchema ? { outputSchema: e.def.outputSchema } : {}),
     approval: {
       status: e.approval,
       hash: e.hash,
-      ...(e.previous ? { previous_description: e.previous.description } : {}),
+      ...(p
+        ? {
+            previous_description: p.description,
+            previous: {
+              ...(p.title ? { title: p.title } : {}),
+              description: p.description,
+              inputSchema: p.inputSchema,
+              ...(p.outputSchema ? { outputSchema: p.outputSchema } : {}),
+              ...(p.annotations ? { annotations: p.annotations as ToolAnnotations } : {}),
+              call_with: callWith(requiredVariant(p.annotations as ToolAnnotations | undefined)),
+            },
+          }
+        : {}),
     },
   }
 }
@@ -176,11 +194,7 @@ export class ControlService implements Api {
         try {
           const tools = await inspectUpstream(s, {
             logger: this.d.logger.child({ server: name, inspect: true }),
-            limits: {
-              maxTools: catalog.currentConfig.limits.max_tools_per_server,
-              maxDescriptionChars: catalog.currentConfig.limits.max_description_chars,
-              maxResultBytes: catalog.currentConfig.limits.max_result_bytes,
-            },
+            limits: this.d.manager.limits(),
           })
           catalog.setLiveTools(name, tools, 'inspect')
           message = `Inspected ${name}: it offers ${tools.length} tool(s); the process was stopped again. Review them, then approve the server.`

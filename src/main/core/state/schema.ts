@@ -32,7 +32,8 @@ export const ToolRecordSchema = z.object({
 export type ToolRecord = z.infer<typeof ToolRecordSchema>
 
 export const StateSchema = z.object({
-  version: z.literal(1),
+  /** 1: before title/annotations counted in the approval hash and env in the server identity (migrated on load, see migrate.ts) */
+  version: z.union([z.literal(1), z.literal(2)]),
   /** set when a state file was unreadable: tools without a record stay locked (disabled_unknown) until reviewed */
   fail_closed: z.object({ since: z.string(), moved_to: z.string(), servers: z.array(z.string()).optional() }).optional(),
   servers: z.record(z.string(), ServerStateSchema).default({}),
@@ -43,5 +44,5 @@ export const StateSchema = z.object({
 export type State = z.infer<typeof StateSchema>
 
 export function emptyState(): State {
-  return { version: 1, servers: {}, tools: {}, agent_tokens: {} }
+  return { version: 2, servers: {}, tools: {}, agent_tokens: {} }
 }

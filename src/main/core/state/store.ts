@@ -6,18 +6,25 @@ import fs from 'node:fs'
 import path from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { emptyState, StateSchema, type State } from './schema'
+import { migrateToolHashes } from './migrate'
 
 export class StateStore {
   private state: State
   private queue: Promise<void> = Promise.resolve()
   private dirty = false
   readonly warning: string | null = null
+  /** the version the file had when it was loaded, when it was older than the current one (the core finishes the upgrade) */
+  readonly migratedFrom: number | null = null
 
   constructor(readonly file: string) {
     const loaded = StateStore.read(file)
     this.state = loaded.state
     this.warning = loaded.warning
-    if (loaded.warning) this.writeNow()
+    if (loaded.state.version === 1) {
+      migrateToolHashes(this.state)
+      this.migratedFrom = 1
+    }
+    if (loaded.warning || this.migratedFrom !== null) this.writeNow()
   }
 
   private static read(file: string): { state: State; warning: string | null } {

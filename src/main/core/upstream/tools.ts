@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { UpstreamLimits } from './types'
 import type { ToolDefinition } from '../../../shared/tool-definition'
+import type { ToolAnnotations } from '../../../shared/call-variant'
 
 /** A tools/list page read without judging the tools (the SDK's schema rejects the whole page). */
 const LooseListToolsResult = z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() }).loose()
@@ -42,6 +43,21 @@ export async function fetchToolList(mcp: Client, limits: UpstreamLimits, timeout
   return sanitizeTools(raw, limits, truncatedFetch)
 }
 
+export const DEFAULT_MAX_TITLE_CHARS = 256
+export const DEFAULT_MAX_ANNOTATIONS_BYTES = 4096
+const STANDARD_HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const
+
+/** Annotations over the cap keep only the standard boolean hints (so the call variant is never weakened) and a capped title. */
+function capAnnotations(a: Record<string, unknown>, limits: UpstreamLimits): ToolAnnotations {
+  const max = limits.maxAnnotationsBytes ?? DEFAULT_MAX_ANNOTATIONS_BYTES
+  if (JSON.stringify(a).length <= max) return a as ToolAnnotations
+  const kept: ToolAnnotations = {}
+  for (const k of STANDARD_HINTS) if (typeof a[k] === 'boolean') kept[k] = a[k]
+  const titleMax = limits.maxTitleChars ?? DEFAULT_MAX_TITLE_CHARS
+  if (typeof a.title === 'string') kept.title = a.title.length > titleMax ? truncate(a.title, titleMax) : a.title
+  return kept
+}
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
@@ -60,6 +76,8 @@ export function sanitizeTools(raw: readonly unknown[], limits: UpstreamLimits, m
   const names = new Set<string>()
   const dropped: string[] = []
   let truncated = 0
+  let cappedAnnotations = 0
+  let truncatedTitles = 0
   for (const [i, item] of raw.entries()) {
     if (!isPlainObject(item)) {
       dropped.push(`#${i}: not an object`)
@@ -95,8 +113,16 @@ export function sanitizeTools(raw: readonly unknown[], limits: UpstreamLimits, m
       }
     }
     if (isPlainObject(item.outputSchema)) tool.outputSchema = item.outputSchema
-    if (isPlainObject(item.annotations)) tool.annotations = item.annotations
-    if (typeof item.title === 'string') tool.title = item.title
+    if (isPlainObject(item.annotations)) {
+      const capped = capAnnotations(item.annotations, limits)
+      if (capped !== item.annotations) cappedAnnotations++
+      tool.annotations = capped
+    }
+    if (typeof item.title === 'string') {
+      const max = limits.maxTitleChars ?? DEFAULT_MAX_TITLE_CHARS
+      tool.title = item.title.length > max ? truncate(item.title, max) : item.title
+      if (tool.title !== item.title) truncatedTitles++
+    }
     tools.push(tool)
   }
   const listed = raw.length
@@ -106,6 +132,14 @@ export function sanitizeTools(raw: readonly unknown[], limits: UpstreamLimits, m
   }
   if (truncated > 0) {
     warnings.push(`truncated ${truncated} tool description(s) to ${limits.maxDescriptionChars} characters (limits.max_description_chars)`)
+  }
+  if (truncatedTitles > 0) {
+    warnings.push(`truncated ${truncatedTitles} tool title(s) to ${limits.maxTitleChars ?? DEFAULT_MAX_TITLE_CHARS} characters (limits.max_title_chars)`)
+  }
+  if (cappedAnnotations > 0) {
+    warnings.push(
+      `${cappedAnnotations} tool(s) had annotations over ${limits.maxAnnotationsBytes ?? DEFAULT_MAX_ANNOTATIONS_BYTES} bytes (limits.max_annotations_bytes); only the standard hints were kept`,
+    )
   }
   const valid = listed - dropped.length
   if (valid > limits.maxTools || moreNotFetched) {

@@ -14,6 +14,10 @@ export interface UpstreamLimits {
   maxTools: number
   /** longer descriptions are truncated (config limits.max_description_chars) */
   maxDescriptionChars: number
+  /** longer titles are truncated (config limits.max_title_chars; default 256) */
+  maxTitleChars?: number
+  /** bigger annotations keep only the standard hints (config limits.max_annotations_bytes; default 4096) */
+  maxAnnotationsBytes?: number
   /** bigger call results are rejected, measured as JSON bytes (config limits.max_result_bytes) */
   maxResultBytes: number
 }
