@@ -136,7 +136,7 @@ describe('kill -9 during bursts of state changes', () => {
       } catch (e) {
         throw new Error(`round ${round}: state.json is not valid JSON after kill -9: ${(e as Error).message}\n${raw.slice(0, 500)}`)
       }
-      expect(state.version).toBe(1)
+      expect(state.version).toBe(2)
       expect(fs.readdirSync(dataDir).filter((f) => f.includes('corrupt'))).toEqual([])
       const lost: string[] = []
       for (const [name, m] of model) {
