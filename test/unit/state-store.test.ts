@@ -31,7 +31,7 @@ describe('As a user my decisions are stored safely in state.json', () => {
     })
     expect(readState(file).tools['gh:x']).toEqual({ user_disabled: true })
     expect(fs.statSync(file).mode & 0o777).toBe(0o600)
-    expect(fs.readdirSync(dir)).toEqual(['state.json'])
+    expect(fs.readdirSync(dir).sort()).toEqual(['state.json', 'state.last-good.json'])
   })
 
   it('readers see a change at once, before it is written', () => {
@@ -61,7 +61,7 @@ describe('As a user my decisions are stored safely in state.json', () => {
     await Promise.all(all)
     expect(seen.every((x) => x === 'true')).toBe(true)
     expect(Object.keys(readState(file).tools)).toHaveLength(100)
-    expect(fs.readdirSync(dir)).toEqual(['state.json'])
+    expect(fs.readdirSync(dir).sort()).toEqual(['state.json', 'state.last-good.json'])
     // a restart reads exactly what was acknowledged
     expect(Object.keys(new StateStore(file).current.tools)).toHaveLength(100)
   })
@@ -182,8 +182,9 @@ describe('As a user, an unreadable state.json never unlocks anything (fail close
     await runServer(fx, 'gh', TOOLS)
     await setToolDisabled(fx.catalog, 'gh', 'delete_repo', true)
     expect(statusOf(fx, 'gh:delete_repo')).toBe('disabled_by_user')
-    // the file is damaged (e.g. a partial write by another program)
+    // the file is damaged (e.g. a partial write by another program), and so is its last good copy
     fs.writeFileSync(fx.statePath, fs.readFileSync(fx.statePath, 'utf8').slice(0, 40))
+    fs.writeFileSync(fx.store.backupFile, '{"version": 2, "tools": ')
     const after = fx.restart()
     expect(after.store.warning).toMatch(/moved to/)
     // before the upstream lists anything, nothing from it is callable
@@ -200,6 +201,19 @@ describe('As a user, an unreadable state.json never unlocks anything (fail close
     expect(r.isError).toBe(true)
     expect(r.text).toMatch(/^TOOL_BLOCKED \(disabled_unknown\):/)
     expect(statusOf(after, 'gh:delete_repo')).toBe('disabled_unknown')
+  })
+
+  it('with a readable last good copy, a user-disabled tool stays disabled_by_user after corruption', async () => {
+    const fx = makeFixture(TRUSTED)
+    await runServer(fx, 'gh', TOOLS)
+    await setToolDisabled(fx.catalog, 'gh', 'delete_repo', true)
+    fs.writeFileSync(fx.statePath, 'garbage')
+    const after = fx.restart()
+    expect(after.store.warning).toMatch(/restored from/)
+    await ingestTools(after.catalog, 'gh', TOOLS)
+    expect(statusOf(after, 'gh:delete_repo')).toBe('disabled_by_user')
+    // what was approved is not restored: the other tools wait for review (fail closed)
+    expect(statusOf(after, 'gh:list_repos')).toBe('disabled_unknown')
   })
 
   it("approve-all after corruption is the user's explicit act and resumes normal baselines for that server", async () => {

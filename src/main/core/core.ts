@@ -81,11 +81,13 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const lock = DataDirLock.tryAcquire(dataDir)
   if (!lock) throw new OwnerExistsError(readLiveInstance(dataDir), dataDir)
   const startedAt = Date.now()
+  let stopWatchingState = async (): Promise<void> => undefined
   try {
     const store = new StateStore(path.join(dataDir, 'state.json'))
     if (store.warning) logger.warn(store.warning)
     if (config.warnings.length) logger.warn(`${configPath}: ignoring unknown key(s) ${config.warnings.join(', ')} (typo?)`)
     const catalog = new Catalog(config, store)
+    stopWatchingState = store.watchForLoss((file) => logger.warn(`${file} disappeared while Toolgate ran; it was written again from memory`))
     await finishStateUpgrade(catalog)
     await pinFailClosedServers(catalog)
     const stats = new DiscoveryStats()
@@ -204,6 +206,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const stop = (): Promise<void> => {
       stopping ??= (async () => {
         await watcher.close()
+        await stopWatchingState()
         // Upstreams first: calls in flight are answered with a clear error before the listener closes.
         await manager.stopAll()
         await http?.close()
@@ -234,6 +237,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       stop,
     }
   } catch (e) {
+    await stopWatchingState()
     lock.release()
     throw e
   }

@@ -131,6 +131,7 @@ export async function approveServer(catalog: Catalog, server: string): Promise<s
     const rec = { ...s.servers[server], approved_identity: serverIdentity(cfg) }
     delete rec.user_quarantined
     delete rec.needs_review
+    if (s.fail_closed?.hold) s.fail_closed.hold = s.fail_closed.hold.filter((n) => n !== server)
     if (inspected && !rec.baseline_taken) {
       rec.baseline_taken = true
       for (const t of inspected) {
@@ -170,12 +171,20 @@ export async function finishStateUpgrade(catalog: Catalog): Promise<void> {
   )
 }
 
-/** After an unreadable state file: fail closed only for the servers configured now; servers added later start fresh. */
+/**
+ * After an unreadable state file: fail closed only for the servers configured now (servers added
+ * later start fresh); with no readable last good copy either, hold every one of them in
+ * quarantine that the config does not trust ("quarantined": false) until the user approves it.
+ */
 export async function pinFailClosedServers(catalog: Catalog): Promise<void> {
   const fc = catalog.store.current.fail_closed
   if (!fc || fc.servers) return
-  const servers = catalog.currentConfig.servers.map((x) => x.name)
+  const configured = catalog.currentConfig.servers
+  const servers = configured.map((x) => x.name)
+  const hold = fc.restored_locks === false ? configured.filter((x) => x.quarantined !== false).map((x) => x.name) : undefined
   await catalog.decide(servers, (s) => {
-    if (s.fail_closed) s.fail_closed.servers = servers
+    if (!s.fail_closed) return
+    s.fail_closed.servers = servers
+    if (hold) s.fail_closed.hold = hold
   })
 }

@@ -16,6 +16,8 @@ export function quarantineOf(config: Config, state: Readonly<State>, s: ServerCo
   if (rec?.user_quarantined) return 'user'
   if (s.quarantined === false) return null
   if (rec?.needs_review) return 'review'
+  // the state was lost with no readable copy: held until the user approves it again
+  if (state.fail_closed?.hold?.includes(s.name)) return 'review'
   if (!config.quarantine_enabled || s.trust === 'auto') return null
   return rec?.approved_identity === serverIdentity(s) ? null : 'review'
 }

@@ -35,7 +35,18 @@ export const StateSchema = z.object({
   /** 1: before title/annotations counted in the approval hash and env in the server identity (migrated on load, see migrate.ts) */
   version: z.union([z.literal(1), z.literal(2)]),
   /** set when a state file was unreadable: tools without a record stay locked (disabled_unknown) until reviewed */
-  fail_closed: z.object({ since: z.string(), moved_to: z.string(), servers: z.array(z.string()).optional() }).optional(),
+  fail_closed: z
+    .object({
+      since: z.string(),
+      moved_to: z.string(),
+      /** the servers configured when the state was lost: they take no baseline until reviewed */
+      servers: z.array(z.string()).optional(),
+      /** the last good copy restored the locks (user quarantine, agent-added review, user-disabled tools); false: it was unreadable too */
+      restored_locks: z.boolean().optional(),
+      /** with no readable copy at all: servers held in quarantine until the user approves them (all but those the config trusts) */
+      hold: z.array(z.string()).optional(),
+    })
+    .optional(),
   servers: z.record(z.string(), ServerStateSchema).default({}),
   tools: z.record(z.string(), ToolRecordSchema).default({}),
   /** per agent, the SHA-256 of each token issued (several clients may each have their own) */

@@ -1,10 +1,15 @@
 // The state store: state.json validated on load, changed through `update` only, written
 // atomically with fsync, one write at a time. `update` resolves once the change is on disk,
-// so an acknowledged change survives a kill -9. A file that fails validation is moved aside
-// (kept), a warning is recorded, and the store fails closed (see State.fail_closed).
+// so an acknowledged change survives a kill -9. Every successful write also writes the last good
+// copy beside it (state.last-good.json). A file that fails validation is moved aside (kept), a
+// warning is recorded, and the store fails closed (see State.fail_closed): the locks (user
+// quarantine, agent-added review, user-disabled tools) come back from the last good copy, and
+// without one every server the config does not trust is held. If state.json disappears while
+// Toolgate runs, it is written again from memory (watchForLoss).
 import fs from 'node:fs'
 import path from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
+import chokidar from 'chokidar'
 import { emptyState, StateSchema, type State } from './schema'
 import { migrateToolHashes } from './migrate'
 
@@ -16,8 +21,12 @@ export class StateStore {
   /** the version the file had when it was loaded, when it was older than the current one (the core finishes the upgrade) */
   readonly migratedFrom: number | null = null
 
+  /** the last good copy, written after every successful write of `file` */
+  readonly backupFile: string
+
   constructor(readonly file: string) {
-    const loaded = StateStore.read(file)
+    this.backupFile = lastGoodPath(file)
+    const loaded = StateStore.read(file, this.backupFile)
     this.state = loaded.state
     this.warning = loaded.warning
     if (loaded.state.version === 1) {
@@ -27,24 +36,24 @@ export class StateStore {
     if (loaded.warning || this.migratedFrom !== null) this.writeNow()
   }
 
-  private static read(file: string): { state: State; warning: string | null } {
+  private static read(file: string, backupFile: string): { state: State; warning: string | null } {
     if (!fs.existsSync(file)) return { state: emptyState(), warning: null }
-    let problem: string
-    try {
-      const parsed = StateSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')))
-      if (parsed.success) return { state: parsed.data, warning: null }
-      const i = parsed.error.issues[0]
-      problem = `${i.message} at ${i.path.join('.') || '(top level)'}`
-    } catch (e) {
-      problem = (e as Error).message
-    }
+    const loaded = parseStateFile(file)
+    if ('state' in loaded) return { state: loaded.state, warning: null }
     const movedTo = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
     fs.renameSync(file, movedTo)
     const state = emptyState()
-    state.fail_closed = { since: new Date().toISOString(), moved_to: movedTo }
+    const backup = fs.existsSync(backupFile) ? parseStateFile(backupFile) : { problem: 'missing' }
+    const restored = 'state' in backup
+    state.fail_closed = { since: new Date().toISOString(), moved_to: movedTo, restored_locks: restored }
+    if (restored) restoreLocks(state, backup.state)
     return {
       state,
-      warning: `state file ${file} was unreadable (${problem}); it was moved to ${movedTo}. Toolgate fails closed: tools without a fresh decision stay locked until you review them.`,
+      warning:
+        `state file ${file} was unreadable (${loaded.problem}); it was moved to ${movedTo}. Toolgate fails closed: tools without a fresh decision stay locked until you review them` +
+        (restored
+          ? `; servers and tools you had locked or put in quarantine stay so (restored from ${backupFile}).`
+          : `; the last good copy ${backupFile} was unreadable too (${backup.problem}), so every server the config does not mark "quarantined": false stays in quarantine until you approve it.`),
     }
   }
 
@@ -69,16 +78,64 @@ export class StateStore {
     if (!this.dirty) return
     this.dirty = false
     fs.mkdirSync(path.dirname(this.file), { recursive: true })
-    await writeFileAtomic(this.file, JSON.stringify(this.state, null, 2) + '\n', { fsync: true, mode: 0o600 })
+    const text = JSON.stringify(this.state, null, 2) + '\n'
+    await writeFileAtomic(this.file, text, { fsync: true, mode: 0o600 })
+    await writeFileAtomic(this.backupFile, text, { fsync: true, mode: 0o600 })
   }
 
   private writeNow(): void {
     fs.mkdirSync(path.dirname(this.file), { recursive: true })
-    writeFileAtomic.sync(this.file, JSON.stringify(this.state, null, 2) + '\n', { fsync: true, mode: 0o600 })
+    const text = JSON.stringify(this.state, null, 2) + '\n'
+    writeFileAtomic.sync(this.file, text, { fsync: true, mode: 0o600 })
+    writeFileAtomic.sync(this.backupFile, text, { fsync: true, mode: 0o600 })
+  }
+
+  /**
+   * Writes state.json again from memory when it disappears while Toolgate runs (otherwise a
+   * restart would start over and take a rug-pulled tool as the new baseline). Returns a stop function.
+   */
+  watchForLoss(onRewrite: (file: string) => void = () => undefined): () => Promise<void> {
+    const base = path.resolve(this.file)
+    const watcher = chokidar.watch(path.dirname(this.file), { ignoreInitial: true, depth: 0 })
+    watcher.on('unlink', (p) => {
+      if (path.resolve(p) !== base || fs.existsSync(this.file)) return
+      void this.queue.then(() => {
+        if (fs.existsSync(this.file)) return
+        this.writeNow()
+        onRewrite(this.file)
+      })
+    })
+    watcher.on('error', () => {})
+    return () => watcher.close()
   }
 
   /** Waits for every pending write. */
   async settle(): Promise<void> {
     await this.queue
   }
+}
+
+/** `state.json` → `state.last-good.json` beside it. */
+export function lastGoodPath(file: string): string {
+  return path.join(path.dirname(file), `${path.basename(file, '.json')}.last-good.json`)
+}
+
+function parseStateFile(file: string): { state: State } | { problem: string } {
+  try {
+    const parsed = StateSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')))
+    if (parsed.success) return { state: parsed.data }
+    const i = parsed.error.issues[0]
+    return { problem: `${i.message} at ${i.path.join('.') || '(top level)'}` }
+  } catch (e) {
+    return { problem: (e as Error).message }
+  }
+}
+
+/** Only what locks: a restored lock can never let anything run that would not run anyway. */
+function restoreLocks(into: State, from: State): void {
+  for (const [name, rec] of Object.entries(from.servers)) {
+    if (rec.user_quarantined) into.servers[name] = { ...into.servers[name], user_quarantined: true }
+    if (rec.needs_review) into.servers[name] = { ...into.servers[name], needs_review: true }
+  }
+  for (const [id, rec] of Object.entries(from.tools)) if (rec.user_disabled) into.tools[id] = { ...into.tools[id], user_disabled: true }
 }
