@@ -235,16 +235,19 @@ describe('a corrupt state.json at startup', () => {
         expect(info.json.state_warning).toContain(aside[0])
         expect(logText(dataDir)).toContain(aside[0])
 
-        // fail closed: nothing becomes callable on its own, least of all the user-disabled tool
+        // fail closed: nothing becomes callable on its own; the user-disabled tool keeps its lock
+        // (restored from state.last-good.json), the others wait for a fresh decision
         await waitForServerState(serve, 'cs', 'connected')
-        for (const t of ['a', 'b', 'c']) await waitForToolStatus(serve, `cs:${t}`, 'disabled_unknown')
+        for (const t of ['a', 'c']) await waitForToolStatus(serve, `cs:${t}`, 'disabled_unknown')
+        await waitForToolStatus(serve, 'cs:b', 'disabled_by_user')
         const h = await mcpOn(serve)
         try {
-          for (const t of ['b', 'a']) {
-            const r = await h.call('call_tool_read', { name: `cs:${t}`, args: {} })
-            expect(r.isError, t).toBe(true)
-            expect(textOf(r)).toMatch(/^TOOL_BLOCKED \(disabled_unknown\):/)
-          }
+          const rb = await h.call('call_tool_read', { name: 'cs:b', args: {} })
+          expect(rb.isError).toBe(true)
+          expect(textOf(rb)).toMatch(/^TOOL_BLOCKED \(disabled_by_user\):/)
+          const ra = await h.call('call_tool_read', { name: 'cs:a', args: {} })
+          expect(ra.isError).toBe(true)
+          expect(textOf(ra)).toMatch(/^TOOL_BLOCKED \(disabled_unknown\):/)
           const found = JSON.parse(textOf(await h.call('retrieve_tools', { query: 'bravo tool user disabled' }))) as { tools: unknown[] }
           expect(found.tools).toEqual([])
 
