@@ -9,6 +9,29 @@ export type StatusCounts = { callable: number } & Partial<Record<LockStatus, num
 
 export type QuarantineSource = 'config' | 'user' | 'review'
 
+/** What an isolated stdio server may touch beyond the read-only filesystem (README "Isolation"). */
+export interface SandboxProfileInfo {
+  /** may it open network connections (loopback included) */
+  network: boolean
+  /** paths granted for reading that the default profile hides or that are not on the filesystem view */
+  fs_read: string[]
+  /** paths it may write: its private temp dir, the launchers' package caches, its cwd, granted folders */
+  fs_write: string[]
+}
+
+/** How a server is isolated from the rest of the machine (CONTRACT §7: `data-isolated`). */
+export interface IsolationInfo {
+  isolated: boolean
+  /** the sandbox in use when isolated */
+  mechanism?: 'bwrap' | 'sandbox-exec'
+  /** why it is not isolated (opt-out, platform without a sandbox, HTTP server) */
+  reason?: string
+  /** true when not being isolated is a risk to show (a local process with the user's full rights) */
+  risk?: boolean
+  /** the permissions it runs with (or would, where the platform has no sandbox); null for HTTP and `sandbox: false` */
+  profile: SandboxProfileInfo | null
+}
+
 export interface ServerInfo {
   name: string
   protocol: string
@@ -24,6 +47,7 @@ export interface ServerInfo {
   target: string
   /** true when a config lock list (enabled_tools/disabled_tools) applies */
   config_policy: boolean
+  isolation: IsolationInfo
 }
 
 export type ApprovalStatus = 'approved' | 'pending' | 'changed' | 'unknown'
@@ -113,6 +137,11 @@ export function isToolAction(v: unknown): v is ToolAction {
   return typeof v === 'string' && (TOOL_ACTIONS as readonly string[]).includes(v)
 }
 
+/** Options of a server action: `network` lets Inspect reach the network (a risk: the server is unreviewed). */
+export interface ServerActionOptions {
+  network?: boolean
+}
+
 export interface ActionResult {
   ok: true
   message: string
@@ -140,7 +169,7 @@ export interface Api {
   status(): Promise<StatusInfo>
   servers(): Promise<{ servers: ServerInfo[] }>
   tools(server: string): Promise<{ tools: ToolInfo[] }>
-  serverAction(server: string, action: ServerAction): Promise<ActionResult>
+  serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<ActionResult>
   toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult>
   approveAll(server: string): Promise<ActionResult>
   /** The exact JSON text that retrieve_tools returns for the same arguments. */

@@ -7,6 +7,42 @@ export const SERVER_NAME_RE = /^[A-Za-z0-9._-]+$/
 export const ProtocolSchema = z.enum(['stdio', 'http', 'streamable-http', 'sse', 'auto'])
 export type Protocol = z.infer<typeof ProtocolSchema>
 
+/** An absolute path (POSIX or Windows) or one starting with "~/" (the user's home). */
+export function isSandboxPath(p: string): boolean {
+  return p === '~' || p.startsWith('~/') || p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\')
+}
+
+const SandboxPathSchema = z
+  .string({ error: 'each path must be a string' })
+  .min(1, 'a path must not be empty')
+  .refine(isSandboxPath, { message: 'use an absolute path or one starting with "~/" (a relative path would depend on where Toolgate runs)' })
+
+const SandboxObjectSchema = z.strictObject({
+  fs_read: z.array(SandboxPathSchema, { error: 'fs_read must be a list of paths the server may read' }).optional(),
+  fs_write: z.array(SandboxPathSchema, { error: 'fs_write must be a list of paths the server may read and write' }).optional(),
+  network: z.boolean({ error: 'network must be true or false' }).optional(),
+})
+
+const SANDBOX_SHAPE = 'sandbox must be false (no isolation) or an object {"fs_read": [paths], "fs_write": [paths], "network": true|false}'
+
+/**
+ * A stdio server's isolation (CONTRACT §7): absent or `true` = the default profile; an object
+ * grants paths and sets the network; `false` = the operator's opt-out (runs unisolated).
+ */
+export const SandboxSchema = z.union([z.boolean(), SandboxObjectSchema], {
+  error: (iss) => {
+    // An object with a problem inside: say which key and what, not "invalid input".
+    const inner = (iss as { errors?: Array<Array<{ path: PropertyKey[]; message: string; code: string; keys?: string[] }>> }).errors?.[1]?.[0]
+    const input = (iss as { input?: unknown }).input
+    if (inner && input !== null && typeof input === 'object' && !Array.isArray(input)) {
+      const where = inner.path.length ? `${inner.path.map(String).join('.')}: ` : ''
+      return `sandbox.${where}${inner.message}`
+    }
+    return SANDBOX_SHAPE
+  },
+})
+export type SandboxConfig = z.infer<typeof SandboxSchema>
+
 const serverFields = {
   command: z.string().min(1).optional(),
   args: z.array(z.string()).optional(),
@@ -20,6 +56,7 @@ const serverFields = {
   trust: z.enum(['manual', 'auto']).default('manual'),
   enabled_tools: z.array(z.string()).optional(),
   disabled_tools: z.array(z.string()).optional(),
+  sandbox: SandboxSchema.optional(),
 }
 
 const ServerBody = z.object(serverFields)
@@ -31,6 +68,13 @@ function checkServer(s: z.infer<typeof ServerBody>, ctx: z.RefinementCtx): void 
   const stdio = s.protocol === 'stdio' || (s.protocol === 'auto' && !s.url)
   if (stdio && !s.command) {
     ctx.addIssue({ code: 'custom', message: 'a stdio server needs "command" (or give "url" for an HTTP server)', path: ['command'] })
+  }
+  if (!stdio && typeof s.sandbox === 'object') {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'sandbox applies only to stdio servers (Toolgate does not run an HTTP server, so it cannot isolate it); remove it',
+      path: ['sandbox'],
+    })
   }
   if (!stdio && !s.url) {
     ctx.addIssue({ code: 'custom', message: `protocol "${s.protocol}" needs "url"`, path: ['url'] })

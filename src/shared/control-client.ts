@@ -9,6 +9,7 @@ import {
   type AppInfo,
   type SearchArgs,
   type ServerAction,
+  type ServerActionOptions,
   type ServerInfo,
   type Stats,
   type StatusInfo,
@@ -77,8 +78,8 @@ export class ControlClient implements Api {
   tools(server: string): Promise<{ tools: ToolInfo[] }> {
     return this.json('GET', controlRoutes.tools(server))
   }
-  serverAction(server: string, action: ServerAction): Promise<ActionResult> {
-    return this.json('POST', controlRoutes.serverAction(server, action))
+  serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<ActionResult> {
+    return this.json('POST', controlRoutes.serverAction(server, action), options)
   }
   toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult> {
     return this.json('POST', controlRoutes.toolAction(server, tool, action))
@@ -137,19 +138,19 @@ export class ControlClient implements Api {
     return { Authorization: `Bearer ${this.key}` }
   }
 
-  private async json<T>(method: 'GET' | 'POST' | 'DELETE', path: string): Promise<T> {
-    const res = await this.request(method, path)
+  private async json<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    const res = await this.request(method, path, body)
     return (await res.json()) as T
   }
 
-  private async request(method: 'GET' | 'POST' | 'DELETE', path: string): Promise<Response> {
+  private async request(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown = {}): Promise<Response> {
     const url = `${this.base}${path}`
     let res: Response
     try {
       res = await this.fetchFn(url, {
         method,
         headers: { Accept: 'application/json', ...this.authHeaders(), ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}) },
-        ...(method === 'POST' ? { body: '{}' } : {}),
+        ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
       })
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err)

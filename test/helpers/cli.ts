@@ -73,9 +73,12 @@ export interface FixtureTool {
   annotations?: Record<string, unknown>
 }
 
-/** A stdio server entry for the shared fixture server serving `toolsFile`, logging calls to `logFile`. */
+/**
+ * A stdio server entry for the shared fixture server serving `toolsFile`, logging calls to
+ * `logFile`. It runs sandboxed like any server, so the log's folder is granted to it.
+ */
 export function fixtureEntry(toolsFile: string, logFile: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { command: process.execPath, args: [FIXTURE, '--tools', toolsFile, '--log', logFile], ...extra }
+  return { command: process.execPath, args: [FIXTURE, '--tools', toolsFile, '--log', logFile], sandbox: { fs_write: [path.dirname(logFile)] }, ...extra }
 }
 
 export function everythingEntry(extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -151,15 +154,30 @@ export function cmdline(pid: number): string {
   }
 }
 
-/** Live processes (anywhere) whose command line contains `needle`: used to count upstream processes. */
+/** A sandbox process (bwrap, outside and as PID 1 inside): it carries the server's argv too. */
+export function isSandboxWrapper(pid: number): boolean {
+  return path.basename(cmdline(pid).split(' ')[0]) === 'bwrap'
+}
+
+/**
+ * Live processes (anywhere) whose command line contains `needle`: used to count upstream
+ * processes. The sandbox's own processes around a server are not counted.
+ */
 export function processesMatching(needle: string): number[] {
   const out: number[] = []
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
     const pid = Number(entry)
-    if (cmdline(pid).includes(needle) && processRunning(pid)) out.push(pid)
+    if (cmdline(pid).includes(needle) && processRunning(pid) && !isSandboxWrapper(pid)) out.push(pid)
   }
   return out
+}
+
+/** The process that started `pid`, looking through the sandbox processes in between. */
+export function launcherPid(pid: number): number | null {
+  let p = parentPid(pid)
+  while (p !== null && isSandboxWrapper(p)) p = parentPid(p)
+  return p
 }
 
 function safeKill(pid: number, signal: NodeJS.Signals): void {

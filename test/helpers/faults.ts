@@ -11,19 +11,27 @@ import { connectHttp, textOf, type McpHandle, type ToolResult } from './mcp-clie
 export const MISBEHAVING = path.join(ROOT, 'test/fixtures/faults/misbehaving-server.mjs')
 export const GATED = path.join(ROOT, 'test/fixtures/faults/gated-fixture.mjs')
 
+/**
+ * The sandbox of a fault fixture: the folders of its files (--log, --init-gate, ...) granted.
+ * With --pid-file it runs unsandboxed: the tests compare the pid it writes with the host's
+ * processes, and inside the sandbox's PID namespace a process sees another pid
+ * (test/integration/sandbox-*.test.ts check shutdown and supervision of sandboxed servers).
+ */
+function fixtureSandbox(flags: string[]): Record<string, unknown> {
+  if (flags.includes('--pid-file')) return { sandbox: false }
+  const dirs = flags.filter((f, i) => i > 0 && flags[i - 1].startsWith('--') && path.isAbsolute(f)).map((f) => path.dirname(f))
+  return dirs.length ? { sandbox: { fs_write: [...new Set(dirs)] } } : {}
+}
+
 /** A stdio server entry for test/fixtures/faults/misbehaving-server.mjs with these flags. */
 export function misbehavingEntry(flags: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { command: process.execPath, args: [MISBEHAVING, ...flags], quarantined: false, ...extra }
+  return { command: process.execPath, args: [MISBEHAVING, ...flags], quarantined: false, ...fixtureSandbox(flags), ...extra }
 }
 
 /** The shared fixture server behind a --down-file gate (see gated-fixture.mjs). */
 export function gatedEntry(toolsFile: string, logFile: string, downFile: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    command: process.execPath,
-    args: [GATED, '--fixture', FIXTURE, '--down-file', downFile, '--tools', toolsFile, '--log', logFile],
-    quarantined: false,
-    ...extra,
-  }
+  const flags = ['--down-file', downFile, '--tools', toolsFile, '--log', logFile]
+  return { command: process.execPath, args: [GATED, '--fixture', FIXTURE, ...flags], quarantined: false, ...fixtureSandbox(flags), ...extra }
 }
 
 /** An MCP client over Streamable HTTP on a running `serve`, with the admin key. */

@@ -18,7 +18,7 @@ import {
   keyFromDataDir,
   lockFile,
   logLines,
-  parentPid,
+  launcherPid,
   processesMatching,
   readInstance,
   startServe,
@@ -113,7 +113,7 @@ describe('a `serve` owner and `toolgate stdio` clients on the same data dir', ()
     // one upstream process, owned by serve; the stdio processes have no children
     const upstreams = processesMatching(docTools)
     expect(upstreams).toHaveLength(1)
-    expect(parentPid(upstreams[0])).toBe(serve.pid)
+    expect(launcherPid(upstreams[0])).toBe(serve.pid)
     expect(childPids(c1.pid as number)).toEqual([])
     expect(childPids(c2.pid as number)).toEqual([])
     expect(readInstance(dataDir)?.pid).toBe(serve.pid)
@@ -200,7 +200,7 @@ describe('a `serve` owner and `toolgate stdio` clients on the same data dir', ()
     })
     const upstreams = processesMatching(docTools)
     expect(upstreams).toHaveLength(1)
-    expect(parentPid(upstreams[0])).toBe(heir.pid)
+    expect(launcherPid(upstreams[0])).toBe(heir.pid)
 
     // the decision acknowledged before the kill is still in force
     const blocked = await heir.call('call_tool_read', { name: 'wiki:read_doc', args: {} })

@@ -348,7 +348,8 @@ describe('quarantine and approval with a live `toolgate serve`', () => {
   it('a server an agent adds through upstream_servers lands in quarantine and never runs; no MCP tool approves it', async () => {
     const sneakyTools = writeJson(path.join(tmp, 'files', 'sneaky-tools.json'), [{ name: 'exfiltrate', description: 'Send files somewhere' }])
     const sneakyLog = path.join(tmp, 'files', 'sneaky-calls.log')
-    const added = await mcp.call('upstream_servers', { operation: 'add', ...fixtureEntry(sneakyTools, sneakyLog), name: 'sneaky' })
+    const { sandbox: _grants, ...entry } = fixtureEntry(sneakyTools, sneakyLog) // agents cannot set sandbox
+    const added = await mcp.call('upstream_servers', { operation: 'add', ...entry, name: 'sneaky' })
     expect(added.isError).toBeFalsy()
     expect(textOf(added)).toMatch(/quarantine/)
     await waitForServerState(serve, 'sneaky', 'quarantined')

@@ -38,7 +38,9 @@ function setup(): { configPath: string; dataDir: string; pidFile: string } {
     mcpServers: {
       everything: everythingEntry({ quarantined: false }),
       fixture: fixtureEntry(tools, path.join(tmp, 'calls.log'), { quarantined: false }),
-      noisy: { command: process.execPath, args: [NOISY, '--pid-file', pidFile], quarantined: false },
+      // unsandboxed: the test compares the pid it writes with the host's processes (inside the
+      // sandbox's PID namespace it would see another pid); sandbox-attacks.test.ts covers sandboxed shutdown
+      noisy: { command: process.execPath, args: [NOISY, '--pid-file', pidFile], quarantined: false, sandbox: false },
     },
   })
   return { configPath, dataDir: path.join(tmp, 'data'), pidFile }

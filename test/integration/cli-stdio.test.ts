@@ -75,7 +75,7 @@ describe('an MCP client talking to `toolgate stdio`', () => {
       mcpServers: {
         everything: everythingEntry({ quarantined: false }),
         files: { command: process.execPath, args: [FILESYSTEM, files], quarantined: false },
-        memory: { command: process.execPath, args: [MEMORY], env: { MEMORY_FILE_PATH: memoryFile }, quarantined: false },
+        memory: { command: process.execPath, args: [MEMORY], env: { MEMORY_FILE_PATH: memoryFile }, quarantined: false, sandbox: { fs_write: [tmp] } },
         fixture: fixtureEntry(toolsFile, fixtureLog, { quarantined: false }),
       },
     })
@@ -157,7 +157,8 @@ describe('an MCP client talking to `toolgate stdio`', () => {
     expect(list.servers.map((s) => s.name)).toEqual(['everything', 'files', 'memory', 'fixture'])
     for (const s of list.servers) {
       // fully callable servers have no `tools` block
-      expect(Object.keys(s)).toEqual(['name', 'protocol', 'enabled', 'quarantined', 'state'])
+      expect(Object.keys(s)).toEqual(['name', 'protocol', 'enabled', 'quarantined', 'state', 'isolation'])
+      expect(s.isolation).toEqual({ isolated: true })
       expect(s).toMatchObject({ protocol: 'stdio', enabled: true, quarantined: false, state: 'connected' })
     }
     const get = jsonOf<{ server: Record<string, unknown> }>(await tg.call('upstream_servers', { operation: 'get', name: 'files' }))

@@ -13,6 +13,7 @@ import { MESSAGE_FLOOR_BYTES } from '../../src/main/core/upstream/connection'
 import type { UpstreamOptions, UpstreamState } from '../../src/main/core/upstream'
 import type { ToolDefinition } from '../../src/shared/tool-definition'
 import { pidAlive, waitFor } from '../helpers/wait'
+import { processesMatching } from '../helpers/cli'
 
 const ROOT = path.resolve(__dirname, '../..')
 const FIXTURE = path.resolve(ROOT, '../shared/bench/fixture-server.mjs')
@@ -176,7 +177,7 @@ describe('upstream supervision (fixture server)', () => {
 
   it('a hung call times out (and is cancelled upstream) while a concurrent call succeeds', async () => {
     const log = path.join(tmp, 'hang.log')
-    const up = upstream(server('g', [GARBAGE, '--log', log]))
+    const up = upstream(server('g', [GARBAGE, '--log', log], { sandbox: { fs_write: [tmp] } }))
     up.start()
     await waitFor(() => up.state === 'connected', 10_000, 'connected')
 
@@ -206,7 +207,7 @@ describe('upstream supervision (fixture server)', () => {
 
   it("forwards the caller's cancellation upstream", async () => {
     const log = path.join(tmp, 'cancel.log')
-    const up = upstream(server('g', [GARBAGE, '--log', log]))
+    const up = upstream(server('g', [GARBAGE, '--log', log], { sandbox: { fs_write: [tmp] } }))
     up.start()
     await waitFor(() => up.state === 'connected', 10_000, 'connected')
     const ac = new AbortController()
@@ -391,15 +392,16 @@ describe('upstream supervision (fixture server)', () => {
   })
 
   it('inspectUpstream lists the tools and leaves no process behind', async () => {
-    const pidFile = path.join(tmp, 'inspect.pid')
+    // Inspect runs in the sandbox (its own PID namespace): find the process by a marker in its argv.
+    const marker = `inspect-marker-${process.pid}-${Date.now()}`
     const file = toolsFile([{ name: 'x', description: 'an x' }])
-    // a wrapper that records its pid, then runs the fixture server (argv: node x --tools FILE)
-    const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); import(${JSON.stringify(FIXTURE)})`
-    const tools = await inspectUpstream(server('insp', ['-e', script, 'x', '--tools', file]), { logger: silentLogger(), limits: LIMITS, timeoutMs: 10_000 })
+    const tools = await inspectUpstream(server('insp', [FIXTURE, '--tools', file, '--name', marker]), {
+      logger: silentLogger(),
+      limits: LIMITS,
+      timeoutMs: 10_000,
+    })
     expect(tools).toEqual([{ name: 'x', description: 'an x', inputSchema: { type: 'object', properties: {} } }])
-    const pid = Number(fs.readFileSync(pidFile, 'utf8'))
-    expect(pid).toBeGreaterThan(0)
-    expect(pidAlive(pid)).toBe(false)
+    expect(processesMatching(marker)).toEqual([])
   })
 
   it('inspectUpstream reports a server that cannot start', async () => {

@@ -7,7 +7,9 @@ import { agentScope } from '../../src/main/core/agent/scope'
 import { approveServer } from '../../src/main/core/catalog/decisions'
 import { agentSession, buildWorld, makeFixture, READ, runServer, tool, WORLD_CONFIG, type Fixture } from '../helpers/catalog-fixture'
 
-const ENTRY_KEYS = ['name', 'protocol', 'enabled', 'quarantined', 'state', 'last_error', 'tools']
+const ENTRY_KEYS = ['name', 'protocol', 'enabled', 'quarantined', 'state', 'last_error', 'tools', 'isolation']
+/** These stdio servers run in bwrap on this machine (README "Isolation"). */
+const ISOLATED = { isolation: { isolated: true } }
 
 async function op(fx: Fixture, args: Record<string, unknown>, scope?: Parameters<typeof agentSession>[1], agentIn?: Awaited<ReturnType<typeof agentSession>>) {
   const agent = agentIn ?? (await agentSession(fx, scope))
@@ -43,6 +45,7 @@ describe('As an agent I can list servers and see hidden capability cheaply', () 
       quarantined: false,
       state: 'stopped',
       tools: { callable: 3, disabled_by_config: 1, disabled_by_user: 1, pending_approval: 1 },
+      ...ISOLATED,
     })
     expect(Object.keys(byName.gh.tools)[0]).toBe('callable')
     expect(byName.files).toEqual({
@@ -52,6 +55,7 @@ describe('As an agent I can list servers and see hidden capability cheaply', () 
       quarantined: false,
       state: 'disabled',
       tools: { callable: 0, server_disabled: 2 },
+      ...ISOLATED,
     })
     expect(byName.legacy).toMatchObject({ quarantined: true, state: 'quarantined', tools: { callable: 0, server_quarantined: 2 } })
     // rule 6: drop_tables (quarantined + config-denied) is not surfaced here either
@@ -64,7 +68,7 @@ describe('As an agent I can list servers and see hidden capability cheaply', () 
     await runServer(fx, 'off', [tool('c_tool', 'C')])
     fx.writeConfig({ mcpServers: { ok: { command: 'node', quarantined: false }, off: { command: 'node', quarantined: false, enabled: false } } })
     const r = await op(fx, { operation: 'list' })
-    expect(r.json.servers[0]).toEqual({ name: 'ok', protocol: 'stdio', enabled: true, quarantined: false, state: 'stopped' })
+    expect(r.json.servers[0]).toEqual({ name: 'ok', protocol: 'stdio', enabled: true, quarantined: false, state: 'stopped', ...ISOLATED })
     expect(r.json.servers[1].tools).toEqual({ callable: 0, server_disabled: 1 })
   })
 
@@ -73,13 +77,21 @@ describe('As an agent I can list servers and see hidden capability cheaply', () 
     const agent = await agentSession(fx)
     agent.manager.connections.set('ok', { state: 'error', lastError: 'spawn node ENOENT', attempt: 0 })
     const r = await op(fx, { operation: 'get', name: 'ok' }, undefined, agent)
-    expect(r.json).toEqual({ server: { name: 'ok', protocol: 'stdio', enabled: true, quarantined: false, state: 'error', last_error: 'spawn node ENOENT' } })
-    expect(Object.keys(r.json.server)).toEqual(['name', 'protocol', 'enabled', 'quarantined', 'state', 'last_error'])
+    expect(r.json).toEqual({ server: { name: 'ok', protocol: 'stdio', enabled: true, quarantined: false, state: 'error', last_error: 'spawn node ENOENT', ...ISOLATED } })
+    expect(Object.keys(r.json.server)).toEqual(['name', 'protocol', 'enabled', 'quarantined', 'state', 'last_error', 'isolation'])
   })
 
   it('an HTTP server reports protocol http', async () => {
     const fx = makeFixture({ mcpServers: { web: { url: 'https://example.com/mcp', quarantined: false } } })
-    expect((await op(fx, { operation: 'get', name: 'web' })).json.server.protocol).toBe('http')
+    const entry = (await op(fx, { operation: 'get', name: 'web' })).json.server
+    expect(entry.protocol).toBe('http')
+    expect(entry.isolation).toEqual({ isolated: false, reason: expect.stringMatching(/^remote \(HTTP\) server/) })
+  })
+
+  it('a server the operator opted out of the sandbox is shown to agents as not isolated, with the reason', async () => {
+    const fx = makeFixture({ mcpServers: { raw: { command: 'node', quarantined: false, sandbox: false } } })
+    const entry = (await op(fx, { operation: 'get', name: 'raw' })).json.server
+    expect(entry.isolation).toEqual({ isolated: false, reason: expect.stringContaining('sandbox: false') })
   })
 
   it('get returns {"server": entry}, the same entry as in list', async () => {
@@ -122,13 +134,25 @@ describe('As a user, a server an agent adds always lands in quarantine', () => {
     const fx = makeFixture({ mcpServers: { gh: { command: 'node', quarantined: false } } })
     const r = await op(fx, { operation: 'add', name: 'weather', command: 'npx', args: ['-y', 'weather-mcp'], env: { KEY: 'k' } })
     expect(r.isError).toBe(false)
-    expect(r.json.server).toEqual({ name: 'weather', protocol: 'stdio', enabled: true, quarantined: true, state: 'quarantined' })
+    expect(r.json.server).toEqual({ name: 'weather', protocol: 'stdio', enabled: true, quarantined: true, state: 'quarantined', ...ISOLATED })
     expect(r.json.message).toMatch(/quarantine/)
     expect(r.json.message).toMatch(/approves it/)
     const onDisk = JSON.parse(fs.readFileSync(fx.configPath, 'utf8'))
     expect(onDisk.mcpServers.weather).toEqual({ command: 'npx', args: ['-y', 'weather-mcp'], env: { KEY: 'k' } })
     expect(fx.catalog.quarantineOf(fx.catalog.serverConfig('weather')!)).toBe('review')
     expect(fx.store.current.servers.weather).toEqual({ needs_review: true })
+  })
+
+  it('an agent cannot add a server unsandboxed (sandbox: false) or with its own grants; nothing is written', async () => {
+    for (const sandbox of [false, { fs_write: ['/'], network: true }, true]) {
+      const fx = makeFixture({ mcpServers: { gh: { command: 'node', quarantined: false } } })
+      const before = fs.readFileSync(fx.configPath, 'utf8')
+      const r = await op(fx, { operation: 'add', name: 'escape', command: 'node', args: ['x.js'], sandbox })
+      expect(r.isError).toBe(true)
+      expect(r.text).toMatch(/agents cannot set "sandbox"/)
+      expect(fs.readFileSync(fx.configPath, 'utf8')).toBe(before)
+      expect(fx.catalog.serverConfig('escape')).toBeUndefined()
+    }
   })
 
   it('even when the operator turned quarantine off, and even if the agent asks for trust', async () => {

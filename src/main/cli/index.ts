@@ -64,10 +64,12 @@ where(servers.command('list'))
     }
   })
 for (const action of SERVER_ACTIONS) {
-  where(servers.command(`${action} <name>`)).action(async (name: string, o) => {
+  const cmd = where(servers.command(`${action} <name>`))
+  if (action === 'inspect') cmd.option('--network', 'let the (unreviewed) server reach the network while it is inspected, e.g. for npx to download it')
+  cmd.action(async (name: string, o) => {
     const op = await openOperator(w(o), false)
     try {
-      process.stdout.write((await op.api.serverAction(name, action)).message + '\n')
+      process.stdout.write((await op.api.serverAction(name, action, o.network ? { network: true } : undefined)).message + '\n')
       if (action === 'inspect') printTools((await op.api.tools(name)).tools, false)
     } finally {
       await op.close()

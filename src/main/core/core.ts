@@ -25,6 +25,7 @@ import { startHttpServer, type RunningHttp } from './http/server'
 import { createLogger, type Logger } from './log'
 import { appRoot, DEFAULT_LISTEN, isLoopback, parseListen, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
 import { VERSION } from './version'
+import { sandboxSupport } from './upstream/sandbox'
 
 export interface CoreOptions {
   configPath?: string
@@ -86,6 +87,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const store = new StateStore(path.join(dataDir, 'state.json'))
     if (store.warning) logger.warn(store.warning)
     if (config.warnings.length) logger.warn(`${configPath}: ignoring unknown key(s) ${config.warnings.join(', ')} (typo?)`)
+    const sandbox = sandboxSupport() // probed once per process, here rather than at the first spawn
+    if (sandbox.available) logger.info({ sandbox: sandbox.mechanism, binary: sandbox.binary }, 'stdio upstreams run isolated')
+    else logger.warn(`stdio upstreams are NOT isolated: ${sandbox.reason}`)
     const catalog = new Catalog(config, store)
     stopWatchingState = store.watchForLoss((file) => logger.warn(`${file} disappeared while Toolgate ran; it was written again from memory`))
     await finishStateUpgrade(catalog)
@@ -97,7 +101,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       catalog.index.setLearned(c.search.learn ? learned.use : null)
     }
     applyLearning(config)
-    const manager = new UpstreamManager(catalog, logger)
+    const manager = new UpstreamManager(catalog, logger, { dataDir, configPath })
     const events = new ControlEvents(catalog, manager.connections)
     const emit = events.emitEvent.bind(events)
 

@@ -10,6 +10,7 @@ import type { Logger } from './log'
 import type { ToolDefinition } from '../../shared/tool-definition'
 import { Upstream, type UpstreamLimits } from './upstream/upstream'
 import { ConnectionStates } from './upstream/states'
+import type { SandboxContext } from './upstream/sandbox'
 
 export class UpstreamManager {
   private readonly running = new Map<string, { up: Upstream; key: string }>()
@@ -21,6 +22,8 @@ export class UpstreamManager {
   constructor(
     private readonly catalog: Catalog,
     private readonly logger: Logger,
+    /** what stdio upstreams must never see (README "Isolation") */
+    private readonly sandbox?: SandboxContext,
   ) {}
 
   /** The caps of the current config (limits.*) for upstream tool lists and results. */
@@ -56,7 +59,11 @@ export class UpstreamManager {
   }
 
   private start(cfg: ServerConfig): void {
-    const up = new Upstream(cfg, { logger: this.logger.child({ server: cfg.name }), limits: this.limits() })
+    const up = new Upstream(cfg, {
+      logger: this.logger.child({ server: cfg.name }),
+      limits: this.limits(),
+      ...(this.sandbox ? { sandbox: { ctx: this.sandbox, mode: 'run' as const } } : {}),
+    })
     this.running.set(cfg.name, { up, key: canonicalJson(cfg) })
     const current = (): boolean => this.running.get(cfg.name)?.up === up
     up.on('state', () => {

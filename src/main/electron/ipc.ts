@@ -15,6 +15,16 @@ const oneOf = <T extends string>(v: unknown, allowed: readonly T[], what: string
   return v as T
 }
 
+/** A server action's options from the renderer: only `{network: boolean}` (Inspect with network). */
+const actionOptions = (v: unknown): [] | [{ network: boolean }] => {
+  if (v === undefined) return []
+  const network = v !== null && typeof v === 'object' ? (v as { network?: unknown }).network : undefined
+  if (typeof network !== 'boolean' || Object.keys(v as object).some((k) => k !== 'network')) {
+    throw new ApiError('bad_request', 'server action options must be {network: true|false}', 400)
+  }
+  return [{ network }]
+}
+
 /** Checks the renderer's arguments and calls the matching Api method. */
 export function callOp(api: Api, op: ApiOp, args: unknown[]): Promise<unknown> {
   switch (op) {
@@ -31,7 +41,7 @@ export function callOp(api: Api, op: ApiOp, args: unknown[]): Promise<unknown> {
     case 'approveAll':
       return api.approveAll(str(args[0], 'server'))
     case 'serverAction':
-      return api.serverAction(str(args[0], 'server'), oneOf(args[1], SERVER_ACTIONS, 'action'))
+      return api.serverAction(str(args[0], 'server'), oneOf(args[1], SERVER_ACTIONS, 'action'), ...actionOptions(args[2]))
     case 'toolAction':
       return api.toolAction(str(args[0], 'server'), str(args[1], 'tool'), oneOf(args[2], TOOL_ACTIONS, 'action'))
     case 'search': {

@@ -7,6 +7,7 @@ import {
   type AppInfo,
   type SearchArgs,
   type ServerAction,
+  type ServerActionOptions,
   type ServerInfo,
   type Stats,
   type StatusInfo,
@@ -30,8 +31,8 @@ export class IpcApi implements Api {
   tools(server: string): Promise<{ tools: ToolInfo[] }> {
     return this.call('tools', server)
   }
-  serverAction(server: string, action: ServerAction): Promise<ActionResult> {
-    return this.call('serverAction', server, action)
+  serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<ActionResult> {
+    return options ? this.call('serverAction', server, action, options) : this.call('serverAction', server, action)
   }
   toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult> {
     return this.call('toolAction', server, tool, action)

@@ -38,6 +38,10 @@ const ok = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text
 const fail = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `upstream_servers: ${text}` }] })
 
 export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: unknown): Promise<CallToolResult> {
+  // Isolation is the operator's and the user's decision: an agent never loosens (or sets) it.
+  if (raw !== null && typeof raw === 'object' && Object.hasOwn(raw, 'sandbox')) {
+    return fail('agents cannot set "sandbox": a server an agent adds always runs with the default isolation; ask the user to grant it folders or network')
+  }
   const parsed = OpSchema.safeParse(raw)
   if (!parsed.success) return fail(parsed.error.issues[0].message)
   const a = parsed.data

@@ -8,6 +8,7 @@ import { Catalog } from '../catalog/catalog'
 import type { Scope } from '../agent/scope'
 import { describeTarget } from '../upstream/target'
 import type { ConnectionStates } from '../upstream/states'
+import { isolationOf } from '../upstream/sandbox'
 
 export function serverState(catalog: Catalog, connections: ConnectionStates, s: ServerConfig): ServerState {
   if (!s.enabled) return 'disabled'
@@ -41,6 +42,7 @@ export function serverInfo(catalog: Catalog, connections: ConnectionStates, s: S
     trust: s.trust,
     target: describeTarget(s),
     config_policy: Boolean(s.enabled_tools || s.disabled_tools),
+    isolation: isolationOf(s),
   }
 }
 
@@ -58,5 +60,8 @@ export function agentServerEntry(catalog: Catalog, connections: ConnectionStates
   const visible = catalog.entries(s.name).filter((e) => scope.allows(e) && !e.hidden)
   const counts: StatusCounts = Catalog.counts(visible)
   if (visible.some((e) => e.status !== 'callable')) entry.tools = counts
+  // last, after the contract's keys: whether the server runs isolated, and why not
+  const iso = isolationOf(s)
+  entry.isolation = iso.isolated ? { isolated: true } : { isolated: false, reason: iso.reason }
   return entry
 }

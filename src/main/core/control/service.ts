@@ -12,6 +12,7 @@ import {
   type AppInfo,
   type SearchArgs,
   type ServerAction,
+  type ServerActionOptions,
   type Stats,
   type StatusInfo,
   type ToolAction,
@@ -30,6 +31,8 @@ import { RetrieveArgsSchema, retrieveText } from '../discovery/retrieve'
 import type { DiscoveryStats } from '../discovery/stats'
 import type { UpstreamManager } from '../upstream-manager'
 import { inspectUpstream } from '../upstream/inspect'
+import { sandboxSupport } from '../upstream/sandbox'
+import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import { serverInfo } from './server-view'
 import { VERSION } from '../version'
@@ -153,7 +156,7 @@ export class ControlService implements Api {
     return { tools: this.d.catalog.entries(server).map(toolInfo) }
   }
 
-  async serverAction(name: string, action: ServerAction): Promise<ActionResult> {
+  async serverAction(name: string, action: ServerAction, options: ServerActionOptions = {}): Promise<ActionResult> {
     const s = this.server(name)
     const { catalog, manager } = this.d
     let message: string
@@ -191,22 +194,49 @@ export class ControlService implements Api {
           message = `${name} is approved and running; its tools are listed in the catalog.`
           break
         }
-        try {
-          const tools = await inspectUpstream(s, {
-            logger: this.d.logger.child({ server: name, inspect: true }),
-            limits: this.d.manager.limits(),
-          })
-          catalog.setLiveTools(name, tools, 'inspect')
-          message = `Inspected ${name}: it offers ${tools.length} tool(s); the process was stopped again. Review them, then approve the server.`
-        } catch (e) {
-          throw new ApiError('inspect_failed', `could not inspect ${name}: ${(e as Error).message}`, 502)
-        }
+        message = await this.inspect(s, options.network === true)
         break
       }
       default:
         throw new ApiError('unknown_action', `unknown server action "${String(action)}"; use enable, disable, approve, quarantine, restart or inspect.`, 404)
     }
     return { ok: true, message }
+  }
+
+  /** Starts a quarantined server once, sandboxed (no network unless asked), to list its tools. */
+  private async inspect(s: ServerConfig, network: boolean): Promise<string> {
+    const { catalog } = this.d
+    const name = s.name
+    const stdio = usesStdio(s)
+    const support = sandboxSupport()
+    const how = !stdio
+      ? ''
+      : !support.available
+        ? ` It ran NOT isolated, with your full rights (${support.reason}).`
+        : network
+          ? ' It ran isolated, with network access.'
+          : ' It ran isolated, without network access.'
+    try {
+      const tools = await inspectUpstream(s, {
+        logger: this.d.logger.child({ server: name, inspect: true }),
+        limits: this.d.manager.limits(),
+        network,
+        sandbox: { ctx: { dataDir: this.d.dataDir, configPath: this.d.configPath }, mode: 'inspect' },
+      })
+      catalog.setLiveTools(name, tools, 'inspect')
+      return `Inspected ${name}: it offers ${tools.length} tool(s); the process was stopped again.${how} Review them, then approve the server.`
+    } catch (e) {
+      const why = `could not inspect ${name}: ${(e as Error).message}`
+      if (stdio && support.available && !network) {
+        throw new ApiError(
+          'inspect_failed_offline',
+          `${why}. Inspect runs a server without network access. If it must download its package first (npx, uvx), use Inspect with network ` +
+            `(\`toolgate servers inspect ${name} --network\`): that lets this unreviewed server reach the network.`,
+          502,
+        )
+      }
+      throw new ApiError('inspect_failed', why, 502)
+    }
   }
 
   async toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult> {

@@ -2,7 +2,7 @@
 // Errors are {"error": {"code", "message"}} with a fitting status.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
-import { ApiError, isServerAction, isToolAction, type Api } from '../../../shared/api'
+import { ApiError, isServerAction, isToolAction, type Api, type ServerActionOptions } from '../../../shared/api'
 
 export function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const text = typeof value === 'string' ? value : JSON.stringify(value)
@@ -46,13 +46,27 @@ function openEvents(api: Api, req: IncomingMessage, res: ServerResponse): void {
   res.on('error', end)
 }
 
+const InspectBody = z
+  .object({ network: z.boolean({ error: 'network must be true or false' }).optional() }, { error: 'the body must be an object like {"network": true}' })
+  .passthrough()
+
+/** Inspect's options: `{"network": true}` in the body or `?network=true` (lets the unreviewed server reach the network). */
+function inspectOptions(raw: unknown, url: URL): ServerActionOptions | undefined {
+  const body = InspectBody.safeParse(raw ?? {})
+  if (!body.success) throw new ApiError('invalid_arguments', body.error.issues[0].message, 400)
+  const q = url.searchParams.get('network')
+  if (q !== null && !['true', 'false', '1', '0'].includes(q)) throw new ApiError('invalid_arguments', 'network must be true or false', 400)
+  const network = body.data.network === true || q === 'true' || q === '1'
+  return network ? { network: true } : undefined
+}
+
 export interface ControlExtras {
   createAgentToken(agent: string): Promise<string>
   /** forgets what retrieve_tools learned from agents' calls (search.learn) */
   forgetLearned(): Promise<number>
 }
 
-export async function handleControl(api: Api, extras: ControlExtras, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function handleControl(api: Api, extras: ControlExtras, req: IncomingMessage, res: ServerResponse, url: URL, body?: unknown): Promise<void> {
   const parts = url.pathname
     .replace(/^\/api\/v1\/?/, '')
     .split('/')
@@ -94,7 +108,10 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
     const server = parts[1]
     if (method === 'GET' && parts.length === 3 && parts[2] === 'tools') return sendJson(res, 200, await api.tools(server))
     const action = parts[parts.length - 1]
-    if (method === 'POST' && parts.length === 3 && isServerAction(action)) return sendJson(res, 200, await api.serverAction(server, action))
+    if (method === 'POST' && parts.length === 3 && isServerAction(action)) {
+      const options = action === 'inspect' ? inspectOptions(body, url) : undefined
+      return sendJson(res, 200, await api.serverAction(server, action, ...(options ? [options] : [])))
+    }
     if (method === 'POST' && parts.length === 4 && parts[2] === 'tools' && parts[3] === 'approve-all') {
       return sendJson(res, 200, await api.approveAll(server))
     }

@@ -91,7 +91,7 @@ export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
     const body = req.method === 'POST' ? await readJsonBody(req) : undefined
     if (isMcp) return o.mcp.handle(req, res, principal, body)
     if (principal.kind !== 'admin') throw new ApiError('forbidden', 'agent tokens may use /mcp only; the control API needs the admin key', 403)
-    return handleControl(o.api, o, req, res, url)
+    return handleControl(o.api, o, req, res, url, body)
   }
   const server = http.createServer((req, res) => {
     handler(req, res).catch((err: unknown) => {

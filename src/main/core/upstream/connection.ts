@@ -8,6 +8,7 @@ import type { ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import { makeRedactor } from './target'
 import { buildTransport, transportKinds, withTimeout } from './transport'
+import type { SandboxRequest } from './sandbox'
 import type { BuiltTransport } from './transport'
 import { fetchToolList } from './tools'
 import type { ToolListing } from './tools'
@@ -30,6 +31,8 @@ export interface ConnectionHooks {
 export interface ConnectionOptions {
   logger: Logger
   limits: UpstreamLimits
+  /** stdio: the sandbox to start the server in */
+  sandbox?: SandboxRequest
 }
 
 /** The smallest read buffer: a result several times over the usual limits is read and refused cleanly. */
@@ -61,7 +64,7 @@ export class UpstreamConnection {
     // Room to read a result well past max_result_bytes, so an oversized result gets the limit error
     // and the connection stays up (the limit check happens after the message is read).
     const maxMessageBytes = Math.max(MESSAGE_FLOOR_BYTES, 4 * opts.limits.maxResultBytes + MB)
-    this.built = buildTransport(config, kind, { logger: log, maxMessageBytes, redact: this.redact })
+    this.built = buildTransport(config, kind, { logger: log, maxMessageBytes, redact: this.redact, sandbox: opts.sandbox })
     this.mcp = new Client(TOOLGATE_INFO, { capabilities: {} })
     this.mcp.onerror = (err: Error) => this.onTransportError(err)
     this.mcp.onclose = () => this.onTransportClosed()

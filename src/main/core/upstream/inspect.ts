@@ -6,14 +6,24 @@ import { openConnection } from './connection'
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './types'
 import type { UpstreamOptions } from './types'
 import type { ToolDefinition } from '../../../shared/tool-definition'
+import { defaultSandboxContext } from './sandbox/launch'
 
-export async function inspectUpstream(config: ServerConfig, opts: UpstreamOptions & { timeoutMs?: number }): Promise<ToolDefinition[]> {
+/**
+ * A stdio server is inspected in the sandbox whatever its own permissions say (even with
+ * `sandbox: false`): no network unless `network` is set, nothing writable but its private temp
+ * dir and the package caches.
+ */
+export async function inspectUpstream(
+  config: ServerConfig,
+  opts: UpstreamOptions & { timeoutMs?: number; network?: boolean },
+): Promise<ToolDefinition[]> {
   const timeoutMs = opts.timeoutMs ?? opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
   const log = serverLogger(opts.logger, config.name)
-  log.info('inspecting upstream')
+  log.info({ network: opts.network === true }, 'inspecting upstream')
+  const sandbox = { ctx: opts.sandbox?.ctx ?? defaultSandboxContext(), mode: opts.network ? ('inspect-network' as const) : ('inspect' as const) }
   const conn = await openConnection(
     config,
-    { logger: log, limits: opts.limits, timeoutMs },
+    { logger: log, limits: opts.limits, timeoutMs, sandbox },
     { onClosed: () => undefined, onToolListChanged: () => undefined },
   ).catch((err: unknown) => {
     throw new Error(`inspecting server "${config.name}" failed: ${err instanceof Error ? err.message : String(err)}`)

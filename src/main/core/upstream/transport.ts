@@ -14,6 +14,7 @@ import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/tran
 import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import type { TransportKind } from './types'
+import { launchSpec, type SandboxRequest } from './sandbox'
 
 const STDERR_TAIL_LINES = 30
 const STDERR_LINE_MAX = 2000
@@ -56,6 +57,8 @@ export interface TransportContext {
   maxMessageBytes: number
   /** masks this server's secrets (stderr lines may echo them) */
   redact: (text: string) => string
+  /** stdio: the sandbox to start it in (README "Isolation"); absent = the default data dir's */
+  sandbox?: SandboxRequest
 }
 
 export function buildTransport(config: ServerConfig, kind: TransportKind, ctx: TransportContext): BuiltTransport {
@@ -233,12 +236,13 @@ function buildStdio(config: ServerConfig, ctx: TransportContext): BuiltTransport
     throw new Error(`working directory "${config.cwd}" does not exist or is not a directory`)
   }
   const tail: string[] = []
+  const spec = launchSpec({ ...config, command: config.command }, { ...getDefaultEnvironment(), ...(config.env ?? {}) }, ctx.sandbox)
   const transport = new SupervisedStdioTransport(
     {
-      command: config.command,
-      args: config.args ?? [],
-      env: { ...getDefaultEnvironment(), ...(config.env ?? {}) },
-      cwd: config.cwd,
+      command: spec.command,
+      args: spec.args,
+      env: spec.env,
+      cwd: spec.cwd,
       stderr: 'pipe',
       maxBufferSize: ctx.maxMessageBytes,
     },
@@ -264,7 +268,7 @@ function buildStdio(config: ServerConfig, ctx: TransportContext): BuiltTransport
       return transport.pid ?? transport.knownPid
     },
     exitInfo: () => transport.exitDescription,
-    shutdown: () => transport.shutdown(),
+    shutdown: () => transport.shutdown().finally(() => spec.cleanup()),
   }
 }
 

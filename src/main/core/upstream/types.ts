@@ -1,5 +1,6 @@
 // Types shared by the upstream module: what the rest of the core sees of an upstream MCP server.
 import type { Logger } from '../log'
+import type { SandboxRequest } from './sandbox'
 
 /**
  * connecting: starting, or reconnecting after a failure (see `attempt`)
@@ -44,6 +45,8 @@ export interface UpstreamOptions {
   stableMs?: number
   /** HTTP/SSE upstreams only: health ping interval while connected, 0 = off (default 15000) */
   pingIntervalMs?: number
+  /** stdio upstreams: the sandbox (data dir to hide, mode); absent = sandboxed against the default data dir */
+  sandbox?: SandboxRequest
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000

@@ -1,0 +1,109 @@
+// Which sandbox this machine has, found once per process by running it (not only by looking
+// for the binary): Linux bubblewrap, macOS sandbox-exec; with the reason when there is none.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { BWRAP_BASE_FLAGS } from './bwrap'
+
+export interface SandboxSupport {
+  available: boolean
+  mechanism: 'bwrap' | 'sandbox-exec' | null
+  /** the sandbox binary (absolute) */
+  binary: string | null
+  /** why there is none: shown on every surface as "not isolated: <reason>" */
+  reason: string | null
+}
+
+const PROBE_TIMEOUT_MS = 10_000
+const SANDBOX_EXEC = '/usr/bin/sandbox-exec'
+
+const cache = new Map<string, SandboxSupport>()
+
+/** The first executable `name` on PATH. */
+export function which(name: string, envPath = process.env.PATH ?? ''): string | null {
+  for (const dir of envPath.split(path.delimiter)) {
+    if (!dir || !path.isAbsolute(dir)) continue // a relative PATH entry would depend on the cwd
+    const p = path.join(dir, name)
+    try {
+      fs.accessSync(p, fs.constants.X_OK)
+      if (fs.statSync(p).isFile()) return p
+    } catch {
+      // not here
+    }
+  }
+  return null
+}
+
+function readSysctl(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8').trim()
+  } catch {
+    return null
+  }
+}
+
+/** bwrap's failure, explained: user namespaces switched off is the usual cause. */
+export function explainBwrapFailure(stderr: string, sysctl: (file: string) => string | null = readSysctl): string {
+  const msg = stderr.trim().split('\n').filter(Boolean).slice(-1)[0] ?? 'no output'
+  const off: string[] = []
+  if (sysctl('/proc/sys/kernel/unprivileged_userns_clone') === '0') off.push('kernel.unprivileged_userns_clone=0')
+  if (sysctl('/proc/sys/user/max_user_namespaces') === '0') off.push('user.max_user_namespaces=0')
+  if (sysctl('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1') off.push('kernel.apparmor_restrict_unprivileged_userns=1')
+  if (off.length > 0 || /namespace|Operation not permitted|setting up uid map|No permissions/i.test(msg)) {
+    return `user namespaces are not available to this user${off.length ? ` (${off.join(', ')})` : ''}, so bubblewrap cannot build a sandbox: ${msg}`
+  }
+  return `bubblewrap failed its self-test: ${msg}`
+}
+
+function probeBwrap(binary: string): SandboxSupport {
+  const r = spawnSync(binary, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...BWRAP_BASE_FLAGS, '--unshare-net', '--', 'true'], {
+    encoding: 'utf8',
+    timeout: PROBE_TIMEOUT_MS,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+  })
+  if (r.error) return none(`bubblewrap (${binary}) could not run: ${r.error.message}`)
+  if (r.status !== 0) return none(explainBwrapFailure(r.stderr ?? ''))
+  return { available: true, mechanism: 'bwrap', binary, reason: null }
+}
+
+function probeSandboxExec(): SandboxSupport {
+  const r = spawnSync(SANDBOX_EXEC, ['-p', '(version 1)(allow default)', '/usr/bin/true'], { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS })
+  if (r.error) return none(`sandbox-exec could not run: ${r.error.message}`)
+  if (r.status !== 0) return none(`sandbox-exec failed its self-test: ${(r.stderr ?? '').trim() || `exit code ${r.status}`}`)
+  return { available: true, mechanism: 'sandbox-exec', binary: SANDBOX_EXEC, reason: null }
+}
+
+function none(reason: string): SandboxSupport {
+  return { available: false, mechanism: null, binary: null, reason }
+}
+
+/**
+ * The sandbox of this machine (probed once, then cached). `TOOLGATE_BWRAP` names the bwrap
+ * binary to use instead of the one on PATH (an unusual install, or tests).
+ */
+export function sandboxSupport(platform: NodeJS.Platform = process.platform): SandboxSupport {
+  const override = process.env.TOOLGATE_BWRAP
+  const key = `${platform}\u0000${override ?? ''}`
+  const hit = cache.get(key)
+  if (hit) return hit
+  let found: SandboxSupport
+  if (platform === 'linux') {
+    const binary = override ? path.resolve(override) : which('bwrap')
+    if (!binary || !fs.existsSync(binary)) {
+      found = none(
+        override
+          ? `bubblewrap was not found at ${override} (TOOLGATE_BWRAP)`
+          : 'bubblewrap (bwrap) is not installed: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) and restart Toolgate',
+      )
+    } else found = probeBwrap(binary)
+  } else if (platform === 'darwin') {
+    found = fs.existsSync(SANDBOX_EXEC) ? probeSandboxExec() : none('sandbox-exec is missing from /usr/bin')
+  } else if (platform === 'win32') {
+    found = none('Windows has no sandbox Toolgate can use yet')
+  } else {
+    found = none(`no sandbox is supported on ${platform}`)
+  }
+  cache.set(key, found)
+  return found
+}

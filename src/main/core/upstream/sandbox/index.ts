@@ -1,0 +1,5 @@
+// The sandbox module's public surface: how stdio upstreams are isolated (README "Isolation").
+export { sandboxSupport, type SandboxSupport } from './detect'
+export { launchSpec, wantsSandbox, type LaunchSpec, type SandboxRequest } from './launch'
+export { SandboxGrantError, type SandboxContext, type SandboxMode } from './plan'
+export { isolationOf, profileOf } from './view'

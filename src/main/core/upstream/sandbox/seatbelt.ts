@@ -1,0 +1,42 @@
+// macOS: the sandbox-exec (Seatbelt) profile for a sandbox plan. macOS has no mount namespaces,
+// so the same view is made of rules (the last matching rule wins): everything readable, nothing
+// writable but the server's own temp dir, the caches and its grants; the temp dirs, hidden paths,
+// local agent sockets and other processes' information denied; no network unless allowed.
+import { isInside, type SandboxPlan } from './plan'
+
+/** Writable device files every program expects. */
+const DEVICES = ['/dev/null', '/dev/zero', '/dev/random', '/dev/urandom', '/dev/stdout', '/dev/stderr', '/dev/dtracehelper']
+/** DNS on macOS goes through this socket; every other Unix socket (agents, docker) is denied. */
+const DNS_SOCKET = '/private/var/run/mDNSResponder'
+
+/** An SBPL string literal. Control characters other than \n \r \t are refused (no path needs them). */
+export function sbplString(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s)) throw new Error(`path contains a control character: ${JSON.stringify(s)}`)
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"`
+}
+
+const subpath = (p: string): string => `(subpath ${sbplString(p)})`
+const literal = (p: string): string => `(literal ${sbplString(p)})`
+
+/** `tmpDir`: the server's private temp dir (canonical path; it also gets TMPDIR). */
+export function seatbeltProfile(plan: SandboxPlan, tmpDir: string): string {
+  const rules: string[] = ['(version 1)', '(allow default)']
+  rules.push('(deny file-write*)')
+  rules.push(`(allow file-write* ${DEVICES.map(literal).join(' ')} (regex #"^/dev/fd/"))`)
+  if (plan.privateDirs.length) rules.push(`(deny file-read* file-write* ${plan.privateDirs.map(subpath).join(' ')})`)
+  rules.push(`(allow file-read* file-write* ${subpath(tmpDir)})`)
+  const insideHidden = (p: string): boolean => plan.hidden.some((h) => h.dir && isInside(p, h.path) && p !== h.path)
+  const mount = (m: SandboxPlan['mounts'][number]): void => {
+    if (m.write) rules.push(`(allow file-read* file-write* ${subpath(m.path)})`)
+    else rules.push(`(allow file-read* ${subpath(m.path)})`, `(deny file-write* ${subpath(m.path)})`)
+  }
+  for (const m of plan.mounts) if (!insideHidden(m.path)) mount(m)
+  if (plan.hidden.length) rules.push(`(deny file-read* file-write* ${plan.hidden.map((h) => (h.dir ? subpath(h.path) : literal(h.path))).join(' ')})`)
+  for (const m of plan.mounts) if (insideHidden(m.path)) mount(m)
+  rules.push('(deny network-outbound (remote unix-socket))', `(allow network-outbound (remote unix-socket (path-literal ${sbplString(DNS_SOCKET)})))`)
+  if (!plan.network) rules.push('(deny network*)')
+  rules.push('(deny process-info*)', '(allow process-info* (target self))')
+  rules.push('(deny mach-lookup (global-name "com.apple.SecurityServer") (global-name "com.apple.securityd.xpc"))')
+  return rules.join('\n') + '\n'
+}

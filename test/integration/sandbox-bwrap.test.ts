@@ -1,0 +1,213 @@
+// The Linux sandbox for real: launchSpec() builds the bwrap command line a stdio upstream gets,
+// and a shell run through it tries what a malicious server would (read keys, follow symlinks
+// into hidden folders, read Toolgate's /proc, write outside its grants, reach a loopback
+// listener). bwrap must be installed (.ci/run installs it).
+import { execFile, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchSpec, sandboxSupport } from '../../src/main/core/upstream/sandbox'
+import { SandboxGrantError } from '../../src/main/core/upstream/sandbox/plan'
+import type { ServerConfig } from '../../src/shared/config-schema'
+
+const support = sandboxSupport()
+const roots: string[] = []
+let listener: net.Server
+let port = 0
+
+beforeAll(async () => {
+  expect(support.available, `bwrap must work on this machine: ${support.reason}`).toBe(true)
+  listener = net.createServer((s) => s.end('hello\n'))
+  await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r))
+  port = (listener.address() as net.AddressInfo).port
+})
+afterAll(async () => {
+  await new Promise((r) => listener.close(r))
+  for (const r of roots) fs.rmSync(r, { recursive: true, force: true })
+})
+
+function world() {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tg-bwrap-')))
+  roots.push(root)
+  const home = path.join(root, 'home')
+  fs.mkdirSync(path.join(home, '.ssh'), { recursive: true })
+  fs.writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY')
+  fs.writeFileSync(path.join(home, '.ssh', 'known_hosts'), 'github.com ssh-ed25519 AAAA')
+  fs.writeFileSync(path.join(home, '.netrc'), 'machine example.com password hunter2')
+  fs.writeFileSync(path.join(home, 'notes.txt'), 'ordinary file')
+  const dataDir = path.join(root, 'data')
+  fs.mkdirSync(dataDir)
+  fs.writeFileSync(path.join(dataDir, 'instance.key'), 'INSTANCE-KEY')
+  fs.writeFileSync(path.join(dataDir, 'api_key'), 'API-KEY')
+  const configPath = path.join(root, 'cfg', 'mcp_config.json')
+  fs.mkdirSync(path.dirname(configPath))
+  fs.writeFileSync(configPath, '{"api_key": "CONFIG-KEY"}')
+  const files = path.join(root, 'files')
+  fs.mkdirSync(files)
+  const elsewhere = path.join(root, 'elsewhere')
+  fs.mkdirSync(elsewhere)
+  // an attacker's way around: symlinks into the hidden places
+  fs.symlinkSync(path.join(home, '.ssh', 'id_rsa'), path.join(files, 'innocent.txt'))
+  fs.symlinkSync(dataDir, path.join(files, 'data-link'))
+  return { root, home, dataDir, configPath, files, elsewhere }
+}
+
+type World = ReturnType<typeof world>
+
+/** Runs `script` with sh inside the sandbox the server entry would get; returns stdout + stderr. */
+function run(w: World, script: string, extra: Partial<ServerConfig> = {}, mode: 'run' | 'inspect' | 'inspect-network' = 'run') {
+  const config = { name: 'probe', command: '/bin/sh', args: ['-c', script], protocol: 'auto', enabled: true, trust: 'manual', ...extra } as ServerConfig & {
+    command: string
+  }
+  const spec = launchSpec(config, { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: w.home }, { ctx: { dataDir: w.dataDir, configPath: w.configPath }, mode })
+  const r = spawnSync(spec.command, spec.args, { env: spec.env, cwd: spec.cwd, encoding: 'utf8', timeout: 20_000 })
+  return { out: `${r.stdout}${r.stderr}`, status: r.status, spec }
+}
+
+/** Like run(), without blocking the event loop (the loopback listener lives in this process). */
+function runAsync(w: World, script: string, extra: Partial<ServerConfig> = {}, mode: 'run' | 'inspect' | 'inspect-network' = 'run'): Promise<string> {
+  const config = { name: 'probe', command: '/bin/sh', args: ['-c', script], protocol: 'auto', enabled: true, trust: 'manual', ...extra } as ServerConfig & {
+    command: string
+  }
+  const spec = launchSpec(config, { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: w.home }, { ctx: { dataDir: w.dataDir, configPath: w.configPath }, mode })
+  return new Promise((resolve) => execFile(spec.command, spec.args, { env: spec.env, timeout: 20_000 }, (_e, stdout, stderr) => resolve(`${stdout}${stderr}`)))
+}
+
+describe('bwrap sandbox (Linux)', () => {
+  it('starts the server through bwrap, not directly', () => {
+    const w = world()
+    const { out, spec } = run(w, 'echo inside')
+    expect(spec.mechanism).toBe('bwrap')
+    expect(spec.command).toBe(support.binary)
+    expect(out.trim()).toBe('inside')
+  })
+
+  it('hides ~/.ssh, ~/.netrc, the data dir and the config file; ordinary files stay readable', () => {
+    const w = world()
+    const { out } = run(
+      w,
+      `cat ${w.home}/.ssh/id_rsa; cat ${w.home}/.netrc; echo "[netrc:$(cat ${w.home}/.netrc)]"; cat ${w.dataDir}/instance.key; cat ${w.dataDir}/api_key; cat ${w.configPath}; ls -A ${w.dataDir}; cat ${w.home}/notes.txt`,
+    )
+    for (const secret of ['PRIVATE KEY', 'hunter2', 'INSTANCE-KEY', 'API-KEY', 'CONFIG-KEY']) expect(out).not.toContain(secret)
+    expect(out).toContain('[netrc:]') // a hidden file reads as empty
+    expect(out).toContain('ordinary file')
+  })
+
+  it('symlinks into hidden places lead nowhere', () => {
+    const w = world()
+    const { out } = run(w, `cat ${w.files}/innocent.txt; ls ${w.files}/data-link/; cat ${w.files}/data-link/instance.key; echo done`, {
+      sandbox: { fs_write: [w.files] },
+    })
+    expect(out).not.toContain('PRIVATE KEY')
+    expect(out).not.toContain('INSTANCE-KEY')
+    expect(out).toContain('done')
+  })
+
+  it("has its own PID namespace: Toolgate's process, environment and root are out of sight", () => {
+    const w = world()
+    const me = process.pid
+    const { out } = run(
+      w,
+      `ls /proc | grep -E '^[0-9]+$' | tr '\\n' ' '; echo; cat /proc/${me}/environ; echo "ppid=$PPID"; ls /proc/${me}/root/ 2>&1 | head -1`,
+    )
+    const pids = out.split('\n')[0].trim().split(/\s+/).map(Number)
+    expect(pids.length).toBeLessThan(6)
+    expect(pids).not.toContain(me)
+    expect(out).not.toContain('PATH=') // no environ of the parent
+    expect(out).toMatch(/ppid=[01]\b/)
+  })
+
+  it('the filesystem is read-only except its temp dir, caches, cwd and fs_write grants', () => {
+    const w = world()
+    const cwd = path.join(w.root, 'work')
+    fs.mkdirSync(cwd)
+    const { out } = run(
+      w,
+      [
+        `echo a > ${w.elsewhere}/x && echo WROTE-ELSEWHERE`,
+        `echo a > ${w.home}/new && echo WROTE-HOME`,
+        `echo a > ${w.files}/granted.txt && echo WROTE-GRANTED`,
+        `echo a > ${cwd}/in-cwd.txt && echo WROTE-CWD`,
+        `echo a > /tmp/scratch && echo WROTE-TMP`,
+        `mkdir -p ${w.home}/.npm/_cacache && echo a > ${w.home}/.npm/_cacache/x && echo WROTE-NPM`,
+        `echo a > ${w.configPath} && echo WROTE-CONFIG`,
+        `echo a > ${w.dataDir}/state.json && echo WROTE-DATA`,
+      ].join('; '),
+      { cwd, sandbox: { fs_write: [w.files] } },
+    )
+    expect(out).toContain('WROTE-GRANTED')
+    expect(out).toContain('WROTE-CWD')
+    expect(out).toContain('WROTE-TMP')
+    expect(out).toContain('WROTE-NPM')
+    for (const bad of ['WROTE-ELSEWHERE', 'WROTE-HOME', 'WROTE-CONFIG', 'WROTE-DATA']) expect(out).not.toContain(bad)
+    expect(fs.existsSync(path.join(w.elsewhere, 'x'))).toBe(false)
+    expect(fs.readFileSync(w.configPath, 'utf8')).toContain('CONFIG-KEY')
+    expect(fs.existsSync(path.join(w.files, 'granted.txt'))).toBe(true)
+    expect(fs.existsSync('/tmp/scratch') && fs.readFileSync('/tmp/scratch', 'utf8') === 'a\n').toBe(false) // the temp dir was private
+  })
+
+  it("/tmp is private: other programs' temp files are out of sight", () => {
+    const w = world()
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-other-program-'))
+    roots.push(other)
+    fs.writeFileSync(path.join(other, 'agent.sock.txt'), 'someone else')
+    const { out } = run(w, `ls ${w.files} 2>&1; cat ${other}/agent.sock.txt 2>&1; ls /tmp | tr '\\n' ' '; echo END`)
+    expect(out).toMatch(/No such file|cannot access/)
+    expect(out).not.toContain('someone else')
+    const listing = out.split('\n').find((l) => l.endsWith('END')) ?? ''
+    expect(listing).not.toContain(path.basename(other))
+  })
+
+  it('an explicit grant inside a hidden folder opens just that path', () => {
+    const w = world()
+    const { out } = run(w, `cat ${w.home}/.ssh/known_hosts; echo; cat ${w.home}/.ssh/id_rsa; echo END`, { sandbox: { fs_read: ['~/.ssh/known_hosts'] } })
+    expect(out).toContain('github.com ssh-ed25519')
+    expect(out).not.toContain('PRIVATE KEY')
+  })
+
+  it("grants into Toolgate's data dir or config file are refused, also through a symlink", () => {
+    const w = world()
+    expect(() => run(w, 'true', { sandbox: { fs_read: [path.join(w.dataDir, 'instance.key')] } })).toThrow(SandboxGrantError)
+    expect(() => run(w, 'true', { sandbox: { fs_write: [`${w.files}/data-link`] } })).toThrow(/data dir/)
+    expect(() => run(w, 'true', { cwd: w.dataDir })).toThrow(/data dir/)
+    expect(() => run(w, 'true', { sandbox: { fs_read: [w.configPath] } })).toThrow(/config file/)
+    expect(() => run(w, 'true', { sandbox: { fs_read: [`${w.files}/innocent.txt`] } })).toThrow(/through a symlink/)
+  })
+
+  it('network: a loopback listener is reachable by default and not with network: false or while inspecting', async () => {
+    const w = world()
+    const probe = `${process.execPath} -e "require('net').connect(${port}, '127.0.0.1').on('data', d => { console.log('GOT ' + d); process.exit(0) }).on('error', e => { console.log('ERR ' + e.code); process.exit(0) })"`
+    expect(await runAsync(w, probe)).toContain('GOT hello')
+    expect(await runAsync(w, probe, { sandbox: { network: false } })).toContain('ERR ECONNREFUSED')
+    expect(await runAsync(w, probe, {}, 'inspect')).toContain('ERR ECONNREFUSED')
+    expect(await runAsync(w, probe, { sandbox: { network: false } }, 'inspect-network')).toContain('GOT hello')
+  })
+
+  it('inspect: nothing writable but temp and caches, whatever the grants; even sandbox: false is inspected in the sandbox', () => {
+    const w = world()
+    const script = `echo a > ${w.files}/x && echo WROTE-GRANTED; echo a > /tmp/y && echo WROTE-TMP; cat ${w.home}/.ssh/id_rsa; echo END`
+    const out = run(w, script, { sandbox: { fs_write: [w.files] } }, 'inspect').out
+    expect(out).not.toContain('WROTE-GRANTED')
+    expect(out).toContain('WROTE-TMP')
+    const optedOut = run(w, script, { sandbox: false }, 'inspect')
+    expect(optedOut.spec.mechanism).toBe('bwrap')
+    expect(optedOut.out).not.toContain('PRIVATE KEY')
+  })
+
+  it("sandbox: false runs the server directly, with the user's full rights", () => {
+    const w = world()
+    const { out, spec } = run(w, `cat ${w.home}/.ssh/id_rsa; echo; cat ${w.dataDir}/instance.key`, { sandbox: false })
+    expect(spec.mechanism).toBeNull()
+    expect(out).toContain('PRIVATE KEY')
+    expect(out).toContain('INSTANCE-KEY')
+  })
+
+  it('cannot regain capabilities to undo the covers (Toolgate may run as root)', () => {
+    const w = world()
+    const { out } = run(w, `umount ${w.home}/.ssh 2>&1; mount -o remount,rw / 2>&1; cat ${w.home}/.ssh/id_rsa; grep CapEff /proc/self/status`)
+    expect(out).not.toContain('PRIVATE KEY')
+    expect(out).toMatch(/CapEff:\s*0+\s/)
+  })
+})
