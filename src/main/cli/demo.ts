@@ -26,9 +26,13 @@ export function exampleServer(
 }
 
 export async function demo(o: { listen: string }): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-demo-'))
-  const files = path.join(dataDir, 'files')
-  fs.mkdirSync(files)
+  // The data dir holds the keys, so upstreams never see it (README "Isolation"): the files the
+  // servers work on live beside it and are granted to them.
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-demo-'))
+  const dataDir = path.join(root, 'data')
+  const files = path.join(root, 'files')
+  const memoryDir = path.join(root, 'memory')
+  for (const d of [dataDir, files, memoryDir]) fs.mkdirSync(d)
   fs.writeFileSync(path.join(files, 'hello.txt'), 'Hello from the Toolgate demo.\n')
   const everything = exampleServer('@modelcontextprotocol/server-everything')
   const filesystem = exampleServer('@modelcontextprotocol/server-filesystem')
@@ -38,8 +42,21 @@ export async function demo(o: { listen: string }): Promise<void> {
     api_key: randomBytes(18).toString('base64url'),
     mcpServers: {
       everything: { command: everything.command, args: [...everything.args, 'stdio'], quarantined: false },
-      filesystem: { command: filesystem.command, args: [...filesystem.args, files], quarantined: false, disabled_tools: ['write_file', 'move_file'] },
-      memory: { command: memory.command, args: memory.args, env: { MEMORY_FILE_PATH: path.join(dataDir, 'memory.jsonl') }, quarantined: false },
+      filesystem: {
+        command: filesystem.command,
+        args: [...filesystem.args, files],
+        quarantined: false,
+        disabled_tools: ['write_file', 'move_file'],
+        // no network, unless npx must download it
+        sandbox: { fs_write: [files], network: !filesystem.local },
+      },
+      memory: {
+        command: memory.command,
+        args: memory.args,
+        env: { MEMORY_FILE_PATH: path.join(memoryDir, 'memory.jsonl') },
+        quarantined: false,
+        sandbox: { fs_write: [memoryDir] },
+      },
       'sequential-thinking': { command: thinking.command, args: thinking.args },
     },
   }
@@ -56,7 +73,7 @@ export async function demo(o: { listen: string }): Promise<void> {
   const core = await startCore({ configPath, dataDir, listen: o.listen, serveHttp: true, kind: 'serve' })
   onShutdown(async () => {
     await core.stop()
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    fs.rmSync(root, { recursive: true, force: true })
   })
   await core.settled(60000)
   await core.api.toolAction('memory', 'delete_entities', 'disable').catch(() => {})
@@ -69,6 +86,7 @@ export async function demo(o: { listen: string }): Promise<void> {
       `  data dir:         ${dataDir}`,
       '',
       'What to look at: filesystem has write_file/move_file locked by config (no toggle),',
+      "every server runs isolated (filesystem may write only its folder, memory only its file's),",
       'memory:delete_entities is switched off by the user, sequential-thinking waits in quarantine',
       '(Inspect, then Approve server). Search "write a file" with "Include locked tools" on.',
       `Try it from a shell: toolgate search "write a file" --include-disabled --data-dir ${dataDir}`,
