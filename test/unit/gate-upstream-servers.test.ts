@@ -77,7 +77,9 @@ describe('As an agent I can list servers and see hidden capability cheaply', () 
     const agent = await agentSession(fx)
     agent.manager.connections.set('ok', { state: 'error', lastError: 'spawn node ENOENT', attempt: 0 })
     const r = await op(fx, { operation: 'get', name: 'ok' }, undefined, agent)
-    expect(r.json).toEqual({ server: { name: 'ok', protocol: 'stdio', enabled: true, quarantined: false, state: 'error', last_error: 'spawn node ENOENT', ...ISOLATED } })
+    expect(r.json).toEqual({
+      server: { name: 'ok', protocol: 'stdio', enabled: true, quarantined: false, state: 'error', last_error: 'spawn node ENOENT', ...ISOLATED },
+    })
     expect(Object.keys(r.json.server)).toEqual(['name', 'protocol', 'enabled', 'quarantined', 'state', 'last_error', 'isolation'])
   })
 

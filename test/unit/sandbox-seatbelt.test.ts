@@ -82,7 +82,8 @@ function rules(profile: string): Rule[] {
   })
 }
 
-const opMatches = (pattern: string, op: string): boolean => pattern === op || pattern === 'default' || (pattern.endsWith('*') && op.startsWith(pattern.slice(0, -1)))
+const opMatches = (pattern: string, op: string): boolean =>
+  pattern === op || pattern === 'default' || (pattern.endsWith('*') && op.startsWith(pattern.slice(0, -1)))
 const under = (p: string, dir: string): boolean => p === dir || p.startsWith(dir.endsWith('/') ? dir : dir + '/')
 
 interface Query {

@@ -56,12 +56,16 @@ export function explainBwrapFailure(stderr: string, sysctl: (file: string) => st
 }
 
 function probeBwrap(binary: string): SandboxSupport {
-  const r = spawnSync(binary, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...BWRAP_BASE_FLAGS, '--unshare-net', '--', 'true'], {
-    encoding: 'utf8',
-    timeout: PROBE_TIMEOUT_MS,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-  })
+  const r = spawnSync(
+    binary,
+    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...BWRAP_BASE_FLAGS, '--unshare-net', '--', 'true'],
+    {
+      encoding: 'utf8',
+      timeout: PROBE_TIMEOUT_MS,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    },
+  )
   if (r.error) return none(`bubblewrap (${binary}) could not run: ${r.error.message}`)
   if (r.status !== 0) return none(explainBwrapFailure(r.stderr ?? ''))
   return { available: true, mechanism: 'bwrap', binary, reason: null }

@@ -11,7 +11,6 @@ const DNS_SOCKET = '/private/var/run/mDNSResponder'
 
 /** An SBPL string literal. Control characters other than \n \r \t are refused (no path needs them). */
 export function sbplString(s: string): string {
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s)) throw new Error(`path contains a control character: ${JSON.stringify(s)}`)
   return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"`
 }

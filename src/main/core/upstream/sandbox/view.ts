@@ -7,13 +7,18 @@ import { usesStdio, type ServerConfig } from '../../../../shared/config-schema'
 import { sandboxSupport, type SandboxSupport } from './detect'
 import { CACHE_DIRS, expandHome, sandboxGrants } from './plan'
 
-export const OPT_OUT_REASON = 'sandbox: false in mcp_config.json: the operator turned isolation off, so it runs with your full rights (every file, key and network)'
+export const OPT_OUT_REASON =
+  'sandbox: false in mcp_config.json: the operator turned isolation off, so it runs with your full rights (every file, key and network)'
 export const REMOTE_REASON = 'remote (HTTP) server: Toolgate does not run it, so there is nothing to sandbox here'
 
 /** The permissions of a stdio server as configured (paths expanded; `~` is the user's home). */
 export function profileOf(config: ServerConfig, home = process.env.HOME || os.homedir()): SandboxProfileInfo {
   const g = sandboxGrants(config)
-  const write = [...CACHE_DIRS.map((c) => path.join(home, c)), ...(config.cwd !== undefined ? [path.resolve(config.cwd)] : []), ...g.fs_write.map((p) => expandHome(p, home))]
+  const write = [
+    ...CACHE_DIRS.map((c) => path.join(home, c)),
+    ...(config.cwd !== undefined ? [path.resolve(config.cwd)] : []),
+    ...g.fs_write.map((p) => expandHome(p, home)),
+  ]
   return { network: g.network, fs_read: [...new Set(g.fs_read.map((p) => expandHome(p, home)))], fs_write: [...new Set(write)] }
 }
 
