@@ -3,7 +3,7 @@
 // targets are printed beside the numbers ("ok" / "MISS").
 //
 //   npm run bench                                   every section (≈ 5–10 min on 2 cores)
-//   npm run bench -- --only retrieval,classify      some sections: retrieval quality classify incremental stdio call bridge soak
+//   npm run bench -- --only retrieval,classify      some sections: retrieval quality classify incremental stdio call sandbox bridge soak
 //   npm run bench -- --skip soak
 //   npm run bench -- --sizes 527,5000 --stdio-sizes 527,5000 --queries 2000
 //   npm run bench -- --quick                        fewer queries/requests (smoke run, ≈ 2–3 min)
@@ -24,7 +24,7 @@ const opt = (f, d) => {
   return i >= 0 ? argv[i + 1] : d
 }
 const flag = (f) => argv.includes(f)
-const ALL = ['retrieval', 'quality', 'classify', 'incremental', 'stdio', 'call', 'bridge', 'soak']
+const ALL = ['retrieval', 'quality', 'classify', 'incremental', 'stdio', 'call', 'sandbox', 'bridge', 'soak']
 const only = opt('--only') ? opt('--only').split(',') : ALL
 const skip = opt('--skip') ? opt('--skip').split(',') : []
 for (const s of [...only, ...skip])
@@ -291,6 +291,46 @@ async function stdioSection() {
   )
 }
 
+async function sandboxSection() {
+  const { sandboxOverhead } = await import('./lib/sandbox-bench.mjs')
+  console.error('  sandbox start and call overhead …')
+  const r = await sandboxOverhead({ starts: quick ? 10 : 20, calls: quick ? 150 : 300 })
+  results.sandbox = r
+  if (!r.available) {
+    section('sandbox', `5b. sandbox: not available on this machine (${r.reason}); nothing to measure`)
+    console.log(`\n5b. sandbox: not available (${r.reason})`)
+    return
+  }
+  const startAdded = r.start.sandboxed.p50 - r.start.direct.p50
+  const callAdded = r.call.sandboxed.p50 - r.call.direct.p50
+  section(
+    'sandbox',
+    table(
+      `5b. sandbox (${r.mechanism}) per upstream vs the direct path, same run: start = spawn → initialize → tools/list (${r.starts} starts each), call = one tools/call (${r.calls} each), interleaved (ms)`,
+      ['path', 'start p50', 'start p95', 'call p50', 'call p95', 'call p99'],
+      [
+        ['direct (unsandboxed)', ms(r.start.direct.p50), ms(r.start.direct.p95), ms(r.call.direct.p50), ms(r.call.direct.p95), ms(r.call.direct.p99)],
+        [
+          `sandboxed (${r.mechanism})`,
+          ms(r.start.sandboxed.p50),
+          ms(r.start.sandboxed.p95),
+          ms(r.call.sandboxed.p50),
+          ms(r.call.sandboxed.p95),
+          ms(r.call.sandboxed.p99),
+        ],
+        [
+          `added start p50: ${ms(startAdded)} ms (median paired ${ms(r.start.pairedDiffMedian)} ms; of which building the plan and argv p50 ${ms(r.plan.p50)} ms) ${verdict(r.start.pairedDiffMedian, 20)} ≤20 ms`,
+          '',
+          '',
+          `added call p50: ${ms(callAdded)} ms (median paired ${ms(r.call.pairedDiffMedian)} ms)`,
+          '',
+          '',
+        ],
+      ],
+    ),
+  )
+}
+
 async function callSection() {
   const { callOverhead } = await import('./lib/stdio-bench.mjs')
   console.error('  call_tool_read overhead …')
@@ -420,6 +460,10 @@ try {
   if (want('call')) {
     startSection('call')
     await callSection()
+  }
+  if (want('sandbox')) {
+    startSection('sandbox')
+    await sandboxSection()
   }
   if (want('bridge') || want('soak')) await serveSections()
   console.log(

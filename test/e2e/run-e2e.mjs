@@ -127,6 +127,9 @@ try {
     assert.equal(await attr(card('everything'), 'data-state'), 'connected')
     assert.equal(await attr(card('memory'), 'data-state'), 'quarantined')
     assert.equal(await attr(card('fixture'), 'data-state'), 'connected')
+    // every stdio server runs in the sandbox (bwrap): marked on its container, with a badge
+    for (const name of ['everything', 'memory', 'fixture']) assert.equal(await attr(card(name), 'data-isolated'), 'true')
+    assert.equal(await card('everything').locator('.server-head .badge').textContent(), 'isolated')
     const apiEverything = await api.server('everything')
     assert.equal(await card('everything').locator('[data-count="callable"]').textContent(), String(apiEverything.counts.callable))
     assert.equal(await card('everything').locator('[data-count="disabled_by_config"]').textContent(), '1')

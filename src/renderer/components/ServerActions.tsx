@@ -1,18 +1,30 @@
 // The server-level buttons: only the ones that make sense for the server's situation.
-import type { ServerAction, ServerInfo } from '../../shared/api'
+import type { ServerAction, ServerActionOptions, ServerInfo } from '../../shared/api'
 import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
 
-function ActionButton({ server, action, label, primary, quiet }: { server: string; action: ServerAction; label: string; primary?: boolean; quiet?: boolean }) {
-  const busy = useApp((s) => Boolean(s.busy[busyKey('server', server, action)]))
+interface ActionProps {
+  server: string
+  action: ServerAction
+  label: string
+  primary?: boolean
+  quiet?: boolean
+  /** a risky variant (e.g. Inspect with network): styled as a risk, explained in the tooltip */
+  risk?: string
+  options?: ServerActionOptions
+}
+
+function ActionButton({ server, action, label, primary, quiet, risk, options }: ActionProps) {
+  const busy = useApp((s) => Boolean(s.busy[busyKey('server', server, action, options?.network ? 'network' : '')]))
   const run = useApp((s) => s.serverAction)
   return (
     <button
       type="button"
-      className={primary ? 'btn btn--primary' : quiet ? 'btn btn--ghost' : 'btn'}
+      className={primary ? 'btn btn--primary' : quiet ? 'btn btn--ghost' : risk ? 'btn btn--risk' : 'btn'}
       disabled={busy}
       aria-busy={busy || undefined}
-      onClick={() => void run(server, action)}
+      title={risk}
+      onClick={() => void run(server, action, options)}
     >
       {label}
     </button>
@@ -33,9 +45,19 @@ export function ServerActions({ server }: { server: ServerInfo }) {
   const { name, quarantined, enabled, state } = server
   const pending = server.counts.pending_approval ?? 0
   const operatorHold = quarantined && server.quarantine_source === 'config'
+  const offlineFailed = useApp((s) => Boolean(s.inspectOffline[name]))
   return (
     <div className="actions">
       {quarantined && <ActionButton server={name} action="inspect" label="Inspect" />}
+      {quarantined && offlineFailed && (
+        <ActionButton
+          server={name}
+          action="inspect"
+          label="Inspect with network"
+          options={{ network: true }}
+          risk="Risk: lets this unreviewed server reach the network (e.g. for npx to download it). It stays sandboxed otherwise."
+        />
+      )}
       {quarantined && !operatorHold && <ActionButton server={name} action="approve" label="Approve server" primary />}
       {!quarantined && pending > 0 && <ApproveAllButton server={name} />}
       {enabled && !quarantined && (state === 'error' || state === 'stopped') && <ActionButton server={name} action="restart" label="Restart server" />}

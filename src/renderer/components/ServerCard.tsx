@@ -8,6 +8,7 @@ import { Counts } from './Counts'
 import { ChevronIcon, ClockIcon, LockIcon, PowerIcon, ShieldIcon } from './icons'
 import { ServerActions } from './ServerActions'
 import { ServerNotice } from './ServerNotice'
+import { IsolationBadge, ServerPermissions } from './ServerIsolation'
 import { ToolList } from './ToolList'
 
 const STATE_LABEL: Record<ServerInfo['state'], string> = {
@@ -60,7 +61,13 @@ export function ServerCard({ server }: { server: ServerInfo }) {
   }, [open, hasTools, loadTools, server.name])
 
   return (
-    <section className={`server server--${server.state}`} data-server={server.name} data-state={server.state} aria-label={server.name}>
+    <section
+      className={`server server--${server.state}`}
+      data-server={server.name}
+      data-state={server.state}
+      data-isolated={String(server.isolation.isolated)}
+      aria-label={server.name}
+    >
       <div className="server-head">
         <button type="button" className="server-toggle" aria-expanded={open} aria-controls={bodyId} onClick={() => setExpanded(server.name, !open)}>
           <ChevronIcon open={open} />
@@ -70,6 +77,7 @@ export function ServerCard({ server }: { server: ServerInfo }) {
           <span className="dot" aria-hidden="true" />
           {STATE_LABEL[server.state]}
         </span>
+        <IsolationBadge server={server} />
         <ServerActions server={server} />
       </div>
       <div className="server-meta">
@@ -82,6 +90,7 @@ export function ServerCard({ server }: { server: ServerInfo }) {
       <ServerNotice server={server} />
       {open && (
         <div id={bodyId} className="server-body">
+          <ServerPermissions server={server} />
           <ToolList server={server} />
         </div>
       )}

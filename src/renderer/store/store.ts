@@ -8,6 +8,7 @@ import {
   type ApiEvent,
   type AppInfo,
   type ServerAction,
+  type ServerActionOptions,
   type ServerInfo,
   type Stats,
   type StatusInfo,
@@ -38,6 +39,8 @@ export interface AppState extends SearchSlice {
   toolErrors: Record<string, string>
   expanded: Record<string, boolean>
   busy: Record<string, boolean>
+  /** servers whose Inspect failed without network: the UI then offers Inspect with network */
+  inspectOffline: Record<string, string>
   banners: Banner[]
   toast: string | null
   tab: Tab
@@ -47,7 +50,7 @@ export interface AppState extends SearchSlice {
   refresh(opts?: { info?: boolean }): Promise<void>
   loadTools(server: string): Promise<void>
   setExpanded(server: string, open: boolean): void
-  serverAction(server: string, action: ServerAction): Promise<void>
+  serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<void>
   toolAction(server: string, tool: string, action: ToolAction): Promise<void>
   approveAll(server: string): Promise<void>
   loadStats(): Promise<void>
@@ -121,6 +124,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
       toolErrors: {},
       expanded: {},
       busy: {},
+      inspectOffline: {},
       banners: [],
       toast: null,
       tab: 'servers',
@@ -180,10 +184,26 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
         if (open && !get().tools[server]) void get().loadTools(server)
       },
 
-      serverAction(server, action) {
+      serverAction(server, action, options) {
+        const setOffline = (message: string | null) =>
+          set((s) => {
+            const inspectOffline = { ...s.inspectOffline }
+            if (message === null) delete inspectOffline[server]
+            else inspectOffline[server] = message
+            return { inspectOffline }
+          })
         return act(
-          busyKey('server', server, action),
-          () => api.serverAction(server, action),
+          busyKey('server', server, action, options?.network ? 'network' : ''),
+          async () => {
+            try {
+              const result = await (options ? api.serverAction(server, action, options) : api.serverAction(server, action))
+              if (action === 'inspect') setOffline(null)
+              return result
+            } catch (err) {
+              if (action === 'inspect' && err instanceof ApiError && err.code === 'inspect_failed_offline') setOffline(err.message)
+              throw err
+            }
+          },
           async () => {
             // inspecting is how a quarantined server's tools become visible: show them
             if (action === 'inspect') {

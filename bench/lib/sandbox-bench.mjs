@@ -1,0 +1,120 @@
+// Bench section "sandbox": what running an upstream in the sandbox costs, against the direct
+// (unsandboxed) path in the same run: start time (spawn → initialize → tools/list) and the p50
+// of a tool call, both interleaved so load drift hits both sides equally.
+import path from 'node:path'
+import { requireRoot, ROOT, FIXTURE, tmpDir, now, stats, median, track } from './util.mjs'
+import { StdioMcpClient } from './procs.mjs'
+import { syntheticCatalog } from './synthetic.mjs'
+import fs from 'node:fs'
+
+function fixtureTools(dir) {
+  const spec = syntheticCatalog(20, { servers: 1, seed: 11 })
+  const server = spec.servers[0]
+  const file = path.join(dir, 'tools.json')
+  fs.writeFileSync(file, JSON.stringify(server.tools))
+  const tool = server.tools.find((t) => !t.annotations || t.annotations.readOnlyHint === true)
+  return { file, name: server.name, tool }
+}
+
+/** The command line Toolgate would run: the product's own launchSpec (bwrap around the fixture). */
+function launches(core, dir, tools) {
+  const config = {
+    name: tools.name,
+    command: process.execPath,
+    args: [FIXTURE, '--tools', tools.file, '--name', tools.name],
+    protocol: 'auto',
+    enabled: true,
+    trust: 'manual',
+  }
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? dir }
+  const ctx = { dataDir: path.join(dir, 'data'), configPath: path.join(dir, 'data', 'mcp_config.json') }
+  fs.mkdirSync(ctx.dataDir, { recursive: true })
+  return {
+    direct: () => ({ command: config.command, args: config.args, env }),
+    sandboxed: () => {
+      const s = core.launchSpec(config, env, { ctx, mode: 'run' })
+      return { command: s.command, args: s.args, env: s.env }
+    },
+  }
+}
+
+async function startOnce(spec) {
+  const t0 = now()
+  const { command, args, env } = spec()
+  const c = new StdioMcpClient(command, args, { env, stderr: 'ignore' })
+  track(c.child, 'sandbox bench upstream')
+  await c.initialize()
+  await c.listTools()
+  const ms = now() - t0
+  return { c, ms }
+}
+
+export async function sandboxOverhead({ starts = 20, calls = 300, warm = 50 } = {}) {
+  const core = requireRoot(path.join(ROOT, 'out/main/core.js'))
+  const support = core.sandboxSupport()
+  if (!support.available) return { available: false, reason: support.reason }
+  const dir = tmpDir('toolgate-bench-sandbox-')
+  const tools = fixtureTools(dir)
+  const l = launches(core, dir, tools)
+  // start time, interleaved
+  const d = [],
+    s = [],
+    diff = []
+  for (let i = 0; i < starts + 2; i++) {
+    const order = i % 2 ? ['d', 's'] : ['s', 'd']
+    const t = {}
+    for (const k of order) {
+      const { c, ms } = await startOnce(k === 'd' ? l.direct : l.sandboxed)
+      t[k] = ms
+      await c.close()
+    }
+    if (i < 2) continue // warm-up (page cache, first bwrap run)
+    d.push(t.d)
+    s.push(t.s)
+    diff.push(t.s - t.d)
+  }
+  // launchSpec alone (plan + argv, in process)
+  const plans = []
+  for (let i = 0; i < 200; i++) {
+    const t0 = now()
+    l.sandboxed()
+    plans.push(now() - t0)
+  }
+  // call overhead: one direct and one sandboxed fixture, calls interleaved
+  const direct = (await startOnce(l.direct)).c
+  const boxed = (await startOnce(l.sandboxed)).c
+  const args = { [Object.keys(tools.tool.inputSchema.properties ?? { q: 1 })[0]]: 'bench-value' }
+  const cd = [],
+    cs = [],
+    cdiff = []
+  try {
+    for (let i = 0; i < warm; i++) {
+      await direct.callTool(tools.tool.name, args)
+      await boxed.callTool(tools.tool.name, args)
+    }
+    for (let i = 0; i < calls; i++) {
+      const order = i % 2 ? ['d', 's'] : ['s', 'd']
+      const t = {}
+      for (const k of order) {
+        const t0 = now()
+        await (k === 'd' ? direct : boxed).callTool(tools.tool.name, args)
+        t[k] = now() - t0
+      }
+      cd.push(t.d)
+      cs.push(t.s)
+      cdiff.push(t.s - t.d)
+    }
+  } finally {
+    await direct.close()
+    await boxed.close()
+  }
+  return {
+    available: true,
+    mechanism: support.mechanism,
+    starts,
+    calls,
+    start: { direct: stats(d), sandboxed: stats(s), pairedDiffMedian: median(diff) },
+    plan: stats(plans),
+    call: { direct: stats(cd), sandboxed: stats(cs), pairedDiffMedian: median(cdiff) },
+  }
+}

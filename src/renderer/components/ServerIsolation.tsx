@@ -1,0 +1,68 @@
+// A server's isolation (README "Isolation"): the badge beside its state, and the permissions it
+// runs with, shown when the card is open. "Not isolated" is a risk and says why.
+import type { ServerInfo } from '../../shared/api'
+import { Badge } from './Badge'
+import { AlertIcon, ShieldIcon } from './icons'
+
+const MECHANISM: Record<string, string> = { bwrap: 'bubblewrap', 'sandbox-exec': 'sandbox-exec' }
+
+export function IsolationBadge({ server }: { server: ServerInfo }) {
+  const iso = server.isolation
+  if (iso.isolated) {
+    const how = MECHANISM[iso.mechanism ?? ''] ?? iso.mechanism ?? 'a sandbox'
+    return (
+      <Badge tone="ok" icon={<ShieldIcon />} title={`Runs in a sandbox (${how}): it sees and changes only what it was allowed`}>
+        isolated
+      </Badge>
+    )
+  }
+  if (!iso.risk)
+    return (
+      <Badge tone="muted" title={iso.reason}>
+        remote
+      </Badge>
+    )
+  return (
+    <Badge tone="danger" icon={<AlertIcon />} title={iso.reason}>
+      not isolated
+    </Badge>
+  )
+}
+
+export function ServerPermissions({ server }: { server: ServerInfo }) {
+  const iso = server.isolation
+  const p = iso.profile
+  if (!iso.isolated && !iso.risk) {
+    return <p className="notice notice--muted">Remote server: it runs elsewhere, so Toolgate's sandbox does not apply to it.</p>
+  }
+  return (
+    <div className="permissions" aria-label={`Permissions of ${server.name}`}>
+      {!iso.isolated && (
+        <p className="notice notice--danger">
+          <AlertIcon />
+          <span>
+            <strong>Not isolated:</strong> {iso.reason}
+          </span>
+        </p>
+      )}
+      {p && (
+        <dl>
+          <dt>Network</dt>
+          <dd data-permission="network">{p.network ? 'on' : 'off'}</dd>
+          <dt>Can change</dt>
+          <dd data-permission="fs_write">{['its private temp folder', ...p.fs_write].join(', ')}</dd>
+          {p.fs_read.length > 0 && (
+            <>
+              <dt>Can also read</dt>
+              <dd data-permission="fs_read">{p.fs_read.join(', ')}</dd>
+            </>
+          )}
+          <dt>Hidden from it</dt>
+          <dd>Toolgate's data and config, your keys and credentials (~/.ssh, cloud, registry and git tokens), browser profiles, keychains</dd>
+          <dt>Everything else</dt>
+          <dd>read-only</dd>
+        </dl>
+      )}
+    </div>
+  )
+}
