@@ -81,7 +81,8 @@ export class WorldApi implements Api {
   status = () => this.run('status', [], () => this.service.status())
   servers = () => this.run('servers', [], () => this.service.servers())
   tools = (server: string) => this.run('tools', [server], () => this.service.tools(server))
-  serverAction: Api['serverAction'] = (server, action) => this.run('serverAction', [server, action], () => this.service.serverAction(server, action))
+  serverAction: Api['serverAction'] = (server, action, options) =>
+    this.run('serverAction', options ? [server, action, options] : [server, action], () => this.service.serverAction(server, action, options))
   toolAction: Api['toolAction'] = (server, tool, action) => this.run('toolAction', [server, tool, action], () => this.service.toolAction(server, tool, action))
   approveAll = (server: string) => this.run('approveAll', [server], () => this.service.approveAll(server))
   search = (args: SearchArgs) => {

@@ -1,39 +1,54 @@
 // @vitest-environment happy-dom
-// A server's isolation in the UI (issue 16, CONTRACT §7): data-isolated on its container, a badge
-// (isolated / not isolated / remote), its permissions, and Inspect with network after an
-// Inspect failed without network.
-import { afterEach, describe, expect, it } from 'vitest'
+// A server's isolation in the UI (issue 16, CONTRACT §7) against the real control service:
+// data-isolated on its container, a badge (isolated / not isolated / remote), its permissions,
+// and Inspect with network offered after a real Inspect failed without network.
+import net from 'node:net'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { ApiError } from '../../src/shared/api'
 import { renderApp } from '../helpers/render-app'
-import { FakeApi, type FakeServer } from '../helpers/fake-api'
+import { WorldApi } from '../helpers/world-api'
+import { makeFixture } from '../helpers/catalog-fixture'
 
+const ATTACKER = path.resolve(__dirname, '../fixtures/sandbox/attacker-server.mjs')
+const HOME = process.env.HOME as string
+
+let listener: net.Server
+let port = 0
+beforeAll(async () => {
+  listener = net.createServer((s) => s.on('error', () => undefined).end('package bytes\n'))
+  await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r))
+  port = (listener.address() as net.AddressInfo).port
+})
+afterAll(() => new Promise((r) => listener.close(r)))
 afterEach(cleanup)
 
 const card = (name: string) => document.querySelector(`[data-server="${name}"]`) as HTMLElement
 
-const servers = (): FakeServer[] => [
-  {
-    name: 'files',
-    tools: [{ tool: 'read_file', description: 'Read a file' }],
-    isolation: {
-      isolated: true,
-      mechanism: 'bwrap',
-      profile: { network: false, fs_read: ['/etc/app'], fs_write: ['/home/me/.npm', '/home/me/.cache', '/home/me/notes'] },
-    },
-  },
-  {
-    name: 'raw',
-    tools: [{ tool: 'run', description: 'Run a thing' }],
-    isolation: { isolated: false, risk: true, reason: 'sandbox: false in mcp_config.json: the operator turned isolation off', profile: null },
-  },
-  { name: 'remote', tools: [{ tool: 'ask', description: 'Ask' }], isolation: { isolated: false, risk: false, reason: 'remote (HTTP) server', profile: null } },
-  { name: 'fresh', quarantined: true, tools: [{ tool: 'x', description: 'X' }] },
-]
+function api(): WorldApi {
+  return new WorldApi(
+    makeFixture({
+      mcpServers: {
+        files: {
+          command: 'node',
+          args: ['files.js'],
+          quarantined: false,
+          enabled: false,
+          sandbox: { fs_write: ['/srv/notes'], fs_read: ['/etc/app'], network: false },
+        },
+        raw: { command: 'node', args: ['raw.js'], quarantined: false, enabled: false, sandbox: false },
+        remote: { url: 'https://example.com/mcp', quarantined: false, enabled: false },
+        // must reach the network to start (like npx downloading its package)
+        fresh: { command: process.execPath, args: [ATTACKER], env: { NEED_NETWORK: String(port) } },
+      },
+    }),
+  )
+}
 
 describe('isolation in the server list', () => {
   it('marks each server container with data-isolated and shows the badge', async () => {
-    renderApp(servers())
+    renderApp(api())
     await waitFor(() => expect(card('files')).toBeTruthy())
     expect(card('files').getAttribute('data-isolated')).toBe('true')
     expect(card('raw').getAttribute('data-isolated')).toBe('false')
@@ -46,14 +61,12 @@ describe('isolation in the server list', () => {
   })
 
   it('an opened card lists the permissions; a not isolated one says why', async () => {
-    renderApp(servers())
+    renderApp(api())
     await waitFor(() => expect(card('files')).toBeTruthy())
     fireEvent.click(within(card('files')).getByRole('button', { name: 'files' }))
     await waitFor(() => expect(card('files').querySelector('[data-permission="network"]')).toBeTruthy())
     expect(card('files').querySelector('[data-permission="network"]')?.textContent).toBe('off')
-    expect(card('files').querySelector('[data-permission="fs_write"]')?.textContent).toBe(
-      'its private temp folder, /home/me/.npm, /home/me/.cache, /home/me/notes',
-    )
+    expect(card('files').querySelector('[data-permission="fs_write"]')?.textContent).toBe(`its private temp folder, ${HOME}/.npm, ${HOME}/.cache, /srv/notes`)
     expect(card('files').querySelector('[data-permission="fs_read"]')?.textContent).toBe('/etc/app')
 
     fireEvent.click(within(card('raw')).getByRole('button', { name: 'raw' }))
@@ -64,36 +77,30 @@ describe('isolation in the server list', () => {
 })
 
 describe('Inspect with network', () => {
-  it('is offered only after an Inspect failed without network, and asks for the network when clicked', async () => {
-    const api = new FakeApi(servers())
-    renderApp(undefined, api)
+  it('is offered only after an Inspect failed without network; clicked, it inspects with the network', async () => {
+    const a = api()
+    renderApp(a)
     await waitFor(() => expect(card('fresh')).toBeTruthy())
-    const buttons = () =>
-      within(card('fresh'))
-        .queryAllByRole('button')
-        .map((b) => b.textContent)
-    expect(buttons()).not.toContain('Inspect with network')
+    expect(within(card('fresh')).queryByRole('button', { name: 'Inspect with network' })).toBeNull()
 
-    api.failNext(
-      'serverAction',
-      new ApiError('inspect_failed_offline', 'could not inspect fresh: it exited. Inspect runs a server without network access…', 502),
-    )
     fireEvent.click(within(card('fresh')).getByRole('button', { name: 'Inspect' }))
-    const withNetwork = await waitFor(() => within(card('fresh')).getByRole('button', { name: 'Inspect with network' }))
+    const withNetwork = await waitFor(() => within(card('fresh')).getByRole('button', { name: 'Inspect with network' }), { timeout: 15_000 })
     expect(withNetwork.getAttribute('title')).toMatch(/risk/i)
-    expect(screen.getByText(/Inspect runs a server without network access/)).toBeTruthy()
+    expect(screen.getByText(/cannot download the package/)).toBeTruthy()
 
     fireEvent.click(withNetwork)
-    await waitFor(() => expect(api.calls).toContain('serverAction fresh inspect {"network":true}'))
-  })
+    await waitFor(() => expect(a.calls).toContain('serverAction fresh inspect {"network":true}'))
+    await waitFor(() => expect(card('fresh').querySelector('[data-tool="fresh:read_file"]')).toBeTruthy(), { timeout: 15_000 })
+    expect(within(card('fresh')).queryByRole('button', { name: 'Inspect with network' })).toBeNull()
+  }, 40_000)
 
-  it('another failure of Inspect (not about the network) does not offer it', async () => {
-    const api = new FakeApi(servers())
-    renderApp(undefined, api)
+  it('another failure (the core did not answer) does not offer it', async () => {
+    const a = api()
+    renderApp(a)
     await waitFor(() => expect(card('fresh')).toBeTruthy())
-    api.failNext('serverAction', new ApiError('inspect_failed', 'could not inspect fresh: spawn ENOENT', 502))
+    a.failNext('serverAction', new ApiError('unreachable', 'Cannot reach Toolgate (connection refused).', 0))
     fireEvent.click(within(card('fresh')).getByRole('button', { name: 'Inspect' }))
-    await waitFor(() => expect(screen.getByText(/spawn ENOENT/)).toBeTruthy())
+    await waitFor(() => expect(screen.getByText(/Cannot reach Toolgate/)).toBeTruthy())
     expect(within(card('fresh')).queryByRole('button', { name: 'Inspect with network' })).toBeNull()
   })
 })
