@@ -13,10 +13,7 @@ import { defaultSandboxContext } from './sandbox/launch'
  * `sandbox: false`): no network unless `network` is set, nothing writable but its private temp
  * dir and the package caches.
  */
-export async function inspectUpstream(
-  config: ServerConfig,
-  opts: UpstreamOptions & { timeoutMs?: number; network?: boolean },
-): Promise<ToolDefinition[]> {
+export async function inspectUpstream(config: ServerConfig, opts: UpstreamOptions & { timeoutMs?: number; network?: boolean }): Promise<ToolDefinition[]> {
   const timeoutMs = opts.timeoutMs ?? opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
   const log = serverLogger(opts.logger, config.name)
   log.info({ network: opts.network === true }, 'inspecting upstream')

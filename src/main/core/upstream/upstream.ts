@@ -184,12 +184,17 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     }
     let conn: UpstreamConnection
     try {
-      conn = await openConnection(this.config, { logger: this.log, limits: this.opts.limits, timeoutMs: this.connectTimeoutMs, kinds: this.kinds, sandbox: this.opts.sandbox }, hooks, {
-        isCancelled: () => gen !== this.gen,
-        onCreated: (c) => {
-          if (gen === this.gen) this.opening = c
+      conn = await openConnection(
+        this.config,
+        { logger: this.log, limits: this.opts.limits, timeoutMs: this.connectTimeoutMs, kinds: this.kinds, sandbox: this.opts.sandbox },
+        hooks,
+        {
+          isCancelled: () => gen !== this.gen,
+          onCreated: (c) => {
+            if (gen === this.gen) this.opening = c
+          },
         },
-      })
+      )
     } catch (err) {
       if (gen !== this.gen) return
       this.opening = null
