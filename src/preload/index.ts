@@ -2,7 +2,7 @@
 // whitelisted operation and one event channel. ipcRenderer itself never crosses the bridge.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
 import type { ApiEvent } from '../shared/api'
-import { EVENT_CHANNEL, isApiOp, opChannel, type IpcResult, type ToolgateBridge } from '../shared/ipc'
+import { EVENT_CHANNEL, isApiOp, opChannel, SETTINGS_CHANNELS, type IpcResult, type ToolgateBridge } from '../shared/ipc'
 
 const bridge: ToolgateBridge = {
   invoke(op: unknown, ...args: unknown[]): Promise<IpcResult> {
@@ -15,6 +15,10 @@ const bridge: ToolgateBridge = {
     return () => {
       ipcRenderer.removeListener(EVENT_CHANNEL, handler)
     }
+  },
+  settings: {
+    getStartAtLogin: () => ipcRenderer.invoke(SETTINGS_CHANNELS.getStartAtLogin) as Promise<boolean>,
+    setStartAtLogin: (on: boolean) => ipcRenderer.invoke(SETTINGS_CHANNELS.setStartAtLogin, on === true) as Promise<boolean>,
   },
 }
 

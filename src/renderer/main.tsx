@@ -30,7 +30,7 @@ if (choice.kind === 'missing-key') {
   root.render(
     <StrictMode>
       <StoreProvider store={store}>
-        <App onForgetKey={forget} />
+        <App onForgetKey={forget} desktop={choice.kind === 'ipc' ? window.toolgate?.settings : undefined} />
       </StoreProvider>
     </StrictMode>,
   )

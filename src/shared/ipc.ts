@@ -25,8 +25,21 @@ export function isApiOp(op: unknown): op is ApiOp {
 /** Errors cross IPC as data so code and status survive (Electron keeps only the message). */
 export type IpcResult<T = unknown> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; status: number } }
 
-/** `window.toolgate`, exposed by the preload: an `invoke` per whitelisted operation and one event channel. */
+/** Settings of the desktop app only (no meaning for `toolgate serve`), each on its own channel. */
+export interface DesktopSettings {
+  getStartAtLogin(): Promise<boolean>
+  /** returns the setting as it now is */
+  setStartAtLogin(on: boolean): Promise<boolean>
+}
+
+export const SETTINGS_CHANNELS = {
+  getStartAtLogin: 'toolgate:settings:getStartAtLogin',
+  setStartAtLogin: 'toolgate:settings:setStartAtLogin',
+} as const satisfies Record<keyof DesktopSettings, string>
+
+/** `window.toolgate`, exposed by the preload: an `invoke` per whitelisted operation, one event channel, the desktop settings. */
 export interface ToolgateBridge {
   invoke(op: ApiOp, ...args: unknown[]): Promise<IpcResult>
   onEvent(listener: (event: ApiEvent) => void): () => void
+  settings?: DesktopSettings
 }

@@ -144,10 +144,12 @@ try {
     assert.ok(fs.existsSync(ready.window.loadedFile), 'the window loads the built renderer')
     assert.equal(ready.trays, 1)
     assert.equal(ready.cspHooks, 1)
-    assert.deepEqual(
-      ready.handlers,
-      ['approveAll', 'info', 'search', 'serverAction', 'servers', 'stats', 'status', 'toolAction', 'tools'].map((o) => `toolgate:${o}`),
-    )
+    assert.deepEqual(ready.handlers, [
+      ...['approveAll', 'info', 'search', 'serverAction', 'servers'].map((o) => `toolgate:${o}`),
+      'toolgate:settings:getStartAtLogin',
+      'toolgate:settings:setStartAtLogin',
+      ...['stats', 'status', 'toolAction', 'tools'].map((o) => `toolgate:${o}`),
+    ])
   })
 
   await step('the tray shows the state and what waits, with the attention icon', () => {

@@ -29,6 +29,7 @@ export const fake = {
     this.permissionRequest = null
     this.permissionCheck = null
     app.isPackaged = false
+    app.loginItem = { openAtLogin: false, args: [] }
     ipcRenderer.senderWindow = null
     ipcRenderer.senderFrame = null
     this.singleInstance = true
@@ -137,6 +138,9 @@ export class FakeNotification extends EventEmitter {
 
 class FakeApp extends EventEmitter {
   isPackaged = false
+  loginItem = { openAtLogin: false, args: [] as string[] }
+  getLoginItemSettings = vi.fn(() => ({ ...this.loginItem, wasOpenedAtLogin: false }))
+  setLoginItemSettings = vi.fn((s: { openAtLogin: boolean; args?: string[] }) => void (this.loginItem = { openAtLogin: s.openAtLogin, args: s.args ?? [] }))
   requestSingleInstanceLock = vi.fn(() => fake.singleInstance)
   whenReady = vi.fn(() => Promise.resolve())
   getAppPath = vi.fn(() => '/app')

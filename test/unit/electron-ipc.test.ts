@@ -117,9 +117,10 @@ describe('IPC handlers', () => {
 })
 
 describe('preload bridge', () => {
-  it('exposes only invoke and onEvent as window.toolgate, never ipcRenderer', async () => {
+  it('exposes only invoke, onEvent and the desktop settings as window.toolgate, never ipcRenderer', async () => {
     const bridge = await loadPreload()
-    expect(Object.keys(bridge).sort()).toEqual(['invoke', 'onEvent'])
+    expect(Object.keys(bridge).sort()).toEqual(['invoke', 'onEvent', 'settings'])
+    expect(Object.keys(bridge.settings!).sort()).toEqual(['getStartAtLogin', 'setStartAtLogin'])
     expect(Object.values(bridge)).not.toContain(ipcRenderer)
   })
 

@@ -17,7 +17,13 @@ async function world() {
   return { servers: list, summary: summarize(list) }
 }
 
-const handlers = () => ({ open: vi.fn(), quit: vi.fn(), setServerEnabled: vi.fn() })
+const handlers = (startAtLogin = false) => ({
+  open: vi.fn(),
+  quit: vi.fn(),
+  setServerEnabled: vi.fn(),
+  startAtLogin: vi.fn(() => startAtLogin),
+  setStartAtLogin: vi.fn(),
+})
 const labels = (items: Item[]) => items.map((i) => (i.type === 'separator' ? '---' : i.label))
 
 beforeEach(() => fake.reset())
@@ -37,6 +43,7 @@ describe('tray menu', () => {
       'sketchy — quarantined',
       'held — quarantined',
       '---',
+      'Start at login',
       'Open Toolgate',
       'Quit Toolgate',
     ])
@@ -83,6 +90,7 @@ describe('tray menu', () => {
       '---',
       'No servers configured yet',
       '---',
+      'Start at login',
       'Open Toolgate',
       'Quit Toolgate',
     ])

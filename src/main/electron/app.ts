@@ -6,7 +6,8 @@ import type { Api, AppInfo } from '../../shared/api'
 import { EVENT_CHANNEL } from '../../shared/ipc'
 import { parseAppArgs } from './args'
 import { installCsp } from './csp'
-import { forwardEvents, registerIpcHandlers } from './ipc'
+import { forwardEvents, registerIpcHandlers, registerSettingsHandlers } from './ipc'
+import { defaultLoginEnv, getStartAtLogin, setStartAtLogin } from './login-item'
 import { WaitingNotifier, type Note } from './notify'
 import { summarizeServers } from '../../shared/summary'
 import { TrayController } from './tray'
@@ -98,8 +99,22 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
   }
   const running = core
 
-  registerIpcHandlers(ipcMain, running.api, { isTrustedSender: senderValidator(() => win, entry) })
-  win = createWindow(!args.hidden)
+  const isTrustedSender = senderValidator(() => win, entry)
+  registerIpcHandlers(ipcMain, running.api, { isTrustedSender })
+  const loginEnv = defaultLoginEnv(app)
+  let tray: TrayController | null = null
+  const login = {
+    get: () => getStartAtLogin(loginEnv),
+    set: (on: boolean) => {
+      const now = setStartAtLogin(loginEnv, on)
+      tray?.refreshMenu()
+      return now
+    },
+  }
+  registerSettingsHandlers(ipcMain, login, { isTrustedSender })
+  // started at login: in the tray only (macOS passes no arguments to login items, it tells wasOpenedAtLogin)
+  const hidden = args.hidden || (process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin)
+  win = createWindow(!hidden)
   forwardEvents(running.api, (ev) => {
     if (win && !win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, ev)
   })
@@ -111,11 +126,19 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
     n.show()
   }
   const resources = join(app.getAppPath(), 'resources')
-  const tray = new TrayController(
+  const trayCtl = new TrayController(
     { normal: join(resources, 'tray.png'), attention: join(resources, 'tray-attention.png') },
     {
       open,
       quit: () => app.quit(),
+      startAtLogin: () => login.get(),
+      setStartAtLogin: (on) => {
+        try {
+          login.set(on)
+        } catch (err) {
+          notify({ title: 'Toolgate: could not change "Start at login"', body: err instanceof Error ? err.message : String(err) })
+        }
+      },
       setServerEnabled: (name, enabled) => {
         running.api
           .serverAction(name, enabled ? 'enable' : 'disable')
@@ -125,6 +148,7 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
       },
     },
   )
+  tray = trayCtl
   const notifier = new WaitingNotifier(notify)
   let settleTimer: ReturnType<typeof setTimeout> | null = null
   let baselined = false
@@ -133,7 +157,7 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
     try {
       const { servers } = await running.api.servers()
       const summary = summarizeServers(servers)
-      tray.update(servers, summary)
+      trayCtl.update(servers, summary)
       if (!baselined) {
         baselined = true
         notifier.update(summary) // what waits at start is the baseline: the tray shows it, no notification
@@ -158,5 +182,5 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
   })
   await refresh()
 
-  return { core: running, tray, window: () => win, refresh }
+  return { core: running, tray: trayCtl, window: () => win, refresh }
 }

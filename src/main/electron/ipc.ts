@@ -3,7 +3,7 @@
 import type { IpcMain } from 'electron'
 import type { SenderEvent } from './ipc-sender'
 import { ApiError, SERVER_ACTIONS, TOOL_ACTIONS, type Api, type ApiEvent } from '../../shared/api'
-import { API_OPS, opChannel, type ApiOp, type IpcResult } from '../../shared/ipc'
+import { API_OPS, opChannel, SETTINGS_CHANNELS, type ApiOp, type IpcResult } from '../../shared/ipc'
 
 const str = (v: unknown, what: string): string => {
   if (typeof v !== 'string' || v.length === 0) throw new ApiError('bad_request', `${what} must be a non-empty string`, 400)
@@ -80,6 +80,30 @@ export function registerIpcHandlers(ipcMain: Pick<IpcMain, 'handle' | 'removeHan
   }
   return () => {
     for (const op of API_OPS) ipcMain.removeHandler(opChannel(op))
+  }
+}
+
+export interface StartAtLogin {
+  get(): boolean
+  set(on: boolean): boolean
+}
+
+/** The desktop settings' channels, behind the same sender check; returns a function that removes them. */
+export function registerSettingsHandlers(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, login: StartAtLogin, opts: IpcOptions): () => void {
+  const guard = (event: SenderEvent): void => {
+    if (!opts.isTrustedSender(event)) throw new Error('IPC from an unknown sender')
+  }
+  ipcMain.handle(SETTINGS_CHANNELS.getStartAtLogin, (event) => {
+    guard(event)
+    return login.get()
+  })
+  ipcMain.handle(SETTINGS_CHANNELS.setStartAtLogin, (event, on: unknown) => {
+    guard(event)
+    if (typeof on !== 'boolean') throw new Error('setStartAtLogin needs true or false')
+    return login.set(on)
+  })
+  return () => {
+    for (const ch of Object.values(SETTINGS_CHANNELS)) ipcMain.removeHandler(ch)
   }
 }
 

@@ -8,6 +8,9 @@ export interface TrayHandlers {
   open(): void
   quit(): void
   setServerEnabled(server: string, enabled: boolean): void
+  /** the start-at-login setting: its state now, and the switch */
+  startAtLogin(): boolean
+  setStartAtLogin(on: boolean): void
 }
 
 const STATE_LABEL: Record<ServerInfo['state'], string> = {
@@ -52,7 +55,12 @@ export function buildTrayMenu(servers: readonly ServerInfo[], summary: Summary, 
   ]
   if (servers.length === 0) items.push({ label: 'No servers configured yet', enabled: false })
   for (const s of servers) items.push(serverItem(s, h))
-  items.push({ type: 'separator' }, { label: 'Open Toolgate', click: () => h.open() }, { label: 'Quit Toolgate', click: () => h.quit() })
+  items.push(
+    { type: 'separator' },
+    { label: 'Start at login', type: 'checkbox', checked: h.startAtLogin(), click: (item) => h.setStartAtLogin(item.checked) },
+    { label: 'Open Toolgate', click: () => h.open() },
+    { label: 'Quit Toolgate', click: () => h.quit() },
+  )
   return items
 }
 
@@ -81,7 +89,15 @@ export class TrayController {
     this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu([], summaryOfNothing(), handlers)))
   }
 
+  private last: { servers: readonly ServerInfo[]; summary: Summary } = { servers: [], summary: summaryOfNothing() }
+
+  /** Rebuilds the menu from the last state (e.g. after a setting changed). */
+  refreshMenu(): void {
+    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(this.last.servers, this.last.summary, this.handlers)))
+  }
+
   update(servers: readonly ServerInfo[], summary: Summary): void {
+    this.last = { servers, summary }
     const attention = summary.waiting > 0
     if (attention !== this.attention) {
       this.attention = attention

@@ -1,6 +1,7 @@
 // The whole UI: header, banners, and the current view. Starts the store (load + live events).
 import { useEffect } from 'react'
 import { useApp } from '../store/context'
+import type { DesktopSettings } from '../../shared/ipc'
 import { ActivityPanel } from './ActivityPanel'
 import { Banners, Toast } from './Banners'
 import { Header } from './Header'
@@ -8,7 +9,7 @@ import { MissingKey } from './MissingKey'
 import { SearchPanel } from './SearchPanel'
 import { ServerList } from './ServerList'
 
-export function App({ onForgetKey }: { onForgetKey?: () => void }) {
+export function App({ onForgetKey, desktop }: { onForgetKey?: () => void; desktop?: DesktopSettings }) {
   const start = useApp((s) => s.start)
   const loaded = useApp((s) => s.loaded)
   const loadError = useApp((s) => s.loadError)
@@ -38,7 +39,7 @@ export function App({ onForgetKey }: { onForgetKey?: () => void }) {
   }
   return (
     <div className="app">
-      <Header />
+      <Header desktop={desktop} />
       <main className="content">
         <Banners />
         {tab === 'servers' && <ServerList />}

@@ -3,6 +3,8 @@ import { useEffect } from 'react'
 import { useApp } from '../store/context'
 import { summarizeServers } from '../../shared/summary'
 import type { Tab } from '../store/store'
+import type { DesktopSettings } from '../../shared/ipc'
+import { StartAtLogin } from './StartAtLogin'
 
 const TABS: Array<{ id: Tab; label: string }> = [
   { id: 'servers', label: 'Servers' },
@@ -10,7 +12,7 @@ const TABS: Array<{ id: Tab; label: string }> = [
   { id: 'activity', label: 'Activity' },
 ]
 
-export function Header() {
+export function Header({ desktop }: { desktop?: DesktopSettings }) {
   const servers = useApp((s) => s.servers)
   const tab = useApp((s) => s.tab)
   const setTab = useApp((s) => s.setTab)
@@ -59,6 +61,7 @@ export function Header() {
           </button>
         ))}
       </nav>
+      {desktop && <StartAtLogin settings={desktop} />}
     </header>
   )
 }
