@@ -8,26 +8,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import assert from 'node:assert/strict'
+import { finish, root, step } from './e2e-lib.mjs'
 import asar from '@electron/asar'
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..')
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-dist-'))
-const results = []
-async function step(name, fn) {
-  try {
-    await fn()
-    results.push(true)
-    console.log(`ok - ${name}`)
-  } catch (err) {
-    results.push(false)
-    console.log(
-      `not ok - ${name}\n    ${String(err?.stack ?? err)
-        .split('\n')
-        .slice(0, 6)
-        .join('\n    ')}`,
-    )
-  }
-}
 
 try {
   const standIn = path.join(tmp, 'electron-dist')
@@ -70,6 +54,4 @@ try {
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true })
 }
-const passed = results.filter(Boolean).length
-console.log(`${passed} passed, ${results.length - passed} failed`)
-process.exit(results.length - passed ? 1 : 0)
+finish()

@@ -9,30 +9,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import assert from 'node:assert/strict'
+import { finish, root, step, until } from './e2e-lib.mjs'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..')
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-pkg-')))
-const results = []
 const children = new Set()
-
-async function step(name, fn) {
-  try {
-    await fn()
-    results.push(true)
-    console.log(`ok - ${name}`)
-  } catch (err) {
-    results.push(false)
-    console.log(
-      `not ok - ${name}\n    ${String(err?.stack ?? err)
-        .split('\n')
-        .slice(0, 6)
-        .join('\n    ')}`,
-    )
-  }
-}
 
 // the installed program sees no trace of the checkout: not on PATH, not NODE_PATH, not its cwd
 const env = { ...process.env, TOOLGATE_DATA_DIR: path.join(tmp, 'home-data'), HOME: path.join(tmp, 'home') }
@@ -102,16 +85,6 @@ async function mcpClient(command, args) {
   return client
 }
 
-async function until(what, fn, timeout = 30_000) {
-  const end = Date.now() + timeout
-  for (;;) {
-    const v = await fn().catch(() => null)
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
-
 let tarball
 try {
   await step('npm pack builds and packs the package (prepack), without tests or sources', () => {
@@ -161,11 +134,15 @@ try {
     try {
       assert.equal(client.getServerVersion()?.name, 'toolgate')
       assert.equal(client.getServerVersion()?.version, pkg.version)
-      const r = await until('notes listed', async () => {
-        const res = await client.callTool({ name: 'retrieve_tools', arguments: { query: 'read a note' } })
-        const body = JSON.parse(res.content[0].text)
-        return body.total > 0 ? body : null
-      })
+      const r = await until(
+        'notes listed',
+        async () => {
+          const res = await client.callTool({ name: 'retrieve_tools', arguments: { query: 'read a note' } })
+          const body = JSON.parse(res.content[0].text)
+          return body.total > 0 ? body : null
+        },
+        30_000,
+      )
       assert.equal(r.tools[0].name, 'notes:read_note')
       const call = await client.callTool({ name: 'call_tool_read', arguments: { name: 'notes:read_note', args: { id: '7' } } })
       assert.equal(call.content[0].text, 'note 7')
@@ -183,7 +160,7 @@ try {
     })
     let err = ''
     child.stderr.on('data', (d) => (err += d))
-    const url = await until('the web UI URL', async () => /web UI:\s+(http:\/\/[^/\s]+)\/#key=(\S+)/.exec(err))
+    const url = await until('the web UI URL', async () => /web UI:\s+(http:\/\/[^/\s]+)\/#key=(\S+)/.exec(err), 30_000)
     const [, base, key] = url
     const page = await fetch(`${base}/`)
     assert.equal(page.status, 200)
@@ -232,6 +209,4 @@ try {
   for (const c of children) c.kill('SIGKILL')
   fs.rmSync(tmp, { recursive: true, force: true })
 }
-const passed = results.filter(Boolean).length
-console.log(`${passed} passed, ${results.length - passed} failed`)
-process.exit(results.length - passed ? 1 : 0)
+finish()
