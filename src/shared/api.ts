@@ -3,6 +3,7 @@
 // HTTP adapter (web UI) or the preload bridge (Electron), never to anything else.
 import type { LockStatus, ServerState, ToolStatus } from './statuses'
 import type { CallWith, ToolAnnotations } from './call-variant'
+import type { ServerLaunch } from './launch'
 
 /** `{callable, <status>: n}`; zero-valued statuses omitted, `callable` always present. */
 export type StatusCounts = { callable: number } & Partial<Record<LockStatus, number>>
@@ -43,8 +44,10 @@ export interface ServerInfo {
   last_error: string | null
   counts: StatusCounts
   trust: 'manual' | 'auto'
-  /** command line or URL, secrets masked */
+  /** command line or URL, secrets masked; env never part of it (logs use it) */
   target: string
+  /** the full launch for review: command, every argument, cwd, env keys, URL, header names (secrets masked) */
+  launch: ServerLaunch
   /** true when a config lock list (enabled_tools/disabled_tools) applies */
   config_policy: boolean
   isolation: IsolationInfo
@@ -168,6 +171,7 @@ export interface Api {
   info(): Promise<AppInfo>
   status(): Promise<StatusInfo>
   servers(): Promise<{ servers: ServerInfo[] }>
+  server(name: string): Promise<{ server: ServerInfo }>
   tools(server: string): Promise<{ tools: ToolInfo[] }>
   serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<ActionResult>
   toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult>

@@ -75,6 +75,9 @@ export class ControlClient implements Api {
   servers(): Promise<{ servers: ServerInfo[] }> {
     return this.json('GET', controlRoutes.servers())
   }
+  server(name: string): Promise<{ server: ServerInfo }> {
+    return this.json('GET', `/api/v1/servers/${enc(name)}`)
+  }
   tools(server: string): Promise<{ tools: ToolInfo[] }> {
     return this.json('GET', controlRoutes.tools(server))
   }

@@ -5,7 +5,18 @@ import type { Api, ApiEvent } from './api'
 
 export type ApiOp = Exclude<keyof Api, 'subscribe'>
 
-export const API_OPS = ['info', 'status', 'servers', 'tools', 'serverAction', 'toolAction', 'approveAll', 'search', 'stats'] as const satisfies readonly ApiOp[]
+export const API_OPS = [
+  'info',
+  'status',
+  'servers',
+  'server',
+  'tools',
+  'serverAction',
+  'toolAction',
+  'approveAll',
+  'search',
+  'stats',
+] as const satisfies readonly ApiOp[]
 
 // Compile-time check that the list names every operation of the Api.
 type Missing = Exclude<ApiOp, (typeof API_OPS)[number]>

@@ -144,7 +144,18 @@ try {
   await step('inspect and approve a quarantined server', async () => {
     const memory = card('memory')
     assert.equal(await button(memory, 'Enable server').count(), 0)
+    // the card shows the full launch: command, arguments and env (issue 11, point 2)
+    const launch = await memory.locator('[data-launch]').textContent()
+    assert.ok(launch.includes(`MEMORY_FILE_PATH=${path.join(tmp, 'memory.jsonl')}`) && launch.includes(MEMORY), `launch shown: ${launch}`)
     await button(memory, 'Inspect').click()
+    // Inspect runs the program: the user confirms after seeing what runs, nothing has run yet
+    const dialog = memory.getByRole('dialog', { name: 'Inspect memory?' })
+    await dialog.waitFor({ timeout: 5000 })
+    assert.match(await dialog.textContent(), /runs this program on your computer/)
+    assert.ok((await dialog.textContent()).includes(MEMORY), 'the dialog shows the program')
+    assert.equal(await memory.locator('[data-tool]').count(), 0)
+    await shot('inspect-confirm.png')
+    await dialog.getByRole('button', { name: 'Run and inspect' }).click()
     await until('memory tools listed after Inspect', async () => (await memory.locator('[data-tool]').count()) > 0, 30_000)
     assert.equal(await attr(memory.locator('[data-tool="memory:read_graph"]'), 'data-status'), 'server_quarantined')
     assert.equal(await memory.locator('[data-tool="memory:read_graph"]').getByRole('button').count(), 0)

@@ -80,6 +80,7 @@ export class WorldApi implements Api {
   info = () => this.run('info', [], () => this.service.info())
   status = () => this.run('status', [], () => this.service.status())
   servers = () => this.run('servers', [], () => this.service.servers())
+  server = (name: string) => this.run('server', [name], () => this.service.server(name))
   tools = (server: string) => this.run('tools', [server], () => this.service.tools(server))
   serverAction: Api['serverAction'] = (server, action, options) =>
     this.run('serverAction', options ? [server, action, options] : [server, action], () => this.service.serverAction(server, action, options))

@@ -134,13 +134,13 @@ describe('As an agent I can list servers and see hidden capability cheaply', () 
 describe('As a user, a server an agent adds always lands in quarantine', () => {
   it('add writes the config file, and the new server is quarantined with nothing running', async () => {
     const fx = makeFixture({ mcpServers: { gh: { command: 'node', quarantined: false } } })
-    const r = await op(fx, { operation: 'add', name: 'weather', command: 'npx', args: ['-y', 'weather-mcp'], env: { KEY: 'k' } })
+    const r = await op(fx, { operation: 'add', name: 'weather', command: 'npx', args: ['-y', 'weather-mcp'] })
     expect(r.isError).toBe(false)
     expect(r.json.server).toEqual({ name: 'weather', protocol: 'stdio', enabled: true, quarantined: true, state: 'quarantined', ...ISOLATED })
     expect(r.json.message).toMatch(/quarantine/)
     expect(r.json.message).toMatch(/approves it/)
     const onDisk = JSON.parse(fs.readFileSync(fx.configPath, 'utf8'))
-    expect(onDisk.mcpServers.weather).toEqual({ command: 'npx', args: ['-y', 'weather-mcp'], env: { KEY: 'k' } })
+    expect(onDisk.mcpServers.weather).toEqual({ command: 'npx', args: ['-y', 'weather-mcp'] })
     expect(fx.catalog.quarantineOf(fx.catalog.serverConfig('weather')!)).toBe('review')
     expect(fx.store.current.servers.weather).toEqual({ needs_review: true })
   })
@@ -157,13 +157,17 @@ describe('As a user, a server an agent adds always lands in quarantine', () => {
     }
   })
 
-  it('even when the operator turned quarantine off, and even if the agent asks for trust', async () => {
+  it('even when the operator turned quarantine off; an agent asking for trust, env or cwd is refused', async () => {
     const fx = makeFixture({ quarantine_enabled: false, mcpServers: [{ name: 'gh', command: 'node' }] })
-    const r = await op(fx, { operation: 'add', name: 'evil', command: 'node', args: ['evil.js'], trust: 'auto', quarantined: false, enabled_tools: ['x'] })
+    const asks = await op(fx, { operation: 'add', name: 'evil', command: 'node', args: ['evil.js'], trust: 'auto', quarantined: false, env: { A: 'b' } })
+    expect(asks.isError).toBe(true)
+    expect(asks.text).toMatch(/"trust", "quarantined", "env" cannot be set by an agent/)
+    expect(fx.catalog.serverConfig('evil')).toBeUndefined()
+    const r = await op(fx, { operation: 'add', name: 'evil', command: 'node', args: ['evil.js'] })
     expect(r.isError).toBe(false)
     expect(r.json.server.quarantined).toBe(true)
     const onDisk = JSON.parse(fs.readFileSync(fx.configPath, 'utf8'))
-    // the operator's array style is kept; the agent's trust/quarantine wishes are not written
+    // the operator's array style is kept
     expect(onDisk.mcpServers[1]).toEqual({ name: 'evil', command: 'node', args: ['evil.js'] })
     expect(fx.catalog.quarantineOf(fx.catalog.serverConfig('evil')!)).toBe('review')
   })

@@ -110,10 +110,39 @@ describe('server list', () => {
     const { api } = renderApp(await worldApi())
     await loaded()
     fireEvent.click(within(card('sketchy')).getByRole('button', { name: 'Inspect' }))
+    // Inspect runs the program: first the user sees what runs and confirms
+    const dialog = within(card('sketchy')).getByRole('dialog', { name: 'Inspect sketchy?' })
+    expect(dialog.textContent).toMatch(/runs this program on your computer/)
+    expect(dialog.textContent).toContain('sketchy.js')
+    expect(api.calls).not.toContain('serverAction sketchy inspect')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Run and inspect' }))
+    await waitFor(() => expect(api.calls).toContain('serverAction sketchy inspect'))
     await waitFor(() => expect(row('sketchy:export_secrets')).toBeTruthy())
-    expect(api.calls).toContain('serverAction sketchy inspect')
     expect(row('sketchy:export_secrets').getAttribute('data-status')).toBe('server_quarantined')
     expect(within(row('sketchy:export_secrets')).queryByRole('button')).toBeNull()
+  })
+
+  it('Inspect, then Cancel: nothing runs', async () => {
+    const { api } = renderApp(await worldApi())
+    await loaded()
+    fireEvent.click(within(card('sketchy')).getByRole('button', { name: 'Inspect' }))
+    fireEvent.click(within(card('sketchy')).getByRole('button', { name: 'Cancel' }))
+    expect(within(card('sketchy')).queryByRole('dialog')).toBeNull()
+    expect(api.calls).not.toContain('serverAction sketchy inspect')
+  })
+
+  it('the card shows the full launch (cwd, env, command, every argument), control characters escaped', async () => {
+    const api = await worldApi()
+    const servers = WORLD_CONFIG.mcpServers as Record<string, unknown>
+    const evil = { command: 'node', args: ['-e', 'x\u001b]52;c;ZXZpbA==\u0007'], cwd: '/w', env: { NODE_OPTIONS: '--import=data:x', API_TOKEN: 'sekret-value-1' } }
+    api.world.writeConfig({ ...WORLD_CONFIG, mcpServers: { ...servers, evil } })
+    renderApp(api)
+    await loaded()
+    await waitFor(() => expect(card('evil')).toBeTruthy())
+    const line = card('evil').querySelector('[data-launch]')
+    expect(line?.textContent).toContain('cd /w && NODE_OPTIONS=--import=data:x API_TOKEN=*** node -e x\\u001b]52;c;ZXZpbA==\\u0007')
+    expect(line?.textContent).not.toContain('\u001b')
+    expect(line?.textContent).not.toContain('sekret')
   })
 
   it('Enable server / Disable server', async () => {

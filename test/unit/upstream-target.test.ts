@@ -15,7 +15,7 @@ describe('describeTarget', () => {
   })
 
   it('quotes arguments with spaces for readability', () => {
-    expect(describeTarget(cfg({ command: 'npx', args: ['-y', 'my server', "it's"] }))).toBe(`npx -y 'my server' 'it'\\''s'`)
+    expect(describeTarget(cfg({ command: 'npx', args: ['-y', 'my server', "it's", "it's here"] }))).toBe(`npx -y 'my server' it's 'it'\\''s here'`)
   })
 
   it('masks secret-looking argv values', () => {
@@ -65,6 +65,8 @@ describe('makeRedactor', () => {
       }),
     )
     const text = redact('fetch https://name:urlpass1@example.com/mcp?token=urlquery1 failed; envsecret1 argsecret1 pw1234 qsecret99 hdrtoken1 urlpass1 abc')
-    expect(text).toBe('fetch https://***:***@example.com/mcp?token=*** failed; *** *** *** *** *** *** abc')
+    // every env value, however short (short ones where they stand alone)
+    expect(text).toBe('fetch https://***:***@example.com/mcp?token=*** failed; *** *** *** *** *** *** ***')
+    expect(redact('abcdef')).toBe('abcdef')
   })
 })

@@ -2,11 +2,13 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { parseToolId } from '../../shared/ids'
 import { SERVER_ACTIONS, TOOL_ACTIONS } from '../../shared/api'
+import { escapeText } from '../../shared/text'
 import { VERSION } from '../core/version'
 import { parseListen } from '../core/paths'
 import { fail, UsageError } from './errors'
 import { openOperator, type Where } from './control-client'
-import { printServers, printTools } from './print'
+import { printLaunchNotice, printServers, printTools } from './print'
+import { printJsonText, say } from './output'
 import { serve } from './serve'
 import { stdio } from './stdio'
 import { demo } from './demo'
@@ -17,7 +19,7 @@ const program = new Command('toolgate')
   .description('Toolgate: one safe MCP endpoint in front of every MCP server you use.')
   .version(VERSION)
   .exitOverride()
-  .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+  .configureOutput({ writeErr: (s) => process.stderr.write(escapeText(s)), writeOut: (s) => process.stdout.write(escapeText(s)) })
 
 function checkListen(v: string): string {
   try {
@@ -69,7 +71,11 @@ for (const action of SERVER_ACTIONS) {
   cmd.action(async (name: string, o) => {
     const op = await openOperator(w(o), false)
     try {
-      process.stdout.write((await op.api.serverAction(name, action, o.network ? { network: true } : undefined)).message + '\n')
+      if (action === 'inspect') {
+        const { server } = await op.api.server(name)
+        if (server.quarantined || !server.enabled) printLaunchNotice(server)
+      }
+      say((await op.api.serverAction(name, action, o.network ? { network: true } : undefined)).message)
       if (action === 'inspect') printTools((await op.api.tools(name)).tools, false)
     } finally {
       await op.close()
@@ -98,7 +104,7 @@ for (const action of TOOL_ACTIONS) {
     if (action === 'approve' && o.all) {
       const op = await openOperator(w(o), true)
       try {
-        process.stdout.write((await op.api.approveAll(target)).message + '\n')
+        say((await op.api.approveAll(target)).message)
       } finally {
         await op.close()
       }
@@ -108,7 +114,7 @@ for (const action of TOOL_ACTIONS) {
     if ('error' in ref) throw new UsageError(ref.error)
     const op = await openOperator(w(o), true)
     try {
-      process.stdout.write((await op.api.toolAction(ref.server, ref.tool, action)).message + '\n')
+      say((await op.api.toolAction(ref.server, ref.tool, action)).message)
     } finally {
       await op.close()
     }
@@ -132,7 +138,7 @@ where(program.command('search <query>'))
         ...(o.limit !== undefined ? { limit: o.limit as number } : {}),
         ...(o.includeDisabled ? { include_disabled: true } : {}),
       })
-      process.stdout.write(text + '\n')
+      printJsonText(text)
     } finally {
       await op.close()
     }
@@ -155,7 +161,7 @@ where(agents.command('token <name>'))
   .action(async (name: string, o) => {
     const op = await openOperator(w(o), false)
     try {
-      process.stdout.write((await op.createAgentToken(name)) + '\n')
+      say(await op.createAgentToken(name))
     } finally {
       await op.close()
     }

@@ -1,33 +1,47 @@
-// Human-readable tables for the operator commands (or JSON with --json).
+// Human-readable tables for the operator commands (or JSON with --json); every cell escaped.
 import type { ServerInfo, ToolInfo } from '../../shared/api'
+import { launchText } from '../../shared/launch'
+import { escapeControls } from '../../shared/text'
+import { printJson, say } from './output'
 
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
+function table(rows: string[][], after: Array<string | null> = []): string {
+  const cells = rows.map((r) => r.map(escapeControls))
+  const widths = cells[0].map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)))
   return (
-    rows
-      .map((r) =>
-        r
+    cells
+      .map((r, n) => {
+        const line = r
           .map((c, i) => c.padEnd(widths[i]))
           .join('  ')
-          .trimEnd(),
-      )
+          .trimEnd()
+        const extra = after[n]
+        return extra ? `${line}\n    ${extra}` : line
+      })
       .join('\n') + '\n'
   )
 }
 
 export function printServers(servers: ServerInfo[], json: boolean): void {
-  if (json) return void process.stdout.write(JSON.stringify({ servers }, null, 2) + '\n')
-  if (servers.length === 0) return void process.stdout.write('No servers configured. Add some to mcp_config.json or run `toolgate import claude-desktop`.\n')
-  const rows = [['NAME', 'STATE', 'TOOLS', 'LOCKED', 'ISOLATION', 'TARGET']]
+  if (json) return printJson({ servers })
+  if (servers.length === 0) return say('No servers configured. Add some to mcp_config.json or run `toolgate import claude-desktop`.')
+  const rows = [['NAME', 'STATE', 'TOOLS', 'LOCKED', 'ISOLATION']]
+  const launches: Array<string | null> = [null]
   for (const s of servers) {
     const locked = Object.entries(s.counts)
       .filter(([k, v]) => k !== 'callable' && v)
       .map(([k, v]) => `${k}:${v}`)
       .join(' ')
-    rows.push([s.name, s.state + (s.last_error ? ` (${s.last_error})` : ''), `${s.counts.callable} callable`, locked || '-', isolationLabel(s), s.target])
+    rows.push([s.name, s.state + (s.last_error ? ` (${s.last_error})` : ''), `${s.counts.callable} callable`, locked || '-', isolationLabel(s)])
+    launches.push(`${s.launch.url !== undefined ? 'connects to' : 'runs'}: ${launchText(s.launch)}`)
   }
-  process.stdout.write(table(rows))
-  process.stdout.write('\nPermissions:\n' + servers.map((s) => `  ${s.name}: ${permissionsText(s)}`).join('\n') + '\n')
+  say(table(rows, launches))
+  say('\nPermissions:\n' + servers.map((s) => `  ${s.name}: ${permissionsText(s)}`).join('\n'))
+}
+
+/** What Inspect is about to run, printed before it runs (issue 11, point 2). */
+export function printLaunchNotice(s: ServerInfo): void {
+  const what = s.launch.url !== undefined ? 'connects to this server' : 'runs this program on this computer'
+  say(`Inspecting ${s.name} ${what} to list its tools, then stops it:\n    ${launchText(s.launch)}`)
 }
 
 function isolationLabel(s: ServerInfo): string {
@@ -50,9 +64,9 @@ export function permissionsText(s: ServerInfo): string {
 }
 
 export function printTools(tools: ToolInfo[], json: boolean): void {
-  if (json) return void process.stdout.write(JSON.stringify({ tools }, null, 2) + '\n')
-  if (tools.length === 0) return void process.stdout.write('No known tools.\n')
+  if (json) return printJson({ tools })
+  if (tools.length === 0) return say('No known tools.')
   const rows = [['TOOL', 'STATUS', 'CALL WITH', 'DESCRIPTION']]
   for (const t of tools) rows.push([t.name, t.status, t.call_with, (t.description ?? '').split('\n')[0].slice(0, 70)])
-  process.stdout.write(table(rows))
+  say(table(rows))
 }

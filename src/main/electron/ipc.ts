@@ -36,6 +36,8 @@ export function callOp(api: Api, op: ApiOp, args: unknown[]): Promise<unknown> {
       return api.servers()
     case 'stats':
       return api.stats()
+    case 'server':
+      return api.server(str(args[0], 'server'))
     case 'tools':
       return api.tools(str(args[0], 'server'))
     case 'approveAll':

@@ -28,6 +28,9 @@ export class IpcApi implements Api {
   servers(): Promise<{ servers: ServerInfo[] }> {
     return this.call('servers')
   }
+  server(name: string): Promise<{ server: ServerInfo }> {
+    return this.call('server', name)
+  }
   tools(server: string): Promise<{ tools: ToolInfo[] }> {
     return this.call('tools', server)
   }

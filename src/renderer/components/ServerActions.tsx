@@ -1,7 +1,9 @@
 // The server-level buttons: only the ones that make sense for the server's situation.
+import { useState } from 'react'
 import type { ServerAction, ServerActionOptions, ServerInfo } from '../../shared/api'
 import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
+import { InspectDialog } from './InspectDialog'
 
 interface ActionProps {
   server: string
@@ -31,6 +33,40 @@ function ActionButton({ server, action, label, primary, quiet, risk, options }: 
   )
 }
 
+/** Inspect asks first: it runs the program (or connects), and the user sees exactly what. */
+function InspectButton({ server, network = false }: { server: ServerInfo; network?: boolean }) {
+  const options: ServerActionOptions | undefined = network ? { network: true } : undefined
+  const busy = useApp((s) => Boolean(s.busy[busyKey('server', server.name, 'inspect', network ? 'network' : '')]))
+  const run = useApp((s) => s.serverAction)
+  const [asking, setAsking] = useState(false)
+  const risk = network ? 'Risk: lets this unreviewed server reach the network (e.g. for npx to download it). It stays sandboxed otherwise.' : undefined
+  return (
+    <>
+      <button
+        type="button"
+        className={risk ? 'btn btn--risk' : 'btn'}
+        title={risk}
+        disabled={busy}
+        aria-busy={busy || undefined}
+        onClick={() => setAsking(true)}
+      >
+        {network ? 'Inspect with network' : 'Inspect'}
+      </button>
+      {asking && (
+        <InspectDialog
+          server={server}
+          network={network}
+          onCancel={() => setAsking(false)}
+          onConfirm={() => {
+            setAsking(false)
+            void run(server.name, 'inspect', options)
+          }}
+        />
+      )}
+    </>
+  )
+}
+
 function ApproveAllButton({ server }: { server: string }) {
   const busy = useApp((s) => Boolean(s.busy[busyKey('approve-all', server)]))
   const run = useApp((s) => s.approveAll)
@@ -48,16 +84,8 @@ export function ServerActions({ server }: { server: ServerInfo }) {
   const offlineFailed = useApp((s) => Boolean(s.inspectOffline[name]))
   return (
     <div className="actions">
-      {quarantined && <ActionButton server={name} action="inspect" label="Inspect" />}
-      {quarantined && offlineFailed && (
-        <ActionButton
-          server={name}
-          action="inspect"
-          label="Inspect with network"
-          options={{ network: true }}
-          risk="Risk: lets this unreviewed server reach the network (e.g. for npx to download it). It stays sandboxed otherwise."
-        />
-      )}
+      {quarantined && <InspectButton server={server} />}
+      {quarantined && offlineFailed && <InspectButton server={server} network />}
       {quarantined && !operatorHold && <ActionButton server={name} action="approve" label="Approve server" primary />}
       {!quarantined && pending > 0 && <ApproveAllButton server={name} />}
       {enabled && !quarantined && (state === 'error' || state === 'stopped') && <ActionButton server={name} action="restart" label="Restart server" />}

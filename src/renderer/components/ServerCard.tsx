@@ -5,6 +5,7 @@ import type { ServerInfo } from '../../shared/api'
 import { useApp } from '../store/context'
 import { Badge } from './Badge'
 import { Counts } from './Counts'
+import { LaunchLine } from './Launch'
 import { ChevronIcon, ClockIcon, LockIcon, PowerIcon, ShieldIcon } from './icons'
 import { ServerActions } from './ServerActions'
 import { ServerNotice } from './ServerNotice'
@@ -83,10 +84,8 @@ export function ServerCard({ server }: { server: ServerInfo }) {
       <div className="server-meta">
         <ServerBadges server={server} />
         <Counts server={server} />
-        <span className="target" title={server.target}>
-          {server.protocol} · {server.target}
-        </span>
       </div>
+      <LaunchLine launch={server.launch} protocol={server.protocol} />
       <ServerNotice server={server} />
       {open && (
         <div id={bodyId} className="server-body">

@@ -25,10 +25,7 @@ const OpSchema = z.object(
     name: z.string().optional(),
     command: z.string().optional(),
     args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    cwd: z.string().optional(),
     url: z.string().optional(),
-    headers: z.record(z.string(), z.string()).optional(),
     protocol: ProtocolSchema.optional(),
   },
   { error: 'arguments must be an object like {"operation": "list"}' },
@@ -37,11 +34,26 @@ const OpSchema = z.object(
 const ok = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value) }] })
 const fail = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `upstream_servers: ${text}` }] })
 
+/** What an agent may set on a server (issue 11, point 2): env, cwd, headers and policy are the user's to add. */
+const AGENT_KEYS = new Set(['operation', 'name', 'command', 'args', 'url', 'protocol'])
+
+function refusedKeys(raw: unknown): string | null {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null
+  const extra = Object.keys(raw).filter((k) => !AGENT_KEYS.has(k))
+  if (extra.length === 0) return null
+  return (
+    `${extra.map((k) => `"${k}"`).join(', ')} cannot be set by an agent: an agent may give only name, command, args, url and protocol. ` +
+    `Environment variables, cwd, headers and policy (enabled, quarantined, trust, enabled_tools, disabled_tools, …) are added by the user in the Toolgate config; ask the user to add them.`
+  )
+}
+
 export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: unknown): Promise<CallToolResult> {
   // Isolation is the operator's and the user's decision: an agent never loosens (or sets) it.
   if (raw !== null && typeof raw === 'object' && Object.hasOwn(raw, 'sandbox')) {
     return fail('agents cannot set "sandbox": a server an agent adds always runs with the default isolation; ask the user to grant it folders or network')
   }
+  const refused = refusedKeys(raw)
+  if (refused) return fail(refused)
   const parsed = OpSchema.safeParse(raw)
   if (!parsed.success) return fail(parsed.error.issues[0].message)
   const a = parsed.data

@@ -56,7 +56,7 @@ export function agentTools(scope: Scope): Tool[] {
     {
       name: 'upstream_servers',
       description:
-        "List and manage the MCP servers behind Toolgate. list/get show state and, when some tools are locked, per-status tool counts. add registers a new server, which always lands in quarantine until the user approves it. remove/enable/disable/restart only work when the operator allows agent server changes. No operation approves anything: approval is the user's act.",
+        "List and manage the MCP servers behind Toolgate. list/get show state and, when some tools are locked, per-status tool counts. add registers a new server (name, command, args, url, protocol only; env, cwd, headers and policy are the user's to add), which always lands in quarantine until the user approves it. remove/enable/disable/restart only work when the operator allows agent server changes. No operation approves anything: approval is the user's act.",
       inputSchema: {
         type: 'object',
         properties: {
@@ -64,10 +64,7 @@ export function agentTools(scope: Scope): Tool[] {
           name: { type: 'string', description: 'Server name (all operations but list).' },
           command: { type: 'string' },
           args: { type: 'array', items: { type: 'string' } },
-          env: { type: 'object', additionalProperties: { type: 'string' } },
-          cwd: { type: 'string' },
           url: { type: 'string' },
-          headers: { type: 'object', additionalProperties: { type: 'string' } },
           protocol: { type: 'string', enum: ['stdio', 'http', 'streamable-http', 'sse', 'auto'] },
         },
         required: ['operation'],

@@ -6,7 +6,7 @@ import type { ServerConfig } from '../../../shared/config-schema'
 import type { ServerState } from '../../../shared/statuses'
 import { Catalog } from '../catalog/catalog'
 import type { Scope } from '../agent/scope'
-import { describeTarget } from '../upstream/target'
+import { describeLaunch, describeTarget } from '../upstream/target'
 import type { ConnectionStates } from '../upstream/states'
 import { isolationOf } from '../upstream/sandbox'
 
@@ -41,6 +41,7 @@ export function serverInfo(catalog: Catalog, connections: ConnectionStates, s: S
     counts: Catalog.counts(catalog.entries(s.name), true),
     trust: s.trust,
     target: describeTarget(s),
+    launch: describeLaunch(s),
     config_policy: Boolean(s.enabled_tools || s.disabled_tools),
     isolation: isolationOf(s),
   }

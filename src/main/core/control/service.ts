@@ -106,7 +106,7 @@ export function toolInfo(e: CatalogEntry): ToolInfo {
 export class ControlService implements Api {
   constructor(private readonly d: ServiceDeps) {}
 
-  private server(name: string) {
+  private configOf(name: string) {
     const s = this.d.catalog.serverConfig(name)
     if (!s)
       throw new ApiError(
@@ -151,13 +151,17 @@ export class ControlService implements Api {
     return { servers: this.d.catalog.currentConfig.servers.map((s) => serverInfo(this.d.catalog, this.d.manager.connections, s)) }
   }
 
+  async server(name: string) {
+    return { server: serverInfo(this.d.catalog, this.d.manager.connections, this.configOf(name)) }
+  }
+
   async tools(server: string) {
-    this.server(server)
+    this.configOf(server)
     return { tools: this.d.catalog.entries(server).map(toolInfo) }
   }
 
   async serverAction(name: string, action: ServerAction, options: ServerActionOptions = {}): Promise<ActionResult> {
-    const s = this.server(name)
+    const s = this.configOf(name)
     const { catalog, manager } = this.d
     let message: string
     switch (action) {
@@ -240,7 +244,7 @@ export class ControlService implements Api {
   }
 
   async toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult> {
-    this.server(server)
+    this.configOf(server)
     const { catalog } = this.d
     switch (action) {
       case 'approve':
@@ -255,7 +259,7 @@ export class ControlService implements Api {
   }
 
   async approveAll(server: string): Promise<ActionResult> {
-    this.server(server)
+    this.configOf(server)
     return { ok: true, message: await approveAll(this.d.catalog, server) }
   }
 

@@ -106,6 +106,7 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
   }
   if (parts[0] === 'servers' && parts.length >= 2) {
     const server = parts[1]
+    if (method === 'GET' && parts.length === 2) return sendJson(res, 200, await api.server(server))
     if (method === 'GET' && parts.length === 3 && parts[2] === 'tools') return sendJson(res, 200, await api.tools(server))
     const action = parts[parts.length - 1]
     if (method === 'POST' && parts.length === 3 && isServerAction(action)) {

@@ -1,0 +1,105 @@
+// The masking rules for everything Toolgate shows or logs about an upstream (issue 11, point 8):
+// secret-looking names and token-like values, URL credentials, secret query values and
+// token-like path segments, `--secret-flag value` and `SECRET_KEY=value` arguments. Code after
+// an interpreter's -e / -c is never masked: the reviewer must see what will run.
+export const MASK = '***'
+
+export const SECRET_NAME = /(key|token|secret|passw|pwd|auth|bearer|credential|cookie|session|signature|sig$|jwt)/i
+
+/** Well-known token prefixes (API keys of common services). */
+const TOKEN_PREFIX = /^(sk|pk|rk)[-_][A-Za-z0-9]|^(ghp|gho|ghs|ghu|ghr|github_pat|glpat|xox[abprs])[-_]/
+
+/** Flags whose next argument is program code (node -e, python -c, sh -c, …). */
+const CODE_FLAGS = new Set(['-e', '--eval', '-c', '--command', '--print'])
+
+/**
+ * Env keys that change what code a process loads. Their values are never masked on review
+ * surfaces: hiding them would hide what runs.
+ */
+const CODE_ENV =
+  /^(NODE_OPTIONS|NODE_PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_[A-Z_]+|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PYTHONINSPECT|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|BASH_ENV|ENV|PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|GIT_SSH_COMMAND|PROMPT_COMMAND|ELECTRON_RUN_AS_NODE)$/
+
+/** Values this long with letters and digits mixed look like tokens even under a harmless name. */
+export function looksLikeToken(value: string, minLength = 24): boolean {
+  if (TOKEN_PREFIX.test(value) && value.length >= 8) return true
+  return value.length >= minLength && /[A-Za-z]/.test(value) && /\d/.test(value) && !/[\s/\\]/.test(value)
+}
+
+/** A path segment that carries a credential (webhook-style URLs). */
+export function secretPathSegment(segment: string): boolean {
+  return looksLikeToken(safeDecode(segment), 20)
+}
+
+export function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
+}
+
+export function maskUrl(raw: string): string {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return looksLikeToken(raw) ? MASK : raw
+  }
+  if (url.username) url.username = MASK
+  if (url.password) url.password = MASK
+  const search = [...url.searchParams.entries()]
+    .map(([k, v]) => `${encodeURIComponent(k)}=${SECRET_NAME.test(k) || looksLikeToken(v) ? MASK : encodeURIComponent(v)}`)
+    .join('&')
+  const path = url.pathname
+    .split('/')
+    .map((seg) => (secretPathSegment(seg) ? MASK : seg))
+    .join('/')
+  url.search = ''
+  url.hash = ''
+  const origin = url.toString().slice(0, url.toString().length - url.pathname.length)
+  return `${origin}${path}${search ? `?${search}` : ''}`
+}
+
+function maskValue(value: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return maskUrl(value)
+  // KEY=value pairs in argv (e.g. `env API_KEY=... cmd`)
+  const kv = /^([A-Za-z_][\w.-]*)=(.*)$/s.exec(value)
+  if (kv && SECRET_NAME.test(kv[1])) return `${kv[1]}=${MASK}`
+  if (kv && /^[a-z][a-z0-9+.-]*:\/\//i.test(kv[2])) return `${kv[1]}=${maskUrl(kv[2])}`
+  return looksLikeToken(value) ? MASK : value
+}
+
+/** argv with secrets masked; the argument after -e / -c (code) is kept as it is. */
+export function maskArgs(args: readonly string[]): string[] {
+  const out: string[] = []
+  let next: 'mask' | 'code' | null = null
+  for (const arg of args) {
+    if (next) {
+      out.push(next === 'mask' ? MASK : arg)
+      next = null
+      continue
+    }
+    const flag = /^(--?[\w.-]+)(=(.*))?$/s.exec(arg)
+    if (flag) {
+      const [, name, eq, value] = flag
+      if (CODE_FLAGS.has(name) || name === '--import' || name === '--require') {
+        if (eq === undefined && CODE_FLAGS.has(name)) next = 'code'
+        out.push(arg)
+      } else if (SECRET_NAME.test(name)) {
+        if (eq === undefined) next = 'mask'
+        out.push(eq === undefined ? name : `${name}=${MASK}`)
+      } else {
+        out.push(eq === undefined ? name : `${name}=${maskValue(value ?? '')}`)
+      }
+      continue
+    }
+    out.push(maskValue(arg))
+  }
+  return out
+}
+
+/** On review surfaces: is this env value hidden? (Code-loading keys never are.) */
+export function envValueMasked(name: string, value: string): boolean {
+  if (CODE_ENV.test(name)) return false
+  return SECRET_NAME.test(name) || looksLikeToken(value) || /^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(value)
+}
