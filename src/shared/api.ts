@@ -145,6 +145,21 @@ export interface ServerActionOptions {
   network?: boolean
 }
 
+/** A configured agent (`agents` in the config) and how many tokens it holds. */
+export interface AgentInfo {
+  name: string
+  servers: string[] | '*'
+  permissions: Array<'read' | 'write' | 'destructive'>
+  tokens: number
+}
+
+/** One agent token as the user sees it: never the token itself. */
+export interface AgentTokenInfo {
+  id: string
+  created_at: string
+  last_used_at: string | null
+}
+
 export interface ActionResult {
   ok: true
   message: string
@@ -176,6 +191,10 @@ export interface Api {
   serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<ActionResult>
   toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult>
   approveAll(server: string): Promise<ActionResult>
+  agents(): Promise<{ agents: AgentInfo[] }>
+  agentTokens(agent: string): Promise<{ tokens: AgentTokenInfo[] }>
+  /** Revokes one token (by id), or every token of the agent when `id` is absent. */
+  revokeAgentTokens(agent: string, id?: string): Promise<ActionResult>
   /** The exact JSON text that retrieve_tools returns for the same arguments. */
   search(args: SearchArgs): Promise<string>
   stats(): Promise<Stats>

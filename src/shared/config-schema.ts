@@ -129,8 +129,20 @@ const ConfigBase = z.object({
         .int()
         .min(1024)
         .default(4 * 1024 * 1024),
+      /** an MCP session with no request for this long is closed (issue 11, point 5) */
+      session_idle_s: z.number().int().min(1).default(1800),
+      /** open MCP sessions per credential (admin key, or agent) */
+      max_sessions_per_principal: z.number().int().min(1).default(64),
     })
-    .default({ max_tools_per_server: 1000, max_description_chars: 8000, max_title_chars: 256, max_annotations_bytes: 4096, max_result_bytes: 4 * 1024 * 1024 }),
+    .default({
+      max_tools_per_server: 1000,
+      max_description_chars: 8000,
+      max_title_chars: 256,
+      max_annotations_bytes: 4096,
+      max_result_bytes: 4 * 1024 * 1024,
+      session_idle_s: 1800,
+      max_sessions_per_principal: 64,
+    }),
 })
 
 /** mcpServers as an array of entries with `name` (mcpproxy style). */

@@ -3,6 +3,8 @@
 // turns `{"error": {code, message}}` answers into ApiError; events come over SSE (sse.ts).
 import {
   ApiError,
+  type AgentInfo,
+  type AgentTokenInfo,
   type ActionResult,
   type Api,
   type ApiEvent,
@@ -34,6 +36,7 @@ export const controlRoutes = {
   info: () => '/api/v1/info',
   status: () => '/api/v1/status',
   servers: () => '/api/v1/servers',
+  server: (name: string) => `/api/v1/servers/${enc(name)}`,
   stats: () => '/api/v1/stats',
   events: () => '/api/v1/events',
   tools: (server: string) => `/api/v1/servers/${enc(server)}/tools`,
@@ -42,6 +45,9 @@ export const controlRoutes = {
   approveAll: (server: string) => `/api/v1/servers/${enc(server)}/tools/approve-all`,
   agentToken: (agent: string) => `/api/v1/agents/${enc(agent)}/token`,
   searchLearned: () => '/api/v1/search/learned',
+  agents: () => '/api/v1/agents',
+  /** the tokens of an agent, or one of them */
+  agentTokens: (agent: string, id?: string) => `/api/v1/agents/${enc(agent)}/tokens${id === undefined ? '' : `/${enc(id)}`}`,
   search(args: SearchArgs): string {
     const q = new URLSearchParams({ q: args.query })
     if (args.limit !== undefined) q.set('limit', String(args.limit))
@@ -76,7 +82,7 @@ export class ControlClient implements Api {
     return this.json('GET', controlRoutes.servers())
   }
   server(name: string): Promise<{ server: ServerInfo }> {
-    return this.json('GET', `/api/v1/servers/${enc(name)}`)
+    return this.json('GET', controlRoutes.server(name))
   }
   tools(server: string): Promise<{ tools: ToolInfo[] }> {
     return this.json('GET', controlRoutes.tools(server))
@@ -104,6 +110,15 @@ export class ControlClient implements Api {
   /** Forgets what learning from use recorded; answers how many records went (extra route, not part of the Api). */
   async forgetLearned(): Promise<number> {
     return (await this.json<{ forgotten: number }>('DELETE', controlRoutes.searchLearned())).forgotten
+  }
+  agents(): Promise<{ agents: AgentInfo[] }> {
+    return this.json('GET', controlRoutes.agents())
+  }
+  agentTokens(agent: string): Promise<{ tokens: AgentTokenInfo[] }> {
+    return this.json('GET', controlRoutes.agentTokens(agent))
+  }
+  revokeAgentTokens(agent: string, id?: string): Promise<ActionResult> {
+    return this.json('DELETE', controlRoutes.agentTokens(agent, id))
   }
 
   subscribe(listener: (event: ApiEvent) => void): () => void {

@@ -16,6 +16,9 @@ export const API_OPS = [
   'approveAll',
   'search',
   'stats',
+  'agents',
+  'agentTokens',
+  'revokeAgentTokens',
 ] as const satisfies readonly ApiOp[]
 
 // Compile-time check that the list names every operation of the Api.

@@ -20,6 +20,7 @@ import { createAgentServer } from '../../src/main/core/agent/mcp-server'
 import { FULL_SCOPE, type Scope } from '../../src/main/core/agent/scope'
 import { ControlService } from '../../src/main/core/control/service'
 import { ControlEvents } from '../../src/main/core/control/events'
+import { AgentTokens } from '../../src/main/core/agent/tokens'
 import type { ToolAnnotations } from '../../src/shared/call-variant'
 
 const dirs: string[] = []
@@ -195,6 +196,7 @@ export function controlService(fx: Fixture, stats = new DiscoveryStats()): Contr
     reloadConfig: () => fx.reloadConfig(),
     mcpUrl: () => null,
     configError: () => null,
+    tokens: new AgentTokens(fx.store, () => fx.catalog.currentConfig.agents, fx.configPath),
   })
 }
 

@@ -3,6 +3,7 @@
 // only records the calls the UI makes and can make the next call fail like a broken transport.
 import { ApiError, type Api, type ApiEvent, type SearchArgs } from '../../src/shared/api'
 import { ControlService } from '../../src/main/core/control/service'
+import { AgentTokens } from '../../src/main/core/agent/tokens'
 import { ControlEvents } from '../../src/main/core/control/events'
 import { UpstreamManager } from '../../src/main/core/upstream-manager'
 import { DiscoveryStats } from '../../src/main/core/discovery/stats'
@@ -23,11 +24,14 @@ export class WorldApi implements Api {
   readonly searches: SearchArgs[] = []
   readonly events: ControlEvents
   readonly service: ControlService
+  /** the agent tokens of the world's state (create them with `tokens.create(agent)`) */
+  readonly tokens: AgentTokens
   private failures = new Map<Op, ApiError>()
   private listeners = 0
 
   constructor(readonly world: Fixture) {
     const logger = silentLogger()
+    this.tokens = new AgentTokens(world.store, () => world.catalog.currentConfig.agents, world.configPath)
     const manager = new UpstreamManager(world.catalog, logger)
     managers.push(manager)
     this.events = new ControlEvents(world.catalog, manager.connections)
@@ -43,6 +47,7 @@ export class WorldApi implements Api {
       reloadConfig: () => world.reloadConfig(),
       mcpUrl: () => 'http://127.0.0.1:8719/mcp',
       configError: () => this.configError,
+      tokens: this.tokens,
     })
   }
 
@@ -91,6 +96,9 @@ export class WorldApi implements Api {
     return this.run('search', [args], () => this.service.search(args))
   }
   stats = () => this.run('stats', [], () => this.service.stats())
+  agents = () => this.run('agents', [], () => this.service.agents())
+  agentTokens = (agent: string) => this.run('agentTokens', [agent], () => this.service.agentTokens(agent))
+  revokeAgentTokens = (agent: string, id?: string) => this.run('revokeAgentTokens', id === undefined ? [agent] : [agent, id], () => this.service.revokeAgentTokens(agent, id))
   subscribe(listener: (event: ApiEvent) => void): () => void {
     this.listeners++
     const off = this.service.subscribe(listener)

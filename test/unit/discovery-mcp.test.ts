@@ -146,7 +146,11 @@ describe('As a user I can see how often agents look for locked tools (stats, in 
 
   it('out-of-scope locked tools do not make a search "locked only"', async () => {
     const stats = new DiscoveryStats()
-    const agent = await agentSession(world, { agent: 'x', allowsServer: (s) => s === 'gh', allowsVariant: () => true, allows: (e) => e.server === 'gh' }, stats)
+    const agent = await agentSession(
+      world,
+      { agent: 'x', active: () => true, allowsServer: (s) => s === 'gh', allowsVariant: () => true, allows: (e) => e.server === 'gh' },
+      stats,
+    )
     await agent.text('retrieve_tools', { query: 'support tickets' })
     expect(stats.snapshot().locked_only_searches).toBe(0)
   })

@@ -46,9 +46,39 @@ describe('IPC handlers', () => {
   it('register exactly one toolgate:<op> channel per Api operation', async () => {
     await wired()
     expect([...fake.handlers.keys()].sort()).toEqual(
-      ['approveAll', 'info', 'search', 'server', 'serverAction', 'servers', 'stats', 'status', 'toolAction', 'tools'].map((o) => `toolgate:${o}`).sort(),
+      [
+        'agentTokens',
+        'agents',
+        'approveAll',
+        'info',
+        'revokeAgentTokens',
+        'search',
+        'server',
+        'serverAction',
+        'servers',
+        'stats',
+        'status',
+        'toolAction',
+        'tools',
+      ]
+        .map((o) => `toolgate:${o}`)
+        .sort(),
     )
-    expect([...API_OPS].sort()).toEqual(['approveAll', 'info', 'search', 'server', 'serverAction', 'servers', 'stats', 'status', 'toolAction', 'tools'])
+    expect([...API_OPS].sort()).toEqual([
+      'agentTokens',
+      'agents',
+      'approveAll',
+      'info',
+      'revokeAgentTokens',
+      'search',
+      'server',
+      'serverAction',
+      'servers',
+      'stats',
+      'status',
+      'toolAction',
+      'tools',
+    ])
   })
 
   it('map 1:1 onto the core with the same arguments and results', async () => {

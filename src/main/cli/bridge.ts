@@ -2,7 +2,8 @@
 // with its own session (and agent scope). Each message is one POST on a keep-alive connection;
 // the owner answers with plain JSON (or, should it stream, SSE), which is written back as is.
 // If the owner goes away, every request answers with an error that says so; a restarted
-// `toolgate stdio` takes over the data dir.
+// `toolgate stdio` takes over the data dir. A session the owner expired (idle, issue 11 point 5)
+// is opened again transparently with the client's own initialize.
 import http from 'node:http'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { LineStdioTransport } from '../core/agent/stdio-transport'
@@ -48,6 +49,7 @@ export async function runBridge(o: { instance: Instance; key: string; agent?: st
   let protocol: string | undefined
   // Until the initialize answer has given us a session id, later messages wait for it.
   let sessionReady: Promise<void> = Promise.resolve()
+  let initialize: JSONRPCMessage | null = null
 
   const gone = (): string =>
     `Toolgate's owner process (pid ${o.instance.pid}, ${o.instance.url}) for ${o.dataDir} is gone or not answering. Restart this MCP client (or start \`toolgate serve\` / the Toolgate app) to reconnect; a restarted \`toolgate stdio\` takes over on its own.`
@@ -86,10 +88,24 @@ export async function runBridge(o: { instance: Instance; key: string; agent?: st
     if (isRequest(m)) void local.send({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: why } } as JSONRPCMessage)
   }
 
+  /** The owner forgot our session (idle expiry): open a new one with the client's initialize. */
+  const reopen = async (): Promise<boolean> => {
+    if (!initialize) return false
+    session = undefined
+    const r = await send('POST', JSON.stringify(initialize))
+    if (r.status >= 400 || !r.session) return false
+    session = r.session
+    await send('POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }))
+    return true
+  }
+
   const relay = async (m: JSONRPCMessage): Promise<void> => {
     let reply: Reply
     try {
       reply = await send('POST', JSON.stringify(m))
+      if (reply.status === 404 && session && !(isRequest(m) && m.method === 'initialize') && (await reopen())) {
+        reply = await send('POST', JSON.stringify(m))
+      }
     } catch (err) {
       return fail(m, `${gone()} (${(err as Error).message})`)
     }
@@ -115,6 +131,7 @@ export async function runBridge(o: { instance: Instance; key: string; agent?: st
   local.onmessage = (m: JSONRPCMessage) => {
     if (isRequest(m) && m.method === 'initialize') {
       session = undefined
+      initialize = m
       sessionReady = relay(m)
       return
     }

@@ -7,7 +7,7 @@ import { VERSION } from '../core/version'
 import { parseListen } from '../core/paths'
 import { fail, UsageError } from './errors'
 import { openOperator, type Where } from './control-client'
-import { printLaunchNotice, printServers, printTools } from './print'
+import { printAgents, printAgentTokens, printLaunchNotice, printServers, printTools } from './print'
 import { printJsonText, say } from './output'
 import { serve } from './serve'
 import { stdio } from './stdio'
@@ -162,6 +162,40 @@ where(agents.command('token <name>'))
     const op = await openOperator(w(o), false)
     try {
       say(await op.createAgentToken(name))
+    } finally {
+      await op.close()
+    }
+  })
+where(agents.command('list'))
+  .description('the agents in the config, their scope and how many tokens each holds')
+  .option('--json', 'print JSON')
+  .action(async (o) => {
+    const op = await openOperator(w(o), false)
+    try {
+      printAgents((await op.api.agents()).agents, o.json === true)
+    } finally {
+      await op.close()
+    }
+  })
+where(agents.command('tokens <name>'))
+  .description("list an agent's tokens: id, created, last used (never the token)")
+  .option('--json', 'print JSON')
+  .action(async (name: string, o) => {
+    const op = await openOperator(w(o), false)
+    try {
+      printAgentTokens(name, (await op.api.agentTokens(name)).tokens, o.json === true)
+    } finally {
+      await op.close()
+    }
+  })
+where(agents.command('revoke <name> [token_id]'))
+  .description('revoke one token of an agent, or all of them with --all; open sessions are refused from their next request')
+  .option('--all', 'revoke every token of the agent')
+  .action(async (name: string, id: string | undefined, o) => {
+    if ((id === undefined) === (o.all !== true)) throw new UsageError('give either a TOKEN_ID (see `toolgate agents tokens NAME`) or --all')
+    const op = await openOperator(w(o), false)
+    try {
+      say((await op.api.revokeAgentTokens(name, id)).message)
     } finally {
       await op.close()
     }

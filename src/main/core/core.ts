@@ -18,9 +18,10 @@ import { ControlService } from './control/service'
 import { ControlEvents } from './control/events'
 import { createAgentServer, type AgentDeps } from './agent/mcp-server'
 import { LearnedStore } from './search/learned-store'
-import { agentScope, FULL_SCOPE, type Scope } from './agent/scope'
+import { FULL_SCOPE, liveAgentScope, type Scope } from './agent/scope'
+import { AgentTokens } from './agent/tokens'
 import { McpEndpoint } from './http/mcp-endpoint'
-import { hashToken, type Principal } from './http/auth'
+import type { Principal } from './http/auth'
 import { startHttpServer, type RunningHttp } from './http/server'
 import { createLogger, type Logger } from './log'
 import { appRoot, DEFAULT_LISTEN, isLoopback, parseListen, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
@@ -64,6 +65,7 @@ export interface Core {
   agentDeps: AgentDeps
   /** the configured admin key and the file it lives in (null when it came from env or config) */
   adminKey: { key: string; file: string | null }
+  /** a live scope: narrowing or removing the agent in the config applies to it at once */
   scopeForAgent(name: string | undefined): Scope
   /** resolves when every running upstream has connected or failed */
   settled(timeoutMs?: number): Promise<void>
@@ -94,6 +96,13 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     stopWatchingState = store.watchForLoss((file) => logger.warn(`${file} disappeared while Toolgate ran; it was written again from memory`))
     await finishStateUpgrade(catalog)
     await pinFailClosedServers(catalog)
+    const tokens = new AgentTokens(store, () => config.agents, configPath)
+    const forgetRemovedAgents = (): void =>
+      void tokens.forgetRemovedAgents().then(
+        (gone) => gone.length && logger.info({ agents: gone }, 'revoked the tokens of agents no longer in the config'),
+        (e: unknown) => logger.error({ err: String(e) }, 'could not revoke the tokens of removed agents'),
+      )
+    forgetRemovedAgents()
     const stats = new DiscoveryStats()
     const learned = new LearnedStore(path.join(dataDir, 'search-learned.json'), logger)
     const applyLearning = (c: Config): void => {
@@ -112,6 +121,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       catalog.setConfig(next)
       applyLearning(next)
       manager.sync()
+      forgetRemovedAgents()
+      adminKey = resolveAdminKey()
       logger.info({ servers: next.servers.length }, 'config loaded')
       if (next.warnings.length) logger.warn(`${configPath}: ignoring unknown key(s) ${next.warnings.join(', ')} (typo?)`)
       emit({ type: 'config.reloaded', data: { servers: next.servers.map((s) => s.name) } })
@@ -125,19 +136,18 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     // Toolgate's own config writes reload through the watcher: one edit, one reload.
     const reloadConfig = (): void => watcher.reloadNow()
 
-    const { key: apiKeyValue, file: apiKeyFile } = resolveApiKey(dataDir, config.api_key, true)
-    const apiKey = apiKeyValue ?? randomBytes(24).toString('base64url')
+    // The admin key follows the config: a new api_key takes effect on reload and the old one stops working.
+    const resolveAdminKey = (): { key: string; file: string | null } => {
+      const r = resolveApiKey(dataDir, config.api_key, true)
+      return { key: r.key ?? randomBytes(24).toString('base64url'), file: r.file }
+    }
+    let adminKey = resolveAdminKey()
     // A per-instance admin credential, readable only by this user: local CLI commands and stdio
     // bridges authenticate with it whatever the configured key is (env, config or file).
     const instanceKey = writeInstanceKey(dataDir)
     let http: RunningHttp | null = null
 
-    const scopeForAgent = (name: string | undefined): Scope => {
-      if (!name) return FULL_SCOPE
-      const agent = config.agents.find((a) => a.name === name)
-      if (!agent) throw new ApiError('unknown_agent', `no agent named "${name}" in ${configPath} ("agents": [{"name": "${name}", ...}])`, 404)
-      return agentScope(agent)
-    }
+    const scopeForAgent = (name: string | undefined): Scope => (name ? liveAgentScope(() => config.agents, name, configPath) : FULL_SCOPE)
     const agentDeps: AgentDeps = { catalog, manager, stats, logger, configPath, reloadConfig, learned }
     const forgetLearned = (): Promise<number> => learned.clear()
     const api = new ControlService({
@@ -152,16 +162,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       reloadConfig,
       mcpUrl: () => (http ? `${http.url}/mcp` : null),
       configError: () => configError,
+      tokens,
     })
 
-    const createAgentToken = async (agent: string): Promise<string> => {
-      scopeForAgent(agent)
-      const token = `tg_${agent}_${randomBytes(24).toString('base64url')}`
-      await store.update((s) => {
-        s.agent_tokens[agent] = [...(s.agent_tokens[agent] ?? []), { hash: hashToken(token), created_at: new Date().toISOString() }]
-      })
-      return token
-    }
+    const createAgentToken = async (agent: string): Promise<string> => (await tokens.create(agent)).token
 
     if (opts.serveHttp) {
       const { host, port } = parseListen(opts.ephemeralPort ? '127.0.0.1:0' : (opts.listen ?? config.listen ?? DEFAULT_LISTEN))
@@ -178,14 +182,18 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
           return null
         }
       }
-      const mcp = new McpEndpoint((scope) => createAgentServer(agentDeps, scope), scopeFor)
+      const mcp = new McpEndpoint(
+        (scope) => createAgentServer(agentDeps, scope),
+        scopeFor,
+        () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
+      )
       http = await startHttpServer({
         host,
         port,
         api,
         mcp,
-        apiKeys: () => [apiKey, instanceKey],
-        agentTokens: () => store.current.agent_tokens,
+        apiKeys: () => [adminKey.key, instanceKey],
+        agentToken: (presented) => tokens.authenticate(presented),
         createAgentToken,
         forgetLearned,
         staticDir: opts.staticDir === undefined ? path.join(appRoot(), 'out', 'renderer') : opts.staticDir,
@@ -227,7 +235,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       get info() {
         return api.infoNow()
       },
-      adminKey: { key: apiKey, file: apiKeyFile },
+      get adminKey() {
+        return adminKey
+      },
       url,
       dataDir,
       configPath,

@@ -46,6 +46,12 @@ export function callOp(api: Api, op: ApiOp, args: unknown[]): Promise<unknown> {
       return api.serverAction(str(args[0], 'server'), oneOf(args[1], SERVER_ACTIONS, 'action'), ...actionOptions(args[2]))
     case 'toolAction':
       return api.toolAction(str(args[0], 'server'), str(args[1], 'tool'), oneOf(args[2], TOOL_ACTIONS, 'action'))
+    case 'agents':
+      return api.agents()
+    case 'agentTokens':
+      return api.agentTokens(str(args[0], 'agent'))
+    case 'revokeAgentTokens':
+      return api.revokeAgentTokens(str(args[0], 'agent'), args[1] === undefined ? undefined : str(args[1], 'token id'))
     case 'search': {
       const a = args[0] as { query?: unknown; limit?: unknown; include_disabled?: unknown } | undefined
       if (!a || typeof a !== 'object') throw new ApiError('bad_request', 'search needs {query, limit?, include_disabled?}', 400)

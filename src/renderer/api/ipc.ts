@@ -1,6 +1,8 @@
 // The Electron adapter: the shared Api over the preload bridge (`window.toolgate`).
 import {
   ApiError,
+  type AgentInfo,
+  type AgentTokenInfo,
   type ActionResult,
   type Api,
   type ApiEvent,
@@ -48,6 +50,15 @@ export class IpcApi implements Api {
   }
   stats(): Promise<Stats> {
     return this.call('stats')
+  }
+  agents(): Promise<{ agents: AgentInfo[] }> {
+    return this.call('agents')
+  }
+  agentTokens(agent: string): Promise<{ tokens: AgentTokenInfo[] }> {
+    return this.call('agentTokens', agent)
+  }
+  revokeAgentTokens(agent: string, id?: string): Promise<ActionResult> {
+    return id === undefined ? this.call('revokeAgentTokens', agent) : this.call('revokeAgentTokens', agent, id)
   }
   subscribe(listener: (event: ApiEvent) => void): () => void {
     return this.bridge.onEvent(listener)

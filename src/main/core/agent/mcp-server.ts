@@ -3,7 +3,7 @@
 // the session's agent scope. Arguments are validated here with clear messages; upstream results
 // are passed through unchanged.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { callWith, type Variant } from '../../../shared/call-variant'
 import type { Catalog } from '../catalog/catalog'
@@ -47,11 +47,14 @@ function textResult(text: string): CallToolResult {
 
 export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
   const server = new Server({ name: 'toolgate', version: VERSION }, { capabilities: { tools: { listChanged: false } } })
-  const tools = agentTools(scope)
-  const offered = new Set(tools.map((t) => t.name))
   const recorder = deps.learned ? sessionRecorder(deps.learned) : null
+  // The scope is live: an agent narrowed or removed in the config is refused from its next request.
+  const gone = (): string => `agent "${scope.agent}" is no longer configured in Toolgate; ask the user (or operator) to add it back to "agents" in the config.`
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }))
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    if (!scope.active()) throw new McpError(ErrorCode.InvalidRequest, gone())
+    return { tools: agentTools(scope) }
+  })
 
   // A loose request schema: the SDK's own tools/call check then answers malformed params with
   // -32602 Invalid params (the strict schema would fail earlier, as -32603 Internal error).
@@ -59,6 +62,8 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
     const params = CallToolRequestSchema.shape.params.parse(req.params)
     const { name } = params
     const args: unknown = params.arguments ?? {}
+    if (!scope.active()) return errorResult(gone())
+    const offered = new Set(agentTools(scope).map((t) => t.name))
     try {
       if (!offered.has(name)) {
         return errorResult(

@@ -1,11 +1,15 @@
 // Agent scope (CONTRACT.md §2 `agents`, §3 rule 7): which servers and call variants an agent may
 // use. Applied before anything else on every surface; out-of-scope tools simply do not exist
-// for that agent.
+// for that agent. A scope is live (issue 11, point 5): it reads the agent from the current
+// config on every question, so narrowing or removing an agent applies to open sessions at once.
+import { ApiError } from '../../../shared/api'
 import type { AgentConfig } from '../../../shared/config-schema'
 import type { Variant } from '../../../shared/call-variant'
 
 export interface Scope {
   readonly agent: string | null
+  /** false once the agent is no longer in the config: nothing is allowed any more */
+  active(): boolean
   allowsServer(server: string): boolean
   allowsVariant(v: Variant): boolean
   allows(e: { server: string; variant: Variant }): boolean
@@ -13,9 +17,35 @@ export interface Scope {
 
 export const FULL_SCOPE: Scope = {
   agent: null,
+  active: () => true,
   allowsServer: () => true,
   allowsVariant: () => true,
   allows: () => true,
+}
+
+/** The live scope of a configured agent (unknown now: an error naming the config file). */
+export function liveAgentScope(agents: () => readonly AgentConfig[], name: string, configPath: string): Scope {
+  if (!agents().some((a) => a.name === name)) {
+    throw new ApiError('unknown_agent', `no agent named "${name}" in ${configPath} ("agents": [{"name": "${name}", ...}])`, 404)
+  }
+  let seen: readonly AgentConfig[] | null = null
+  let current: Scope | null = null
+  const now = (): Scope | null => {
+    const list = agents()
+    if (list !== seen) {
+      seen = list
+      const agent = list.find((a) => a.name === name)
+      current = agent ? agentScope(agent) : null
+    }
+    return current
+  }
+  return {
+    agent: name,
+    active: () => now() !== null,
+    allowsServer: (s) => now()?.allowsServer(s) ?? false,
+    allowsVariant: (v) => now()?.allowsVariant(v) ?? false,
+    allows: (e) => now()?.allows(e) ?? false,
+  }
 }
 
 export function agentScope(agent: AgentConfig): Scope {
@@ -23,6 +53,7 @@ export function agentScope(agent: AgentConfig): Scope {
   const variants = new Set<Variant>(agent.permissions)
   return {
     agent: agent.name,
+    active: () => true,
     allowsServer: (s) => servers === null || servers.has(s),
     allowsVariant: (v) => variants.has(v),
     allows(e) {

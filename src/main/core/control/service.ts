@@ -5,6 +5,8 @@ import { EventEmitter } from 'node:events'
 import path from 'node:path'
 import {
   ApiError,
+  type AgentInfo,
+  type AgentTokenInfo,
   type ConnectSnippet,
   type ActionResult,
   type Api,
@@ -34,6 +36,7 @@ import { inspectUpstream } from '../upstream/inspect'
 import { sandboxSupport } from '../upstream/sandbox'
 import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
+import type { AgentTokens } from '../agent/tokens'
 import { serverInfo } from './server-view'
 import { VERSION } from '../version'
 import { appRoot, resolveDataDir } from '../paths'
@@ -52,6 +55,7 @@ export interface ServiceDeps {
   reloadConfig(): void
   mcpUrl(): string | null
   configError(): string | null
+  tokens: AgentTokens
 }
 
 /** Snippets for every supported client, launching this install's `toolgate stdio`. */
@@ -268,6 +272,25 @@ export class ControlService implements Api {
     if (!parsed.success) throw new ApiError('invalid_arguments', parsed.error.issues[0].message, 400)
     // Not counted in stats: they measure what agents look for, not the user's own searches.
     return retrieveText(this.d.catalog, parsed.data, FULL_SCOPE)
+  }
+
+  async agents(): Promise<{ agents: AgentInfo[] }> {
+    return {
+      agents: this.d.catalog.currentConfig.agents.map((a) => ({
+        name: a.name,
+        servers: a.servers,
+        permissions: a.permissions,
+        tokens: this.d.tokens.count(a.name),
+      })),
+    }
+  }
+
+  async agentTokens(agent: string): Promise<{ tokens: AgentTokenInfo[] }> {
+    return { tokens: this.d.tokens.list(agent) }
+  }
+
+  async revokeAgentTokens(agent: string, id?: string): Promise<ActionResult> {
+    return { ok: true, message: id === undefined ? await this.d.tokens.revokeAll(agent) : await this.d.tokens.revoke(agent, id) }
   }
 
   async stats(): Promise<Stats> {

@@ -3,7 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 
-export type Principal = { kind: 'admin'; asAgent?: string } | { kind: 'agent'; agent: string }
+export type Principal = { kind: 'admin'; asAgent?: string } | { kind: 'agent'; agent: string; tokenId: string }
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest()
 
@@ -19,11 +19,11 @@ export function presentedKey(req: IncomingMessage): string | null {
   return null
 }
 
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex')
-}
-
-export function authenticate(req: IncomingMessage, apiKeys: string[], agentTokens: Record<string, Array<{ hash: string }>>): Principal | null {
+export function authenticate(
+  req: IncomingMessage,
+  apiKeys: string[],
+  agentToken: (presented: string) => { agent: string; tokenId: string } | null,
+): Principal | null {
   const key = presentedKey(req)
   if (!key) return null
   if (apiKeys.some((k) => constantTimeEqual(key, k))) {
@@ -31,9 +31,8 @@ export function authenticate(req: IncomingMessage, apiKeys: string[], agentToken
     const as = req.headers['x-toolgate-agent']
     return typeof as === 'string' && as.length > 0 ? { kind: 'admin', asAgent: as } : { kind: 'admin' }
   }
-  const h = hashToken(key)
-  for (const [agent, recs] of Object.entries(agentTokens)) for (const rec of recs) if (constantTimeEqual(h, rec.hash)) return { kind: 'agent', agent }
-  return null
+  const t = agentToken(key)
+  return t ? { kind: 'agent', ...t } : null
 }
 
 /** DNS-rebinding defense: Host must name this loopback listener; Origin, when present, too. */

@@ -84,6 +84,8 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
         return sendJson(res, 200, await api.servers())
       case 'stats':
         return sendJson(res, 200, await api.stats())
+      case 'agents':
+        return sendJson(res, 200, await api.agents())
       case 'events':
         return openEvents(api, req, res)
       case 'search': {
@@ -101,8 +103,15 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
   if (method === 'DELETE' && parts.length === 2 && parts[0] === 'search' && parts[1] === 'learned') {
     return sendJson(res, 200, { forgotten: await extras.forgetLearned() })
   }
-  if (method === 'POST' && parts.length === 3 && parts[0] === 'agents' && parts[2] === 'token') {
-    return sendJson(res, 200, { agent: parts[1], token: await extras.createAgentToken(parts[1]) })
+  if (parts[0] === 'agents' && parts.length >= 3) {
+    const agent = parts[1]
+    if (method === 'POST' && parts.length === 3 && parts[2] === 'token') {
+      return sendJson(res, 200, { agent, token: await extras.createAgentToken(agent) })
+    }
+    if (parts[2] === 'tokens' && parts.length <= 4) {
+      if (method === 'GET' && parts.length === 3) return sendJson(res, 200, await api.agentTokens(agent))
+      if (method === 'DELETE') return sendJson(res, 200, await api.revokeAgentTokens(agent, parts[3]))
+    }
   }
   if (parts[0] === 'servers' && parts.length >= 2) {
     const server = parts[1]

@@ -1,5 +1,7 @@
 // MCP over Streamable HTTP at /mcp: stateful sessions, one agent server per session, each bound
-// to the principal (admin key or agent token) that opened it.
+// to the principal (admin key or agent token) that opened it. Sessions are live (issue 11,
+// point 5): every request re-checks the principal's agent, idle sessions expire
+// (limits.session_idle_s) and each principal may hold at most limits.max_sessions_per_principal.
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
@@ -11,10 +13,18 @@ import type { Scope } from '../agent/scope'
 interface Session {
   transport: StreamableHTTPServerTransport
   server: Server
+  scope: Scope
   principal: string
+  lastSeen: number
 }
 
-const principalKey = (p: Principal): string => (p.kind === 'admin' ? `admin:${p.asAgent ?? ''}` : `agent:${p.agent}`)
+export interface SessionLimits {
+  idleMs: number
+  maxPerPrincipal: number
+}
+
+/** One credential: the admin key (per agent it acts as), or one agent token. */
+const principalKey = (p: Principal): string => (p.kind === 'admin' ? `admin:${p.asAgent ?? ''}` : `agent:${p.agent}:${p.tokenId}`)
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' })
@@ -23,20 +33,36 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
 
 export class McpEndpoint {
   private readonly sessions = new Map<string, Session>()
+  private sweeper: NodeJS.Timeout | null = null
 
   constructor(
     private readonly makeServer: (scope: Scope) => Server,
     private readonly scopeFor: (p: Principal) => Scope | null,
+    private readonly limits: () => SessionLimits,
   ) {}
+
+  /** Open sessions (all, or of one principal). */
+  count(p?: Principal): number {
+    if (!p) return this.sessions.size
+    const key = principalKey(p)
+    return [...this.sessions.values()].filter((s) => s.principal === key).length
+  }
 
   async handle(req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
     const sid = req.headers['mcp-session-id']
     const sessionId = typeof sid === 'string' ? sid : undefined
     if (sessionId) {
       const session = this.sessions.get(sessionId)
-      if (!session) return rpcError(res, 404, -32001, 'unknown or expired MCP session; initialize a new session')
-      if (session.principal !== principalKey(principal)) return rpcError(res, 403, -32003, 'this session belongs to another credential')
-      await session.transport.handleRequest(req, res, body)
+      if (session && Date.now() - session.lastSeen > this.limits().idleMs) this.close(sessionId)
+      const live = this.sessions.get(sessionId)
+      if (!live) return rpcError(res, 404, -32001, 'unknown or expired MCP session; initialize a new session')
+      if (live.principal !== principalKey(principal)) return rpcError(res, 403, -32003, 'this session belongs to another credential')
+      if (!live.scope.active()) {
+        this.close(sessionId)
+        return rpcError(res, 403, -32003, `agent "${live.scope.agent}" is no longer configured in Toolgate; this session is closed. Ask the operator.`)
+      }
+      live.lastSeen = Date.now()
+      await live.transport.handleRequest(req, res, body)
       return
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
@@ -44,7 +70,19 @@ export class McpEndpoint {
     }
     const scope = this.scopeFor(principal)
     if (!scope) return rpcError(res, 403, -32003, 'this agent is no longer configured; ask the operator')
+    this.sweep()
+    const { maxPerPrincipal, idleMs } = this.limits()
+    if (this.count(principal) >= maxPerPrincipal) {
+      return rpcError(
+        res,
+        429,
+        -32000,
+        `too many open MCP sessions for this credential (${maxPerPrincipal}, limits.max_sessions_per_principal in the Toolgate config). ` +
+          `Close sessions you no longer use (HTTP DELETE /mcp with their mcp-session-id) or wait: idle sessions expire after ${Math.round(idleMs / 1000)} s (limits.session_idle_s).`,
+      )
+    }
     const server = this.makeServer(scope)
+    const key = principalKey(principal)
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // Plain JSON answers instead of an SSE stream per POST: Toolgate sends nothing to the agent
@@ -52,7 +90,8 @@ export class McpEndpoint {
       // costs the proxy and the stdio bridge much less CPU per request.
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server, principal: principalKey(principal) })
+        this.sessions.set(id, { transport, server, scope, principal: key, lastSeen: Date.now() })
+        this.startSweeper()
       },
     })
     transport.onclose = () => {
@@ -62,7 +101,34 @@ export class McpEndpoint {
     await transport.handleRequest(req, res, body)
   }
 
+  private close(id: string): void {
+    const s = this.sessions.get(id)
+    if (!s) return
+    this.sessions.delete(id)
+    void s.server.close().catch(() => {})
+  }
+
+  /** Closes idle sessions and sessions of agents that left the config. */
+  sweep(): void {
+    const idleMs = this.limits().idleMs
+    const now = Date.now()
+    for (const [id, s] of this.sessions) if (now - s.lastSeen > idleMs || !s.scope.active()) this.close(id)
+    if (this.sessions.size === 0 && this.sweeper) {
+      clearInterval(this.sweeper)
+      this.sweeper = null
+    }
+  }
+
+  private startSweeper(): void {
+    if (this.sweeper) return
+    const every = Math.max(250, Math.min(60_000, this.limits().idleMs / 2))
+    this.sweeper = setInterval(() => this.sweep(), every)
+    this.sweeper.unref()
+  }
+
   async closeAll(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper)
+    this.sweeper = null
     const all = [...this.sessions.values()]
     this.sessions.clear()
     await Promise.allSettled(all.map((s) => s.server.close()))

@@ -18,7 +18,8 @@ export interface HttpOptions {
   api: Api
   mcp: McpEndpoint
   apiKeys: () => string[]
-  agentTokens: () => Record<string, Array<{ hash: string }>>
+  /** the agent (and token id) a presented token belongs to */
+  agentToken: (presented: string) => { agent: string; tokenId: string } | null
   staticDir: string | null
   createAgentToken(agent: string): Promise<string>
   forgetLearned(): Promise<number>
@@ -79,16 +80,17 @@ export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
         return sendJson(res, 405, { error: { code: 'method_not_allowed', message: 'only GET is served here' } })
       return serveStatic(o.staticDir, url, res)
     }
-    const principal: Principal | null = authenticate(req, o.apiKeys(), o.agentTokens())
+    const principal: Principal | null = authenticate(req, o.apiKeys(), o.agentToken)
     if (!principal) {
       return sendJson(res, 401, {
         error: {
           code: 'unauthorized',
-          message: 'missing or wrong API key: send "Authorization: Bearer <key>" or "X-API-Key: <key>" (the key is in <data-dir>/api_key)',
+          message:
+            'missing or wrong API key or agent token: send "Authorization: Bearer <key>" or "X-API-Key: <key>" (the key is in <data-dir>/api_key). An agent token stops working once revoked or once its agent leaves the config.',
         },
       })
     }
-    const body = req.method === 'POST' ? await readJsonBody(req) : undefined
+    const body = req.method === 'POST' || req.method === 'PUT' ? await readJsonBody(req) : undefined
     if (isMcp) return o.mcp.handle(req, res, principal, body)
     if (principal.kind !== 'admin') throw new ApiError('forbidden', 'agent tokens may use /mcp only; the control API needs the admin key', 403)
     return handleControl(o.api, o, req, res, url, body)

@@ -31,6 +31,15 @@ export const ToolRecordSchema = z.object({
 })
 export type ToolRecord = z.infer<typeof ToolRecordSchema>
 
+export const AgentTokenRecordSchema = z.object({
+  /** shown to the user to tell tokens apart and revoke one (older records: derived from the hash) */
+  id: z.string().optional(),
+  hash: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().optional(),
+})
+export type AgentTokenRecord = z.infer<typeof AgentTokenRecordSchema>
+
 export const StateSchema = z.object({
   /** 1: before title/annotations counted in the approval hash and env in the server identity (migrated on load, see migrate.ts) */
   version: z.union([z.literal(1), z.literal(2)]),
@@ -49,8 +58,8 @@ export const StateSchema = z.object({
     .optional(),
   servers: z.record(z.string(), ServerStateSchema).default({}),
   tools: z.record(z.string(), ToolRecordSchema).default({}),
-  /** per agent, the SHA-256 of each token issued (several clients may each have their own) */
-  agent_tokens: z.record(z.string(), z.array(z.object({ hash: z.string(), created_at: z.string() }))).default({}),
+  /** per agent, the SHA-256 of each token issued (several clients may each have their own); never the token */
+  agent_tokens: z.record(z.string(), z.array(AgentTokenRecordSchema)).default({}),
 })
 export type State = z.infer<typeof StateSchema>
 
