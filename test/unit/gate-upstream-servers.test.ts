@@ -142,7 +142,10 @@ describe('As a user, a server an agent adds always lands in quarantine', () => {
     const onDisk = JSON.parse(fs.readFileSync(fx.configPath, 'utf8'))
     expect(onDisk.mcpServers.weather).toEqual({ command: 'npx', args: ['-y', 'weather-mcp'] })
     expect(fx.catalog.quarantineOf(fx.catalog.serverConfig('weather')!)).toBe('review')
-    expect(fx.store.current.servers.weather).toEqual({ needs_review: true })
+    expect(fx.store.current.servers.weather).toEqual({
+      needs_review: true,
+      added_by_agent: { agent: '(admin)', entry: JSON.stringify({ args: ['-y', 'weather-mcp'], command: 'npx' }) },
+    })
   })
 
   it('an agent cannot add a server unsandboxed (sandbox: false) or with its own grants; nothing is written', async () => {
@@ -180,7 +183,9 @@ describe('As a user, a server an agent adds always lands in quarantine', () => {
   })
 
   it('re-adding the name of a server the user had approved lands in quarantine again, with no old approvals', async () => {
-    const fx = makeFixture({ allow_agent_server_changes: true, mcpServers: { gh: { command: 'node', args: ['gh.js'] } } })
+    const fx = makeFixture({ allow_agent_server_changes: true, mcpServers: {} })
+    expect((await op(fx, { operation: 'add', name: 'gh', command: 'node', args: ['gh.js'] })).isError).toBe(false)
+    await approveServer(fx.catalog, 'gh')
     await runServer(fx, 'gh', [tool('list_repos', 'List repositories')])
     expect(fx.catalog.entry('gh:list_repos')!.status).toBe('callable')
     expect((await op(fx, { operation: 'remove', name: 'gh' })).isError).toBe(false)
@@ -243,12 +248,17 @@ describe('As a user, agents cannot change servers unless the operator allows it'
       expect(e.json.server).toMatchObject({ name: 'a', enabled: true, quarantined: true, state: 'quarantined' })
     })
 
-    it('remove deletes the entry', async () => {
+    it("remove deletes the entry of a server an agent added, and refuses the operator's", async () => {
       const fx = makeFixture(CFG)
-      const r = await op(fx, { operation: 'remove', name: 'a' })
-      expect(r.json).toEqual({ removed: 'a' })
-      expect(Object.keys(JSON.parse(fs.readFileSync(fx.configPath, 'utf8')).mcpServers)).toEqual(['b'])
-      expect(fx.catalog.serverConfig('a')).toBeUndefined()
+      const refused = await op(fx, { operation: 'remove', name: 'a' })
+      expect(refused.isError).toBe(true)
+      expect(refused.text).toMatch(/only servers that agents added/)
+      await op(fx, { operation: 'add', name: 'c', command: 'node', args: ['c.js'] })
+      const r = await op(fx, { operation: 'remove', name: 'c' })
+      expect(r.json).toEqual({ removed: 'c' })
+      expect(Object.keys(JSON.parse(fs.readFileSync(fx.configPath, 'utf8')).mcpServers)).toEqual(['a', 'b'])
+      expect(fx.catalog.serverConfig('c')).toBeUndefined()
+      expect(fx.store.current.servers.c).toBeUndefined()
     })
 
     it('restart of a server that is not running says so', async () => {
@@ -260,7 +270,7 @@ describe('As a user, agents cannot change servers unless the operator allows it'
 
     it('scope still applies: an agent cannot change a server outside its scope', async () => {
       const fx = makeFixture(CFG)
-      const r = await op(fx, { operation: 'disable', name: 'b' }, agentScope({ name: 'only-a', servers: ['a'], permissions: ['read'] }))
+      const r = await op(fx, { operation: 'disable', name: 'b' }, agentScope({ name: 'only-a', servers: ['a'], permissions: ['read', 'write'] }))
       expect(r.isError).toBe(true)
       expect(r.text).toMatch(/not in scope/)
       expect(JSON.parse(fs.readFileSync(fx.configPath, 'utf8')).mcpServers.b.enabled).toBeUndefined()

@@ -7,7 +7,8 @@ import type { Catalog } from '../catalog/catalog'
 import type { UpstreamManager } from '../upstream-manager'
 import { addServerEntry, removeServerEntry, setServerField } from '../config/write'
 import { agentServerEntry } from '../control/server-view'
-import { markNeedsReview } from '../catalog/decisions'
+import { forgetRemovedServer, markNeedsReview } from '../catalog/decisions'
+import { AGENT_FIELDS, agentEntryKey, canChangeServers, readOnlyRefusal, removalRefusal } from './server-changes'
 import type { Scope } from './scope'
 
 export interface ServerOpsDeps {
@@ -35,7 +36,7 @@ const ok = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text
 const fail = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `upstream_servers: ${text}` }] })
 
 /** What an agent may set on a server (issue 11, point 2): env, cwd, headers and policy are the user's to add. */
-const AGENT_KEYS = new Set(['operation', 'name', 'command', 'args', 'url', 'protocol'])
+const AGENT_KEYS = new Set<string>(['operation', ...AGENT_FIELDS])
 
 function refusedKeys(raw: unknown): string | null {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null
@@ -66,13 +67,16 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
   }
   if (!a.name) return fail(`operation "${a.operation}" needs "name"`)
   const name = a.name
+  if (a.operation !== 'get' && !canChangeServers(scope)) return fail(readOnlyRefusal(scope, a.operation))
   if (a.operation === 'add') {
     const { operation: _op, ...fields } = a
     const entry = ServerEntrySchema.safeParse({ ...fields, name })
     if (!entry.success) return fail(`invalid server: ${entry.error.issues[0].path.join('.') || 'entry'}: ${entry.error.issues[0].message}`)
-    if (catalog.serverConfig(name)) return fail(`a server named "${name}" already exists; choose another name`)
-    await markNeedsReview(catalog, name)
+    if (catalog.serverConfig(name)) {
+      return fail(`a server named "${name}" already exists; choose another name (agents never replace an existing entry or what the operator wrote in it)`)
+    }
     const clean = Object.fromEntries(Object.entries({ name, ...fields }).filter(([, v]) => v !== undefined)) as { name: string }
+    await markNeedsReview(catalog, name, { agent: scope.agent ?? '(admin)', entry: agentEntryKey(clean) })
     addServerEntry(deps.configPath, clean)
     deps.reloadConfig()
     const cfg = catalog.serverConfig(name)
@@ -94,10 +98,14 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
     )
   }
   switch (a.operation) {
-    case 'remove':
+    case 'remove': {
+      const refusal = removalRefusal(catalog, deps.configPath, name)
+      if (refusal) return fail(refusal)
       removeServerEntry(deps.configPath, name)
       deps.reloadConfig()
+      await forgetRemovedServer(catalog, name)
       return ok({ removed: name })
+    }
     case 'enable':
     case 'disable':
       setServerField(deps.configPath, name, 'enabled', a.operation === 'enable' ? undefined : false)

@@ -154,10 +154,27 @@ export async function quarantineServer(catalog: Catalog, server: string): Promis
 }
 
 /** A server an agent added: in review whatever the defaults say, with no decisions left over from an earlier server of that name. */
-export async function markNeedsReview(catalog: Catalog, server: string): Promise<void> {
+export async function markNeedsReview(catalog: Catalog, server: string, addedBy?: { agent: string; entry: string }): Promise<void> {
   await catalog.decide([server], (s) => {
-    s.servers[server] = { needs_review: true }
-    for (const id of Object.keys(s.tools)) if (id.startsWith(`${server}:`)) delete s.tools[id]
+    s.servers[server] = { needs_review: true, ...(addedBy ? { added_by_agent: addedBy } : {}) }
+    // approvals belong to the earlier server of that name; a tool the user switched off stays off
+    for (const id of Object.keys(s.tools)) {
+      if (!id.startsWith(`${server}:`)) continue
+      if (s.tools[id].user_disabled) s.tools[id] = { user_disabled: true }
+      else delete s.tools[id]
+    }
+  })
+}
+
+/** A server an agent removed: its approvals go with it (a later server of that name starts in review); user locks stay. */
+export async function forgetRemovedServer(catalog: Catalog, server: string): Promise<void> {
+  await catalog.decide([server], (s) => {
+    delete s.servers[server]
+    for (const id of Object.keys(s.tools)) {
+      if (!id.startsWith(`${server}:`)) continue
+      if (s.tools[id].user_disabled) s.tools[id] = { user_disabled: true }
+      else delete s.tools[id]
+    }
   })
 }
 

@@ -34,6 +34,11 @@ function findEntry(raw: RawConfig, name: string): RawEntry | undefined {
   return undefined
 }
 
+/** The server's entry as the operator wrote it (no defaults filled in), or undefined. */
+export function readServerEntry(file: string, name: string): Readonly<RawEntry> | undefined {
+  return findEntry(readRaw(file), name)
+}
+
 export function setServerField(file: string, name: string, field: string, value: unknown): void {
   editConfig(file, (raw) => {
     const entry = findEntry(raw, name)

@@ -22,6 +22,8 @@ export const ServerStateSchema = z.object({
   needs_review: z.boolean().optional(),
   /** the first tool list of the approved server was taken as the baseline */
   baseline_taken: z.boolean().optional(),
+  /** an agent added it, with exactly these agent-settable fields (canonical JSON); agents may remove only such servers */
+  added_by_agent: z.object({ agent: z.string(), entry: z.string() }).optional(),
 })
 export type ServerRecord = z.infer<typeof ServerStateSchema>
 
