@@ -92,6 +92,7 @@ export const ServerNameSchema = z
   .string()
   .min(1, 'name must not be empty')
   .regex(SERVER_NAME_RE, 'name may contain only letters, digits, "-", "_" and "." (no ":")')
+  .refine((n) => n !== '.' && n !== '..', 'the names "." and ".." are not allowed (they mean directories in paths and URLs); choose another')
   .refine((n) => !(n in Object.prototype) && n !== 'prototype', 'this name is reserved (it collides with a JavaScript object member); choose another')
 
 export const ServerEntrySchema = ServerBody.extend({ name: ServerNameSchema }).superRefine(checkServer)

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ServerConfig } from '../../src/shared/config-schema'
 import { describeTarget, transportKinds } from '../../src/main/core/upstream'
-import { makeRedactor } from '../../src/main/core/upstream/target'
+import { makeRedactor, maskUrl } from '../../src/main/core/upstream/target'
 
 function cfg(extra: Partial<ServerConfig>): ServerConfig {
   return { name: 's', protocol: 'auto', enabled: true, trust: 'manual', ...extra }
@@ -68,5 +68,15 @@ describe('makeRedactor', () => {
     // every env value, however short (short ones where they stand alone)
     expect(text).toBe('fetch https://***:***@example.com/mcp?token=*** failed; *** *** *** *** *** *** ***')
     expect(redact('abcdef')).toBe('abcdef')
+  })
+})
+
+describe('masking token-like URL path segments', () => {
+  it('masks webhook-style segments and well-known key prefixes, keeps ordinary paths', () => {
+    expect(maskUrl('https://hooks.example.com/services/T0ABCDEF1/B0ABCDEF2/x7Yq2LmN8pR4tV6wZ1aB3cD5')).toBe(
+      'https://hooks.example.com/services/T0ABCDEF1/B0ABCDEF2/***',
+    )
+    expect(maskUrl('https://mcp.example.com/sk-ak-9f8e7d6c/sse')).toBe('https://mcp.example.com/***/sse')
+    expect(maskUrl('https://mcp.example.com/v1/servers/github/mcp')).toBe('https://mcp.example.com/v1/servers/github/mcp')
   })
 })

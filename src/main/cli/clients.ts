@@ -1,6 +1,7 @@
 // `toolgate connect` and `toolgate import`.
 import path from 'node:path'
 import {
+  bypassingServers,
   clientConfigPath,
   CLIENT_NAMES,
   connectSnippet,
@@ -13,6 +14,7 @@ import {
 } from '../core/clients'
 import { appRoot, resolveConfigPath, resolveDataDir } from '../core/paths'
 import { UsageError } from './errors'
+import { printJsonText, say, sayErr } from './output'
 
 // This install's own bin (global package, local package or checkout), started with this node: the
 // client needs neither PATH nor a shell to find it.
@@ -31,27 +33,43 @@ export function connect(client: string, o: { agent?: string; write?: boolean; fi
       `Note: this Toolgate runs from npx's cache (${appRoot()}); for a path that lasts, install it with \`npm i -g toolgate\` and run connect again.\n`,
     )
   if (!o.write) {
-    process.stdout.write(snippetText(client, opts))
-    process.stderr.write(`Add this to ${o.file ?? clientConfigPath(client)} (or run again with --write), then restart the client.\n`)
+    printJsonText(snippetText(client, opts).trimEnd())
+    sayErr(`Add this to ${o.file ?? clientConfigPath(client)} (or run again with --write), then restart the client.`)
     return
   }
   const file = o.file ?? clientConfigPath(client)
-  const r = writeClientConfig(file, connectSnippet(client, opts))
-  process.stdout.write(
+  const snippet = connectSnippet(client, opts)
+  const r = writeClientConfig(file, snippet)
+  say(
     r.changed
-      ? `Updated ${file}${r.backup ? ` (backup: ${r.backup})` : ''}. Restart the client; Toolgate's tools (retrieve_tools, call_tool_*, ...) appear in it.\n`
-      : `${file} already connects to Toolgate; nothing changed.\n`,
+      ? `Updated ${file}${r.backup ? ` (backup: ${r.backup})` : ''}. Restart the client; Toolgate's tools (retrieve_tools, call_tool_*, ...) appear in it.`
+      : `${file} already connects to Toolgate; nothing changed.`,
   )
+  const bypass = bypassingServers(file, snippet)
+  if (bypass.length > 0) {
+    const source = o.file ? o.file : client
+    say(
+      `Note: ${bypass.length} server(s) in ${file} still bypass Toolgate: ${bypass.join(', ')}. The client reaches them directly, without quarantine, approval or locks. ` +
+        `Run \`toolgate import ${source} --move\` to put them behind Toolgate (it backs the file up first).`,
+    )
+  }
 }
 
-export function importCmd(source: string, o: { dryRun?: boolean; trust?: boolean; config?: string; dataDir?: string }): void {
+export function importCmd(source: string, o: { dryRun?: boolean; trust?: boolean; move?: boolean; config?: string; dataDir?: string }): void {
   const configFile = resolveConfigPath(resolveDataDir(o.dataDir), o.config)
-  const r = importIntoConfigFile(resolveImportSource(source), configFile, { dryRun: o.dryRun === true, trust: o.trust === true })
+  const r = importIntoConfigFile(resolveImportSource(source), configFile, { dryRun: o.dryRun === true, trust: o.trust === true, move: o.move === true })
   const out: string[] = []
   for (const a of r.added) out.push(`${r.dryRun ? 'would add' : 'added'} ${a.name}${a.renamed ? ` (renamed from "${a.from}": the name was taken)` : ''}`)
   for (const s of r.skipped) out.push(`skipped ${s.name}: ${s.reason}`)
   for (const wrn of r.warnings) out.push(`warning${wrn.name ? ` (${wrn.name})` : ''}: ${wrn.message}`)
   if (!r.added.length && !r.skipped.length) out.push('no servers found to import')
   if (r.written) out.push(`wrote ${configFile}${o.trust ? '' : '; the new servers wait in quarantine until you approve them'}`)
-  process.stdout.write(out.join('\n') + '\n')
+  if (r.moved && r.moved.removed.length > 0) {
+    out.push(
+      r.dryRun
+        ? `would remove ${r.moved.removed.join(', ')} from ${r.moved.file} (after a backup)`
+        : `removed ${r.moved.removed.join(', ')} from ${r.moved.file} (backup: ${r.moved.backup}); the client now reaches them only through Toolgate`,
+    )
+  }
+  say(out.join('\n'))
 }

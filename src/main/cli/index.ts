@@ -212,6 +212,7 @@ where(program.command('import <source>'))
   .description('add the MCP servers of claude-desktop | cursor | claude-code | vscode | FILE to the Toolgate config')
   .option('--dry-run', 'show what would be imported, change nothing')
   .option('--trust', 'do not quarantine the imported servers')
+  .option('--move', "then take the imported servers out of the client's file (a backup is made first), so the client reaches them only through Toolgate")
   .action((source: string, o) => importCmd(source, o))
 
 program

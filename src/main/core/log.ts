@@ -1,8 +1,8 @@
 // Logging: pino to stderr and <data-dir>/logs/toolgate.log. Never stdout (stdio mode carries
 // JSON-RPC there). Secrets are redacted by path.
-import fs from 'node:fs'
 import path from 'node:path'
 import pino from 'pino'
+import { ensurePrivateDir, ensurePrivateFile } from './paths'
 
 export type Logger = pino.Logger
 
@@ -18,9 +18,13 @@ export function createLogger(opts: LogOptions = {}): Logger {
   const streams: pino.StreamEntry[] = []
   if (opts.stderr !== false) streams.push({ level: level as pino.Level, stream: pino.destination({ fd: 2, sync: true }) })
   if (opts.dataDir) {
+    // the data dir and logs/ are 0700 and the log file 0600 (logs name servers, paths and errors)
+    ensurePrivateDir(opts.dataDir)
     const dir = path.join(opts.dataDir, 'logs')
-    fs.mkdirSync(dir, { recursive: true })
-    streams.push({ level: level as pino.Level, stream: pino.destination({ dest: path.join(dir, 'toolgate.log'), sync: true, mkdir: true }) })
+    ensurePrivateDir(dir)
+    const file = path.join(dir, 'toolgate.log')
+    ensurePrivateFile(file)
+    streams.push({ level: level as pino.Level, stream: pino.destination({ dest: file, sync: true }) })
   }
   return pino(
     {

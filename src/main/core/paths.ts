@@ -12,6 +12,33 @@ export function resolveConfigPath(dataDir: string, flag?: string): string {
   return path.resolve(flag ?? path.join(dataDir, 'mcp_config.json'))
 }
 
+/**
+ * Creates `dir` readable by this user only (0700), or tightens an existing one that this user
+ * owns (never a shared or sticky directory such as /tmp): the data dir and logs/ hold state,
+ * keys and logs (issue 11, point 8).
+ */
+export function ensurePrivateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  tighten(dir, 0o700, true)
+}
+
+/** Creates `file` if missing and makes it 0600 (when this user owns it). */
+export function ensurePrivateFile(file: string): void {
+  fs.closeSync(fs.openSync(file, 'a', 0o600))
+  tighten(file, 0o600, false)
+}
+
+function tighten(p: string, mode: number, dir: boolean): void {
+  try {
+    const st = fs.statSync(p)
+    const mine = typeof process.getuid !== 'function' || st.uid === process.getuid()
+    if (!mine || (dir && (st.mode & 0o1000) !== 0)) return
+    if ((st.mode & 0o777 & ~mode) !== 0) fs.chmodSync(p, st.mode & mode)
+  } catch {
+    // best effort: a file system without modes
+  }
+}
+
 export const DEFAULT_LISTEN = '127.0.0.1:8719'
 
 export function parseListen(listen: string): { host: string; port: number } {
@@ -33,7 +60,7 @@ export function resolveApiKey(dataDir: string, configKey: string | undefined, cr
   const file = path.join(dataDir, 'api_key')
   if (fs.existsSync(file)) return { key: fs.readFileSync(file, 'utf8').trim(), file }
   if (!create) return { key: null, file }
-  fs.mkdirSync(dataDir, { recursive: true })
+  ensurePrivateDir(dataDir)
   const key = crypto.randomBytes(24).toString('base64url')
   fs.writeFileSync(file, key + '\n', { mode: 0o600 })
   return { key, file }

@@ -1,9 +1,12 @@
-// Changes Toolgate itself makes to the operator's config file (server enable/disable from the
-// UI, servers added by agents). Keeps the operator's style (array or keyed object), other keys
-// and order; writes atomically. The watcher then reloads it like any other edit.
+// The one writer of mcp_config.json: every change Toolgate makes (server enable/disable from the
+// UI, servers added or removed by agents, `toolgate import`) is validated like the loader does,
+// keeps the operator's style (array or keyed object), other keys, order and layout, and is
+// written atomically; a config that carries secrets is made private (0600). The watcher then
+// reloads it like any other edit.
 import fs from 'node:fs'
-import writeFileAtomic from 'write-file-atomic'
 import { ConfigError, parseConfig } from './load'
+import { detectLayout, isJsonObject, readJsonFile, writeJsonFile, type JsonLayout } from '../json-file'
+import { MASK, maskArgs, maskUrl } from '../upstream/mask'
 
 type RawEntry = Record<string, unknown>
 type RawConfig = Record<string, unknown> & { mcpServers?: RawEntry[] | Record<string, RawEntry> }
@@ -19,12 +22,41 @@ function readRaw(file: string): RawConfig {
   }
 }
 
+/** Whether any server entry holds a secret: env or header values, URL credentials or secret query values, secret arguments. */
+export function carriesSecrets(raw: unknown): boolean {
+  if (!isJsonObject(raw)) return false
+  const servers = raw.mcpServers
+  const entries = Array.isArray(servers) ? servers : isJsonObject(servers) ? Object.values(servers) : []
+  return entries.some((e) => {
+    if (!isJsonObject(e)) return false
+    const filled = (v: unknown): boolean => isJsonObject(v) && Object.values(v).some((x) => x !== '')
+    if (filled(e.env) || filled(e.headers)) return true
+    if (typeof e.url === 'string' && maskUrl(e.url).includes(MASK)) return true
+    return Array.isArray(e.args) && maskArgs(e.args.map(String)).some((a) => a.includes(MASK))
+  })
+}
+
+/**
+ * Validates `raw` like the loader would and writes it atomically, keeping `layout` (default: the
+ * existing file's). A new file is created 0600; a file that now carries secrets is made 0600.
+ */
+export function writeConfigFile(file: string, raw: unknown, layout?: JsonLayout): void {
+  parseConfig(file, raw) // never write a file the loader would reject
+  let keep = layout
+  if (!keep) {
+    const read = readJsonFile(file)
+    keep = read.exists ? read.layout : undefined
+  }
+  writeJsonFile(file, raw, keep)
+  if (carriesSecrets(raw) && (fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600)
+}
+
 /** Applies `mutate` to the raw config, validates the result, and writes it atomically. */
 export function editConfig(file: string, mutate: (raw: RawConfig) => void): void {
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
   const raw = readRaw(file)
   mutate(raw)
-  parseConfig(file, raw) // never write a file the loader would reject
-  writeFileAtomic.sync(file, JSON.stringify(raw, null, 2) + '\n', { fsync: true })
+  writeConfigFile(file, raw, text ? detectLayout(text) : undefined)
 }
 
 function findEntry(raw: RawConfig, name: string): RawEntry | undefined {

@@ -3,7 +3,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
-import { resolveApiKey } from '../paths'
+import { ensurePrivateDir, resolveApiKey } from '../paths'
 import { z } from 'zod'
 
 export const InstanceSchema = z.object({
@@ -42,7 +42,7 @@ export class DataDirLock {
 
   /** Takes the lock, or returns null when a live process holds it. Stale locks are recovered. */
   static tryAcquire(dataDir: string): DataDirLock | null {
-    fs.mkdirSync(dataDir, { recursive: true })
+    ensurePrivateDir(dataDir)
     const file = DataDirLock.lockPath(dataDir)
     for (let attempt = 0; attempt < 5; attempt++) {
       try {

@@ -1,5 +1,6 @@
-// JSON file helpers shared by connect --write and import: tolerant reading (BOM, JSONC for
-// read-only use), writing that keeps the file's own indentation / line endings, atomically.
+// JSON file helpers for the files Toolgate rewrites (mcp_config.json, MCP clients' configs):
+// tolerant reading (BOM, JSONC for read-only use), writing that keeps the file's own
+// indentation / line endings, atomically.
 import fs from 'node:fs'
 import path from 'node:path'
 import writeFileAtomic from 'write-file-atomic'

@@ -1,0 +1,36 @@
+// escapeControls / escapeText / escapeJsonControls: untrusted text shown to people never drives
+// a terminal or reorders a line; JSON keeps its meaning.
+import { describe, expect, it } from 'vitest'
+import { escapeControls, escapeJsonControls, escapeText } from '../../src/shared/text'
+
+describe('escaping text for people and terminals', () => {
+  it('shows ESC sequences (OSC 52, CSI), C1 and bidi overrides as \\u escapes', () => {
+    expect(escapeControls('a\u001b]52;c;ZXZpbA==\u0007b')).toBe('a\\u001b]52;c;ZXZpbA==\\u0007b')
+    expect(escapeControls('x\u009b31my')).toBe('x\\u009b31my')
+    expect(escapeControls('list_notes\u202egnp.exe')).toBe('list_notes\\u202egnp.exe')
+    expect(escapeControls('zero\u200bwidth\u2066iso\u2069\ufeff')).toBe('zero\\u200bwidth\\u2066iso\\u2069\\ufeff')
+    expect(escapeControls('del\u007f')).toBe('del\\u007f')
+  })
+
+  it('one field stays on one line; a whole message keeps its newlines and tabs', () => {
+    expect(escapeControls('a\nb\tc\rd')).toBe('a\\u000ab\\u0009c\\u000dd')
+    expect(escapeText('a\nb\tc\rd\u001b[2J')).toBe('a\nb\tc\\u000dd\\u001b[2J')
+  })
+
+  it('leaves ordinary text, including non-Latin scripts and emoji, alone', () => {
+    const s = 'Grüße, 日本語, עברית, emoji 🎉 — "quotes" and \\backslash'
+    expect(escapeControls(s)).toBe(s)
+    expect(escapeText(s)).toBe(s)
+  })
+
+  it('JSON printed for a terminal has no raw C1 or bidi characters and parses to the same value', () => {
+    const value = { d: 'x\u009b31m \u202e \u2028 \u001b[2J', k: ['\u0085'] }
+    const raw = JSON.stringify(value)
+    // eslint-disable-next-line no-control-regex
+    expect(raw).toMatch(/[\u0080-\u009f\u202e\u2028]/)
+    const safe = escapeJsonControls(raw)
+    // eslint-disable-next-line no-control-regex
+    expect(safe).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2028\u2029]/)
+    expect(JSON.parse(safe)).toEqual(value)
+  })
+})
