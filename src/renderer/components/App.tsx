@@ -3,6 +3,7 @@ import { useEffect } from 'react'
 import { useApp } from '../store/context'
 import type { DesktopSettings } from '../../shared/ipc'
 import { ActivityPanel } from './ActivityPanel'
+import { AgentTokens } from './AgentTokens'
 import { Banners, Toast } from './Banners'
 import { Header } from './Header'
 import { MissingKey } from './MissingKey'
@@ -45,6 +46,7 @@ export function App({ onForgetKey, desktop }: { onForgetKey?: () => void; deskto
         {tab === 'servers' && <ServerList />}
         {tab === 'search' && <SearchPanel />}
         {tab === 'activity' && <ActivityPanel />}
+        {tab === 'activity' && <AgentTokens />}
       </main>
       <Toast />
     </div>
