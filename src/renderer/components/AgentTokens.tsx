@@ -40,7 +40,9 @@ export function AgentTokens() {
     <section className="agent-tokens" aria-label="Agent tokens">
       <h3>Agent tokens</h3>
       {list.length === 0 ? (
-        <p className="muted">No agents in the config. Agents get tokens with `toolgate agents token NAME`.</p>
+        <p className="muted">
+          No agents in the config. Add them under <code>agents</code> in mcp_config.json; each gets tokens with <code>toolgate agents token NAME</code>.
+        </p>
       ) : (
         list.map(({ agent, tokens }) => (
           <div key={agent.name} className="agent" data-agent={agent.name}>
