@@ -98,7 +98,8 @@ export class WorldApi implements Api {
   stats = () => this.run('stats', [], () => this.service.stats())
   agents = () => this.run('agents', [], () => this.service.agents())
   agentTokens = (agent: string) => this.run('agentTokens', [agent], () => this.service.agentTokens(agent))
-  revokeAgentTokens = (agent: string, id?: string) => this.run('revokeAgentTokens', id === undefined ? [agent] : [agent, id], () => this.service.revokeAgentTokens(agent, id))
+  revokeAgentTokens = (agent: string, id?: string) =>
+    this.run('revokeAgentTokens', id === undefined ? [agent] : [agent, id], () => this.service.revokeAgentTokens(agent, id))
   subscribe(listener: (event: ApiEvent) => void): () => void {
     this.listeners++
     const off = this.service.subscribe(listener)

@@ -134,7 +134,12 @@ describe('server list', () => {
   it('the card shows the full launch (cwd, env, command, every argument), control characters escaped', async () => {
     const api = await worldApi()
     const servers = WORLD_CONFIG.mcpServers as Record<string, unknown>
-    const evil = { command: 'node', args: ['-e', 'x\u001b]52;c;ZXZpbA==\u0007'], cwd: '/w', env: { NODE_OPTIONS: '--import=data:x', API_TOKEN: 'sekret-value-1' } }
+    const evil = {
+      command: 'node',
+      args: ['-e', 'x\u001b]52;c;ZXZpbA==\u0007'],
+      cwd: '/w',
+      env: { NODE_OPTIONS: '--import=data:x', API_TOKEN: 'sekret-value-1' },
+    }
     api.world.writeConfig({ ...WORLD_CONFIG, mcpServers: { ...servers, evil } })
     renderApp(api)
     await loaded()
