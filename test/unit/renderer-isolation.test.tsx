@@ -84,11 +84,16 @@ describe('Inspect with network', () => {
     expect(within(card('fresh')).queryByRole('button', { name: 'Inspect with network' })).toBeNull()
 
     fireEvent.click(within(card('fresh')).getByRole('button', { name: 'Inspect' }))
+    fireEvent.click(within(card('fresh')).getByRole('button', { name: 'Run and inspect' })) // the launch was shown; confirm
     const withNetwork = await waitFor(() => within(card('fresh')).getByRole('button', { name: 'Inspect with network' }), { timeout: 15_000 })
     expect(withNetwork.getAttribute('title')).toMatch(/risk/i)
     expect(screen.getByText(/cannot download the package/)).toBeTruthy()
 
     fireEvent.click(withNetwork)
+    // it runs the program too: the dialog says so, with the network risk
+    expect(within(card('fresh')).getByRole('dialog').textContent).toMatch(/may reach the network/)
+    expect(a.calls).not.toContain('serverAction fresh inspect {"network":true}')
+    fireEvent.click(within(card('fresh')).getByRole('button', { name: 'Run and inspect' }))
     await waitFor(() => expect(a.calls).toContain('serverAction fresh inspect {"network":true}'))
     await waitFor(() => expect(card('fresh').querySelector('[data-tool="fresh:read_file"]')).toBeTruthy(), { timeout: 15_000 })
     expect(within(card('fresh')).queryByRole('button', { name: 'Inspect with network' })).toBeNull()
@@ -100,6 +105,7 @@ describe('Inspect with network', () => {
     await waitFor(() => expect(card('fresh')).toBeTruthy())
     a.failNext('serverAction', new ApiError('unreachable', 'Cannot reach Toolgate (connection refused).', 0))
     fireEvent.click(within(card('fresh')).getByRole('button', { name: 'Inspect' }))
+    fireEvent.click(within(card('fresh')).getByRole('button', { name: 'Run and inspect' }))
     await waitFor(() => expect(screen.getByText(/Cannot reach Toolgate/)).toBeTruthy())
     expect(within(card('fresh')).queryByRole('button', { name: 'Inspect with network' })).toBeNull()
   })
