@@ -27,6 +27,12 @@ export function ablations(defaults) {
   return [
     ['shipped', {}],
     ['without feedback expansion', { feedback: { docs: 0, terms: 0, weight: 0 } }],
+    // issue 19's first round: per-field BM25+ summed, with the feedback chosen for it
+    [
+      'summed per-field BM25+ instead of BM25F (k 1.2, b 0.7, feedback 5/10/0.3)',
+      { fieldModel: 'sum', bm25: { k: 1.2, b: 0.7, d: 0.5 }, feedback: { docs: 5, terms: 10, weight: 0.3 } },
+    ],
+    ["BM25F with the first round's feedback (5/10/0.3)", { feedback: { docs: 5, terms: 10, weight: 0.3 } }],
     ['without synonyms', { synonymWeight: 0 }],
     ['without stemming', { analyzer: { ...a, stem: false } }],
     ['without stop words', { analyzer: { ...a, stopWords: false } }],

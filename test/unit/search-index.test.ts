@@ -174,12 +174,13 @@ describe('ToolIndex incremental updates', () => {
   })
 })
 
-describe('ToolIndex scoring matches minisearch BM25+', () => {
-  // With synonyms and feedback off and minisearch's own coordination (distinct matched terms), the
+describe('ToolIndex scoring: the summed model matches minisearch BM25+', () => {
+  // With fieldModel 'sum', synonyms and feedback off and minisearch's own coordination (distinct matched terms), the
   // scores must equal minisearch 7.2 configured with the same fields, analyzer, boosts and BM25 params.
   it('on a small catalog', () => {
     const tools = [...FILES, ...ISSUES, tool('web', 'fetch', 'Fetch a URL from the internet. Optionally extract contents as markdown.', ['url', 'max_length'])]
-    const options = { synonymWeight: 0, coordination: 'terms' as const, feedback: { docs: 0, terms: 0, weight: 0 } }
+    const bm25 = { k: 1.2, b: 0.7, d: 0.5 }
+    const options = { fieldModel: 'sum' as const, bm25, synonymWeight: 0, coordination: 'terms' as const, feedback: { docs: 0, terms: 0, weight: 0 } }
     const index = indexOf(
       tools.filter((t) => t.server === 'files'),
       tools.filter((t) => t.server === 'tracker'),
@@ -197,7 +198,7 @@ describe('ToolIndex scoring matches minisearch BM25+', () => {
       fields: ['name', 'summary', 'desc', 'params', 'server'],
       tokenize: (text: string) => analyze(text),
       processTerm: (term: string) => term,
-      searchOptions: { boost: DEFAULT_OPTIONS.boost, bm25: DEFAULT_OPTIONS.bm25 },
+      searchOptions: { boost: DEFAULT_OPTIONS.boost, bm25 },
     })
     ms.addAll(
       tools.map((t) => ({
@@ -215,5 +216,51 @@ describe('ToolIndex scoring matches minisearch BM25+', () => {
       expect(actual.map((h) => h.id).sort()).toEqual(expected.map((h) => h.id).sort())
       for (const e of expected) expect(actual.find((h) => h.id === e.id)?.score).toBeCloseTo(e.score, 5)
     }
+  })
+})
+
+describe('ToolIndex scoring: BM25F (the default field model)', () => {
+  // Three tools, query "beta"; synonyms and feedback off; k 2, b 0.5, δ 0.5, the default boosts
+  // (name 3, summary 1, desc 0.5, params 0.5, server 1). Worked by hand:
+  //   N = 3 tools, all contain "beta": IDF = ln(1 + 0.5 / 3.5) = 0.133531
+  //   distinct terms per field: name 1, 1, 1 (avg 1); summary = desc = 2, 2, 5 (avg 3)
+  //   length norm 1 − b + b·len/avg: name 1; summary/desc 0.833333 (len 2), 1.333333 (len 5)
+  //   s:alpha  tf~ = 1·1/0.833333 + 0.5·1/0.833333 = 1.8          → (1.8·3/3.8 + 0.5)·IDF = 0.256521
+  //   s:beta   tf~ = 3·1/1 + 1·2/0.833333 + 0.5·2/0.833333 = 6.6  → (6.6·3/8.6 + 0.5)·IDF = 0.374196
+  //   s:omega  tf~ = 1/1.333333 + 0.5/1.333333 = 1.125            → (1.125·3/3.125 + 0.5)·IDF = 0.210979
+  const tools = [tool('srv', 'alpha', 'Beta gamma.'), tool('srv', 'beta', 'Beta beta delta.'), tool('srv', 'omega', 'Omega beta zeta eta theta.')]
+  const off = { synonymWeight: 0, feedback: { docs: 0, terms: 0, weight: 0 } }
+
+  it('adds a term over the fields, then saturates once (hand-computed scores)', () => {
+    const index = new ToolIndex({ ...off, fieldModel: 'bm25f', bm25: { k: 2, b: 0.5, d: 0.5 } })
+    index.setServerTools('srv', tools)
+    const hits = index.search('beta')
+    expect(hits.map((h) => h.id)).toEqual(['srv:beta', 'srv:alpha', 'srv:omega'])
+    expect(hits.map((h) => h.score)).toEqual([expect.closeTo(0.374196, 5), expect.closeTo(0.256521, 5), expect.closeTo(0.210979, 5)])
+  })
+
+  it('counts a word found in several fields once, where the summed model counts it per field', () => {
+    // "report" is in both tools' descriptions; in doc_report it is also the name and the first sentence.
+    const pair = [
+      tool('d', 'doc_report', 'Report. Writes a report of the document.'),
+      tool('d', 'doc_stats', 'Count words in a document. Also usable for a report.'),
+    ]
+    const ratio = (fieldModel: 'sum' | 'bm25f'): number => {
+      const index = new ToolIndex({ ...off, fieldModel, bm25: { k: 1.2, b: 0.75, d: 0 } })
+      index.setServerTools('d', pair)
+      const byId = new Map(index.search('report').map((h) => [h.id, h.score]))
+      return (byId.get('d:doc_report') as number) / (byId.get('d:doc_stats') as number)
+    }
+    // summed: name + summary + desc each saturate on their own; BM25F saturates the total once
+    expect(ratio('bm25f')).toBeLessThan(ratio('sum'))
+    expect(ratio('bm25f')).toBeGreaterThan(1)
+  })
+
+  it('keeps the document count of a term right through incremental removals', () => {
+    const index = new ToolIndex({ ...off, fieldModel: 'bm25f', bm25: { k: 2, b: 0.5, d: 0.5 } })
+    index.setServerTools('srv', tools)
+    index.setServerTools('other', [tool('other', 'extra', 'Beta and more beta.')])
+    index.removeServer('other')
+    expect(index.search('beta').map((h) => h.score)).toEqual([expect.closeTo(0.374196, 5), expect.closeTo(0.256521, 5), expect.closeTo(0.210979, 5)])
   })
 })

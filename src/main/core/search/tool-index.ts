@@ -1,25 +1,41 @@
 // The BM25 index behind retrieve_tools: an in-memory inverted index, updated per server.
 //
-// Fields, each scored with BM25+ on its own and summed with a weight (the scoring minisearch
-// 7.2 uses: per-field IDF and average length, length = distinct terms in the field):
+// Fields, scored together with BM25F (field-scoring.ts; length = distinct terms in the field):
 //   name     the tool name split into words ("list_directory" → list, directory)
 //   summary  the first sentence of the description — what the tool does
 //   desc     the whole description
 //   params   parameter names (split like names) and, when given, parameter descriptions
 //   server   the server name split into words
 // Queries are analyzed like documents (tokenize.ts), expanded with the synonym table at a lower
-// weight (synonyms.ts), and OR-combined; the summed score is multiplied by the number of typed
-// query words a tool matched (directly or through a synonym). Every matching tool is returned.
+// weight (synonyms.ts), and OR-combined; the score is multiplied by the number of typed query
+// words a tool matched (directly or through a synonym). Every matching tool is returned.
 //
 // Why not minisearch itself: its search() builds per-hit match objects, which made queries that
 // match a third of a 5,000-tool catalog several times slower than the budget. This index keeps one
 // packed posting list per term and scores into reusable typed arrays; docs/retrieval.md has the
-// numbers, and test/unit/search-index.test.ts checks the scores against minisearch's.
+// numbers, and test/unit/search-index.test.ts checks the summed model's scores against minisearch's
+// and BM25F's against hand-computed ones.
 
 import { makeAnalyzer, makeQueryAnalyzer, DEFAULT_ANALYZER, firstSentence, isStopWord, splitIdentifier } from './tokenize'
 import type { AnalyzedQuery, AnalyzerOptions } from './tokenize'
 import { defaultSynonyms, expandQuery, leadingVerb, type SynonymTable } from './synonyms'
 import { LIFT_CAP, type LearnedUse } from './learned'
+import { feedbackTerms, type FeedbackOptions } from './feedback'
+import {
+  F,
+  FIELDS,
+  FIELD_MASK,
+  MAX_SLOTS,
+  MAX_TF,
+  SLOT_SHIFT,
+  TF_BITS,
+  addTerm,
+  type BM25Params,
+  type Field,
+  type FieldModel,
+  type Posting,
+  type ScoringState,
+} from './field-scoring'
 
 export { firstSentence }
 export interface IndexedTool {
@@ -38,19 +54,15 @@ export interface SearchHit {
   score: number
 }
 
-type Field = 'name' | 'summary' | 'desc' | 'params' | 'server'
-const FIELDS: Field[] = ['name', 'summary', 'desc', 'params', 'server']
-
-export interface BM25Params {
-  k: number
-  b: number
-  d: number
-}
+export type { BM25Params, Field, FieldModel }
 
 /** Tuning knobs; the defaults are the shipped configuration (benchmarks pass others). */
 export interface ToolIndexOptions {
   analyzer: AnalyzerOptions
+  /** 'bm25f': fields added, then saturated once; 'sum': BM25+ per field, summed (field-scoring.ts) */
+  fieldModel: FieldModel
   boost: Record<Field, number>
+  /** saturation k, length normalization b, BM25+ δ; k applies per field ('sum') or to the whole tool ('bm25f') */
   bm25: BM25Params
   /** weight of a synonym relative to the typed term; 0 = no synonym expansion */
   synonymWeight: number
@@ -63,19 +75,22 @@ export interface ToolIndexOptions {
    * terms of the best `docs` matches, weighted by their share of the top score, the best `terms`
    * of them added at `weight`. They only re-rank tools that already match a typed word. 0 = off.
    */
-  feedback: { docs: number; terms: number; weight: number }
+  feedback: FeedbackOptions
   /** stemmed term → alternatives queries are expanded with (synonyms.ts) */
   synonyms: SynonymTable
 }
 
+// Issue 19 chose fieldModel, k, b and feedback on the dev set only (docs/retrieval.md); the boosts,
+// δ and the synonym weights are issue 7's.
 export const DEFAULT_OPTIONS: ToolIndexOptions = {
   analyzer: DEFAULT_ANALYZER,
+  fieldModel: 'bm25f',
   boost: { name: 3, summary: 1, desc: 0.5, params: 0.5, server: 1 },
-  bm25: { k: 1.2, b: 0.7, d: 0.5 },
+  bm25: { k: 12, b: 0.9, d: 0.5 },
   synonymWeight: 0.5,
   actionElsewhereWeight: 0.1,
   coordination: 'concepts',
-  feedback: { docs: 5, terms: 10, weight: 0.3 },
+  feedback: { docs: 3, terms: 5, weight: 1 },
   synonyms: defaultSynonyms(),
 }
 
@@ -88,27 +103,10 @@ interface Doc {
 
 /** Scores are rounded so that float noise from summation order cannot reorder ties. */
 const SCORE_PRECISION = 1e6
-const F = FIELDS.length
-// A posting entry packs slot, field and term frequency into one small integer.
-const TF_BITS = 8
-const FIELD_BITS = 3
-const MAX_TF = (1 << TF_BITS) - 1
-const FIELD_MASK = (1 << FIELD_BITS) - 1
-const MAX_SLOTS = 1 << (31 - TF_BITS - FIELD_BITS)
 const MAX_CONCEPTS = 32
 // Sort keys: score in micro-units × RANK_SPAN + position in id order, exact below 2^53.
 const RANK_SPAN = MAX_SLOTS
 const MAX_PACKED_SCORE = Math.floor(Number.MAX_SAFE_INTEGER / RANK_SPAN) - 1
-
-interface Posting {
-  /** slot << 11 | field << 8 | tf, one entry per (document, field) containing the term */
-  entries: number[]
-  /** per field: number of documents whose field contains the term */
-  df: number[]
-  /** per entry: the BM25 tf part, tf·(k+1) / (tf + k·(1 − b + b·len/avgLen)), valid for `epoch` */
-  norm: number[]
-  epoch: number
-}
 
 function toDoc(server: string, t: IndexedTool): Doc {
   const params = t.paramText ? `${t.paramNames.join(' ')} ${t.paramText}` : t.paramNames.join(' ')
@@ -146,9 +144,6 @@ export class ToolIndex {
   /** scratch buffers for scoring, one cell per slot */
   private acc = new Float64Array(0)
   private mask = new Uint32Array(0)
-  /** scratch: per-field IDF × weight and b / average length of the term being accumulated */
-  private readonly idfW = new Float64Array(F)
-  private readonly lenW = new Float64Array(F)
   /** per slot: 1 while a removal batch is in progress */
   private removing = new Uint8Array(0)
   /** live slots in id order (kept sorted on add/remove), and each slot's position in it */
@@ -250,7 +245,15 @@ export class ToolIndex {
     }
     const fb = this.options.feedback
     if (fb.docs > 0 && fb.terms > 0 && fb.weight > 0 && touched.length > 0) {
-      for (const [term, weight] of this.feedbackTerms(touched, weights)) this.accumulate(term, weight, 0, touched)
+      const expansion = feedbackTerms(
+        touched,
+        (slot) => Math.round(this.acc[slot] * popcount(this.mask[slot]) * SCORE_PRECISION) / SCORE_PRECISION,
+        (slot) => this.slotId[slot] as string,
+        (slot) => this.slotKeyTerms[slot] ?? [],
+        weights,
+        fb,
+      )
+      for (const [term, weight] of expansion) this.accumulate(term, weight, 0, touched)
     }
     if (this.learned && this.learned.size > 0)
       this.applyLifts(
@@ -283,67 +286,19 @@ export class ToolIndex {
     }
   }
 
-  /**
-   * Adds one term's BM25+ contribution, times `weight`, to every tool that contains it. `bits` are
-   * the typed words it stands for; 0 (a feedback term) only adds to tools already matched.
-   */
+  /** Adds one term's score (field-scoring.ts) to the tools that contain it. */
   private accumulate(term: string, weight: number, bits: number, touched: number[]): void {
     const posting = this.postings.get(term)
     if (!posting) return
-    const { b, d } = this.options.bm25
-    const n = this.live
-    const acc = this.acc
-    const mask = this.mask
-    const idfW = this.idfW
-    const lenW = this.lenW
-    for (let f = 0; f < F; f++) {
-      const df = posting.df[f]
-      const avg = this.fieldLenSum[f] / n
-      idfW[f] = df > 0 && this.boosts[f] > 0 ? weight * this.boosts[f] * Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0
-      lenW[f] = avg > 0 ? b / avg : 0
+    const state: ScoringState = {
+      live: this.live,
+      epoch: this.epoch,
+      fieldLen: this.fieldLen,
+      fieldLenSum: this.fieldLenSum,
+      acc: this.acc,
+      mask: this.mask,
     }
-    const entries = posting.entries
-    if (posting.epoch !== this.epoch) this.renormalize(posting, lenW)
-    const norm = posting.norm
-    for (let j = 0; j < entries.length; j++) {
-      const e = entries[j]
-      const w = idfW[(e >>> TF_BITS) & FIELD_MASK]
-      if (w === 0) continue
-      const slot = e >>> (TF_BITS + FIELD_BITS)
-      if (mask[slot] === 0) {
-        if (bits === 0) continue
-        touched.push(slot)
-      }
-      acc[slot] += w * (d + norm[j])
-      mask[slot] = (mask[slot] | bits) >>> 0
-    }
-  }
-
-  /** Expansion terms from the best provisional matches (see ToolIndexOptions.feedback). */
-  private feedbackTerms(touched: number[], weights: ReadonlyMap<string, number>): Array<[string, number]> {
-    const { docs, terms, weight } = this.options.feedback
-    // The best `docs` by score, ties by id: the same whatever order the tools were indexed in.
-    const slotId = this.slotId as string[]
-    const before = (x: { slot: number; score: number }, y: { slot: number; score: number }): boolean =>
-      x.score > y.score || (x.score === y.score && slotId[x.slot] < slotId[y.slot])
-    const top: Array<{ slot: number; score: number }> = []
-    for (const slot of touched) {
-      const cand = { slot, score: Math.round(this.acc[slot] * popcount(this.mask[slot]) * SCORE_PRECISION) / SCORE_PRECISION }
-      if (top.length < docs) top.push(cand)
-      else if (before(cand, top[top.length - 1])) top[top.length - 1] = cand
-      else continue
-      top.sort((x, y) => (before(x, y) ? -1 : before(y, x) ? 1 : 0))
-    }
-    const best = top[0]?.score ?? 0
-    if (best <= 0) return []
-    const support = new Map<string, number>()
-    for (const { slot, score } of top) {
-      for (const t of this.slotKeyTerms[slot] ?? []) if (!weights.has(t)) support.set(t, (support.get(t) ?? 0) + score / best)
-    }
-    return [...support]
-      .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
-      .slice(0, terms)
-      .map(([t, s]) => [t, (weight * s) / top.length])
+    addTerm(this.options.fieldModel, state, posting, weight, bits, touched, this.options.bm25, this.boosts)
   }
 
   get size(): number {
@@ -426,10 +381,11 @@ export class ToolIndex {
     }
     for (const [term, perField] of counts) {
       let posting = this.postings.get(term)
-      if (!posting) this.postings.set(term, (posting = { entries: [], df: new Array<number>(F).fill(0), norm: [], epoch: -1 }))
+      if (!posting) this.postings.set(term, (posting = { entries: [], df: new Array<number>(F).fill(0), docs: 0, norm: [], epoch: -1 }))
+      posting.docs++
       for (let f = 0; f < F; f++) {
         if (perField[f] === 0) continue
-        posting.entries.push((slot << (TF_BITS + FIELD_BITS)) | (f << TF_BITS) | Math.min(perField[f], MAX_TF))
+        posting.entries.push((slot << SLOT_SHIFT) | (f << TF_BITS) | Math.min(perField[f], MAX_TF))
         posting.df[f]++
       }
     }
@@ -461,10 +417,15 @@ export class ToolIndex {
       if (!posting) continue
       const entries = posting.entries
       let w = 0
+      let lastGone = -1
       for (let j = 0; j < entries.length; j++) {
         const e = entries[j]
-        if (flag[e >>> (TF_BITS + FIELD_BITS)] === 1) posting.df[(e >>> TF_BITS) & FIELD_MASK]--
-        else entries[w++] = e
+        const slot = e >>> SLOT_SHIFT
+        if (flag[slot] === 1) {
+          posting.df[(e >>> TF_BITS) & FIELD_MASK]--
+          if (slot !== lastGone) posting.docs-- // a document's entries are adjacent
+          lastGone = slot
+        } else entries[w++] = e
       }
       entries.length = w
       posting.epoch = -1
@@ -485,22 +446,6 @@ export class ToolIndex {
       this.live--
     }
     this.epoch++
-  }
-
-  /** Recomputes a posting's cached tf parts; `bOverAvg[f]` = b / average length of field f. */
-  private renormalize(posting: Posting, bOverAvg: Float64Array): void {
-    const { k, b } = this.options.bm25
-    const entries = posting.entries
-    if (posting.norm.length !== entries.length) posting.norm = new Array<number>(entries.length).fill(0)
-    const norm = posting.norm
-    for (let j = 0; j < entries.length; j++) {
-      const e = entries[j]
-      const f = (e >>> TF_BITS) & FIELD_MASK
-      const tf = e & MAX_TF
-      const len = this.fieldLen[(e >>> (TF_BITS + FIELD_BITS)) * F + f]
-      norm[j] = (tf * (k + 1)) / (tf + k * (1 - b + bOverAvg[f] * len))
-    }
-    posting.epoch = this.epoch
   }
 
   private removeOne(server: string, id: string): void {
