@@ -2,7 +2,8 @@
 // atomically with fsync, one write at a time. `update` resolves once the change is on disk,
 // so an acknowledged change survives a kill -9. Every successful write also writes the last good
 // copy beside it (state.last-good.json). A file that fails validation is moved aside (kept), a
-// warning is recorded, and the store fails closed (see State.fail_closed): the locks (user
+// warning is recorded, and the store fails closed (also when state.json is missing but its last
+// good copy is not: it was deleted while Toolgate was stopped) (see State.fail_closed): the locks (user
 // quarantine, agent-added review, user-disabled tools) come back from the last good copy, and
 // without one every server the config does not trust is held. If state.json disappears while
 // Toolgate runs, it is written again from memory (watchForLoss).
@@ -37,11 +38,22 @@ export class StateStore {
   }
 
   private static read(file: string, backupFile: string): { state: State; warning: string | null } {
-    if (!fs.existsSync(file)) return { state: emptyState(), warning: null }
-    const loaded = parseStateFile(file)
-    if ('state' in loaded) return { state: loaded.state, warning: null }
-    const movedTo = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
-    fs.renameSync(file, movedTo)
+    let problem: string
+    let movedTo: string
+    if (!fs.existsSync(file)) {
+      // A first start has neither file. state.json gone while its last good copy is still there
+      // was deleted while Toolgate was stopped: a loss, never a fresh start (a fresh start would
+      // take whatever the upstreams serve now as the new baseline and forget the user's locks).
+      if (!fs.existsSync(backupFile)) return { state: emptyState(), warning: null }
+      problem = 'missing, while its last good copy is there'
+      movedTo = '(missing)'
+    } else {
+      const loaded = parseStateFile(file)
+      if ('state' in loaded) return { state: loaded.state, warning: null }
+      problem = loaded.problem
+      movedTo = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
+      fs.renameSync(file, movedTo)
+    }
     const state = emptyState()
     const backup = fs.existsSync(backupFile) ? parseStateFile(backupFile) : { problem: 'missing' }
     const restored = 'state' in backup
@@ -50,7 +62,7 @@ export class StateStore {
     return {
       state,
       warning:
-        `state file ${file} was unreadable (${loaded.problem}); it was moved to ${movedTo}. Toolgate fails closed: tools without a fresh decision stay locked until you review them` +
+        `state file ${file} was unreadable (${problem})${movedTo === '(missing)' ? '' : `; it was moved to ${movedTo}`}. Toolgate fails closed: tools without a fresh decision stay locked until you review them` +
         (restored
           ? `; servers and tools you had locked or put in quarantine stay so (restored from ${backupFile}).`
           : `; the last good copy ${backupFile} was unreadable too (${backup.problem}), so every server the config does not mark "quarantined": false stays in quarantine until you approve it.`),
