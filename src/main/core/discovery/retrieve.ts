@@ -10,6 +10,7 @@ import { isNameOnly, type Catalog, type CatalogEntry } from '../catalog/catalog'
 import { nameMatcher } from '../search/name-match'
 import type { Scope } from '../agent/scope'
 import type { DiscoveryStats } from './stats'
+import { exactLockedMatches, exactNameHint } from './exact-name'
 
 export const RetrieveArgsSchema = z.object(
   {
@@ -95,10 +96,19 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
       else if (held.some(Boolean)) remediation.server_quarantined = `${REMEDIATION.server_quarantined} ${OPERATOR_HOLD_REMEDIATION}`
       response.remediation = remediation
     }
-  } else if (callable.length === 0 && locked.length > 0) {
-    response.notice = `${locked.length} relevant tool(s) exist but are locked; retry with include_disabled:true for details and remediation.`
+  } else {
+    // the one deliberate addition to the default path (README): a locked tool named exactly
+    const exact = exactNameHint(exactLockedMatches(catalog, args.query, scope))
+    const count = callable.length === 0 && locked.length > 0 ? lockedNotice(locked.length) : null
+    const notice = [exact, count].filter((t): t is string => t !== null).join('. ')
+    if (notice) response.notice = notice
   }
   return response
+}
+
+/** The notice of a search that found only locked tools (CONTRACT §3). */
+export function lockedNotice(n: number): string {
+  return `${n} relevant tool(s) exist but are locked; retry with include_disabled:true for details and remediation.`
 }
 
 function lockedEntry(e: CatalogEntry): LockedEntry {
