@@ -3,7 +3,7 @@
 // targets are printed beside the numbers ("ok" / "MISS").
 //
 //   npm run bench                                   every section (≈ 5–10 min on 2 cores)
-//   npm run bench -- --only retrieval,classify      some sections: retrieval quality classify incremental stdio call sandbox bridge soak
+//   npm run bench -- --only retrieval,classify      some sections: retrieval quality classify incremental stdio call activity sandbox bridge soak
 //   npm run bench -- --skip soak
 //   npm run bench -- --sizes 527,5000 --stdio-sizes 527,5000 --queries 2000
 //   npm run bench -- --quick                        fewer queries/requests (smoke run, ≈ 2–3 min)
@@ -24,7 +24,7 @@ const opt = (f, d) => {
   return i >= 0 ? argv[i + 1] : d
 }
 const flag = (f) => argv.includes(f)
-const ALL = ['retrieval', 'quality', 'classify', 'incremental', 'stdio', 'call', 'sandbox', 'bridge', 'soak']
+const ALL = ['retrieval', 'quality', 'classify', 'incremental', 'stdio', 'call', 'activity', 'sandbox', 'bridge', 'soak']
 const only = opt('--only') ? opt('--only').split(',') : ALL
 const skip = opt('--skip') ? opt('--skip').split(',') : []
 for (const s of [...only, ...skip])
@@ -358,6 +358,43 @@ async function callSection() {
   if (r.errors) console.log(`  ${r.errors} call(s) returned isError`)
 }
 
+async function activitySection() {
+  const { activityQueryBench, recordingOverheadBench } = await import('./lib/activity-bench.mjs')
+  console.error('  activity: 100,000 records, filtered pages …')
+  const q = await activityQueryBench({ events: 100_000, reps: quick ? 50 : 200 })
+  results.activityQuery = q
+  section(
+    'activity',
+    table(
+      `7a. Activity record: a filtered page (limit 50) over ${q.events.toLocaleString('en')} recorded events (${mb(q.bytes)} MB of JSONL; appending them took ${(q.appendMs / 1000).toFixed(1)} s, the index load on the first query ${ms(q.loadMs)} ms); ms`,
+      ['query', 'events', 'p50', 'p95', 'max', 'target'],
+      q.rows.map((r) => [r.label, String(r.events), ms(r.p50), ms(r.p95), ms(r.max), `${verdict(r.p95, 50)} ≤50 ms`]),
+    ),
+  )
+  console.error('  activity: recording overhead per call …')
+  const o = await recordingOverheadBench({ calls: quick ? 500 : 2000 })
+  results.activityOverhead = o
+  section(
+    'activity',
+    table(
+      `7b. What recording adds to a call: the same call_tool_read (fixture-server.mjs over stdio) through two in-process agent sessions of one core, recording on / off, interleaved, ${o.calls} calls each (ms)`,
+      ['path', 'p50', 'p95', 'p99', 'max'],
+      [
+        ['recording off', ms(o.off.p50), ms(o.off.p95), ms(o.off.p99), ms(o.off.max)],
+        ['recording on', ms(o.on.p50), ms(o.on.p95), ms(o.on.p99), ms(o.on.max)],
+        ['the recorder alone (one record: redact, digest, write(2))', ms(o.recorder.p50), ms(o.recorder.p95), ms(o.recorder.p99), ms(o.recorder.max)],
+        [
+          `added p50: ${ms(o.on.p50 - o.off.p50)} ms (median paired difference ${ms(o.pairedDiffMedian)} ms)`,
+          '',
+          '',
+          '',
+          `${verdict(o.on.p50 - o.off.p50, 0.1)} ≤0.1 ms`,
+        ],
+      ],
+    ),
+  )
+}
+
 async function serveSections() {
   const { startServeFixture, bridgeOverhead } = await import('./lib/serve-bench.mjs')
   const { runSoak, printSoak } = await import('./soak.mjs')
@@ -464,6 +501,10 @@ try {
   if (want('sandbox')) {
     startSection('sandbox')
     await sandboxSection()
+  }
+  if (want('activity')) {
+    startSection('activity')
+    await activitySection()
   }
   if (want('bridge') || want('soak')) await serveSections()
   console.log(

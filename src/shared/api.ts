@@ -4,6 +4,8 @@
 import type { LockStatus, ServerState, ToolStatus } from './statuses'
 import type { CallWith, ToolAnnotations } from './call-variant'
 import type { ServerLaunch } from './launch'
+import type { ActivityPage, ActivityQuery } from './activity'
+import type { AgentView } from './agents'
 
 /** `{callable, <status>: n}`; zero-valued statuses omitted, `callable` always present. */
 export type StatusCounts = { callable: number } & Partial<Record<LockStatus, number>>
@@ -103,8 +105,8 @@ export interface Stats {
   retrieve_calls: number
   tool_calls: number
   blocked_calls: number
-  /** the queries that found only locked tools, most frequent first (the "agents keep asking for X" signal) */
-  locked_only_queries: Array<{ query: string; count: number }>
+  /** the queries that found only locked tools, most frequent first (the "agents keep asking for X" signal), with the locked tools they matched */
+  locked_only_queries: Array<{ query: string; count: number; tools?: string[] }>
 }
 
 /** The exact config snippet that connects one MCP client to this Toolgate (same as `toolgate connect`). */
@@ -171,7 +173,8 @@ export interface SearchArgs {
   include_disabled?: boolean
 }
 
-export const API_EVENT_TYPES = ['servers.changed', 'tools.changed', 'config.reloaded', 'config.error'] as const
+/** `activity`: one per new activity record, its data the ActivityEvent. */
+export const API_EVENT_TYPES = ['servers.changed', 'tools.changed', 'config.reloaded', 'config.error', 'activity'] as const
 export type ApiEventType = (typeof API_EVENT_TYPES)[number]
 export interface ApiEvent {
   type: ApiEventType
@@ -191,13 +194,16 @@ export interface Api {
   serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<ActionResult>
   toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult>
   approveAll(server: string): Promise<ActionResult>
-  agents(): Promise<{ agents: AgentInfo[] }>
   agentTokens(agent: string): Promise<{ tokens: AgentTokenInfo[] }>
   /** Revokes one token (by id), or every token of the agent when `id` is absent. */
   revokeAgentTokens(agent: string, id?: string): Promise<ActionResult>
   /** The exact JSON text that retrieve_tools returns for the same arguments. */
   search(args: SearchArgs): Promise<string>
   stats(): Promise<Stats>
+  /** What agents did and who decided what, newest first (GET /api/v1/activity). */
+  activity(query: ActivityQuery): Promise<ActivityPage>
+  /** Each configured agent and each local client: scope, tokens, reach, recent activity, context cost (GET /api/v1/agents). */
+  agents(): Promise<{ agents: AgentView[] }>
   /** Live events; returns an unsubscribe function. */
   subscribe(listener: (event: ApiEvent) => void): () => void
 }

@@ -105,6 +105,16 @@ export const AgentSchema = z.object({
 })
 export type AgentConfig = z.infer<typeof AgentSchema>
 
+export const ActivityConfigSchema = z.object({
+  /** records older than this many days are deleted (whole segments) */
+  retention_days: z.number().min(0.001).max(3650).default(30),
+  /** the activity files never grow past this many MB (oldest segments are deleted first) */
+  max_mb: z.number().min(1).max(100_000).default(50),
+  /** false: calls keep only the SHA-256 of their arguments, no preview */
+  record_args: z.boolean().default(true),
+})
+export type ActivityConfig = z.infer<typeof ActivityConfigSchema>
+
 const ConfigBase = z.object({
   listen: z
     .string()
@@ -144,6 +154,7 @@ const ConfigBase = z.object({
       session_idle_s: 1800,
       max_sessions_per_principal: 64,
     }),
+  activity: ActivityConfigSchema.default({ retention_days: 30, max_mb: 50, record_args: true }),
 })
 
 /** mcpServers as an array of entries with `name` (mcpproxy style). */

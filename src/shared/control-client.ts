@@ -18,6 +18,8 @@ import {
   type ToolAction,
   type ToolInfo,
 } from './api'
+import type { ActivityPage, ActivityQuery } from './activity'
+import type { AgentView } from './agents'
 import { openEventStream } from './sse'
 
 export interface ControlClientOptions {
@@ -27,6 +29,8 @@ export interface ControlClientOptions {
   fetch?: typeof fetch
   /** what to say when the listener cannot be reached, after the network error */
   unreachableHint?: string
+  /** which surface this is (X-Toolgate-Client): labels decisions in the activity record, grants nothing */
+  surface?: 'ui' | 'cli'
 }
 
 const enc = encodeURIComponent
@@ -48,6 +52,11 @@ export const controlRoutes = {
   agents: () => '/api/v1/agents',
   /** the tokens of an agent, or one of them */
   agentTokens: (agent: string, id?: string) => `/api/v1/agents/${enc(agent)}/tokens${id === undefined ? '' : `/${enc(id)}`}`,
+  activity(query: ActivityQuery): string {
+    const q = new URLSearchParams()
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') q.set(k, String(v))
+    return `/api/v1/activity${q.size ? `?${q.toString()}` : ''}`
+  },
   search(args: SearchArgs): string {
     const q = new URLSearchParams({ q: args.query })
     if (args.limit !== undefined) q.set('limit', String(args.limit))
@@ -61,6 +70,7 @@ export class ControlClient implements Api {
   private readonly base: string
   private readonly fetchFn: typeof fetch
   private readonly hint: string
+  private readonly surface: 'ui' | 'cli' | undefined
   private readonly listeners = new Set<(event: ApiEvent) => void>()
   private stopStream: (() => void) | null = null
 
@@ -70,6 +80,7 @@ export class ControlClient implements Api {
     // bind: window.fetch throws "Illegal invocation" when called as a method of another object
     this.fetchFn = opts.fetch ?? globalThis.fetch.bind(globalThis)
     this.hint = opts.unreachableHint ?? 'Is Toolgate still running?'
+    this.surface = opts.surface
   }
 
   info(): Promise<AppInfo> {
@@ -111,14 +122,17 @@ export class ControlClient implements Api {
   async forgetLearned(): Promise<number> {
     return (await this.json<{ forgotten: number }>('DELETE', controlRoutes.searchLearned())).forgotten
   }
-  agents(): Promise<{ agents: AgentInfo[] }> {
-    return this.json('GET', controlRoutes.agents())
-  }
   agentTokens(agent: string): Promise<{ tokens: AgentTokenInfo[] }> {
     return this.json('GET', controlRoutes.agentTokens(agent))
   }
   revokeAgentTokens(agent: string, id?: string): Promise<ActionResult> {
     return this.json('DELETE', controlRoutes.agentTokens(agent, id))
+  }
+  activity(query: ActivityQuery): Promise<ActivityPage> {
+    return this.json('GET', controlRoutes.activity(query))
+  }
+  agents(): Promise<{ agents: AgentView[] }> {
+    return this.json('GET', controlRoutes.agents())
   }
 
   subscribe(listener: (event: ApiEvent) => void): () => void {
@@ -153,7 +167,7 @@ export class ControlClient implements Api {
   }
 
   private authHeaders(): Record<string, string> {
-    return { Authorization: `Bearer ${this.key}` }
+    return { Authorization: `Bearer ${this.key}`, ...(this.surface ? { 'X-Toolgate-Client': this.surface } : {}) }
   }
 
   private async json<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {

@@ -19,6 +19,7 @@ export const API_OPS = [
   'agents',
   'agentTokens',
   'revokeAgentTokens',
+  'activity',
 ] as const satisfies readonly ApiOp[]
 
 // Compile-time check that the list names every operation of the Api.

@@ -123,6 +123,8 @@ export async function makeAgent(base) {
       const r = await client.callTool({ name: 'retrieve_tools', arguments: { query, limit: 15, include_disabled: includeDisabled } })
       return r.content[0].text
     },
+    /** call_tool_<variant> over MCP: what an agent does */
+    call: (name, args = {}, variant = 'read') => client.callTool({ name: `call_tool_${variant}`, arguments: { name, args } }),
     close: () => client.close(),
   }
 }

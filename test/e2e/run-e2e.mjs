@@ -291,16 +291,55 @@ try {
     await waitAttr(card('memory'), 'data-state', 'connected', 30_000)
   })
 
-  await step('activity view shows the counters', async () => {
+  await step('activity view: real MCP calls appear live, with a detail drawer and the search demand', async () => {
     await button(page.locator('nav'), 'Activity').click()
-    await page.getByText('searches including locked tools').waitFor()
-    const stats = await api.get('/api/v1/stats')
-    await until(
-      'stats rendered',
-      async () => (await page.locator('.stat dd').first().textContent()) === String((await api.get('/api/v1/stats')).retrieve_calls),
-    )
-    assert.ok(stats.include_disabled_calls >= 1)
+    await page.locator('[data-activity]').first().waitFor()
+    const before = await page.locator('[data-activity]').count()
+    // an agent calls over MCP while the view is open: the rows arrive without a reload
+    await agent.call('everything:echo', { message: 'hello from the e2e agent' })
+    await agent.call('everything:get-env', {})
+    const { events } = await api.get('/api/v1/activity?kind=call&limit=2')
+    const [blocked, ok] = events
+    assert.equal(ok.outcome, 'ok')
+    assert.equal(blocked.outcome, 'blocked')
+    assert.equal(blocked.status, 'disabled_by_config')
+    const rowOf = (e) => page.locator(`[data-activity="${e.id}"]`)
+    await rowOf(blocked).waitFor()
+    await rowOf(ok).waitFor()
+    assert.equal(await attr(rowOf(ok), 'data-outcome'), 'ok')
+    assert.equal(await attr(rowOf(blocked), 'data-outcome'), 'blocked')
+    assert.equal(await attr(rowOf(ok), 'data-agent'), 'e2e-agent')
+    assert.ok((await page.locator('[data-activity]').count()) >= before + 2)
+    // newest on top
+    assert.equal(await page.locator('[data-activity]').first().getAttribute('data-activity'), blocked.id)
+    // the search demand the stats count: the locked-only query with the tool it matched and Review
+    const demand = page.locator('[data-demand="environment variables"]')
+    await demand.waitFor()
+    assert.match(await demand.textContent(), /everything:get-env/)
+    await button(rowOf(ok), `Details of record ${ok.id}`).click()
+    const drawer = page.getByRole('dialog', { name: `Activity record ${ok.id}` })
+    await drawer.waitFor()
+    assert.match(await drawer.textContent(), /hello from the e2e agent/)
+    assert.match(await drawer.textContent(), new RegExp(ok.args_sha256))
     await shot('activity.png')
+    await button(drawer, 'Close').click()
+    // one click from the demand to the locked tool in the Servers view
+    await button(demand, 'Review everything:get-env').click()
+    await row('everything:get-env').waitFor()
+    assert.equal(await attr(row('everything:get-env'), 'data-status'), 'disabled_by_config')
+  })
+
+  await step('agents view: each local client with its reach, recent activity and context cost in tokens', async () => {
+    await button(page.locator('nav'), 'Agents').click()
+    const cardOf = page.locator('[data-agent="e2e-agent"]')
+    await cardOf.waitFor()
+    const { agents } = await api.get('/api/v1/agents')
+    const me = agents.find((a) => a.name === 'e2e-agent')
+    assert.equal(me.kind, 'local')
+    assert.ok(me.context.all_callable > me.context.at_connect, 'the meta-tools cost less than every callable tool in full')
+    assert.equal(await cardOf.locator('[data-context-tokens]').getAttribute('data-context-tokens'), String(me.context.at_connect))
+    assert.match(await cardOf.textContent(), /everything:get-env → blocked/)
+    await shot('agents.png')
   })
 
   await step('an invalid config is shown as a banner; the last good config keeps running', async () => {

@@ -22,6 +22,9 @@ import { ControlService } from '../../src/main/core/control/service'
 import { ControlEvents } from '../../src/main/core/control/events'
 import { AgentTokens } from '../../src/main/core/agent/tokens'
 import type { ToolAnnotations } from '../../src/shared/call-variant'
+import type { ActivityEvent } from '../../src/shared/activity'
+import { ActivityRecorder, storeLimits } from '../../src/main/core/activity/recorder'
+import { ActivityStore } from '../../src/main/core/activity/store'
 
 const dirs: string[] = []
 const closers: Array<() => Promise<void>> = []
@@ -150,12 +153,36 @@ export interface AgentSession {
 }
 
 /** The agent MCP server in-process, bound to `scope`, with an SDK client on the other end. */
-export async function agentSession(fx: Fixture, scope: Scope = FULL_SCOPE, stats = new DiscoveryStats()): Promise<AgentSession> {
+/** A real activity recorder writing to `<fixture dir>/activity`; `events` collects what it announced. */
+export function activityRecorder(fx: Fixture, onEvent?: (e: ActivityEvent) => void, closeAfterTest = true): ActivityRecorder & { events: ActivityEvent[] } {
+  const events: ActivityEvent[] = []
+  const rec = new ActivityRecorder(new ActivityStore(path.join(fx.dir, 'activity'), storeLimits(fx.catalog.currentConfig.activity)), {
+    config: () => fx.catalog.currentConfig.activity,
+    emit: (e) => {
+      events.push(e)
+      onEvent?.(e)
+    },
+    logger: silentLogger(),
+  })
+  if (closeAfterTest) closers.push(async () => rec.close())
+  return Object.assign(rec, { events })
+}
+
+export async function agentSession(
+  fx: Fixture,
+  scope: Scope = FULL_SCOPE,
+  stats = new DiscoveryStats(),
+  activity?: ActivityRecorder,
+  clientName = 'toolgate-test',
+): Promise<AgentSession> {
   const logger = silentLogger()
   const manager = new UpstreamManager(fx.catalog, logger)
-  const server = createAgentServer({ catalog: fx.catalog, manager, stats, logger, configPath: fx.configPath, reloadConfig: () => fx.reloadConfig() }, scope)
+  const server = createAgentServer(
+    { catalog: fx.catalog, manager, stats, logger, configPath: fx.configPath, reloadConfig: () => fx.reloadConfig(), ...(activity ? { activity } : {}) },
+    scope,
+  )
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  const client = new Client({ name: 'toolgate-test', version: '0.0.0' })
+  const client = new Client({ name: clientName, version: '0.0.0' })
   await server.connect(serverSide)
   await client.connect(clientSide)
   closers.push(async () => {
@@ -179,7 +206,7 @@ export async function agentSession(fx: Fixture, scope: Scope = FULL_SCOPE, stats
 }
 
 /** The real control service over the fixture (no HTTP). */
-export function controlService(fx: Fixture, stats = new DiscoveryStats()): ControlService {
+export function controlService(fx: Fixture, stats = new DiscoveryStats(), activity: ActivityRecorder = activityRecorder(fx)): ControlService {
   const logger = silentLogger()
   const manager = new UpstreamManager(fx.catalog, logger)
   closers.push(() => manager.stopAll())
@@ -197,6 +224,7 @@ export function controlService(fx: Fixture, stats = new DiscoveryStats()): Contr
     mcpUrl: () => null,
     configError: () => null,
     tokens: new AgentTokens(fx.store, () => fx.catalog.currentConfig.agents, fx.configPath),
+    activity,
   })
 }
 

@@ -8,7 +8,9 @@ import { ControlEvents } from '../../src/main/core/control/events'
 import { UpstreamManager } from '../../src/main/core/upstream-manager'
 import { DiscoveryStats } from '../../src/main/core/discovery/stats'
 import { silentLogger } from '../../src/main/core/log'
-import { buildWorld, makeFixture, type Fixture } from './catalog-fixture'
+import { activityRecorder, buildWorld, makeFixture, type Fixture } from './catalog-fixture'
+import type { ActivityQuery } from '../../src/shared/activity'
+import type { ActivityRecorder } from '../../src/main/core/activity/recorder'
 import { afterEach } from 'vitest'
 
 const managers: UpstreamManager[] = []
@@ -26,6 +28,10 @@ export class WorldApi implements Api {
   readonly service: ControlService
   /** the agent tokens of the world's state (create them with `tokens.create(agent)`) */
   readonly tokens: AgentTokens
+  /** the discovery counters behind stats(): agent sessions given these count as agents' searches */
+  readonly discovery = new DiscoveryStats()
+  /** the real recorder on the fixture's data dir: agents' records go through it (see agentSession) */
+  readonly activityLog: ActivityRecorder
   private failures = new Map<Op, ApiError>()
   private listeners = 0
 
@@ -35,10 +41,13 @@ export class WorldApi implements Api {
     const manager = new UpstreamManager(world.catalog, logger)
     managers.push(manager)
     this.events = new ControlEvents(world.catalog, manager.connections)
+    const events = this.events
+    // kept open for the whole file: a world built in beforeAll serves many tests
+    this.activityLog = activityRecorder(world, (e) => events.emitEvent({ type: 'activity', data: e as unknown as Record<string, unknown> }), false)
     this.service = new ControlService({
       catalog: world.catalog,
       manager,
-      stats: new DiscoveryStats(),
+      stats: this.discovery,
       logger,
       events: this.events,
       configPath: world.configPath,
@@ -48,6 +57,7 @@ export class WorldApi implements Api {
       mcpUrl: () => 'http://127.0.0.1:8719/mcp',
       configError: () => this.configError,
       tokens: this.tokens,
+      activity: this.activityLog,
     })
   }
 
@@ -96,10 +106,12 @@ export class WorldApi implements Api {
     return this.run('search', [args], () => this.service.search(args))
   }
   stats = () => this.run('stats', [], () => this.service.stats())
-  agents = () => this.run('agents', [], () => this.service.agents())
   agentTokens = (agent: string) => this.run('agentTokens', [agent], () => this.service.agentTokens(agent))
   revokeAgentTokens = (agent: string, id?: string) =>
     this.run('revokeAgentTokens', id === undefined ? [agent] : [agent, id], () => this.service.revokeAgentTokens(agent, id))
+
+  activity = (q: ActivityQuery) => this.run('activity', [q], () => this.service.activity(q))
+  agents = () => this.run('agents', [], () => this.service.agents())
   subscribe(listener: (event: ApiEvent) => void): () => void {
     this.listeners++
     const off = this.service.subscribe(listener)

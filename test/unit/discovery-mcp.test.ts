@@ -118,7 +118,9 @@ describe('As a user I can see how often agents look for locked tools (stats, in 
     const stats = new DiscoveryStats()
     const agent = await agentSession(world, FULL_SCOPE, stats)
     await agent.text('retrieve_tools', { query: 'read a file' }) // locked only
-    await agent.text('retrieve_tools', { query: 'Read a file ', include_disabled: true }) // locked only
+    const shown = JSON.parse((await agent.text('retrieve_tools', { query: 'Read a file ', include_disabled: true })).text) as {
+      disabled: Array<{ name: string }>
+    } // locked only
     await agent.text('retrieve_tools', { query: 'rotate keys' }) // locked only
     await agent.text('retrieve_tools', { query: 'list repositories' }) // callable found
     await agent.text('retrieve_tools', { query: 'weather forecast' }) // nothing at all
@@ -127,8 +129,9 @@ describe('As a user I can see how often agents look for locked tools (stats, in 
     expect(s.locked_only_searches).toBe(3)
     expect(s.retrieve_calls).toBe(5)
     expect(s.locked_only_queries).toEqual([
-      { query: 'read a file', count: 2 },
-      { query: 'rotate keys', count: 1 },
+      // the locked tools it matched: the same the agent is shown with include_disabled
+      { query: 'read a file', count: 2, tools: shown.disabled.map((d) => d.name) },
+      { query: 'rotate keys', count: 1, tools: ['gh:rotate_keys'] },
     ])
   })
 

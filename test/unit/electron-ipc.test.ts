@@ -47,6 +47,7 @@ describe('IPC handlers', () => {
     await wired()
     expect([...fake.handlers.keys()].sort()).toEqual(
       [
+        'activity',
         'agentTokens',
         'agents',
         'approveAll',
@@ -65,6 +66,7 @@ describe('IPC handlers', () => {
         .sort(),
     )
     expect([...API_OPS].sort()).toEqual([
+      'activity',
       'agentTokens',
       'agents',
       'approveAll',

@@ -38,7 +38,7 @@ export async function openOperator(where: Where, needTools: boolean): Promise<Op
         `cannot find the API key of the running Toolgate (looked at TOOLGATE_API_KEY, api_key in ${configPath}, ${dataDir}/api_key)`,
         401,
       )
-    const client = new ControlClient({ key, baseUrl: live.url, unreachableHint: `The running Toolgate (pid ${live.pid}) did not answer.` })
+    const client = new ControlClient({ key, baseUrl: live.url, unreachableHint: `The running Toolgate (pid ${live.pid}) did not answer.`, surface: 'cli' })
     return {
       api: client,
       createAgentToken: (agent) => client.createAgentToken(agent),
@@ -54,5 +54,10 @@ export async function openOperator(where: Where, needTools: boolean): Promise<Op
     logger: createLogger({ dataDir, stderr: false }),
   })
   if (needTools) await core.settled(30000)
-  return { api: core.api, createAgentToken: (agent) => core.createAgentToken(agent), forgetLearned: () => core.forgetLearned(), close: () => core.stop() }
+  return {
+    api: core.apiFor({ by: 'user', via: 'cli' }),
+    createAgentToken: (agent) => core.createAgentToken(agent),
+    forgetLearned: () => core.forgetLearned(),
+    close: () => core.stop(),
+  }
 }

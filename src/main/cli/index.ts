@@ -7,13 +7,15 @@ import { VERSION } from '../core/version'
 import { parseListen } from '../core/paths'
 import { fail, UsageError } from './errors'
 import { openOperator, type Where } from './control-client'
-import { printAgents, printAgentTokens, printLaunchNotice, printServers, printTools } from './print'
+import { printAgentTokens, printLaunchNotice, printServers, printTools } from './print'
 import { printJsonText, say } from './output'
 import { serve } from './serve'
 import { stdio } from './stdio'
 import { demo } from './demo'
 import { connect, importCmd } from './clients'
 import { startApp } from './app'
+import { activityCmd } from './activity'
+import { printAgentViews } from './print-agents'
 
 const program = new Command('toolgate')
   .description('Toolgate: one safe MCP endpoint in front of every MCP server you use.')
@@ -155,6 +157,19 @@ where(program.command('forget-searches'))
     }
   })
 
+where(program.command('activity'))
+  .description('what agents searched for and called, and who decided what (newest last)')
+  .option('--agent <name>', 'only this agent (or local client name)')
+  .option('--server <name>', 'only calls and decisions about this server')
+  .option('--tool <tool>', 'only this tool ("server:tool" or the bare tool name)')
+  .option('--kind <kind>', 'search, call or decision')
+  .option('--outcome <outcome>', 'ok, error, blocked, timeout or cancelled')
+  .option('--since <when>', 'an ISO time or a relative time like 10m, 2h, 7d')
+  .option('--limit <n>', 'how many records (1-500, default 50)')
+  .option('--json', 'print the API page as JSON (with --follow: one JSON record per line)')
+  .option('--follow', 'keep printing new records as they happen (needs a running Toolgate)')
+  .action((o) => activityCmd(o))
+
 const agents = program.command('agents').description('agent identities')
 where(agents.command('token <name>'))
   .description('create a token for an agent from the config (printed once; only its hash is stored)')
@@ -167,12 +182,13 @@ where(agents.command('token <name>'))
     }
   })
 where(agents.command('list'))
-  .description('the agents in the config, their scope and how many tokens each holds')
+  .description('each agent of the config and each local client: scope, tokens, callable tools, context cost (--details: reach per server and why not more)')
   .option('--json', 'print JSON')
+  .option('--details', 'also print, per agent, what it can reach on each server and why the rest is out of reach')
   .action(async (o) => {
-    const op = await openOperator(w(o), false)
+    const op = await openOperator(w(o), true)
     try {
-      printAgents((await op.api.agents()).agents, o.json === true)
+      printAgentViews((await op.api.agents()).agents, o.json === true, o.details === true)
     } finally {
       await op.close()
     }

@@ -1,5 +1,5 @@
 // Human-readable tables for the operator commands (or JSON with --json); every cell escaped.
-import type { AgentInfo, AgentTokenInfo, ServerInfo, ToolInfo } from '../../shared/api'
+import type { AgentTokenInfo, ServerInfo, ToolInfo } from '../../shared/api'
 import { launchText } from '../../shared/launch'
 import { escapeControls } from '../../shared/text'
 import { printJson, say } from './output'
@@ -68,14 +68,6 @@ export function printTools(tools: ToolInfo[], json: boolean): void {
   if (tools.length === 0) return say('No known tools.')
   const rows = [['TOOL', 'STATUS', 'CALL WITH', 'DESCRIPTION']]
   for (const t of tools) rows.push([t.name, t.status, t.call_with, (t.description ?? '').split('\n')[0].slice(0, 70)])
-  say(table(rows))
-}
-
-export function printAgents(agents: AgentInfo[], json: boolean): void {
-  if (json) return printJson({ agents })
-  if (agents.length === 0) return say('No agents configured. Add them under "agents" in mcp_config.json.')
-  const rows = [['AGENT', 'SERVERS', 'PERMISSIONS', 'TOKENS']]
-  for (const a of agents) rows.push([a.name, a.servers === '*' ? '*' : a.servers.join(',') || '(none)', a.permissions.join(','), String(a.tokens)])
   say(table(rows))
 }
 

@@ -16,6 +16,10 @@ import { DiscoveryStats } from './discovery/stats'
 import { UpstreamManager } from './upstream-manager'
 import { ControlService } from './control/service'
 import { ControlEvents } from './control/events'
+import type { DecisionOrigin } from '../../shared/activity'
+import { ActivityRecorder, storeLimits, NOBODY } from './activity/recorder'
+import { ActivityStore } from './activity/store'
+import { configDecisions } from './activity/config-decisions'
 import { createAgentServer, type AgentDeps } from './agent/mcp-server'
 import { LearnedStore } from './search/learned-store'
 import { FULL_SCOPE, liveAgentScope, type Scope } from './agent/scope'
@@ -56,6 +60,9 @@ export class OwnerExistsError extends Error {
 
 export interface Core {
   api: ControlService
+  /** the Api with decisions recorded as made from `origin` (window, tray, …) */
+  apiFor(origin: DecisionOrigin): ControlService
+  activity: ActivityRecorder
   info: AppInfo
   url: string | null
   dataDir: string
@@ -113,6 +120,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const manager = new UpstreamManager(catalog, logger, { dataDir, configPath })
     const events = new ControlEvents(catalog, manager.connections)
     const emit = events.emitEvent.bind(events)
+    const activity = new ActivityRecorder(new ActivityStore(path.join(dataDir, 'activity'), storeLimits(config.activity)), {
+      config: () => catalog.currentConfig.activity,
+      emit: (event) => emit({ type: 'activity', data: event as unknown as Record<string, unknown> }),
+      logger,
+    })
 
     let configError: string | null = null
     const applyConfig = (next: Config): void => {
@@ -120,6 +132,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       configError = null
       catalog.setConfig(next)
       applyLearning(next)
+      activity.setConfig(next.activity)
       manager.sync()
       forgetRemovedAgents()
       adminKey = resolveAdminKey()
@@ -132,9 +145,23 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       logger.error({ file: err.file, path: err.jsonPath }, `config error, keeping the last good config: ${err.message}`)
       emit({ type: 'config.error', data: { message: err.message, file: err.file, path: err.jsonPath } })
     }
-    const watcher: ConfigWatcher = watchConfig(configPath, { onConfig: applyConfig, onError: onConfigError })
+    // An edit of the file by the operator: each change is their decision. Toolgate's own writes
+    // (the user's decisions, already recorded) reload through reloadConfig.
+    let ownWrite = false
+    const onConfig = (next: Config): void => {
+      if (!ownWrite) for (const d of configDecisions(config, next)) activity.decision({ by: 'operator', via: 'config' }, NOBODY, d)
+      applyConfig(next)
+    }
+    const watcher: ConfigWatcher = watchConfig(configPath, { onConfig, onError: onConfigError })
     // Toolgate's own config writes reload through the watcher: one edit, one reload.
-    const reloadConfig = (): void => watcher.reloadNow()
+    const reloadConfig = (): void => {
+      ownWrite = true
+      try {
+        watcher.reloadNow()
+      } finally {
+        ownWrite = false
+      }
+    }
 
     // The admin key follows the config: a new api_key takes effect on reload and the old one stops working.
     const resolveAdminKey = (): { key: string; file: string | null } => {
@@ -148,7 +175,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     let http: RunningHttp | null = null
 
     const scopeForAgent = (name: string | undefined): Scope => (name ? liveAgentScope(() => config.agents, name, configPath) : FULL_SCOPE)
-    const agentDeps: AgentDeps = { catalog, manager, stats, logger, configPath, reloadConfig, learned }
+    const agentDeps: AgentDeps = { catalog, manager, stats, logger, configPath, reloadConfig, learned, activity }
     const forgetLearned = (): Promise<number> => learned.clear()
     const api = new ControlService({
       catalog,
@@ -163,6 +190,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       mcpUrl: () => (http ? `${http.url}/mcp` : null),
       configError: () => configError,
       tokens,
+      activity,
     })
 
     const createAgentToken = async (agent: string): Promise<string> => (await tokens.create(agent)).token
@@ -196,6 +224,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         agentToken: (presented) => tokens.authenticate(presented),
         createAgentToken,
         forgetLearned,
+        apiFor: (origin) => api.as(origin),
         staticDir: opts.staticDir === undefined ? path.join(appRoot(), 'out', 'renderer') : opts.staticDir,
         logger,
       })
@@ -224,6 +253,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         await http?.close()
         await store.settle()
         await learned.flush()
+        activity.close()
         lock.release()
         logger.flush?.()
       })()
@@ -232,6 +262,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
     return {
       api,
+      apiFor: (origin) => api.as(origin),
+      activity,
       get info() {
         return api.infoNow()
       },

@@ -14,3 +14,5 @@ export { ToolIndex, DEFAULT_OPTIONS as DEFAULT_INDEX_OPTIONS } from './search/to
 export { LearnedUse } from './search/learned'
 export { silentLogger, createLogger } from './log'
 export { launchSpec, sandboxSupport } from './upstream/sandbox'
+export { ActivityStore } from './activity/store'
+export { ActivityRecorder, queryPage, storeLimits } from './activity/recorder'

@@ -3,6 +3,7 @@
 import { join } from 'node:path'
 import { BrowserWindow, Notification, app, dialog, ipcMain, session } from 'electron'
 import type { Api, AppInfo } from '../../shared/api'
+import type { DecisionOrigin } from '../../shared/activity'
 import { EVENT_CHANNEL } from '../../shared/ipc'
 import { parseAppArgs } from './args'
 import { installCsp } from './csp'
@@ -17,6 +18,8 @@ import { createMainWindow, rendererEntry, showWindow } from './window'
 
 export interface CoreHandle {
   api: Api
+  /** the Api with its decisions recorded as made from the window or the tray */
+  apiFor?(origin: DecisionOrigin): Api
   info: AppInfo
   url: string | null
   stop(): Promise<void>
@@ -99,8 +102,10 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
   }
   const running = core
 
+  const windowApi = running.apiFor?.({ by: 'user', via: 'window' }) ?? running.api
+  const trayApi = running.apiFor?.({ by: 'user', via: 'tray' }) ?? running.api
   const isTrustedSender = senderValidator(() => win, entry)
-  registerIpcHandlers(ipcMain, running.api, { isTrustedSender })
+  registerIpcHandlers(ipcMain, windowApi, { isTrustedSender })
   const loginEnv = defaultLoginEnv(app)
   let tray: TrayController | null = null
   const login = {
@@ -140,7 +145,7 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
         }
       },
       setServerEnabled: (name, enabled) => {
-        running.api
+        trayApi
           .serverAction(name, enabled ? 'enable' : 'disable')
           .catch((err: unknown) =>
             notify({ title: `Toolgate: could not ${enabled ? 'enable' : 'disable'} "${name}"`, body: err instanceof Error ? err.message : String(err) }),

@@ -52,6 +52,12 @@ export function callOp(api: Api, op: ApiOp, args: unknown[]): Promise<unknown> {
       return api.agentTokens(str(args[0], 'agent'))
     case 'revokeAgentTokens':
       return api.revokeAgentTokens(str(args[0], 'agent'), args[1] === undefined ? undefined : str(args[1], 'token id'))
+    case 'activity': {
+      const q = args[0]
+      if (q !== undefined && (q === null || typeof q !== 'object' || Array.isArray(q))) throw new ApiError('bad_request', 'activity needs a query object', 400)
+      // the service validates every field (ActivityQuerySchema)
+      return api.activity((q ?? {}) as Record<string, string>)
+    }
     case 'search': {
       const a = args[0] as { query?: unknown; limit?: unknown; include_disabled?: unknown } | undefined
       if (!a || typeof a !== 'object') throw new ApiError('bad_request', 'search needs {query, limit?, include_disabled?}', 400)

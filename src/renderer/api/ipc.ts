@@ -16,6 +16,8 @@ import {
   type ToolAction,
   type ToolInfo,
 } from '../../shared/api'
+import type { ActivityPage, ActivityQuery } from '../../shared/activity'
+import type { AgentView } from '../../shared/agents'
 import type { ApiOp, ToolgateBridge } from '../../shared/ipc'
 
 export class IpcApi implements Api {
@@ -51,14 +53,17 @@ export class IpcApi implements Api {
   stats(): Promise<Stats> {
     return this.call('stats')
   }
-  agents(): Promise<{ agents: AgentInfo[] }> {
-    return this.call('agents')
-  }
   agentTokens(agent: string): Promise<{ tokens: AgentTokenInfo[] }> {
     return this.call('agentTokens', agent)
   }
   revokeAgentTokens(agent: string, id?: string): Promise<ActionResult> {
     return id === undefined ? this.call('revokeAgentTokens', agent) : this.call('revokeAgentTokens', agent, id)
+  }
+  agents(): Promise<{ agents: AgentView[] }> {
+    return this.call('agents')
+  }
+  activity(query: ActivityQuery): Promise<ActivityPage> {
+    return this.call('activity', query)
   }
   subscribe(listener: (event: ApiEvent) => void): () => void {
     return this.bridge.onEvent(listener)

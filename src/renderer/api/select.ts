@@ -10,5 +10,5 @@ export function selectApi(win: Window = window): ApiChoice {
   if (win.toolgate) return { kind: 'ipc', api: new IpcApi(win.toolgate) }
   const key = readApiKey({ location: win.location, history: win.history, storage: win.sessionStorage })
   if (!key) return { kind: 'missing-key', api: null }
-  return { kind: 'http', api: new ControlClient({ key, unreachableHint: 'Is `toolgate serve` still running?' }) }
+  return { kind: 'http', api: new ControlClient({ key, unreachableHint: 'Is `toolgate serve` still running?', surface: 'ui' }) }
 }

@@ -4,6 +4,7 @@ import { useApp } from '../store/context'
 import type { DesktopSettings } from '../../shared/ipc'
 import { ActivityPanel } from './ActivityPanel'
 import { AgentTokens } from './AgentTokens'
+import { AgentsPanel } from './AgentsPanel'
 import { Banners, Toast } from './Banners'
 import { Header } from './Header'
 import { MissingKey } from './MissingKey'
@@ -47,6 +48,7 @@ export function App({ onForgetKey, desktop }: { onForgetKey?: () => void; deskto
         {tab === 'search' && <SearchPanel />}
         {tab === 'activity' && <ActivityPanel />}
         {tab === 'activity' && <AgentTokens />}
+        {tab === 'agents' && <AgentsPanel />}
       </main>
       <Toast />
     </div>

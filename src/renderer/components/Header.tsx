@@ -1,4 +1,4 @@
-// The top bar: the overall state in one line, and the three views.
+// The top bar: the overall state in one line, and the views.
 import { useEffect } from 'react'
 import { useApp } from '../store/context'
 import { summarizeServers } from '../../shared/summary'
@@ -10,6 +10,7 @@ const TABS: Array<{ id: Tab; label: string }> = [
   { id: 'servers', label: 'Servers' },
   { id: 'search', label: 'Search' },
   { id: 'activity', label: 'Activity' },
+  { id: 'agents', label: 'Agents' },
 ]
 
 export function Header({ desktop }: { desktop?: DesktopSettings }) {

@@ -16,16 +16,19 @@ import {
   type ToolInfo,
 } from '../../shared/api'
 import { createSearchSlice, type SearchSlice } from './search'
+import { createActivitySlice, type ActivitySlice } from './activity'
+import type { ActivityEvent } from '../../shared/activity'
+import type { AgentView } from '../../shared/agents'
 import { opensByDefault } from './selectors'
 
-export type Tab = 'servers' | 'search' | 'activity'
+export type Tab = 'servers' | 'search' | 'activity' | 'agents'
 
 export interface Banner {
   id: number
   message: string
 }
 
-export interface AppState extends SearchSlice {
+export interface AppState extends SearchSlice, ActivitySlice {
   api: Api
   loaded: boolean
   /** the key was refused (web UI): show the key screen instead of the app */
@@ -45,6 +48,7 @@ export interface AppState extends SearchSlice {
   toast: string | null
   tab: Tab
   stats: Stats | null
+  agents: AgentView[] | null
 
   start(): () => void
   refresh(opts?: { info?: boolean }): Promise<void>
@@ -54,6 +58,7 @@ export interface AppState extends SearchSlice {
   toolAction(server: string, tool: string, action: ToolAction): Promise<void>
   approveAll(server: string): Promise<void>
   loadStats(): Promise<void>
+  loadAgents(): Promise<void>
   setTab(tab: Tab): void
   reportError(err: unknown): void
   dismiss(id: number): void
@@ -80,6 +85,8 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
     let refreshInfo = false
 
     const onEvent = (ev: ApiEvent) => {
+      // a record of what agents did changes nothing else: the Activity view takes it as it is
+      if (ev.type === 'activity') return get().activityArrived(ev.data as unknown as ActivityEvent)
       if (ev.type === 'config.reloaded' || ev.type === 'config.error') refreshInfo = true
       if (refreshTimer) return
       refreshTimer = setTimeout(() => {
@@ -89,6 +96,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
         void get().refresh({ info })
         void get().rerunSearch()
         if (get().tab === 'activity') void get().loadStats()
+        if (get().tab === 'agents') void get().loadAgents()
       }, refreshDelay)
     }
 
@@ -129,7 +137,9 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
       toast: null,
       tab: 'servers',
       stats: null,
+      agents: null,
       ...createSearchSlice(set, get, store),
+      ...createActivitySlice(set, get),
 
       start() {
         const unsubscribe = api.subscribe(onEvent)
@@ -230,9 +240,18 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
         }
       },
 
+      async loadAgents() {
+        try {
+          set({ agents: (await api.agents()).agents })
+        } catch (err) {
+          get().reportError(err)
+        }
+      },
+
       setTab(tab) {
         set({ tab })
         if (tab === 'activity') void get().loadStats()
+        if (tab === 'agents') void get().loadAgents()
       },
 
       reportError(err) {

@@ -4,10 +4,12 @@
 import { blockedMessage } from '../../../shared/statuses'
 import { callWith, variantRank, type Variant } from '../../../shared/call-variant'
 import { parseToolId } from '../../../shared/ids'
+import type { BlockReason } from '../../../shared/activity'
 import type { Catalog, CatalogEntry } from '../catalog/catalog'
 import type { Scope } from './scope'
 
-export type GateResult = { ok: true; entry: CatalogEntry } | { ok: false; blocked: boolean; message: string }
+/** `reason`: why a refusal is a block (a lock, or the agent's scope), for the activity record. */
+export type GateResult = { ok: true; entry: CatalogEntry } | { ok: false; blocked: boolean; message: string; reason?: BlockReason }
 
 export function resolveTool(catalog: Catalog, scope: Scope, name: unknown): GateResult {
   const ref = parseToolId(name)
@@ -17,6 +19,7 @@ export function resolveTool(catalog: Catalog, scope: Scope, name: unknown): Gate
     return {
       ok: false,
       blocked: false,
+      reason: 'out_of_scope',
       message: `${id} is not in scope for agent "${scope.agent}"; this agent may only use the servers the operator assigned to it.`,
     }
   }
@@ -30,14 +33,15 @@ export function resolveTool(catalog: Catalog, scope: Scope, name: unknown): Gate
     return {
       ok: false,
       blocked: false,
+      reason: 'out_of_scope',
       message: `${id} is not in scope for agent "${scope.agent}": it needs ${callWith(entry.variant)}, which this agent is not permitted to use.`,
     }
   }
   const lock = catalog.serverLock(server)
-  if (lock) return { ok: false, blocked: true, message: blockedMessage(lock.status, lock.operatorHold) }
+  if (lock) return { ok: false, blocked: true, reason: lock.status, message: blockedMessage(lock.status, lock.operatorHold) }
   if (!entry)
     return { ok: false, blocked: false, message: `unknown tool "${ref.tool}" on server "${ref.server}"; use retrieve_tools to find the right tool name.` }
-  if (entry.status !== 'callable') return { ok: false, blocked: true, message: blockedMessage(entry.status, entry.operatorHold) }
+  if (entry.status !== 'callable') return { ok: false, blocked: true, reason: entry.status, message: blockedMessage(entry.status, entry.operatorHold) }
   return { ok: true, entry }
 }
 

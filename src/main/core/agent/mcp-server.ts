@@ -5,14 +5,17 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import { callWith, type Variant } from '../../../shared/call-variant'
+import { callWith } from '../../../shared/call-variant'
 import type { Catalog } from '../catalog/catalog'
 import type { DiscoveryStats } from '../discovery/stats'
-import { RetrieveArgsSchema, retrieveText } from '../discovery/retrieve'
+import { RetrieveArgsSchema } from '../discovery/retrieve'
 import type { UpstreamManager } from '../upstream-manager'
 import type { Logger } from '../log'
 import { VERSION } from '../version'
-import { checkVariant, resolveTool } from './call-gate'
+import { resolveTool } from './call-gate'
+import type { ActivityRecorder, Who } from '../activity/recorder'
+import { callTool } from './call-tool'
+import { retrieveForAgent } from './retrieve-tool'
 import type { Scope } from './scope'
 import { agentTools } from './tool-defs'
 import { upstreamServersOp, type ServerOpsDeps } from './server-ops'
@@ -25,15 +28,8 @@ export interface AgentDeps extends ServerOpsDeps {
   logger: Logger
   /** learning from use: a call is remembered with the session's last search (search.learn) */
   learned?: LearnedStore
+  activity?: ActivityRecorder
 }
-
-const CallArgsSchema = z.object(
-  {
-    name: z.string({ error: 'name is required: the "server:tool" id from retrieve_tools' }),
-    args: z.record(z.string(), z.unknown(), { error: 'args must be an object of the tool\'s arguments, e.g. {"path": "/tmp"}' }).optional(),
-  },
-  { error: 'arguments must be an object like {"name": "server:tool", "args": {...}}' },
-)
 
 const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() })
 
@@ -50,6 +46,8 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
   const recorder = deps.learned ? sessionRecorder(deps.learned) : null
   // The scope is live: an agent narrowed or removed in the config is refused from its next request.
   const gone = (): string => `agent "${scope.agent}" is no longer configured in Toolgate; ask the user (or operator) to add it back to "agents" in the config.`
+  // the agent of this session and the client name it gave in initialize
+  const who = (): Who => ({ agent: scope.agent, client: server.getClientVersion()?.name ?? null })
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     if (!scope.active()) throw new McpError(ErrorCode.InvalidRequest, gone())
@@ -74,7 +72,7 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
         const parsed = RetrieveArgsSchema.safeParse(args)
         if (!parsed.success) return errorResult(`retrieve_tools: ${parsed.error.issues[0].message}`)
         recorder?.searched(deps.catalog.index.queryTerms(parsed.data.query))
-        return textResult(retrieveText(deps.catalog, parsed.data, scope, deps.stats))
+        return textResult(retrieveForAgent(deps, parsed.data, scope, who()))
       }
       if (name === 'describe_tool') {
         const parsed = z.object({ name: z.string() }, { error: 'arguments must be {"name": "server:tool"}' }).safeParse(args)
@@ -95,27 +93,8 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
           }),
         )
       }
-      if (name === 'upstream_servers') return await upstreamServersOp(deps, scope, args)
-      // call_tool_<variant>
-      const variant = name.slice('call_tool_'.length) as Variant
-      const parsed = CallArgsSchema.safeParse(args)
-      if (!parsed.success) return errorResult(`${name}: ${parsed.error.issues[0].message}`)
-      const gate = resolveTool(deps.catalog, scope, parsed.data.name)
-      if (!gate.ok) {
-        deps.stats.recordCall(gate.blocked)
-        return errorResult(gate.message)
-      }
-      const wrong = checkVariant(gate.entry, variant)
-      if (wrong) {
-        deps.stats.recordCall(false)
-        return errorResult(wrong)
-      }
-      deps.stats.recordCall(false)
-      recorder?.called(gate.entry.id)
-      const up = deps.manager.get(gate.entry.server)
-      if (!up) return errorResult(`server "${gate.entry.server}" is not running; ask the user to check it in the Toolgate window.`)
-      const timeoutMs = deps.catalog.currentConfig.call_timeout_ms
-      return (await up.callTool(gate.entry.name, parsed.data.args ?? {}, { timeoutMs, signal: extra.signal })) as CallToolResult
+      if (name === 'upstream_servers') return await upstreamServersOp(deps, scope, args, who())
+      return await callTool(deps, scope, who(), name, args, extra.signal, (id) => recorder?.called(id))
     } catch (e) {
       deps.logger.warn({ tool: name, err: (e as Error).message }, 'agent call failed')
       return errorResult((e as Error).message)

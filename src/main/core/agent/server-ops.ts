@@ -10,12 +10,15 @@ import { agentServerEntry } from '../control/server-view'
 import { forgetRemovedServer, markNeedsReview } from '../catalog/decisions'
 import { AGENT_FIELDS, agentEntryKey, canChangeServers, readOnlyRefusal, removalRefusal } from './server-changes'
 import type { Scope } from './scope'
+import { NOBODY, type ActivityRecorder, type Who } from '../activity/recorder'
+import type { DecisionAction } from '../../../shared/activity'
 
 export interface ServerOpsDeps {
   catalog: Catalog
   manager: UpstreamManager
   configPath: string
   reloadConfig(): void
+  activity?: ActivityRecorder
 }
 
 const OpSchema = z.object(
@@ -48,7 +51,9 @@ function refusedKeys(raw: unknown): string | null {
   )
 }
 
-export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: unknown): Promise<CallToolResult> {
+export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: unknown, who: Who = NOBODY): Promise<CallToolResult> {
+  const decided = (action: DecisionAction, server: string, message: string): void =>
+    deps.activity?.decision({ by: 'agent', via: 'mcp' }, who, { action, server, message })
   // Isolation is the operator's and the user's decision: an agent never loosens (or sets) it.
   if (raw !== null && typeof raw === 'object' && Object.hasOwn(raw, 'sandbox')) {
     return fail('agents cannot set "sandbox": a server an agent adds always runs with the default isolation; ask the user to grant it folders or network')
@@ -80,6 +85,7 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
     addServerEntry(deps.configPath, clean)
     deps.reloadConfig()
     const cfg = catalog.serverConfig(name)
+    decided('add', name, `Agent added "${name}" (in quarantine).`)
     return ok({
       server: cfg ? agentServerEntry(catalog, deps.manager.connections, cfg, scope) : { name, quarantined: true, state: 'quarantined' },
       message: `Added "${name}" in quarantine. Nothing from it runs until the user reviews and approves it in the Toolgate window (or \`toolgate servers approve ${name}\`).`,
@@ -104,15 +110,18 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
       removeServerEntry(deps.configPath, name)
       deps.reloadConfig()
       await forgetRemovedServer(catalog, name)
+      decided('remove', name, `Agent removed "${name}".`)
       return ok({ removed: name })
     }
     case 'enable':
     case 'disable':
       setServerField(deps.configPath, name, 'enabled', a.operation === 'enable' ? undefined : false)
       deps.reloadConfig()
+      decided(a.operation, name, `Agent ${a.operation}d "${name}".`)
       return ok({ server: agentServerEntry(catalog, deps.manager.connections, catalog.serverConfig(name) ?? cfg, scope) })
     case 'restart':
       if (!(await deps.manager.restart(name))) return fail(`"${name}" is not running (disabled or quarantined)`)
+      decided('restart', name, `Agent restarted "${name}".`)
       return ok({ server: agentServerEntry(catalog, deps.manager.connections, cfg, scope) })
   }
   return fail(`unknown operation`)

@@ -24,6 +24,10 @@ import { remediationFor } from '../../../shared/statuses'
 import { summarizeServers } from '../../../shared/summary'
 import { callWith, requiredVariant, type ToolAnnotations } from '../../../shared/call-variant'
 import { nameWarning } from '../../../shared/tool-name'
+import type { ActivityPage, ActivityQuery, DecisionAction, DecisionOrigin } from '../../../shared/activity'
+import { NOBODY, type ActivityRecorder } from '../activity/recorder'
+import type { AgentView } from '../../../shared/agents'
+import { agentViews } from '../agents/view'
 import { Catalog, type CatalogEntry } from '../catalog/catalog'
 import { approveAll, approveServer, approveTool, quarantineServer, setToolDisabled } from '../catalog/decisions'
 import { setServerField } from '../config/write'
@@ -56,7 +60,11 @@ export interface ServiceDeps {
   mcpUrl(): string | null
   configError(): string | null
   tokens: AgentTokens
+  activity: ActivityRecorder
 }
+
+/** Where a decision comes from when the caller did not say (the bare control API). */
+export const API_ORIGIN: DecisionOrigin = { by: 'user', via: 'api' }
 
 /** Snippets for every supported client, launching this install's `toolgate stdio`. */
 export function connectSnippets(dataDir: string): ConnectSnippet[] {
@@ -108,7 +116,20 @@ export function toolInfo(e: CatalogEntry): ToolInfo {
 }
 
 export class ControlService implements Api {
-  constructor(private readonly d: ServiceDeps) {}
+  constructor(
+    private readonly d: ServiceDeps,
+    private readonly origin: DecisionOrigin = API_ORIGIN,
+  ) {}
+
+  /** The same service, with its decisions recorded as made from `origin` (the window, the tray, the CLI…). */
+  as(origin: DecisionOrigin): ControlService {
+    return new ControlService(this.d, origin)
+  }
+
+  private decided(action: DecisionAction, server: string, message: string, tool?: string): ActionResult {
+    this.d.activity.decision(this.origin, NOBODY, { action, server, message, ...(tool !== undefined ? { tool } : {}) })
+    return { ok: true, message }
+  }
 
   private configOf(name: string) {
     const s = this.d.catalog.serverConfig(name)
@@ -208,7 +229,7 @@ export class ControlService implements Api {
       default:
         throw new ApiError('unknown_action', `unknown server action "${String(action)}"; use enable, disable, approve, quarantine, restart or inspect.`, 404)
     }
-    return { ok: true, message }
+    return this.decided(action, name, message)
   }
 
   /** Starts a quarantined server once, sandboxed (no network unless asked), to list its tools. */
@@ -252,11 +273,11 @@ export class ControlService implements Api {
     const { catalog } = this.d
     switch (action) {
       case 'approve':
-        return { ok: true, message: await approveTool(catalog, server, tool) }
+        return this.decided(action, server, await approveTool(catalog, server, tool), tool)
       case 'disable':
-        return { ok: true, message: await setToolDisabled(catalog, server, tool, true) }
+        return this.decided(action, server, await setToolDisabled(catalog, server, tool, true), tool)
       case 'enable':
-        return { ok: true, message: await setToolDisabled(catalog, server, tool, false) }
+        return this.decided(action, server, await setToolDisabled(catalog, server, tool, false), tool)
       default:
         throw new ApiError('unknown_action', `unknown tool action "${String(action)}"; use enable, disable or approve.`, 404)
     }
@@ -264,7 +285,7 @@ export class ControlService implements Api {
 
   async approveAll(server: string): Promise<ActionResult> {
     this.configOf(server)
-    return { ok: true, message: await approveAll(this.d.catalog, server) }
+    return this.decided('approve', server, await approveAll(this.d.catalog, server))
   }
 
   async search(args: SearchArgs): Promise<string> {
@@ -272,17 +293,6 @@ export class ControlService implements Api {
     if (!parsed.success) throw new ApiError('invalid_arguments', parsed.error.issues[0].message, 400)
     // Not counted in stats: they measure what agents look for, not the user's own searches.
     return retrieveText(this.d.catalog, parsed.data, FULL_SCOPE)
-  }
-
-  async agents(): Promise<{ agents: AgentInfo[] }> {
-    return {
-      agents: this.d.catalog.currentConfig.agents.map((a) => ({
-        name: a.name,
-        servers: a.servers,
-        permissions: a.permissions,
-        tokens: this.d.tokens.count(a.name),
-      })),
-    }
   }
 
   async agentTokens(agent: string): Promise<{ tokens: AgentTokenInfo[] }> {
@@ -295,6 +305,15 @@ export class ControlService implements Api {
 
   async stats(): Promise<Stats> {
     return this.d.stats.snapshot()
+  }
+
+  async activity(query: ActivityQuery): Promise<ActivityPage> {
+    return this.d.activity.page(query)
+  }
+
+  /** Each configured agent (its AgentInfo: name, scope, token count) and each local client, with reach, tokens, recent activity and context cost. */
+  async agents(): Promise<{ agents: AgentView[] }> {
+    return { agents: await agentViews({ catalog: this.d.catalog, activity: this.d.activity, tokensOf: (agent) => this.d.tokens.list(agent) }) }
   }
 
   subscribe(listener: (event: ApiEvent) => void): () => void {

@@ -9,8 +9,12 @@ import { callWith } from '../../../shared/call-variant'
 import { isNameOnly, type Catalog, type CatalogEntry } from '../catalog/catalog'
 import { nameMatcher } from '../search/name-match'
 import type { Scope } from '../agent/scope'
-import type { DiscoveryStats } from './stats'
 import { exactLockedMatches, exactNameHint } from './exact-name'
+
+/** Told about every search (DiscoveryStats counts them; the activity recorder notes them). */
+export interface SearchObserver {
+  recordSearch(query: string, includeDisabled: boolean, lockedOnly: boolean, locked: readonly string[]): void
+}
 
 export const RetrieveArgsSchema = z.object(
   {
@@ -53,7 +57,7 @@ function lockedMatches(catalog: Catalog, query: string, hits: CatalogEntry[], sc
   return out
 }
 
-export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, stats?: DiscoveryStats): RetrieveResponse {
+export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, stats?: SearchObserver): RetrieveResponse {
   const limit = args.limit ?? catalog.currentConfig.tools_limit
   const snapshot = catalog.snapshot()
   const callable: CallableEntry[] = []
@@ -82,7 +86,12 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
   }
   const response: RetrieveResponse = { query: args.query, tools: callable, total: callable.length }
   const locked = args.include_disabled === true || callable.length === 0 ? lockedMatches(catalog, args.query, lockedHits, scope) : []
-  stats?.recordSearch(args.query, args.include_disabled === true, callable.length === 0 && locked.length > 0)
+  stats?.recordSearch(
+    args.query,
+    args.include_disabled === true,
+    callable.length === 0 && locked.length > 0,
+    locked.slice(0, LOCKED_CAP).map((e) => e.id),
+  )
   if (args.include_disabled === true) {
     if (locked.length > 0) {
       const shown = locked.slice(0, Math.min(limit, LOCKED_CAP))
@@ -118,6 +127,6 @@ function lockedEntry(e: CatalogEntry): LockedEntry {
 }
 
 /** The exact text every surface returns. */
-export function retrieveText(catalog: Catalog, args: RetrieveArgs, scope: Scope, stats?: DiscoveryStats): string {
+export function retrieveText(catalog: Catalog, args: RetrieveArgs, scope: Scope, stats?: SearchObserver): string {
   return JSON.stringify(retrieve(catalog, args, scope, stats))
 }

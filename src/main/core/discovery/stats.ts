@@ -10,8 +10,10 @@ export class DiscoveryStats {
   private calls = 0
   private blocked = 0
   private readonly lockedOnlyQueries = new Map<string, number>()
+  /** the locked tools each such query matched (last seen) */
+  private readonly lockedOnlyTools = new Map<string, readonly string[]>()
 
-  recordSearch(query: string, includeDisabled: boolean, lockedOnly: boolean): void {
+  recordSearch(query: string, includeDisabled: boolean, lockedOnly: boolean, locked: readonly string[] = []): void {
     this.retrieves++
     if (includeDisabled) this.includeDisabled++
     if (!lockedOnly) return
@@ -19,6 +21,7 @@ export class DiscoveryStats {
     const key = query.trim().toLowerCase().slice(0, 200)
     if (!this.lockedOnlyQueries.has(key) && this.lockedOnlyQueries.size >= MAX_QUERIES) return
     this.lockedOnlyQueries.set(key, (this.lockedOnlyQueries.get(key) ?? 0) + 1)
+    this.lockedOnlyTools.set(key, locked.slice(0, 10))
   }
 
   recordCall(blocked: boolean): void {
@@ -34,7 +37,7 @@ export class DiscoveryStats {
       tool_calls: this.calls,
       blocked_calls: this.blocked,
       locked_only_queries: [...this.lockedOnlyQueries]
-        .map(([query, count]) => ({ query, count }))
+        .map(([query, count]) => ({ query, count, tools: [...(this.lockedOnlyTools.get(query) ?? [])] }))
         .sort((a, b) => b.count - a.count || (a.query < b.query ? -1 : 1))
         .slice(0, 20),
     }

@@ -86,6 +86,8 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
         return sendJson(res, 200, await api.stats())
       case 'agents':
         return sendJson(res, 200, await api.agents())
+      case 'activity':
+        return sendJson(res, 200, await api.activity(Object.fromEntries(url.searchParams)))
       case 'events':
         return openEvents(api, req, res)
       case 'search': {

@@ -11,11 +11,14 @@ import { allowedHostsFor, authenticate, hostAllowed, type Principal } from './au
 import { readJsonBody } from './body'
 import { handleControl, sendError, sendJson } from './control-routes'
 import type { McpEndpoint } from './mcp-endpoint'
+import type { DecisionOrigin } from '../../../shared/activity'
 
 export interface HttpOptions {
   host: string
   port: number
   api: Api
+  /** the Api recording decisions as made from `origin` */
+  apiFor?(origin: DecisionOrigin): Api
   mcp: McpEndpoint
   apiKeys: () => string[]
   /** the agent (and token id) a presented token belongs to */
@@ -60,6 +63,15 @@ function serveStatic(dir: string | null, url: URL, res: ServerResponse): void {
   fs.createReadStream(file).pipe(res)
 }
 
+/**
+ * Where a control-API request says it comes from: `X-Toolgate-Client: ui` (the web UI) or `cli`.
+ * Only a label on the activity record, after authentication: it grants nothing.
+ */
+export function originOf(req: IncomingMessage): DecisionOrigin {
+  const c = req.headers['x-toolgate-client']
+  return { by: 'user', via: c === 'ui' ? 'ui' : c === 'cli' ? 'cli' : 'api' }
+}
+
 export interface RunningHttp {
   url: string
   port: number
@@ -93,7 +105,7 @@ export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
     const body = req.method === 'POST' || req.method === 'PUT' ? await readJsonBody(req) : undefined
     if (isMcp) return o.mcp.handle(req, res, principal, body)
     if (principal.kind !== 'admin') throw new ApiError('forbidden', 'agent tokens may use /mcp only; the control API needs the admin key', 403)
-    return handleControl(o.api, o, req, res, url, body)
+    return handleControl(o.apiFor ? o.apiFor(originOf(req)) : o.api, o, req, res, url, body)
   }
   const server = http.createServer((req, res) => {
     handler(req, res).catch((err: unknown) => {

@@ -21,6 +21,9 @@ const TOOLGATE_INFO = { name: 'toolgate', version: '0.1.0' }
 const MAX_LOGGED_ERRORS = 20
 const MB = 1024 * 1024
 
+/** The size in bytes (JSON) of each result callTool returned, measured once for the limit check. */
+export const RESULT_BYTES = new WeakMap<CallToolResult, number>()
+
 export interface ConnectionHooks {
   /** the connection closed by itself (exit, crash, transport failure); not called after close() */
   onClosed(conn: UpstreamConnection, reason: string): void
@@ -154,6 +157,7 @@ export class UpstreamConnection {
       opts.signal?.removeEventListener('abort', forward)
     }
     const bytes = Buffer.byteLength(JSON.stringify(result))
+    RESULT_BYTES.set(result, bytes)
     if (bytes > this.opts.limits.maxResultBytes) {
       throw fail(
         'result_too_large',

@@ -1,0 +1,50 @@
+// `toolgate activity` for people: one line per record, oldest first, with every control
+// character escaped (agents write queries, tool names and arguments: an ESC or OSC sequence
+// must never reach the terminal), and bidi overrides shown as code points.
+import { actorOf, type ActivityEvent } from '../../shared/activity'
+
+// C0, DEL, C1, and the Unicode bidi embedding/override/isolate controls
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+/** Text safe to print on a terminal: control characters become \xNN / \u{NNNN}. */
+export function escapeControl(text: string): string {
+  return text.replace(UNSAFE, (c) => {
+    const n = c.codePointAt(0) as number
+    return n <= 0xff ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u{${n.toString(16)}}`
+  })
+}
+
+function time(ts: string): string {
+  const d = new Date(ts)
+  if (Number.isNaN(d.getTime())) return ts
+  const p = (n: number, w = 2) => String(n).padStart(w, '0')
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`
+}
+
+function who(e: ActivityEvent): string {
+  if (e.kind === 'decision' && e.by !== 'agent') return `${e.by} via ${e.via}`
+  const name = actorOf(e)
+  return e.agent !== null && e.client ? `${name} (${e.client})` : name
+}
+
+function bytes(n: number): string {
+  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1024 / 1024).toFixed(1)} MB`
+}
+
+/** One line (no newline) describing a record. */
+export function activityLine(e: ActivityEvent): string {
+  const head = `${time(e.ts)}  ${e.kind.padEnd(8)}  ${who(e)}`
+  let rest: string
+  switch (e.kind) {
+    case 'search':
+      rest = `"${e.query}"  ${e.hits} hit(s)${e.locked_only ? `  only locked: ${e.locked.join(', ') || '(some)'}` : ''}${e.include_disabled ? '  +locked' : ''}`
+      break
+    case 'call':
+      rest = `${e.tool}  ${e.outcome}${e.status ? ` (${e.status})` : ''}  ${e.duration_ms.toFixed(1)} ms${e.result_bytes !== undefined ? `  ${bytes(e.result_bytes)}` : ''}${e.error ? `  ${e.error.split('\n')[0]}` : ''}`
+      break
+    case 'decision':
+      rest = `${e.action} ${e.server}${e.tool ? `:${e.tool}` : ''}  ${e.message}`
+      break
+  }
+  return escapeControl(`${head}  ${rest}`)
+}

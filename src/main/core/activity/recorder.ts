@@ -1,0 +1,196 @@
+// The activity recorder: turns what agents and people do into records (searches, calls,
+// decisions), masks secrets, appends them to the store, and announces each as an `activity`
+// event. Recording never fails the request it describes: a disk error is logged once.
+import {
+  ACTIVITY_PAGE_DEFAULT,
+  ActivityQuerySchema,
+  activityQueryError,
+  parseSince,
+  type ActivityEvent,
+  type NewActivityEvent,
+  type ActivityPage,
+  type ActivityQuery,
+  type BlockReason,
+  type CallOutcome,
+  type DecisionAction,
+  type DecisionOrigin,
+} from '../../../shared/activity'
+import { ApiError } from '../../../shared/api'
+import type { Variant } from '../../../shared/call-variant'
+import type { ActivityConfig, ServerConfig } from '../../../shared/config-schema'
+import type { Logger } from '../log'
+import { argsDigest, argsPreview, maskText, redactorFor } from './redact'
+import { ActivityStore, type StoreLimits } from './store'
+
+/** Who is asking: the agent of the session (null for a local admin session) and its MCP client name. */
+export interface Who {
+  agent: string | null
+  client: string | null
+}
+
+export const NOBODY: Who = { agent: null, client: null }
+
+export interface CallRecord {
+  tool: string
+  server: ServerConfig | undefined
+  serverName: string | null
+  variant: Variant
+  args: unknown
+  outcome: CallOutcome
+  status?: BlockReason
+  durationMs: number
+  resultBytes?: number
+  error?: string
+}
+
+export interface SearchRecord {
+  query: string
+  include_disabled: boolean
+  hits: number
+  locked_only: boolean
+  locked: readonly string[]
+}
+
+export interface DecisionRecord {
+  action: DecisionAction
+  server: string
+  tool?: string
+  message: string
+}
+
+const ERROR_MAX = 500
+const QUERY_MAX = 500
+const CLIENT_MAX = 100
+
+export function storeLimits(c: ActivityConfig): StoreLimits {
+  const maxBytes = Math.round(c.max_mb * 1024 * 1024)
+  return {
+    maxBytes,
+    retentionMs: c.retention_days * 86_400_000,
+    segmentBytes: Math.min(8 * 1024 * 1024, Math.max(64 * 1024, Math.floor(maxBytes / 10))),
+  }
+}
+
+const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`)
+
+export class ActivityRecorder {
+  private failed = false
+
+  constructor(
+    readonly store: ActivityStore,
+    private readonly opts: {
+      config: () => ActivityConfig
+      emit: (event: ActivityEvent) => void
+      logger: Logger
+      now?: () => number
+    },
+  ) {}
+
+  private who(w: Who): Who {
+    return { agent: w.agent, client: w.client === null ? null : clip(w.client, CLIENT_MAX) }
+  }
+
+  private append(record: NewActivityEvent, now: number): void {
+    let event: ActivityEvent
+    try {
+      event = this.store.append(record, now)
+    } catch (e) {
+      if (!this.failed)
+        this.opts.logger.warn({ err: (e as Error).message, dir: this.store.dir }, 'cannot write the activity record; activity is not being recorded')
+      this.failed = true
+      return
+    }
+    this.failed = false
+    this.opts.emit(event)
+  }
+
+  search(who: Who, s: SearchRecord): void {
+    const now = this.opts.now?.() ?? Date.now()
+    this.append(
+      {
+        kind: 'search',
+        ts: new Date(now).toISOString(),
+        ...this.who(who),
+        query: clip(maskText(s.query), QUERY_MAX),
+        include_disabled: s.include_disabled,
+        hits: s.hits,
+        locked_only: s.locked_only,
+        locked: s.locked.slice(0, 10),
+      },
+      now,
+    )
+  }
+
+  call(who: Who, c: CallRecord): void {
+    const now = this.opts.now?.() ?? Date.now()
+    const redact = redactorFor(c.server)
+    this.append(
+      {
+        kind: 'call',
+        ts: new Date(now).toISOString(),
+        ...this.who(who),
+        tool: clip(maskText(c.tool), 400),
+        server: c.serverName,
+        variant: c.variant,
+        outcome: c.outcome,
+        ...(c.status ? { status: c.status } : {}),
+        duration_ms: Math.round(c.durationMs * 1000) / 1000,
+        ...(c.resultBytes !== undefined ? { result_bytes: c.resultBytes } : {}),
+        ...(this.opts.config().record_args ? { args_preview: argsPreview(c.args, redact) } : {}),
+        args_sha256: argsDigest(c.args),
+        ...(c.error !== undefined ? { error: clip(maskText(c.error, redact), ERROR_MAX) } : {}),
+      },
+      now,
+    )
+  }
+
+  decision(origin: DecisionOrigin, who: Who, d: DecisionRecord): void {
+    const now = this.opts.now?.() ?? Date.now()
+    this.append(
+      {
+        kind: 'decision',
+        ts: new Date(now).toISOString(),
+        ...this.who(who),
+        action: d.action,
+        server: d.server,
+        ...(d.tool !== undefined ? { tool: d.tool } : {}),
+        by: origin.by,
+        via: origin.via,
+        message: clip(maskText(d.message), ERROR_MAX),
+      },
+      now,
+    )
+  }
+
+  /** GET /api/v1/activity: validates the query (ApiError 400 with the parameter named). */
+  page(query: ActivityQuery): ActivityPage {
+    return queryPage(this.store, query, this.opts.now?.() ?? Date.now())
+  }
+
+  setConfig(c: ActivityConfig): void {
+    this.store.setLimits(storeLimits(c))
+  }
+
+  close(): void {
+    this.store.close()
+  }
+}
+
+/** One page from a store (live or read-only). */
+export function queryPage(store: ActivityStore, query: ActivityQuery, now: number): ActivityPage {
+  const parsed = ActivityQuerySchema.safeParse(query)
+  if (!parsed.success) throw new ApiError('invalid_query', activityQueryError(parsed.error.issues), 400)
+  const q = parsed.data
+  const limit = q.limit ?? ACTIVITY_PAGE_DEFAULT
+  const { events, more } = store.query({
+    ...(q.agent !== undefined ? { agent: q.agent } : {}),
+    ...(q.server !== undefined ? { server: q.server } : {}),
+    ...(q.tool !== undefined ? { tool: q.tool } : {}),
+    ...(q.kind !== undefined ? { kind: q.kind } : {}),
+    ...(q.outcome !== undefined ? { outcome: q.outcome } : {}),
+    ...(q.since !== undefined ? { sinceMs: parseSince(q.since, now) ?? undefined } : {}),
+    ...(q.cursor !== undefined ? { before: Number(q.cursor) } : {}),
+    limit,
+  })
+  return { events, next_cursor: more && events.length ? events[events.length - 1].id : null }
+}

@@ -1,0 +1,66 @@
+// What of an agent's arguments goes on record: their SHA-256 always, and (with record_args) a
+// preview with secrets masked (secret-named keys, token-looking values, and the target server's
+// own env/header/URL secrets via makeRedactor), every string and the whole preview size-capped.
+import type { ServerConfig } from '../../../shared/config-schema'
+import { canonicalJson, sha256 } from '../catalog/hash'
+import { makeRedactor } from '../upstream/target'
+import { looksLikeToken, MASK, SECRET_NAME } from '../upstream/mask'
+
+export const PREVIEW_MAX_CHARS = 1024
+const STRING_MAX_CHARS = 200
+const MAX_DEPTH = 6
+const MAX_ENTRIES = 50
+
+export type Redactor = (text: string) => string
+
+const redactors = new WeakMap<ServerConfig, Redactor>()
+
+/** The masking function for one server's secrets (cached per config object). */
+export function redactorFor(config: ServerConfig | undefined): Redactor {
+  if (!config) return (t) => t
+  let r = redactors.get(config)
+  if (!r) {
+    r = makeRedactor(config)
+    redactors.set(config, r)
+  }
+  return r
+}
+
+/** SHA-256 (hex) of the canonical JSON of the arguments: the same args always give the same digest. */
+export function argsDigest(args: unknown): string {
+  return sha256(canonicalJson(args ?? {}))
+}
+
+/** Masks token-looking runs inside free text (queries, error messages). */
+export function maskText(text: string, redact: Redactor = (t) => t): string {
+  return redact(text).replace(/[^\s"'`,;:=()[\]{}<>]{24,}/g, (run) => (looksLikeToken(run) ? MASK : run))
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`
+}
+
+function scrub(value: unknown, redact: Redactor, depth: number): unknown {
+  // clipped before masking (bounded work on huge strings), with room for a secret that crosses the final cut
+  if (typeof value === 'string') return clip(maskText(value.slice(0, STRING_MAX_CHARS * 4), redact), STRING_MAX_CHARS)
+  if (value === null || typeof value !== 'object') return value
+  if (depth >= MAX_DEPTH) return '…'
+  if (Array.isArray(value)) {
+    const out = value.slice(0, MAX_ENTRIES).map((v) => scrub(v, redact, depth + 1))
+    if (value.length > MAX_ENTRIES) out.push(`… ${value.length - MAX_ENTRIES} more`)
+    return out
+  }
+  const out: Record<string, unknown> = {}
+  const entries = Object.entries(value as Record<string, unknown>)
+  for (const [k, v] of entries.slice(0, MAX_ENTRIES)) {
+    const key = clip(maskText(k, redact), 100)
+    out[key] = SECRET_NAME.test(k) && v !== null && v !== undefined && v !== '' ? MASK : scrub(v, redact, depth + 1)
+  }
+  if (entries.length > MAX_ENTRIES) out['…'] = `${entries.length - MAX_ENTRIES} more`
+  return out
+}
+
+/** A redacted JSON preview of the arguments, at most PREVIEW_MAX_CHARS characters. */
+export function argsPreview(args: unknown, redact: Redactor): string {
+  return clip(JSON.stringify(scrub(args ?? {}, redact, 0)) ?? '{}', PREVIEW_MAX_CHARS)
+}

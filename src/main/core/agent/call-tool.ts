@@ -1,0 +1,100 @@
+// call_tool_read / call_tool_write / call_tool_destructive: argument check, the one gate
+// (scope → status → variant), the upstream call with the configured timeout, and one activity
+// record per call with its outcome, duration and result size.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
+import type { Variant } from '../../../shared/call-variant'
+import { parseToolId } from '../../../shared/ids'
+import type { CallOutcome } from '../../../shared/activity'
+import type { Catalog } from '../catalog/catalog'
+import type { DiscoveryStats } from '../discovery/stats'
+import type { UpstreamManager } from '../upstream-manager'
+import type { Logger } from '../log'
+import { UpstreamCallError } from '../upstream/types'
+import { RESULT_BYTES } from '../upstream/connection'
+import type { ActivityRecorder, CallRecord, Who } from '../activity/recorder'
+import { checkVariant, resolveTool } from './call-gate'
+import type { Scope } from './scope'
+
+export interface CallDeps {
+  catalog: Catalog
+  manager: UpstreamManager
+  stats: DiscoveryStats
+  logger: Logger
+  activity?: ActivityRecorder
+}
+
+const CallArgsSchema = z.object(
+  {
+    name: z.string({ error: 'name is required: the "server:tool" id from retrieve_tools' }),
+    args: z.record(z.string(), z.unknown(), { error: 'args must be an object of the tool\'s arguments, e.g. {"path": "/tmp"}' }).optional(),
+  },
+  { error: 'arguments must be an object like {"name": "server:tool", "args": {...}}' },
+)
+
+function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] }
+}
+
+function outcomeOf(e: unknown): CallOutcome {
+  if (e instanceof UpstreamCallError && (e.code === 'timeout' || e.code === 'cancelled')) return e.code
+  return 'error'
+}
+
+/** `onCallable`: told the tool id once the call passed the gate (learning from use remembers it). */
+export async function callTool(
+  deps: CallDeps,
+  scope: Scope,
+  who: Who,
+  tool: string,
+  raw: unknown,
+  signal: AbortSignal,
+  onCallable?: (id: string) => void,
+): Promise<CallToolResult> {
+  const started = performance.now()
+  const variant = tool.slice('call_tool_'.length) as Variant
+  const parsed = CallArgsSchema.safeParse(raw)
+  const name = parsed.success ? parsed.data.name : typeof (raw as { name?: unknown })?.name === 'string' ? (raw as { name: string }).name : ''
+  const args = parsed.success ? (parsed.data.args ?? {}) : (raw as { args?: unknown })?.args
+  const ref = parseToolId(name)
+  const serverName = 'error' in ref ? null : ref.server
+  const record = (r: Pick<CallRecord, 'outcome'> & Partial<CallRecord>): void =>
+    deps.activity?.call(who, {
+      tool: name,
+      serverName,
+      server: serverName === null ? undefined : deps.catalog.serverConfig(serverName),
+      variant,
+      args: args ?? {},
+      durationMs: performance.now() - started,
+      ...r,
+    })
+  const refuse = (r: Pick<CallRecord, 'outcome'> & Partial<CallRecord>, text: string): CallToolResult => {
+    record({ ...r, error: text })
+    return errorResult(text)
+  }
+
+  if (!parsed.success) return refuse({ outcome: 'error' }, `${tool}: ${parsed.error.issues[0].message}`)
+  const gate = resolveTool(deps.catalog, scope, parsed.data.name)
+  if (!gate.ok) {
+    deps.stats.recordCall(gate.blocked)
+    return refuse(gate.reason ? { outcome: 'blocked', status: gate.reason } : { outcome: 'error' }, gate.message)
+  }
+  const wrong = checkVariant(gate.entry, variant)
+  if (wrong) {
+    deps.stats.recordCall(false)
+    return refuse({ outcome: 'blocked', status: 'wrong_variant' }, wrong)
+  }
+  deps.stats.recordCall(false)
+  onCallable?.(gate.entry.id)
+  const up = deps.manager.get(gate.entry.server)
+  if (!up) return refuse({ outcome: 'error' }, `server "${gate.entry.server}" is not running; ask the user to check it in the Toolgate window.`)
+  const timeoutMs = deps.catalog.currentConfig.call_timeout_ms
+  try {
+    const result = (await up.callTool(gate.entry.name, parsed.data.args ?? {}, { timeoutMs, signal })) as CallToolResult
+    record({ outcome: result.isError ? 'error' : 'ok', resultBytes: RESULT_BYTES.get(result) })
+    return result
+  } catch (e) {
+    deps.logger.warn({ tool, err: (e as Error).message }, 'agent call failed')
+    return refuse({ outcome: outcomeOf(e) }, (e as Error).message)
+  }
+}

@@ -1,0 +1,124 @@
+// The detail drawer of one activity record: every recorded field, the remediation of a lock,
+// and for a search that found only locked tools, a way to review each of them.
+import { useEffect } from 'react'
+import type { ActivityEvent } from '../../shared/activity'
+import { isLockStatus, REMEDIATION } from '../../shared/statuses'
+import { useApp } from '../store/context'
+import { ReviewButton } from './ReviewButton'
+import { timeOf, whoOf } from './ActivityTable'
+
+function Row({ k, children }: { k: string; children: React.ReactNode }) {
+  return (
+    <div className="kv">
+      <dt>{k}</dt>
+      <dd>{children}</dd>
+    </div>
+  )
+}
+
+function Fields({ e }: { e: ActivityEvent }) {
+  switch (e.kind) {
+    case 'call':
+      return (
+        <>
+          <Row k="tool">
+            <code>{e.tool}</code> with <code>call_tool_{e.variant}</code>
+          </Row>
+          <Row k="outcome">
+            {e.outcome}
+            {e.status ? ` (${e.status})` : ''}
+          </Row>
+          {e.status && isLockStatus(e.status) && <Row k="why">{REMEDIATION[e.status]}</Row>}
+          <Row k="duration">{e.duration_ms.toFixed(1)} ms</Row>
+          {e.result_bytes !== undefined && <Row k="result">{e.result_bytes} bytes</Row>}
+          {e.error && (
+            <Row k="answer">
+              <pre className="code small">{e.error}</pre>
+            </Row>
+          )}
+          <Row k="arguments">
+            {e.args_preview !== undefined ? (
+              <pre className="code small">{e.args_preview}</pre>
+            ) : (
+              <span className="muted">not recorded (record_args: false)</span>
+            )}
+          </Row>
+          <Row k="SHA-256">
+            <code className="hash">{e.args_sha256}</code>
+          </Row>
+        </>
+      )
+    case 'search':
+      return (
+        <>
+          <Row k="query">
+            <code>{e.query}</code>
+            {e.include_disabled ? ' (include_disabled)' : ''}
+          </Row>
+          <Row k="found">{e.hits} callable tool(s)</Row>
+          {e.locked.length > 0 && (
+            <Row k={e.locked_only ? 'only locked' : 'locked'}>
+              <ul className="plain">
+                {e.locked.map((id) => (
+                  <li key={id}>
+                    <code>{id}</code> <ReviewButton id={id} />
+                  </li>
+                ))}
+              </ul>
+            </Row>
+          )}
+        </>
+      )
+    case 'decision':
+      return (
+        <>
+          <Row k="decision">
+            {e.action} <code>{e.tool ? `${e.server}:${e.tool}` : e.server}</code>
+          </Row>
+          <Row k="by">
+            {e.by}
+            {e.by === 'agent' && e.agent ? ` ${e.agent}` : ''} via {e.via}
+          </Row>
+          <Row k="result">{e.message}</Row>
+        </>
+      )
+  }
+}
+
+export function ActivityDetail() {
+  const id = useApp((s) => s.selectedActivity)
+  const e = useApp((s) => s.activity.find((x) => x.id === s.selectedActivity))
+  const select = useApp((s) => s.selectActivity)
+  useEffect(() => {
+    if (!id) return
+    const onKey = (ev: KeyboardEvent) => ev.key === 'Escape' && select(null)
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [id, select])
+  if (!e) return null
+  return (
+    <aside className="drawer" role="dialog" aria-label={`Activity record ${e.id}`}>
+      <header className="drawer-head">
+        <h3>
+          {e.kind} · {timeOf(e.ts)}
+        </h3>
+        <button type="button" className="btn btn--ghost" onClick={() => select(null)}>
+          Close
+        </button>
+      </header>
+      <dl className="kvs">
+        <Row k="when">{e.ts}</Row>
+        {e.kind === 'decision' && e.by !== 'agent' ? (
+          <Row k="who">{whoOf(e)}</Row>
+        ) : (
+          <>
+            <Row k="agent">{e.agent ?? <span className="muted">none (a local client with the admin key)</span>}</Row>
+            <Row k="client">{e.client ?? <span className="muted">unknown</span>}</Row>
+          </>
+        )}
+        <Fields e={e} />
+        <Row k="record">#{e.id}</Row>
+      </dl>
+    </aside>
+  )
+}

@@ -1,0 +1,92 @@
+// The live table of the activity record: time, agent, what (tool, query or decision), outcome.
+// Each row carries data-activity / data-outcome / data-agent (CONTRACT §7) and opens its details.
+import { actorOf, type ActivityEvent } from '../../shared/activity'
+import { useApp } from '../store/context'
+
+export function timeOf(ts: string): string {
+  const d = new Date(ts)
+  if (Number.isNaN(d.getTime())) return ts
+  const sameDay = d.toDateString() === new Date().toDateString()
+  return sameDay ? d.toLocaleTimeString([], { hour12: false }) : d.toLocaleString([], { hour12: false })
+}
+
+/** What data-outcome says: a call's outcome; for a search whether it found anything callable; a decision happened. */
+export function outcomeOf(e: ActivityEvent): string {
+  if (e.kind === 'call') return e.outcome
+  if (e.kind === 'search') return e.hits > 0 ? 'ok' : e.locked_only ? 'locked_only' : 'no_match'
+  return 'decided'
+}
+
+export function whoOf(e: ActivityEvent): string {
+  if (e.kind === 'decision' && e.by !== 'agent') return `${e.by} via ${e.via}`
+  return actorOf(e)
+}
+
+function What({ e }: { e: ActivityEvent }) {
+  if (e.kind === 'call') return <code>{e.tool}</code>
+  if (e.kind === 'search') return <span className="activity-query">search “{e.query}”</span>
+  return (
+    <span>
+      {e.action} <code>{e.tool ? `${e.server}:${e.tool}` : e.server}</code>
+    </span>
+  )
+}
+
+function Outcome({ e }: { e: ActivityEvent }) {
+  const o = outcomeOf(e)
+  if (e.kind === 'search') {
+    const text = e.hits > 0 ? `${e.hits} found` : e.locked_only ? `only locked (${e.locked.length})` : 'nothing found'
+    return <span className={`outcome outcome--${o}`}>{text}</span>
+  }
+  if (e.kind === 'decision') return <span className="outcome outcome--decided">by {e.by}</span>
+  return (
+    <span className={`outcome outcome--${o}`}>
+      {o}
+      {e.status ? <span className="outcome-why"> · {e.status.replace(/_/g, ' ')}</span> : null}
+    </span>
+  )
+}
+
+export function ActivityTable() {
+  const events = useApp((s) => s.activity)
+  const selected = useApp((s) => s.selectedActivity)
+  const select = useApp((s) => s.selectActivity)
+  return (
+    <table className="activity-table">
+      <thead>
+        <tr>
+          <th scope="col">time</th>
+          <th scope="col">agent</th>
+          <th scope="col">what</th>
+          <th scope="col">outcome</th>
+        </tr>
+      </thead>
+      <tbody>
+        {events.map((e) => (
+          <tr
+            key={e.id}
+            data-activity={e.id}
+            data-outcome={outcomeOf(e)}
+            data-agent={actorOf(e)}
+            data-kind={e.kind}
+            className={selected === e.id ? 'activity-row activity-row--selected' : 'activity-row'}
+            onClick={() => select(e.id)}
+          >
+            <td className="nowrap" title={e.ts}>
+              {timeOf(e.ts)}
+            </td>
+            <td>{whoOf(e)}</td>
+            <td>
+              <button type="button" className="linklike" aria-label={`Details of record ${e.id}`} onClick={() => select(e.id)}>
+                <What e={e} />
+              </button>
+            </td>
+            <td>
+              <Outcome e={e} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}

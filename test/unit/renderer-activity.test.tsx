@@ -1,0 +1,102 @@
+// @vitest-environment happy-dom
+// The Activity view against the real control service and the real activity recorder (buildWorld:
+// every status): agents' searches and calls made through real agent sessions show up with the
+// CONTRACT §7 markers, live, filtered, in a detail drawer, and the search demand leads to the
+// locked tool in one click.
+import { afterEach, describe, expect, it } from 'vitest'
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { agentScope, FULL_SCOPE } from '../../src/main/core/agent/scope'
+import { agentSession } from '../helpers/catalog-fixture'
+import { renderApp } from '../helpers/render-app'
+import { worldApi, type WorldApi } from '../helpers/world-api'
+
+afterEach(cleanup)
+
+const rows = () => [...document.querySelectorAll('[data-activity]')].map((r) => [r.getAttribute('data-outcome'), r.getAttribute('data-agent')])
+
+/** An agent session on the same world, recording into the API's activity log. */
+function agent(api: WorldApi, name: 'reader' | null, client: string) {
+  const scope = name ? agentScope(api.world.catalog.currentConfig.agents.find((a) => a.name === name)!) : FULL_SCOPE
+  return agentSession(api.world, scope, api.discovery, api.activityLog, client)
+}
+
+async function openActivity(api: WorldApi) {
+  renderApp(api)
+  await waitFor(() => expect(document.querySelector('[data-server="gh"]')).toBeTruthy())
+  fireEvent.click(screen.getByRole('button', { name: 'Activity' }))
+  await waitFor(() => expect(api.calls.some((c) => c.startsWith('activity'))).toBe(true))
+}
+
+describe('Activity view', () => {
+  it('lists what agents did, newest first, with data-activity, data-outcome and data-agent, and puts new records on top live', async () => {
+    const api = await worldApi()
+    const claude = await agent(api, null, 'claude-code')
+    await claude.call('retrieve_tools', { query: 'rotate keys' })
+    await claude.call('call_tool_destructive', { name: 'gh:delete_repo', args: { repo: 'x' } })
+    await openActivity(api)
+    await waitFor(() =>
+      expect(rows()).toEqual([
+        ['blocked', 'claude-code'],
+        ['locked_only', 'claude-code'],
+      ]),
+    )
+    const reader = await agent(api, 'reader', 'cursor')
+    await reader.call('call_tool_read', { name: 'gh:create_issue', args: { title: 'hi' } })
+    await waitFor(() => expect(rows()[0]).toEqual(['blocked', 'reader']))
+    const top = document.querySelector('[data-activity]')!
+    expect(top.textContent).toContain('gh:create_issue')
+    expect(top.textContent).toContain('out of scope')
+  })
+
+  it('sends the filters to the API and keeps new records out that do not match them', async () => {
+    const api = await worldApi()
+    const claude = await agent(api, null, 'claude-code')
+    await claude.call('call_tool_destructive', { name: 'gh:delete_repo' })
+    await claude.call('call_tool_read', { name: 'gh:list_repos' }) // not running: an error
+    await openActivity(api)
+    await waitFor(() => expect(rows()).toHaveLength(2))
+    fireEvent.change(screen.getByRole('combobox', { name: 'Outcome' }), { target: { value: 'blocked' } })
+    await waitFor(() => expect(rows()).toEqual([['blocked', 'claude-code']]))
+    expect(api.calls.at(-1)).toBe('activity {"outcome":"blocked","limit":100}')
+    await claude.call('call_tool_read', { name: 'gh:search_code' }) // an error: filtered out
+    await claude.call('call_tool_write', { name: 'gh:archive_repo' }) // blocked: shown
+    await waitFor(() => expect(rows()).toHaveLength(2))
+    expect(document.querySelector('[data-activity]')!.textContent).toContain('gh:archive_repo')
+    fireEvent.change(screen.getByRole('combobox', { name: 'Agent' }), { target: { value: 'claude-code' } })
+    await waitFor(() => expect(api.calls.at(-1)).toBe('activity {"agent":"claude-code","outcome":"blocked","limit":100}'))
+  })
+
+  it('opens a record in a drawer with its redacted arguments, their digest and the remediation of the lock', async () => {
+    const api = await worldApi()
+    const claude = await agent(api, null, 'claude-code')
+    await claude.call('call_tool_destructive', { name: 'gh:delete_repo', args: { repo: 'x', token: 'do-not-show-me' } })
+    await openActivity(api)
+    const [record] = (await api.service.activity({ limit: 1 })).events
+    fireEvent.click(await screen.findByRole('button', { name: `Details of record ${record.id}` }))
+    const drawer = screen.getByRole('dialog', { name: `Activity record ${record.id}` })
+    expect(drawer.textContent).toContain('{"repo":"x","token":"***"}')
+    expect(drawer.textContent).not.toContain('do-not-show-me')
+    expect(drawer.textContent).toContain(record.kind === 'call' ? record.args_sha256 : '?')
+    expect(drawer.textContent).toContain('NOT user-overridable')
+    expect(drawer.textContent).toContain('claude-code')
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Close' }))
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it('shows the search demand with the locked tools each query matched; Review opens the tool in the Servers view', async () => {
+    const api = await worldApi()
+    const claude = await agent(api, null, 'claude-code')
+    await claude.call('retrieve_tools', { query: 'rotate keys' })
+    await claude.call('retrieve_tools', { query: 'rotate keys' })
+    await openActivity(api)
+    const demand = await waitFor(() => {
+      const row = document.querySelector('[data-demand="rotate keys"]')
+      expect(row).toBeTruthy()
+      return row as HTMLElement
+    })
+    expect(within(demand).getAllByRole('cell')[1].textContent).toBe('2')
+    fireEvent.click(within(demand).getByRole('button', { name: 'Review gh:rotate_keys' }))
+    await waitFor(() => expect(document.querySelector('[data-tool="gh:rotate_keys"]')).toBeTruthy())
+    expect(screen.getByRole('button', { name: 'Servers' }).getAttribute('aria-current')).toBe('page')
+  })
+})
