@@ -196,7 +196,7 @@ describe('activity over a live `toolgate serve`', () => {
     expect(human.code).toBe(0)
     expect(human.stdout).not.toContain('\u001b')
     expect(human.stdout).not.toContain('\u0007')
-    expect(human.stdout).toContain('notes \\x1b]0;pwned\\x07 \\x1b[2J now')
+    expect(human.stdout).toContain('notes \\u001b]0;pwned\\u0007 \\u001b[2J now')
     // oldest first for people: the first search is on the first line
     expect(human.stdout.trim().split('\n')[0]).toContain('"wipe"')
     const json = await runCli(['activity', '--outcome', 'blocked', '--json', ...serve.flags])

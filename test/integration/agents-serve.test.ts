@@ -73,7 +73,7 @@ describe('agents over a live `toolgate serve`', () => {
       const cli = await runCli(['agents', 'list', '--details', ...serve.flags])
       expect(cli.code).toBe(0)
       expect(cli.stdout).not.toContain('\u001b')
-      expect(cli.stdout).toContain('evil\\x1b]0;owned\\x07client')
+      expect(cli.stdout).toContain('evil\\u001b]0;owned\\u0007client')
       expect(cli.stdout).toMatch(/reader +\(agent\)/)
       expect(cli.stdout).toContain(`${reader.context.at_connect} tokens at connect`)
       const asJson = JSON.parse((await runCli(['agents', 'list', '--json', ...serve.flags])).stdout) as { agents: AgentView[] }

@@ -99,4 +99,29 @@ describe('Activity view', () => {
     await waitFor(() => expect(document.querySelector('[data-tool="gh:rotate_keys"]')).toBeTruthy())
     expect(screen.getByRole('button', { name: 'Servers' }).getAttribute('aria-current')).toBe('page')
   })
+
+  it('shows what an agent wrote as text: markup stays inert, control, bidi and invisible characters are escaped', async () => {
+    const api = await worldApi()
+    const client = 'evil<img src=x onerror="globalThis.pwned=1">\u202egnp.exe\u200b\u001b]0;t\u0007'
+    const evil = await agent(api, null, client)
+    await evil.call('retrieve_tools', { query: 'rotate <script>globalThis.pwned=2</script> keys \u202eeulav\u2066' })
+    await evil.call('call_tool_read', { name: 'gh:<b>bold</b>\u202elist_repos', args: { note: '<img src=y>\u202ereversed\u009b31m' } })
+    await openActivity(api)
+    await waitFor(() => expect(rows()).toHaveLength(2))
+    // the contract marker keeps the name as the agent gave it
+    expect(rows().map((r) => r[1])).toEqual([client, client])
+    const [call] = (await api.service.activity({ limit: 1 })).events
+    fireEvent.click(await screen.findByRole('button', { name: `Details of record ${call.id}` }))
+    const drawer = screen.getByRole('dialog', { name: `Activity record ${call.id}` })
+    const table = document.querySelector('.activity-table') as HTMLElement
+    for (const el of [table, drawer]) {
+      expect(el.querySelector('img, script, b')).toBeNull()
+      expect(el.textContent).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/)
+    }
+    expect(table.textContent).toContain('evil<img src=x onerror="globalThis.pwned=1">\\u202egnp.exe\\u200b\\u001b]0;t\\u0007')
+    expect(table.textContent).toContain('rotate <script>globalThis.pwned=2</script> keys \\u202eeulav\\u2066')
+    expect(drawer.textContent).toContain('gh:<b>bold</b>\\u202elist_repos')
+    expect(drawer.textContent).toContain('<img src=y>\\u202ereversed\\u009b31m')
+    expect((globalThis as { pwned?: number }).pwned).toBeUndefined()
+  })
 })

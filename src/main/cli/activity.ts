@@ -12,6 +12,7 @@ import { instanceKey, readLiveInstance } from '../core/state/lock'
 import { resolveConfigPath, resolveDataDir } from '../core/paths'
 import { UsageError } from './errors'
 import { activityLine } from './print-activity'
+import { printJsonText } from './output'
 import type { Where } from './control-client'
 
 export interface ActivityOptions extends Where {
@@ -58,11 +59,12 @@ export async function activityCmd(o: ActivityOptions): Promise<void> {
       store.close()
     }
   }
-  const out = (s: string): boolean => process.stdout.write(s)
-  if (o.json && !o.follow) out(JSON.stringify(page, null, 2) + '\n')
+  // JSON with bidi/C1 characters as \u escapes (the same value as the API's); lines escaped by activityLine
+  const print = (e: ActivityEvent): void => (o.json ? printJsonText(JSON.stringify(e)) : void process.stdout.write(activityLine(e) + '\n'))
+  if (o.json && !o.follow) printJsonText(JSON.stringify(page, null, 2))
   else {
-    for (const e of [...page.events].reverse()) out(o.json ? JSON.stringify(e) + '\n' : activityLine(e) + '\n')
-    if (!o.json && !o.follow && page.events.length === 0) out('No activity recorded yet that matches.\n')
+    for (const e of [...page.events].reverse()) print(e)
+    if (!o.json && !o.follow && page.events.length === 0) process.stdout.write('No activity recorded yet that matches.\n')
   }
   if (!o.follow) return
   if (!live) {
@@ -75,7 +77,7 @@ export async function activityCmd(o: ActivityOptions): Promise<void> {
     live.subscribe((ev) => {
       if (ev.type !== 'activity') return
       const e = ev.data as unknown as ActivityEvent
-      if (matchesActivity(e, filters, Date.now())) out(o.json ? JSON.stringify(e) + '\n' : activityLine(e) + '\n')
+      if (matchesActivity(e, filters, Date.now())) print(e)
     })
   })
 }

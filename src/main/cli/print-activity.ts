@@ -1,18 +1,8 @@
 // `toolgate activity` for people: one line per record, oldest first, with every control
-// character escaped (agents write queries, tool names and arguments: an ESC or OSC sequence
-// must never reach the terminal), and bidi overrides shown as code points.
+// character escaped (agents write queries, tool names, client names and arguments: an ESC or OSC
+// sequence must never reach the terminal), and bidi or invisible characters shown as \u escapes.
 import { actorOf, type ActivityEvent } from '../../shared/activity'
-
-// C0, DEL, C1, and the Unicode bidi embedding/override/isolate controls
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
-
-/** Text safe to print on a terminal: control characters become \xNN / \u{NNNN}. */
-export function escapeControl(text: string): string {
-  return text.replace(UNSAFE, (c) => {
-    const n = c.codePointAt(0) as number
-    return n <= 0xff ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u{${n.toString(16)}}`
-  })
-}
+import { escapeControls } from '../../shared/text'
 
 function time(ts: string): string {
   const d = new Date(ts)
@@ -46,5 +36,5 @@ export function activityLine(e: ActivityEvent): string {
       rest = `${e.action} ${e.server}${e.tool ? `:${e.tool}` : ''}  ${e.message}`
       break
   }
-  return escapeControl(`${head}  ${rest}`)
+  return escapeControls(`${head}  ${rest}`)
 }

@@ -1,7 +1,9 @@
 // `toolgate agents list` for people: each agent and local client with its scope, tokens, reach
 // (and why the rest is out of reach) and context cost; escaped, since client names come from agents.
 import type { AgentView } from '../../shared/agents'
-import { escapeControl } from './print-activity'
+import { escapeControls } from '../../shared/text'
+import { printJson } from './output'
+import { table } from './print'
 
 const when = (ts: string | null): string => (ts ? ts.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : 'never')
 
@@ -24,7 +26,7 @@ export function agentViewText(a: AgentView): string {
     const head = r.reachable ? `${r.callable} callable` : 'out of reach'
     lines.push(`  ${r.server.padEnd(20)} ${head}${r.why ? `: ${r.why}` : ''}${more.length ? ` (${more.join(', ')})` : ''}`)
   }
-  return lines.map(escapeControl).join('\n')
+  return lines.map(escapeControls).join('\n')
 }
 
 /** One row per agent: AGENT SERVERS PERMISSIONS TOKENS, then what it can call and what that costs in context. */
@@ -41,21 +43,11 @@ function agentTable(agents: AgentView[]): string {
       when(a.last_seen),
     ])
   }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
-  return rows
-    .map((r) =>
-      escapeControl(
-        r
-          .map((c, i) => c.padEnd(widths[i]))
-          .join('  ')
-          .trimEnd(),
-      ),
-    )
-    .join('\n')
+  return table(rows).trimEnd()
 }
 
 export function printAgentViews(agents: AgentView[], json: boolean, details = false): void {
-  if (json) return void process.stdout.write(JSON.stringify({ agents }, null, 2) + '\n')
+  if (json) return printJson({ agents })
   if (agents.length === 0) return void process.stdout.write('No agents configured (add them under "agents" in mcp_config.json) and no local client seen yet.\n')
   process.stdout.write(agentTable(agents) + '\n')
   if (details) process.stdout.write('\n' + agents.map(agentViewText).join('\n\n') + '\n')

@@ -4,7 +4,8 @@ import { launchText } from '../../shared/launch'
 import { escapeControls } from '../../shared/text'
 import { printJson, say } from './output'
 
-function table(rows: string[][], after: Array<string | null> = []): string {
+/** Rows as aligned columns, every cell escaped first (so the widths are those shown). */
+export function table(rows: string[][], after: Array<string | null> = []): string {
   const cells = rows.map((r) => r.map(escapeControls))
   const widths = cells[0].map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)))
   return (

@@ -3,6 +3,7 @@
 import { useEffect } from 'react'
 import type { ActivityEvent } from '../../shared/activity'
 import { isLockStatus, REMEDIATION } from '../../shared/statuses'
+import { escapeControls, escapeJsonControls, escapeText } from '../../shared/text'
 import { useApp } from '../store/context'
 import { ReviewButton } from './ReviewButton'
 import { timeOf, whoOf } from './ActivityTable'
@@ -22,7 +23,7 @@ function Fields({ e }: { e: ActivityEvent }) {
       return (
         <>
           <Row k="tool">
-            <code>{e.tool}</code> with <code>call_tool_{e.variant}</code>
+            <code>{escapeControls(e.tool)}</code> with <code>call_tool_{e.variant}</code>
           </Row>
           <Row k="outcome">
             {e.outcome}
@@ -33,12 +34,12 @@ function Fields({ e }: { e: ActivityEvent }) {
           {e.result_bytes !== undefined && <Row k="result">{e.result_bytes} bytes</Row>}
           {e.error && (
             <Row k="answer">
-              <pre className="code small">{e.error}</pre>
+              <pre className="code small">{escapeText(e.error)}</pre>
             </Row>
           )}
           <Row k="arguments">
             {e.args_preview !== undefined ? (
-              <pre className="code small">{e.args_preview}</pre>
+              <pre className="code small">{escapeJsonControls(e.args_preview)}</pre>
             ) : (
               <span className="muted">not recorded (record_args: false)</span>
             )}
@@ -52,7 +53,7 @@ function Fields({ e }: { e: ActivityEvent }) {
       return (
         <>
           <Row k="query">
-            <code>{e.query}</code>
+            <code>{escapeControls(e.query)}</code>
             {e.include_disabled ? ' (include_disabled)' : ''}
           </Row>
           <Row k="found">{e.hits} callable tool(s)</Row>
@@ -79,7 +80,7 @@ function Fields({ e }: { e: ActivityEvent }) {
             {e.by}
             {e.by === 'agent' && e.agent ? ` ${e.agent}` : ''} via {e.via}
           </Row>
-          <Row k="result">{e.message}</Row>
+          <Row k="result">{escapeText(e.message)}</Row>
         </>
       )
   }
@@ -113,7 +114,7 @@ export function ActivityDetail() {
         ) : (
           <>
             <Row k="agent">{e.agent ?? <span className="muted">none (a local client with the admin key)</span>}</Row>
-            <Row k="client">{e.client ?? <span className="muted">unknown</span>}</Row>
+            <Row k="client">{e.client !== null ? escapeControls(e.client) : <span className="muted">unknown</span>}</Row>
           </>
         )}
         <Fields e={e} />

@@ -1,6 +1,9 @@
 // The live table of the activity record: time, agent, what (tool, query or decision), outcome.
 // Each row carries data-activity / data-outcome / data-agent (CONTRACT §7) and opens its details.
+// Agents write the queries, tool ids and client names: they are shown with control, bidi and
+// invisible characters as \u escapes (React already escapes markup).
 import { actorOf, type ActivityEvent } from '../../shared/activity'
+import { escapeControls } from '../../shared/text'
 import { useApp } from '../store/context'
 
 export function timeOf(ts: string): string {
@@ -19,12 +22,12 @@ export function outcomeOf(e: ActivityEvent): string {
 
 export function whoOf(e: ActivityEvent): string {
   if (e.kind === 'decision' && e.by !== 'agent') return `${e.by} via ${e.via}`
-  return actorOf(e)
+  return escapeControls(actorOf(e))
 }
 
 function What({ e }: { e: ActivityEvent }) {
-  if (e.kind === 'call') return <code>{e.tool}</code>
-  if (e.kind === 'search') return <span className="activity-query">search “{e.query}”</span>
+  if (e.kind === 'call') return <code>{escapeControls(e.tool)}</code>
+  if (e.kind === 'search') return <span className="activity-query">search “{escapeControls(e.query)}”</span>
   return (
     <span>
       {e.action} <code>{e.tool ? `${e.server}:${e.tool}` : e.server}</code>

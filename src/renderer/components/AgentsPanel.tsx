@@ -4,6 +4,7 @@
 import { useEffect } from 'react'
 import type { AgentView, ServerReach } from '../../shared/agents'
 import { LOCK_STATUSES } from '../../shared/statuses'
+import { escapeControls } from '../../shared/text'
 import { useApp } from '../store/context'
 import { timeOf, whoOf } from './ActivityTable'
 
@@ -31,7 +32,7 @@ function AgentCard({ a }: { a: AgentView }) {
   return (
     <article className="agent-card" data-agent={a.name} aria-labelledby={`agent-${a.name}`}>
       <header className="agent-head">
-        <h3 id={`agent-${a.name}`}>{a.name}</h3>
+        <h3 id={`agent-${a.name}`}>{escapeControls(a.name)}</h3>
         <span className="muted small">
           {a.kind === 'agent' ? 'configured agent' : 'local client (admin key, no agent name)'} · last seen {when(a.last_seen)}
         </span>
@@ -90,7 +91,9 @@ function AgentCard({ a }: { a: AgentView }) {
           {a.recent.map((e) => (
             <li key={e.id} data-activity={e.id}>
               <span className="muted">{timeOf(e.ts)}</span>{' '}
-              {e.kind === 'call' ? `${e.tool} → ${e.outcome}` : e.kind === 'search' ? `search “${e.query}”` : `${e.action} ${e.server} (${whoOf(e)})`}
+              {escapeControls(
+                e.kind === 'call' ? `${e.tool} → ${e.outcome}` : e.kind === 'search' ? `search “${e.query}”` : `${e.action} ${e.server} (${whoOf(e)})`,
+              )}
             </li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 // The search demand: what agents asked for that only locked tools could answer (the discovery
 // stats, kept in memory since start), with the locked tools each query matched and a Review button.
+import { escapeControls } from '../../shared/text'
 import { useApp } from '../store/context'
 import { ReviewButton } from './ReviewButton'
 
@@ -21,7 +22,7 @@ export function SearchDemand() {
           <tbody>
             {queries.map((q) => (
               <tr key={q.query} data-demand={q.query}>
-                <td>{q.query}</td>
+                <td>{escapeControls(q.query)}</td>
                 <td>{q.count}</td>
                 <td>
                   <ul className="plain">

@@ -19,7 +19,7 @@ import { ApiError } from '../../../shared/api'
 import type { Variant } from '../../../shared/call-variant'
 import type { ActivityConfig, ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
-import { argsDigest, argsPreview, maskText, redactorFor } from './redact'
+import { argsDigest, argsPreview, maskText, maskTokens, redactorFor } from './redact'
 import { ActivityStore, type StoreLimits } from './store'
 
 /** Who is asking: the agent of the session (null for a local admin session) and its MCP client name. */
@@ -61,6 +61,7 @@ export interface DecisionRecord {
 const ERROR_MAX = 500
 const QUERY_MAX = 500
 const CLIENT_MAX = 100
+const NAME_MAX = 200
 
 export function storeLimits(c: ActivityConfig): StoreLimits {
   const maxBytes = Math.round(c.max_mb * 1024 * 1024)
@@ -72,6 +73,8 @@ export function storeLimits(c: ActivityConfig): StoreLimits {
 }
 
 const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`)
+/** masking works on a bounded prefix: a huge text costs no more than a short one */
+const masked = (s: string, max: number, redact?: (t: string) => string): string => clip(maskText(s.slice(0, max * 4), redact), max)
 
 export class ActivityRecorder {
   private failed = false
@@ -111,7 +114,7 @@ export class ActivityRecorder {
         kind: 'search',
         ts: new Date(now).toISOString(),
         ...this.who(who),
-        query: clip(maskText(s.query), QUERY_MAX),
+        query: masked(s.query, QUERY_MAX),
         include_disabled: s.include_disabled,
         hits: s.hits,
         locked_only: s.locked_only,
@@ -129,8 +132,8 @@ export class ActivityRecorder {
         kind: 'call',
         ts: new Date(now).toISOString(),
         ...this.who(who),
-        tool: clip(maskText(c.tool), 400),
-        server: c.serverName,
+        tool: clip(maskTokens(c.tool.slice(0, 8 * NAME_MAX)), 2 * NAME_MAX),
+        server: c.serverName === null ? null : clip(c.serverName, NAME_MAX),
         variant: c.variant,
         outcome: c.outcome,
         ...(c.status ? { status: c.status } : {}),
@@ -138,7 +141,7 @@ export class ActivityRecorder {
         ...(c.resultBytes !== undefined ? { result_bytes: c.resultBytes } : {}),
         ...(this.opts.config().record_args ? { args_preview: argsPreview(c.args, redact) } : {}),
         args_sha256: argsDigest(c.args),
-        ...(c.error !== undefined ? { error: clip(maskText(c.error, redact), ERROR_MAX) } : {}),
+        ...(c.error !== undefined ? { error: masked(c.error, ERROR_MAX, redact) } : {}),
       },
       now,
     )
@@ -152,11 +155,11 @@ export class ActivityRecorder {
         ts: new Date(now).toISOString(),
         ...this.who(who),
         action: d.action,
-        server: d.server,
-        ...(d.tool !== undefined ? { tool: d.tool } : {}),
+        server: clip(d.server, NAME_MAX),
+        ...(d.tool !== undefined ? { tool: clip(d.tool, NAME_MAX) } : {}),
         by: origin.by,
         via: origin.via,
-        message: clip(maskText(d.message), ERROR_MAX),
+        message: masked(d.message, ERROR_MAX),
       },
       now,
     )

@@ -4,7 +4,7 @@
 import type { ServerConfig } from '../../../shared/config-schema'
 import { canonicalJson, sha256 } from '../catalog/hash'
 import { makeRedactor } from '../upstream/target'
-import { looksLikeToken, MASK, SECRET_NAME } from '../upstream/mask'
+import { looksLikeToken, MASK, maskUrl, SECRET_NAME } from '../upstream/mask'
 
 export const PREVIEW_MAX_CHARS = 1024
 const STRING_MAX_CHARS = 200
@@ -31,9 +31,36 @@ export function argsDigest(args: unknown): string {
   return sha256(canonicalJson(args ?? {}))
 }
 
-/** Masks token-looking runs inside free text (queries, error messages). */
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>]+/gi
+/** `Bearer x`, `Basic x`: an Authorization value written out */
+const AUTH_SCHEME = /\b(bearer|basic|token)(\s+)[^\s"'`,;]+/gi
+/**
+ * `NAME=value` and `NAME: value` where NAME looks secret (`API_KEY=…`, `password: …`, `"token": "…"`);
+ * a colon needs a space or a quote after it, so a tool id such as `keycloak:list_users` stays readable
+ */
+const NAMED_VALUE = /([A-Za-z_][\w.-]{0,63})("?\s*=\s*"?|"?:\s+"?|":")([^\s"'`,;&]+)/g
+/** `--password value`, `-p`-style flags with a secret-looking name, then their value */
+const SECRET_FLAG = /(--?[A-Za-z][\w.-]{0,63})(\s+)([^\s"'`,;-][^\s"'`,;]*)/g
+/** runs that may be tokens (8+: well-known prefixes such as `sk-` are short) */
+const RUN = /[^\s"'`,;:=()[\]{}<>]{8,}/g
+
+/**
+ * Masks secrets inside free text (argument strings, queries, error messages): the server's own
+ * secrets, URL credentials and secret query values, `Bearer …`, secret-named `NAME=value` /
+ * `NAME: value` / `--secret-flag value`, and token-looking runs.
+ */
 export function maskText(text: string, redact: Redactor = (t) => t): string {
-  return redact(text).replace(/[^\s"'`,;:=()[\]{}<>]{24,}/g, (run) => (looksLikeToken(run) ? MASK : run))
+  return redact(text)
+    .replace(URL_IN_TEXT, (url) => maskUrl(url))
+    .replace(AUTH_SCHEME, (_m, scheme: string, space: string) => `${scheme}${space}${MASK}`)
+    .replace(NAMED_VALUE, (m, name: string, sep: string, value: string) => (SECRET_NAME.test(name) && value !== MASK ? `${name}${sep}${MASK}` : m))
+    .replace(SECRET_FLAG, (m, flag: string, space: string, value: string) => (SECRET_NAME.test(flag) && value !== MASK ? `${flag}${space}${MASK}` : m))
+    .replace(RUN, (run) => (looksLikeToken(run) ? MASK : run))
+}
+
+/** Only token-looking runs: for names (a `server:tool` id), which the other rules would garble. */
+export function maskTokens(text: string): string {
+  return text.replace(RUN, (run) => (looksLikeToken(run) ? MASK : run))
 }
 
 function clip(text: string, max: number): string {
@@ -53,7 +80,7 @@ function scrub(value: unknown, redact: Redactor, depth: number): unknown {
   const out: Record<string, unknown> = {}
   const entries = Object.entries(value as Record<string, unknown>)
   for (const [k, v] of entries.slice(0, MAX_ENTRIES)) {
-    const key = clip(maskText(k, redact), 100)
+    const key = clip(maskText(k.slice(0, 400), redact), 100)
     out[key] = SECRET_NAME.test(k) && v !== null && v !== undefined && v !== '' ? MASK : scrub(v, redact, depth + 1)
   }
   if (entries.length > MAX_ENTRIES) out['…'] = `${entries.length - MAX_ENTRIES} more`
