@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ActivityEvent, CallOutcome, NewActivityEvent } from '../../src/shared/activity'
 import { ActivityStore, type StoreLimits } from '../../src/main/core/activity/store'
 import { queryPage } from '../../src/main/core/activity/recorder'
@@ -163,6 +163,44 @@ describe('activity store', () => {
     expect(fs.existsSync(old)).toBe(false)
     expect(b.append(call(1)).id).toBe('2')
     expect(b.query({ limit: 10 }).events.map((e) => e.id)).toEqual(['2'])
+  })
+
+  it('deletes records past the retention while it runs, the segment being written too', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    try {
+      const dir = tmp()
+      const s = open(dir, { ...BIG, retentionMs: 30 * 86_400_000 })
+      s.append(call(0))
+      s.append(call(1))
+      expect(s.query({ limit: 10 }).events).toHaveLength(2)
+      // a quiet Toolgate: the last write was 40 days ago
+      const [current] = segments(dir)
+      const past = new Date(Date.now() - 40 * 86_400_000)
+      fs.utimesSync(path.join(dir, current), past, past)
+      vi.advanceTimersByTime(3_600_000)
+      expect(segments(dir)).toEqual([])
+      expect(s.query({ limit: 10 }).events).toEqual([])
+      // the ids go on in a new segment
+      expect(s.append(call(2)).id).toBe('3')
+      expect(s.query({ limit: 10 }).events.map((e) => e.id)).toEqual(['3'])
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('forgets the names of deleted records: agents cannot grow its memory with made-up tool ids', () => {
+    const dir = tmp()
+    const line = Buffer.byteLength(JSON.stringify({ id: '10000', ...call(0, { tool: `x:${'t'.repeat(300)}0000` }) })) + 1
+    const s = open(dir, { maxBytes: line * 200, retentionMs: 1e12, segmentBytes: line * 50 })
+    s.query({ limit: 1 }) // the index is live from here on
+    for (let i = 0; i < 5000; i++) s.append(call(i, { tool: `x:${'t'.repeat(300)}${String(i).padStart(4, '0')}`, agent: null, client: `c${i}` }))
+    const kept = s.count()
+    expect(kept).toBeLessThanOrEqual(250)
+    // each record brings at most a tool id, its name and a client name: the table follows the records kept
+    expect(s.internedNames()).toBeLessThanOrEqual(4 * kept + 1024 + 3 * 50)
+    expect(s.query({ limit: 1, tool: `x:${'t'.repeat(300)}4999` }).events).toHaveLength(1)
+    expect(s.query({ limit: 1, agent: 'c4999' }).events).toHaveLength(1)
+    expect(s.query({ limit: 1, agent: 'c0' }).events).toHaveLength(0)
   })
 
   it('reads another process’s files read-only (the CLI with no owner)', () => {

@@ -25,6 +25,7 @@ export interface StoreFilter {
   limit: number
 }
 
+const PRUNE_EVERY_MAX_MS = 3_600_000
 const KINDS: ActivityKind[] = ['search', 'call', 'decision']
 const OUTCOMES: Array<CallOutcome | undefined> = [undefined, 'ok', 'error', 'blocked', 'timeout', 'cancelled']
 
@@ -55,12 +56,13 @@ type Indexable = Partial<Record<'agent' | 'client' | 'server' | 'tool' | 'kind' 
 export class ActivityStore {
   private readonly segments: Segment[] = []
   private readonly strings = new Map<string, number>([['', 0]])
-  private readonly stringList: string[] = ['']
+  private stringList: string[] = ['']
   private current: { seg: Segment; fd: number } | null = null
   private readFds = new Map<string, number>()
   private lastId: number
   private loaded = false
   private closed = false
+  private pruneTimer: NodeJS.Timeout | null = null
 
   constructor(
     readonly dir: string,
@@ -72,11 +74,28 @@ export class ActivityStore {
     this.lastId = lastIdOnDisk(files)
     if (!readOnly) this.prune(Date.now())
     for (const f of listSegments(dir)) this.segments.push({ name: f.name, file: f.file, bytes: f.bytes, rows: null })
+    this.schedulePrune()
   }
 
   setLimits(limits: StoreLimits): void {
     this.limits = limits
     this.prune(Date.now())
+    this.schedulePrune()
+  }
+
+  /** Age matters while Toolgate runs too: prune every quarter of the retention, at most hourly. */
+  private schedulePrune(): void {
+    if (this.readOnly) return
+    if (this.pruneTimer) clearInterval(this.pruneTimer)
+    const every = Math.min(PRUNE_EVERY_MAX_MS, Math.max(1000, this.limits.retentionMs / 4))
+    this.pruneTimer = setInterval(() => {
+      try {
+        this.prune(Date.now())
+      } catch {
+        // the disk refused (a full disk, a deleted dir): the next append or prune says so
+      }
+    }, every)
+    this.pruneTimer.unref()
   }
 
   /** Writes the record (an id is assigned) and returns it; throws when the disk refuses. */
@@ -116,9 +135,13 @@ export class ActivityStore {
     this.current = null
   }
 
-  /** Drops segments past the retention or over the size budget (files and index). */
+  /**
+   * Drops segments past the retention or over the size budget (files and index). The segment being
+   * written is closed first when its last record is past the retention (a quiet Toolgate), so it can go too.
+   */
   prune(now: number): void {
-    if (this.readOnly) return
+    if (this.readOnly || this.closed) return
+    if (this.current && fs.fstatSync(this.current.fd).mtimeMs < now - this.limits.retentionMs) this.closeCurrent()
     const removed = new Set(pruneSegments(listSegments(this.dir), this.limits, now, this.current?.seg.name ?? null))
     if (!removed.size) return
     for (let i = this.segments.length - 1; i >= 0; i--) {
@@ -128,6 +151,25 @@ export class ActivityStore {
       const fd = this.readFds.get(name)
       if (fd !== undefined) fs.closeSync(fd)
       this.readFds.delete(name)
+    }
+    this.compactStrings()
+  }
+
+  /**
+   * The interned names (agents pick client names and tool ids) shrink with the records: once the
+   * table holds far more names than the records left could use, it is rebuilt from those records.
+   */
+  private compactStrings(): void {
+    const rows = this.segments.reduce((n, seg) => n + (seg.rows?.id.length ?? 0), 0)
+    if (this.strings.size <= 4 * rows + 1024) return
+    const old = this.stringList
+    this.strings.clear()
+    this.strings.set('', 0)
+    this.stringList = ['']
+    for (const seg of this.segments) {
+      const r = seg.rows
+      if (!r) continue
+      for (const col of [r.agent, r.client, r.server, r.tool, r.toolName]) for (let i = 0; i < col.length; i++) col[i] = this.intern(old[col[i]])
     }
   }
 
@@ -246,6 +288,11 @@ export class ActivityStore {
     return out
   }
 
+  /** How many distinct names (agents, clients, servers, tools) the index holds: bounded by the records kept. */
+  internedNames(): number {
+    return this.strings.size
+  }
+
   /** Records on disk in this store's index (loads it). */
   count(): number {
     this.load()
@@ -255,6 +302,7 @@ export class ActivityStore {
   close(): void {
     if (this.closed) return
     this.closed = true
+    if (this.pruneTimer) clearInterval(this.pruneTimer)
     this.closeCurrent()
     for (const fd of this.readFds.values()) fs.closeSync(fd)
     this.readFds.clear()
