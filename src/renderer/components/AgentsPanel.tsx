@@ -3,6 +3,7 @@
 // recent activity. Markers: data-agent="NAME" on each agent's card.
 import { useEffect } from 'react'
 import type { AgentView, ServerReach } from '../../shared/agents'
+import type { AgentTokenInfo } from '../../shared/api'
 import { LOCK_STATUSES } from '../../shared/statuses'
 import { escapeControls } from '../../shared/text'
 import { useApp } from '../store/context'
@@ -24,6 +25,58 @@ function ReachRow({ r }: { r: ServerReach }) {
       <td>{r.reachable ? `${r.callable} callable` : <span className="muted">out of reach</span>}</td>
       <td>{[r.why, ...out].filter(Boolean).join('; ') || '—'}</td>
     </tr>
+  )
+}
+
+/** An agent's tokens (id, created, last used; never the token) with Revoke, and Revoke all (issue 11, point 5). */
+function Tokens({ agent, tokens }: { agent: string; tokens: AgentTokenInfo[] }) {
+  const api = useApp((s) => s.api)
+  const reportError = useApp((s) => s.reportError)
+  const loadAgents = useApp((s) => s.loadAgents)
+  const revoke = async (id?: string): Promise<void> => {
+    try {
+      await api.revokeAgentTokens(agent, id)
+    } catch (err) {
+      reportError(err)
+    }
+    await loadAgents()
+  }
+  return (
+    <>
+      <table className="queries">
+        <thead>
+          <tr>
+            <th scope="col">token</th>
+            <th scope="col">created</th>
+            <th scope="col">last used</th>
+            <th scope="col">
+              <span className="sr-only">actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {tokens.map((t) => (
+            <tr key={t.id} data-token={t.id}>
+              <td>
+                <code>{t.id}</code>
+              </td>
+              <td>{when(t.created_at)}</td>
+              <td>{when(t.last_used_at)}</td>
+              <td>
+                <button type="button" className="btn btn--small" onClick={() => void revoke(t.id)}>
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {tokens.length > 1 && (
+        <button type="button" className="btn btn--ghost btn--small" onClick={() => void revoke()}>
+          Revoke all
+        </button>
+      )}
+    </>
   )
 }
 
@@ -49,15 +102,11 @@ function AgentCard({ a }: { a: AgentView }) {
             <dt>tokens</dt>
             <dd>
               {a.token_list.length === 0 ? (
-                <span className="muted">none (connects over stdio with --agent, or create one: toolgate agents token {a.name})</span>
+                <span className="muted">
+                  none (connects over stdio with --agent, or create one: <code>toolgate agents token {a.name}</code>)
+                </span>
               ) : (
-                <ul className="plain">
-                  {a.token_list.map((t) => (
-                    <li key={t.id}>
-                      <code>{t.id}</code> created {when(t.created_at)}, last used {when(t.last_used_at)}
-                    </li>
-                  ))}
-                </ul>
+                <Tokens agent={a.name} tokens={a.token_list} />
               )}
             </dd>
           </div>

@@ -3,7 +3,6 @@ import { useEffect } from 'react'
 import { useApp } from '../store/context'
 import type { DesktopSettings } from '../../shared/ipc'
 import { ActivityPanel } from './ActivityPanel'
-import { AgentTokens } from './AgentTokens'
 import { AgentsPanel } from './AgentsPanel'
 import { Banners, Toast } from './Banners'
 import { Header } from './Header'
@@ -47,7 +46,6 @@ export function App({ onForgetKey, desktop }: { onForgetKey?: () => void; deskto
         {tab === 'servers' && <ServerList />}
         {tab === 'search' && <SearchPanel />}
         {tab === 'activity' && <ActivityPanel />}
-        {tab === 'activity' && <AgentTokens />}
         {tab === 'agents' && <AgentsPanel />}
       </main>
       <Toast />
