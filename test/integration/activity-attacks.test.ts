@@ -10,26 +10,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ActivityPage, CallEvent, SearchEvent } from '../../src/shared/activity'
 import type { AgentView } from '../../src/shared/agents'
-import {
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type FixtureTool,
-  type Serve,
-} from '../helpers/cli'
+import { cleanupProcesses, cleanupTemp, runCli, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { activityFiles, notesServer } from '../helpers/notes-world'
 
 const SECRET_ENV = 'env-secret-q7w8e9r0t1y2'
-const TOOLS: FixtureTool[] = [
-  { name: 'read_notes', description: 'Read the notes in the notebook', annotations: { readOnlyHint: true } },
-  { name: 'wipe_notebook', description: 'Erase every note in the notebook', annotations: { readOnlyHint: false, destructiveHint: true } },
-]
 /** What a terminal must never receive raw: C0 but newline, DEL, C1, bidi controls, zero-width. */
 const RAW_UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/
 
@@ -39,31 +23,14 @@ afterAll(async () => {
 })
 
 function config(tmp: string, extra: Record<string, unknown> = {}): string {
-  const toolsFile = writeJson(path.join(tmp, 'tools.json'), TOOLS)
-  return writeJson(path.join(tmp, 'mcp_config.json'), {
-    mcpServers: {
-      notes: {
-        ...fixtureEntry(toolsFile, path.join(tmp, 'calls.log')),
-        env: { NOTES_TOKEN: SECRET_ENV },
-        quarantined: false,
-        disabled_tools: ['wipe_notebook'],
-      },
-    },
-    ...extra,
-  })
+  return writeJson(path.join(tmp, 'mcp_config.json'), { mcpServers: { notes: notesServer(tmp, SECRET_ENV) }, ...extra })
 }
 
 function activityDir(serve: Serve): string {
   return path.join(serve.dataDir, 'activity')
 }
 
-function files(serve: Serve): string {
-  const dir = activityDir(serve)
-  return fs
-    .readdirSync(dir)
-    .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
-    .join('')
-}
+const files = (serve: Serve): string => activityFiles(serve.dataDir)
 
 async function connectAs(serve: Serve, clientName: string): Promise<Client> {
   const client = new Client({ name: clientName, version: '1' })

@@ -3,14 +3,12 @@
 // through the API, the CLI and the config file; GET /api/v1/activity pages and filters it, the
 // SSE stream announces each record, `toolgate activity` prints it (escaped) live or from the
 // files, no secret reaches the files, and every acknowledged record survives kill -9.
-import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ActivityEvent, ActivityPage, CallEvent, DecisionEvent, SearchEvent } from '../../src/shared/activity'
 import {
   cleanupProcesses,
   cleanupTemp,
-  fixtureEntry,
   openEvents,
   runCli,
   startServe,
@@ -20,17 +18,12 @@ import {
   waitForServerState,
   writeJson,
   type EventStream,
-  type FixtureTool,
   type Serve,
 } from '../helpers/cli'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
+import { activityFiles, notesServer } from '../helpers/notes-world'
 
 const SECRET_ENV = 'notes-env-secret-7f3a9c2e41'
-const TOOLS: FixtureTool[] = [
-  { name: 'read_notes', description: 'Read the notes in the notebook', annotations: { readOnlyHint: true } },
-  { name: 'write_note', description: 'Write a note into the notebook', annotations: { readOnlyHint: false } },
-  { name: 'wipe_notebook', description: 'Erase every note in the notebook', annotations: { readOnlyHint: false, destructiveHint: true } },
-]
 
 afterAll(async () => {
   await cleanupProcesses()
@@ -38,29 +31,11 @@ afterAll(async () => {
 })
 
 function configFor(tmp: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const toolsFile = writeJson(path.join(tmp, 'tools.json'), TOOLS)
   return {
     call_timeout_ms: 1500,
     agents: [{ name: 'reader', servers: ['notes'], permissions: ['read'] }],
-    mcpServers: {
-      notes: {
-        ...fixtureEntry(toolsFile, path.join(tmp, 'calls.log')),
-        env: { NOTES_TOKEN: SECRET_ENV },
-        quarantined: false,
-        disabled_tools: ['wipe_notebook'],
-        ...extra,
-      },
-    },
+    mcpServers: { notes: notesServer(tmp, SECRET_ENV, extra) },
   }
-}
-
-function activityFiles(dataDir: string): string {
-  const dir = path.join(dataDir, 'activity')
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith('.jsonl'))
-    .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
-    .join('')
 }
 
 describe('activity over a live `toolgate serve`', () => {
