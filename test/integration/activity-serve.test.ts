@@ -177,6 +177,11 @@ describe('activity over a live `toolgate serve`', () => {
     const json = await runCli(['activity', '--outcome', 'blocked', '--json', ...serve.flags])
     const page = JSON.parse(json.stdout) as ActivityPage
     expect(page.events.map((e) => (e as CallEvent).status)).toEqual(['out_of_scope', 'disabled_by_config'])
+    // --server, --tool and --agent ask the API the same question
+    const narrowed = await runCli(['activity', '--server', 'notes', '--tool', 'read_notes', '--agent', 'toolgate-it-http', '--json', ...serve.flags])
+    const byApi = (await get('?server=notes&tool=read_notes&agent=toolgate-it-http')).json
+    expect(byApi.events.length).toBeGreaterThanOrEqual(4)
+    expect(JSON.parse(narrowed.stdout)).toEqual(byApi)
     const bad = await runCli(['activity', '--since', 'soon', ...serve.flags])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/--since must be an ISO time/)
