@@ -225,6 +225,7 @@ export function controlService(fx: Fixture, stats = new DiscoveryStats(), activi
     configError: () => null,
     tokens: new AgentTokens(fx.store, () => fx.catalog.currentConfig.agents, fx.configPath),
     activity,
+    running: true,
   })
 }
 

@@ -342,12 +342,20 @@ export function keyFromDataDir(dataDir: string): string | null {
  * key in the environment: Toolgate generates `<data-dir>/api_key` and the tests read it from
  * there), and resolves when instance.json names this process and the control API answers.
  */
-export async function startServe(o: { configPath: string; dataDir: string; key?: string | null; env?: Env; port?: number }): Promise<Serve> {
+export async function startServe(o: {
+  configPath: string
+  dataDir: string
+  key?: string | null
+  env?: Env
+  port?: number
+  /** node flags before the script (e.g. --expose-gc) */
+  nodeArgs?: string[]
+}): Promise<Serve> {
   assertBuilt()
   let key = o.key === null ? '' : (o.key ?? TEST_KEY)
   const port = o.port ?? (await freePort())
   const flags = ['--config', o.configPath, '--data-dir', o.dataDir]
-  const child = spawn(process.execPath, [BIN, 'serve', ...flags, '--listen', `127.0.0.1:${port}`], {
+  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), BIN, 'serve', ...flags, '--listen', `127.0.0.1:${port}`], {
     env: cliEnv({ TOOLGATE_API_KEY: key || undefined, ...o.env }),
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -54,11 +54,11 @@ function wrap(client: Client, extra: { pid?: number; stderr?: () => string; clos
 }
 
 /** Spawns `toolgate stdio ...args` and connects the SDK client to it (initialize included). */
-export async function connectStdio(args: string[], env: Env = {}): Promise<McpHandle> {
+export async function connectStdio(args: string[], env: Env = {}, nodeArgs: string[] = []): Promise<McpHandle> {
   assertBuilt()
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'stdio', ...args],
+    args: [...nodeArgs, BIN, 'stdio', ...args],
     env: cliEnv(env) as Record<string, string>,
     cwd: ROOT,
     stderr: 'pipe',

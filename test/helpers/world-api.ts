@@ -58,6 +58,7 @@ export class WorldApi implements Api {
       configError: () => this.configError,
       tokens: this.tokens,
       activity: this.activityLog,
+      running: true,
     })
   }
 

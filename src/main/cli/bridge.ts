@@ -1,63 +1,92 @@
 // The stdio bridge: a transparent JSON-RPC relay from stdin/stdout to the live owner's /mcp,
 // with its own session (and agent scope). Each message is one POST on a keep-alive connection;
-// the owner answers with plain JSON (or, should it stream, SSE), which is written back as is.
-// If the owner goes away, every request answers with an error that says so; a restarted
-// `toolgate stdio` takes over the data dir. A session the owner expired (idle, issue 11 point 5)
-// is opened again transparently with the client's own initialize.
+// the owner answers with an SSE stream (or plain JSON), whose messages are written to stdout as
+// they arrive, so progress notifications reach the client while the call runs.
+// The owner can go away (its client quit, or it crashed): the bridge notices within a few
+// hundred ms (the owner's pid and the data dir lock are watched), fails the request in flight
+// with a clear error, and reconnects: to whichever process took the data dir over, or it takes
+// it over itself. The client's MCP session is kept: the bridge opens a new session upstream with
+// the client's own initialize, and later requests go through as if nothing happened.
+import fs from 'node:fs'
 import http from 'node:http'
+import { createParser } from 'eventsource-parser'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { LineStdioTransport } from '../core/agent/stdio-transport'
-import type { Instance } from '../core/state/lock'
+import { DataDirLock, pidAlive } from '../core/state/lock'
 
 type Id = string | number
 
-interface Reply {
-  status: number
-  type: string
-  session: string | undefined
-  body: string
+/** Where the bridge relays to: one owner's /mcp and the key to use there. */
+export interface Target {
+  mcpUrl: string
+  key: string
+  pid: number
 }
 
 function isRequest(m: JSONRPCMessage): m is JSONRPCMessage & { id: Id; method: string } {
   return 'method' in m && 'id' in m && m.id !== undefined
 }
 
-/** The JSON-RPC messages in a reply body: a JSON message or array, or SSE `data:` events. */
+/** The JSON-RPC messages in a whole reply body: a JSON message or array, or SSE `data:` events. */
 export function messagesOf(type: string, body: string): JSONRPCMessage[] {
-  if (!body.trim()) return []
-  if (type.includes('text/event-stream')) {
-    const out: JSONRPCMessage[] = []
-    for (const event of body.split(/\r?\n\r?\n/)) {
-      const data = event
-        .split(/\r?\n/)
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => l.slice(5).trimStart())
-        .join('\n')
-      if (data) out.push(JSON.parse(data) as JSONRPCMessage)
-    }
-    return out
-  }
-  const parsed = JSON.parse(body) as JSONRPCMessage | JSONRPCMessage[]
-  return Array.isArray(parsed) ? parsed : [parsed]
+  const out: JSONRPCMessage[] = []
+  const reader = bodyReader(type, (m) => out.push(m))
+  reader.feed(body)
+  reader.end()
+  return out
 }
 
-export async function runBridge(o: { instance: Instance; key: string; agent?: string; dataDir: string }): Promise<void> {
-  const url = new URL(o.instance.mcp_url as string)
+/** Reads a reply as it arrives: SSE events one by one, plain JSON at the end. */
+function bodyReader(type: string, onMessage: (m: JSONRPCMessage) => void): { feed(chunk: string): void; end(): void } {
+  if (type.includes('text/event-stream')) {
+    const parser = createParser({ onEvent: (e) => e.data.trim() && onMessage(JSON.parse(e.data) as JSONRPCMessage) })
+    return { feed: (c) => parser.feed(c), end: () => parser.feed('\n\n') }
+  }
+  let text = ''
+  return {
+    feed: (c) => void (text += c),
+    end: () => {
+      if (!text.trim()) return
+      const parsed = JSON.parse(text) as JSONRPCMessage | JSONRPCMessage[]
+      for (const m of Array.isArray(parsed) ? parsed : [parsed]) onMessage(m)
+    },
+  }
+}
+
+export interface BridgeOptions {
+  first: Target
+  agent?: string
+  dataDir: string
+  /** Reaches the owner again after the current one went away, or becomes it; the new target. */
+  reconnect(): Promise<Target>
+  /** Runs when the client closes stdin, before the process exits (stops an owner taken over). */
+  onClose(): Promise<void>
+}
+
+/** How often the bridge looks whether its owner is still there. */
+const WATCH_MS = 150
+
+export async function runBridge(o: BridgeOptions): Promise<void> {
   const agent = new http.Agent({ keepAlive: true })
   const local = new LineStdioTransport()
+  let target = o.first
   let session: string | undefined
   let protocol: string | undefined
-  // Until the initialize answer has given us a session id, later messages wait for it.
-  let sessionReady: Promise<void> = Promise.resolve()
-  let initialize: JSONRPCMessage | null = null
+  /** the client's own initialize, replayed to open a new session upstream */
+  let initialize: (JSONRPCMessage & { id: Id; method: string }) | null = null
+  /** later messages wait for this: the initialize answer, or a reconnect */
+  let ready: Promise<void> = Promise.resolve()
+  let reconnecting: Promise<void> | null = null
+  let reinits = 0
 
-  const gone = (): string =>
-    `Toolgate's owner process (pid ${o.instance.pid}, ${o.instance.url}) for ${o.dataDir} is gone or not answering. Restart this MCP client (or start \`toolgate serve\` / the Toolgate app) to reconnect; a restarted \`toolgate stdio\` takes over on its own.`
+  const goneText = (t: Target): string =>
+    `Toolgate's owner process (pid ${t.pid}) for ${o.dataDir} went away while this request was running; the bridge reconnects on its own (to the new owner, or it becomes the owner): retry the request.`
 
-  const send = (method: 'POST' | 'DELETE', body?: string): Promise<Reply> =>
-    new Promise((resolve, reject) => {
+  /** One POST (or DELETE); each message of the reply is handed to onMessage as it arrives. */
+  const send = (t: Target, method: 'POST' | 'DELETE', body: string | undefined, onMessage: (m: JSONRPCMessage) => void) =>
+    new Promise<{ status: number; session: string | undefined; messages: number; text: string }>((resolve, reject) => {
       const headers: Record<string, string> = {
-        authorization: `Bearer ${o.key}`,
+        authorization: `Bearer ${t.key}`,
         accept: 'application/json, text/event-stream',
       }
       if (body !== undefined) {
@@ -67,18 +96,29 @@ export async function runBridge(o: { instance: Instance; key: string; agent?: st
       if (o.agent) headers['x-toolgate-agent'] = o.agent
       if (session) headers['mcp-session-id'] = session
       if (protocol) headers['mcp-protocol-version'] = protocol
-      const req = http.request(url, { method, agent, headers }, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            type: String(res.headers['content-type'] ?? ''),
-            session: typeof res.headers['mcp-session-id'] === 'string' ? res.headers['mcp-session-id'] : undefined,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        )
+      const req = http.request(t.mcpUrl, { method, agent, headers }, (res) => {
+        let messages = 0
+        let text = ''
+        const reader = bodyReader(String(res.headers['content-type'] ?? ''), (m) => {
+          messages++
+          onMessage(m)
+        })
+        res.setEncoding('utf8')
+        res.on('data', (c: string) => {
+          if (text.length < 300) text += c
+          reader.feed(c)
+        })
+        res.on('end', () => {
+          try {
+            reader.end()
+          } catch {
+            // a body that is not JSON-RPC: reported below by its status and text
+          }
+          const sid = res.headers['mcp-session-id']
+          resolve({ status: res.statusCode ?? 0, session: typeof sid === 'string' ? sid : undefined, messages, text })
+        })
         res.on('error', reject)
+        res.on('aborted', () => reject(new Error('the connection to the owner closed mid-answer')))
       })
       req.on('error', reject)
       req.end(body)
@@ -88,36 +128,41 @@ export async function runBridge(o: { instance: Instance; key: string; agent?: st
     if (isRequest(m)) void local.send({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: why } } as JSONRPCMessage)
   }
 
-  /** The owner forgot our session (idle expiry): open a new one with the client's initialize. */
-  const reopen = async (): Promise<boolean> => {
-    if (!initialize) return false
+  /** Opens a new upstream session with the client's initialize (its answer is not the client's). */
+  const reopen = async (t: Target): Promise<boolean> => {
+    if (!initialize) return true
     session = undefined
-    const r = await send('POST', JSON.stringify(initialize))
+    const r = await send(t, 'POST', JSON.stringify({ ...initialize, id: `toolgate-bridge-reinit-${++reinits}` }), () => {})
     if (r.status >= 400 || !r.session) return false
     session = r.session
-    await send('POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }))
+    await send(t, 'POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), () => {})
     return true
   }
 
-  const relay = async (m: JSONRPCMessage): Promise<void> => {
-    let reply: Reply
-    try {
-      reply = await send('POST', JSON.stringify(m))
-      if (reply.status === 404 && session && !(isRequest(m) && m.method === 'initialize') && (await reopen())) {
-        reply = await send('POST', JSON.stringify(m))
+  /** The owner `from` is gone: find or become the next one, then reopen the session there. */
+  const takeOver = (from: Target): Promise<void> => {
+    if (target !== from) return ready
+    if (reconnecting) return reconnecting
+    reconnecting = (async () => {
+      for (;;) {
+        const next = await o.reconnect()
+        target = next
+        try {
+          if (await reopen(next)) return
+        } catch {
+          // the new owner went away too: go round again
+        }
       }
-    } catch (err) {
-      return fail(m, `${gone()} (${(err as Error).message})`)
-    }
-    if (reply.session) session = reply.session
-    let messages: JSONRPCMessage[] = []
-    try {
-      messages = messagesOf(reply.type, reply.body)
-    } catch {
-      return fail(m, `Toolgate answered HTTP ${reply.status} with a body that is not JSON-RPC`)
-    }
-    if (reply.status >= 400 && messages.length === 0) return fail(m, `Toolgate answered HTTP ${reply.status}: ${reply.body.slice(0, 300)}`)
-    for (const msg of messages) {
+    })().finally(() => {
+      reconnecting = null
+    })
+    ready = reconnecting.catch(() => {})
+    return reconnecting
+  }
+
+  const relay = async (m: JSONRPCMessage, retried = false): Promise<void> => {
+    const t = target
+    const forward = (msg: JSONRPCMessage): void => {
       // an HTTP-level error (no session, ...) comes with id null: give it the request's id
       const fixed = 'error' in msg && (msg as { id?: unknown }).id == null && isRequest(m) ? ({ ...msg, id: m.id } as JSONRPCMessage) : msg
       if ('result' in fixed && isRequest(m) && m.method === 'initialize') {
@@ -126,21 +171,59 @@ export async function runBridge(o: { instance: Instance; key: string; agent?: st
       }
       void local.send(fixed)
     }
+    try {
+      let r = await send(t, 'POST', JSON.stringify(m), forward)
+      if (r.session) session = r.session
+      // the owner forgot the session (it expired, or this owner is new): open one and resend once
+      if (r.status === 404 && r.messages === 0 && !(isRequest(m) && m.method === 'initialize') && (await reopen(t))) {
+        r = await send(t, 'POST', JSON.stringify(m), forward)
+      }
+      if (r.status >= 400 && r.messages === 0) fail(m, `Toolgate answered HTTP ${r.status}: ${r.text.slice(0, 300)}`)
+    } catch (err) {
+      // Refused: the owner never saw this message, so it is sent again once a new owner is there.
+      // Any other failure may have happened mid-call: that request gets the error.
+      if ((err as NodeJS.ErrnoException).code === 'ECONNREFUSED' && !retried) {
+        await takeOver(t).catch(() => {})
+        return relay(m, true)
+      }
+      fail(m, `${goneText(t)} (${(err as Error).message})`)
+      void takeOver(t).catch(() => {})
+    }
   }
+
+  /** The owner is gone when its pid is dead or the data dir lock no longer names it. */
+  const ownerGone = (t: Target): boolean => {
+    if (t.pid === process.pid) return false
+    if (!pidAlive(t.pid)) return true
+    try {
+      return fs.readFileSync(DataDirLock.lockPath(o.dataDir), 'utf8').trim() !== String(t.pid)
+    } catch {
+      return true
+    }
+  }
+  const watch = setInterval(() => {
+    if (!reconnecting && ownerGone(target)) void takeOver(target).catch(() => {})
+  }, WATCH_MS)
+  watch.unref()
 
   local.onmessage = (m: JSONRPCMessage) => {
     if (isRequest(m) && m.method === 'initialize') {
-      session = undefined
       initialize = m
-      sessionReady = relay(m)
+      session = undefined
+      ready = ready.then(() => relay(m))
       return
     }
-    void sessionReady.then(() => relay(m))
+    void ready.then(() => relay(m))
   }
   local.onclose = () => {
-    const end = (): never => process.exit(0)
-    if (!session) end()
-    send('DELETE').then(end, end)
+    clearInterval(watch)
+    const end = (): void => {
+      o.onClose()
+        .catch(() => {})
+        .finally(() => process.exit(0))
+    }
+    if (!session || target.pid === process.pid) return end()
+    send(target, 'DELETE', undefined, () => {}).then(end, end)
   }
   await local.start()
 }

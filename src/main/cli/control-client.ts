@@ -1,5 +1,6 @@
 // The operator commands' view of Toolgate: the live owner's control API (the shared
-// ControlClient) when one owns the data dir, else an embedded core started just for this command.
+// ControlClient) when one owns the data dir, else a core on the data dir that starts no
+// upstream and shows the last known catalog.
 import { ApiError, type Api } from '../../shared/api'
 import { ControlClient } from '../../shared/control-client'
 import { loadConfigFile } from '../core/config/load'
@@ -7,6 +8,7 @@ import { instanceKey, readLiveInstance } from '../core/state/lock'
 import { resolveConfigPath, resolveDataDir } from '../core/paths'
 import { startCore } from '../core/core'
 import { createLogger } from '../core/log'
+import { readLastCatalog } from '../core/state/last-catalog'
 
 /** The Api, plus what only an operator may do and the clean-up of an embedded core. */
 export interface Operator {
@@ -21,11 +23,8 @@ export interface Where {
   dataDir?: string
 }
 
-/**
- * Reaches Toolgate for one operator command. `needTools` waits until the upstreams have listed
- * their tools when no live instance exists (so tool names can be checked).
- */
-export async function openOperator(where: Where, needTools: boolean): Promise<Operator> {
+/** Reaches Toolgate for one operator command: the live owner, else the data dir itself. */
+export async function openOperator(where: Where): Promise<Operator> {
   const dataDir = resolveDataDir(where.dataDir)
   const configPath = resolveConfigPath(dataDir, where.config)
   const { config } = loadConfigFile(configPath)
@@ -46,14 +45,20 @@ export async function openOperator(where: Where, needTools: boolean): Promise<Op
       close: async () => {},
     }
   }
+  // Nothing runs: act on the data dir, with the last known catalog; never start an upstream
+  // (they may be npx or docker commands, and the user did not ask to run anything).
   const core = await startCore({
     configPath,
     dataDir,
     serveHttp: false,
     kind: 'stdio',
+    offline: true,
     logger: createLogger({ dataDir, stderr: false }),
   })
-  if (needTools) await core.settled(30000)
+  const last = readLastCatalog(dataDir)
+  process.stderr.write(
+    `Toolgate is not running (nothing owns ${dataDir}); ${last ? `showing the last known catalog (${last.written_at})` : 'no catalog is known yet (tools appear once Toolgate has run)'}. No upstream server was started.\n`,
+  )
   return {
     api: core.apiFor({ by: 'user', via: 'cli' }),
     createAgentToken: (agent) => core.createAgentToken(agent),

@@ -12,6 +12,7 @@ import { printJsonText, say } from './output'
 import { serve } from './serve'
 import { stdio } from './stdio'
 import { demo } from './demo'
+import { open } from './open'
 import { connect, importCmd } from './clients'
 import { startApp } from './app'
 import { activityCmd } from './activity'
@@ -49,6 +50,10 @@ where(program.command('stdio'))
   .option('--agent <name>', 'restrict this connection to an agent from the config')
   .action((o) => stdio(o))
 
+where(program.command('open'))
+  .description('open (and print) the web UI of the running Toolgate, whoever owns the data dir')
+  .action((o) => open(o))
+
 program
   .command('app')
   .description('start the Electron tray app (same as `npm start`; needs Electron)')
@@ -60,7 +65,7 @@ const servers = program.command('servers').description('operator actions on serv
 where(servers.command('list'))
   .option('--json', 'print JSON')
   .action(async (o) => {
-    const op = await openOperator(w(o), false)
+    const op = await openOperator(w(o))
     try {
       printServers((await op.api.servers()).servers, o.json === true)
     } finally {
@@ -71,7 +76,7 @@ for (const action of SERVER_ACTIONS) {
   const cmd = where(servers.command(`${action} <name>`))
   if (action === 'inspect') cmd.option('--network', 'let the (unreviewed) server reach the network while it is inspected, e.g. for npx to download it')
   cmd.action(async (name: string, o) => {
-    const op = await openOperator(w(o), false)
+    const op = await openOperator(w(o))
     try {
       if (action === 'inspect') {
         const { server } = await op.api.server(name)
@@ -89,7 +94,7 @@ const tools = program.command('tools').description('operator actions on tools')
 where(tools.command('list [server]'))
   .option('--json', 'print JSON')
   .action(async (server: string | undefined, o) => {
-    const op = await openOperator(w(o), true)
+    const op = await openOperator(w(o))
     try {
       const names = server ? [server] : (await op.api.servers()).servers.map((s) => s.name)
       const all = []
@@ -104,7 +109,7 @@ for (const action of TOOL_ACTIONS) {
   if (action === 'approve') cmd.option('--all', 'approve every pending/changed tool of SERVER')
   cmd.action(async (target: string, o) => {
     if (action === 'approve' && o.all) {
-      const op = await openOperator(w(o), true)
+      const op = await openOperator(w(o))
       try {
         say((await op.api.approveAll(target)).message)
       } finally {
@@ -114,7 +119,7 @@ for (const action of TOOL_ACTIONS) {
     }
     const ref = parseToolId(target)
     if ('error' in ref) throw new UsageError(ref.error)
-    const op = await openOperator(w(o), true)
+    const op = await openOperator(w(o))
     try {
       say((await op.api.toolAction(ref.server, ref.tool, action)).message)
     } finally {
@@ -133,7 +138,7 @@ where(program.command('search <query>'))
   )
   .option('--include-disabled', 'also list locked tools with remediation')
   .action(async (query: string, o) => {
-    const op = await openOperator(w(o), true)
+    const op = await openOperator(w(o))
     try {
       const text = await op.api.search({
         query,
@@ -149,7 +154,7 @@ where(program.command('search <query>'))
 where(program.command('forget-searches'))
   .description('forget what retrieve_tools learned from the tools agents called (config search.learn)')
   .action(async (o) => {
-    const op = await openOperator(w(o), false)
+    const op = await openOperator(w(o))
     try {
       process.stdout.write(`forgot ${await op.forgetLearned()} learned search(es)\n`)
     } finally {
@@ -174,7 +179,7 @@ const agents = program.command('agents').description('agent identities')
 where(agents.command('token <name>'))
   .description('create a token for an agent from the config (printed once; only its hash is stored)')
   .action(async (name: string, o) => {
-    const op = await openOperator(w(o), false)
+    const op = await openOperator(w(o))
     try {
       say(await op.createAgentToken(name))
     } finally {

@@ -1,15 +1,46 @@
 // `toolgate stdio`: MCP over stdin/stdout for Claude Desktop, Cursor and friends. Bridges to the
 // live owner of the data dir when there is one (one shared state), else runs the core embedded
-// and becomes the owner. Nothing but JSON-RPC is ever written to stdout.
-import { startCore, OwnerExistsError } from '../core/core'
+// and becomes the owner. A bridge whose owner goes away takes over: it bridges to whichever
+// process owns the data dir next, or becomes the owner itself (and relays to its own listener).
+// Nothing but JSON-RPC is ever written to stdout.
+import { startCore, OwnerExistsError, type Core } from '../core/core'
 import { createAgentServer } from '../core/agent/mcp-server'
 import { LineStdioTransport } from '../core/agent/stdio-transport'
 import { instanceKey, readLiveInstance } from '../core/state/lock'
 import { resolveConfigPath, resolveDataDir } from '../core/paths'
 import { loadConfigFile } from '../core/config/load'
 import { UsageError } from './errors'
-import { runBridge } from './bridge'
+import { runBridge, type Target } from './bridge'
 import { onShutdown } from './shutdown'
+
+/** How long a stdio waits to reach or become the owner (another may be starting). */
+const REACH_MS = 20_000
+
+type Reached = { target: Target } | { core: Core }
+
+/**
+ * Bridges to the live owner, or becomes the owner. Several processes may race: the data dir lock
+ * picks one owner; the others wait for its instance.json (written once its listener is up).
+ */
+async function reachOwner(o: { configPath: string; dataDir: string; configKey: string | undefined }): Promise<Reached> {
+  const deadline = Date.now() + REACH_MS
+  while (Date.now() < deadline) {
+    const live = readLiveInstance(o.dataDir)
+    if (live?.mcp_url) {
+      const key = instanceKey(live, o.dataDir, o.configKey)
+      if (key) return { target: { mcpUrl: live.mcp_url, key, pid: live.pid } }
+    }
+    try {
+      return { core: await startCore({ configPath: o.configPath, dataDir: o.dataDir, serveHttp: true, fallbackPort: true, kind: 'stdio' }) }
+    } catch (e) {
+      if (!(e instanceof OwnerExistsError)) throw e
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+  throw new Error(
+    `could not become or reach the owner of ${o.dataDir} within ${REACH_MS / 1000} s (a process holds ${o.dataDir}/toolgate.lock but never published instance.json)`,
+  )
+}
 
 export async function stdio(o: { config?: string; dataDir?: string; agent?: string }): Promise<void> {
   const dataDir = resolveDataDir(o.dataDir)
@@ -20,34 +51,43 @@ export async function stdio(o: { config?: string; dataDir?: string; agent?: stri
       `${configPath}: at $.agents: no agent named "${o.agent}"; add {"name": "${o.agent}", "servers": [...], "permissions": [...]} to "agents"`,
     )
   }
-  // Clients often start several `toolgate stdio` at once: one becomes the owner, the others wait
-  // for its instance.json (written once its listener is up) and bridge to it.
-  const deadline = Date.now() + 20_000
-  while (Date.now() < deadline) {
-    const live = readLiveInstance(dataDir)
-    if (live?.mcp_url) {
-      const key = instanceKey(live, dataDir, config.api_key)
-      if (key) return runBridge({ instance: live, key, agent: o.agent, dataDir })
+  const where = { configPath, dataDir, configKey: config.api_key }
+  const first = await reachOwner(where)
+
+  if ('core' in first) {
+    // The owner: the agent's session runs in this process.
+    const core = first.core
+    const server = createAgentServer(core.agentDeps, core.scopeForAgent(o.agent))
+    const transport = new LineStdioTransport()
+    const stop = async (): Promise<void> => {
+      await server.close().catch(() => {})
+      await core.stop()
     }
-    try {
-      const core = await startCore({ configPath, dataDir, serveHttp: true, ephemeralPort: true, kind: 'stdio' })
-      const server = createAgentServer(core.agentDeps, core.scopeForAgent(o.agent))
-      const transport = new LineStdioTransport()
-      const stop = async (): Promise<void> => {
-        await server.close().catch(() => {})
-        await core.stop()
-      }
-      transport.onclose = () => {
-        void stop().finally(() => process.exit(0))
-      }
-      onShutdown(stop)
-      await server.connect(transport)
-      return
-    } catch (e) {
-      if (!(e instanceof OwnerExistsError)) throw e
-      // another process holds the lock: wait for its instance.json, then bridge to it
-      await new Promise((r) => setTimeout(r, 100))
+    transport.onclose = () => {
+      void stop().finally(() => process.exit(0))
     }
+    onShutdown(stop)
+    await server.connect(transport)
+    return
   }
-  throw new Error(`could not become or reach the owner of ${dataDir} within 20 s (a process holds ${dataDir}/toolgate.lock but never published instance.json)`)
+
+  // A bridge. If it has to take the data dir over, it keeps relaying, to its own listener.
+  let owned: Core | null = null
+  const stopOwned = async (): Promise<void> => {
+    await owned?.stop()
+  }
+  onShutdown(stopOwned)
+  await runBridge({
+    first: first.target,
+    agent: o.agent,
+    dataDir,
+    reconnect: async () => {
+      const next = await reachOwner(where)
+      if ('target' in next) return next.target
+      owned = next.core
+      next.core.logger.info({ pid: process.pid }, 'took over the data dir from an owner that went away')
+      return { mcpUrl: `${next.core.url}/mcp`, key: next.core.instanceKey, pid: process.pid }
+    },
+    onClose: stopOwned,
+  })
 }

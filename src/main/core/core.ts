@@ -11,6 +11,7 @@ import { finishStateUpgrade, pinFailClosedServers } from './catalog/decisions'
 import { loadConfigFile, type ConfigError } from './config/load'
 import { watchConfig, type ConfigWatcher } from './config/watch'
 import { StateStore } from './state/store'
+import { LastCatalogWriter, loadLastCatalog, readLastCatalog } from './state/last-catalog'
 import { DataDirLock, instanceKeyPath, readLiveInstance, writeInstanceKey, type Instance } from './state/lock'
 import { DiscoveryStats } from './discovery/stats'
 import { UpstreamManager } from './upstream-manager'
@@ -26,7 +27,7 @@ import { FULL_SCOPE, liveAgentScope, type Scope } from './agent/scope'
 import { AgentTokens } from './agent/tokens'
 import { McpEndpoint } from './http/mcp-endpoint'
 import type { Principal } from './http/auth'
-import { startHttpServer, type RunningHttp } from './http/server'
+import { startHttpServer, type HttpOptions, type RunningHttp } from './http/server'
 import { createLogger, type Logger } from './log'
 import { appRoot, DEFAULT_LISTEN, isLoopback, parseListen, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
 import { VERSION } from './version'
@@ -38,13 +39,21 @@ export interface CoreOptions {
   listen?: string
   /** serve /mcp, /api/v1 and the web UI on loopback */
   serveHttp: boolean
-  /** listen on an ephemeral loopback port instead of the configured one (embedded stdio owner) */
-  ephemeralPort?: boolean
+  /**
+   * When the listen address is taken, listen on an ephemeral loopback port instead of failing
+   * (an embedded stdio owner: instance.json records where it listens; `toolgate open` finds it)
+   */
+  fallbackPort?: boolean
   kind?: Instance['kind']
   logToStderr?: boolean
   logger?: Logger
   /** directory of the built web UI */
   staticDir?: string | null
+  /**
+   * Start no upstream at all, and show the last known catalog (<data-dir>/catalog.json): the
+   * operator commands while nothing owns the data dir.
+   */
+  offline?: boolean
 }
 
 export class OwnerExistsError extends Error {
@@ -72,6 +81,8 @@ export interface Core {
   agentDeps: AgentDeps
   /** the configured admin key and the file it lives in (null when it came from env or config) */
   adminKey: { key: string; file: string | null }
+  /** this instance's own admin key (the one in <data-dir>/instance.key) */
+  instanceKey: string
   /** a live scope: narrowing or removing the agent in the config applies to it at once */
   scopeForAgent(name: string | undefined): Scope
   /** resolves when every running upstream has connected or failed */
@@ -110,6 +121,12 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         (e: unknown) => logger.error({ err: String(e) }, 'could not revoke the tokens of removed agents'),
       )
     forgetRemovedAgents()
+    const offline = opts.offline === true
+    if (offline) {
+      const last = readLastCatalog(dataDir)
+      if (last) loadLastCatalog(catalog, last)
+    }
+    const lastCatalog = offline ? null : new LastCatalogWriter(dataDir, catalog, logger)
     const stats = new DiscoveryStats()
     const learned = new LearnedStore(path.join(dataDir, 'search-learned.json'), logger)
     const applyLearning = (c: Config): void => {
@@ -117,7 +134,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       catalog.index.setLearned(c.search.learn ? learned.use : null)
     }
     applyLearning(config)
-    const manager = new UpstreamManager(catalog, logger, { dataDir, configPath })
+    const manager = new UpstreamManager(catalog, logger, { dataDir, configPath }, { offline })
     const events = new ControlEvents(catalog, manager.connections)
     const emit = events.emitEvent.bind(events)
     const activity = new ActivityRecorder(new ActivityStore(path.join(dataDir, 'activity'), storeLimits(config.activity)), {
@@ -187,6 +204,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       dataDir,
       startedAt,
       reloadConfig,
+      running: !offline,
       mcpUrl: () => (http ? `${http.url}/mcp` : null),
       configError: () => configError,
       tokens,
@@ -196,7 +214,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const createAgentToken = async (agent: string): Promise<string> => (await tokens.create(agent)).token
 
     if (opts.serveHttp) {
-      const { host, port } = parseListen(opts.ephemeralPort ? '127.0.0.1:0' : (opts.listen ?? config.listen ?? DEFAULT_LISTEN))
+      const listen = opts.listen ?? config.listen ?? DEFAULT_LISTEN
+      const { host, port } = parseListen(listen)
       if (!isLoopback(host)) {
         logger.warn(
           `LISTENING ON ${host}, NOT LOOPBACK: anyone who can reach this address and has the API key can use every tool. Bind 127.0.0.1 unless you really mean it.`,
@@ -215,7 +234,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         scopeFor,
         () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
       )
-      http = await startHttpServer({
+      const httpOptions: HttpOptions = {
         host,
         port,
         api,
@@ -227,7 +246,14 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         apiFor: (origin) => api.as(origin),
         staticDir: opts.staticDir === undefined ? path.join(appRoot(), 'out', 'renderer') : opts.staticDir,
         logger,
-      })
+      }
+      try {
+        http = await startHttpServer(httpOptions)
+      } catch (e) {
+        if (!opts.fallbackPort || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e
+        logger.info(`${listen} is in use; listening on an ephemeral loopback port instead (recorded in instance.json; \`toolgate open\` finds it)`)
+        http = await startHttpServer({ ...httpOptions, host: '127.0.0.1', port: 0 })
+      }
       logger.info({ url: http.url }, 'listening')
     }
     const url = http?.url ?? null
@@ -250,6 +276,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         await stopWatchingState()
         // Upstreams first: calls in flight are answered with a clear error before the listener closes.
         await manager.stopAll()
+        await lastCatalog?.close()
         await http?.close()
         await store.settle()
         await learned.flush()
@@ -270,6 +297,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       get adminKey() {
         return adminKey
       },
+      instanceKey,
       url,
       dataDir,
       configPath,

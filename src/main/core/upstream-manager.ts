@@ -12,8 +12,14 @@ import { Upstream, type UpstreamLimits } from './upstream/upstream'
 import { ConnectionStates } from './upstream/states'
 import type { SandboxContext } from './upstream/sandbox'
 
+/** How long retrieve_tools, and a call to a tool of a server still starting, wait for it. */
+export const STARTING_WAIT_MS = 3000
+
 export class UpstreamManager {
-  private readonly running = new Map<string, { up: Upstream; key: string }>()
+  private readonly running = new Map<string, { up: Upstream; key: string; ready: boolean }>()
+  /** servers whose start is scheduled (one per event-loop turn, so the process stays responsive) */
+  private readonly queued = new Map<string, ServerConfig>()
+  private draining = false
   private stopped = false
   private inflight = 0
   /** the connection state of every server, as last seen */
@@ -24,6 +30,8 @@ export class UpstreamManager {
     private readonly logger: Logger,
     /** what stdio upstreams must never see (README "Isolation") */
     private readonly sandbox?: SandboxContext,
+    /** offline: never start anything (operator commands while no owner runs) */
+    private readonly opts: { offline?: boolean } = {},
   ) {}
 
   /** The caps of the current config (limits.*) for upstream tool lists and results. */
@@ -44,7 +52,7 @@ export class UpstreamManager {
 
   /** Brings the running set in line with the catalog's config and decisions. */
   sync(): void {
-    if (this.stopped) return
+    if (this.stopped || this.opts.offline) return
     const wanted = new Map(this.catalog.currentConfig.servers.filter((s) => this.shouldRun(s)).map((s) => [s.name, s]))
     for (const [name, { up, key }] of this.running) {
       const cfg = wanted.get(name)
@@ -55,7 +63,33 @@ export class UpstreamManager {
         else if (!cfg) this.connections.forget(name)
       }
     }
-    for (const [name, cfg] of wanted) if (!this.running.has(name)) this.start(cfg)
+    for (const name of this.queued.keys()) if (!wanted.has(name)) this.queued.delete(name)
+    for (const [name, cfg] of wanted) {
+      if (this.running.has(name)) continue
+      this.queued.set(name, cfg)
+      this.connections.set(name, { state: 'connecting', lastError: null, attempt: 0 })
+    }
+    this.drain()
+  }
+
+  /**
+   * Starts the queued servers, one per turn of the event loop (setImmediate): spawning a process
+   * blocks for a few ms, and 70 spawns in one go kept the process from answering `initialize`
+   * for seconds. All of them still start at once: none waits for another to connect.
+   */
+  private drain(): void {
+    if (this.draining || this.stopped) return
+    const next = this.queued.entries().next()
+    if (next.done) return
+    this.draining = true
+    setImmediate(() => {
+      this.draining = false
+      const [name, cfg] = next.value
+      if (this.stopped || this.queued.get(name) !== cfg) return this.drain()
+      this.queued.delete(name)
+      this.start(cfg)
+      this.drain()
+    })
   }
 
   private start(cfg: ServerConfig): void {
@@ -64,7 +98,8 @@ export class UpstreamManager {
       limits: this.limits(),
       ...(this.sandbox ? { sandbox: { ctx: this.sandbox, mode: 'run' as const } } : {}),
     })
-    this.running.set(cfg.name, { up, key: canonicalJson(cfg) })
+    const entry = { up, key: canonicalJson(cfg), ready: false }
+    this.running.set(cfg.name, entry)
     const current = (): boolean => this.running.get(cfg.name)?.up === up
     up.on('state', () => {
       if (current()) this.connections.set(cfg.name, { state: up.state, lastError: up.lastError, attempt: up.attempt })
@@ -74,10 +109,43 @@ export class UpstreamManager {
       this.inflight++
       ingestTools(this.catalog, cfg.name, tools)
         .catch((e: unknown) => this.logger.error({ server: cfg.name, err: String(e) }, 'could not record tool approvals'))
-        .finally(() => this.inflight--)
+        .finally(() => {
+          this.inflight--
+          entry.ready = true
+        })
     })
     this.connections.set(cfg.name, { state: 'connecting', lastError: null, attempt: 0 })
     up.start()
+  }
+
+  /**
+   * True while a server that should run has not finished its first start: queued, or connecting
+   * for the first time and its tools not yet in the catalog. A server whose first attempt failed
+   * (reconnecting, or in error) is not starting: callers do not wait for it.
+   */
+  isStarting(name: string): boolean {
+    if (this.queued.has(name)) return true
+    const r = this.running.get(name)
+    if (!r || r.ready) return false
+    return r.up.state === 'connecting' ? r.up.attempt === 0 : r.up.state === 'connected'
+  }
+
+  /** The servers (of `names`, default all) still starting. */
+  starting(names?: Iterable<string>): string[] {
+    const all = names ? [...names] : [...this.queued.keys(), ...this.running.keys()]
+    return all.filter((n) => this.isStarting(n))
+  }
+
+  /** Waits until none of `names` is starting, at most `boundMs`; returns those still starting. */
+  async waitStarted(names: Iterable<string>, boundMs = STARTING_WAIT_MS): Promise<string[]> {
+    const list = [...names]
+    const deadline = Date.now() + boundMs
+    let left = this.starting(list)
+    while (left.length > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20))
+      left = this.starting(left)
+    }
+    return left
   }
 
   get(name: string): Upstream | undefined {
@@ -95,7 +163,8 @@ export class UpstreamManager {
   async settled(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs
     while (Date.now() < deadline) {
-      const pending = [...this.running.values()].some(({ up }) => up.state === 'connecting' || (up.state === 'connected' && up.tools === null))
+      const pending =
+        this.queued.size > 0 || [...this.running.values()].some(({ up }) => up.state === 'connecting' || (up.state === 'connected' && up.tools === null))
       if (!pending && this.inflight === 0) return
       await new Promise((r) => setTimeout(r, 25))
     }
@@ -103,6 +172,7 @@ export class UpstreamManager {
 
   async stopAll(): Promise<void> {
     this.stopped = true
+    this.queued.clear()
     const all = [...this.running.values()]
     this.running.clear()
     await Promise.allSettled(all.map(({ up }) => up.stop()))

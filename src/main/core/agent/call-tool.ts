@@ -1,14 +1,14 @@
 // call_tool_read / call_tool_write / call_tool_destructive: argument check, the one gate
 // (scope → status → variant), the upstream call with the configured timeout, and one activity
 // record per call with its outcome, duration and result size.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import type { Variant } from '../../../shared/call-variant'
 import { parseToolId } from '../../../shared/ids'
 import type { CallOutcome } from '../../../shared/activity'
 import type { Catalog } from '../catalog/catalog'
 import type { DiscoveryStats } from '../discovery/stats'
-import type { UpstreamManager } from '../upstream-manager'
+import { STARTING_WAIT_MS, type UpstreamManager } from '../upstream-manager'
 import type { Logger } from '../log'
 import { UpstreamCallError } from '../upstream/types'
 import { RESULT_BYTES } from '../upstream/connection'
@@ -41,7 +41,22 @@ function outcomeOf(e: unknown): CallOutcome {
   return 'error'
 }
 
-/** `onCallable`: told the tool id once the call passed the gate (learning from use remembers it). */
+/**
+ * A call to a tool of a server that is still starting waits for it (up to STARTING_WAIT_MS)
+ * instead of answering "unknown tool"; returns the error text when it is still not ready.
+ */
+async function waitForServerOf(manager: UpstreamManager, scope: Scope, id: string): Promise<string | null> {
+  const ref = parseToolId(id)
+  if ('error' in ref || !scope.allowsServer(ref.server) || !manager.isStarting(ref.server)) return null
+  const left = await manager.waitStarted([ref.server], STARTING_WAIT_MS)
+  if (left.length === 0) return null
+  return `server "${ref.server}" is still starting (waited ${STARTING_WAIT_MS / 1000} s); retry in a few seconds.`
+}
+
+/**
+ * `onCallable`: told the tool id once the call passed the gate (learning from use remembers it).
+ * `onProgress`: the upstream's progress notifications, when the agent asked for them.
+ */
 export async function callTool(
   deps: CallDeps,
   scope: Scope,
@@ -50,6 +65,7 @@ export async function callTool(
   raw: unknown,
   signal: AbortSignal,
   onCallable?: (id: string) => void,
+  onProgress?: (p: Progress) => void,
 ): Promise<CallToolResult> {
   const started = performance.now()
   const variant = tool.slice('call_tool_'.length) as Variant
@@ -74,6 +90,8 @@ export async function callTool(
   }
 
   if (!parsed.success) return refuse({ outcome: 'error' }, `${tool}: ${parsed.error.issues[0].message}`)
+  const still = await waitForServerOf(deps.manager, scope, parsed.data.name)
+  if (still) return refuse({ outcome: 'error' }, still)
   const gate = resolveTool(deps.catalog, scope, parsed.data.name)
   if (!gate.ok) {
     deps.stats.recordCall(gate.blocked)
@@ -90,7 +108,7 @@ export async function callTool(
   if (!up) return refuse({ outcome: 'error' }, `server "${gate.entry.server}" is not running; ask the user to check it in the Toolgate window.`)
   const timeoutMs = deps.catalog.currentConfig.call_timeout_ms
   try {
-    const result = (await up.callTool(gate.entry.name, parsed.data.args ?? {}, { timeoutMs, signal })) as CallToolResult
+    const result = (await up.callTool(gate.entry.name, parsed.data.args ?? {}, { timeoutMs, signal, onProgress })) as CallToolResult
     record({ outcome: result.isError ? 'error' : 'ok', resultBytes: RESULT_BYTES.get(result) })
     return result
   } catch (e) {

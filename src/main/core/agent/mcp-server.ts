@@ -3,7 +3,7 @@
 // the session's agent scope. Arguments are validated here with clear messages; upstream results
 // are passed through unchanged.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { callWith } from '../../../shared/call-variant'
 import type { Catalog } from '../catalog/catalog'
@@ -72,7 +72,7 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
         const parsed = RetrieveArgsSchema.safeParse(args)
         if (!parsed.success) return errorResult(`retrieve_tools: ${parsed.error.issues[0].message}`)
         recorder?.searched(deps.catalog.index.queryTerms(parsed.data.query))
-        return textResult(retrieveForAgent(deps, parsed.data, scope, who()))
+        return textResult(await retrieveForAgent(deps, parsed.data, scope, who()))
       }
       if (name === 'describe_tool') {
         const parsed = z.object({ name: z.string() }, { error: 'arguments must be {"name": "server:tool"}' }).safeParse(args)
@@ -94,7 +94,22 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
         )
       }
       if (name === 'upstream_servers') return await upstreamServersOp(deps, scope, args, who())
-      return await callTool(deps, scope, who(), name, args, extra.signal, (id) => recorder?.called(id))
+      // The agent asked for progress (a progressToken in _meta): relay the upstream's
+      // notifications/progress under the agent's own token, on this request's stream.
+      // The result waits for those sends: over HTTP the stream ends with the result.
+      const token = extra._meta?.progressToken
+      const sending: Array<Promise<void>> = []
+      const onProgress =
+        token === undefined
+          ? undefined
+          : (p: Progress): void => {
+              sending.push(extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {}))
+            }
+      try {
+        return await callTool(deps, scope, who(), name, args, extra.signal, (id) => recorder?.called(id), onProgress)
+      } finally {
+        await Promise.all(sending)
+      }
     } catch (e) {
       deps.logger.warn({ tool: name, err: (e as Error).message }, 'agent call failed')
       return errorResult((e as Error).message)

@@ -1,27 +1,37 @@
 // retrieve_tools for an agent: the one discovery function (same bytes as every other surface),
-// counted in the stats and noted in the activity record with its hits and locked matches.
+// counted in the stats and noted in the activity record with its hits and locked matches. While
+// servers in scope are still starting it waits for them (up to STARTING_WAIT_MS), then says how
+// many still are.
 import type { RetrieveArgs } from '../discovery/retrieve'
-import { retrieve } from '../discovery/retrieve'
+import { retrieve, stillStarting } from '../discovery/retrieve'
+import type { UpstreamManager } from '../upstream-manager'
 import type { Catalog } from '../catalog/catalog'
 import type { DiscoveryStats } from '../discovery/stats'
 import type { ActivityRecorder, Who } from '../activity/recorder'
 import type { Scope } from './scope'
 
-export function retrieveForAgent(
-  deps: { catalog: Catalog; stats: DiscoveryStats; activity?: ActivityRecorder },
+export async function retrieveForAgent(
+  deps: { catalog: Catalog; stats: DiscoveryStats; activity?: ActivityRecorder; manager: Pick<UpstreamManager, 'waitStarted'> },
   args: RetrieveArgs,
   scope: Scope,
   who: Who,
-): string {
+): Promise<string> {
+  const starting = await stillStarting(deps.catalog, deps.manager, scope)
   let lockedOnly = false
   let locked: readonly string[] = []
-  const response = retrieve(deps.catalog, args, scope, {
-    recordSearch(query, includeDisabled, only, matched) {
-      deps.stats.recordSearch(query, includeDisabled, only, matched)
-      lockedOnly = only
-      locked = matched
+  const response = retrieve(
+    deps.catalog,
+    args,
+    scope,
+    {
+      recordSearch(query, includeDisabled, only, matched) {
+        deps.stats.recordSearch(query, includeDisabled, only, matched)
+        lockedOnly = only
+        locked = matched
+      },
     },
-  })
+    starting,
+  )
   deps.activity?.search(who, { query: args.query, include_disabled: args.include_disabled === true, hits: response.total, locked_only: lockedOnly, locked })
   return JSON.stringify(response)
 }

@@ -33,7 +33,7 @@ import { approveAll, approveServer, approveTool, quarantineServer, setToolDisabl
 import { setServerField } from '../config/write'
 import { ConfigError } from '../config/load'
 import { FULL_SCOPE } from '../agent/scope'
-import { RetrieveArgsSchema, retrieveText } from '../discovery/retrieve'
+import { RetrieveArgsSchema, retrieveWhenStarted } from '../discovery/retrieve'
 import type { DiscoveryStats } from '../discovery/stats'
 import type { UpstreamManager } from '../upstream-manager'
 import { inspectUpstream } from '../upstream/inspect'
@@ -61,6 +61,8 @@ export interface ServiceDeps {
   configError(): string | null
   tokens: AgentTokens
   activity: ActivityRecorder
+  /** false for an operator command while nothing owns the data dir: no upstream runs */
+  running: boolean
 }
 
 /** Where a decision comes from when the caller did not say (the bare control API). */
@@ -206,6 +208,8 @@ export class ControlService implements Api {
       }
       case 'approve':
         message = await approveServer(catalog, name)
+        if (!this.d.running)
+          message = `Approved server ${name}. Toolgate is not running now: it starts the next time Toolgate runs (the app, \`toolgate serve\`, or a client's \`toolgate stdio\`).`
         manager.sync()
         break
       case 'quarantine':
@@ -213,6 +217,7 @@ export class ControlService implements Api {
         manager.sync()
         break
       case 'restart':
+        if (!this.d.running) throw new ApiError('not_running', `Toolgate is not running, so ${name} is not either; it starts the next time Toolgate runs.`, 409)
         if (!(await manager.restart(name))) {
           throw new ApiError('not_running', `${name} is not running (${!s.enabled ? 'disabled' : 'quarantined'}); enable or approve it first.`, 409)
         }
@@ -292,7 +297,8 @@ export class ControlService implements Api {
     const parsed = RetrieveArgsSchema.safeParse(args)
     if (!parsed.success) throw new ApiError('invalid_arguments', parsed.error.issues[0].message, 400)
     // Not counted in stats: they measure what agents look for, not the user's own searches.
-    return retrieveText(this.d.catalog, parsed.data, FULL_SCOPE)
+    // Waits for starting servers like retrieve_tools does, so both answer the same bytes.
+    return retrieveWhenStarted(this.d.catalog, this.d.manager, parsed.data, FULL_SCOPE)
   }
 
   async agentTokens(agent: string): Promise<{ tokens: AgentTokenInfo[] }> {

@@ -57,7 +57,12 @@ function lockedMatches(catalog: Catalog, query: string, hits: CatalogEntry[], sc
   return out
 }
 
-export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, stats?: SearchObserver): RetrieveResponse {
+/** Servers (in scope) that had not finished starting when the search ran: their tools are missing. */
+export function startingNotice(n: number): string {
+  return `${n} server(s) are still starting; their tools are not in these results yet. Retry in a few seconds.`
+}
+
+export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, stats?: SearchObserver, starting = 0): RetrieveResponse {
   const limit = args.limit ?? catalog.currentConfig.tools_limit
   const snapshot = catalog.snapshot()
   const callable: CallableEntry[] = []
@@ -112,6 +117,7 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
     const notice = [exact, count].filter((t): t is string => t !== null).join('. ')
     if (notice) response.notice = notice
   }
+  if (starting > 0) response.notice = response.notice ? `${response.notice} ${startingNotice(starting)}` : startingNotice(starting)
   return response
 }
 
@@ -127,6 +133,26 @@ function lockedEntry(e: CatalogEntry): LockedEntry {
 }
 
 /** The exact text every surface returns. */
-export function retrieveText(catalog: Catalog, args: RetrieveArgs, scope: Scope, stats?: SearchObserver): string {
-  return JSON.stringify(retrieve(catalog, args, scope, stats))
+export function retrieveText(catalog: Catalog, args: RetrieveArgs, scope: Scope, stats?: SearchObserver, starting = 0): string {
+  return JSON.stringify(retrieve(catalog, args, scope, stats, starting))
+}
+
+/** Waits (up to STARTING_WAIT_MS) for the servers in scope that are still starting; how many still are. */
+export async function stillStarting(catalog: Catalog, manager: { waitStarted(names: Iterable<string>): Promise<string[]> }, scope: Scope): Promise<number> {
+  const names = catalog.currentConfig.servers.map((s) => s.name).filter((n) => scope.allowsServer(n))
+  return (await manager.waitStarted(names)).length
+}
+
+/**
+ * retrieve_tools as the user's search gets it: while servers in scope are still starting, waits
+ * for them, then answers with what is there and, if some are still starting, a notice.
+ */
+export async function retrieveWhenStarted(
+  catalog: Catalog,
+  manager: { waitStarted(names: Iterable<string>): Promise<string[]> },
+  args: RetrieveArgs,
+  scope: Scope,
+  stats?: SearchObserver,
+): Promise<string> {
+  return retrieveText(catalog, args, scope, stats, await stillStarting(catalog, manager, scope))
 }

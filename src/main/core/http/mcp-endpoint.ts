@@ -85,10 +85,13 @@ export class McpEndpoint {
     const key = principalKey(principal)
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      // Plain JSON answers instead of an SSE stream per POST: Toolgate sends nothing to the agent
-      // while a request runs (no progress relay, no server-to-client requests), and JSON framing
-      // costs the proxy and the stdio bridge much less CPU per request.
-      enableJsonResponse: true,
+      // Every answer is an SSE stream (the SDK's default), never `enableJsonResponse: true`:
+      // - a call made with a progress token gets the upstream's notifications/progress on that
+      //   stream before its result (JSON mode drops everything but the result);
+      // - SDK 1.32.2 (the latest) leaks in JSON mode: WebStandardStreamableHTTPServerTransport.send()
+      //   resolves the JSON answer but never deletes the request's `_streamMapping` entry (only the
+      //   SSE path calls `cleanup()`), so a long-lived session grew by one entry per request.
+      // Measured: same server CPU per request either way; test/integration/protocol-passthrough.
       onsessioninitialized: (id) => {
         this.sessions.set(id, { transport, server, scope, principal: key, lastSeen: Date.now() })
         this.startSweeper()

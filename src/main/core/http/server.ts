@@ -85,6 +85,11 @@ export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
     if (!hostAllowed(req, allowed)) {
       return sendJson(res, 403, { error: { code: 'forbidden_host', message: 'Host or Origin header is not this loopback listener (DNS-rebinding defense)' } })
     }
+    // Not the UI's HTML for discovery documents: Toolgate has no OAuth metadata to offer, and an
+    // MCP client probing /.well-known/oauth-protected-resource must see a plain 404.
+    if (url.pathname === '/.well-known' || url.pathname.startsWith('/.well-known/')) {
+      return sendJson(res, 404, { error: { code: 'not_found', message: `${url.pathname}: Toolgate serves no /.well-known documents` } })
+    }
     const isMcp = url.pathname === '/mcp'
     const isApi = url.pathname === '/api/v1' || url.pathname.startsWith('/api/v1/')
     if (!isMcp && !isApi) {
@@ -94,6 +99,8 @@ export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
     }
     const principal: Principal | null = authenticate(req, o.apiKeys(), o.agentToken)
     if (!principal) {
+      // MCP authorization spec: a 401 names the scheme (no resource metadata: none is served)
+      res.setHeader('www-authenticate', 'Bearer realm="toolgate"')
       return sendJson(res, 401, {
         error: {
           code: 'unauthorized',

@@ -3,7 +3,7 @@
 // connections. `mcp` is the MCP SDK's Client object speaking for this connection.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import { makeRedactor } from './target'
@@ -51,6 +51,9 @@ export class UpstreamConnection {
   private lastTransportError: string | null = null
   private loggedErrors = 0
   private closePromise: Promise<void> | null = null
+  /** progress handlers of calls in flight, by the progressToken Toolgate sent upstream */
+  private readonly progress = new Map<string, (p: Progress) => void>()
+  private progressSeq = 0
   /** masks this server's secrets in every text that leaves this class */
   private readonly redact: (text: string) => string
 
@@ -103,6 +106,26 @@ export class UpstreamConnection {
       await this.close()
       throw err
     }
+    this.catchProgress()
+  }
+
+  /**
+   * Progress of our calls is taken off the transport before the SDK sees it. The SDK's own
+   * `onprogress` handles a notification a microtask later than a response, so a last
+   * notifications/progress that arrives in the same chunk as the result (a server that reports
+   * its last step and then returns) was dropped (SDK 1.32.2, Protocol._onnotification).
+   */
+  private catchProgress(): void {
+    const transport = this.built.transport
+    const inner = transport.onmessage
+    transport.onmessage = (message, extra) => {
+      if ('method' in message && message.method === 'notifications/progress' && !('id' in message)) {
+        const { progressToken, ...p } = (message.params ?? {}) as Progress & { progressToken?: unknown }
+        const handler = this.progress.get(String(progressToken))
+        if (handler && typeof p.progress === 'number') return handler(p)
+      }
+      inner?.call(transport, message, extra)
+    }
   }
 
   async listTools(timeoutMs: number): Promise<ToolListing> {
@@ -115,7 +138,11 @@ export class UpstreamConnection {
     await this.mcp.ping({ timeout: timeoutMs })
   }
 
-  async callTool(tool: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<CallToolResult> {
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    opts: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: Progress) => void },
+  ): Promise<CallToolResult> {
     const server = this.config.name
     const fail = (code: ConstructorParameters<typeof UpstreamCallError>[0], message: string): UpstreamCallError =>
       new UpstreamCallError(code, this.redact(message), server, tool)
@@ -127,9 +154,13 @@ export class UpstreamConnection {
     const controller = new AbortController()
     const forward = (): void => controller.abort(opts.signal?.reason ?? new Error('cancelled by the caller'))
     opts.signal?.addEventListener('abort', forward, { once: true })
+    // With a progress handler, the call carries a progressToken of ours (see catchProgress).
+    const token = opts.onProgress ? `toolgate-${++this.progressSeq}` : null
+    if (token && opts.onProgress) this.progress.set(token, opts.onProgress)
+    const params = { name: tool, arguments: args, ...(token ? { _meta: { progressToken: token } } : {}) }
     let result: CallToolResult
     try {
-      result = await this.mcp.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, {
+      result = await this.mcp.request({ method: 'tools/call', params }, CallToolResultSchema, {
         timeout: opts.timeoutMs,
         signal: controller.signal,
       })
@@ -155,6 +186,7 @@ export class UpstreamConnection {
       throw fail('transport_error', `call to ${label} failed: ${message.slice(0, 500)}`)
     } finally {
       opts.signal?.removeEventListener('abort', forward)
+      if (token) this.progress.delete(token)
     }
     const bytes = Buffer.byteLength(JSON.stringify(result))
     RESULT_BYTES.set(result, bytes)

@@ -2,7 +2,7 @@
 // list_changed, restarts with exponential backoff after a crash/exit/close, and trips a
 // crash-loop breaker (state 'error') after too many consecutive failures.
 import { EventEmitter } from 'node:events'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import { Backoff } from './backoff'
@@ -136,7 +136,11 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this.start()
   }
 
-  async callTool(name: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    opts: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: Progress) => void },
+  ): Promise<CallToolResult> {
     const conn = this.conn
     if (this._state !== 'connected' || conn === null || !conn.isOpen) {
       throw new UpstreamCallError('not_connected', `server "${this.name}" is not connected (${this.whyNotConnected()})`, this.name, name)

@@ -1,0 +1,90 @@
+// The last known catalog: each server's tool list as its upstream (or an Inspect) last listed it.
+// The owner keeps <data-dir>/catalog.json up to date, so operator commands run while nothing owns
+// the data dir can show servers, tools and search results without starting any upstream.
+import fs from 'node:fs'
+import path from 'node:path'
+import writeFileAtomic from 'write-file-atomic'
+import { z } from 'zod'
+import type { Catalog } from '../catalog/catalog'
+import type { ToolDefinition } from '../../../shared/tool-definition'
+import type { Logger } from '../log'
+
+const ToolDefSchema = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string(),
+  inputSchema: z.record(z.string(), z.unknown()),
+  outputSchema: z.record(z.string(), z.unknown()).optional(),
+  annotations: z.record(z.string(), z.unknown()).optional(),
+})
+
+const LastCatalogSchema = z.object({
+  written_at: z.string(),
+  servers: z.record(z.string(), z.object({ tools: z.array(ToolDefSchema) })),
+})
+export type LastCatalog = z.infer<typeof LastCatalogSchema>
+
+export function lastCatalogPath(dataDir: string): string {
+  return path.join(dataDir, 'catalog.json')
+}
+
+/** The last known catalog, or null when there is none (or it is unreadable: it is only a cache). */
+export function readLastCatalog(dataDir: string): LastCatalog | null {
+  try {
+    const parsed = LastCatalogSchema.safeParse(JSON.parse(fs.readFileSync(lastCatalogPath(dataDir), 'utf8')))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
+}
+
+/** Puts the last known tool lists into a catalog that runs no upstream (no approvals are taken). */
+export function loadLastCatalog(catalog: Catalog, last: LastCatalog): void {
+  for (const [server, { tools }] of Object.entries(last.servers)) {
+    if (catalog.serverConfig(server)) void catalog.setLiveTools(server, tools as ToolDefinition[], 'upstream')
+  }
+}
+
+/** How long the owner waits after a change before writing catalog.json (changes come in bursts). */
+const WRITE_DELAY_MS = 500
+
+/** Writes catalog.json a moment after the catalog changed, one write at a time. */
+export class LastCatalogWriter {
+  private timer: NodeJS.Timeout | null = null
+  private writing: Promise<void> = Promise.resolve()
+  private readonly onChange = (): void => {
+    this.timer ??= setTimeout(() => {
+      this.timer = null
+      void this.flush()
+    }, WRITE_DELAY_MS)
+  }
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly catalog: Catalog,
+    private readonly logger: Logger,
+  ) {
+    catalog.on('changed', this.onChange)
+  }
+
+  /** Writes the current tool lists now (and waits for it). */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    const servers: LastCatalog['servers'] = {}
+    for (const s of this.catalog.currentConfig.servers) {
+      const tools = this.catalog.liveTools(s.name)
+      if (tools) servers[s.name] = { tools }
+    }
+    const text = JSON.stringify({ written_at: new Date().toISOString(), servers } satisfies LastCatalog)
+    this.writing = this.writing
+      .then(() => writeFileAtomic(lastCatalogPath(this.dataDir), text, { mode: 0o600 }))
+      .catch((e: unknown) => this.logger.warn({ err: String(e) }, 'could not write catalog.json (the last known catalog for offline commands)'))
+    return this.writing
+  }
+
+  async close(): Promise<void> {
+    this.catalog.off('changed', this.onChange)
+    await this.flush()
+  }
+}
