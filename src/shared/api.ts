@@ -125,6 +125,8 @@ export interface AppInfo {
   data_dir: string
   mcp_url: string | null
   config_error: string | null
+  /** keys of the config file that Toolgate does not know and ignores ("$.mcpServers.x.colour") */
+  config_warnings: string[]
   state_warning: string | null
   connect?: ConnectSnippet[]
 }

@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderApp } from '../helpers/render-app'
-import { emptyApi, worldApi } from '../helpers/world-api'
-import { WORLD_CONFIG } from '../helpers/catalog-fixture'
+import { WorldApi, emptyApi, worldApi } from '../helpers/world-api'
+import { WORLD_CONFIG, makeFixture } from '../helpers/catalog-fixture'
 
 afterEach(cleanup)
 
@@ -184,6 +184,16 @@ describe('server list', () => {
     await loaded()
     const alerts = screen.getAllByRole('alert').map((a) => a.textContent)
     expect(alerts.some((t) => t?.includes('mcpServers[1].url: Invalid URL') && t.includes('last good config'))).toBe(true)
+  })
+
+  it('shows the config keys Toolgate ignores as a banner (not only in the log)', async () => {
+    renderApp(await worldApi())
+    await loaded()
+    expect(document.querySelector('[data-banner="config-warnings"]')).toBeNull()
+    cleanup()
+    renderApp(new WorldApi(makeFixture({ ...WORLD_CONFIG, colour: 'blue' })))
+    await waitFor(() => expect(document.querySelector('[data-banner="config-warnings"]')?.textContent).toContain('$.colour'))
+    expect(document.querySelector('[data-banner="config-warnings"]')?.textContent).toContain('ignored')
   })
 
   it('header summary and the window title count what waits', async () => {

@@ -15,6 +15,7 @@ import {
 import { appRoot, resolveConfigPath, resolveDataDir } from '../core/paths'
 import { UsageError } from './errors'
 import { printJsonText, say, sayErr } from './output'
+import { loadConfigFile } from '../core/config/load'
 
 // This install's own bin (global package, local package or checkout), started with this node: the
 // client needs neither PATH nor a shell to find it.
@@ -25,9 +26,19 @@ export function isNpxCache(file: string): boolean {
   return /[\\/]_npx[\\/]/.test(file)
 }
 
-export function connect(client: string, o: { agent?: string; write?: boolean; file?: string; dataDir?: string }): void {
+export function connect(client: string, o: { agent?: string; write?: boolean; file?: string; dataDir?: string; config?: string }): void {
   if (!isClientName(client)) throw new UsageError(`unknown client "${client}"; use one of ${CLIENT_NAMES.join(', ')}`)
-  const opts = { launch: currentLaunchCommand(binPath()), agent: o.agent, dataDir: o.dataDir }
+  const dataDir = resolveDataDir(o.dataDir)
+  const configPath = resolveConfigPath(dataDir, o.config)
+  // The snippet must start a Toolgate that knows this agent: check it now, not when the client fails.
+  if (o.agent && !loadConfigFile(configPath).config.agents.some((a) => a.name === o.agent)) {
+    throw new UsageError(
+      `${configPath}: at $.agents: no agent named "${o.agent}"; add {"name": "${o.agent}", "servers": [...], "permissions": [...]} to "agents" first`,
+    )
+  }
+  // A non-default config stays in the snippet (the default one is found from the data dir).
+  const config = o.config && configPath !== resolveConfigPath(dataDir) ? configPath : undefined
+  const opts = { launch: currentLaunchCommand(binPath()), agent: o.agent, dataDir: o.dataDir, config }
   if (isNpxCache(binPath()))
     process.stderr.write(
       `Note: this Toolgate runs from npx's cache (${appRoot()}); for a path that lasts, install it with \`npm i -g toolgate\` and run connect again.\n`,

@@ -6,8 +6,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
-import { startCore } from '../core/core'
-import { appRoot } from '../core/paths'
+import { startCore, type Core } from '../core/core'
+import { appRoot, parseListen } from '../core/paths'
 import { onShutdown } from './shutdown'
 import { globalModules } from './app'
 
@@ -29,7 +29,53 @@ export async function demo(o: { listen: string }): Promise<void> {
   // The data dir holds the keys, so upstreams never see it (README "Isolation"): the files the
   // servers work on live beside it and are granted to them.
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-demo-'))
+  // The temp dir goes on every way out: Ctrl+C, SIGTERM, an error, a normal exit.
+  const removeTemp = (): void => fs.rmSync(root, { recursive: true, force: true })
+  process.on('exit', removeTemp)
   const dataDir = path.join(root, 'data')
+  let core: Core
+  let viaNpx: string[]
+  try {
+    ;({ core, viaNpx } = await startDemo(root, dataDir, o.listen))
+  } catch (e) {
+    removeTemp()
+    throw e
+  }
+  onShutdown(async () => {
+    await core.stop()
+    removeTemp()
+  })
+  const key = core.adminKey.key
+  const moved = !core.url?.endsWith(`:${parseListen(o.listen).port}`)
+  // The banner first: the logs go to the log file, not above it.
+  process.stdout.write(
+    [
+      '',
+      'Toolgate demo is running (Ctrl+C stops it and deletes the temp data).',
+      `  open the web UI:  ${core.url}/#key=${key}`,
+      `  MCP endpoint:     ${core.url}/mcp   (Authorization: Bearer ${key})`,
+      ...(moved ? [`  (${o.listen} is in use, so the demo took a free port)`] : []),
+      `  data dir:         ${dataDir}`,
+      `  log:              ${path.join(dataDir, 'logs', 'toolgate.log')}`,
+      ...(viaNpx.length > 0
+        ? [
+            `  ${viaNpx.join(', ')} ${viaNpx.length === 1 ? 'is' : 'are'} not installed next to this Toolgate: started with npx -y (needs the npm registry; the first start takes a few seconds).`,
+          ]
+        : []),
+      '',
+      'What to look at: filesystem has write_file/move_file locked by config (no toggle),',
+      "every server runs isolated (filesystem may write only its folder, memory only its file's),",
+      'memory:delete_entities is switched off by the user, sequential-thinking waits in quarantine',
+      '(Inspect, then Approve server). Search "write a file" with "Include locked tools" on.',
+      `Try it from a shell: toolgate search "write a file" --include-disabled --data-dir ${dataDir}`,
+      '',
+    ].join('\n') + '\n',
+  )
+  await core.settled(60000)
+  await core.api.toolAction('memory', 'delete_entities', 'disable').catch(() => {})
+}
+
+async function startDemo(root: string, dataDir: string, listen: string): Promise<{ core: Core; viaNpx: string[] }> {
   const files = path.join(root, 'files')
   const memoryDir = path.join(root, 'memory')
   for (const d of [dataDir, files, memoryDir]) fs.mkdirSync(d)
@@ -63,34 +109,9 @@ export async function demo(o: { listen: string }): Promise<void> {
   const viaNpx = Object.entries({ everything, filesystem, memory, 'sequential-thinking': thinking })
     .filter(([, s]) => !s.local)
     .map(([name]) => name)
-  if (viaNpx.length > 0) {
-    process.stderr.write(
-      `toolgate demo: ${viaNpx.join(', ')} not installed next to this Toolgate; starting ${viaNpx.length === 1 ? 'it' : 'them'} with npx -y (needs the npm registry; the first start takes a few seconds).\n`,
-    )
-  }
   const configPath = path.join(dataDir, 'mcp_config.json')
   fs.writeFileSync(configPath, JSON.stringify(config, null, 2))
-  const core = await startCore({ configPath, dataDir, listen: o.listen, serveHttp: true, kind: 'serve' })
-  onShutdown(async () => {
-    await core.stop()
-    fs.rmSync(root, { recursive: true, force: true })
-  })
-  await core.settled(60000)
-  await core.api.toolAction('memory', 'delete_entities', 'disable').catch(() => {})
-  process.stderr.write(
-    [
-      '',
-      'Toolgate demo is running (Ctrl+C stops it and deletes the temp data).',
-      `  open the web UI:  ${core.url}/#key=${config.api_key}`,
-      `  MCP endpoint:     ${core.url}/mcp   (Authorization: Bearer ${config.api_key})`,
-      `  data dir:         ${dataDir}`,
-      '',
-      'What to look at: filesystem has write_file/move_file locked by config (no toggle),',
-      "every server runs isolated (filesystem may write only its folder, memory only its file's),",
-      'memory:delete_entities is switched off by the user, sequential-thinking waits in quarantine',
-      '(Inspect, then Approve server). Search "write a file" with "Include locked tools" on.',
-      `Try it from a shell: toolgate search "write a file" --include-disabled --data-dir ${dataDir}`,
-      '',
-    ].join('\n') + '\n',
-  )
+  // 8719 taken (a running Toolgate, another demo): fall back to a free port rather than fail.
+  const core = await startCore({ configPath, dataDir, listen, serveHttp: true, fallbackPort: true, kind: 'serve', logToStderr: false })
+  return { core, viaNpx }
 }

@@ -1,4 +1,6 @@
 // The toolgate command line (CONTRACT.md §1).
+import fs from 'node:fs'
+import path from 'node:path'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { parseToolId } from '../../shared/ids'
 import { SERVER_ACTIONS, TOOL_ACTIONS } from '../../shared/api'
@@ -23,6 +25,16 @@ const program = new Command('toolgate')
   .version(VERSION)
   .exitOverride()
   .configureOutput({ writeErr: (s) => process.stderr.write(escapeText(s)), writeOut: (s) => process.stdout.write(escapeText(s)) })
+
+// A --config that does not exist is a mistake (a typo would start an empty Toolgate): exit 2.
+// Only the default <data-dir>/mcp_config.json is created when missing; `import` may create one.
+program.hook('preAction', (_program, action) => {
+  const file = action.opts<{ config?: unknown }>().config
+  if (typeof file !== 'string' || action.name() === 'import' || fs.existsSync(path.resolve(file))) return
+  throw new UsageError(
+    `${path.resolve(file)}: the config file does not exist; check the --config path (without --config, <data-dir>/mcp_config.json is used and created when missing)`,
+  )
+})
 
 function checkListen(v: string): string {
   try {
@@ -68,6 +80,10 @@ where(servers.command('list'))
     const op = await openOperator(w(o))
     try {
       printServers((await op.api.servers()).servers, o.json === true)
+      const info = await op.api.info()
+      for (const k of info.config_warnings ?? [])
+        process.stderr.write(`warning: ${info.config_path}: unknown key ${k} is ignored (a typo?)
+`)
     } finally {
       await op.close()
     }

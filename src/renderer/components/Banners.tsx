@@ -20,6 +20,16 @@ export function Banners() {
           </div>
         </div>
       )}
+      {info && info.config_warnings?.length > 0 && (
+        <div className="banner banner--warn" role="status" data-banner="config-warnings">
+          <AlertIcon />
+          <div>
+            <strong>The config file has keys Toolgate does not know; they are ignored (typos?).</strong>
+            <p className="mono small">{info.config_path}</p>
+            <p className="mono small">{info.config_warnings.join(', ')}</p>
+          </div>
+        </div>
+      )}
       {info?.state_warning && (
         <div className="banner banner--warn" role="alert">
           <AlertIcon />

@@ -1,7 +1,9 @@
 // MCP over stdio, newline-delimited JSON-RPC. Unlike the SDK's transport, a line that is not
 // JSON gets a parse error (-32700, id null) and a malformed message an invalid-request error,
-// and the session goes on (CONTRACT.md §4). Nothing but JSON-RPC is written to stdout.
-import readline from 'node:readline'
+// and the session goes on (CONTRACT.md §4). A line longer than MAX_LINE_BYTES is refused as soon
+// as that many bytes arrived without a newline (never buffered whole); the rest of it, up to its
+// newline, is dropped. Nothing but JSON-RPC is written to stdout.
+import { StringDecoder } from 'node:string_decoder'
 import type { Readable, Writable } from 'node:stream'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
@@ -12,8 +14,18 @@ export class LineStdioTransport implements Transport {
   onclose?: () => void
   onerror?: (error: Error) => void
   onmessage?: (message: JSONRPCMessage) => void
-  private rl: readline.Interface | null = null
   private closed = false
+  /** the start of the current line: complete chunks (bytes) not yet ended by a newline */
+  private pending: Buffer[] = []
+  private pendingBytes = 0
+  /** inside a line that was refused for its size: drop bytes until its newline */
+  private skipping = false
+  private readonly onData = (chunk: Buffer | string): void => this.feed(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+  private readonly onEnd = (): void => {
+    if (!this.skipping && this.pendingBytes > 0) this.line(Buffer.concat(this.pending))
+    this.pending = []
+    void this.close()
+  }
 
   constructor(
     private readonly input: Readable = process.stdin,
@@ -21,9 +33,44 @@ export class LineStdioTransport implements Transport {
   ) {}
 
   async start(): Promise<void> {
-    this.rl = readline.createInterface({ input: this.input, crlfDelay: Infinity })
-    this.rl.on('line', (line) => this.onLine(line))
-    this.rl.on('close', () => void this.close())
+    this.input.on('data', this.onData)
+    this.input.on('end', this.onEnd)
+    this.input.on('close', this.onEnd)
+  }
+
+  private feed(chunk: Buffer): void {
+    let from = 0
+    for (;;) {
+      const nl = chunk.indexOf(10, from)
+      if (nl < 0) break
+      const part = chunk.subarray(from, nl)
+      if (this.skipping) this.skipping = false
+      else if (this.pendingBytes + part.length > MAX_LINE_BYTES) this.refuse()
+      else this.line(this.pendingBytes ? Buffer.concat([...this.pending, part]) : part)
+      this.pending = []
+      this.pendingBytes = 0
+      from = nl + 1
+    }
+    if (from >= chunk.length || this.skipping) return
+    const rest = chunk.subarray(from)
+    if (this.pendingBytes + rest.length > MAX_LINE_BYTES) {
+      this.refuse()
+      this.skipping = true
+      this.pending = []
+      this.pendingBytes = 0
+      return
+    }
+    this.pending.push(Buffer.from(rest))
+    this.pendingBytes += rest.length
+  }
+
+  private refuse(): void {
+    this.reply({ code: -32600, message: `message larger than ${MAX_LINE_BYTES} bytes: refused (the rest of the line is dropped)` })
+  }
+
+  private line(bytes: Buffer): void {
+    const text = new StringDecoder('utf8').end(bytes)
+    this.onLine(text.endsWith('\r') ? text.slice(0, -1) : text)
   }
 
   private reply(error: { code: number; message: string }, id: string | number | null = null): void {
@@ -32,7 +79,6 @@ export class LineStdioTransport implements Transport {
 
   private onLine(line: string): void {
     if (!line.trim()) return
-    if (line.length > MAX_LINE_BYTES) return this.reply({ code: -32600, message: `message larger than ${MAX_LINE_BYTES} bytes` })
     let raw: unknown
     try {
       raw = JSON.parse(line)
@@ -63,7 +109,9 @@ export class LineStdioTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    this.rl?.close()
+    this.input.off('data', this.onData)
+    this.input.off('end', this.onEnd)
+    this.input.off('close', this.onEnd)
     this.onclose?.()
   }
 }

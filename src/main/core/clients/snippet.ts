@@ -21,11 +21,14 @@ export interface SnippetOptions {
   agent?: string
   /** `--data-dir D`; made absolute, since the client starts Toolgate from its own cwd */
   dataDir?: string
+  /** `--config F` (a non-default config file); made absolute too */
+  config?: string
 }
 
 export function connectEntry(client: ClientName, opts: SnippetOptions): ClientServerEntry {
   const args = [...opts.launch.args, 'stdio']
   if (opts.agent) args.push('--agent', opts.agent)
+  if (opts.config) args.push('--config', path.resolve(opts.config))
   if (opts.dataDir) args.push('--data-dir', path.resolve(opts.dataDir))
   const entry: ClientServerEntry = client === 'vscode' ? { type: 'stdio', command: opts.launch.command, args } : { command: opts.launch.command, args }
   if (opts.launch.env && Object.keys(opts.launch.env).length > 0) entry.env = { ...opts.launch.env }

@@ -3,6 +3,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { z } from 'zod'
+import { nearMiss } from './near-miss'
 import {
   ArrayConfigSchema,
   ServerNameSchema,
@@ -63,7 +64,7 @@ export function parseConfig(file: string, raw: unknown): Config {
     if (agentNames.has(a.name)) throw new ConfigError(file, `$.agents[${i}].name`, `duplicate agent name "${a.name}"`)
     agentNames.add(a.name)
   })
-  const warnings = unknownKeys(raw as Record<string, unknown>)
+  const warnings = unknownKeys(file, raw as Record<string, unknown>)
   const servers: ServerConfig[] = []
   const seen = new Set<string>()
   let style: Config['style'] = 'object'
@@ -85,7 +86,8 @@ export function parseConfig(file: string, raw: unknown): Config {
   return { ...rest, servers, style, warnings }
 }
 
-function unknownKeys(raw: Record<string, unknown>): string[] {
+/** Unknown keys (warnings); a server key that is a near-miss of a known one is an error. */
+function unknownKeys(file: string, raw: Record<string, unknown>): string[] {
   const out: string[] = []
   for (const k of Object.keys(raw)) if (!KNOWN_TOP_KEYS.includes(k)) out.push(`$.${k}`)
   const servers = raw.mcpServers
@@ -93,13 +95,38 @@ function unknownKeys(raw: Record<string, unknown>): string[] {
     ? servers.map((s, i) => [`$.mcpServers[${i}]`, s])
     : Object.entries((servers as Record<string, unknown>) ?? {}).map(([k, s]) => [pathText(['mcpServers', k]), s])
   for (const [where, s] of entries) {
-    if (s && typeof s === 'object') for (const k of Object.keys(s)) if (!KNOWN_SERVER_KEYS.includes(k) && k !== 'type') out.push(`${where}.${k}`)
+    if (!s || typeof s !== 'object') continue
+    for (const k of Object.keys(s)) {
+      if (KNOWN_SERVER_KEYS.includes(k) || k === 'type') continue
+      // A misspelled policy key would silently leave the policy off: refuse it (fail loudly).
+      if (k === 'disabled') throw new ConfigError(file, `${where}.${k}`, 'unknown key "disabled": Toolgate switches a server off with "enabled": false')
+      const meant = nearMiss(k, KNOWN_SERVER_KEYS)
+      if (meant) throw new ConfigError(file, `${where}.${k}`, `unknown key "${k}": did you mean "${meant}"? (a misspelled key is not applied)`)
+      out.push(`${where}.${k}`)
+    }
   }
   return out
 }
 
-/** Reads the config file; creates it with no servers when it does not exist. */
-export function loadConfigFile(file: string): { config: Config; raw: unknown; text: string } {
+/** JSON.parse's message with the character offset turned into a line and column (1-based). */
+export function jsonErrorText(text: string, message: string): string {
+  const m = /\s*(?:in JSON )?at position (\d+)(?: \(line \d+ column \d+\))?/.exec(message)
+  const pos = m ? Number(m[1]) : /end of JSON input/.test(message) ? text.length : null
+  if (pos === null) return message
+  const before = text.slice(0, pos)
+  const line = before.split('\n').length
+  const column = pos - before.lastIndexOf('\n')
+  return `line ${line}, column ${column}: ${(m ? message.replace(m[0], '') : message).trim()}`
+}
+
+/**
+ * Reads the config file. A missing file is created with no servers, except when `create` is
+ * false (a --config the user named: a typo there must not start an empty Toolgate).
+ */
+export function loadConfigFile(file: string, o: { create?: boolean } = {}): { config: Config; raw: unknown; text: string } {
+  if (!fs.existsSync(file) && o.create === false) {
+    throw new ConfigError(file, '', 'the config file does not exist (only the default <data-dir>/mcp_config.json is created when missing)')
+  }
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true })
     fs.writeFileSync(file, EMPTY_CONFIG_TEXT, { mode: 0o600 })
@@ -114,7 +141,7 @@ export function loadConfigFile(file: string): { config: Config; raw: unknown; te
   try {
     raw = JSON.parse(text)
   } catch (e) {
-    throw new ConfigError(file, '', `not valid JSON: ${(e as Error).message}`)
+    throw new ConfigError(file, '', `not valid JSON: ${jsonErrorText(text, (e as Error).message)}`)
   }
   return { config: parseConfig(file, raw), raw, text }
 }

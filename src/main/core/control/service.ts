@@ -156,6 +156,7 @@ export class ControlService implements Api {
       data_dir: this.d.dataDir,
       mcp_url: this.d.mcpUrl(),
       config_error: this.d.configError(),
+      config_warnings: this.d.catalog.currentConfig.warnings,
       state_warning: this.d.catalog.store.warning,
       connect: connectSnippets(this.d.dataDir),
     }
