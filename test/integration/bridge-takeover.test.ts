@@ -44,7 +44,13 @@ describe('bridged `toolgate stdio` clients when the owner goes away', () => {
     clients.set(name, c)
     return c
   }
-  const read = async (c: McpHandle, by: string): Promise<unknown> => jsonOf(await c.call('call_tool_read', { name: 'wiki:read_doc', args: { by } }))
+  const read = async (c: McpHandle, by: string): Promise<unknown> => {
+    try {
+      return jsonOf(await c.call('call_tool_read', { name: 'wiki:read_doc', args: { by } }, 30_000))
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\nstderr of pid ${c.pid}:\n${c.stderr().slice(-3000)}`)
+    }
+  }
 
   beforeAll(() => {
     assertBuilt()

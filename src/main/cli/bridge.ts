@@ -100,6 +100,8 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
         let messages = 0
         let text = ''
         const reader = bodyReader(String(res.headers['content-type'] ?? ''), (m) => {
+          // only JSON-RPC goes to the client (a 401 or 403 body is Toolgate's own error JSON)
+          if ((m as { jsonrpc?: unknown }).jsonrpc !== '2.0') return
           messages++
           onMessage(m)
         })
@@ -118,7 +120,10 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
           resolve({ status: res.statusCode ?? 0, session: typeof sid === 'string' ? sid : undefined, messages, text })
         })
         res.on('error', reject)
-        res.on('aborted', () => reject(new Error('the connection to the owner closed mid-answer')))
+        // the owner went away mid-answer (its socket destroyed): no 'end' will come
+        res.on('close', () => {
+          if (!res.complete) reject(new Error('the connection to the owner closed mid-answer'))
+        })
       })
       req.on('error', reject)
       req.end(body)
@@ -173,6 +178,12 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
     }
     try {
       let r = await send(t, 'POST', JSON.stringify(m), forward)
+      // Our key is refused: another process listens at that address now (a new owner took the
+      // port over). The message was not handled: send it again once the bridge has reconnected.
+      if (r.status === 401 && !retried) {
+        await takeOver(t).catch(() => {})
+        return relay(m, true)
+      }
       if (r.session) session = r.session
       // the owner forgot the session (it expired, or this owner is new): open one and resend once
       if (r.status === 404 && r.messages === 0 && !(isRequest(m) && m.method === 'initialize') && (await reopen(t))) {
