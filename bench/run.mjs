@@ -3,7 +3,7 @@
 // targets are printed beside the numbers ("ok" / "MISS").
 //
 //   npm run bench                                   every section (≈ 5–10 min on 2 cores)
-//   npm run bench -- --only retrieval,classify      some sections: retrieval quality classify incremental stdio call activity sandbox bridge soak
+//   npm run bench -- --only retrieval,classify      some sections: retrieval quality classify incremental stdio call activity sandbox bridge soak owner
 //   npm run bench -- --skip soak
 //   npm run bench -- --sizes 527,5000 --stdio-sizes 527,5000 --queries 2000
 //   npm run bench -- --quick                        fewer queries/requests (smoke run, ≈ 2–3 min)
@@ -24,7 +24,7 @@ const opt = (f, d) => {
   return i >= 0 ? argv[i + 1] : d
 }
 const flag = (f) => argv.includes(f)
-const ALL = ['retrieval', 'quality', 'classify', 'incremental', 'stdio', 'call', 'activity', 'sandbox', 'bridge', 'soak']
+const ALL = ['retrieval', 'quality', 'classify', 'incremental', 'stdio', 'call', 'activity', 'sandbox', 'bridge', 'soak', 'owner']
 const only = opt('--only') ? opt('--only').split(',') : ALL
 const skip = opt('--skip') ? opt('--skip').split(',') : []
 for (const s of [...only, ...skip])
@@ -458,6 +458,43 @@ async function serveSections() {
   }
 }
 
+async function ownerSection() {
+  const { initializeAt, takeover, parallelStart, heap } = await import('./lib/owner-bench.mjs')
+  console.error('  initialize with 0 and 70 upstreams …')
+  const init = await initializeAt([0, 70], quick ? 3 : 7)
+  console.error('  takeover after SIGKILL of the owner …')
+  const take = await takeover(quick ? 2 : 3)
+  console.error('  parallel start of 50 upstreams …')
+  const par = await parallelStart(50, quick ? 2 : 3)
+  console.error('  heap over 3,000 requests on one session …')
+  const h = await heap(3000)
+  results.owner = { init, take, par, heap: h }
+  const extra = init[70].median - init[0].median
+  section(
+    'owner',
+    table(
+      '8. One owner, always reachable (medians of the rounds; ms unless said otherwise)',
+      ['what', 'figure', 'target'],
+      [
+        ['embedded `toolgate stdio`: listener up → initialize answered, 0 upstreams', ms(init[0].median), ''],
+        ['same with 70 upstreams (initialize sent at spawn)', ms(init[70].median), `${verdict(init[70].median, 50)} ≤50`],
+        ['initialize at 70 upstreams: extra time over 0 upstreams', ms(extra), ''],
+        ['takeover: owner SIGKILLed → a bridge owns the data dir', ms(take.ownerMs), `${verdict(take.ownerMs, 2000)} ≤2000`],
+        ['takeover: owner SIGKILLed → a call through a bridge succeeds (upstream restarted)', ms(take.callMs), ''],
+        [`serve spawn → every tool of ${par.n} upstreams callable`, ms(par.allMs), ''],
+        ['serve spawn → the tool of 1 upstream callable', ms(par.singleMs), ''],
+        [`slowest upstream's own connect (spawn → tools listed), ${par.n} at once / 1 alone`, `${ms(par.slowestConnectMs)} / ${ms(par.singleConnectMs)}`, ''],
+        [`heap growth after GC, ${h.requests} requests on one HTTP session (owner)`, `${mb(h.http)} MB`, `${verdict(h.http / 1048576, 4)} ≤4 MB`],
+        [
+          `heap growth after GC, ${h.requests} requests through the bridge (owner / bridge)`,
+          `${mb(h.bridgeOwner)} / ${mb(h.bridgeProcess)} MB`,
+          `${verdict(Math.max(h.bridgeOwner, h.bridgeProcess) / 1048576, 4)} ≤4 MB`,
+        ],
+      ],
+    ),
+  )
+}
+
 let interrupted = false
 process.on('SIGINT', async () => {
   if (interrupted) process.exit(130)
@@ -507,6 +544,10 @@ try {
     await activitySection()
   }
   if (want('bridge') || want('soak')) await serveSections()
+  if (want('owner')) {
+    startSection('owner')
+    await ownerSection()
+  }
   console.log(
     `\ntotal ${((Date.now() - t0) / 1000).toFixed(0)} s; load average at end: ${os
       .loadavg()

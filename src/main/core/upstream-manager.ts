@@ -109,10 +109,10 @@ export class UpstreamManager {
       this.inflight++
       ingestTools(this.catalog, cfg.name, tools)
         .catch((e: unknown) => this.logger.error({ server: cfg.name, err: String(e) }, 'could not record tool approvals'))
-        .finally(() => {
-          this.inflight--
-          entry.ready = true
-        })
+        .finally(() => this.inflight--)
+      // ingestTools puts the tools (and their baseline approval) into the catalog before its first
+      // await; only the state file write is still running: callers need not wait for the disk.
+      entry.ready = true
     })
     this.connections.set(cfg.name, { state: 'connecting', lastError: null, attempt: 0 })
     up.start()
