@@ -48,6 +48,8 @@ describe('operator commands with no live owner', () => {
     const entry = (name: string, extra: Record<string, unknown>) => ({
       command: process.execPath,
       args: [GATED, '--pid-file', marker(name), '--fixture', FIXTURE, '--tools', toolsFile, '--log', path.join(tmp, `${name}.log`)],
+      // the marker is written from inside the sandbox
+      sandbox: { fs_write: [tmp] },
       ...extra,
     })
     configPath = writeJson(path.join(tmp, 'mcp_config.json'), {

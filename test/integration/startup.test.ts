@@ -48,7 +48,8 @@ describe('an embedded `toolgate stdio` while its upstreams start', () => {
       const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
         mcpServers: {
           wiki: fixtureEntry(toolsFile, path.join(tmp, 'calls.log'), { quarantined: false }),
-          slow: { command: process.execPath, args: [MISBEHAVING, '--init-gate', gate], quarantined: false },
+          // the gate file is looked for from inside the sandbox
+          slow: { command: process.execPath, args: [MISBEHAVING, '--init-gate', gate], quarantined: false, sandbox: { fs_read: [tmp] } },
         },
       })
       c = await connectStdio(['--config', configPath, '--data-dir', path.join(tmp, 'data')])
