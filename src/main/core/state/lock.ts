@@ -45,10 +45,14 @@ export class DataDirLock {
     ensurePrivateDir(dataDir)
     const file = DataDirLock.lockPath(dataDir)
     for (let attempt = 0; attempt < 5; attempt++) {
+      // The lock appears with its pid already in it (written aside, then hard-linked into place,
+      // which fails if it exists): a lock file created empty and written after could be read in
+      // between as "garbage", taken for stale and taken over, giving two owners. Bridges whose
+      // owner died all race for the lock at once, so this window matters.
+      const tmp = `${file}.${process.pid}.new`
       try {
-        const fd = fs.openSync(file, 'wx', 0o600)
-        fs.writeSync(fd, String(process.pid))
-        fs.closeSync(fd)
+        fs.writeFileSync(tmp, String(process.pid), { mode: 0o600 })
+        fs.linkSync(tmp, file)
         return new DataDirLock(dataDir, file)
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
@@ -80,6 +84,8 @@ export class DataDirLock {
         }
         fs.rmSync(aside, { force: true })
         fs.rmSync(DataDirLock.instancePath(dataDir), { force: true })
+      } finally {
+        fs.rmSync(tmp, { force: true })
       }
     }
     return null
