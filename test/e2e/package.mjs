@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import assert from 'node:assert/strict'
-import { finish, root, step, until } from './e2e-lib.mjs'
+import { finish, root, step, stopChild, until } from './e2e-lib.mjs'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
@@ -117,16 +117,31 @@ try {
     assert.equal(execFileSync(bin, ['--version'], { cwd: work, env, encoding: 'utf8' }).trim(), pkg.version)
   })
 
-  await step('toolgate search on a temp config prints what retrieve_tools returns', () => {
-    const r = JSON.parse(run(['search', 'read a note', '--include-disabled'], path.join(tmp, 'search-data')))
-    assert.deepEqual(
-      r.tools.map((t) => t.name),
-      ['notes:read_note'],
-    )
-    const locked = JSON.parse(run(['search', 'delete every note', '--include-disabled'], path.join(tmp, 'search-data')))
-    assert.deepEqual(locked.disabled, [
-      { name: 'notes:burn_notebook', server: 'notes', description: 'Delete every note in the notebook', status: 'disabled_by_config' },
-    ])
+  await step('toolgate search on a temp config prints what retrieve_tools returns (and starts nothing while no Toolgate runs)', async () => {
+    const dataDir = path.join(tmp, 'search-data')
+    // nothing runs: no upstream is started (issue 13), the catalog is not known yet
+    assert.deepEqual(JSON.parse(run(['search', 'read a note', '--include-disabled'], dataDir)).tools, [])
+    const owner = spawnTracked(bin, ['serve', '--config', configPath, '--data-dir', dataDir, '--listen', '127.0.0.1:0'], {
+      cwd: work,
+      env,
+      stdio: ['ignore', 'ignore', 'ignore'],
+    })
+    await until('toolgate serve to own the data dir', () => fs.existsSync(path.join(dataDir, 'instance.json')), 30_000)
+    const check = () => {
+      const r = JSON.parse(run(['search', 'read a note', '--include-disabled'], dataDir))
+      assert.deepEqual(
+        r.tools.map((t) => t.name),
+        ['notes:read_note'],
+      )
+      const locked = JSON.parse(run(['search', 'delete every note', '--include-disabled'], dataDir))
+      assert.deepEqual(locked.disabled, [
+        { name: 'notes:burn_notebook', server: 'notes', description: 'Delete every note in the notebook', status: 'disabled_by_config' },
+      ])
+    }
+    check()
+    await stopChild(owner)
+    // stopped: the same answers from the last known catalog (<data-dir>/catalog.json)
+    check()
   })
 
   await step('toolgate stdio answers initialize and retrieve_tools to the MCP SDK client', async () => {
