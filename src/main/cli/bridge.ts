@@ -9,7 +9,6 @@
 // the client's own initialize, and later requests go through as if nothing happened.
 import fs from 'node:fs'
 import http from 'node:http'
-import { createParser } from 'eventsource-parser'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { LineStdioTransport } from '../core/agent/stdio-transport'
 import { DataDirLock, pidAlive } from '../core/state/lock'
@@ -38,11 +37,30 @@ export function messagesOf(type: string, body: string): JSONRPCMessage[] {
 
 /** Reads a reply as it arrives: SSE events one by one, plain JSON at the end. */
 function bodyReader(type: string, onMessage: (m: JSONRPCMessage) => void): { feed(chunk: string): void; end(): void } {
-  if (type.includes('text/event-stream')) {
-    const parser = createParser({ onEvent: (e) => e.data.trim() && onMessage(JSON.parse(e.data) as JSONRPCMessage) })
-    return { feed: (c) => parser.feed(c), end: () => parser.feed('\n\n') }
-  }
   let text = ''
+  if (type.includes('text/event-stream')) {
+    // Server-sent events: blocks separated by a blank line; a block's `data:` lines joined by
+    // newlines are one JSON-RPC message (other fields: event, id, retry, comments are skipped).
+    const flush = (final: boolean): void => {
+      const blocks = text.split(/\r?\n\r?\n/)
+      text = final ? '' : (blocks.pop() as string)
+      for (const block of blocks) {
+        const data = block
+          .split(/\r?\n/)
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(l.startsWith('data: ') ? 6 : 5))
+          .join('\n')
+        if (data.trim()) onMessage(JSON.parse(data) as JSONRPCMessage)
+      }
+    }
+    return {
+      feed: (c) => {
+        text += c
+        flush(false)
+      },
+      end: () => flush(true),
+    }
+  }
   return {
     feed: (c) => void (text += c),
     end: () => {
