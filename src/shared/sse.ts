@@ -12,9 +12,11 @@ export interface SseFrame {
 /** Splits a growing text buffer into complete SSE frames; returns the frames and the rest. */
 export function parseSseChunk(buffer: string): { frames: SseFrame[]; rest: string } {
   const frames: SseFrame[] = []
-  const normalized = buffer.replace(/\r\n?/g, '\n')
+  // a trailing \r may be the first half of a \r\n cut between two chunks: it waits for the next one
+  const held = buffer.endsWith('\r') ? '\r' : ''
+  const normalized = buffer.slice(0, buffer.length - held.length).replace(/\r\n?/g, '\n')
   const blocks = normalized.split('\n\n')
-  const rest = blocks.pop() ?? ''
+  const rest = (blocks.pop() ?? '') + held
   for (const block of blocks) {
     let event = 'message'
     const data: string[] = []

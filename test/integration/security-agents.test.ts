@@ -249,6 +249,19 @@ describe('session limits and the admin key follow the config', () => {
     await bridged.close()
   })
 
+  it('requests in flight when the session expired open one new session together, not one each (the cap is 3)', async () => {
+    const bridged = await connectStdio(['--agent', 'bot', ...serve.flags])
+    expect(textOf(await bridged.call('upstream_servers', { operation: 'list' }))).toContain('servers')
+    const idleSince = Date.now()
+    await waitFor(() => Date.now() - idleSince > 3500, 10_000, 'the idle time to pass', 250)
+    const calls = await Promise.all(Array.from({ length: 6 }, () => bridged.call('upstream_servers', { operation: 'list' })))
+    for (const c of calls) {
+      expect(c.isError, textOf(c)).toBeFalsy()
+      expect(textOf(c)).toContain('servers')
+    }
+    await bridged.close()
+  })
+
   it('a new api_key in the config takes effect on reload and the old key stops working', async () => {
     expect((await fetch(`${serve.url}/api/v1/status`, { headers: { authorization: `Bearer ${KEY1}` } })).status).toBe(200)
     write({ api_key: KEY2 })

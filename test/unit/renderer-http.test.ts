@@ -125,6 +125,17 @@ describe('ControlClient', () => {
     expect(rest).toBe('event: b\ndata: {"x"')
     expect(parseSseChunk('data: a\ndata: b\n\n').frames).toEqual([{ event: 'message', data: 'a\nb' }])
   })
+
+  it('parseSseChunk waits for the other half of a \\r\\n cut between two chunks', () => {
+    const first = parseSseChunk('data: 1\r\n\r')
+    expect(first.frames).toEqual([])
+    const second = parseSseChunk(`${first.rest}\ndata: 2\r\n\r\n`)
+    expect(second.frames).toEqual([
+      { event: 'message', data: '1' },
+      { event: 'message', data: '2' },
+    ])
+    expect(second.rest).toBe('')
+  })
 })
 
 describe('the web UI key', () => {

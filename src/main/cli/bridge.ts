@@ -12,6 +12,7 @@ import http from 'node:http'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { LineStdioTransport } from '../core/agent/stdio-transport'
 import { DataDirLock, pidAlive } from '../core/state/lock'
+import { parseSseChunk, type SseFrame } from '../../shared/sse'
 
 type Id = string | number
 
@@ -36,29 +37,30 @@ export function messagesOf(type: string, body: string): JSONRPCMessage[] {
 }
 
 /** Reads a reply as it arrives: SSE events one by one, plain JSON at the end. */
-function bodyReader(type: string, onMessage: (m: JSONRPCMessage) => void): { feed(chunk: string): void; end(): void } {
+export function bodyReader(type: string, onMessage: (m: JSONRPCMessage) => void): { feed(chunk: string): void; end(): void } {
   let text = ''
   if (type.includes('text/event-stream')) {
-    // Server-sent events: blocks separated by a blank line; a block's `data:` lines joined by
-    // newlines are one JSON-RPC message (other fields: event, id, retry, comments are skipped).
-    const flush = (final: boolean): void => {
-      const blocks = text.split(/\r?\n\r?\n/)
-      text = final ? '' : (blocks.pop() as string)
-      for (const block of blocks) {
-        const data = block
-          .split(/\r?\n/)
-          .filter((l) => l.startsWith('data:'))
-          .map((l) => l.slice(l.startsWith('data: ') ? 6 : 5))
-          .join('\n')
-        if (data.trim()) onMessage(JSON.parse(data) as JSONRPCMessage)
-      }
+    // One SSE frame parser for the whole product (src/shared/sse.ts): each `message` frame's data
+    // is one JSON-RPC message; id, retry and comment lines are skipped there.
+    const emit = (frames: SseFrame[]): void => {
+      for (const f of frames) if (f.event === 'message' && f.data.trim()) onMessage(JSON.parse(f.data) as JSONRPCMessage)
     }
     return {
       feed: (c) => {
         text += c
-        flush(false)
+        // A frame can only end in a chunk with a line break: the middle of a large result is
+        // appended without parsing the buffer again.
+        if (!/[\r\n]/.test(c)) return
+        const { frames, rest } = parseSseChunk(text)
+        text = rest
+        emit(frames)
       },
-      end: () => flush(true),
+      // the stream ended: a last frame without its blank line still counts
+      end: () => {
+        const { frames } = parseSseChunk(`${text}\n\n`)
+        text = ''
+        emit(frames)
+      },
     }
   }
   return {
@@ -101,7 +103,7 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
     `Toolgate's owner process (pid ${t.pid}) for ${o.dataDir} went away while this request was running; the bridge reconnects on its own (to the new owner, or it becomes the owner): retry the request.`
 
   /** One POST (or DELETE); each message of the reply is handed to onMessage as it arrives. */
-  const send = (t: Target, method: 'POST' | 'DELETE', body: string | undefined, onMessage: (m: JSONRPCMessage) => void) =>
+  const send = (t: Target, method: 'POST' | 'DELETE', body: string | undefined, onMessage: (m: JSONRPCMessage, status: number) => void) =>
     new Promise<{ status: number; session: string | undefined; messages: number; text: string }>((resolve, reject) => {
       const headers: Record<string, string> = {
         authorization: `Bearer ${t.key}`,
@@ -121,7 +123,7 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
           // only JSON-RPC goes to the client (a 401 or 403 body is Toolgate's own error JSON)
           if ((m as { jsonrpc?: unknown }).jsonrpc !== '2.0') return
           messages++
-          onMessage(m)
+          onMessage(m, res.statusCode ?? 0)
         })
         res.setEncoding('utf8')
         res.on('data', (c: string) => {
@@ -162,6 +164,21 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
     return true
   }
 
+  /**
+   * The owner answered 404 for the session `expired`: open a new one, once for all the requests
+   * that were in flight (each would otherwise open its own, up to the per-credential cap).
+   */
+  let reopening: Promise<boolean> | null = null
+  const reopenExpired = (t: Target, expired: string): Promise<boolean> => {
+    if (reopening) return reopening
+    // another request saw the same 404 and has opened a new session already
+    if (session !== expired) return Promise.resolve(session !== undefined)
+    reopening = reopen(t).finally(() => {
+      reopening = null
+    })
+    return reopening
+  }
+
   /** The owner `from` is gone: find or become the next one, then reopen the session there. */
   const takeOver = (from: Target): Promise<void> => {
     if (target !== from) return ready
@@ -194,8 +211,15 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
       }
       void local.send(fixed)
     }
+    // A 404 may be the owner's "unknown or expired session" error: held back until the session
+    // is opened again (the client then gets the resent request's answer, not that error).
+    const held: JSONRPCMessage[] = []
+    const sent = session
     try {
-      let r = await send(t, 'POST', JSON.stringify(m), forward)
+      let r = await send(t, 'POST', JSON.stringify(m), (msg, status) => {
+        if (status === 404) held.push(msg)
+        else forward(msg)
+      })
       // Our key is refused: another process listens at that address now (a new owner took the
       // port over). The message was not handled: send it again once the bridge has reconnected.
       if (r.status === 401 && !retried) {
@@ -204,9 +228,9 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
       }
       if (r.session) session = r.session
       // the owner forgot the session (it expired, or this owner is new): open one and resend once
-      if (r.status === 404 && r.messages === 0 && !(isRequest(m) && m.method === 'initialize') && (await reopen(t))) {
+      if (r.status === 404 && sent && !(isRequest(m) && m.method === 'initialize') && (await reopenExpired(t, sent))) {
         r = await send(t, 'POST', JSON.stringify(m), forward)
-      }
+      } else held.forEach(forward)
       if (r.status >= 400 && r.messages === 0) fail(m, `Toolgate answered HTTP ${r.status}: ${r.text.slice(0, 300)}`)
     } catch (err) {
       // Refused: the owner never saw this message, so it is sent again once a new owner is there.

@@ -9,6 +9,7 @@ import { resolveConfigPath, resolveDataDir } from '../core/paths'
 import { startCore } from '../core/core'
 import { createLogger } from '../core/log'
 import { readLastCatalog } from '../core/state/last-catalog'
+import { sayErr } from './output'
 
 /** The Api, plus what only an operator may do and the clean-up of an embedded core. */
 export interface Operator {
@@ -56,8 +57,8 @@ export async function openOperator(where: Where): Promise<Operator> {
     logger: createLogger({ dataDir, stderr: false }),
   })
   const last = readLastCatalog(dataDir)
-  process.stderr.write(
-    `Toolgate is not running (nothing owns ${dataDir}); ${last ? `showing the last known catalog (${last.written_at})` : 'no catalog is known yet (tools appear once Toolgate has run)'}. No upstream server was started.\n`,
+  sayErr(
+    `Toolgate is not running (nothing owns ${dataDir}); ${last ? `showing the last known catalog (${last.written_at})` : 'no catalog is known yet (tools appear once Toolgate has run)'}. No upstream server was started.`,
   )
   return {
     api: core.apiFor({ by: 'user', via: 'cli' }),

@@ -10,7 +10,7 @@ import { parseListen } from '../core/paths'
 import { fail, UsageError } from './errors'
 import { openOperator, type Where } from './control-client'
 import { printAgentTokens, printLaunchNotice, printServers, printTools } from './print'
-import { printJsonText, say } from './output'
+import { printJsonText, say, sayErr } from './output'
 import { serve } from './serve'
 import { stdio } from './stdio'
 import { demo } from './demo'
@@ -81,9 +81,7 @@ where(servers.command('list'))
     try {
       printServers((await op.api.servers()).servers, o.json === true)
       const info = await op.api.info()
-      for (const k of info.config_warnings ?? [])
-        process.stderr.write(`warning: ${info.config_path}: unknown key ${k} is ignored (a typo?)
-`)
+      for (const k of info.config_warnings ?? []) sayErr(`warning: ${info.config_path}: unknown key ${k} is ignored (a typo?)`)
     } finally {
       await op.close()
     }
@@ -207,7 +205,7 @@ where(agents.command('list'))
   .option('--json', 'print JSON')
   .option('--details', 'also print, per agent, what it can reach on each server and why the rest is out of reach')
   .action(async (o) => {
-    const op = await openOperator(w(o), true)
+    const op = await openOperator(w(o))
     try {
       printAgentViews((await op.api.agents()).agents, o.json === true, o.details === true)
     } finally {
@@ -218,7 +216,7 @@ where(agents.command('tokens <name>'))
   .description("list an agent's tokens: id, created, last used (never the token)")
   .option('--json', 'print JSON')
   .action(async (name: string, o) => {
-    const op = await openOperator(w(o), false)
+    const op = await openOperator(w(o))
     try {
       printAgentTokens(name, (await op.api.agentTokens(name)).tokens, o.json === true)
     } finally {
@@ -230,7 +228,7 @@ where(agents.command('revoke <name> [token_id]'))
   .option('--all', 'revoke every token of the agent')
   .action(async (name: string, id: string | undefined, o) => {
     if ((id === undefined) === (o.all !== true)) throw new UsageError('give either a TOKEN_ID (see `toolgate agents tokens NAME`) or --all')
-    const op = await openOperator(w(o), false)
+    const op = await openOperator(w(o))
     try {
       say((await op.api.revokeAgentTokens(name, id)).message)
     } finally {
