@@ -52,6 +52,13 @@ describe('As an agent asking for a locked tool by its exact name', () => {
     )
   })
 
+  it('a "still starting" notice comes last, after its own sentence break', () => {
+    const r = JSON.parse(retrieveText(world.catalog, { query: 'gh:delete_repo' }, FULL_SCOPE, undefined, 2)) as { notice?: string }
+    expect(r.notice).toBe(
+      '`gh:delete_repo` exists but is locked (disabled_by_config); retry with include_disabled:true. 2 server(s) are still starting; their tools are not in these results yet. Retry in a few seconds.',
+    )
+  })
+
   it('a name shared by several locked tools names each of them, by id', async () => {
     const fx = makeFixture({
       mcpServers: {

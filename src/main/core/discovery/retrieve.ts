@@ -117,7 +117,11 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
     const notice = [exact, count].filter((t): t is string => t !== null).join('. ')
     if (notice) response.notice = notice
   }
-  if (starting > 0) response.notice = response.notice ? `${response.notice} ${startingNotice(starting)}` : startingNotice(starting)
+  // last, as its own sentence (the exact-name hint before it ends without a full stop)
+  if (starting > 0) {
+    const before = response.notice ? `${response.notice}${response.notice.endsWith('.') ? ' ' : '. '}` : ''
+    response.notice = before + startingNotice(starting)
+  }
   return response
 }
 
