@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 vi.mock('electron', () => import('../helpers/fake-electron'))
-import { app, dialog, fake } from '../helpers/fake-electron'
+import { app, dialog, fake, ipcRenderer } from '../helpers/fake-electron'
 import { runApp, type StartCore } from '../../src/main/electron/app'
 import { parseAppArgs } from '../../src/main/electron/args'
 import { CSP } from '../../src/shared/csp'
@@ -175,6 +175,23 @@ describe('tray app lifecycle', () => {
     await tick(10)
     expect(api.calls).toContain('serverAction files enable')
     expect((await api.service.servers()).servers.find((s) => s.name === 'files')!.enabled).toBe(true)
+  })
+
+  it('records what the tray and the window decide as the user’s, via tray and via window', async () => {
+    const api = await worldApi()
+    const stop = vi.fn(async () => undefined)
+    await runApp(async () => ({ api, apiFor: (origin) => api.service.as(origin), info: await api.info(), url: 'http://127.0.0.1:8719', stop }), [])
+    type Item = { label?: string; click?: () => void; submenu?: Item[] }
+    const menu = fake.trays[0].menu!.template as Item[]
+    menu.find((i) => i.label?.startsWith('files —'))!.submenu!.find((i) => i.label === 'Enable')!.click!()
+    await tick(10)
+    ipcRenderer.senderWindow = fake.windows[0]
+    expect(await ipcRenderer.invoke('toolgate:toolAction', 'gh', 'list_repos', 'disable')).toMatchObject({ ok: true })
+    const { events } = await api.service.activity({ kind: 'decision' })
+    expect(events.map((e) => (e.kind === 'decision' ? [e.action, e.server, e.tool ?? null, e.by, e.via] : null))).toEqual([
+      ['disable', 'gh', 'list_repos', 'user', 'window'],
+      ['enable', 'files', null, 'user', 'tray'],
+    ])
   })
 })
 
