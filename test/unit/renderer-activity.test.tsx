@@ -114,7 +114,9 @@ describe('Activity view', () => {
     fireEvent.click(await screen.findByRole('button', { name: `Details of record ${call.id}` }))
     const drawer = screen.getByRole('dialog', { name: `Activity record ${call.id}` })
     const table = document.querySelector('.activity-table') as HTMLElement
-    for (const el of [table, drawer]) {
+    const agentFilter = screen.getByRole('combobox', { name: 'Agent' })
+    await waitFor(() => expect(agentFilter.textContent).toContain('gnp.exe'))
+    for (const el of [table, drawer, agentFilter]) {
       expect(el.querySelector('img, script, b')).toBeNull()
       expect(el.textContent).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/)
     }

@@ -3,6 +3,7 @@
 import { useEffect, useId } from 'react'
 import { ACTIVITY_KINDS, CALL_OUTCOMES, type ActivityKind, type CallOutcome } from '../../shared/activity'
 import type { Stats } from '../../shared/api'
+import { escapeControls } from '../../shared/text'
 import { useApp } from '../store/context'
 import { ActivityDetail } from './ActivityDetail'
 import { ActivityTable } from './ActivityTable'
@@ -33,7 +34,7 @@ function Filters() {
           <option value="">all</option>
           {agents.map((a) => (
             <option key={a} value={a}>
-              {a}
+              {escapeControls(a)}
             </option>
           ))}
         </select>
