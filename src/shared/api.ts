@@ -4,6 +4,7 @@
 import type { LockStatus, ServerState, ToolStatus } from './statuses'
 import type { CallWith, ToolAnnotations } from './call-variant'
 import type { ServerLaunch } from './launch'
+import type { AccessRequest, RequestFilter } from './requests'
 import type { ActivityPage, ActivityQuery } from './activity'
 import type { AgentView } from './agents'
 
@@ -35,6 +36,15 @@ export interface IsolationInfo {
   profile: SandboxProfileInfo | null
 }
 
+/** A time-boxed grant running on a server or tool (issue 15): when it ends and what comes back then. */
+export interface TimedGrantInfo {
+  id: string
+  /** ISO time of the end */
+  until: string
+  /** what the end brings back, in words ("switched off again", "back in quarantine") */
+  then: string
+}
+
 export interface ServerInfo {
   name: string
   protocol: string
@@ -53,6 +63,8 @@ export interface ServerInfo {
   /** true when a config lock list (enabled_tools/disabled_tools) applies */
   config_policy: boolean
   isolation: IsolationInfo
+  /** switched on or approved for a time */
+  grant?: TimedGrantInfo
 }
 
 export type ApprovalStatus = 'approved' | 'pending' | 'changed' | 'unknown'
@@ -89,6 +101,8 @@ export interface ToolInfo {
     /** the whole approved definition when the tool changed since */
     previous?: PreviousDefinition
   }
+  /** re-enabled or approved for a time */
+  grant?: TimedGrantInfo
 }
 
 export interface StatusInfo {
@@ -144,9 +158,13 @@ export function isToolAction(v: unknown): v is ToolAction {
   return typeof v === 'string' && (TOOL_ACTIONS as readonly string[]).includes(v)
 }
 
-/** Options of a server action: `network` lets Inspect reach the network (a risk: the server is unreviewed). */
+/**
+ * Options of a server action: `network` lets Inspect reach the network (a risk: the server is
+ * unreviewed); `for` ("1h", "always") makes enable or approve last that long.
+ */
 export interface ServerActionOptions {
   network?: boolean
+  for?: string
 }
 
 /** A configured agent (`agents` in the config) and how many tokens it holds. */
@@ -163,10 +181,22 @@ export interface AgentTokenInfo {
   created_at: string
   last_used_at: string | null
 }
+/** Options of a tool action: `for` ("1h", "always") makes enable or approve last that long. */
+export interface ToolActionOptions {
+  for?: string
+}
+
+/** The actions that can be time-boxed with `for`. */
+export const TIMED_SERVER_ACTIONS: readonly ServerAction[] = ['enable', 'approve']
+export const TIMED_TOOL_ACTIONS: readonly ToolAction[] = ['enable', 'approve']
 
 export interface ActionResult {
   ok: true
   message: string
+}
+
+export interface RequestActionResult extends ActionResult {
+  request: AccessRequest
 }
 
 export interface SearchArgs {
@@ -176,7 +206,7 @@ export interface SearchArgs {
 }
 
 /** `activity`: one per new activity record, its data the ActivityEvent. */
-export const API_EVENT_TYPES = ['servers.changed', 'tools.changed', 'config.reloaded', 'config.error', 'activity'] as const
+export const API_EVENT_TYPES = ['servers.changed', 'tools.changed', 'config.reloaded', 'config.error', 'requests.changed', 'grant.ended', 'activity'] as const
 export type ApiEventType = (typeof API_EVENT_TYPES)[number]
 export interface ApiEvent {
   type: ApiEventType
@@ -194,11 +224,16 @@ export interface Api {
   server(name: string): Promise<{ server: ServerInfo }>
   tools(server: string): Promise<{ tools: ToolInfo[] }>
   serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<ActionResult>
-  toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult>
+  toolAction(server: string, tool: string, action: ToolAction, options?: ToolActionOptions): Promise<ActionResult>
   approveAll(server: string): Promise<ActionResult>
   agentTokens(agent: string): Promise<{ tokens: AgentTokenInfo[] }>
   /** Revokes one token (by id), or every token of the agent when `id` is absent. */
   revokeAgentTokens(agent: string, id?: string): Promise<ActionResult>
+  /** Agents' access requests, newest first. */
+  requests(filter?: RequestFilter): Promise<{ requests: AccessRequest[] }>
+  /** Answers a request: `for` is "once", "always" or a duration ("1h"). */
+  grantRequest(id: string, grantFor: string): Promise<RequestActionResult>
+  denyRequest(id: string): Promise<RequestActionResult>
   /** The exact JSON text that retrieve_tools returns for the same arguments. */
   search(args: SearchArgs): Promise<string>
   stats(): Promise<Stats>

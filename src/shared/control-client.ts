@@ -16,8 +16,11 @@ import {
   type Stats,
   type StatusInfo,
   type ToolAction,
+  type ToolActionOptions,
   type ToolInfo,
+  type RequestActionResult,
 } from './api'
+import type { AccessRequest, RequestFilter } from './requests'
 import type { ActivityPage, ActivityQuery } from './activity'
 import type { AgentView } from './agents'
 import { openEventStream } from './sse'
@@ -52,6 +55,9 @@ export const controlRoutes = {
   agents: () => '/api/v1/agents',
   /** the tokens of an agent, or one of them */
   agentTokens: (agent: string, id?: string) => `/api/v1/agents/${enc(agent)}/tokens${id === undefined ? '' : `/${enc(id)}`}`,
+  requests: (filter: RequestFilter = {}) => `/api/v1/requests${filter.status ? `?status=${enc(filter.status)}` : ''}`,
+  grantRequest: (id: string) => `/api/v1/requests/${enc(id)}/grant`,
+  denyRequest: (id: string) => `/api/v1/requests/${enc(id)}/deny`,
   activity(query: ActivityQuery): string {
     const q = new URLSearchParams()
     for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') q.set(k, String(v))
@@ -101,8 +107,17 @@ export class ControlClient implements Api {
   serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<ActionResult> {
     return this.json('POST', controlRoutes.serverAction(server, action), options)
   }
-  toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult> {
-    return this.json('POST', controlRoutes.toolAction(server, tool, action))
+  toolAction(server: string, tool: string, action: ToolAction, options?: ToolActionOptions): Promise<ActionResult> {
+    return this.json('POST', controlRoutes.toolAction(server, tool, action), options)
+  }
+  requests(filter?: RequestFilter): Promise<{ requests: AccessRequest[] }> {
+    return this.json('GET', controlRoutes.requests(filter))
+  }
+  grantRequest(id: string, grantFor: string): Promise<RequestActionResult> {
+    return this.json('POST', controlRoutes.grantRequest(id), { for: grantFor })
+  }
+  denyRequest(id: string): Promise<RequestActionResult> {
+    return this.json('POST', controlRoutes.denyRequest(id))
   }
   approveAll(server: string): Promise<ActionResult> {
     return this.json('POST', controlRoutes.approveAll(server))

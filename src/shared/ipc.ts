@@ -19,6 +19,9 @@ export const API_OPS = [
   'agents',
   'agentTokens',
   'revokeAgentTokens',
+  'requests',
+  'grantRequest',
+  'denyRequest',
   'activity',
 ] as const satisfies readonly ApiOp[]
 

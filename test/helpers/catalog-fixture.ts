@@ -22,6 +22,31 @@ import { ControlService } from '../../src/main/core/control/service'
 import { ControlEvents } from '../../src/main/core/control/events'
 import { AgentTokens } from '../../src/main/core/agent/tokens'
 import type { ToolAnnotations } from '../../src/shared/call-variant'
+import { setupRequests, type RequestsSetup } from '../../src/main/core/requests'
+import { agentScope, noScope } from '../../src/main/core/agent/scope'
+import type { ApiEvent } from '../../src/shared/api'
+
+/** Access requests and grants over a fixture, as the core wires them (events go to `emit`). */
+export function fixtureRequests(fx: Fixture, manager: UpstreamManager, emit: (ev: ApiEvent) => void = () => {}): RequestsSetup {
+  const setup = setupRequests({
+    catalog: fx.catalog,
+    configPath: fx.configPath,
+    reloadConfig: () => fx.reloadConfig(),
+    syncUpstreams: () => manager.sync(),
+    emit,
+    logger: silentLogger(),
+    scopeFor: (agent) => {
+      if (agent === null) return FULL_SCOPE
+      const a = fx.catalog.currentConfig.agents.find((x) => x.name === agent)
+      return a ? agentScope(a) : noScope(agent)
+    },
+  })
+  closers.push(async () => {
+    setup.keeper.stop()
+    setup.requests.close()
+  })
+  return setup
+}
 import type { ActivityEvent } from '../../src/shared/activity'
 import { ActivityRecorder, storeLimits } from '../../src/main/core/activity/recorder'
 import { ActivityStore } from '../../src/main/core/activity/store'
@@ -177,8 +202,19 @@ export async function agentSession(
 ): Promise<AgentSession> {
   const logger = silentLogger()
   const manager = new UpstreamManager(fx.catalog, logger)
+  const { requests, keeper } = fixtureRequests(fx, manager)
   const server = createAgentServer(
-    { catalog: fx.catalog, manager, stats, logger, configPath: fx.configPath, reloadConfig: () => fx.reloadConfig(), ...(activity ? { activity } : {}) },
+    {
+      catalog: fx.catalog,
+      manager,
+      stats,
+      logger,
+      configPath: fx.configPath,
+      reloadConfig: () => fx.reloadConfig(),
+      requests,
+      keeper,
+      ...(activity ? { activity } : {}),
+    },
     scope,
   )
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
@@ -210,13 +246,15 @@ export function controlService(fx: Fixture, stats = new DiscoveryStats(), activi
   const logger = silentLogger()
   const manager = new UpstreamManager(fx.catalog, logger)
   closers.push(() => manager.stopAll())
+  // the core's own event stream: catalog and connection changes become servers/tools.changed
+  const events = new ControlEvents(fx.catalog, manager.connections)
   return new ControlService({
     catalog: fx.catalog,
     manager,
     stats,
     logger,
-    // the core's own event stream: catalog and connection changes become servers/tools.changed
-    events: new ControlEvents(fx.catalog, manager.connections),
+    events,
+    requests: fixtureRequests(fx, manager, (ev) => events.emitEvent(ev)).requests,
     configPath: fx.configPath,
     dataDir: fx.dir,
     startedAt: Date.now(),

@@ -8,7 +8,8 @@ import { ControlEvents } from '../../src/main/core/control/events'
 import { UpstreamManager } from '../../src/main/core/upstream-manager'
 import { DiscoveryStats } from '../../src/main/core/discovery/stats'
 import { silentLogger } from '../../src/main/core/log'
-import { activityRecorder, buildWorld, makeFixture, type Fixture } from './catalog-fixture'
+import { activityRecorder, buildWorld, fixtureRequests, makeFixture, type Fixture } from './catalog-fixture'
+import type { RequestsSetup } from '../../src/main/core/requests'
 import type { ActivityQuery } from '../../src/shared/activity'
 import type { ActivityRecorder } from '../../src/main/core/activity/recorder'
 import { afterEach } from 'vitest'
@@ -28,6 +29,8 @@ export class WorldApi implements Api {
   readonly service: ControlService
   /** the agent tokens of the world's state (create them with `tokens.create(agent)`) */
   readonly tokens: AgentTokens
+  /** the access requests and grant keeper behind the service (agents ask through `requests.ask`) */
+  readonly grants: RequestsSetup
   /** the discovery counters behind stats(): agent sessions given these count as agents' searches */
   readonly discovery = new DiscoveryStats()
   /** the real recorder on the fixture's data dir: agents' records go through it (see agentSession) */
@@ -41,10 +44,12 @@ export class WorldApi implements Api {
     const manager = new UpstreamManager(world.catalog, logger)
     managers.push(manager)
     this.events = new ControlEvents(world.catalog, manager.connections)
+    this.grants = fixtureRequests(world, manager, (ev) => this.events.emitEvent(ev))
     const events = this.events
     // kept open for the whole file: a world built in beforeAll serves many tests
     this.activityLog = activityRecorder(world, (e) => events.emitEvent({ type: 'activity', data: e as unknown as Record<string, unknown> }), false)
     this.service = new ControlService({
+      requests: this.grants.requests,
       catalog: world.catalog,
       manager,
       stats: this.discovery,
@@ -100,7 +105,11 @@ export class WorldApi implements Api {
   tools = (server: string) => this.run('tools', [server], () => this.service.tools(server))
   serverAction: Api['serverAction'] = (server, action, options) =>
     this.run('serverAction', options ? [server, action, options] : [server, action], () => this.service.serverAction(server, action, options))
-  toolAction: Api['toolAction'] = (server, tool, action) => this.run('toolAction', [server, tool, action], () => this.service.toolAction(server, tool, action))
+  toolAction: Api['toolAction'] = (server, tool, action, options) =>
+    this.run('toolAction', options ? [server, tool, action, options] : [server, tool, action], () => this.service.toolAction(server, tool, action, options))
+  requests: Api['requests'] = (filter) => this.run('requests', filter ? [filter] : [], () => this.service.requests(filter))
+  grantRequest: Api['grantRequest'] = (id, grantFor) => this.run('grantRequest', [id, grantFor], () => this.service.grantRequest(id, grantFor))
+  denyRequest: Api['denyRequest'] = (id) => this.run('denyRequest', [id], () => this.service.denyRequest(id))
   approveAll = (server: string) => this.run('approveAll', [server], () => this.service.approveAll(server))
   search = (args: SearchArgs) => {
     this.searches.push(args)

@@ -44,7 +44,7 @@ afterAll(async () => {
   cleanupTemp()
 })
 
-const SIX = ['retrieve_tools', 'call_tool_read', 'call_tool_write', 'call_tool_destructive', 'describe_tool', 'upstream_servers']
+const SEVEN = ['retrieve_tools', 'call_tool_read', 'call_tool_write', 'call_tool_destructive', 'describe_tool', 'upstream_servers', 'request_access']
 
 describe('a `serve` owner and `toolgate stdio` clients on the same data dir', () => {
   let tmp: string
@@ -93,7 +93,7 @@ describe('a `serve` owner and `toolgate stdio` clients on the same data dir', ()
     c1 = await stdio()
     c2 = await stdio()
     for (const c of [c1, c2]) {
-      expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual(SIX)
+      expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual(SEVEN)
       const servers = jsonOf<{ servers: Array<{ name: string; state: string }> }>(await c.call('upstream_servers', { operation: 'list' })).servers
       expect(servers.map((s) => [s.name, s.state])).toEqual([
         ['wiki', 'connected'],
@@ -146,7 +146,13 @@ describe('a `serve` owner and `toolgate stdio` clients on the same data dir', ()
   it('`toolgate stdio --agent viewer` bridged to the owner only sees and calls what the agent may', async () => {
     const viewer = await stdio(['--agent', 'viewer'])
     expect(childPids(viewer.pid as number)).toEqual([])
-    expect((await viewer.client.listTools()).tools.map((t) => t.name)).toEqual(['retrieve_tools', 'call_tool_read', 'describe_tool', 'upstream_servers'])
+    expect((await viewer.client.listTools()).tools.map((t) => t.name)).toEqual([
+      'retrieve_tools',
+      'call_tool_read',
+      'describe_tool',
+      'upstream_servers',
+      'request_access',
+    ])
     const servers = jsonOf<{ servers: Array<{ name: string }> }>(await viewer.call('upstream_servers', { operation: 'list' })).servers
     expect(servers.map((s) => s.name)).toEqual(['wiki'])
     const found = jsonOf<{ tools: Array<{ name: string }> }>(await viewer.call('retrieve_tools', { query: 'document wiki tickets support', limit: 50 }))

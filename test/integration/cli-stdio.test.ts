@@ -97,7 +97,7 @@ describe('an MCP client talking to `toolgate stdio`', () => {
   const directCall = async (name: string, args: Record<string, unknown>): Promise<ToolResult> =>
     (await direct.callTool({ name, arguments: args })) as unknown as ToolResult
 
-  it('after initialize, my client sees retrieve_tools, the three call_tool variants, describe_tool and upstream_servers', async () => {
+  it('after initialize, my client sees retrieve_tools, the three call_tool variants, describe_tool, upstream_servers and request_access', async () => {
     expect(tg.client.getServerVersion()?.name).toBe('toolgate')
     const { tools } = await tg.client.listTools()
     expect(tools.map((t) => t.name)).toEqual([
@@ -107,6 +107,7 @@ describe('an MCP client talking to `toolgate stdio`', () => {
       'call_tool_destructive',
       'describe_tool',
       'upstream_servers',
+      'request_access',
     ])
     const retrieve = tools.find((t) => t.name === 'retrieve_tools')
     expect(retrieve?.description).toContain(RETRIEVE_SENTENCE)

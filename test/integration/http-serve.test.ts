@@ -126,6 +126,7 @@ describe('`toolgate serve` over HTTP', () => {
         'call_tool_destructive',
         'describe_tool',
         'upstream_servers',
+        'request_access',
       ])
       expect(textOf(await c.call('call_tool_read', { name: 'everything:echo', args: { message: 'over http' } }))).toBe('Echo: over http')
       expect((await http('/api/v1/status', { headers: auth })).status).toBe(200)
@@ -236,7 +237,7 @@ describe('`toolgate serve` over HTTP', () => {
 
     it("with the token, /mcp offers only the read variant and discovery shows only everything's read tools", async () => {
       const { tools } = await reader.client.listTools()
-      expect(tools.map((t) => t.name)).toEqual(['retrieve_tools', 'call_tool_read', 'describe_tool', 'upstream_servers'])
+      expect(tools.map((t) => t.name)).toEqual(['retrieve_tools', 'call_tool_read', 'describe_tool', 'upstream_servers', 'request_access'])
       const found = jsonOf<{ tools: Array<{ name: string; server: string; call_with: string }> }>(
         await reader.call('retrieve_tools', { query: 'echo sum image environment toggle simulate notes notebook write', limit: 100 }),
       )

@@ -48,7 +48,7 @@ describe('a locked server answers for all of its tools', () => {
       const r = await agent.call(tool, { name: 'fresh:anything', args: {} })
       expect(r.isError).toBe(true)
       expect(textOf(r)).toBe(
-        `TOOL_BLOCKED (server_quarantined): The server is in quarantine awaiting review; ask the user to review and approve the server in the Toolgate window (or \`toolgate servers approve NAME\`). ${HINT}`,
+        `TOOL_BLOCKED (server_quarantined): The server is in quarantine awaiting review; ask the user to review and approve the server in the Toolgate window (or \`toolgate servers approve NAME\`), or call request_access with this tool's name and your reason so the user can review and allow it. ${HINT}`,
       )
     }
     const d = await agent.call('describe_tool', { name: 'fresh:anything' })
@@ -60,7 +60,7 @@ describe('a locked server answers for all of its tools', () => {
     const r = await agent.call('call_tool_read', { name: 'off:whatever_it_is' })
     expect(r.isError).toBe(true)
     expect(textOf(r)).toBe(
-      `TOOL_BLOCKED (server_disabled): The server is switched off; ask the user to enable the server first in the Toolgate window or tray (\`toolgate servers enable NAME\`). ${HINT}`,
+      `TOOL_BLOCKED (server_disabled): The server is switched off; ask the user to enable the server first in the Toolgate window or tray (\`toolgate servers enable NAME\`), or call request_access with this tool's name and your reason so the user can allow it in one click. ${HINT}`,
     )
     expect(textOf(await agent.call('describe_tool', { name: 'off:whatever_it_is' }))).toMatch(/^TOOL_BLOCKED \(server_disabled\): /)
   })

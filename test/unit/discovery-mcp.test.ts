@@ -28,7 +28,15 @@ describe('As an agent I learn from retrieve_tools itself that locked tools can b
   it("no MCP tool approves anything: the offered tools are exactly the contract's", async () => {
     const agent = await agentSession(world)
     const names = (await agent.client.listTools()).tools.map((t) => t.name)
-    expect(names).toEqual(['retrieve_tools', 'call_tool_read', 'call_tool_write', 'call_tool_destructive', 'describe_tool', 'upstream_servers'])
+    expect(names).toEqual([
+      'retrieve_tools',
+      'call_tool_read',
+      'call_tool_write',
+      'call_tool_destructive',
+      'describe_tool',
+      'upstream_servers',
+      'request_access',
+    ])
     const ops = (await agent.client.listTools()).tools.find((t) => t.name === 'upstream_servers')!.inputSchema.properties!.operation as { enum: string[] }
     expect(ops.enum).not.toContain('approve')
   })

@@ -221,7 +221,7 @@ describe('As an operator, agent scope holds on calls (rule 7)', () => {
   it('a tool needing a variant the agent may not use → "not in scope"; the variant tool is not even offered', async () => {
     const agent = await agentSession(world, reader)
     const offered = (await agent.client.listTools()).tools.map((t) => t.name)
-    expect(offered).toEqual(['retrieve_tools', 'call_tool_read', 'describe_tool', 'upstream_servers'])
+    expect(offered).toEqual(['retrieve_tools', 'call_tool_read', 'describe_tool', 'upstream_servers', 'request_access'])
     const r = await agent.text('call_tool_read', { name: 'gh:create_issue' })
     expect(r.isError).toBe(true)
     expect(r.text).toMatch(/not in scope for agent "reader": it needs call_tool_write/)

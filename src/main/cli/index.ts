@@ -17,6 +17,7 @@ import { demo } from './demo'
 import { open } from './open'
 import { connect, importCmd } from './clients'
 import { startApp } from './app'
+import { grantForOption, registerRequests } from './requests'
 import { activityCmd } from './activity'
 import { printAgentViews } from './print-agents'
 
@@ -89,6 +90,7 @@ where(servers.command('list'))
 for (const action of SERVER_ACTIONS) {
   const cmd = where(servers.command(`${action} <name>`))
   if (action === 'inspect') cmd.option('--network', 'let the (unreviewed) server reach the network while it is inspected, e.g. for npx to download it')
+  if (action === 'enable' || action === 'approve') cmd.option('--for <duration>', 'only for this long (30m, 1h, 8h), then it goes back', grantForOption)
   cmd.action(async (name: string, o) => {
     const op = await openOperator(w(o))
     try {
@@ -96,7 +98,8 @@ for (const action of SERVER_ACTIONS) {
         const { server } = await op.api.server(name)
         if (server.quarantined || !server.enabled) printLaunchNotice(server)
       }
-      say((await op.api.serverAction(name, action, o.network ? { network: true } : undefined)).message)
+      const options = o.network ? { network: true } : o.for ? { for: o.for as string } : undefined
+      say((await op.api.serverAction(name, action, options)).message)
       if (action === 'inspect') printTools((await op.api.tools(name)).tools, false)
     } finally {
       await op.close()
@@ -121,6 +124,7 @@ where(tools.command('list [server]'))
 for (const action of TOOL_ACTIONS) {
   const cmd = where(tools.command(`${action} <target>`))
   if (action === 'approve') cmd.option('--all', 'approve every pending/changed tool of SERVER')
+  if (action === 'enable' || action === 'approve') cmd.option('--for <duration>', 'only for this long (30m, 1h, 8h), then it goes back', grantForOption)
   cmd.action(async (target: string, o) => {
     if (action === 'approve' && o.all) {
       const op = await openOperator(w(o))
@@ -135,12 +139,14 @@ for (const action of TOOL_ACTIONS) {
     if ('error' in ref) throw new UsageError(ref.error)
     const op = await openOperator(w(o))
     try {
-      say((await op.api.toolAction(ref.server, ref.tool, action)).message)
+      say((await op.api.toolAction(ref.server, ref.tool, action, o.for ? { for: o.for as string } : undefined)).message)
     } finally {
       await op.close()
     }
   })
 }
+
+registerRequests(program, where, w)
 
 where(program.command('search <query>'))
   .description('print exactly the JSON retrieve_tools returns')

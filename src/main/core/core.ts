@@ -23,7 +23,7 @@ import { ActivityStore } from './activity/store'
 import { configDecisions } from './activity/config-decisions'
 import { createAgentServer, type AgentDeps } from './agent/mcp-server'
 import { LearnedStore } from './search/learned-store'
-import { FULL_SCOPE, liveAgentScope, type Scope } from './agent/scope'
+import { FULL_SCOPE, liveAgentScope, noScope, type Scope } from './agent/scope'
 import { AgentTokens } from './agent/tokens'
 import { McpEndpoint } from './http/mcp-endpoint'
 import type { Principal } from './http/auth'
@@ -32,6 +32,7 @@ import { createLogger, type Logger } from './log'
 import { appRoot, DEFAULT_LISTEN, isLoopback, parseListen, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
 import { VERSION } from './version'
 import { sandboxSupport } from './upstream/sandbox'
+import { setupRequests } from './requests'
 
 export interface CoreOptions {
   configPath?: string
@@ -192,7 +193,18 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     let http: RunningHttp | null = null
 
     const scopeForAgent = (name: string | undefined): Scope => (name ? liveAgentScope(() => config.agents, name, configPath) : FULL_SCOPE)
-    const agentDeps: AgentDeps = { catalog, manager, stats, logger, configPath, reloadConfig, learned, activity }
+    // a request is answered with the scope its agent has now; an agent removed from the config has none
+    const scopeOrNone = (agent: string | null): Scope => {
+      try {
+        return scopeForAgent(agent ?? undefined)
+      } catch {
+        return noScope(agent)
+      }
+    }
+    const { keeper, requests } = setupRequests({ catalog, configPath, reloadConfig, syncUpstreams: () => manager.sync(), emit, logger, scopeFor: scopeOrNone })
+    // grants that ended while Toolgate was stopped end now, before any agent or upstream is served
+    await keeper.start()
+    const agentDeps: AgentDeps = { catalog, manager, stats, logger, configPath, reloadConfig, learned, requests, keeper, activity }
     const forgetLearned = (): Promise<number> => learned.clear()
     const api = new ControlService({
       catalog,
@@ -208,6 +220,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       mcpUrl: () => (http ? `${http.url}/mcp` : null),
       configError: () => configError,
       tokens,
+      requests,
       activity,
     })
 
@@ -272,6 +285,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     let stopping: Promise<void> | null = null
     const stop = (): Promise<void> => {
       stopping ??= (async () => {
+        keeper.stop()
+        requests.close()
         await watcher.close()
         await stopWatchingState()
         // Upstreams first: calls in flight are answered with a clear error before the listener closes.

@@ -15,14 +15,28 @@ const oneOf = <T extends string>(v: unknown, allowed: readonly T[], what: string
   return v as T
 }
 
-/** A server action's options from the renderer: only `{network: boolean}` (Inspect with network). */
-const actionOptions = (v: unknown): [] | [{ network: boolean }] => {
+/** A server action's options from the renderer: `{network?: boolean, for?: string}` (Inspect with network; enable/approve for a time). */
+const actionOptions = (v: unknown): [] | [{ network?: boolean; for?: string }] => {
   if (v === undefined) return []
-  const network = v !== null && typeof v === 'object' ? (v as { network?: unknown }).network : undefined
-  if (typeof network !== 'boolean' || Object.keys(v as object).some((k) => k !== 'network')) {
-    throw new ApiError('bad_request', 'server action options must be {network: true|false}', 400)
+  const o = v !== null && typeof v === 'object' ? (v as { network?: unknown; for?: unknown }) : null
+  if (
+    !o ||
+    Object.keys(o).some((k) => k !== 'network' && k !== 'for') ||
+    (o.network !== undefined && typeof o.network !== 'boolean') ||
+    (o.for !== undefined && typeof o.for !== 'string')
+  ) {
+    throw new ApiError('bad_request', 'server action options must be {network?: true|false, for?: "1h"}', 400)
   }
-  return [{ network }]
+  return [{ ...(o.network !== undefined ? { network: o.network } : {}), ...(o.for !== undefined ? { for: o.for } : {}) }]
+}
+
+/** A tool action's options from the renderer: only `{for: string}`. */
+const toolOptions = (v: unknown): [] | [{ for: string }] => {
+  if (v === undefined) return []
+  const f = v !== null && typeof v === 'object' ? (v as { for?: unknown }).for : undefined
+  if (typeof f !== 'string' || Object.keys(v as object).some((k) => k !== 'for'))
+    throw new ApiError('bad_request', 'tool action options must be {for: "1h"}', 400)
+  return [{ for: f }]
 }
 
 /** Checks the renderer's arguments and calls the matching Api method. */
@@ -45,13 +59,25 @@ export function callOp(api: Api, op: ApiOp, args: unknown[]): Promise<unknown> {
     case 'serverAction':
       return api.serverAction(str(args[0], 'server'), oneOf(args[1], SERVER_ACTIONS, 'action'), ...actionOptions(args[2]))
     case 'toolAction':
-      return api.toolAction(str(args[0], 'server'), str(args[1], 'tool'), oneOf(args[2], TOOL_ACTIONS, 'action'))
+      return api.toolAction(str(args[0], 'server'), str(args[1], 'tool'), oneOf(args[2], TOOL_ACTIONS, 'action'), ...toolOptions(args[3]))
     case 'agents':
       return api.agents()
     case 'agentTokens':
       return api.agentTokens(str(args[0], 'agent'))
     case 'revokeAgentTokens':
       return api.revokeAgentTokens(str(args[0], 'agent'), args[1] === undefined ? undefined : str(args[1], 'token id'))
+    case 'requests': {
+      const f = args[0]
+      if (f === undefined) return api.requests()
+      const status = f !== null && typeof f === 'object' ? (f as { status?: unknown }).status : undefined
+      if (Object.keys(f as object).some((k) => k !== 'status') || (status !== undefined && typeof status !== 'string'))
+        throw new ApiError('bad_request', 'requests takes {status?: "pending"|"granted"|"denied"|"expired"}', 400)
+      return api.requests(status === undefined ? {} : { status: status as never })
+    }
+    case 'grantRequest':
+      return api.grantRequest(str(args[0], 'request id'), str(args[1], 'for'))
+    case 'denyRequest':
+      return api.denyRequest(str(args[0], 'request id'))
     case 'activity': {
       const q = args[0]
       if (q !== undefined && (q === null || typeof q !== 'object' || Array.isArray(q))) throw new ApiError('bad_request', 'activity needs a query object', 400)

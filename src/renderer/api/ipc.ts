@@ -14,8 +14,11 @@ import {
   type Stats,
   type StatusInfo,
   type ToolAction,
+  type ToolActionOptions,
   type ToolInfo,
+  type RequestActionResult,
 } from '../../shared/api'
+import type { AccessRequest, RequestFilter } from '../../shared/requests'
 import type { ActivityPage, ActivityQuery } from '../../shared/activity'
 import type { AgentView } from '../../shared/agents'
 import type { ApiOp, ToolgateBridge } from '../../shared/ipc'
@@ -41,8 +44,17 @@ export class IpcApi implements Api {
   serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<ActionResult> {
     return options ? this.call('serverAction', server, action, options) : this.call('serverAction', server, action)
   }
-  toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult> {
-    return this.call('toolAction', server, tool, action)
+  toolAction(server: string, tool: string, action: ToolAction, options?: ToolActionOptions): Promise<ActionResult> {
+    return options ? this.call('toolAction', server, tool, action, options) : this.call('toolAction', server, tool, action)
+  }
+  requests(filter?: RequestFilter): Promise<{ requests: AccessRequest[] }> {
+    return filter ? this.call('requests', filter) : this.call('requests')
+  }
+  grantRequest(id: string, grantFor: string): Promise<RequestActionResult> {
+    return this.call('grantRequest', id, grantFor)
+  }
+  denyRequest(id: string): Promise<RequestActionResult> {
+    return this.call('denyRequest', id)
   }
   approveAll(server: string): Promise<ActionResult> {
     return this.call('approveAll', server)

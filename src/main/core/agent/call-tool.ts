@@ -1,5 +1,5 @@
 // call_tool_read / call_tool_write / call_tool_destructive: argument check, the one gate
-// (scope → status → variant), the upstream call with the configured timeout, and one activity
+// (scope → status → variant; an "Allow once" pass), the upstream call with the configured timeout, and one activity
 // record per call with its outcome, duration and result size.
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
@@ -14,6 +14,8 @@ import { UpstreamCallError } from '../upstream/types'
 import { RESULT_BYTES } from '../upstream/connection'
 import type { ActivityRecorder, CallRecord, Who } from '../activity/recorder'
 import { checkVariant, resolveTool } from './call-gate'
+import type { GrantKeeper } from '../grants/keeper'
+import { takeOncePass } from './once-pass'
 import type { Scope } from './scope'
 
 export interface CallDeps {
@@ -22,6 +24,8 @@ export interface CallDeps {
   stats: DiscoveryStats
   logger: Logger
   activity?: ActivityRecorder
+  /** "Allow once" passes (issue 15) */
+  keeper?: GrantKeeper
 }
 
 const CallArgsSchema = z.object(
@@ -92,7 +96,12 @@ export async function callTool(
   if (!parsed.success) return refuse({ outcome: 'error' }, `${tool}: ${parsed.error.issues[0].message}`)
   const still = await waitForServerOf(deps.manager, scope, parsed.data.name)
   if (still) return refuse({ outcome: 'error' }, still)
-  const gate = resolveTool(deps.catalog, scope, parsed.data.name)
+  let gate = resolveTool(deps.catalog, scope, parsed.data.name)
+  if (!gate.ok && gate.blocked) {
+    // "Allow once" (issue 15): a pass the user gave this agent for exactly this tool, taken before the call starts
+    const passed = takeOncePass(deps.catalog, deps.keeper, scope, parsed.data.name, variant, (s) => deps.manager.get(s) !== undefined)
+    if (passed) gate = { ok: true, entry: passed }
+  }
   if (!gate.ok) {
     deps.stats.recordCall(gate.blocked)
     return refuse(gate.reason ? { outcome: 'blocked', status: gate.reason } : { outcome: 'error' }, gate.message)

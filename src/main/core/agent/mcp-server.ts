@@ -20,6 +20,9 @@ import type { Scope } from './scope'
 import { agentTools } from './tool-defs'
 import { upstreamServersOp, type ServerOpsDeps } from './server-ops'
 import { sessionRecorder, type LearnedStore } from '../search/learned-store'
+import type { AccessRequests } from '../requests/access'
+import type { GrantKeeper } from '../grants/keeper'
+import { ApiError } from '../../../shared/api'
 
 export interface AgentDeps extends ServerOpsDeps {
   catalog: Catalog
@@ -28,6 +31,9 @@ export interface AgentDeps extends ServerOpsDeps {
   logger: Logger
   /** learning from use: a call is remembered with the session's last search (search.learn) */
   learned?: LearnedStore
+  /** request_access and "Allow once" passes (requests/index.ts) */
+  requests?: AccessRequests
+  keeper?: GrantKeeper
   activity?: ActivityRecorder
 }
 
@@ -94,6 +100,15 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
         )
       }
       if (name === 'upstream_servers') return await upstreamServersOp(deps, scope, args, who())
+      if (name === 'request_access') {
+        if (!deps.requests) return errorResult('request_access is not available in this Toolgate.')
+        try {
+          return textResult(JSON.stringify(await deps.requests.ask(who(), scope, args, extra.signal)))
+        } catch (e) {
+          if (e instanceof ApiError) return errorResult(e.message)
+          throw e
+        }
+      }
       // The agent asked for progress (a progressToken in _meta): relay the upstream's
       // notifications/progress under the agent's own token, on this request's stream.
       // The result waits for those sends: over HTTP the stream ends with the result.

@@ -61,3 +61,8 @@ export function agentScope(agent: AgentConfig): Scope {
     },
   }
 }
+
+/** The scope of an agent that is no longer configured: nothing is allowed. */
+export function noScope(agent: string | null): Scope {
+  return { agent, active: () => false, allowsServer: () => false, allowsVariant: () => false, allows: () => false }
+}

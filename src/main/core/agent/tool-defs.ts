@@ -13,6 +13,14 @@ const VARIANT_TEXT: Record<Variant, string> = {
   destructive: 'Call an upstream tool that may destroy data (call_with call_tool_destructive); also accepts read and write tools.',
 }
 
+export const REQUEST_ACCESS_DESCRIPTION =
+  'Ask the user to unlock a tool you need that is locked: a call answered TOOL_BLOCKED, or retrieve_tools with include_disabled:true listed it with a status. ' +
+  'Works when the user can lift the lock (server switched off or in quarantine, tool disabled by the user, tool new or changed and waiting for approval); ' +
+  'a lock by operator policy answers not_requestable: do not retry it. Give name ("server:tool") and reason: one short sentence the user reads, saying what you will do with it. ' +
+  'Set wait_s (up to 120) to wait for the answer in this call. Returns JSON {request_id, status: "pending"|"granted"|"denied"|"not_requestable", message}. ' +
+  'Asking again for the same tool joins the request that waits (use it to wait longer). After "granted", call the tool as the message says ("Allow once" is exactly one call). ' +
+  'Ask only for tools your task needs, and do not ask again after "denied".'
+
 export function agentTools(scope: Scope): Tool[] {
   const tools: Tool[] = [
     {
@@ -69,6 +77,26 @@ export function agentTools(scope: Scope): Tool[] {
         },
         required: ['operation'],
       },
+    },
+    {
+      name: 'request_access',
+      description: REQUEST_ACCESS_DESCRIPTION,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', description: 'The locked tool, "server:tool" (as retrieve_tools or the TOOL_BLOCKED answer named it).' },
+          reason: { type: 'string', description: 'Why you need it, in one sentence the user reads (at most 500 characters are shown).' },
+          wait_s: {
+            type: 'integer',
+            minimum: 0,
+            maximum: 120,
+            description: 'Seconds to wait for the answer in this call (default 0: return at once with status pending).',
+          },
+        },
+        required: ['name', 'reason'],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
   )
   return tools

@@ -1,8 +1,13 @@
 // Every change to what the user decided goes through here: baseline and auto approval when an
-// upstream lists its tools, and the human acts (approve / disable / enable a tool, approve or
-// quarantine a server). Each lands through catalog.decide() (or setLiveTools with its decision),
-// which changes state.json and the catalog together, and resolves once the state is on disk.
+// upstream lists its tools, and the human acts (approve / disable / enable a tool, approve,
+// quarantine, enable or disable a server). Each lands through catalog.decide() (or setLiveTools
+// with its decision), which changes state.json and the catalog together, and resolves once the
+// state is on disk. An act made for a time (`timed`) records its undo in the same update; a
+// permanent act on the same thing drops that undo (grants/undo.ts).
 import { ApiError } from '../../../shared/api'
+import { ConfigError } from '../config/load'
+import { setServerField } from '../config/write'
+import { addUndo, dropUndo, findUndo, reviewRecord, type TimedAct } from '../grants/undo'
 import { toolId } from '../../../shared/ids'
 import type { ApprovedTool, State } from '../state/schema'
 import type { ToolDefinition } from '../../../shared/tool-definition'
@@ -71,16 +76,27 @@ export function requireTool(catalog: Catalog, server: string, tool: string): Cat
   return e
 }
 
-export async function approveTool(catalog: Catalog, server: string, tool: string): Promise<string> {
+const until = (t: TimedAct): string => ` until ${t.until}`
+
+export async function approveTool(catalog: Catalog, server: string, tool: string, timed?: TimedAct): Promise<string> {
   const e = requireTool(catalog, server, tool)
   if (e.facts.serverQuarantined) {
     throw new ApiError('server_quarantined', `"${server}" is quarantined; approve the server first (its tools are reviewed with it).`, 409)
   }
-  if (e.approval === 'approved') return `${e.id} is already approved.`
+  const key = { type: 'tool_approval' as const, tool: e.name }
+  const held = findUndo(catalog.store.current, server, key)
+  if (e.approval === 'approved' && !held) return `${e.id} is already approved.`
+  if (e.approval === 'approved' && !timed) {
+    await catalog.decide([server], (s) => void dropUndo(s, server, key))
+    return `Approved ${e.id} for good (it was approved for a time).`
+  }
   await catalog.decide([server], (s) => {
+    const previous = s.tools[e.id]?.approved ?? null
     s.tools[e.id] = { ...s.tools[e.id], approved: record(e.def, e.hash) }
+    if (timed) addUndo(s, timed, server, { type: 'tool_approval', tool: e.name, previous })
+    else dropUndo(s, server, key)
   })
-  return `Approved ${e.id}.`
+  return timed ? `Approved ${e.id}${until(timed)}; then it waits for review again.` : `Approved ${e.id}.`
 }
 
 export async function approveAll(catalog: Catalog, server: string): Promise<string> {
@@ -99,22 +115,31 @@ export async function approveAll(catalog: Catalog, server: string): Promise<stri
 export const CONFIG_LOCK_MESSAGE = (id: string): string =>
   `${id} is blocked by operator policy in mcp_config.json (enabled_tools/disabled_tools). This is the operator's decision and cannot be overridden from Toolgate; ask the operator to change enabled_tools/disabled_tools in the config file.`
 
-export async function setToolDisabled(catalog: Catalog, server: string, tool: string, disabled: boolean): Promise<string> {
+export async function setToolDisabled(catalog: Catalog, server: string, tool: string, disabled: boolean, timed?: TimedAct): Promise<string> {
   const e = requireTool(catalog, server, tool)
   if (!disabled && e.facts.configDenied) throw new ApiError('config_locked', CONFIG_LOCK_MESSAGE(e.id), 409)
-  if (e.facts.userDisabled === disabled) return `${e.id} is already ${disabled ? 'disabled' : 'enabled'}.`
+  const key = { type: 'tool_enabled' as const, tool: e.name }
+  const held = findUndo(catalog.store.current, server, key)
+  if (e.facts.userDisabled === disabled && !held) return `${e.id} is already ${disabled ? 'disabled' : 'enabled'}.`
+  if (!disabled && !e.facts.userDisabled && !timed) {
+    await catalog.decide([server], (s) => void dropUndo(s, server, key))
+    return `Re-enabled ${e.id} for good (it was enabled for a time).`
+  }
   await catalog.decide([server], (s) => {
     const rec = { ...s.tools[e.id] }
     if (disabled) rec.user_disabled = true
     else delete rec.user_disabled
     s.tools[e.id] = rec
+    if (timed && !disabled) addUndo(s, timed, server, { type: 'tool_enabled', tool: e.name })
+    else dropUndo(s, server, key)
   })
-  return `${disabled ? 'Disabled' : 'Re-enabled'} ${e.id}.`
+  return `${disabled ? 'Disabled' : 'Re-enabled'} ${e.id}${timed && !disabled ? `${until(timed)}; then it is switched off again` : ''}.`
 }
 
-export async function approveServer(catalog: Catalog, server: string): Promise<string> {
+export async function approveServer(catalog: Catalog, server: string, timed?: TimedAct): Promise<string> {
   const cfg = requireServer(catalog, server)
   const q = catalog.quarantineOf(cfg)
+  const key = { type: 'server_review' as const }
   if (q === 'config') {
     throw new ApiError(
       'operator_hold',
@@ -122,12 +147,19 @@ export async function approveServer(catalog: Catalog, server: string): Promise<s
       409,
     )
   }
+  if (q === null && findUndo(catalog.store.current, server, key) && !timed) {
+    await catalog.decide([server], (s) => void dropUndo(s, server, key))
+    return `Approved server ${server} for good (it was approved for a time).`
+  }
   if (q === null) return `"${server}" is not quarantined.`
   // What the user inspected is what gets approved (issue 11 §3): a first approval after an Inspect
   // baselines exactly the definitions it showed; at first connect a differing tool is changed, a
   // tool that was not there is pending.
   const inspected = catalog.inspectedTools(server)
   await catalog.decide([server], (s) => {
+    if (timed)
+      addUndo(s, timed, server, { type: 'server_review', previous: reviewRecord(s.servers[server]), held: s.fail_closed?.hold?.includes(server) === true })
+    else dropUndo(s, server, key)
     const rec = { ...s.servers[server], approved_identity: serverIdentity(cfg) }
     delete rec.user_quarantined
     delete rec.needs_review
@@ -141,16 +173,51 @@ export async function approveServer(catalog: Catalog, server: string): Promise<s
     }
     s.servers[server] = rec
   })
-  return `Approved server ${server}; it starts now.`
+  return timed ? `Approved server ${server}${until(timed)}; it starts now and goes back into quarantine then.` : `Approved server ${server}; it starts now.`
 }
 
 export async function quarantineServer(catalog: Catalog, server: string): Promise<string> {
   const cfg = requireServer(catalog, server)
   if (catalog.quarantineOf(cfg) !== null) return `"${server}" is already quarantined.`
   await catalog.decide([server], (s) => {
+    dropUndo(s, server, { type: 'server_review' })
     s.servers[server] = { ...s.servers[server], user_quarantined: true }
   })
   return `Quarantined ${server}; it was stopped and its tools are locked until you approve it again.`
+}
+
+/**
+ * The user switches a server on or off: written to mcp_config.json (`enabled`) through the one
+ * config writer, then reloaded. Switched on for a time, the grant that writes `enabled: false`
+ * back at its end is on disk first (state.json), so a crash in between never loses the end.
+ */
+export async function setServerEnabled(
+  catalog: Catalog,
+  config: { path: string; reload(): void },
+  server: string,
+  enabled: boolean,
+  timed?: TimedAct,
+): Promise<string> {
+  const cfg = requireServer(catalog, server)
+  const key = { type: 'server_enabled' as const }
+  const held = findUndo(catalog.store.current, server, key)
+  if (cfg.enabled === enabled && !held) return `${server} is already ${enabled ? 'enabled' : 'disabled'}.`
+  if (enabled && cfg.enabled && !timed) {
+    await catalog.decide([server], (s) => void dropUndo(s, server, key))
+    return `Enabled server ${server} for good (it was enabled for a time).`
+  }
+  if (timed && enabled) await catalog.decide([server], (s) => addUndo(s, timed, server, { type: 'server_enabled' }))
+  else if (held) await catalog.decide([server], (s) => void dropUndo(s, server, key))
+  if (cfg.enabled !== enabled) {
+    try {
+      setServerField(config.path, server, 'enabled', enabled ? undefined : false)
+    } catch (e) {
+      if (e instanceof ConfigError) throw new ApiError('config_invalid', e.message, 409)
+      throw e
+    }
+    config.reload()
+  }
+  return `${enabled ? 'Enabled' : 'Disabled'} server ${server}${timed && enabled ? `${until(timed)}; then it is switched off again` : ''}.`
 }
 
 /** A server an agent added: in review whatever the defaults say, with no decisions left over from an earlier server of that name. */

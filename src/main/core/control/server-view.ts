@@ -9,6 +9,7 @@ import type { Scope } from '../agent/scope'
 import { describeLaunch, describeTarget } from '../upstream/target'
 import type { ConnectionStates } from '../upstream/states'
 import { isolationOf } from '../upstream/sandbox'
+import { timedGrantOf } from '../grants/undo'
 
 export function serverState(catalog: Catalog, connections: ConnectionStates, s: ServerConfig): ServerState {
   if (!s.enabled) return 'disabled'
@@ -30,6 +31,7 @@ export function protocolOf(s: ServerConfig): string {
 
 export function serverInfo(catalog: Catalog, connections: ConnectionStates, s: ServerConfig): ServerInfo {
   const q = catalog.quarantineOf(s)
+  const grant = timedGrantOf(catalog.store.current, s.name)
   return {
     name: s.name,
     protocol: protocolOf(s),
@@ -44,6 +46,7 @@ export function serverInfo(catalog: Catalog, connections: ConnectionStates, s: S
     launch: describeLaunch(s),
     config_policy: Boolean(s.enabled_tools || s.disabled_tools),
     isolation: isolationOf(s),
+    ...(grant ? { grant } : {}),
   }
 }
 

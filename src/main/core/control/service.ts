@@ -18,8 +18,13 @@ import {
   type Stats,
   type StatusInfo,
   type ToolAction,
+  type ToolActionOptions,
   type ToolInfo,
+  type RequestActionResult,
 } from '../../../shared/api'
+import { parseGrantFor, type GrantFor } from '../../../shared/grant-for'
+import { RequestFilterSchema, type AccessRequest, type RequestFilter } from '../../../shared/requests'
+import type { State } from '../state/schema'
 import { remediationFor } from '../../../shared/statuses'
 import { summarizeServers } from '../../../shared/summary'
 import { callWith, requiredVariant, type ToolAnnotations } from '../../../shared/call-variant'
@@ -29,9 +34,10 @@ import { NOBODY, type ActivityRecorder } from '../activity/recorder'
 import type { AgentView } from '../../../shared/agents'
 import { agentViews } from '../agents/view'
 import { Catalog, type CatalogEntry } from '../catalog/catalog'
-import { approveAll, approveServer, approveTool, quarantineServer, setToolDisabled } from '../catalog/decisions'
-import { setServerField } from '../config/write'
-import { ConfigError } from '../config/load'
+import { approveAll, approveServer, approveTool, quarantineServer, setServerEnabled, setToolDisabled } from '../catalog/decisions'
+import { timedGrantOf, type TimedAct } from '../grants/undo'
+import { newId } from '../requests/pending'
+import type { AccessRequests } from '../requests/access'
 import { FULL_SCOPE } from '../agent/scope'
 import { RetrieveArgsSchema, retrieveWhenStarted } from '../discovery/retrieve'
 import type { DiscoveryStats } from '../discovery/stats'
@@ -60,9 +66,22 @@ export interface ServiceDeps {
   mcpUrl(): string | null
   configError(): string | null
   tokens: AgentTokens
+  /** agents' access requests (requests/index.ts) */
+  requests: AccessRequests
   activity: ActivityRecorder
   /** false for an operator command while nothing owns the data dir: no upstream runs */
   running: boolean
+}
+
+/** `for` of an enable/approve action: nothing (permanent), "always", or a duration; "once" answers requests only. */
+function timedAct(action: string, raw: string | undefined): TimedAct | undefined {
+  if (raw === undefined) return undefined
+  const g: GrantFor | { error: string } = parseGrantFor(raw)
+  if ('error' in g) throw new ApiError('invalid_arguments', g.error, 400)
+  if (g.kind === 'once')
+    throw new ApiError('invalid_arguments', `"once" answers an agent's access request; ${action} takes a duration like "1h" or "always"`, 400)
+  if (g.kind === 'always') return undefined
+  return { id: newId('g'), until: new Date(Date.now() + g.ms).toISOString() }
 }
 
 /** Where a decision comes from when the caller did not say (the bare control API). */
@@ -80,9 +99,10 @@ export function connectSnippets(dataDir: string): ConnectSnippet[] {
   }))
 }
 
-export function toolInfo(e: CatalogEntry): ToolInfo {
+export function toolInfo(e: CatalogEntry, state?: Readonly<State>): ToolInfo {
   const warning = nameWarning(e.name)
   const p = e.previous
+  const grant = state ? timedGrantOf(state, e.server, e.name) : undefined
   return {
     name: e.id,
     server: e.server,
@@ -114,6 +134,7 @@ export function toolInfo(e: CatalogEntry): ToolInfo {
           }
         : {}),
     },
+    ...(grant ? { grant } : {}),
   }
 }
 
@@ -185,32 +206,27 @@ export class ControlService implements Api {
 
   async tools(server: string) {
     this.configOf(server)
-    return { tools: this.d.catalog.entries(server).map(toolInfo) }
+    const state = this.d.catalog.store.current
+    return { tools: this.d.catalog.entries(server).map((e) => toolInfo(e, state)) }
   }
 
   async serverAction(name: string, action: ServerAction, options: ServerActionOptions = {}): Promise<ActionResult> {
     const s = this.configOf(name)
     const { catalog, manager } = this.d
+    const timed = action === 'enable' || action === 'approve' ? timedAct(action, options.for) : undefined
+    if (options.for !== undefined && action !== 'enable' && action !== 'approve') {
+      throw new ApiError('invalid_arguments', `"for" applies to enable and approve only, not ${action}`, 400)
+    }
     let message: string
     switch (action) {
       case 'enable':
-      case 'disable': {
-        const enabled = action === 'enable'
-        if (s.enabled === enabled) return { ok: true, message: `${name} is already ${enabled ? 'enabled' : 'disabled'}.` }
-        try {
-          setServerField(this.d.configPath, name, 'enabled', enabled ? undefined : false)
-        } catch (e) {
-          if (e instanceof ConfigError) throw new ApiError('config_invalid', e.message, 409)
-          throw e
-        }
-        this.d.reloadConfig()
-        message = `${enabled ? 'Enabled' : 'Disabled'} server ${name}.`
+      case 'disable':
+        message = await setServerEnabled(catalog, { path: this.d.configPath, reload: () => this.d.reloadConfig() }, name, action === 'enable', timed)
         break
-      }
       case 'approve':
-        message = await approveServer(catalog, name)
+        message = await approveServer(catalog, name, timed)
         if (!this.d.running)
-          message = `Approved server ${name}. Toolgate is not running now: it starts the next time Toolgate runs (the app, \`toolgate serve\`, or a client's \`toolgate stdio\`).`
+          message = `Approved server ${name}${timed ? ` until ${timed.until}` : ''}. Toolgate is not running now: it starts the next time Toolgate runs (the app, \`toolgate serve\`, or a client's \`toolgate stdio\`).`
         manager.sync()
         break
       case 'quarantine':
@@ -274,16 +290,18 @@ export class ControlService implements Api {
     }
   }
 
-  async toolAction(server: string, tool: string, action: ToolAction): Promise<ActionResult> {
+  async toolAction(server: string, tool: string, action: ToolAction, options: ToolActionOptions = {}): Promise<ActionResult> {
     this.configOf(server)
     const { catalog } = this.d
+    if (options.for !== undefined && action === 'disable') throw new ApiError('invalid_arguments', '"for" applies to enable and approve only, not disable', 400)
+    const timed = action === 'disable' ? undefined : timedAct(action, options.for)
     switch (action) {
       case 'approve':
-        return this.decided(action, server, await approveTool(catalog, server, tool), tool)
+        return this.decided(action, server, await approveTool(catalog, server, tool, timed), tool)
       case 'disable':
         return this.decided(action, server, await setToolDisabled(catalog, server, tool, true), tool)
       case 'enable':
-        return this.decided(action, server, await setToolDisabled(catalog, server, tool, false), tool)
+        return this.decided(action, server, await setToolDisabled(catalog, server, tool, false, timed), tool)
       default:
         throw new ApiError('unknown_action', `unknown tool action "${String(action)}"; use enable, disable or approve.`, 404)
     }
@@ -308,6 +326,32 @@ export class ControlService implements Api {
 
   async revokeAgentTokens(agent: string, id?: string): Promise<ActionResult> {
     return { ok: true, message: id === undefined ? await this.d.tokens.revokeAll(agent) : await this.d.tokens.revoke(agent, id) }
+  }
+
+  async requests(filter: RequestFilter = {}): Promise<{ requests: AccessRequest[] }> {
+    const f = RequestFilterSchema.safeParse(filter)
+    if (!f.success) throw new ApiError('invalid_arguments', f.error.issues[0].message, 400)
+    return { requests: this.d.requests.list(f.data) }
+  }
+
+  async grantRequest(id: string, grantFor: string): Promise<RequestActionResult> {
+    const g = parseGrantFor(grantFor)
+    if ('error' in g) throw new ApiError('invalid_arguments', g.error, 400)
+    const r = await this.d.requests.grant(id, g)
+    this.answered('grant', r)
+    return { ok: true, ...r }
+  }
+
+  async denyRequest(id: string): Promise<RequestActionResult> {
+    const r = await this.d.requests.deny(id)
+    this.answered('deny', r)
+    return { ok: true, ...r }
+  }
+
+  /** An answer to an agent's request, on the record under the agent that asked (its `?agent=` and its recent activity). */
+  private answered(action: 'grant' | 'deny', r: { request: AccessRequest; message: string }): void {
+    const q = r.request
+    this.d.activity.decision(this.origin, { agent: q.agent, client: q.client }, { action, server: q.server, tool: q.tool, message: r.message })
   }
 
   async stats(): Promise<Stats> {

@@ -3,6 +3,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { ApiError, isServerAction, isToolAction, type Api, type ServerActionOptions } from '../../../shared/api'
+import { GrantBodySchema, grantForText, TimedActionBodySchema } from '../../../shared/grant-for'
+import { RequestFilterSchema } from '../../../shared/requests'
 
 export function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const text = typeof value === 'string' ? value : JSON.stringify(value)
@@ -60,6 +62,13 @@ function inspectOptions(raw: unknown, url: URL): ServerActionOptions | undefined
   return network ? { network: true } : undefined
 }
 
+/** `{"for": "1h"}` of enable/approve, validated; undefined when absent. */
+function timedFor(raw: unknown): string | undefined {
+  const body = TimedActionBodySchema.safeParse(raw ?? {})
+  if (!body.success) throw new ApiError('invalid_arguments', body.error.issues[0].message, 400)
+  return body.data.for ? grantForText(body.data.for) : undefined
+}
+
 export interface ControlExtras {
   createAgentToken(agent: string): Promise<string>
   /** forgets what retrieve_tools learned from agents' calls (search.learn) */
@@ -90,6 +99,11 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
         return sendJson(res, 200, await api.activity(Object.fromEntries(url.searchParams)))
       case 'events':
         return openEvents(api, req, res)
+      case 'requests': {
+        const f = RequestFilterSchema.safeParse(Object.fromEntries(url.searchParams))
+        if (!f.success) throw new ApiError('invalid_arguments', f.error.issues[0].message, 400)
+        return sendJson(res, 200, await api.requests(f.data))
+      }
       case 'search': {
         const q = SearchQuery.safeParse(Object.fromEntries(url.searchParams))
         if (!q.success) throw new ApiError('invalid_arguments', q.error.issues[0].message, 400)
@@ -115,20 +129,29 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
       if (method === 'DELETE') return sendJson(res, 200, await api.revokeAgentTokens(agent, parts[3]))
     }
   }
+  if (method === 'POST' && parts.length === 3 && parts[0] === 'requests' && (parts[2] === 'grant' || parts[2] === 'deny')) {
+    if (parts[2] === 'deny') return sendJson(res, 200, await api.denyRequest(parts[1]))
+    const b = GrantBodySchema.safeParse(body ?? {})
+    if (!b.success) throw new ApiError('invalid_arguments', b.error.issues[0].message, 400)
+    return sendJson(res, 200, await api.grantRequest(parts[1], grantForText(b.data.for)))
+  }
   if (parts[0] === 'servers' && parts.length >= 2) {
     const server = parts[1]
     if (method === 'GET' && parts.length === 2) return sendJson(res, 200, await api.server(server))
     if (method === 'GET' && parts.length === 3 && parts[2] === 'tools') return sendJson(res, 200, await api.tools(server))
     const action = parts[parts.length - 1]
     if (method === 'POST' && parts.length === 3 && isServerAction(action)) {
-      const options = action === 'inspect' ? inspectOptions(body, url) : undefined
+      const f = action === 'enable' || action === 'approve' ? timedFor(body) : undefined
+      const options = action === 'inspect' ? inspectOptions(body, url) : f ? { for: f } : undefined
       return sendJson(res, 200, await api.serverAction(server, action, ...(options ? [options] : [])))
     }
     if (method === 'POST' && parts.length === 4 && parts[2] === 'tools' && parts[3] === 'approve-all') {
       return sendJson(res, 200, await api.approveAll(server))
     }
-    if (method === 'POST' && parts.length === 5 && parts[2] === 'tools' && isToolAction(action))
-      return sendJson(res, 200, await api.toolAction(server, parts[3], action))
+    if (method === 'POST' && parts.length === 5 && parts[2] === 'tools' && isToolAction(action)) {
+      const f = action === 'enable' || action === 'approve' ? timedFor(body) : undefined
+      return sendJson(res, 200, await api.toolAction(server, parts[3], action, ...(f ? [{ for: f }] : [])))
+    }
   }
   throw new ApiError('not_found', `no such endpoint: ${route.trim()} ${url.pathname}; see CONTRACT §5 for the control API`, 404)
 }

@@ -41,6 +41,38 @@ export const AgentTokenRecordSchema = z.object({
   last_used_at: z.string().optional(),
 })
 export type AgentTokenRecord = z.infer<typeof AgentTokenRecordSchema>
+/**
+ * What a time-boxed grant changed and how to put it back at expiry (issue 15). Each entry undoes
+ * one act: the server's `enabled` written back to the config, the server's review record, the
+ * tool's user lock, or the tool's approval record (null: there was none, the tool is pending again).
+ */
+export const GrantUndoSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('server_enabled') }),
+  z.object({ type: z.literal('server_review'), previous: ServerStateSchema.nullable(), held: z.boolean() }),
+  z.object({ type: z.literal('tool_enabled'), tool: z.string() }),
+  z.object({ type: z.literal('tool_approval'), tool: z.string(), previous: ApprovedToolSchema.nullable() }),
+])
+export type GrantUndo = z.infer<typeof GrantUndoSchema>
+
+/**
+ * A grant that ends: `timed` acts are undone at `until` (also when Toolgate was stopped then: at
+ * the next start); a `once` pass lets one call of `tool` by `agent` through the gate, unused until `until`.
+ */
+export const GrantSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['timed', 'once']),
+  server: z.string(),
+  /** the tool, for a once pass and for tool acts */
+  tool: z.string().optional(),
+  /** a once pass: the agent it is bound to (null: sessions without an agent) */
+  agent: z.string().nullable().optional(),
+  until: z.string(),
+  created_at: z.string(),
+  /** the access request it answered, if any */
+  request_id: z.string().optional(),
+  undo: z.array(GrantUndoSchema).default([]),
+})
+export type Grant = z.infer<typeof GrantSchema>
 
 export const StateSchema = z.object({
   /** 1: before title/annotations counted in the approval hash and env in the server identity (migrated on load, see migrate.ts) */
@@ -62,9 +94,11 @@ export const StateSchema = z.object({
   tools: z.record(z.string(), ToolRecordSchema).default({}),
   /** per agent, the SHA-256 of each token issued (several clients may each have their own); never the token */
   agent_tokens: z.record(z.string(), z.array(AgentTokenRecordSchema)).default({}),
+  /** time-boxed grants and unused "Allow once" passes, with what to undo when they end */
+  grants: z.array(GrantSchema).default([]),
 })
 export type State = z.infer<typeof StateSchema>
 
 export function emptyState(): State {
-  return { version: 2, servers: {}, tools: {}, agent_tokens: {} }
+  return { version: 2, servers: {}, tools: {}, agent_tokens: {}, grants: [] }
 }

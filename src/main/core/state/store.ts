@@ -13,6 +13,7 @@ import writeFileAtomic from 'write-file-atomic'
 import chokidar from 'chokidar'
 import { emptyState, StateSchema, type State } from './schema'
 import { migrateToolHashes } from './migrate'
+import { grantLocks } from '../grants/undo'
 
 export class StateStore {
   private state: State
@@ -150,4 +151,6 @@ function restoreLocks(into: State, from: State): void {
     if (rec.needs_review) into.servers[name] = { ...into.servers[name], needs_review: true }
   }
   for (const [id, rec] of Object.entries(from.tools)) if (rec.user_disabled) into.tools[id] = { ...into.tools[id], user_disabled: true }
+  // what a time-boxed grant had lifted is locked again; a timed server enable still ends on time
+  grantLocks(into, from)
 }

@@ -1,0 +1,85 @@
+// `toolgate requests [list|grant ID --for once|1h|8h|always|deny ID]`: agents' access requests,
+// answered from the terminal (issue 15). Talks to the running Toolgate, which holds the requests.
+import { type Command, InvalidArgumentError } from 'commander'
+import type { AccessRequest } from '../../shared/requests'
+import { REQUEST_STATUSES } from '../../shared/requests'
+import { parseGrantFor, timeLeft } from '../../shared/grant-for'
+import { openOperator, type Where } from './control-client'
+
+/** `--for` of grant and of the enable/approve commands, checked before anything runs. */
+export function grantForOption(v: string): string {
+  const g = parseGrantFor(v)
+  if ('error' in g) throw new InvalidArgumentError(g.error)
+  return v
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((c, i) => c.padEnd(widths[i]))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  )
+}
+
+/** The list as a table; every untrusted field was made safe by the core (no control characters reach the terminal). */
+export function requestsTable(requests: AccessRequest[], now: number): string {
+  if (requests.length === 0) return 'No access requests.\n'
+  const rows = [['ID', 'STATUS', 'AGENT', 'TOOL', 'LOCK', 'ASKED', 'REASON']]
+  for (const r of requests) {
+    const status =
+      r.status === 'granted' && r.granted_for
+        ? `granted ${r.granted_for}${r.until && r.granted_for !== 'once' ? ` (${timeLeft(r.until, now)})` : ''}`
+        : r.status
+    const agent = r.agent ?? `(no agent${r.client ? `: ${r.client}` : ''})`
+    rows.push([r.id, status, agent, r.name, r.lock, `${r.asked}x`, r.reason.length > 80 ? `${r.reason.slice(0, 79)}…` : r.reason])
+  }
+  return table(rows)
+}
+
+export function registerRequests(program: Command, where: (c: Command) => Command, w: (o: { config?: string; dataDir?: string }) => Where): void {
+  const requests = program.command('requests').description("agents' access requests: list, grant, deny")
+  const list = async (o: { config?: string; dataDir?: string; status?: string; json?: boolean }) => {
+    if (o.status !== undefined && !(REQUEST_STATUSES as readonly string[]).includes(o.status)) {
+      throw new InvalidArgumentError(`--status must be one of ${REQUEST_STATUSES.join(', ')}`)
+    }
+    const op = await openOperator(w(o), false)
+    try {
+      const { requests: all } = await op.api.requests(o.status ? { status: o.status as AccessRequest['status'] } : {})
+      process.stdout.write(o.json ? JSON.stringify({ requests: all }, null, 2) + '\n' : requestsTable(all, Date.now()))
+    } finally {
+      await op.close()
+    }
+  }
+  where(requests.command('list', { isDefault: true }))
+    .description('list the requests, newest first')
+    .option('--status <status>', `only ${REQUEST_STATUSES.join(' | ')}`)
+    .option('--json', 'print JSON')
+    .action(list)
+  where(requests.command('grant <id>'))
+    .description('allow what the agent asked for: --for once (one call by that agent), a duration (30m, 1h, 8h) or always')
+    .requiredOption('--for <for>', 'once | always | a duration like 30m, 1h, 8h', grantForOption)
+    .action(async (id: string, o) => {
+      const op = await openOperator(w(o), false)
+      try {
+        process.stdout.write((await op.api.grantRequest(id, o.for as string)).message + '\n')
+      } finally {
+        await op.close()
+      }
+    })
+  where(requests.command('deny <id>'))
+    .description('deny the request (the agent is told; asking again within 10 minutes gets the same answer)')
+    .action(async (id: string, o) => {
+      const op = await openOperator(w(o), false)
+      try {
+        process.stdout.write((await op.api.denyRequest(id)).message + '\n')
+      } finally {
+        await op.close()
+      }
+    })
+}

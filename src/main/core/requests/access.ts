@@ -1,0 +1,246 @@
+// Access requests (issue 15): `request_access` from an agent becomes one pending request the user
+// answers (Allow once / for a time / always, Deny). Repeated requests for the same tool by the same
+// agent fold into one (reason updated, no second notification); an agent may have at most
+// MAX_PENDING_PER_AGENT waiting; a denial stands for DENY_COOLDOWN_MS (asking again gets the
+// denial, not a new notification). Granting performs the user's own acts (grant.ts).
+import { ApiError } from '../../../shared/api'
+import { parseToolId } from '../../../shared/ids'
+import { callWith } from '../../../shared/call-variant'
+import { formatDuration, grantForText, type GrantFor } from '../../../shared/grant-for'
+import {
+  ASKED_NAME_MAX,
+  CLIENT_NAME_MAX,
+  ONCE_STATUSES,
+  REASON_MAX,
+  RequestAccessArgsSchema,
+  safeText,
+  type AccessRequest,
+  type RequestAnswer,
+  type RequestFilter,
+} from '../../../shared/requests'
+import type { Catalog } from '../catalog/catalog'
+import type { Scope } from '../agent/scope'
+import { PendingDecisions, newId } from './pending'
+import { evaluateRequest, type Evaluation } from './evaluate'
+import { liftLocks, type LiftContext } from './grant'
+import type { GrantKeeper } from '../grants/keeper'
+
+export const MAX_PENDING_PER_AGENT = 20
+/** all agents together: bounds memory whatever the number of agents */
+export const MAX_PENDING_TOTAL = 200
+export const PENDING_TTL_MS = 24 * 3_600_000
+export const DENY_COOLDOWN_MS = 10 * 60_000
+const KEEP_ANSWERED = 200
+
+/** Who asks: the session's configured agent (null without one) and the client name it gave. */
+export interface Asker {
+  agent: string | null
+  client: string | null
+}
+
+export type Answer = { status: 'granted'; for: string; until?: string } | { status: 'denied' }
+
+export interface AskResult {
+  request_id: string | null
+  status: RequestAnswer
+  message: string
+}
+
+export interface RequestsDeps extends LiftContext {
+  catalog: Catalog
+  keeper: GrantKeeper
+  /** the scope an agent has now (the config may have changed since it asked) */
+  scopeFor(agent: string | null): Scope
+  /** `requests.changed` on the control API's event stream */
+  emit(data: { id: string; status: AccessRequest['status']; new?: boolean }): void
+  /** a user's answer, for the activity record */
+  onAnswered?(req: AccessRequest, message: string): void
+  now?(): number
+}
+
+const agentLabel = (agent: string | null): string => (agent === null ? 'this session' : `agent "${agent}"`)
+
+export class AccessRequests {
+  readonly queue = new PendingDecisions<AccessRequest, Answer>((req) => {
+    req.status = 'expired'
+    req.updated_at = this.iso()
+    this.d.emit({ id: req.id, status: 'expired' })
+  })
+
+  constructor(private readonly d: RequestsDeps) {}
+
+  private iso(): string {
+    return new Date(this.d.now?.() ?? Date.now()).toISOString()
+  }
+
+  /** request_access: validates, evaluates the lock, folds or adds, and waits up to wait_s for the answer. */
+  async ask(who: Asker, scope: Scope, raw: unknown, signal?: AbortSignal): Promise<AskResult> {
+    const parsed = RequestAccessArgsSchema.safeParse(raw)
+    if (!parsed.success) throw new ApiError('invalid_arguments', `request_access: ${parsed.error.issues[0].message}`, 400)
+    const ref = parseToolId(parsed.data.name)
+    if ('error' in ref) throw new ApiError('invalid_arguments', `request_access: ${ref.error}`, 400)
+    if (ref.tool.length > ASKED_NAME_MAX)
+      throw new ApiError('invalid_arguments', `request_access: the tool name is longer than ${ASKED_NAME_MAX} characters`, 400)
+    const ev = evaluateRequest(this.d.catalog, scope, ref)
+    const id = `${ref.server}:${ref.tool}`
+    if (ev.kind === 'error') throw new ApiError('not_requestable', ev.message, 400)
+    if (ev.kind === 'not_requestable')
+      return { request_id: null, status: 'not_requestable', message: `${ev.message} request_access cannot help with this lock.` }
+    if (ev.kind === 'callable') return { request_id: null, status: 'granted', message: `${id} is callable: call it with ${callWith(ev.entry.variant)}.` }
+
+    const agent = who.agent
+    const reason = safeText(parsed.data.reason, REASON_MAX)
+    const same = (r: AccessRequest) => r.agent === agent && r.server === ref.server && r.tool === ref.tool
+    const all = this.queue.all()
+    // an unused "Allow once" pass: the earlier request was granted and still holds
+    const once = this.d.keeper.onceFor(agent, ref.server, ref.tool)
+    if (once) {
+      const granted = all.find((r) => r.id === once.request_id)
+      return { request_id: granted?.id ?? null, status: 'granted', message: this.grantedMessage(id, 'once', ev) }
+    }
+    const now = this.d.now?.() ?? Date.now()
+    const denied = all.filter((r) => same(r) && r.status === 'denied' && Date.parse(r.answered_at ?? r.updated_at) > now - DENY_COOLDOWN_MS).pop()
+    if (denied) return { request_id: denied.id, status: 'denied', message: this.deniedMessage(id) }
+
+    let req = this.queue.pending().find(same)
+    if (req) {
+      req.reason = reason
+      req.asked++
+      req.lock = ev.status
+      req.updated_at = this.iso()
+      this.d.emit({ id: req.id, status: 'pending' })
+    } else {
+      const mine = this.queue.pending().filter((r) => r.agent === agent).length
+      if (mine >= MAX_PENDING_PER_AGENT) {
+        throw new ApiError(
+          'too_many_requests',
+          `request_access: ${agentLabel(agent)} already has ${mine} requests waiting for the user (at most ${MAX_PENDING_PER_AGENT}); wait for answers (call request_access again for one of them with wait_s) before asking for more.`,
+          429,
+        )
+      }
+      if (this.queue.pending().length >= MAX_PENDING_TOTAL) {
+        throw new ApiError('too_many_requests', `request_access: ${MAX_PENDING_TOTAL} requests already wait for the user; try again later.`, 429)
+      }
+      const at = this.iso()
+      req = {
+        id: newId('r'),
+        agent,
+        client: who.client === null ? null : safeText(who.client, CLIENT_NAME_MAX),
+        name: safeText(id, ASKED_NAME_MAX + ref.server.length + 1),
+        server: ref.server,
+        tool: ref.tool,
+        reason,
+        status: 'pending',
+        lock: ev.status,
+        created_at: at,
+        updated_at: at,
+        asked: 1,
+      }
+      this.queue.add(req, PENDING_TTL_MS)
+      this.queue.prune(KEEP_ANSWERED)
+      this.d.emit({ id: req.id, status: 'pending', new: true })
+    }
+    const waitS = parsed.data.wait_s ?? 0
+    if (waitS > 0) {
+      const r = await this.queue.wait(req.id, waitS * 1000, signal)
+      if (r.kind === 'answered') return this.answered(req, id, ev)
+      if (r.kind === 'expired')
+        return { request_id: req.id, status: 'pending', message: `The request for ${id} expired unanswered; ask again if you still need it.` }
+    }
+    return {
+      request_id: req.id,
+      status: 'pending',
+      message:
+        `Asked the user for access to ${id} (request ${req.id}); they see your reason in the Toolgate window and tray. ` +
+        `To wait for the answer, call request_access again with the same name and wait_s (up to 120): it joins this request instead of asking twice.`,
+    }
+  }
+
+  private answered(req: AccessRequest, id: string, ev: Evaluation): AskResult {
+    if (req.status === 'denied') return { request_id: req.id, status: 'denied', message: this.deniedMessage(id) }
+    return { request_id: req.id, status: 'granted', message: this.grantedMessage(id, req.granted_for ?? 'always', ev, req.until) }
+  }
+
+  private grantedMessage(id: string, forText: string, ev: Evaluation, until?: string): string {
+    const variant = ev.kind === 'requestable' && ev.entry ? callWith(ev.entry.variant) : 'the call_tool_* variant retrieve_tools names'
+    const server = ev.kind === 'requestable' && (ev.status === 'server_disabled' || ev.status === 'server_quarantined')
+    const start = server ? ' Its server is starting: if the call answers "not connected", retry in a few seconds.' : ''
+    if (forText === 'once') return `The user allowed ONE call of ${id} by you: call it with ${variant}. After that call it is locked again.`
+    if (forText === 'always') return `The user allowed ${id}: call it with ${variant}.${start}`
+    return `The user allowed ${id} until ${until} (${forText}): call it with ${variant}; after that it is locked again.${start}`
+  }
+
+  private deniedMessage(id: string): string {
+    return `The user denied access to ${id}. Do not ask again right away; continue without it, or tell the user what you could not do and why.`
+  }
+
+  /** GET /api/v1/requests: newest first. */
+  list(filter: RequestFilter = {}): AccessRequest[] {
+    return this.queue
+      .all()
+      .filter((r) => !filter.status || r.status === filter.status)
+      .reverse()
+      .map((r) => ({ ...r }))
+  }
+
+  private pendingRequest(id: string): AccessRequest {
+    const req = this.queue.get(id)
+    if (!req) throw new ApiError('unknown_request', `no access request "${id}"; run \`toolgate requests list\` to see them.`, 404)
+    if (!this.queue.isPending(id)) throw new ApiError('request_answered', `request ${id} is already ${req.status}; nothing to do.`, 409)
+    return req
+  }
+
+  /** The user allows: once (one call by the asking agent), always, or for a time. */
+  async grant(id: string, grantFor: GrantFor): Promise<{ request: AccessRequest; message: string }> {
+    const req = this.pendingRequest(id)
+    const ref = { server: req.server, tool: req.tool }
+    const ev = evaluateRequest(this.d.catalog, this.d.scopeFor(req.agent), ref)
+    if (ev.kind === 'error' || ev.kind === 'not_requestable') throw new ApiError('not_requestable', `cannot grant ${req.name}: ${ev.message}`, 409)
+    const forText = grantForText(grantFor)
+    let message: string
+    let until: string | undefined
+    if (ev.kind === 'callable') {
+      message = `${req.name} is already callable.`
+    } else if (grantFor.kind === 'once') {
+      if (!ONCE_STATUSES.has(ev.status)) {
+        throw new ApiError(
+          'once_not_possible',
+          `${req.name} is on a server that is ${ev.status === 'server_disabled' ? 'switched off' : 'in quarantine'}, which does not run for a single call; allow it for a time (e.g. 1h) or always.`,
+          409,
+        )
+      }
+      const pass = await this.d.keeper.addOnce(req.agent, req.server, req.tool, req.id)
+      until = pass.until
+      message = `Allowed one call of ${req.name} by ${agentLabel(req.agent)} (unused, it lapses at ${pass.until}).`
+    } else {
+      const now = this.d.now?.() ?? Date.now()
+      until = grantFor.kind === 'timed' ? new Date(now + grantFor.ms).toISOString() : undefined
+      const acts = await liftLocks(this.d, req.server, req.tool, until ? { id: newId('g'), until, request_id: req.id } : undefined)
+      message = `${acts.join(' ')}${grantFor.kind === 'timed' ? ` (for ${formatDuration(grantFor.ms)})` : ''}`.trim()
+    }
+    if (!this.queue.isPending(id)) throw new ApiError('request_answered', `request ${id} was answered meanwhile.`, 409)
+    req.status = 'granted'
+    req.granted_for = forText
+    if (until) req.until = until
+    req.answered_at = req.updated_at = this.iso()
+    this.queue.answer(id, { status: 'granted', for: forText, ...(until ? { until } : {}) })
+    this.d.emit({ id, status: 'granted' })
+    this.d.onAnswered?.(req, `Granted ${req.name} to ${agentLabel(req.agent)} (${forText}).`)
+    return { request: { ...req }, message }
+  }
+
+  async deny(id: string): Promise<{ request: AccessRequest; message: string }> {
+    const req = this.pendingRequest(id)
+    req.status = 'denied'
+    req.answered_at = req.updated_at = this.iso()
+    this.queue.answer(id, { status: 'denied' })
+    this.d.emit({ id, status: 'denied' })
+    const message = `Denied ${req.name} to ${agentLabel(req.agent)}.`
+    this.d.onAnswered?.(req, message)
+    return { request: { ...req }, message }
+  }
+
+  close(): void {
+    this.queue.close()
+  }
+}

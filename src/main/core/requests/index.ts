@@ -1,0 +1,58 @@
+// Wires the access requests and the grant keeper for one core (or one test world): both share
+// the catalog, the config writer and the control API's event stream.
+import type { ApiEvent } from '../../../shared/api'
+import type { AccessRequest } from '../../../shared/requests'
+import type { Catalog } from '../catalog/catalog'
+import type { Logger } from '../log'
+import type { Scope } from '../agent/scope'
+import { GrantKeeper, type GrantEnd } from '../grants/keeper'
+import { AccessRequests } from './access'
+
+export { AccessRequests, MAX_PENDING_PER_AGENT, DENY_COOLDOWN_MS, type Asker, type AskResult } from './access'
+export { GrantKeeper, ONCE_PASS_TTL_MS } from '../grants/keeper'
+
+export interface RequestsSetup {
+  keeper: GrantKeeper
+  requests: AccessRequests
+}
+
+export function setupRequests(o: {
+  catalog: Catalog
+  configPath: string
+  reloadConfig(): void
+  syncUpstreams(): void
+  emit(ev: ApiEvent): void
+  logger: Logger
+  scopeFor(agent: string | null): Scope
+  /** a grant ended or a once pass was used (activity record) */
+  onEnd?(end: GrantEnd, why: 'expired' | 'used'): void
+  /** the user answered a request (activity record) */
+  onAnswered?(req: AccessRequest, message: string): void
+}): RequestsSetup {
+  const config = { path: o.configPath, reload: () => o.reloadConfig() }
+  const keeper = new GrantKeeper({
+    catalog: o.catalog,
+    config,
+    syncUpstreams: () => o.syncUpstreams(),
+    logger: o.logger,
+    onEnd: (end, why) => {
+      o.logger.info({ grant: end.grant.id, server: end.grant.server, tool: end.grant.tool }, end.message)
+      o.emit({
+        type: 'grant.ended',
+        data: { id: end.grant.id, server: end.grant.server, ...(end.grant.tool ? { tool: end.grant.tool } : {}), why, message: end.message },
+      })
+      if (end.grant.request_id) o.emit({ type: 'requests.changed', data: { id: end.grant.request_id, status: 'granted' } })
+      o.onEnd?.(end, why)
+    },
+  })
+  const requests = new AccessRequests({
+    catalog: o.catalog,
+    config,
+    syncUpstreams: () => o.syncUpstreams(),
+    keeper,
+    scopeFor: o.scopeFor,
+    emit: (data) => o.emit({ type: 'requests.changed', data }),
+    ...(o.onAnswered ? { onAnswered: o.onAnswered } : {}),
+  })
+  return { keeper, requests }
+}
