@@ -123,8 +123,10 @@ export async function makeAgent(base) {
       const r = await client.callTool({ name: 'retrieve_tools', arguments: { query, limit: 15, include_disabled: includeDisabled } })
       return r.content[0].text
     },
+    /** any Toolgate tool; the whole result (isError, content) */
+    call: (name, args) => client.callTool({ name, arguments: args }),
     /** call_tool_<variant> over MCP: what an agent does */
-    call: (name, args = {}, variant = 'read') => client.callTool({ name: `call_tool_${variant}`, arguments: { name, args } }),
+    callTool: (name, args = {}, variant = 'read') => client.callTool({ name: `call_tool_${variant}`, arguments: { name, args } }),
     close: () => client.close(),
   }
 }

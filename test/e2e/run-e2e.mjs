@@ -354,6 +354,34 @@ try {
     await banner.waitFor({ state: 'detached', timeout: 15_000 })
   })
 
+  await step('an agent asks for locked tools: the Requests queue shows them with the review; Allow once lets exactly one call through', async () => {
+    await api.post('/api/v1/servers/everything/tools/echo/disable')
+    await api.post('/api/v1/servers/memory/quarantine')
+    const ask = async (name, reason) => JSON.parse((await agent.call('request_access', { name, reason })).content[0].text)
+    const echo = await ask('everything:echo', 'Echo a greeting back to check that the connection works')
+    const graph = await ask('memory:read_graph', 'Read the knowledge graph to answer your question about the project plan')
+    assert.equal(echo.status, 'pending')
+    assert.equal(graph.status, 'pending')
+    await button(page.locator('nav'), 'Requests').click()
+    const echoCard = page.locator(`[data-request="${echo.request_id}"]`)
+    const graphCard = page.locator(`[data-request="${graph.request_id}"]`)
+    await echoCard.waitFor()
+    await graphCard.locator('.launch').waitFor() // the quarantined server's launch is shown before granting
+    await until('the answers to be active', async () => !(await button(echoCard, 'Allow once').isDisabled()))
+    assert.equal(await button(graphCard, 'Allow once').isDisabled(), true) // a server in quarantine does not run for one call
+    await shot('requests.png')
+    await button(echoCard, 'Allow once').click()
+    await waitAttr(echoCard, 'data-status', 'granted')
+    const first = await agent.call('call_tool_read', { name: 'everything:echo', args: { message: 'hello once' } })
+    assert.ok(!first.isError, JSON.stringify(first))
+    const second = await agent.call('call_tool_read', { name: 'everything:echo', args: { message: 'hello twice' } })
+    assert.ok(second.isError && second.content[0].text.startsWith('TOOL_BLOCKED (disabled_by_user)'))
+    await button(graphCard, 'Allow always').click()
+    await waitAttr(graphCard, 'data-status', 'granted')
+    await button(page.locator('nav'), 'Servers').click()
+    await waitAttr(card('memory'), 'data-state', 'connected', 30_000)
+  })
+
   await step('the page never reloaded and logged no errors', async () => {
     assert.equal(navigations, 0, 'no navigation after the first load')
     assert.deepEqual(pageErrors, [])

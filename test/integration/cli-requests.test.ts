@@ -68,7 +68,9 @@ describe('toolgate requests', () => {
     expect(g.code).toBe(0)
     expect(g.stdout).toMatch(/Re-enabled notes:edit_notes until .*\(for 1 hour\)/)
     await waitForToolStatus(serve, 'notes:edit_notes', 'callable')
-    expect((await cli('requests', 'list', '--status', 'granted')).stdout).toMatch(new RegExp(`${asked.request_id}\\s+granted 1h \\((59|60) minutes? left\\)`))
+    expect((await cli('requests', 'list', '--status', 'granted')).stdout).toMatch(
+      new RegExp(`${asked.request_id}\\s+granted 1h \\((1 hour|59 minutes) left\\)`),
+    )
   })
 
   it('denies a request; a second answer and a bad --for are clear errors', async () => {

@@ -8,6 +8,7 @@ import { EVENT_CHANNEL } from '../../src/shared/ipc'
 import { worldApi, type WorldApi } from '../helpers/world-api'
 import { WORLD_CONFIG, WORLD_TOOLS, tool } from '../helpers/catalog-fixture'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
+import { agentScope } from '../../src/main/core/agent/scope'
 
 beforeEach(() => fake.reset())
 
@@ -149,6 +150,26 @@ describe('tray app lifecycle', () => {
     await api.serverAction('newcomer', 'approve')
     await vi.waitFor(() => expect(tray.image.path).toMatch(/tray\.png$/), { timeout: 5000 })
     await tick(600) // longer than the settle time: calming down never notifies
+    expect(fake.notifications).toHaveLength(1)
+  })
+
+  it("an agent's access request is a notification at once (agent, tool, reason) and a tray item; asking again does not notify twice", async () => {
+    const { api, startCore } = await coreFor()
+    await runApp(startCore, [], { refreshMs: 10, notifySettleMs: 500 })
+    const tray = fake.trays[0]
+    const cfg = api.world.catalog.currentConfig.agents.find((a) => a.name === 'no-destroy')!
+    const ask = (reason: string) => api.grants.requests.ask({ agent: 'no-destroy', client: 'cursor' }, agentScope(cfg), { name: 'gh:archive_repo', reason })
+    await ask('archive <b>the</b> old repo \u001b[31m')
+    await vi.waitFor(() => expect(fake.notifications).toHaveLength(1), { timeout: 5000 })
+    const n = fake.notifications[0]
+    expect(n.options.title).toBe('Toolgate: no-destroy asks for gh:archive_repo')
+    // markup some notification servers interpret is neutralized; control characters were escaped by the core
+    expect(n.options.body).toBe('“archive ‹b›the‹/b› old repo \\u{1b}[31m” Open Toolgate to allow or deny.')
+    type Item = { label?: string; click?: () => void }
+    await vi.waitFor(() => expect((tray.menu!.template as Item[]).some((i) => i.label === '1 access request from agents…')).toBe(true))
+    expect(tray.tooltip).toBe('Toolgate — 2 waiting for approval, 1 access request')
+    await ask('again, please')
+    await tick(300)
     expect(fake.notifications).toHaveLength(1)
   })
 

@@ -68,7 +68,8 @@ describe('server list', () => {
       within(card(server))
         .queryAllByRole('button')
         .map((b) => b.textContent)
-    expect(names('sketchy')).toEqual(['sketchy', 'Inspect', 'Approve server', 'Disable server'])
+    // ⏱▾: the same act for a time (its menu)
+    expect(names('sketchy')).toEqual(['sketchy', 'Inspect', 'Approve server', '⏱▾', 'Disable server'])
     // gh is stopped: Restart; rotate_keys: Approve; archive_repo: Re-enable; the three callable tools: Disable; delete_repo (config lock): nothing
     expect(names('gh')).toEqual([
       'gh',
@@ -77,13 +78,15 @@ describe('server list', () => {
       'Disable server',
       'Quarantine server',
       'Approve',
+      '⏱▾',
       'Re-enable',
+      '⏱▾',
       'Disable',
       'Disable',
       'Disable',
     ])
     expect(within(row('gh:delete_repo')).queryByRole('button')).toBeNull()
-    expect(names('files')).toEqual(['files', 'Enable server', 'Quarantine server'])
+    expect(names('files')).toEqual(['files', 'Enable server', '⏱▾', 'Quarantine server'])
   })
 
   it('an operator hold (quarantined: true in the config) gets an explanation instead of Approve server', async () => {

@@ -58,10 +58,24 @@ describe('server view: tools', () => {
     renderApp(await worldWithRugPull())
     await ghTools()
     expect(buttons('gh:list_repos')).toEqual(['Disable'])
-    expect(buttons('gh:archive_repo')).toEqual(['Re-enable'])
-    expect(buttons('gh:rotate_keys')).toEqual(['Approve'])
-    expect(buttons('gh:search_code')).toEqual(['Approve'])
+    // ⏱▾: the same act for a time (its menu)
+    expect(buttons('gh:archive_repo')).toEqual(['Re-enable', '⏱▾'])
+    expect(buttons('gh:rotate_keys')).toEqual(['Approve', '⏱▾'])
+    expect(buttons('gh:search_code')).toEqual(['Approve', '⏱▾'])
     expect(buttons('gh:delete_repo')).toEqual([])
+  })
+
+  it('the menu beside Re-enable re-enables for a time, and the row shows the time left', async () => {
+    const api = await worldWithRugPull()
+    renderApp(api)
+    await ghTools()
+    fireEvent.click(within(row('gh:archive_repo')).getByRole('button', { name: 'Re-enable archive_repo for a time' }))
+    fireEvent.click(within(row('gh:archive_repo')).getByRole('menuitem', { name: 'For 8 hours' }))
+    await waitFor(() => expect(row('gh:archive_repo').getAttribute('data-status')).toBe('callable'))
+    expect(api.calls).toContain('toolAction gh archive_repo enable {"for":"8h"}')
+    const until = row('gh:archive_repo').querySelector('[data-grant-until]')
+    expect(Date.parse(until?.getAttribute('data-grant-until') ?? '') - Date.now()).toBeGreaterThan(7.9 * 3_600_000)
+    expect(until?.textContent).toMatch(/^(8 hours|7 hours 59 minutes) left, then switched off again$/)
   })
 
   it('a config lock shows the lock and the operator-policy sentence, and no toggle', async () => {

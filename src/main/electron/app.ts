@@ -9,7 +9,7 @@ import { parseAppArgs } from './args'
 import { installCsp } from './csp'
 import { forwardEvents, registerIpcHandlers, registerSettingsHandlers } from './ipc'
 import { defaultLoginEnv, getStartAtLogin, setStartAtLogin } from './login-item'
-import { WaitingNotifier, type Note } from './notify'
+import { RequestNotifier, WaitingNotifier, type Note } from './notify'
 import { summarizeServers } from '../../shared/summary'
 import { TrayController } from './tray'
 import { isRendererOrigin, isRendererUrl, senderValidator } from './ipc-sender'
@@ -155,14 +155,17 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
   )
   tray = trayCtl
   const notifier = new WaitingNotifier(notify)
+  const requestNotifier = new RequestNotifier(notify)
   let settleTimer: ReturnType<typeof setTimeout> | null = null
   let baselined = false
 
   const refresh = async () => {
     try {
-      const { servers } = await running.api.servers()
+      const [{ servers }, { requests }] = await Promise.all([running.api.servers(), running.api.requests({ status: 'pending' })])
       const summary = summarizeServers(servers)
-      trayCtl.update(servers, summary)
+      trayCtl.update(servers, summary, requests.length)
+      // an agent's request is news at once (it asks now and may be waiting): no settling
+      requestNotifier.update(requests)
       if (!baselined) {
         baselined = true
         notifier.update(summary) // what waits at start is the baseline: the tray shows it, no notification

@@ -1,7 +1,8 @@
-// Desktop notifications when something starts waiting for the user: a new server to review, or
-// tools that became pending/changed. The first snapshot is the baseline (no notification at start;
+// Desktop notifications when something starts waiting for the user: a new server to review,
+// tools that became pending/changed, or an agent's access request. The first snapshot is the baseline (no notification at start;
 // the tray icon already shows it).
 import type { ServersSummary as Summary } from '../../shared/summary'
+import type { AccessRequest } from '../../shared/requests'
 
 export interface Note {
   title: string
@@ -43,5 +44,34 @@ export class WaitingNotifier {
     const note = whatStartedWaiting(prev, summary)
     if (note) this.show(note)
     return note
+  }
+}
+
+/** Markup some notification servers interpret (<b>, <a href>) shown as look-alikes: the reason is the agent's text. */
+const inert = (t: string): string => t.replace(/</g, '‹').replace(/>/g, '›').replace(/&/g, '＆')
+
+/** The notification of a new access request: who asks, for what, and why (the core made the text safe; markup is neutralized here). */
+export function requestNote(req: AccessRequest): Note {
+  const who = req.agent ?? req.client ?? 'An agent'
+  const title = inert(`Toolgate: ${who} asks for ${req.name}`).slice(0, 200)
+  return { title, body: inert(`“${req.reason}” Open Toolgate to allow or deny.`).slice(0, 600) }
+}
+
+/** One notification per new access request (a folded repeat is not new). */
+export class RequestNotifier {
+  private readonly seen = new Set<string>()
+
+  constructor(private readonly show: (note: Note) => void) {}
+
+  update(pending: readonly AccessRequest[]): Note[] {
+    const notes: Note[] = []
+    for (const r of pending) {
+      if (this.seen.has(r.id)) continue
+      this.seen.add(r.id)
+      const n = requestNote(r)
+      notes.push(n)
+      this.show(n)
+    }
+    return notes
   }
 }

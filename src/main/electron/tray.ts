@@ -44,15 +44,16 @@ function serverItem(s: ServerInfo, h: TrayHandlers): MenuItemConstructorOptions 
 }
 
 /** The menu template; pure so it can be tested without Electron. */
-export function buildTrayMenu(servers: readonly ServerInfo[], summary: Summary, h: TrayHandlers): MenuItemConstructorOptions[] {
+export function buildTrayMenu(servers: readonly ServerInfo[], summary: Summary, h: TrayHandlers, requests = 0): MenuItemConstructorOptions[] {
   const items: MenuItemConstructorOptions[] = [
     { label: `${summary.connected} of ${summary.total} servers connected`, enabled: false },
     { label: `${summary.callable} tools callable`, enabled: false },
     summary.waiting > 0
       ? { label: `${summary.waiting} waiting for approval…`, click: () => h.open() }
       : { label: 'Nothing waiting for approval', enabled: false },
-    { type: 'separator' },
   ]
+  if (requests > 0) items.push({ label: `${requests} access request${requests === 1 ? '' : 's'} from agents…`, click: () => h.open() })
+  items.push({ type: 'separator' })
   if (servers.length === 0) items.push({ label: 'No servers configured yet', enabled: false })
   for (const s of servers) items.push(serverItem(s, h))
   items.push(
@@ -64,10 +65,11 @@ export function buildTrayMenu(servers: readonly ServerInfo[], summary: Summary, 
   return items
 }
 
-export function tooltipFor(summary: Summary): string {
-  return summary.waiting > 0
-    ? `Toolgate — ${summary.waiting} waiting for approval`
-    : `Toolgate — ${summary.connected}/${summary.total} servers, ${summary.callable} tools`
+export function tooltipFor(summary: Summary, requests = 0): string {
+  const asks = requests > 0 ? `${requests} access request${requests === 1 ? '' : 's'}` : ''
+  if (summary.waiting > 0) return `Toolgate — ${summary.waiting} waiting for approval${asks ? `, ${asks}` : ''}`
+  if (asks) return `Toolgate — ${asks}`
+  return `Toolgate — ${summary.connected}/${summary.total} servers, ${summary.callable} tools`
 }
 
 export interface TrayIcons {
@@ -89,23 +91,24 @@ export class TrayController {
     this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu([], summaryOfNothing(), handlers)))
   }
 
-  private last: { servers: readonly ServerInfo[]; summary: Summary } = { servers: [], summary: summaryOfNothing() }
+  private last: { servers: readonly ServerInfo[]; summary: Summary; requests: number } = { servers: [], summary: summaryOfNothing(), requests: 0 }
 
   /** Rebuilds the menu from the last state (e.g. after a setting changed). */
   refreshMenu(): void {
-    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(this.last.servers, this.last.summary, this.handlers)))
+    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(this.last.servers, this.last.summary, this.handlers, this.last.requests)))
   }
 
-  update(servers: readonly ServerInfo[], summary: Summary): void {
-    this.last = { servers, summary }
-    const attention = summary.waiting > 0
+  /** `requests`: access requests waiting for the user. */
+  update(servers: readonly ServerInfo[], summary: Summary, requests = 0): void {
+    this.last = { servers, summary, requests }
+    const attention = summary.waiting > 0 || requests > 0
     if (attention !== this.attention) {
       this.attention = attention
       this.tray.setImage(nativeImage.createFromPath(attention ? this.icons.attention : this.icons.normal))
     }
-    this.tray.setToolTip(tooltipFor(summary))
-    if (process.platform === 'darwin') this.tray.setTitle(attention ? String(summary.waiting) : '')
-    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(servers, summary, this.handlers)))
+    this.tray.setToolTip(tooltipFor(summary, requests))
+    if (process.platform === 'darwin') this.tray.setTitle(attention ? String(summary.waiting + requests) : '')
+    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(servers, summary, this.handlers, requests)))
   }
 
   destroy(): void {

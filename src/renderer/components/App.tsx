@@ -7,6 +7,7 @@ import { AgentsPanel } from './AgentsPanel'
 import { Banners, Toast } from './Banners'
 import { Header } from './Header'
 import { MissingKey } from './MissingKey'
+import { RequestsPanel } from './RequestsPanel'
 import { SearchPanel } from './SearchPanel'
 import { ServerList } from './ServerList'
 
@@ -44,6 +45,7 @@ export function App({ onForgetKey, desktop }: { onForgetKey?: () => void; deskto
       <main className="content">
         <Banners />
         {tab === 'servers' && <ServerList />}
+        {tab === 'requests' && <RequestsPanel />}
         {tab === 'search' && <SearchPanel />}
         {tab === 'activity' && <ActivityPanel />}
         {tab === 'agents' && <AgentsPanel />}

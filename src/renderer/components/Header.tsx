@@ -8,6 +8,7 @@ import { StartAtLogin } from './StartAtLogin'
 
 const TABS: Array<{ id: Tab; label: string }> = [
   { id: 'servers', label: 'Servers' },
+  { id: 'requests', label: 'Requests' },
   { id: 'search', label: 'Search' },
   { id: 'activity', label: 'Activity' },
   { id: 'agents', label: 'Agents' },
@@ -18,7 +19,8 @@ export function Header({ desktop }: { desktop?: DesktopSettings }) {
   const tab = useApp((s) => s.tab)
   const setTab = useApp((s) => s.setTab)
   const summary = summarizeServers(servers)
-  const waiting = summary.waiting
+  const asking = useApp((s) => s.requests.filter((r) => r.status === 'pending').length)
+  const waiting = summary.waiting + asking
 
   useEffect(() => {
     document.title = waiting > 0 ? `(${waiting}) Toolgate` : 'Toolgate'
@@ -43,9 +45,16 @@ export function Header({ desktop }: { desktop?: DesktopSettings }) {
             <span className="sep" aria-hidden="true">
               ·
             </span>
-            <button type="button" className="waiting" onClick={() => setTab('servers')}>
-              {waiting} waiting for approval
-            </button>
+            {summary.waiting > 0 && (
+              <button type="button" className="waiting" onClick={() => setTab('servers')}>
+                {summary.waiting} waiting for approval
+              </button>
+            )}
+            {asking > 0 && (
+              <button type="button" className="waiting" onClick={() => setTab('requests')}>
+                {asking} access request{asking === 1 ? '' : 's'}
+              </button>
+            )}
           </>
         )}
       </p>
@@ -59,6 +68,11 @@ export function Header({ desktop }: { desktop?: DesktopSettings }) {
             onClick={() => setTab(t.id)}
           >
             {t.label}
+            {t.id === 'requests' && asking > 0 && (
+              <span className="tab-count" aria-hidden="true" title={`${asking} waiting`}>
+                {asking}
+              </span>
+            )}
           </button>
         ))}
       </nav>

@@ -4,6 +4,7 @@ import type { ServerAction, ServerActionOptions, ServerInfo } from '../../shared
 import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
 import { InspectDialog } from './InspectDialog'
+import { TimedMenu } from './TimedMenu'
 
 interface ActionProps {
   server: string
@@ -17,7 +18,7 @@ interface ActionProps {
 }
 
 function ActionButton({ server, action, label, primary, quiet, risk, options }: ActionProps) {
-  const busy = useApp((s) => Boolean(s.busy[busyKey('server', server, action, options?.network ? 'network' : '')]))
+  const busy = useApp((s) => Boolean(s.busy[busyKey('server', server, action, options?.network ? 'network' : options?.for ? 'for' : '')]))
   const run = useApp((s) => s.serverAction)
   return (
     <button
@@ -77,6 +78,13 @@ function ApproveAllButton({ server }: { server: string }) {
   )
 }
 
+/** Enable server / Approve server for a time. */
+function ForATime({ server, action, label }: { server: string; action: 'enable' | 'approve'; label: string }) {
+  const busy = useApp((s) => Boolean(s.busy[busyKey('server', server, action, 'for')]))
+  const run = useApp((s) => s.serverAction)
+  return <TimedMenu label={`${label} ${server} for a time`} disabled={busy} onPick={(f) => void run(server, action, { for: f })} />
+}
+
 export function ServerActions({ server }: { server: ServerInfo }) {
   const { name, quarantined, enabled, state } = server
   const pending = server.counts.pending_approval ?? 0
@@ -87,12 +95,16 @@ export function ServerActions({ server }: { server: ServerInfo }) {
       {quarantined && <InspectButton server={server} />}
       {quarantined && offlineFailed && <InspectButton server={server} network />}
       {quarantined && !operatorHold && <ActionButton server={name} action="approve" label="Approve server" primary />}
+      {quarantined && !operatorHold && <ForATime server={name} action="approve" label="Approve server" />}
       {!quarantined && pending > 0 && <ApproveAllButton server={name} />}
       {enabled && !quarantined && (state === 'error' || state === 'stopped') && <ActionButton server={name} action="restart" label="Restart server" />}
       {enabled ? (
         <ActionButton server={name} action="disable" label="Disable server" />
       ) : (
-        <ActionButton server={name} action="enable" label="Enable server" primary={!quarantined} />
+        <>
+          <ActionButton server={name} action="enable" label="Enable server" primary={!quarantined} />
+          <ForATime server={name} action="enable" label="Enable server" />
+        </>
       )}
       {!quarantined && <ActionButton server={name} action="quarantine" label="Quarantine server" quiet />}
     </div>

@@ -11,6 +11,7 @@ import { ServerActions } from './ServerActions'
 import { ServerNotice } from './ServerNotice'
 import { IsolationBadge, ServerPermissions } from './ServerIsolation'
 import { ToolList } from './ToolList'
+import { GrantLeft } from './GrantLeft'
 
 const STATE_LABEL: Record<ServerInfo['state'], string> = {
   connected: 'connected',
@@ -46,6 +47,7 @@ function ServerBadges({ server }: { server: ServerInfo }) {
         </Badge>
       )}
       {server.trust === 'auto' && <Badge tone="info">auto-trust</Badge>}
+      {server.grant && <GrantLeft grant={server.grant} />}
     </>
   )
 }

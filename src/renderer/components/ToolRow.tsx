@@ -7,6 +7,8 @@ import { Badge, StatusBadge } from './Badge'
 import { DescriptionDiff } from './DescriptionDiff'
 import { LockIcon } from './icons'
 import { escapedName } from '../../shared/tool-name'
+import { GrantLeft } from './GrantLeft'
+import { TimedMenu } from './TimedMenu'
 
 function ToolButton({ tool, action, label, primary, nameId }: { tool: ToolInfo; action: ToolAction; label: string; primary?: boolean; nameId: string }) {
   const busy = useApp((s) => Boolean(s.busy[busyKey('tool', tool.server, tool.tool, action)]))
@@ -25,14 +27,31 @@ function ToolButton({ tool, action, label, primary, nameId }: { tool: ToolInfo; 
   )
 }
 
+/** The same act for a time: the menu beside Re-enable and Approve. */
+function ForATime({ tool, action, label }: { tool: ToolInfo; action: ToolAction; label: string }) {
+  const busy = useApp((s) => Boolean(s.busy[busyKey('tool', tool.server, tool.tool, action)]))
+  const run = useApp((s) => s.toolAction)
+  return <TimedMenu small label={`${label} ${tool.tool} for a time`} disabled={busy} onPick={(f) => void run(tool.server, tool.tool, action, { for: f })} />
+}
+
 function Action({ tool, nameId }: { tool: ToolInfo; nameId: string }) {
   switch (tool.status) {
     case 'callable':
       return <ToolButton tool={tool} action="disable" label="Disable" nameId={nameId} />
     case 'disabled_by_user':
-      return <ToolButton tool={tool} action="enable" label="Re-enable" primary nameId={nameId} />
+      return (
+        <>
+          <ToolButton tool={tool} action="enable" label="Re-enable" primary nameId={nameId} />
+          <ForATime tool={tool} action="enable" label="Re-enable" />
+        </>
+      )
     case 'pending_approval':
-      return <ToolButton tool={tool} action="approve" label="Approve" primary nameId={nameId} />
+      return (
+        <>
+          <ToolButton tool={tool} action="approve" label="Approve" primary nameId={nameId} />
+          <ForATime tool={tool} action="approve" label="Approve" />
+        </>
+      )
     default:
       // config locks are operator policy; server-level locks are lifted on the server
       return null
@@ -83,6 +102,7 @@ export function ToolRow({ tool }: { tool: ToolInfo }) {
           <Badge tone={VARIANT_TONE[tool.call_with] ?? 'muted'} title={`Agents call it with ${tool.call_with}`}>
             {tool.call_with.replace('call_tool_', '')}
           </Badge>
+          {tool.grant && <GrantLeft grant={tool.grant} />}
         </div>
         {changed ? (
           <DescriptionDiff before={tool.approval.previous_description ?? ''} after={tool.description ?? ''} tool={tool} />

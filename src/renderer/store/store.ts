@@ -13,15 +13,17 @@ import {
   type Stats,
   type StatusInfo,
   type ToolAction,
+  type ToolActionOptions,
   type ToolInfo,
 } from '../../shared/api'
+import type { AccessRequest } from '../../shared/requests'
 import { createSearchSlice, type SearchSlice } from './search'
 import { createActivitySlice, type ActivitySlice } from './activity'
 import type { ActivityEvent } from '../../shared/activity'
 import type { AgentView } from '../../shared/agents'
 import { opensByDefault } from './selectors'
 
-export type Tab = 'servers' | 'search' | 'activity' | 'agents'
+export type Tab = 'servers' | 'requests' | 'search' | 'activity' | 'agents'
 
 export interface Banner {
   id: number
@@ -48,6 +50,8 @@ export interface AppState extends SearchSlice, ActivitySlice {
   toast: string | null
   tab: Tab
   stats: Stats | null
+  /** agents' access requests, newest first */
+  requests: AccessRequest[]
   agents: AgentView[] | null
 
   start(): () => void
@@ -55,7 +59,10 @@ export interface AppState extends SearchSlice, ActivitySlice {
   loadTools(server: string): Promise<void>
   setExpanded(server: string, open: boolean): void
   serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<void>
-  toolAction(server: string, tool: string, action: ToolAction): Promise<void>
+  toolAction(server: string, tool: string, action: ToolAction, options?: ToolActionOptions): Promise<void>
+  loadRequests(): Promise<void>
+  grantRequest(id: string, grantFor: string): Promise<void>
+  denyRequest(id: string): Promise<void>
   approveAll(server: string): Promise<void>
   loadStats(): Promise<void>
   loadAgents(): Promise<void>
@@ -88,6 +95,10 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
       // a record of what agents did changes nothing else: the Activity view takes it as it is
       if (ev.type === 'activity') return get().activityArrived(ev.data as unknown as ActivityEvent)
       if (ev.type === 'config.reloaded' || ev.type === 'config.error') refreshInfo = true
+      if (ev.type === 'requests.changed') {
+        void get().loadRequests()
+        return
+      }
       if (refreshTimer) return
       refreshTimer = setTimeout(() => {
         refreshTimer = null
@@ -137,6 +148,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
       toast: null,
       tab: 'servers',
       stats: null,
+      requests: [],
       agents: null,
       ...createSearchSlice(set, get, store),
       ...createActivitySlice(set, get),
@@ -168,7 +180,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
             if (expanded[s.name] === undefined && opensByDefault(s, list.servers)) expanded[s.name] = true
           }
           set({ info: infoRes, status, servers: list.servers, tools, expanded, loaded: true, loadError: null, authError: null })
-          await Promise.all(Object.keys(tools).map((name) => get().loadTools(name)))
+          await Promise.all([...Object.keys(tools).map((name) => get().loadTools(name)), get().loadRequests()])
         } catch (err) {
           if (err instanceof ApiError && err.status === 401) set({ authError: err })
           else if (!get().loaded) set({ loadError: messageOf(err) })
@@ -203,7 +215,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
             return { inspectOffline }
           })
         return act(
-          busyKey('server', server, action, options?.network ? 'network' : ''),
+          busyKey('server', server, action, options?.network ? 'network' : options?.for ? 'for' : ''),
           async () => {
             try {
               const result = await (options ? api.serverAction(server, action, options) : api.serverAction(server, action))
@@ -224,8 +236,36 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
         )
       },
 
-      toolAction(server, tool, action) {
-        return act(busyKey('tool', server, tool, action), () => api.toolAction(server, tool, action))
+      toolAction(server, tool, action, options) {
+        return act(busyKey('tool', server, tool, action), () =>
+          options ? api.toolAction(server, tool, action, options) : api.toolAction(server, tool, action),
+        )
+      },
+
+      async loadRequests() {
+        try {
+          const { requests } = await api.requests()
+          set({ requests })
+        } catch (err) {
+          // an older core without requests, or a transient failure: the next event retries
+          if (err instanceof ApiError && err.status === 401) set({ authError: err })
+        }
+      },
+
+      grantRequest(id, grantFor) {
+        return act(
+          busyKey('request', id),
+          () => api.grantRequest(id, grantFor),
+          () => get().loadRequests(),
+        )
+      },
+
+      denyRequest(id) {
+        return act(
+          busyKey('request', id),
+          () => api.denyRequest(id),
+          () => get().loadRequests(),
+        )
       },
 
       approveAll(server) {

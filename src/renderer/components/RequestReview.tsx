@@ -1,0 +1,59 @@
+// What the user reviews before granting a request: the server's launch (command line or URL) and
+// isolation for a server that is off or in quarantine, the changed definition for a changed tool,
+// the (untrusted) description of a new or switched-off tool. `ready` is false until the review
+// has what it shows, and the grant buttons wait for it: never a blind grant.
+import { useEffect } from 'react'
+import type { AccessRequest } from '../../shared/requests'
+import { useApp } from '../store/context'
+import { DescriptionDiff } from './DescriptionDiff'
+import { IsolationBadge } from './ServerIsolation'
+
+export function useReviewReady(req: AccessRequest): boolean {
+  const server = useApp((s) => s.servers.find((x) => x.name === req.server))
+  const tools = useApp((s) => s.tools[req.server])
+  const serverLevel = req.lock === 'server_disabled' || req.lock === 'server_quarantined'
+  return server !== undefined && (serverLevel || tools !== undefined)
+}
+
+export function RequestReview({ req }: { req: AccessRequest }) {
+  const server = useApp((s) => s.servers.find((x) => x.name === req.server))
+  const tools = useApp((s) => s.tools[req.server])
+  const loadTools = useApp((s) => s.loadTools)
+  useEffect(() => {
+    if (tools === undefined) void loadTools(req.server)
+  }, [tools, loadTools, req.server])
+  if (!server) return <p className="muted small">Loading the server…</p>
+  const tool = tools?.find((t) => t.tool === req.tool)
+  const serverLevel = req.lock === 'server_disabled' || req.lock === 'server_quarantined'
+  return (
+    <div className="request-review" data-review={req.lock}>
+      {serverLevel && (
+        <>
+          <p className="small">
+            {req.lock === 'server_quarantined' ? 'Granting approves this server, which is in quarantine. How it starts:' : 'Granting switches this server on:'}
+          </p>
+          <p className="launch">
+            <span className="muted small">Launch</span> <code>{server.target}</code> <IsolationBadge server={server} />
+          </p>
+          {req.lock === 'server_quarantined' && (
+            <p className="muted small">
+              {tools && tools.length > 0
+                ? `Inspected tools: ${tools.map((t) => t.tool).join(', ')}.`
+                : 'Its tools are not known yet: Inspect it in the Servers view to list them first.'}
+            </p>
+          )}
+        </>
+      )}
+      {!serverLevel && tool?.approval.status === 'changed' && (
+        <DescriptionDiff before={tool.approval.previous_description ?? ''} after={tool.description ?? ''} tool={tool} />
+      )}
+      {!serverLevel && tool && tool.approval.status !== 'changed' && (
+        <p className="small">
+          <span className="muted">{tool.approval.status === 'pending' ? 'New tool, not reviewed yet: ' : 'Description: '}</span>
+          {tool.description || <em className="muted">(no description)</em>}
+        </p>
+      )}
+      {!serverLevel && tools !== undefined && !tool && <p className="muted small">This tool is not known on {req.server}.</p>}
+    </div>
+  )
+}
