@@ -5,26 +5,14 @@ import type { AccessRequest } from '../../shared/requests'
 import { REQUEST_STATUSES } from '../../shared/requests'
 import { parseGrantFor, timeLeft } from '../../shared/grant-for'
 import { openOperator, type Where } from './control-client'
+import { table } from './print'
+import { printJson, say } from './output'
 
 /** `--for` of grant and of the enable/approve commands, checked before anything runs. */
 export function grantForOption(v: string): string {
   const g = parseGrantFor(v)
   if ('error' in g) throw new InvalidArgumentError(g.error)
   return v
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
-  return (
-    rows
-      .map((r) =>
-        r
-          .map((c, i) => c.padEnd(widths[i]))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  )
 }
 
 /** The list as a table; every untrusted field was made safe by the core (no control characters reach the terminal). */
@@ -51,7 +39,8 @@ export function registerRequests(program: Command, where: (c: Command) => Comman
     const op = await openOperator(w(o), false)
     try {
       const { requests: all } = await op.api.requests(o.status ? { status: o.status as AccessRequest['status'] } : {})
-      process.stdout.write(o.json ? JSON.stringify({ requests: all }, null, 2) + '\n' : requestsTable(all, Date.now()))
+      if (o.json) printJson({ requests: all })
+      else say(requestsTable(all, Date.now()))
     } finally {
       await op.close()
     }
@@ -67,7 +56,7 @@ export function registerRequests(program: Command, where: (c: Command) => Comman
     .action(async (id: string, o) => {
       const op = await openOperator(w(o), false)
       try {
-        process.stdout.write((await op.api.grantRequest(id, o.for as string)).message + '\n')
+        say((await op.api.grantRequest(id, o.for as string)).message)
       } finally {
         await op.close()
       }
@@ -77,7 +66,7 @@ export function registerRequests(program: Command, where: (c: Command) => Comman
     .action(async (id: string, o) => {
       const op = await openOperator(w(o), false)
       try {
-        process.stdout.write((await op.api.denyRequest(id)).message + '\n')
+        say((await op.api.denyRequest(id)).message)
       } finally {
         await op.close()
       }
