@@ -8,7 +8,7 @@ import { EVENT_CHANNEL } from '../../src/shared/ipc'
 import { worldApi, type WorldApi } from '../helpers/world-api'
 import { WORLD_CONFIG, WORLD_TOOLS, tool } from '../helpers/catalog-fixture'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
-import { agentScope } from '../../src/main/core/agent/scope'
+import { FULL_SCOPE, agentScope } from '../../src/main/core/agent/scope'
 
 beforeEach(() => fake.reset())
 
@@ -171,6 +171,35 @@ describe('tray app lifecycle', () => {
     await ask('again, please')
     await tick(300)
     expect(fake.notifications).toHaveLength(1)
+  })
+
+  it('a flood of requests is at most three notifications per agent while they wait; a session without an agent is named as such', async () => {
+    const { api, startCore } = await coreFor()
+    await runApp(startCore, [], { refreshMs: 10, notifySettleMs: 500 })
+    const tray = fake.trays[0]
+    const cfg = api.world.catalog.currentConfig.agents.find((a) => a.name === 'no-destroy')!
+    const flood = async (n: number, from = 0) => {
+      for (let i = from; i < from + n; i++)
+        await api.grants.requests.ask({ agent: 'no-destroy', client: null }, agentScope(cfg), { name: `files:tool_${i}`, reason: `flood ${i}` })
+    }
+    // each notification is looked at before the next request arrives, and in one burst
+    await flood(1)
+    await vi.waitFor(() => expect(fake.notifications).toHaveLength(1), { timeout: 5000 })
+    await flood(7, 1)
+    type Item = { label?: string }
+    await vi.waitFor(() => expect((tray.menu!.template as Item[]).some((i) => i.label === '8 access requests from agents…')).toBe(true), { timeout: 5000 })
+    await tick(100)
+    expect(fake.notifications).toHaveLength(3)
+    // answered, the agent is below the bound again: its next request is announced
+    const waiting = api.grants.requests.list({ status: 'pending' })
+    for (const r of waiting.slice(0, 6)) await api.grants.requests.deny(r.id)
+    await flood(1, 20)
+    await vi.waitFor(() => expect(fake.notifications).toHaveLength(4), { timeout: 5000 })
+    expect(fake.notifications[3].options.body).toMatch(/flood 20/)
+    // without an agent, the client's own name is not taken for Toolgate's
+    await api.grants.requests.ask({ agent: null, client: 'Toolgate' }, FULL_SCOPE, { name: 'gh:archive_repo', reason: 'x' })
+    await vi.waitFor(() => expect(fake.notifications).toHaveLength(5), { timeout: 5000 })
+    expect(fake.notifications[4].options.title).toBe('Toolgate: Toolgate (no agent) asks for gh:archive_repo')
   })
 
   it('a state that passes through "pending" for a moment does not notify', async () => {

@@ -50,28 +50,45 @@ export class WaitingNotifier {
 /** Markup some notification servers interpret (<b>, <a href>) shown as look-alikes: the reason is the agent's text. */
 const inert = (t: string): string => t.replace(/</g, '‹').replace(/>/g, '›').replace(/&/g, '＆')
 
-/** The notification of a new access request: who asks, for what, and why (the core made the text safe; markup is neutralized here). */
-export function requestNote(req: AccessRequest): Note {
-  const who = req.agent ?? req.client ?? 'An agent'
-  const title = inert(`Toolgate: ${who} asks for ${req.name}`).slice(0, 200)
-  return { title, body: inert(`“${req.reason}” Open Toolgate to allow or deny.`).slice(0, 600) }
+/** Who asks, as the window says it: the agent, or the client name a session without an agent gave (untrusted, made safe by the core). */
+function asker(req: AccessRequest): string {
+  if (req.agent) return req.agent
+  return req.client ? `${req.client} (no agent)` : 'A session without an agent'
 }
 
-/** One notification per new access request (a folded repeat is not new). */
+/** The notification of a new access request: who asks, for what, and why (the core made the text safe; markup is neutralized here). */
+export function requestNote(req: AccessRequest): Note {
+  const title = [...inert(`Toolgate: ${asker(req)} asks for ${req.name}`)].slice(0, 200).join('')
+  return { title, body: [...inert(`“${req.reason}” Open Toolgate to allow or deny.`)].slice(0, 600).join('') }
+}
+
+/**
+ * At most this many waiting requests of one agent are announced; more (a flood) show only in the
+ * tray's count and the Requests view until the user answers some.
+ */
+export const NOTIFY_PER_AGENT = 3
+
+/** One notification per new access request (a folded repeat is not new), at most NOTIFY_PER_AGENT waiting per agent. */
 export class RequestNotifier {
-  private readonly seen = new Set<string>()
+  private seen = new Set<string>()
 
   constructor(private readonly show: (note: Note) => void) {}
 
   update(pending: readonly AccessRequest[]): Note[] {
     const notes: Note[] = []
+    const waiting = new Map<string | null, number>()
+    for (const r of pending) if (this.seen.has(r.id)) waiting.set(r.agent, (waiting.get(r.agent) ?? 0) + 1)
     for (const r of pending) {
       if (this.seen.has(r.id)) continue
-      this.seen.add(r.id)
+      const known = waiting.get(r.agent) ?? 0
+      waiting.set(r.agent, known + 1)
+      if (known >= NOTIFY_PER_AGENT) continue
       const n = requestNote(r)
       notes.push(n)
       this.show(n)
     }
+    // answered and expired requests never come back (ids are not reused): remember only the waiting ones
+    this.seen = new Set(pending.map((r) => r.id))
     return notes
   }
 }

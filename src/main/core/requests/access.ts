@@ -90,10 +90,13 @@ export class AccessRequests {
 
     const agent = who.agent
     const reason = safeText(parsed.data.reason, REASON_MAX)
-    const same = (r: AccessRequest) => r.agent === agent && r.server === ref.server && r.tool === ref.tool
+    // a known tool by its catalog name; a name the agent made up (a tool nobody has seen on a server
+    // that is off or in quarantine) only made safe: it is shown, and granting acts on the server
+    const tool = ev.entry ? ev.entry.name : safeText(ref.tool, ASKED_NAME_MAX)
+    const same = (r: AccessRequest) => r.agent === agent && r.server === ref.server && r.tool === tool
     const all = this.queue.all()
     // an unused "Allow once" pass: the earlier request was granted and still holds
-    const once = this.d.keeper.onceFor(agent, ref.server, ref.tool)
+    const once = this.d.keeper.onceFor(agent, ref.server, tool)
     if (once) {
       const granted = all.find((r) => r.id === once.request_id)
       return { request_id: granted?.id ?? null, status: 'granted', message: this.grantedMessage(id, 'once', ev) }
@@ -126,9 +129,9 @@ export class AccessRequests {
         id: newId('r'),
         agent,
         client: who.client === null ? null : safeText(who.client, CLIENT_NAME_MAX),
-        name: safeText(id, ASKED_NAME_MAX + ref.server.length + 1),
+        name: `${ref.server}:${tool}`,
         server: ref.server,
-        tool: ref.tool,
+        tool,
         reason,
         status: 'pending',
         lock: ev.status,
