@@ -64,7 +64,7 @@ function Outcome({ req, now }: { req: AccessRequest; now: number }) {
 function RequestCard({ req, now }: { req: AccessRequest; now: number }) {
   const pending = req.status === 'pending'
   return (
-    <li className={`request request--${req.status}`} data-request={req.id} data-status={req.status}>
+    <li className={`request request--${req.status}`} data-request={req.id} data-status={req.status} data-agent={req.agent ?? undefined}>
       <div className="request-head">
         <span className="request-who">{who(req)}</span>
         <span className="muted">asks for</span>
