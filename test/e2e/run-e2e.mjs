@@ -230,12 +230,13 @@ try {
     ])
     await waitAttr(row('fixture:wipe_disk'), 'data-status', 'pending_approval', 20_000)
     await waitAttr(row('fixture:list_files'), 'data-status', 'pending_approval')
-    assert.match(await page.locator('header').textContent(), /2 waiting for approval/)
+    // the header's count comes with the server list, which may refresh just after the rows
+    await until('the header to count 2 waiting', async () => /2 waiting for approval/.test(await page.locator('header').textContent()))
     await button(card('fixture'), 'Approve all').click()
     await waitAttr(row('fixture:wipe_disk'), 'data-status', 'callable')
     await waitAttr(row('fixture:list_files'), 'data-status', 'callable')
     assert.equal(await button(card('fixture'), 'Approve all').count(), 0)
-    assert.doesNotMatch(await page.locator('header').textContent(), /waiting for approval/)
+    await until('the header to count nothing waiting', async () => !/waiting for approval/.test(await page.locator('header').textContent()))
   })
 
   const compareSearch = async (query, includeLocked) => {
