@@ -14,13 +14,30 @@ export type CallOutcome = (typeof CALL_OUTCOMES)[number]
 /** Why a call was blocked: the tool's lock status, or the agent's scope / permissions. */
 export type BlockReason = LockStatus | 'out_of_scope' | 'wrong_variant'
 
-export const DECISION_ACTIONS = ['approve', 'reject', 'enable', 'disable', 'quarantine', 'grant', 'add', 'remove', 'restart', 'inspect'] as const
+/** `grant` and `deny` answer an agent's access request; `expire` is the end of a time-boxed grant (issue 15). */
+export const DECISION_ACTIONS = [
+  'approve',
+  'reject',
+  'enable',
+  'disable',
+  'quarantine',
+  'grant',
+  'deny',
+  'expire',
+  'add',
+  'remove',
+  'restart',
+  'inspect',
+] as const
 export type DecisionAction = (typeof DECISION_ACTIONS)[number]
 
-/** Who decided: the user (window, tray, CLI, API), the operator (by editing mcp_config.json), an agent (upstream_servers). */
-export type DecisionBy = 'user' | 'operator' | 'agent'
-/** From where: the web UI, the Electron window, the tray, the CLI, the bare control API, an agent's MCP session, the config file. */
-export type DecisionVia = 'ui' | 'window' | 'tray' | 'cli' | 'api' | 'mcp' | 'config'
+/**
+ * Who decided: the user (window, tray, CLI, API), the operator (by editing mcp_config.json), an
+ * agent (upstream_servers), or Toolgate itself when a grant the user gave for a time ends.
+ */
+export type DecisionBy = 'user' | 'operator' | 'agent' | 'toolgate'
+/** From where: the web UI, the Electron window, the tray, the CLI, the bare control API, an agent's MCP session, the config file, the grant timer. */
+export type DecisionVia = 'ui' | 'window' | 'tray' | 'cli' | 'api' | 'mcp' | 'config' | 'timer'
 
 export interface DecisionOrigin {
   by: DecisionBy

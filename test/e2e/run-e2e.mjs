@@ -297,8 +297,8 @@ try {
     await page.locator('[data-activity]').first().waitFor()
     const before = await page.locator('[data-activity]').count()
     // an agent calls over MCP while the view is open: the rows arrive without a reload
-    await agent.call('everything:echo', { message: 'hello from the e2e agent' })
-    await agent.call('everything:get-env', {})
+    await agent.callTool('everything:echo', { message: 'hello from the e2e agent' })
+    await agent.callTool('everything:get-env', {})
     const { events } = await api.get('/api/v1/activity?kind=call&limit=2')
     const [blocked, ok] = events
     assert.equal(ok.outcome, 'ok')

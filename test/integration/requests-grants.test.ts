@@ -129,6 +129,14 @@ describe('access requests and grants over MCP and the control API', () => {
     const ended = await events.next('grant.ended', 5000, (e) => e.data.tool === 'edit_notes')
     expect(String(ended.data.message)).toMatch(/notes:edit_notes is switched off again/)
     expect((await agents.alice.call('call_tool_write', { name: 'notes:edit_notes' })).isError).toBe(true)
+    // the activity record says who granted what to whom, and that it ended
+    const { events: decisions } = (
+      await serve.api<{ events: Array<Record<string, unknown>> }>('GET', '/api/v1/activity?kind=decision&tool=notes:edit_notes&limit=50')
+    ).json
+    expect(decisions.find((e) => e.action === 'grant')).toMatchObject({ agent: 'alice', server: 'notes', tool: 'edit_notes', by: 'user', via: 'api' })
+    const expired = decisions.find((e) => e.action === 'expire')
+    expect(expired).toMatchObject({ server: 'notes', tool: 'edit_notes', by: 'toolgate', via: 'timer' })
+    expect(String(expired?.message)).toMatch(/notes:edit_notes is switched off again/)
   }, 60_000)
 
   it('wait_s: the agent waits in the same call and gets the grant while waiting', async () => {
@@ -161,6 +169,8 @@ describe('access requests and grants over MCP and the control API', () => {
     expect((await list()).filter((r) => r.agent === 'bob' && r.name === 'notes:wipe_notes')).toHaveLength(1)
     // answering twice is refused
     expect((await post(`/api/v1/requests/${a.request_id}/grant`, { for: 'always' })).status).toBe(409)
+    const { events: decisions } = (await serve.api<{ events: Array<Record<string, unknown>> }>('GET', '/api/v1/activity?kind=decision&agent=bob')).json
+    expect(decisions.filter((e) => e.action === 'deny' && e.tool === 'wipe_notes')).toHaveLength(1)
   })
 
   it('repeated requests for the same tool by the same agent fold into one (reason updated, one notification)', async () => {

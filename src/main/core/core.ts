@@ -201,7 +201,25 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         return noScope(agent)
       }
     }
-    const { keeper, requests } = setupRequests({ catalog, configPath, reloadConfig, syncUpstreams: () => manager.sync(), emit, logger, scopeFor: scopeOrNone })
+    const { keeper, requests } = setupRequests({
+      catalog,
+      configPath,
+      reloadConfig,
+      syncUpstreams: () => manager.sync(),
+      emit,
+      logger,
+      scopeFor: scopeOrNone,
+      // the end of a grant is on the record (a used "Allow once" pass is: it is the call)
+      onEnd: (end, why) => {
+        if (why !== 'expired') return
+        const g = end.grant
+        activity.decision(
+          { by: 'toolgate', via: 'timer' },
+          { agent: g.agent ?? null, client: null },
+          { action: 'expire', server: g.server, ...(g.tool ? { tool: g.tool } : {}), message: end.message },
+        )
+      },
+    })
     // grants that ended while Toolgate was stopped end now, before any agent or upstream is served
     await keeper.start()
     const agentDeps: AgentDeps = { catalog, manager, stats, logger, configPath, reloadConfig, learned, requests, keeper, activity }
