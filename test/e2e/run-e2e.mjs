@@ -93,6 +93,8 @@ try {
   const pageErrors = []
   page.on('pageerror', (e) => pageErrors.push(e.message))
   page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()))
+  // a failed load is logged only as "Failed to load resource": name the URL
+  page.on('response', (r) => r.status() === 404 && console.error('e2e: 404', r.request().method(), r.url()))
   let navigations = 0
   page.on('framenavigated', (f) => f === page.mainFrame() && navigations++)
 
