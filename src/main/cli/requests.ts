@@ -36,7 +36,7 @@ export function registerRequests(program: Command, where: (c: Command) => Comman
     if (o.status !== undefined && !(REQUEST_STATUSES as readonly string[]).includes(o.status)) {
       throw new InvalidArgumentError(`--status must be one of ${REQUEST_STATUSES.join(', ')}`)
     }
-    const op = await openOperator(w(o), false)
+    const op = await openOperator(w(o))
     try {
       const { requests: all } = await op.api.requests(o.status ? { status: o.status as AccessRequest['status'] } : {})
       if (o.json) printJson({ requests: all })
@@ -54,7 +54,7 @@ export function registerRequests(program: Command, where: (c: Command) => Comman
     .description('allow what the agent asked for: --for once (one call by that agent), a duration (30m, 1h, 8h) or always')
     .requiredOption('--for <for>', 'once | always | a duration like 30m, 1h, 8h', grantForOption)
     .action(async (id: string, o) => {
-      const op = await openOperator(w(o), false)
+      const op = await openOperator(w(o))
       try {
         say((await op.api.grantRequest(id, o.for as string)).message)
       } finally {
@@ -64,7 +64,7 @@ export function registerRequests(program: Command, where: (c: Command) => Comman
   where(requests.command('deny <id>'))
     .description('deny the request (the agent is told; asking again within 10 minutes gets the same answer)')
     .action(async (id: string, o) => {
-      const op = await openOperator(w(o), false)
+      const op = await openOperator(w(o))
       try {
         say((await op.api.denyRequest(id)).message)
       } finally {
