@@ -174,6 +174,30 @@ describe('access requests under attack', () => {
     expect(textOf(await agent.call('call_tool_write', { name: 'notes:edit_notes' }))).toMatch(/^TOOL_BLOCKED \(disabled_by_user\)/)
   })
 
+  it('malformed answers and filters are 400s that say what is wrong, and change nothing', async () => {
+    const a = jsonOf<Answer>(await (await as('alice')).call('request_access', { name: 'off:edit_notes', reason: 'edit' }))
+    const id = a.request_id as string
+    for (const q of ['?status=bogus', '?status=', '?agent=alice']) {
+      const r = await admin('GET', `/api/v1/requests${q}`)
+      expect(r.status, q).toBe(400)
+      expect(r.json.error?.message, q).toBeTruthy()
+    }
+    for (const body of [{}, { for: '' }, { for: 3600 }, { for: '1h', also: 'always' }, { for: '-1h' }, { for: '1d' }, { for: '99999999h' }]) {
+      const r = await admin('POST', `/api/v1/requests/${id}/grant`, body)
+      expect(r.status, JSON.stringify(body)).toBe(400)
+      expect(r.json.error?.message, JSON.stringify(body)).toMatch(/for|body/)
+    }
+    const raw = await fetch(`${serve.url}/api/v1/requests/${id}/grant`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${serve.key}`, 'content-type': 'application/json' },
+      body: '{"for": "1h"',
+    })
+    expect(raw.status).toBe(400)
+    expect((await list()).find((r) => r.id === id)?.status).toBe('pending')
+    const servers = (await serve.api<{ servers: Array<{ name: string; enabled: boolean }> }>('GET', '/api/v1/servers')).json.servers
+    expect(servers.find((s) => s.name === 'off')?.enabled).toBe(false)
+  })
+
   it('an agent cannot grant its own request over MCP: no agent tool answers, upstream_servers cannot switch a server on, a token cannot be another agent', async () => {
     const alice = await as('alice')
     const names = ((await alice.client.listTools()).tools ?? []).map((t) => t.name).sort()
