@@ -133,6 +133,26 @@ export interface ConnectSnippet {
   snippet: string
 }
 
+/** What protects the secret store (README "Secrets"); `warning` when it is only a key file. */
+export interface SecretStoreInfo {
+  backend: 'safe-storage' | 'keychain' | 'file' | 'none'
+  protected_by: string
+  /** the user's secrets in the store */
+  count: number
+  warning: string | null
+  /** the store cannot be opened or read (names the file and what to do) */
+  error: string | null
+}
+
+/** One secret by name: never its value. Referenced names that are not set are listed too (`set: false`). */
+export interface SecretInfo {
+  name: string
+  set: boolean
+  updated_at: string | null
+  /** the servers whose config references it */
+  used_by: string[]
+}
+
 export interface AppInfo {
   version: string
   config_path: string
@@ -143,6 +163,7 @@ export interface AppInfo {
   config_warnings: string[]
   state_warning: string | null
   connect?: ConnectSnippet[]
+  secrets?: SecretStoreInfo
 }
 
 /** The operator's actions on a server and on a tool: the control API routes, the IPC checks and the CLI commands come from these lists. */
@@ -206,7 +227,16 @@ export interface SearchArgs {
 }
 
 /** `activity`: one per new activity record, its data the ActivityEvent. */
-export const API_EVENT_TYPES = ['servers.changed', 'tools.changed', 'config.reloaded', 'config.error', 'requests.changed', 'grant.ended', 'activity'] as const
+export const API_EVENT_TYPES = [
+  'servers.changed',
+  'tools.changed',
+  'config.reloaded',
+  'config.error',
+  'requests.changed',
+  'grant.ended',
+  'activity',
+  'secrets.changed',
+] as const
 export type ApiEventType = (typeof API_EVENT_TYPES)[number]
 export interface ApiEvent {
   type: ApiEventType
@@ -241,6 +271,10 @@ export interface Api {
   activity(query: ActivityQuery): Promise<ActivityPage>
   /** Each configured agent and each local client: scope, tokens, reach, recent activity, context cost (GET /api/v1/agents). */
   agents(): Promise<{ agents: AgentView[] }>
+  /** The secrets by name (values are write-only: no surface ever reads one back). */
+  secrets(): Promise<{ secrets: SecretInfo[]; store: SecretStoreInfo }>
+  setSecret(name: string, value: string): Promise<ActionResult>
+  deleteSecret(name: string): Promise<ActionResult>
   /** Live events; returns an unsubscribe function. */
   subscribe(listener: (event: ApiEvent) => void): () => void
 }

@@ -1,6 +1,7 @@
 // The mcp_config.json schema (CONTRACT.md §2). Pure zod: used by the core to validate the
 // operator's file and by the UI to know the shape.
 import { z } from 'zod'
+import { referenceProblem, referencingStrings, withPlaceholders } from './secret-refs'
 
 export const SERVER_NAME_RE = /^[A-Za-z0-9._-]+$/
 
@@ -48,7 +49,11 @@ const serverFields = {
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
-  url: z.string().url().optional(),
+  // may hold ${secret:NAME} / ${env:NAME}: the URL must be valid with them in place
+  url: z
+    .string()
+    .refine((v) => z.string().url().safeParse(withPlaceholders(v)).success, 'Invalid URL')
+    .optional(),
   headers: z.record(z.string(), z.string()).optional(),
   protocol: ProtocolSchema.default('auto'),
   enabled: z.boolean().default(true),
@@ -78,6 +83,10 @@ function checkServer(s: z.infer<typeof ServerBody>, ctx: z.RefinementCtx): void 
   }
   if (!stdio && !s.url) {
     ctx.addIssue({ code: 'custom', message: `protocol "${s.protocol}" needs "url"`, path: ['url'] })
+  }
+  for (const { path, value } of referencingStrings(s)) {
+    const problem = referenceProblem(value)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path })
   }
 }
 

@@ -10,6 +10,8 @@ import {
   type ApiEvent,
   type AppInfo,
   type SearchArgs,
+  type SecretInfo,
+  type SecretStoreInfo,
   type ServerAction,
   type ServerActionOptions,
   type ServerInfo,
@@ -38,6 +40,8 @@ export interface ControlClientOptions {
 
 const enc = encodeURIComponent
 
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
 /** The route of every request, in one place. */
 export const controlRoutes = {
   info: () => '/api/v1/info',
@@ -63,6 +67,8 @@ export const controlRoutes = {
     for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') q.set(k, String(v))
     return `/api/v1/activity${q.size ? `?${q.toString()}` : ''}`
   },
+  secrets: () => '/api/v1/secrets',
+  secret: (name: string) => `/api/v1/secrets/${enc(name)}`,
   search(args: SearchArgs): string {
     const q = new URLSearchParams({ q: args.query })
     if (args.limit !== undefined) q.set('limit', String(args.limit))
@@ -129,6 +135,15 @@ export class ControlClient implements Api {
   stats(): Promise<Stats> {
     return this.json('GET', controlRoutes.stats())
   }
+  secrets(): Promise<{ secrets: SecretInfo[]; store: SecretStoreInfo }> {
+    return this.json('GET', controlRoutes.secrets())
+  }
+  setSecret(name: string, value: string): Promise<ActionResult> {
+    return this.json('PUT', controlRoutes.secret(name), { value })
+  }
+  deleteSecret(name: string): Promise<ActionResult> {
+    return this.json('DELETE', controlRoutes.secret(name))
+  }
   /** A new token for an agent of the config (the control API's extra route, not part of the Api). */
   async createAgentToken(agent: string): Promise<string> {
     return (await this.json<{ token: string }>('POST', controlRoutes.agentToken(agent))).token
@@ -185,19 +200,20 @@ export class ControlClient implements Api {
     return { Authorization: `Bearer ${this.key}`, ...(this.surface ? { 'X-Toolgate-Client': this.surface } : {}) }
   }
 
-  private async json<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  private async json<T>(method: Method, path: string, body?: unknown): Promise<T> {
     const res = await this.request(method, path, body)
     return (await res.json()) as T
   }
 
-  private async request(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown = {}): Promise<Response> {
+  private async request(method: Method, path: string, body?: unknown): Promise<Response> {
     const url = `${this.base}${path}`
+    const sends = method === 'POST' || method === 'PUT'
     let res: Response
     try {
       res = await this.fetchFn(url, {
         method,
-        headers: { Accept: 'application/json', ...this.authHeaders(), ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}) },
-        ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
+        headers: { Accept: 'application/json', ...this.authHeaders(), ...(sends ? { 'Content-Type': 'application/json' } : {}) },
+        ...(sends ? { body: JSON.stringify(body ?? {}) } : {}),
       })
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err)

@@ -23,6 +23,9 @@ export const API_OPS = [
   'grantRequest',
   'denyRequest',
   'activity',
+  'secrets',
+  'setSecret',
+  'deleteSecret',
 ] as const satisfies readonly ApiOp[]
 
 // Compile-time check that the list names every operation of the Api.

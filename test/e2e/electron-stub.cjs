@@ -171,6 +171,13 @@ const fakeElectron = {
   },
   dialog: { showErrorBox: (title, body) => rec.errorBoxes.push({ title, body }) },
   shell: { openExternal: () => Promise.resolve() },
+  // a reversible stand-in for the OS keychain's encryption (the secret store's key is sealed with it)
+  safeStorage: {
+    isEncryptionAvailable: () => true,
+    getSelectedStorageBackend: () => 'gnome_libsecret',
+    encryptString: (s) => Buffer.from('stub-sealed:' + Buffer.from(s).toString('hex')),
+    decryptString: (b) => Buffer.from(String(b).slice('stub-sealed:'.length), 'hex').toString(),
+  },
 }
 
 const load = Module._load

@@ -129,7 +129,7 @@ const http = async (p, method = 'GET') => {
 try {
   const ready = await next('SMOKE_READY', 30_000)
 
-  await step('the built bundle starts: one instance lock, a secure window, a tray, CSP, 19 IPC handlers', () => {
+  await step('the built bundle starts: one instance lock, a secure window, a tray, CSP, 22 IPC handlers', () => {
     assert.deepEqual(ready.errorBoxes, [])
     assert.equal(ready.singleInstanceRequested, 1)
     assert.equal(ready.windows, 1)
@@ -144,26 +144,32 @@ try {
     assert.ok(fs.existsSync(ready.window.loadedFile), 'the window loads the built renderer')
     assert.equal(ready.trays, 1)
     assert.equal(ready.cspHooks, 1)
-    assert.deepEqual(ready.handlers, [
-      ...[
-        'activity',
-        'agentTokens',
-        'agents',
-        'approveAll',
-        'denyRequest',
-        'grantRequest',
-        'info',
-        'requests',
-        'revokeAgentTokens',
-        'search',
-        'server',
-        'serverAction',
-        'servers',
+    assert.deepEqual(
+      ready.handlers,
+      [
+        ...[
+          'activity',
+          'agentTokens',
+          'agents',
+          'approveAll',
+          'deleteSecret',
+          'denyRequest',
+          'grantRequest',
+          'info',
+          'requests',
+          'revokeAgentTokens',
+          'search',
+          'secrets',
+          'server',
+          'serverAction',
+          'servers',
+          'setSecret',
+        ],
+        'settings:getStartAtLogin',
+        'settings:setStartAtLogin',
+        ...['stats', 'status', 'toolAction', 'tools'],
       ].map((o) => `toolgate:${o}`),
-      'toolgate:settings:getStartAtLogin',
-      'toolgate:settings:setStartAtLogin',
-      ...['stats', 'status', 'toolAction', 'tools'].map((o) => `toolgate:${o}`),
-    ])
+    )
   })
 
   await step('the tray shows the state and what waits, with the attention icon', () => {

@@ -50,6 +50,7 @@ export function fixtureRequests(fx: Fixture, manager: UpstreamManager, emit: (ev
 import type { ActivityEvent } from '../../src/shared/activity'
 import { ActivityRecorder, storeLimits } from '../../src/main/core/activity/recorder'
 import { ActivityStore } from '../../src/main/core/activity/store'
+import { SecretStore } from '../../src/main/core/secrets/store'
 
 const dirs: string[] = []
 const closers: Array<() => Promise<void>> = []
@@ -257,6 +258,7 @@ export function controlService(fx: Fixture, stats = new DiscoveryStats(), activi
     requests: fixtureRequests(fx, manager, (ev) => events.emitEvent(ev)).requests,
     configPath: fx.configPath,
     dataDir: fx.dir,
+    secrets: new SecretStore({ dataDir: fx.dir, keychain: null }),
     startedAt: Date.now(),
     reloadConfig: () => fx.reloadConfig(),
     mcpUrl: () => null,

@@ -18,7 +18,10 @@ export const fake = {
   permissionCheck: null as null | ((wc: unknown, permission: string, origin: string) => boolean),
   singleInstance: true,
   notificationsSupported: true,
+  /** safeStorage: available, with this Linux backend; `sealed` counts encryptString calls */
+  safeStorage: { available: true, backend: 'gnome_libsecret', sealed: 0 },
   reset() {
+    this.safeStorage = { available: true, backend: 'gnome_libsecret', sealed: 0 }
     this.windows.length = 0
     this.trays.length = 0
     this.notifications.length = 0
@@ -159,6 +162,20 @@ export const Notification = FakeNotification
 export const Menu = { buildFromTemplate: vi.fn((template: Array<Record<string, unknown>>) => ({ template })) }
 export const nativeImage = { createFromPath: vi.fn((path: string) => ({ path })), createEmpty: vi.fn(() => ({ path: '' })) }
 export const dialog = { showErrorBox: vi.fn() }
+/** A reversible stand-in for the OS keychain's encryption: enough to prove what the app seals and opens. */
+export const safeStorage = {
+  isEncryptionAvailable: () => fake.safeStorage.available,
+  getSelectedStorageBackend: () => fake.safeStorage.backend,
+  encryptString(plain: string): Buffer {
+    fake.safeStorage.sealed++
+    return Buffer.from(`fake-sealed:${Buffer.from(plain, 'utf8').toString('hex')}`)
+  },
+  decryptString(sealed: Buffer): string {
+    const text = sealed.toString('utf8')
+    if (!text.startsWith('fake-sealed:')) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.')
+    return Buffer.from(text.slice('fake-sealed:'.length), 'hex').toString('utf8')
+  },
+}
 export const shell = { openExternal: vi.fn(async () => undefined) }
 export const session = {
   defaultSession: {
@@ -199,4 +216,4 @@ export const contextBridge = {
   exposeInMainWorld: vi.fn((key: string, api: unknown) => void fake.exposed.set(key, api)),
 }
 
-export default { app, BrowserWindow, Tray, Notification, Menu, nativeImage, dialog, shell, session, ipcMain, ipcRenderer, contextBridge }
+export default { app, BrowserWindow, Tray, Notification, Menu, nativeImage, dialog, safeStorage, shell, session, ipcMain, ipcRenderer, contextBridge }

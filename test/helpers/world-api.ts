@@ -8,6 +8,7 @@ import { ControlEvents } from '../../src/main/core/control/events'
 import { UpstreamManager } from '../../src/main/core/upstream-manager'
 import { DiscoveryStats } from '../../src/main/core/discovery/stats'
 import { silentLogger } from '../../src/main/core/log'
+import { SecretStore } from '../../src/main/core/secrets/store'
 import { activityRecorder, buildWorld, fixtureRequests, makeFixture, type Fixture } from './catalog-fixture'
 import type { RequestsSetup } from '../../src/main/core/requests'
 import type { ActivityQuery } from '../../src/shared/activity'
@@ -57,6 +58,8 @@ export class WorldApi implements Api {
       events: this.events,
       configPath: world.configPath,
       dataDir: world.dir,
+      // the real store on the fixture's data dir; no OS keychain in tests (the key file)
+      secrets: new SecretStore({ dataDir: world.dir, keychain: null }),
       startedAt: Date.now(),
       reloadConfig: () => world.reloadConfig(),
       mcpUrl: () => 'http://127.0.0.1:8719/mcp',
@@ -122,6 +125,10 @@ export class WorldApi implements Api {
 
   activity = (q: ActivityQuery) => this.run('activity', [q], () => this.service.activity(q))
   agents = () => this.run('agents', [], () => this.service.agents())
+  secrets = () => this.run('secrets', [], () => this.service.secrets())
+  // the value is never recorded: calls show only the name
+  setSecret = (name: string, value: string) => this.run('setSecret', [name], () => this.service.setSecret(name, value))
+  deleteSecret = (name: string) => this.run('deleteSecret', [name], () => this.service.deleteSecret(name))
   subscribe(listener: (event: ApiEvent) => void): () => void {
     this.listeners++
     const off = this.service.subscribe(listener)

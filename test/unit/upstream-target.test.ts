@@ -29,6 +29,16 @@ describe('describeTarget', () => {
     expect(text).not.toMatch(/abc|xyz|ghp_/)
   })
 
+  it('shows ${secret:…} references as written (they name a secret), and still masks a plain value beside one', () => {
+    const text = describeTarget(
+      cfg({
+        command: 'srv',
+        args: ['--token=${secret:GH}', '--api-key', '${secret:KEY}', 'Bearer ${secret:B}', '--token=ghp_abcdefghij0123456789${secret:X}'],
+      }),
+    )
+    expect(text).toBe("srv --token=${secret:GH} --api-key ${secret:KEY} 'Bearer ${secret:B}' --token=***")
+  })
+
   it('masks URL credentials and secret query values, keeps harmless ones', () => {
     expect(describeTarget(cfg({ url: 'https://user:pa55@example.com/mcp?api_key=s3cret&transport=sse' }))).toBe(
       'https://***:***@example.com/mcp?api_key=***&transport=sse',

@@ -20,6 +20,7 @@ import { startApp } from './app'
 import { grantForOption, registerRequests } from './requests'
 import { activityCmd } from './activity'
 import { printAgentViews } from './print-agents'
+import { secretsList, secretsRm, secretsSet } from './secrets'
 
 const program = new Command('toolgate')
   .description('Toolgate: one safe MCP endpoint in front of every MCP server you use.')
@@ -241,6 +242,18 @@ where(agents.command('revoke <name> [token_id]'))
       await op.close()
     }
   })
+
+const secrets = program.command('secrets').description('secrets for ${secret:NAME} references (values are write-only)')
+where(secrets.command('set <name>'))
+  .description('store a secret: the value is read from a prompt that does not echo, or from stdin (never from the command line)')
+  .action((name: string, o) => secretsSet(name, w(o)))
+where(secrets.command('list'))
+  .description('the secrets by name and the servers that use them (never their values)')
+  .option('--json', 'print JSON')
+  .action((o) => secretsList(w(o), o.json === true))
+where(secrets.command('rm <name>'))
+  .description('remove a secret (servers that use it stop with an error naming it)')
+  .action((name: string, o) => secretsRm(name, w(o)))
 
 where(program.command('connect <client>'))
   .description('print (or --write) the config snippet that connects claude-desktop | cursor | claude-code | vscode')

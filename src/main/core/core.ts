@@ -33,6 +33,7 @@ import { appRoot, DEFAULT_LISTEN, isLoopback, parseListen, resolveApiKey, resolv
 import { VERSION } from './version'
 import { sandboxSupport } from './upstream/sandbox'
 import { setupRequests } from './requests'
+import { SecretStore, type SecretSealer } from './secrets/store'
 
 export interface CoreOptions {
   configPath?: string
@@ -55,6 +56,8 @@ export interface CoreOptions {
    * operator commands while nothing owns the data dir.
    */
   offline?: boolean
+  /** the app's Electron safeStorage, sealing the secret store's key (README "Secrets") */
+  secretSealer?: SecretSealer | null
 }
 
 export class OwnerExistsError extends Error {
@@ -80,6 +83,8 @@ export interface Core {
   catalog: Catalog
   logger: Logger
   agentDeps: AgentDeps
+  /** the secret store (the user's secrets; `namespace()` for other features' values) */
+  secrets: SecretStore
   /** the configured admin key and the file it lives in (null when it came from env or config) */
   adminKey: { key: string; file: string | null }
   /** this instance's own admin key (the one in <data-dir>/instance.key) */
@@ -143,6 +148,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       emit: (event) => emit({ type: 'activity', data: event as unknown as Record<string, unknown> }),
       logger,
     })
+    const secrets = new SecretStore({ dataDir, sealer: opts.secretSealer ?? null })
+    const detachSecrets = manager.attachSecrets(secrets)
+    const secretWarning = secrets.info().warning
+    if (secretWarning) logger.warn(secretWarning)
 
     let configError: string | null = null
     const applyConfig = (next: Config): void => {
@@ -232,6 +241,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       events,
       configPath,
       dataDir,
+      secrets,
       startedAt,
       reloadConfig,
       running: !offline,
@@ -307,6 +317,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         requests.close()
         await watcher.close()
         await stopWatchingState()
+        detachSecrets()
         // Upstreams first: calls in flight are answered with a clear error before the listener closes.
         await manager.stopAll()
         await lastCatalog?.close()
@@ -337,6 +348,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       catalog,
       logger,
       agentDeps,
+      secrets,
       scopeForAgent,
       settled: (timeoutMs = 30000) => manager.settled(timeoutMs),
       createAgentToken,

@@ -11,6 +11,9 @@ import type { ToolDefinition } from '../../shared/tool-definition'
 import { Upstream, type UpstreamLimits } from './upstream/upstream'
 import { ConnectionStates } from './upstream/states'
 import type { SandboxContext } from './upstream/sandbox'
+import type { ReferenceSource } from './secrets/resolve'
+import type { Secrets } from './secrets/store'
+import { secretsUsedBy } from '../../shared/secret-refs'
 
 /** How long retrieve_tools, and a call to a tool of a server still starting, wait for it. */
 export const STARTING_WAIT_MS = 3000
@@ -24,6 +27,8 @@ export class UpstreamManager {
   private inflight = 0
   /** the connection state of every server, as last seen */
   readonly connections = new ConnectionStates()
+  /** where servers' ${secret:…} / ${env:…} references are resolved */
+  private references: ReferenceSource | undefined
 
   constructor(
     private readonly catalog: Catalog,
@@ -92,10 +97,26 @@ export class UpstreamManager {
     })
   }
 
+  /**
+   * Servers resolve their secrets from `secrets` when they start; a secret that is set, changed
+   * or removed restarts the running servers that use it (one waiting in `error` for it too).
+   */
+  attachSecrets(secrets: Secrets): () => void {
+    this.references = { secret: (name) => secrets.get(name), env: process.env }
+    return secrets.onChange((names) => {
+      for (const [name, { up }] of this.running) {
+        if (!secretsUsedBy(up.config).some((n) => names.includes(n))) continue
+        this.logger.info({ server: name, secrets: names }, 'a secret it uses changed; restarting')
+        void up.restart().catch((e: unknown) => this.logger.warn({ server: name, err: String(e) }, 'restart failed'))
+      }
+    })
+  }
+
   private start(cfg: ServerConfig): void {
     const up = new Upstream(cfg, {
       logger: this.logger.child({ server: cfg.name }),
       limits: this.limits(),
+      references: this.references,
       ...(this.sandbox ? { sandbox: { ctx: this.sandbox, mode: 'run' as const } } : {}),
     })
     const entry = { up, key: canonicalJson(cfg), ready: false }

@@ -1,7 +1,7 @@
 // The tray app's lifecycle: one instance, the core started once, a window that hides on close,
 // the tray and notifications kept in step with the core's events, a clean stop on quit.
 import { join } from 'node:path'
-import { BrowserWindow, Notification, app, dialog, ipcMain, session } from 'electron'
+import { BrowserWindow, Notification, app, dialog, ipcMain, safeStorage, session } from 'electron'
 import type { Api, AppInfo } from '../../shared/api'
 import type { DecisionOrigin } from '../../shared/activity'
 import { EVENT_CHANNEL } from '../../shared/ipc'
@@ -15,6 +15,8 @@ import { TrayController } from './tray'
 import { isRendererOrigin, isRendererUrl, senderValidator } from './ipc-sender'
 import { installPermissionPolicy } from './permissions'
 import { createMainWindow, rendererEntry, showWindow } from './window'
+import { safeStorageSealer } from './safe-storage'
+import type { SecretSealer } from '../core/secrets/key'
 
 export interface CoreHandle {
   api: Api
@@ -32,6 +34,7 @@ export type StartCore = (opts: {
   serveHttp: boolean
   logToStderr?: boolean
   kind?: 'app'
+  secretSealer?: SecretSealer | null
 }) => Promise<CoreHandle>
 
 export interface RunningApp {
@@ -93,7 +96,9 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
   if ('file' in entry) installCsp(session.defaultSession)
   installPermissionPolicy(session.defaultSession, { url: (u) => isRendererUrl(u, entry), origin: (o) => isRendererOrigin(o, entry) })
   try {
-    core = await startCore({ configPath: args.configPath, dataDir: args.dataDir, listen: args.listen, serveHttp: true, kind: 'app' })
+    // safeStorage works only after 'ready'; it seals the secret store's key (README "Secrets")
+    const secretSealer = safeStorageSealer(safeStorage)
+    core = await startCore({ configPath: args.configPath, dataDir: args.dataDir, listen: args.listen, serveHttp: true, kind: 'app', secretSealer })
   } catch (err) {
     dialog.showErrorBox('Toolgate could not start', err instanceof Error ? err.message : String(err))
     coreStopped = true

@@ -84,6 +84,12 @@ export function callOp(api: Api, op: ApiOp, args: unknown[]): Promise<unknown> {
       // the service validates every field (ActivityQuerySchema)
       return api.activity((q ?? {}) as Record<string, string>)
     }
+    case 'secrets':
+      return api.secrets()
+    case 'setSecret':
+      return api.setSecret(str(args[0], 'name'), str(args[1], 'value'))
+    case 'deleteSecret':
+      return api.deleteSecret(str(args[0], 'name'))
     case 'search': {
       const a = args[0] as { query?: unknown; limit?: unknown; include_disabled?: unknown } | undefined
       if (!a || typeof a !== 'object') throw new ApiError('bad_request', 'search needs {query, limit?, include_disabled?}', 400)

@@ -8,6 +8,8 @@ import {
   type ApiEvent,
   type AppInfo,
   type SearchArgs,
+  type SecretInfo,
+  type SecretStoreInfo,
   type ServerAction,
   type ServerActionOptions,
   type ServerInfo,
@@ -70,6 +72,14 @@ export class IpcApi implements Api {
   }
   revokeAgentTokens(agent: string, id?: string): Promise<ActionResult> {
     return id === undefined ? this.call('revokeAgentTokens', agent) : this.call('revokeAgentTokens', agent, id)
+  secrets(): Promise<{ secrets: SecretInfo[]; store: SecretStoreInfo }> {
+    return this.call('secrets')
+  }
+  setSecret(name: string, value: string): Promise<ActionResult> {
+    return this.call('setSecret', name, value)
+  }
+  deleteSecret(name: string): Promise<ActionResult> {
+    return this.call('deleteSecret', name)
   }
   agents(): Promise<{ agents: AgentView[] }> {
     return this.call('agents')

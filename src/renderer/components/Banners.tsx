@@ -39,6 +39,24 @@ export function Banners() {
           </div>
         </div>
       )}
+      {info?.secrets?.error && (
+        <div className="banner banner--danger" role="alert">
+          <AlertIcon />
+          <div>
+            <strong>The secret store cannot be read; servers that use secrets cannot start.</strong>
+            <p>{info.secrets.error}</p>
+          </div>
+        </div>
+      )}
+      {info?.secrets?.warning && (
+        <div className="banner banner--warn" role="status" data-banner="secrets-file">
+          <AlertIcon />
+          <div>
+            <strong>Secrets are protected only by a file.</strong>
+            <p>{info.secrets.warning}</p>
+          </div>
+        </div>
+      )}
       {banners.map((b) => (
         <div key={b.id} className="banner banner--danger" role="alert">
           <AlertIcon />

@@ -94,7 +94,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
     const onEvent = (ev: ApiEvent) => {
       // a record of what agents did changes nothing else: the Activity view takes it as it is
       if (ev.type === 'activity') return get().activityArrived(ev.data as unknown as ActivityEvent)
-      if (ev.type === 'config.reloaded' || ev.type === 'config.error') refreshInfo = true
+      if (ev.type === 'config.reloaded' || ev.type === 'config.error' || ev.type === 'secrets.changed') refreshInfo = true
       if (ev.type === 'requests.changed') {
         void get().loadRequests()
         return

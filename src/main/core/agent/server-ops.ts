@@ -12,6 +12,7 @@ import { AGENT_FIELDS, agentEntryKey, canChangeServers, readOnlyRefusal, removal
 import type { Scope } from './scope'
 import { NOBODY, type ActivityRecorder, type Who } from '../activity/recorder'
 import type { DecisionAction } from '../../../shared/activity'
+import { mentionsReference } from '../../../shared/secret-refs'
 
 export interface ServerOpsDeps {
   catalog: Catalog
@@ -75,6 +76,14 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
   if (a.operation !== 'get' && !canChangeServers(scope)) return fail(readOnlyRefusal(scope, a.operation))
   if (a.operation === 'add') {
     const { operation: _op, ...fields } = a
+    // ${secret:…}/${env:…} would hand the user's secrets to a server the agent chose: refused
+    // (env, cwd and headers are refused for agents altogether)
+    const strings = [name, fields.command, fields.url, ...(fields.args ?? [])]
+    if (strings.some((v) => typeof v === 'string' && mentionsReference(v))) {
+      return fail(
+        "agents may not use ${secret:…} or ${env:…} references: they would send the user's secrets to a server the agent chose. Ask the user to add the server in the Toolgate window.",
+      )
+    }
     const entry = ServerEntrySchema.safeParse({ ...fields, name })
     if (!entry.success) return fail(`invalid server: ${entry.error.issues[0].path.join('.') || 'entry'}: ${entry.error.issues[0].message}`)
     if (catalog.serverConfig(name)) {

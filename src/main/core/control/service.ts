@@ -13,6 +13,8 @@ import {
   type ApiEvent,
   type AppInfo,
   type SearchArgs,
+  type SecretInfo,
+  type SecretStoreInfo,
   type ServerAction,
   type ServerActionOptions,
   type Stats,
@@ -48,6 +50,8 @@ import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import type { AgentTokens } from '../agent/tokens'
 import { serverInfo } from './server-view'
+import { deleteSecret, listSecrets, setSecret } from './secrets-ops'
+import type { SecretStore } from '../secrets/store'
 import { VERSION } from '../version'
 import { appRoot, resolveDataDir } from '../paths'
 import { CLIENT_LABELS, CLIENT_NAMES, clientConfigPath, currentLaunchCommand, snippetText } from '../clients'
@@ -60,6 +64,8 @@ export interface ServiceDeps {
   events: EventEmitter
   configPath: string
   dataDir: string
+  /** the user's secrets (values never leave through this service) */
+  secrets: SecretStore
   startedAt: number
   /** re-read the config file now (after Toolgate wrote it) */
   reloadConfig(): void
@@ -138,11 +144,21 @@ export function toolInfo(e: CatalogEntry, state?: Readonly<State>): ToolInfo {
   }
 }
 
+/** The cores whose secret changes already reach their event stream (one listener, however many origin views). */
+const secretEventsWired = new WeakSet<ServiceDeps>()
+
 export class ControlService implements Api {
   constructor(
     private readonly d: ServiceDeps,
     private readonly origin: DecisionOrigin = API_ORIGIN,
-  ) {}
+  ) {
+    // names only: which secrets changed (the window refreshes its list and the store's warning);
+    // once per core, not per origin view (as())
+    if (!secretEventsWired.has(d)) {
+      secretEventsWired.add(d)
+      d.secrets.onChange((names) => d.events.emit('event', { type: 'secrets.changed', data: { names } } satisfies ApiEvent))
+    }
+  }
 
   /** The same service, with its decisions recorded as made from `origin` (the window, the tray, the CLI…). */
   as(origin: DecisionOrigin): ControlService {
@@ -180,6 +196,7 @@ export class ControlService implements Api {
       config_warnings: this.d.catalog.currentConfig.warnings,
       state_warning: this.d.catalog.store.warning,
       connect: connectSnippets(this.d.dataDir),
+      secrets: this.d.secrets.info(),
     }
   }
 
@@ -273,6 +290,7 @@ export class ControlService implements Api {
         limits: this.d.manager.limits(),
         network,
         sandbox: { ctx: { dataDir: this.d.dataDir, configPath: this.d.configPath }, mode: 'inspect' },
+        references: { secret: (n) => this.d.secrets.get(n), env: process.env },
       })
       catalog.setLiveTools(name, tools, 'inspect')
       return `Inspected ${name}: it offers ${tools.length} tool(s); the process was stopped again.${how} Review them, then approve the server.`
@@ -365,6 +383,18 @@ export class ControlService implements Api {
   /** Each configured agent (its AgentInfo: name, scope, token count) and each local client, with reach, tokens, recent activity and context cost. */
   async agents(): Promise<{ agents: AgentView[] }> {
     return { agents: await agentViews({ catalog: this.d.catalog, activity: this.d.activity, tokensOf: (agent) => this.d.tokens.list(agent) }) }
+  }
+
+  async secrets(): Promise<{ secrets: SecretInfo[]; store: SecretStoreInfo }> {
+    return listSecrets(this.d.secrets, this.d.catalog.currentConfig.servers)
+  }
+
+  async setSecret(name: string, value: string): Promise<ActionResult> {
+    return setSecret(this.d.secrets, this.d.catalog.currentConfig.servers, name, value)
+  }
+
+  async deleteSecret(name: string): Promise<ActionResult> {
+    return deleteSecret(this.d.secrets, this.d.catalog.currentConfig.servers, name)
   }
 
   subscribe(listener: (event: ApiEvent) => void): () => void {

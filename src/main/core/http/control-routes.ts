@@ -75,6 +75,11 @@ export interface ControlExtras {
   forgetLearned(): Promise<number>
 }
 
+const SecretBody = z.object(
+  { value: z.string({ error: 'send {"value": "<the secret>"} as the JSON body' }) },
+  { error: 'send {"value": "<the secret>"} as the JSON body' },
+)
+
 export async function handleControl(api: Api, extras: ControlExtras, req: IncomingMessage, res: ServerResponse, url: URL, body?: unknown): Promise<void> {
   const parts = url.pathname
     .replace(/^\/api\/v1\/?/, '')
@@ -97,6 +102,8 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
         return sendJson(res, 200, await api.agents())
       case 'activity':
         return sendJson(res, 200, await api.activity(Object.fromEntries(url.searchParams)))
+      case 'secrets':
+        return sendJson(res, 200, await api.secrets())
       case 'events':
         return openEvents(api, req, res)
       case 'requests': {
@@ -118,6 +125,14 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
   }
   if (method === 'DELETE' && parts.length === 2 && parts[0] === 'search' && parts[1] === 'learned') {
     return sendJson(res, 200, { forgotten: await extras.forgetLearned() })
+  }
+  if (parts[0] === 'secrets' && parts.length === 2) {
+    if (method === 'PUT') {
+      const b = SecretBody.safeParse(body)
+      if (!b.success) throw new ApiError('invalid_arguments', b.error.issues[0].message, 400)
+      return sendJson(res, 200, await api.setSecret(parts[1], b.data.value))
+    }
+    if (method === 'DELETE') return sendJson(res, 200, await api.deleteSecret(parts[1]))
   }
   if (parts[0] === 'agents' && parts.length >= 3) {
     const agent = parts[1]

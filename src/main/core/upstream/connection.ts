@@ -36,6 +36,8 @@ export interface ConnectionOptions {
   limits: UpstreamLimits
   /** stdio: the sandbox to start the server in */
   sandbox?: SandboxRequest
+  /** resolved secret values in this (resolved) config: masked in every text */
+  secretValues?: readonly string[]
 }
 
 /** The smallest read buffer: a result several times over the usual limits is read and refused cleanly. */
@@ -64,7 +66,7 @@ export class UpstreamConnection {
     private readonly hooks: ConnectionHooks,
   ) {
     const log = opts.logger
-    this.redact = makeRedactor(config)
+    this.redact = makeRedactor(config, opts.secretValues)
     // A message bigger than this closes a stdio connection; keep it well above the result limit
     // so an oversized result gets a clean "too large" error instead of a dropped connection.
     // Room to read a result well past max_result_bytes, so an oversized result gets the limit error

@@ -2,6 +2,7 @@
 // without starting it for real. No supervision, no retries; the stdio child is gone on return.
 import type { ServerConfig } from '../../../shared/config-schema'
 import { serverLogger } from './log'
+import { resolveReferences } from '../secrets/resolve'
 import { openConnection } from './connection'
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './types'
 import type { UpstreamOptions } from './types'
@@ -18,9 +19,12 @@ export async function inspectUpstream(config: ServerConfig, opts: UpstreamOption
   const log = serverLogger(opts.logger, config.name)
   log.info({ network: opts.network === true }, 'inspecting upstream')
   const sandbox = { ctx: opts.sandbox?.ctx ?? defaultSandboxContext(), mode: opts.network ? ('inspect-network' as const) : ('inspect' as const) }
+  // ${secret:…}/${env:…} resolved before the sandbox builds its command line
+  const resolved = resolveReferences(config, opts.references)
+  if (!resolved.ok) throw new Error(`inspecting server "${config.name}" failed: ${resolved.error}`)
   const conn = await openConnection(
-    config,
-    { logger: log, limits: opts.limits, timeoutMs, sandbox },
+    resolved.config,
+    { logger: log, limits: opts.limits, timeoutMs, sandbox, secretValues: resolved.secretValues },
     { onClosed: () => undefined, onToolListChanged: () => undefined },
   ).catch((err: unknown) => {
     throw new Error(`inspecting server "${config.name}" failed: ${err instanceof Error ? err.message : String(err)}`)

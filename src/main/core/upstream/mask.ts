@@ -2,6 +2,8 @@
 // secret-looking names and token-like values, URL credentials, secret query values and
 // token-like path segments, `--secret-flag value` and `SECRET_KEY=value` arguments. Code after
 // an interpreter's -e / -c is never masked: the reviewer must see what will run.
+import { findReferences, substitute } from '../../../shared/secret-refs'
+
 export const MASK = '***'
 
 export const SECRET_NAME = /(key|token|secret|passw|pwd|auth|bearer|credential|cookie|session|signature|sig$|jwt)/i
@@ -69,11 +71,21 @@ function maskValue(value: string): string {
   return looksLikeToken(value) ? MASK : value
 }
 
-/** argv with secrets masked; the argument after -e / -c (code) is kept as it is. */
+/** `--token=${secret:GH}` shows as written: the reference names a secret, it is not one (nothing token-like around it). */
+export function onlyReferences(value: string): boolean {
+  return findReferences(value).length > 0 && !/[A-Za-z0-9_+/=-]{8,}/.test(substitute(value, () => ' '))
+}
+
+/** argv with secrets masked; the argument after -e / -c (code) is kept as it is, and so are ${secret:…} references. */
 export function maskArgs(args: readonly string[]): string[] {
   const out: string[] = []
   let next: 'mask' | 'code' | null = null
   for (const arg of args) {
+    if (onlyReferences(arg)) {
+      out.push(arg)
+      next = null
+      continue
+    }
     if (next) {
       out.push(next === 'mask' ? MASK : arg)
       next = null
@@ -82,6 +94,10 @@ export function maskArgs(args: readonly string[]): string[] {
     const flag = /^(--?[\w.-]+)(=(.*))?$/s.exec(arg)
     if (flag) {
       const [, name, eq, value] = flag
+      if (eq !== undefined && onlyReferences(value ?? '')) {
+        out.push(arg)
+        continue
+      }
       if (CODE_FLAGS.has(name) || name === '--import' || name === '--require') {
         if (eq === undefined && CODE_FLAGS.has(name)) next = 'code'
         out.push(arg)
@@ -100,6 +116,6 @@ export function maskArgs(args: readonly string[]): string[] {
 
 /** On review surfaces: is this env value hidden? (Code-loading keys never are.) */
 export function envValueMasked(name: string, value: string): boolean {
-  if (CODE_ENV.test(name)) return false
+  if (CODE_ENV.test(name) || onlyReferences(value)) return false
   return SECRET_NAME.test(name) || looksLikeToken(value) || /^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(value)
 }

@@ -42,7 +42,7 @@ export function describeLaunch(config: ServerConfig): ServerLaunch {
  * values and path segments, and secret-looking argv values. Error texts from fetch and the SDK
  * quote the URL, and upstreams sometimes echo their own env.
  */
-export function makeRedactor(config: ServerConfig): (text: string) => string {
+export function makeRedactor(config: ServerConfig, knownSecrets: readonly string[] = []): (text: string) => string {
   const secrets = new Set<string>()
   /** values too short to replace inside words: replaced only where they stand alone */
   const shortSecrets = new Set<string>()
@@ -51,6 +51,8 @@ export function makeRedactor(config: ServerConfig): (text: string) => string {
     if (v.length >= 4) secrets.add(v)
     else shortSecrets.add(v)
   }
+  // values of ${secret:NAME} references, whatever they look like
+  for (const v of knownSecrets) add(v)
   for (const v of Object.values(config.env ?? {})) add(v)
   for (const v of Object.values(config.headers ?? {})) {
     add(v)

@@ -1,6 +1,7 @@
 // Types shared by the upstream module: what the rest of the core sees of an upstream MCP server.
 import type { Logger } from '../log'
 import type { SandboxRequest } from './sandbox'
+import type { ReferenceSource } from '../secrets/resolve'
 
 /**
  * connecting: starting, or reconnecting after a failure (see `attempt`)
@@ -47,6 +48,8 @@ export interface UpstreamOptions {
   pingIntervalMs?: number
   /** stdio upstreams: the sandbox (data dir to hide, mode); absent = sandboxed against the default data dir */
   sandbox?: SandboxRequest
+  /** where `${secret:NAME}` / `${env:NAME}` references are resolved when the server starts */
+  references?: ReferenceSource
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000

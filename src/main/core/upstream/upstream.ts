@@ -9,6 +9,7 @@ import { Backoff } from './backoff'
 import { UpstreamConnection, errorText, openConnection } from './connection'
 import type { ConnectionHooks } from './connection'
 import { describeTarget, makeRedactor } from './target'
+import { resolveReferences } from '../secrets/resolve'
 import { serverLogger } from './log'
 import type { ToolListing } from './tools'
 import { DEFAULT_BACKOFF, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_STABLE_MS, UpstreamCallError } from './types'
@@ -36,7 +37,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   private readonly backoff: Backoff
   private readonly stableMs: number
   private readonly pingIntervalMs: number
-  private readonly redact: (text: string) => string
+  private redact: (text: string) => string
 
   private _state: UpstreamState = 'stopped'
   private _lastError: string | null = null
@@ -186,11 +187,30 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       onClosed: (c, reason) => this.onConnectionClosed(c, reason),
       onToolListChanged: (c) => this.onToolListChanged(c),
     }
+    // ${secret:…}/${env:…} are resolved here, for this connection only; a missing one is an
+    // error naming it (retrying cannot help: setting the secret restarts the server)
+    const resolved = resolveReferences(this.config, this.opts.references)
+    if (!resolved.ok) {
+      if (gen !== this.gen) return
+      this.running = false
+      this._attempt = 0
+      this.log.error(`upstream cannot start: ${resolved.error}`)
+      this.setState('error', resolved.error)
+      return
+    }
+    this.redact = makeRedactor(this.config, resolved.secretValues)
     let conn: UpstreamConnection
     try {
       conn = await openConnection(
-        this.config,
-        { logger: this.log, limits: this.opts.limits, timeoutMs: this.connectTimeoutMs, kinds: this.kinds, sandbox: this.opts.sandbox },
+        resolved.config,
+        {
+          logger: this.log,
+          limits: this.opts.limits,
+          timeoutMs: this.connectTimeoutMs,
+          kinds: this.kinds,
+          sandbox: this.opts.sandbox,
+          secretValues: resolved.secretValues,
+        },
         hooks,
         {
           isCancelled: () => gen !== this.gen,
