@@ -220,6 +220,52 @@ export interface RequestActionResult extends ActionResult {
   request: AccessRequest
 }
 
+/** The fields of a server entry that carry operator policy: shown read-only, never changed from the window or the API. */
+export const POLICY_FIELDS = ['quarantined', 'trust', 'enabled_tools', 'disabled_tools'] as const
+export type PolicyField = (typeof POLICY_FIELDS)[number]
+
+/**
+ * A server as the user adds or edits it (the window's form, `toolgate servers add`,
+ * POST /api/v1/servers, PUT /api/v1/servers/:name). An edit sends the whole entry: an absent
+ * field is removed. In `env` and `headers`, `null` keeps the stored value (the edit form never
+ * receives values that may be secret); args/url sent back exactly as the entry view showed them
+ * masked keep the stored ones.
+ */
+export interface ServerInput {
+  name: string
+  command?: string
+  args?: string[]
+  env?: Record<string, string | null>
+  cwd?: string
+  url?: string
+  headers?: Record<string, string | null>
+  protocol?: 'stdio' | 'http' | 'streamable-http' | 'sse' | 'auto'
+  enabled?: boolean
+}
+
+/** A server's entry for the edit form: as written in mcp_config.json, with values that may be secret hidden. */
+export interface ServerEntryView {
+  name: string
+  command?: string
+  args?: string[]
+  /** null = a value is set but hidden (it is not a ${secret:…}/${env:…} reference) */
+  env?: Record<string, string | null>
+  cwd?: string
+  url?: string
+  headers?: Record<string, string | null>
+  protocol: 'stdio' | 'http' | 'streamable-http' | 'sse' | 'auto'
+  enabled: boolean
+  /** operator policy, read-only */
+  policy: { quarantined?: boolean; trust?: 'manual' | 'auto'; enabled_tools?: string[]; disabled_tools?: string[] }
+  /** args/url shown with secret-looking parts masked: send them back unchanged to keep them */
+  masked: Array<'args' | 'url'>
+}
+
+export interface RemoveResult extends ActionResult {
+  /** until when `restoreServer` brings it back with its approvals */
+  undo_until: string
+}
+
 export interface SearchArgs {
   query: string
   limit?: number
@@ -271,6 +317,14 @@ export interface Api {
   activity(query: ActivityQuery): Promise<ActivityPage>
   /** Each configured agent and each local client: scope, tokens, reach, recent activity, context cost (GET /api/v1/agents). */
   agents(): Promise<{ agents: AgentView[] }>
+  /** The server's entry for the edit form (hidden values, policy read-only). */
+  serverEntry(server: string): Promise<{ entry: ServerEntryView }>
+  /** Adds a server; it waits in quarantine until the user inspects and approves it. */
+  addServer(input: ServerInput): Promise<ActionResult>
+  editServer(server: string, input: ServerInput): Promise<ActionResult>
+  /** Removes a server; its approvals are kept for an undo (`restoreServer`) for a while, then dropped. */
+  removeServer(server: string): Promise<RemoveResult>
+  restoreServer(server: string): Promise<ActionResult>
   /** The secrets by name (values are write-only: no surface ever reads one back). */
   secrets(): Promise<{ secrets: SecretInfo[]; store: SecretStoreInfo }>
   setSecret(name: string, value: string): Promise<ActionResult>

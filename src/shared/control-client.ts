@@ -10,6 +10,9 @@ import {
   type ApiEvent,
   type AppInfo,
   type SearchArgs,
+  type RemoveResult,
+  type ServerEntryView,
+  type ServerInput,
   type SecretInfo,
   type SecretStoreInfo,
   type ServerAction,
@@ -67,6 +70,8 @@ export const controlRoutes = {
     for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') q.set(k, String(v))
     return `/api/v1/activity${q.size ? `?${q.toString()}` : ''}`
   },
+  serverEntry: (server: string) => `/api/v1/servers/${enc(server)}/entry`,
+  restoreServer: (server: string) => `/api/v1/servers/${enc(server)}/restore`,
   secrets: () => '/api/v1/secrets',
   secret: (name: string) => `/api/v1/secrets/${enc(name)}`,
   search(args: SearchArgs): string {
@@ -134,6 +139,21 @@ export class ControlClient implements Api {
   }
   stats(): Promise<Stats> {
     return this.json('GET', controlRoutes.stats())
+  }
+  serverEntry(server: string): Promise<{ entry: ServerEntryView }> {
+    return this.json('GET', controlRoutes.serverEntry(server))
+  }
+  addServer(input: ServerInput): Promise<ActionResult> {
+    return this.json('POST', controlRoutes.servers(), input)
+  }
+  editServer(server: string, input: ServerInput): Promise<ActionResult> {
+    return this.json('PUT', controlRoutes.server(server), input)
+  }
+  removeServer(server: string): Promise<RemoveResult> {
+    return this.json('DELETE', controlRoutes.server(server))
+  }
+  restoreServer(server: string): Promise<ActionResult> {
+    return this.json('POST', controlRoutes.restoreServer(server))
   }
   secrets(): Promise<{ secrets: SecretInfo[]; store: SecretStoreInfo }> {
     return this.json('GET', controlRoutes.secrets())

@@ -129,7 +129,7 @@ const http = async (p, method = 'GET') => {
 try {
   const ready = await next('SMOKE_READY', 30_000)
 
-  await step('the built bundle starts: one instance lock, a secure window, a tray, CSP, 22 IPC handlers', () => {
+  await step('the built bundle starts: one instance lock, a secure window, a tray, CSP, 27 IPC handlers', () => {
     assert.deepEqual(ready.errorBoxes, [])
     assert.equal(ready.singleInstanceRequested, 1)
     assert.equal(ready.windows, 1)
@@ -149,22 +149,30 @@ try {
       [
         ...[
           'activity',
+          'addServer',
           'agentTokens',
           'agents',
           'approveAll',
           'deleteSecret',
           'denyRequest',
+          'editServer',
           'grantRequest',
           'info',
+          'removeServer',
           'requests',
+          'restoreServer',
           'revokeAgentTokens',
           'search',
           'secrets',
           'server',
           'serverAction',
+          'serverEntry',
           'servers',
           'setSecret',
         ],
+        'settings:getStartAtLogin',
+        'settings:setStartAtLogin',
+        ...['stats', 'status', 'toolAction', 'tools'],
         'settings:getStartAtLogin',
         'settings:setStartAtLogin',
         ...['stats', 'status', 'toolAction', 'tools'],

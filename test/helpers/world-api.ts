@@ -125,6 +125,11 @@ export class WorldApi implements Api {
 
   activity = (q: ActivityQuery) => this.run('activity', [q], () => this.service.activity(q))
   agents = () => this.run('agents', [], () => this.service.agents())
+  serverEntry = (server: string) => this.run('serverEntry', [server], () => this.service.serverEntry(server))
+  addServer: Api['addServer'] = (input) => this.run('addServer', [input], () => this.service.addServer(input))
+  editServer: Api['editServer'] = (server, input) => this.run('editServer', [server, input], () => this.service.editServer(server, input))
+  removeServer = (server: string) => this.run('removeServer', [server], () => this.service.removeServer(server))
+  restoreServer = (server: string) => this.run('restoreServer', [server], () => this.service.restoreServer(server))
   secrets = () => this.run('secrets', [], () => this.service.secrets())
   // the value is never recorded: calls show only the name
   setSecret = (name: string, value: string) => this.run('setSecret', [name], () => this.service.setSecret(name, value))

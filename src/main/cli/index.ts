@@ -21,6 +21,7 @@ import { grantForOption, registerRequests } from './requests'
 import { activityCmd } from './activity'
 import { printAgentViews } from './print-agents'
 import { secretsList, secretsRm, secretsSet } from './secrets'
+import { serversAdd, serversRemove } from './servers-edit'
 
 const program = new Command('toolgate')
   .description('Toolgate: one safe MCP endpoint in front of every MCP server you use.')
@@ -107,6 +108,20 @@ for (const action of SERVER_ACTIONS) {
     }
   })
 }
+
+const collect = (v: string, prev: string[] = []): string[] => [...prev, v]
+where(servers.command('add <name> [command...]'))
+  .description('add a server: toolgate servers add NAME -- COMMAND ARGS…, or --url URL; it waits in quarantine until inspected and approved')
+  .option('--url <url>', 'an HTTP server (Streamable HTTP, falling back to SSE)')
+  .option('--env <K=V>', 'an environment variable (repeatable); use ${secret:NAME} for secrets', collect)
+  .option('--header <K=V>', 'an HTTP header, "Name=value" or "Name: value" (repeatable)', collect)
+  .option('--cwd <dir>', 'working folder of a stdio server')
+  .addOption(new Option('--protocol <p>', 'transport').choices(['stdio', 'http', 'streamable-http', 'sse', 'auto']))
+  .option('--disabled', 'add it switched off')
+  .action((name: string, command: string[], o) => serversAdd(name, command, { ...o, ...w(o) }))
+where(servers.command('remove <name>'))
+  .description('remove a server from the config (its approvals are kept for an undo in the window for 10 minutes)')
+  .action((name: string, o) => serversRemove(name, w(o)))
 
 const tools = program.command('tools').description('operator actions on tools')
 where(tools.command('list [server]'))

@@ -2,7 +2,7 @@
 // on one channel. Arguments from the renderer are checked before they reach the core.
 import type { IpcMain } from 'electron'
 import type { SenderEvent } from './ipc-sender'
-import { ApiError, SERVER_ACTIONS, TOOL_ACTIONS, type Api, type ApiEvent } from '../../shared/api'
+import { ApiError, SERVER_ACTIONS, TOOL_ACTIONS, type Api, type ApiEvent, type ServerInput } from '../../shared/api'
 import { API_OPS, opChannel, SETTINGS_CHANNELS, type ApiOp, type IpcResult } from '../../shared/ipc'
 
 const str = (v: unknown, what: string): string => {
@@ -84,6 +84,17 @@ export function callOp(api: Api, op: ApiOp, args: unknown[]): Promise<unknown> {
       // the service validates every field (ActivityQuerySchema)
       return api.activity((q ?? {}) as Record<string, string>)
     }
+    case 'serverEntry':
+      return api.serverEntry(str(args[0], 'server'))
+    case 'addServer':
+      // the body is checked by the core (the same checks as the control API)
+      return api.addServer(args[0] as ServerInput)
+    case 'editServer':
+      return api.editServer(str(args[0], 'server'), args[1] as ServerInput)
+    case 'removeServer':
+      return api.removeServer(str(args[0], 'server'))
+    case 'restoreServer':
+      return api.restoreServer(str(args[0], 'server'))
     case 'secrets':
       return api.secrets()
     case 'setSecret':

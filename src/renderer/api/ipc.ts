@@ -8,6 +8,9 @@ import {
   type ApiEvent,
   type AppInfo,
   type SearchArgs,
+  type RemoveResult,
+  type ServerEntryView,
+  type ServerInput,
   type SecretInfo,
   type SecretStoreInfo,
   type ServerAction,
@@ -72,6 +75,22 @@ export class IpcApi implements Api {
   }
   revokeAgentTokens(agent: string, id?: string): Promise<ActionResult> {
     return id === undefined ? this.call('revokeAgentTokens', agent) : this.call('revokeAgentTokens', agent, id)
+  }
+  serverEntry(server: string): Promise<{ entry: ServerEntryView }> {
+    return this.call('serverEntry', server)
+  }
+  addServer(input: ServerInput): Promise<ActionResult> {
+    return this.call('addServer', input)
+  }
+  editServer(server: string, input: ServerInput): Promise<ActionResult> {
+    return this.call('editServer', server, input)
+  }
+  removeServer(server: string): Promise<RemoveResult> {
+    return this.call('removeServer', server)
+  }
+  restoreServer(server: string): Promise<ActionResult> {
+    return this.call('restoreServer', server)
+  }
   secrets(): Promise<{ secrets: SecretInfo[]; store: SecretStoreInfo }> {
     return this.call('secrets')
   }

@@ -101,3 +101,10 @@ export function removeServerEntry(file: string, name: string): void {
     else if (servers) delete servers[name]
   })
 }
+
+/** What `editConfig` would write, validated like the loader does, without writing it (throws the loader's ConfigError). */
+export function checkConfigEdit(file: string, mutate: (raw: RawConfig) => void): void {
+  const raw = readRaw(file)
+  mutate(raw)
+  parseConfig(file, raw)
+}

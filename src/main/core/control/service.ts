@@ -13,6 +13,9 @@ import {
   type ApiEvent,
   type AppInfo,
   type SearchArgs,
+  type RemoveResult,
+  type ServerEntryView,
+  type ServerInput,
   type SecretInfo,
   type SecretStoreInfo,
   type ServerAction,
@@ -51,6 +54,7 @@ import type { Logger } from '../log'
 import type { AgentTokens } from '../agent/tokens'
 import { serverInfo } from './server-view'
 import { deleteSecret, listSecrets, setSecret } from './secrets-ops'
+import { ServerEdits } from './server-edits'
 import type { SecretStore } from '../secrets/store'
 import { VERSION } from '../version'
 import { appRoot, resolveDataDir } from '../paths'
@@ -144,20 +148,25 @@ export function toolInfo(e: CatalogEntry, state?: Readonly<State>): ToolInfo {
   }
 }
 
-/** The cores whose secret changes already reach their event stream (one listener, however many origin views). */
-const secretEventsWired = new WeakSet<ServiceDeps>()
+/** Per core (its deps): the server editor, shared by every origin view of the service. */
+const perCore = new WeakMap<ServiceDeps, ServerEdits>()
 
 export class ControlService implements Api {
+  private readonly edits: ServerEdits
+
   constructor(
     private readonly d: ServiceDeps,
     private readonly origin: DecisionOrigin = API_ORIGIN,
   ) {
-    // names only: which secrets changed (the window refreshes its list and the store's warning);
-    // once per core, not per origin view (as())
-    if (!secretEventsWired.has(d)) {
-      secretEventsWired.add(d)
+    let edits = perCore.get(d)
+    if (!edits) {
+      // once per core, shared by every origin view (as()): the undo of a remove, one secret listener
+      edits = new ServerEdits({ catalog: d.catalog, configPath: d.configPath, reloadConfig: () => d.reloadConfig() })
+      perCore.set(d, edits)
+      // names only: which secrets changed (the window refreshes its list and the store's warning)
       d.secrets.onChange((names) => d.events.emit('event', { type: 'secrets.changed', data: { names } } satisfies ApiEvent))
     }
+    this.edits = edits
   }
 
   /** The same service, with its decisions recorded as made from `origin` (the window, the tray, the CLI…). */
@@ -383,6 +392,30 @@ export class ControlService implements Api {
   /** Each configured agent (its AgentInfo: name, scope, token count) and each local client, with reach, tokens, recent activity and context cost. */
   async agents(): Promise<{ agents: AgentView[] }> {
     return { agents: await agentViews({ catalog: this.d.catalog, activity: this.d.activity, tokensOf: (agent) => this.d.tokens.list(agent) }) }
+  }
+
+  async serverEntry(server: string): Promise<{ entry: ServerEntryView }> {
+    return { entry: this.edits.view(server) }
+  }
+
+  async addServer(input: ServerInput): Promise<ActionResult> {
+    const r = await this.edits.add(input)
+    return this.decided('add', input.name, r.message)
+  }
+
+  editServer(server: string, input: ServerInput): Promise<ActionResult> {
+    return this.edits.edit(server, input)
+  }
+
+  async removeServer(server: string): Promise<RemoveResult> {
+    const r = await this.edits.remove(server)
+    this.decided('remove', server, r.message)
+    return r
+  }
+
+  async restoreServer(server: string): Promise<ActionResult> {
+    const r = await this.edits.restore(server)
+    return this.decided('add', server, r.message)
   }
 
   async secrets(): Promise<{ secrets: SecretInfo[]; store: SecretStoreInfo }> {

@@ -2,7 +2,7 @@
 // Errors are {"error": {"code", "message"}} with a fitting status.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
-import { ApiError, isServerAction, isToolAction, type Api, type ServerActionOptions } from '../../../shared/api'
+import { ApiError, isServerAction, isToolAction, type Api, type ServerActionOptions, type ServerInput } from '../../../shared/api'
 import { GrantBodySchema, grantForText, TimedActionBodySchema } from '../../../shared/grant-for'
 import { RequestFilterSchema } from '../../../shared/requests'
 
@@ -126,6 +126,13 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
   if (method === 'DELETE' && parts.length === 2 && parts[0] === 'search' && parts[1] === 'learned') {
     return sendJson(res, 200, { forgotten: await extras.forgetLearned() })
   }
+  if (parts[0] === 'servers' && parts.length === 1 && method === 'POST') return sendJson(res, 200, await api.addServer(body as ServerInput))
+  if (parts[0] === 'servers' && parts.length === 2) {
+    if (method === 'PUT') return sendJson(res, 200, await api.editServer(parts[1], body as ServerInput))
+    if (method === 'DELETE') return sendJson(res, 200, await api.removeServer(parts[1]))
+  }
+  if (parts[0] === 'servers' && parts.length === 3 && method === 'GET' && parts[2] === 'entry') return sendJson(res, 200, await api.serverEntry(parts[1]))
+  if (parts[0] === 'servers' && parts.length === 3 && method === 'POST' && parts[2] === 'restore') return sendJson(res, 200, await api.restoreServer(parts[1]))
   if (parts[0] === 'secrets' && parts.length === 2) {
     if (method === 'PUT') {
       const b = SecretBody.safeParse(body)
