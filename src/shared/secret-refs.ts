@@ -71,3 +71,23 @@ export function secretsUsedBy(s: ReferencingFields): string[] {
 export function withPlaceholders(value: string): string {
   return substitute(value, () => 'x')
 }
+
+const SECRET_KEY = /(key|token|secret|passw|pwd|auth|bearer|credential|cookie|session|signature|jwt|private)/i
+
+/**
+ * Whether an env or header value looks like a secret worth moving into the store: by its name
+ * (GITHUB_TOKEN, Authorization, X-Api-Key) or its look (a long mix of letters and digits). A
+ * value that already is a reference, or is empty, is not.
+ */
+export function looksSecret(key: string, value: string): boolean {
+  if (!value || findReferences(value).length > 0) return false
+  if (SECRET_KEY.test(key)) return true
+  return value.length >= 24 && /[A-Za-z]/.test(value) && /\d/.test(value) && !/[\s/\\]/.test(value)
+}
+
+/** A secret name made from an env or header key and the server: `GITHUB_TOKEN`, `remote_Authorization` → `REMOTE_AUTHORIZATION`. */
+export function secretNameFor(server: string, key: string, envStyle: boolean): string {
+  const base = envStyle ? key : `${server}_${key}`
+  const name = base.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^[^A-Za-z_]+/, '_')
+  return (envStyle ? name : name.toUpperCase()).slice(0, 128)
+}

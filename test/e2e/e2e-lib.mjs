@@ -127,6 +127,11 @@ export async function makeAgent(base) {
     call: (name, args) => client.callTool({ name, arguments: args }),
     /** call_tool_<variant> over MCP: what an agent does */
     callTool: (name, args = {}, variant = 'read') => client.callTool({ name: `call_tool_${variant}`, arguments: { name, args } }),
+    /** one MCP tool call: the text of its first content block */
+    callText: async (name, args) => {
+      const r = await client.callTool({ name, arguments: args })
+      return { isError: r.isError === true, text: r.content[0]?.text ?? '' }
+    },
     close: () => client.close(),
   }
 }

@@ -10,6 +10,8 @@ import { MissingKey } from './MissingKey'
 import { RequestsPanel } from './RequestsPanel'
 import { SearchPanel } from './SearchPanel'
 import { ServerList } from './ServerList'
+import { SecretsPanel } from './SecretsPanel'
+import { RemoveDialog, ServerForm } from './ServerForm'
 
 export function App({ onForgetKey, desktop }: { onForgetKey?: () => void; desktop?: DesktopSettings }) {
   const start = useApp((s) => s.start)
@@ -18,6 +20,7 @@ export function App({ onForgetKey, desktop }: { onForgetKey?: () => void; deskto
   const authError = useApp((s) => s.authError)
   const refresh = useApp((s) => s.refresh)
   const tab = useApp((s) => s.tab)
+  const dialog = useApp((s) => s.dialog)
 
   useEffect(() => start(), [start])
 
@@ -47,9 +50,13 @@ export function App({ onForgetKey, desktop }: { onForgetKey?: () => void; deskto
         {tab === 'servers' && <ServerList />}
         {tab === 'requests' && <RequestsPanel />}
         {tab === 'search' && <SearchPanel />}
+        {tab === 'secrets' && <SecretsPanel />}
         {tab === 'activity' && <ActivityPanel />}
         {tab === 'agents' && <AgentsPanel />}
       </main>
+      {dialog?.kind === 'add' && <ServerForm editing={null} />}
+      {dialog?.kind === 'edit' && <ServerForm key={dialog.server} editing={dialog.server} />}
+      {dialog?.kind === 'remove' && <RemoveDialog server={dialog.server} />}
       <Toast />
     </div>
   )

@@ -74,15 +74,26 @@ export function Banners() {
 
 export function Toast() {
   const toast = useApp((s) => s.toast)
+  const action = useApp((s) => s.toastAction)
   const clear = useApp((s) => s.clearToast)
   useEffect(() => {
     if (!toast) return
-    const t = setTimeout(clear, 4000)
+    // a toast with an action (Undo) stays long enough to use it
+    const t = setTimeout(clear, action ? 15000 : 4000)
     return () => clearTimeout(t)
-  }, [toast, clear])
+  }, [toast, action, clear])
   return (
     <div className="toast-region" role="status" aria-live="polite">
-      {toast && <div className="toast">{toast}</div>}
+      {toast && (
+        <div className="toast">
+          <span>{toast}</span>
+          {action && (
+            <button type="button" className="btn btn--small toast-action" onClick={action.run}>
+              {action.label}
+            </button>
+          )}
+        </div>
+      )}
     </div>
   )
 }

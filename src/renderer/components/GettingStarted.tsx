@@ -1,6 +1,7 @@
 // What a new user needs: where the config is, and how to connect an agent.
 import type { AppInfo } from '../../shared/api'
 import { ConnectSnippets } from './ConnectSnippets'
+import { AddServerButton } from './AddServerButton'
 
 const EXAMPLE = `{
   "mcpServers": {
@@ -45,7 +46,10 @@ export function GettingStarted({ info }: { info: AppInfo | null }) {
       <h2>No MCP servers yet</h2>
       <ol className="steps">
         <li>
-          <p>Add the MCP servers you use to the config file. Toolgate reloads it as soon as you save:</p>
+          <p>
+            Add a server here (paste the snippet from its README) — <AddServerButton />
+          </p>
+          <p>or add the MCP servers you use to the config file. Toolgate reloads it as soon as you save:</p>
           <p className="mono path">{info?.config_path ?? 'mcp_config.json in the data folder'}</p>
           <pre className="code">{EXAMPLE}</pre>
         </li>

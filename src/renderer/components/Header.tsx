@@ -10,6 +10,7 @@ const TABS: Array<{ id: Tab; label: string }> = [
   { id: 'servers', label: 'Servers' },
   { id: 'requests', label: 'Requests' },
   { id: 'search', label: 'Search' },
+  { id: 'secrets', label: 'Secrets' },
   { id: 'activity', label: 'Activity' },
   { id: 'agents', label: 'Agents' },
 ]

@@ -85,6 +85,20 @@ function ForATime({ server, action, label }: { server: string; action: 'enable' 
   return <TimedMenu label={`${label} ${server} for a time`} disabled={busy} onPick={(f) => void run(server, action, { for: f })} />
 }
 
+function ManageButtons({ server }: { server: string }) {
+  const openDialog = useApp((s) => s.openDialog)
+  return (
+    <>
+      <button type="button" className="btn btn--ghost" onClick={() => openDialog({ kind: 'edit', server })}>
+        Edit server
+      </button>
+      <button type="button" className="btn btn--ghost" onClick={() => openDialog({ kind: 'remove', server })}>
+        Remove server
+      </button>
+    </>
+  )
+}
+
 export function ServerActions({ server }: { server: ServerInfo }) {
   const { name, quarantined, enabled, state } = server
   const pending = server.counts.pending_approval ?? 0
@@ -107,6 +121,7 @@ export function ServerActions({ server }: { server: ServerInfo }) {
         </>
       )}
       {!quarantined && <ActionButton server={name} action="quarantine" label="Quarantine server" quiet />}
+      <ManageButtons server={name} />
     </div>
   )
 }

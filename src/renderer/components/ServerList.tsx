@@ -2,6 +2,7 @@
 import { useApp } from '../store/context'
 import { ConnectHelp, GettingStarted } from './GettingStarted'
 import { ServerCard } from './ServerCard'
+import { AddServerButton } from './AddServerButton'
 
 export function ServerList() {
   const servers = useApp((s) => s.servers)
@@ -9,6 +10,9 @@ export function ServerList() {
   if (servers.length === 0) return <GettingStarted info={info} />
   return (
     <div className="server-list">
+      <div className="list-bar">
+        <AddServerButton />
+      </div>
       {servers.map((s) => (
         <ServerCard key={s.name} server={s} />
       ))}

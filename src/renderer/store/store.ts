@@ -21,16 +21,17 @@ import { createSearchSlice, type SearchSlice } from './search'
 import { createActivitySlice, type ActivitySlice } from './activity'
 import type { ActivityEvent } from '../../shared/activity'
 import type { AgentView } from '../../shared/agents'
+import { createManageSlice, type ManageSlice } from './manage'
 import { opensByDefault } from './selectors'
 
-export type Tab = 'servers' | 'requests' | 'search' | 'activity' | 'agents'
+export type Tab = 'servers' | 'requests' | 'search' | 'secrets' | 'activity' | 'agents'
 
 export interface Banner {
   id: number
   message: string
 }
 
-export interface AppState extends SearchSlice, ActivitySlice {
+export interface AppState extends SearchSlice, ActivitySlice, ManageSlice {
   api: Api
   loaded: boolean
   /** the key was refused (web UI): show the key screen instead of the app */
@@ -108,6 +109,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
         void get().rerunSearch()
         if (get().tab === 'activity') void get().loadStats()
         if (get().tab === 'agents') void get().loadAgents()
+        if (get().tab === 'secrets') void get().loadSecrets()
       }, refreshDelay)
     }
 
@@ -116,7 +118,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
       set((s) => ({ busy: { ...s.busy, [key]: true } }))
       try {
         const result = await fn()
-        set({ toast: result?.message || 'Done.' })
+        set({ toast: result?.message || 'Done.', toastAction: null })
       } catch (err) {
         get().reportError(err)
       } finally {
@@ -152,6 +154,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
       agents: null,
       ...createSearchSlice(set, get, store),
       ...createActivitySlice(set, get),
+      ...createManageSlice(set, get),
 
       start() {
         const unsubscribe = api.subscribe(onEvent)
@@ -292,6 +295,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
         set({ tab })
         if (tab === 'activity') void get().loadStats()
         if (tab === 'agents') void get().loadAgents()
+        if (tab === 'secrets') void get().loadSecrets()
       },
 
       reportError(err) {
@@ -306,7 +310,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
       },
 
       clearToast() {
-        set({ toast: null })
+        set({ toast: null, toastAction: null })
       },
     }
   })
