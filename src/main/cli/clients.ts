@@ -16,6 +16,7 @@ import { appRoot, resolveConfigPath, resolveDataDir } from '../core/paths'
 import { UsageError } from './errors'
 import { printJsonText, say, sayErr } from './output'
 import { loadConfigFile } from '../core/config/load'
+import { SecretStore } from '../core/secrets/store'
 
 // This install's own bin (global package, local package or checkout), started with this node: the
 // client needs neither PATH nor a shell to find it.
@@ -66,12 +67,24 @@ export function connect(client: string, o: { agent?: string; write?: boolean; fi
   }
 }
 
-export function importCmd(source: string, o: { dryRun?: boolean; trust?: boolean; move?: boolean; config?: string; dataDir?: string }): void {
-  const configFile = resolveConfigPath(resolveDataDir(o.dataDir), o.config)
-  const r = importIntoConfigFile(resolveImportSource(source), configFile, { dryRun: o.dryRun === true, trust: o.trust === true, move: o.move === true })
+export function importCmd(
+  source: string,
+  o: { dryRun?: boolean; trust?: boolean; move?: boolean; secrets?: boolean; config?: string; dataDir?: string },
+): void {
+  const dataDir = resolveDataDir(o.dataDir)
+  const configFile = resolveConfigPath(dataDir, o.config)
+  const secrets = o.secrets ? new SecretStore({ dataDir }) : undefined
+  const r = importIntoConfigFile(resolveImportSource(source), configFile, {
+    dryRun: o.dryRun === true,
+    trust: o.trust === true,
+    move: o.move === true,
+    secrets,
+  })
   const out: string[] = []
   for (const a of r.added) out.push(`${r.dryRun ? 'would add' : 'added'} ${a.name}${a.renamed ? ` (renamed from "${a.from}": the name was taken)` : ''}`)
   for (const s of r.skipped) out.push(`skipped ${s.name}: ${s.reason}`)
+  for (const m of r.secretsMoved)
+    out.push(`${r.dryRun ? 'would move' : 'moved'} ${m.server} ${m.field} into the secret store as ${m.secret}${m.reused ? ' (already stored)' : ''}`)
   for (const wrn of r.warnings) out.push(`warning${wrn.name ? ` (${wrn.name})` : ''}: ${wrn.message}`)
   if (!r.added.length && !r.skipped.length) out.push('no servers found to import')
   if (r.written) out.push(`wrote ${configFile}${o.trust ? '' : '; the new servers wait in quarantine until you approve them'}`)
@@ -82,5 +95,11 @@ export function importCmd(source: string, o: { dryRun?: boolean; trust?: boolean
         : `removed ${r.moved.removed.join(', ')} from ${r.moved.file} (backup: ${r.moved.backup}); the client now reaches them only through Toolgate`,
     )
   }
+  if (secrets && r.secretsMoved.length) {
+    const warning = secrets.info().warning
+    if (warning) out.push(`note: ${warning}`)
+  }
+  if (!secrets && !r.dryRun && r.written && r.added.length)
+    out.push('tip: `--secrets` moves tokens from env and headers into the secret store instead of copying them')
   say(out.join('\n'))
 }

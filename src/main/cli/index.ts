@@ -282,6 +282,7 @@ where(program.command('import <source>'))
   .option('--dry-run', 'show what would be imported, change nothing')
   .option('--trust', 'do not quarantine the imported servers')
   .option('--move', "then take the imported servers out of the client's file (a backup is made first), so the client reaches them only through Toolgate")
+  .option('--secrets', 'move secret-looking env and header values into the secret store; the config gets ${secret:NAME}')
   .action((source: string, o) => importCmd(source, o))
 
 program

@@ -100,7 +100,8 @@ export function toToolgateEntry(src: SourceEntry, trust: boolean): Mapped {
 export function variableWarnings(name: string, src: SourceEntry): ImportWarning[] {
   const warnings: ImportWarning[] = []
   const values = [src.command, ...(src.args ?? []), src.cwd, src.url, ...Object.values(src.env ?? {}), ...Object.values(src.headers ?? {})]
-  const variable = values.map((v) => (v ? /\$\{[^}]*\}/.exec(v)?.[0] : undefined)).find((v) => v !== undefined)
+  // ${env:NAME} and ${secret:NAME} are Toolgate's own references; other forms (${VAR}, ${input:…}) are not expanded
+  const variable = values.map((v) => (v ? /\$\{(?!(?:secret|env):)[^}]*\}/.exec(v)?.[0] : undefined)).find((v) => v !== undefined)
   if (variable) {
     warnings.push({ name, message: `uses variables like "${variable}" that Toolgate does not expand; edit its entry in mcp_config.json` })
   }

@@ -8,6 +8,7 @@ import { readJsonFile } from '../json-file'
 import { readClientServers, type ImportSource } from './client-servers'
 import { mergeServers, type ImportOptions, type ImportResult } from './merge'
 import { removeClientServers, type RemoveClientResult } from './write'
+import { moveSecrets, type MovedSecret } from './import-secrets'
 
 export * from './client-servers'
 export * from './merge'
@@ -24,6 +25,8 @@ export interface ImportFileResult extends ImportResult {
   written: boolean
   /** with `move`: what left the client's file (or, in a dry run, would leave it) */
   moved?: RemoveClientResult & { file: string }
+  /** with `secrets`: the values moved into the secret store (or, in a dry run, that would be) */
+  secretsMoved: MovedSecret[]
 }
 
 /**
@@ -38,9 +41,11 @@ export function importIntoConfigFile(source: ImportSource, configFile: string, o
   const client = readClientServers(source)
   const result = mergeServers(client.entries, existing, opts, client.warnings)
   if (result.added.length > 0) parseConfig(configFile, result.config)
+  // values go into the store before the references that need them are written
+  const secretsMoved = opts.secrets ? moveSecrets(result.config, result.added, opts.secrets, result.dryRun) : []
   const write = !result.dryRun && result.added.length > 0
   if (write) writeConfigFile(configFile, result.config, current.exists ? current.layout : undefined)
-  const out: ImportFileResult = { ...result, configFile, written: write }
+  const out: ImportFileResult = { ...result, configFile, written: write, secretsMoved }
   if (opts.move && client.key && result.inToolgate.length > 0) {
     out.moved = result.dryRun
       ? { file: source.file, removed: result.inToolgate }

@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import { ServerEntrySchema } from '../../../shared/config-schema'
 import { getOwn, jsonEqual, setOwn, type JsonObject } from '../json-file'
+import type { Secrets } from '../secrets/store'
 import { isToolgateEntry, SourceEntrySchema, toToolgateEntry, variableWarnings, type ImportWarning } from './client-servers'
 
 export interface ImportOptions {
@@ -12,6 +13,8 @@ export interface ImportOptions {
   dryRun?: boolean
   /** take the imported servers out of the client's file afterwards (after a backup) */
   move?: boolean
+  /** move secret-looking env and header values of the added servers into this store (import --secrets) */
+  secrets?: Secrets
 }
 
 export interface ImportedServer {
