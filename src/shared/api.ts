@@ -244,16 +244,9 @@ export interface ServerInput {
 }
 
 /** A server's entry for the edit form: as written in mcp_config.json, with values that may be secret hidden. */
-export interface ServerEntryView {
-  name: string
-  command?: string
-  args?: string[]
-  /** null = a value is set but hidden (it is not a ${secret:…}/${env:…} reference) */
-  env?: Record<string, string | null>
-  cwd?: string
-  url?: string
-  headers?: Record<string, string | null>
-  protocol: 'stdio' | 'http' | 'streamable-http' | 'sse' | 'auto'
+export interface ServerEntryView extends Omit<ServerInput, 'protocol' | 'enabled'> {
+  /** in env and headers, null = a value is set but hidden (it is not a ${secret:…}/${env:…} reference) */
+  protocol: NonNullable<ServerInput['protocol']>
   enabled: boolean
   /** operator policy, read-only */
   policy: { quarantined?: boolean; trust?: 'manual' | 'auto'; enabled_tools?: string[]; disabled_tools?: string[] }

@@ -318,6 +318,28 @@ export async function controlApi<T = unknown>(
   return { status: res.status, json: json as T, text }
 }
 
+/** Any control-API request to a serve with the admin key and an optional JSON body (PUT/DELETE too). */
+export async function apiRequest(
+  s: { url: string; key: string },
+  method: string,
+  p: string,
+  body?: unknown,
+): Promise<{ status: number; json: any; text: string }> {
+  const res = await fetch(s.url + p, {
+    method,
+    headers: { authorization: `Bearer ${s.key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  })
+  const text = await res.text()
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  return { status: res.status, json, text }
+}
+
 /** The parent pid of a process (from /proc), or null when it is gone. */
 export function parentPid(pid: number): number | null {
   try {

@@ -6,7 +6,20 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assertBuilt, cleanupProcesses, cleanupTemp, ROOT, runCli, startServe, stopProcess, tempDir, waitFor, writeJson, type Serve } from '../helpers/cli'
+import {
+  apiRequest,
+  assertBuilt,
+  cleanupProcesses,
+  cleanupTemp,
+  ROOT,
+  runCli,
+  startServe,
+  stopProcess,
+  tempDir,
+  waitFor,
+  writeJson,
+  type Serve,
+} from '../helpers/cli'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
 
 const ECHO = path.join(ROOT, 'test/fixtures/servers/echo-env-server.mjs')
@@ -39,21 +52,7 @@ function allFiles(dir: string): Array<{ file: string; text: string }> {
   return out
 }
 
-async function call(s: Serve, method: string, p: string, body?: unknown): Promise<{ status: number; text: string; json: any }> {
-  const res = await fetch(s.url + p, {
-    method,
-    headers: { authorization: `Bearer ${s.key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  })
-  const text = await res.text()
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    json = undefined
-  }
-  return { status: res.status, text, json }
-}
+const call = apiRequest
 
 async function serverRow(s: Serve, name: string): Promise<{ state: string; last_error: string | null; target: string }> {
   const r = await call(s, 'GET', '/api/v1/servers')

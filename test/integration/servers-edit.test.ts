@@ -6,26 +6,25 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assertBuilt, cleanupProcesses, cleanupTemp, ROOT, runCli, startServe, stopProcess, tempDir, waitFor, writeJson, type Serve } from '../helpers/cli'
+import {
+  apiRequest,
+  assertBuilt,
+  cleanupProcesses,
+  cleanupTemp,
+  ROOT,
+  runCli,
+  startServe,
+  stopProcess,
+  tempDir,
+  waitFor,
+  writeJson,
+  type Serve,
+} from '../helpers/cli'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
 
 const ECHO = path.join(ROOT, 'test/fixtures/servers/echo-env-server.mjs')
 
-async function call(s: Serve, method: string, p: string, body?: unknown): Promise<{ status: number; json: any; text: string }> {
-  const res = await fetch(s.url + p, {
-    method,
-    headers: { authorization: `Bearer ${s.key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  })
-  const text = await res.text()
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    json = undefined
-  }
-  return { status: res.status, json, text }
-}
+const call = apiRequest
 
 const row = async (s: Serve, name: string) =>
   ((await call(s, 'GET', '/api/v1/servers')).json.servers as Array<{ name: string; state: string }>).find((x) => x.name === name)

@@ -78,6 +78,7 @@ describe('IPC handlers', () => {
     )
     expect([...API_OPS].sort()).toEqual([
       'activity',
+    const ops = [
       'addServer',
       'agentTokens',
       'agents',
@@ -103,6 +104,9 @@ describe('IPC handlers', () => {
       'toolAction',
       'tools',
     ])
+    ]
+    expect([...fake.handlers.keys()].sort()).toEqual(ops.map((o) => `toolgate:${o}`).sort())
+    expect([...API_OPS].sort()).toEqual(ops)
   })
 
   it('map 1:1 onto the core with the same arguments and results', async () => {

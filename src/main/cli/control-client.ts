@@ -4,6 +4,7 @@
 import { ApiError, type Api } from '../../shared/api'
 import { ControlClient } from '../../shared/control-client'
 import { loadConfigFile } from '../core/config/load'
+import type { Config } from '../../shared/config-schema'
 import { instanceKey, readLiveInstance } from '../core/state/lock'
 import { resolveConfigPath, resolveDataDir } from '../core/paths'
 import { startCore } from '../core/core'
@@ -24,21 +25,28 @@ export interface Where {
   dataDir?: string
 }
 
-/** Reaches Toolgate for one operator command: the live owner, else the data dir itself. */
-export async function openOperator(where: Where): Promise<Operator> {
+/** The data dir, config and, when a Toolgate owns the data dir, a client of its control API. */
+export function locate(where: Where): { dataDir: string; configPath: string; config: Config; live: ControlClient | null } {
   const dataDir = resolveDataDir(where.dataDir)
   const configPath = resolveConfigPath(dataDir, where.config)
   const { config } = loadConfigFile(configPath)
   const live = readLiveInstance(dataDir)
-  if (live?.url) {
-    const key = instanceKey(live, dataDir, config.api_key)
-    if (!key)
-      throw new ApiError(
-        'no_key',
-        `cannot find the API key of the running Toolgate (looked at TOOLGATE_API_KEY, api_key in ${configPath}, ${dataDir}/api_key)`,
-        401,
-      )
-    const client = new ControlClient({ key, baseUrl: live.url, unreachableHint: `The running Toolgate (pid ${live.pid}) did not answer.`, surface: 'cli' })
+  if (!live?.url) return { dataDir, configPath, config, live: null }
+  const key = instanceKey(live, dataDir, config.api_key)
+  if (!key)
+    throw new ApiError(
+      'no_key',
+      `cannot find the API key of the running Toolgate (looked at TOOLGATE_API_KEY, api_key in ${configPath}, ${dataDir}/api_key)`,
+      401,
+    )
+  const client = new ControlClient({ key, baseUrl: live.url, unreachableHint: `The running Toolgate (pid ${live.pid}) did not answer.`, surface: 'cli' })
+  return { dataDir, configPath, config, live: client }
+}
+
+/** Reaches Toolgate for one operator command: the live owner, else the data dir itself. */
+export async function openOperator(where: Where): Promise<Operator> {
+  const { dataDir, configPath, live: client } = locate(where)
+  if (client) {
     return {
       api: client,
       createAgentToken: (agent) => client.createAgentToken(agent),

@@ -1,14 +1,10 @@
 // `toolgate secrets set|list|rm NAME`: through the live owner's control API when one runs, else
 // on the data dir's store directly (no core, no upstreams started). A value is read from a
 // prompt that does not echo, or from stdin when it is not a terminal; never from argv.
-import { ApiError, type ActionResult, type SecretInfo, type SecretStoreInfo } from '../../shared/api'
-import { ControlClient } from '../../shared/control-client'
-import { loadConfigFile } from '../core/config/load'
-import { instanceKey, readLiveInstance } from '../core/state/lock'
-import { resolveConfigPath, resolveDataDir } from '../core/paths'
+import type { ActionResult, SecretInfo, SecretStoreInfo } from '../../shared/api'
 import { SecretStore } from '../core/secrets/store'
 import { checkSecretName, deleteSecret, listSecrets, setSecret } from '../core/control/secrets-ops'
-import type { Where } from './control-client'
+import { locate, type Where } from './control-client'
 import { UsageError } from './errors'
 
 interface SecretsOps {
@@ -18,16 +14,8 @@ interface SecretsOps {
 }
 
 function open(where: Where): SecretsOps {
-  const dataDir = resolveDataDir(where.dataDir)
-  const configPath = resolveConfigPath(dataDir, where.config)
-  const { config } = loadConfigFile(configPath)
-  const live = readLiveInstance(dataDir)
-  if (live?.url) {
-    const key = instanceKey(live, dataDir, config.api_key)
-    if (!key) throw new ApiError('no_key', `cannot find the API key of the running Toolgate (pid ${live.pid})`, 401)
-    const api = new ControlClient({ key, baseUrl: live.url, unreachableHint: `The running Toolgate (pid ${live.pid}) did not answer.` })
-    return { list: () => api.secrets(), set: (n, v) => api.setSecret(n, v), rm: (n) => api.deleteSecret(n) }
-  }
+  const { dataDir, config, live: api } = locate(where)
+  if (api) return { list: () => api.secrets(), set: (n, v) => api.setSecret(n, v), rm: (n) => api.deleteSecret(n) }
   const store = new SecretStore({ dataDir })
   return {
     list: async () => listSecrets(store, config.servers),
