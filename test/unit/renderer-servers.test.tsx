@@ -69,7 +69,7 @@ describe('server list', () => {
         .queryAllByRole('button')
         .map((b) => b.textContent)
     // ⏱▾: the same act for a time (its menu)
-    expect(names('sketchy')).toEqual(['sketchy', 'Inspect', 'Approve server', '⏱▾', 'Disable server'])
+    expect(names('sketchy')).toEqual(['sketchy', 'Inspect', 'Approve server', '⏱▾', 'Disable server', 'Edit server', 'Remove server'])
     // gh is stopped: Restart; rotate_keys: Approve; archive_repo: Re-enable; the three callable tools: Disable; delete_repo (config lock): nothing
     expect(names('gh')).toEqual([
       'gh',
@@ -77,6 +77,8 @@ describe('server list', () => {
       'Restart server',
       'Disable server',
       'Quarantine server',
+      'Edit server',
+      'Remove server',
       'Approve',
       '⏱▾',
       'Re-enable',
@@ -86,7 +88,7 @@ describe('server list', () => {
       'Disable',
     ])
     expect(within(row('gh:delete_repo')).queryByRole('button')).toBeNull()
-    expect(names('files')).toEqual(['files', 'Enable server', '⏱▾', 'Quarantine server'])
+    expect(names('files')).toEqual(['files', 'Enable server', '⏱▾', 'Quarantine server', 'Edit server', 'Remove server'])
   })
 
   it('an operator hold (quarantined: true in the config) gets an explanation instead of Approve server', async () => {
