@@ -220,8 +220,8 @@ export interface RequestActionResult extends ActionResult {
   request: AccessRequest
 }
 
-/** The fields of a server entry that carry operator policy: shown read-only, never changed from the window or the API. */
-export const POLICY_FIELDS = ['quarantined', 'trust', 'enabled_tools', 'disabled_tools'] as const
+/** The fields of a server entry that carry operator policy (isolation included): shown read-only, never changed from the window or the API. */
+export const POLICY_FIELDS = ['quarantined', 'trust', 'enabled_tools', 'disabled_tools', 'sandbox'] as const
 export type PolicyField = (typeof POLICY_FIELDS)[number]
 
 /**
@@ -249,7 +249,7 @@ export interface ServerEntryView extends Omit<ServerInput, 'protocol' | 'enabled
   protocol: NonNullable<ServerInput['protocol']>
   enabled: boolean
   /** operator policy, read-only */
-  policy: { quarantined?: boolean; trust?: 'manual' | 'auto'; enabled_tools?: string[]; disabled_tools?: string[] }
+  policy: { quarantined?: boolean; trust?: 'manual' | 'auto'; enabled_tools?: string[]; disabled_tools?: string[]; sandbox?: unknown }
   /** args/url shown with secret-looking parts masked: send them back unchanged to keep them */
   masked: Array<'args' | 'url'>
 }

@@ -393,7 +393,7 @@ try {
     const snippet = JSON.stringify(
       {
         mcpServers: {
-          echo: { command: process.execPath, args: [ECHO], env: { ECHO_OUT: echoOut, ECHO_VARS: 'API_TOKEN,MODE', API_TOKEN: TOKEN, MODE: 'one' } },
+          echo: { command: process.execPath, args: [ECHO], cwd: tmp, env: { ECHO_OUT: echoOut, ECHO_VARS: 'API_TOKEN,MODE', API_TOKEN: TOKEN, MODE: 'one' } },
         },
       },
       null,

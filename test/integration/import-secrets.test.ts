@@ -32,6 +32,7 @@ describe('import --secrets', () => {
         work: {
           command: process.execPath,
           args: [ECHO],
+          cwd: dir, // writable in the sandbox: where the fixture reports what it received
           env: { GITHUB_TOKEN: GH_WORK, ECHO_OUT: echoOut, ECHO_VARS: 'GITHUB_TOKEN,LOG_LEVEL', LOG_LEVEL: 'debug' },
         },
         home: { command: process.execPath, args: [ECHO, '--home'], env: { GITHUB_TOKEN: GH_HOME } },

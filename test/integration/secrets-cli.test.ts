@@ -83,6 +83,7 @@ describe('secrets with a live toolgate serve', () => {
           command: process.execPath,
           args: [ECHO, '--token=${secret:ECHO_TOKEN}', '--home=${env:TG_TEST_ENV}'],
           env: { ECHO_OUT: echoOut, ECHO_VARS: 'TOKEN,FROM_ENV', TOKEN: '${secret:ECHO_TOKEN}', FROM_ENV: '${env:TG_TEST_ENV}' },
+          cwd: dir, // writable in the sandbox: where the fixture reports what it received
           quarantined: false,
         },
         // a server an agent will try to aim the user's secret at (only its config changes)
@@ -244,7 +245,13 @@ describe('secrets with no owner', () => {
     const echoOut = path.join(dir, 'echo.jsonl')
     writeJson(configPath, {
       mcpServers: {
-        echo: { command: process.execPath, args: [ECHO], env: { ECHO_OUT: echoOut, ECHO_VARS: 'TOKEN', TOKEN: '${secret:OFFLINE}' }, quarantined: false },
+        echo: {
+          command: process.execPath,
+          args: [ECHO],
+          env: { ECHO_OUT: echoOut, ECHO_VARS: 'TOKEN', TOKEN: '${secret:OFFLINE}' },
+          cwd: dir,
+          quarantined: false,
+        },
       },
     })
     const flags = ['--config', configPath, '--data-dir', dataDir]

@@ -65,6 +65,8 @@ describe('servers from the app', () => {
       'servers',
       'add',
       'added',
+      '--cwd',
+      dir,
       '--env',
       `ECHO_OUT=${out}`,
       '--env',
@@ -83,7 +85,13 @@ describe('servers from the app', () => {
     const cfg = rawConfig(configPath)
     expect(cfg.tools_limit).toBe(7)
     expect(Array.isArray(cfg.mcpServers)).toBe(true) // the operator's style is kept
-    expect(cfg.mcpServers[1]).toEqual({ name: 'added', command: process.execPath, args: [ECHO, '--x'], env: { ECHO_OUT: out, ECHO_VARS: 'MODE', MODE: 'one' } })
+    expect(cfg.mcpServers[1]).toEqual({
+      name: 'added',
+      command: process.execPath,
+      args: [ECHO, '--x'],
+      env: { ECHO_OUT: out, ECHO_VARS: 'MODE', MODE: 'one' },
+      cwd: dir,
+    })
     await waitFor(async () => (await row(serve, 'added'))?.state === 'quarantined', 15_000, 'added quarantined')
     expect(fs.existsSync(out)).toBe(false) // never started before review
 
@@ -107,7 +115,7 @@ describe('servers from the app', () => {
     const badName = await call(serve, 'POST', '/api/v1/servers', { name: 'a:b', command: 'x' })
     expect(badName.status).toBe(400)
     expect(badName.json.error.message).toContain('name may contain only letters')
-    for (const policy of [{ trust: 'auto' }, { quarantined: false }, { enabled_tools: ['x'] }]) {
+    for (const policy of [{ trust: 'auto' }, { quarantined: false }, { enabled_tools: ['x'] }, { sandbox: false }]) {
       const r = await call(serve, 'POST', '/api/v1/servers', { name: 'sneaky', command: process.execPath, args: [ECHO], ...policy })
       expect(r.status).toBe(409)
       expect(r.json.error.message).toContain('operator policy in mcp_config.json')
