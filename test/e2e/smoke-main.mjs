@@ -173,9 +173,6 @@ try {
         'settings:getStartAtLogin',
         'settings:setStartAtLogin',
         ...['stats', 'status', 'toolAction', 'tools'],
-        'settings:getStartAtLogin',
-        'settings:setStartAtLogin',
-        ...['stats', 'status', 'toolAction', 'tools'],
       ].map((o) => `toolgate:${o}`),
     )
   })
