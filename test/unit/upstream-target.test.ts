@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { ServerConfig } from '../../src/shared/config-schema'
 import { describeTarget, transportKinds } from '../../src/main/core/upstream'
 import { makeRedactor, maskUrl } from '../../src/main/core/upstream/target'
+import { resolveReferences } from '../../src/main/core/secrets/resolve'
 
 function cfg(extra: Partial<ServerConfig>): ServerConfig {
   return { name: 's', protocol: 'auto', enabled: true, trust: 'manual', ...extra }
@@ -47,6 +48,15 @@ describe('describeTarget', () => {
     expect(describeTarget(cfg({ url: 'http://127.0.0.1:3001/mcp', headers: { Authorization: 'Bearer t' } }))).toBe('http://127.0.0.1:3001/mcp')
   })
 
+  it('shows references in a URL as written, masks literal credentials beside them', () => {
+    expect(describeTarget(cfg({ url: 'https://${secret:U}:${secret:P}@example.com/${secret:SEG}/mcp?api_key=${secret:K}&x=1' }))).toBe(
+      'https://${secret:U}:${secret:P}@example.com/${secret:SEG}/mcp?api_key=${secret:K}&x=1',
+    )
+    expect(describeTarget(cfg({ url: 'https://me:pw@example.com/mcp?token=${env:TOKEN}&api_key=literal' }))).toBe(
+      'https://***:***@example.com/mcp?token=${env:TOKEN}&api_key=***',
+    )
+  })
+
   it('masks URLs given as arguments', () => {
     expect(describeTarget(cfg({ command: 'bridge', args: ['https://me:pw@host/x?token=t'] }))).toBe('bridge https://***:***@host/x?token=***')
   })
@@ -78,6 +88,31 @@ describe('makeRedactor', () => {
     // every env value, however short (short ones where they stand alone)
     expect(text).toBe('fetch https://***:***@example.com/mcp?token=*** failed; *** *** *** *** *** *** ***')
     expect(redact('abcdef')).toBe('abcdef')
+  })
+
+  it('masks the values that came from references, and shows ${secret:…} / ${env:…} text as a reference', () => {
+    // the entry as written (references) and the values resolution gave them
+    const written = cfg({
+      command: 'srv',
+      args: ['--token=${secret:GH}', '${secret:PLAIN}'],
+      env: { GITHUB_TOKEN: '${secret:GH}', HOME_DIR: '${env:HOME}' },
+      url: 'https://${secret:USER}:${secret:PASS}@example.com/${secret:SEG}/mcp?key=${secret:Q}',
+      headers: { Authorization: 'Bearer ${secret:BEARER}' },
+    })
+    const secretValues = ['gh-value-1', 'plain-value-2', 'bearer-value-3', 'q-value-4']
+    const redact = makeRedactor(written, secretValues)
+    const text = redact('failed: ${secret:GH} ${env:HOME} ${secret:BEARER} https://${secret:USER}:${secret:PASS}@example.com/x ' + secretValues.join(' '))
+    expect(text).toBe('failed: ${secret:GH} ${env:HOME} ${secret:BEARER} https://${secret:USER}:${secret:PASS}@example.com/x *** *** *** ***')
+  })
+
+  it('masks a value read through ${env:…} when its name or its look says secret, also in args and the URL', () => {
+    const resolved = resolveReferences(cfg({ command: 'srv', args: ['${env:TG_TEST_API_TOKEN}', '--dir', '${env:TG_TEST_DIR}'], url: undefined }), {
+      secret: () => undefined,
+      env: { TG_TEST_API_TOKEN: 'abc', TG_TEST_DIR: '/srv/data' },
+    })
+    if (!resolved.ok) throw new Error(resolved.error)
+    const redact = makeRedactor(resolved.config, resolved.secretValues)
+    expect(redact('spawn srv abc --dir /srv/data failed')).toBe('spawn srv *** --dir /srv/data failed')
   })
 })
 

@@ -4,6 +4,7 @@
 // resolved secret value is handed to the redactor so no message can carry it.
 import type { ServerConfig } from '../../../shared/config-schema'
 import { findReferences, referencingStrings, substitute, type Reference } from '../../../shared/secret-refs'
+import { looksLikeToken, SECRET_NAME } from '../upstream/mask'
 
 /** What resolution reads: the user's secrets (by name) and Toolgate's own environment. */
 export interface ReferenceSource {
@@ -11,6 +12,7 @@ export interface ReferenceSource {
   env: NodeJS.ProcessEnv
 }
 
+/** `secretValues`: what the redactor masks — every secret used, and `${env:…}` values with a secret-looking name or look. */
 export type Resolution = { ok: true; config: ServerConfig; secretValues: string[] } | { ok: false; error: string }
 
 export class MissingReferenceError extends Error {
@@ -44,6 +46,8 @@ export function resolveReferences(config: ServerConfig, source: ReferenceSource 
       if (value !== undefined) secretValues.add(value)
     } else {
       value = (source?.env ?? process.env)[ref.name]
+      // ${env:GITHUB_TOKEN} carries a secret as much as ${secret:…} does: masked like one
+      if (value && (SECRET_NAME.test(ref.name) || looksLikeToken(value))) secretValues.add(value)
     }
     if (value === undefined) throw new MissingReferenceError(ref)
     return value

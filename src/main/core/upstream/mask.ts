@@ -40,26 +40,46 @@ export function safeDecode(s: string): string {
   }
 }
 
+/** Placeholders that stand for `${secret:…}`/`${env:…}` while a URL is parsed (they survive host, userinfo, path and query). */
+const PLACEHOLDER = /tgref(\d+)ref/g
+const ONLY_PLACEHOLDER = /^tgref\d+ref$/
+
+/** The text with each reference replaced by a placeholder that URL parsing keeps, and the way back. */
+export function referencesAside(raw: string): { text: string; restore(s: string): string; isRef(s: string): boolean } {
+  const refs: string[] = []
+  const text = substitute(raw, (r) => `tgref${refs.push(`\${${r.kind}:${r.name}}`) - 1}ref`)
+  return {
+    text,
+    restore: (s) => (refs.length ? s.replace(PLACEHOLDER, (m, i: string) => refs[Number(i)] ?? m) : s),
+    isRef: (s) => refs.length > 0 && ONLY_PLACEHOLDER.test(s),
+  }
+}
+
+/**
+ * The URL with its credentials masked. References (`https://${secret:U}@host/…?key=${secret:K}`)
+ * are shown as written: they name a secret, they are not one.
+ */
 export function maskUrl(raw: string): string {
+  const { text, restore, isRef } = referencesAside(raw)
   let url: URL
   try {
-    url = new URL(raw)
+    url = new URL(text)
   } catch {
-    return looksLikeToken(raw) ? MASK : raw
+    return looksLikeToken(raw) && !onlyReferences(raw) ? MASK : raw
   }
-  if (url.username) url.username = MASK
-  if (url.password) url.password = MASK
+  if (url.username && !isRef(url.username)) url.username = MASK
+  if (url.password && !isRef(url.password)) url.password = MASK
   const search = [...url.searchParams.entries()]
-    .map(([k, v]) => `${encodeURIComponent(k)}=${SECRET_NAME.test(k) || looksLikeToken(v) ? MASK : encodeURIComponent(v)}`)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${!isRef(v) && (SECRET_NAME.test(k) || looksLikeToken(v)) ? MASK : encodeURIComponent(v)}`)
     .join('&')
   const path = url.pathname
     .split('/')
-    .map((seg) => (secretPathSegment(seg) ? MASK : seg))
+    .map((seg) => (!isRef(seg) && secretPathSegment(seg) ? MASK : seg))
     .join('/')
   url.search = ''
   url.hash = ''
   const origin = url.toString().slice(0, url.toString().length - url.pathname.length)
-  return `${origin}${path}${search ? `?${search}` : ''}`
+  return restore(`${origin}${path}${search ? `?${search}` : ''}`)
 }
 
 function maskValue(value: string): string {

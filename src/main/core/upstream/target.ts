@@ -3,7 +3,8 @@
 // secrets in any text (logs, last_error). The rules themselves live in mask.ts.
 import type { ServerConfig } from '../../../shared/config-schema'
 import { shellQuote, type ServerLaunch } from '../../../shared/launch'
-import { envValueMasked, looksLikeToken, MASK, maskArgs, maskUrl, safeDecode, SECRET_NAME, secretPathSegment } from './mask'
+import { findReferences, substitute } from '../../../shared/secret-refs'
+import { envValueMasked, looksLikeToken, MASK, maskArgs, maskUrl, referencesAside, safeDecode, SECRET_NAME, secretPathSegment } from './mask'
 import { usesStdio } from './transport'
 
 export { maskUrl }
@@ -48,8 +49,19 @@ export function makeRedactor(config: ServerConfig, knownSecrets: readonly string
   const shortSecrets = new Set<string>()
   const add = (v: string | undefined | null): void => {
     if (!v) return
+    if (findReferences(v).length > 0) {
+      // `${secret:NAME}` text names a secret, it is not one (its value comes in knownSecrets);
+      // only a token-like literal written beside a reference is
+      for (const part of substitute(v, () => '\0').split('\0')) if (looksLikeToken(part.trim(), 8)) add(part.trim())
+      return
+    }
     if (v.length >= 4) secrets.add(v)
     else shortSecrets.add(v)
+  }
+  /** a URL part as found (percent-encoded) and decoded; a reference in it is not a secret */
+  const addUrlPart = (part: string, restore: (s: string) => string): void => {
+    add(restore(part))
+    add(restore(safeDecode(part)))
   }
   // values of ${secret:NAME} references, whatever they look like
   for (const v of knownSecrets) add(v)
@@ -64,17 +76,11 @@ export function makeRedactor(config: ServerConfig, knownSecrets: readonly string
     if (!raw) continue
     urlPairs.push([raw, maskUrl(raw)])
     try {
-      const url = new URL(raw)
-      for (const part of [url.username, url.password]) {
-        add(part)
-        add(safeDecode(part))
-      }
-      for (const [k, v] of url.searchParams) if (SECRET_NAME.test(k) || looksLikeToken(v)) add(v)
-      for (const seg of url.pathname.split('/'))
-        if (secretPathSegment(seg)) {
-          add(seg)
-          add(safeDecode(seg))
-        }
+      const { text, restore } = referencesAside(raw)
+      const url = new URL(text)
+      for (const part of [url.username, url.password]) addUrlPart(part, restore)
+      for (const [k, v] of url.searchParams) if (SECRET_NAME.test(k) || looksLikeToken(v)) add(restore(v))
+      for (const seg of url.pathname.split('/')) if (secretPathSegment(seg)) addUrlPart(seg, restore)
     } catch {
       // not a URL after all
     }

@@ -198,7 +198,8 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       this.setState('error', resolved.error)
       return
     }
-    this.redact = makeRedactor(this.config, resolved.secretValues)
+    // the resolved entry: values read through ${env:…} are masked like the rest of env, headers and the URL
+    this.redact = makeRedactor(resolved.config, resolved.secretValues)
     let conn: UpstreamConnection
     try {
       conn = await openConnection(
