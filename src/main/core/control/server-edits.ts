@@ -104,7 +104,8 @@ export class ServerEdits {
       args = m
     }
     let url = typeof raw.url === 'string' ? raw.url : undefined
-    if (url !== undefined && maskUrl(url) !== url && !/\$\{(secret|env):/.test(url)) {
+    // maskUrl keeps ${secret:…}/${env:…} as written and masks a literal credential beside one
+    if (url !== undefined && maskUrl(url) !== url) {
       masked.push('url')
       url = maskUrl(url)
     }
