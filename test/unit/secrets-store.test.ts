@@ -77,6 +77,26 @@ describe('SecretStore', () => {
     expect(store.get('GITHUB_TOKEN')).toBeUndefined()
   })
 
+  it('a store whose files were left readable by others (a copy, a restored backup) is closed to 0600 when opened', () => {
+    const dir = dataDir()
+    new SecretStore({ dataDir: dir, keychain: null }).set('A', 'value-a')
+    const files = ['secrets.json', 'secrets.key'].map((f) => path.join(dir, f))
+    for (const f of files) fs.chmodSync(f, 0o644)
+    expect(new SecretStore({ dataDir: dir, keychain: null }).get('A')).toBe('value-a')
+    for (const f of files) expect(fs.statSync(f).mode & 0o777, f).toBe(0o600)
+  })
+
+  it('a key file that exists with loose modes is never written into: the new key gets a fresh 0600 file', () => {
+    const dir = dataDir()
+    const keyFile = path.join(dir, 'secrets.key')
+    fs.writeFileSync(keyFile, 'left over\n', { mode: 0o644 })
+    const inode = fs.statSync(keyFile).ino
+    new SecretStore({ dataDir: dir, keychain: null }).set('A', 'value-a')
+    expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600)
+    expect(fs.statSync(keyFile).ino).not.toBe(inode)
+    expect(new SecretStore({ dataDir: dir, keychain: null }).get('A')).toBe('value-a')
+  })
+
   it('without a keychain keeps the key in a 0600 key file and says so in a warning', () => {
     const dir = dataDir()
     const store = new SecretStore({ dataDir: dir, keychain: null })

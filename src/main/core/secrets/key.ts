@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import writeFileAtomic from 'write-file-atomic'
 import type { Keychain } from './keychain'
 
 /** Electron safeStorage, handed in by the app (the core never imports electron). */
@@ -59,6 +60,15 @@ export function keychainAccount(dataDir: string): string {
 
 const keyText = (key: Buffer): string => key.toString('base64')
 
+/** A store file readable or writable by others (copied, restored from a backup) is closed to 0600. */
+export function closeToOthers(file: string): void {
+  try {
+    if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600)
+  } catch {
+    // gone or not ours: reading it reports what is wrong
+  }
+}
+
 function fromText(text: string, where: string): Buffer {
   const key = Buffer.from(text.trim(), 'base64')
   if (key.length !== 32) throw new SecretStoreError(`the secret store's key in ${where} is damaged (not 32 bytes)`)
@@ -93,7 +103,9 @@ export function openKey(slots: KeySlots, env: KeyEnv): { key: Buffer; via: Backe
   if (slots.file !== undefined) {
     const file = path.join(env.dataDir, path.basename(slots.file))
     try {
-      return { key: fromText(fs.readFileSync(file, 'utf8'), file), via: 'file' }
+      const key = fromText(fs.readFileSync(file, 'utf8'), file)
+      closeToOthers(file)
+      return { key, via: 'file' }
     } catch (e) {
       why.push(e instanceof SecretStoreError ? e.message : `${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
     }
@@ -133,8 +145,8 @@ export function ensureSlots(key: Buffer, slots: KeySlots, env: KeyEnv): { slots:
     if (next.keychain === undefined) {
       const file = path.join(env.dataDir, KEY_FILE)
       fs.mkdirSync(env.dataDir, { recursive: true })
-      fs.writeFileSync(file, keyText(key) + '\n', { mode: 0o600, flag: 'w' })
-      fs.chmodSync(file, 0o600)
+      // a fresh 0600 file renamed into place: a leftover file with loose modes is replaced, never written into
+      writeFileAtomic.sync(file, keyText(key) + '\n', { mode: 0o600, fsync: true })
       next.file = KEY_FILE
     }
   }

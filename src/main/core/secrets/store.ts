@@ -12,7 +12,7 @@ import writeFileAtomic from 'write-file-atomic'
 import { z } from 'zod'
 import type { SecretStoreInfo } from '../../../shared/api'
 import { SECRET_NAME_RE, SECRET_NAME_RULE } from '../../../shared/secret-refs'
-import { backendOf, ensureSlots, newKey, openKey, SecretStoreError, type KeyEnv, type SecretSealer } from './key'
+import { backendOf, closeToOthers, ensureSlots, newKey, openKey, SecretStoreError, type KeyEnv, type SecretSealer } from './key'
 import { osKeychain, type Keychain } from './keychain'
 
 export { SecretStoreError, type SecretSealer } from './key'
@@ -283,6 +283,7 @@ export class SecretStore implements Secrets {
     }
     const stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`
     if (this.data && stamp === this.seen) return this.data
+    if ((stat.mode & 0o077) !== 0) closeToOthers(this.file)
     let parsed: StoreFile
     try {
       parsed = FileSchema.parse(JSON.parse(fs.readFileSync(this.file, 'utf8')))
