@@ -47,6 +47,17 @@ export function cleanupTemp(): void {
   for (const dir of tempRoots.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
 }
 
+/** Every file under `dir`, as text (latin1: any byte is kept), for greps that must find nothing. */
+export function allFiles(dir: string): Array<{ file: string; text: string }> {
+  const out: Array<{ file: string; text: string }> = []
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name)
+    if (e.isDirectory()) out.push(...allFiles(p))
+    else if (e.isFile()) out.push({ file: p, text: fs.readFileSync(p).toString('latin1') })
+  }
+  return out
+}
+
 export function writeJson(file: string, value: unknown): string {
   fs.mkdirSync(path.dirname(file), { recursive: true })
   // write to a temp file and rename, so a watcher never sees a half-written file

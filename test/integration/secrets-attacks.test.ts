@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  allFiles,
   apiRequest,
   assertBuilt,
   cleanupProcesses,
@@ -39,16 +40,6 @@ const VALUES = [STDIO_SECRET, URL_SECRET, HEADER_SECRET, ENV_SECRET, LITERAL]
 /** Prints everything it was given to stderr, then fails: the classic way a secret reaches last_error and the log. */
 const LEAK =
   "console.error('env TOKEN=' + process.env.TOKEN + ' FROM_ENV=' + process.env.FROM_ENV + ' argv ' + process.argv.slice(1).join(' ')); process.exit(3)"
-
-function allFiles(dir: string): Array<{ file: string; text: string }> {
-  const out: Array<{ file: string; text: string }> = []
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name)
-    if (e.isDirectory()) out.push(...allFiles(p))
-    else if (e.isFile()) out.push({ file: p, text: fs.readFileSync(p).toString('latin1') })
-  }
-  return out
-}
 
 describe('secrets under attack (live serve)', () => {
   let dir: string

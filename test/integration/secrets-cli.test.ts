@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  allFiles,
   apiRequest,
   assertBuilt,
   cleanupProcesses,
@@ -40,17 +41,6 @@ const echoLines = (file: string): EchoLine[] =>
         .filter(Boolean)
         .map((l) => JSON.parse(l) as EchoLine)
     : []
-
-/** Every file under `dir`, as text. */
-function allFiles(dir: string): Array<{ file: string; text: string }> {
-  const out: Array<{ file: string; text: string }> = []
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name)
-    if (e.isDirectory()) out.push(...allFiles(p))
-    else if (e.isFile()) out.push({ file: p, text: fs.readFileSync(p).toString('latin1') })
-  }
-  return out
-}
 
 const call = apiRequest
 
