@@ -101,6 +101,7 @@ describe('secrets under attack (live serve)', () => {
           quarantined: false,
         },
       },
+      agents: [{ name: 'bot', servers: '*', permissions: ['read'] }],
     })
     for (const [name, value] of [
       ['STDIO_TOKEN', STDIO_SECRET],
@@ -216,6 +217,33 @@ describe('secrets under attack (live serve)', () => {
       const r = await runCli([...cli, ...flags()])
       keep(`cli ${cli.join(' ')}`, r.stdout + r.stderr)
     }
+  })
+
+  it('an agent token cannot list, read, set or remove secrets over the control API; over MCP it sees what any agent sees', async () => {
+    const minted = await call('POST', '/api/v1/agents/bot/token')
+    expect(minted.status, minted.text).toBe(200)
+    const bot = { url: serve.url, key: minted.json.token as string }
+    for (const [method, p, body] of [
+      ['GET', '/api/v1/secrets', undefined],
+      ['PUT', '/api/v1/secrets/STDIO_TOKEN', { value: 'replaced-by-agent' }],
+      ['DELETE', '/api/v1/secrets/STDIO_TOKEN', undefined],
+      ['GET', '/api/v1/servers/leaky/entry', undefined],
+    ] as const) {
+      const r = await apiRequest(bot, method, p, body)
+      keep(`bot ${method} ${p}`, r.text)
+      expect(r.status, `${method} ${p}`).toBe(403)
+    }
+    const agent = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${bot.key}` })
+    try {
+      for (const args of [{ operation: 'list' }, { operation: 'get', name: 'leaky' }, { operation: 'get', name: 'remote' }]) {
+        keep(`bot upstream_servers ${JSON.stringify(args)}`, textOf((await agent.client.callTool({ name: 'upstream_servers', arguments: args })) as never))
+      }
+    } finally {
+      await agent.close()
+    }
+    // the secret is still the user's: the running server was not restarted with another value
+    const list = await call('GET', '/api/v1/secrets')
+    expect(list.json.secrets.find((x: { name: string }) => x.name === 'STDIO_TOKEN').set).toBe(true)
   })
 
   it('no value anywhere: every answer above, serve’s stderr, the logs and every file of the data dir', () => {
