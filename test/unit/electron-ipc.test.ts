@@ -79,6 +79,7 @@ describe('IPC handlers', () => {
     expect([...API_OPS].sort()).toEqual([
       'activity',
     const ops = [
+      'activity',
       'addServer',
       'agentTokens',
       'agents',
@@ -103,7 +104,6 @@ describe('IPC handlers', () => {
       'status',
       'toolAction',
       'tools',
-    ])
     ]
     expect([...fake.handlers.keys()].sort()).toEqual(ops.map((o) => `toolgate:${o}`).sort())
     expect([...API_OPS].sort()).toEqual(ops)
