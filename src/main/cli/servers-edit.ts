@@ -43,7 +43,7 @@ export function addInput(name: string, command: string[], o: AddOptions): Server
 
 export async function serversAdd(name: string, command: string[], o: AddOptions): Promise<void> {
   const input = addInput(name, command, o)
-  const op = await openOperator(o, false)
+  const op = await openOperator(o)
   try {
     process.stdout.write((await op.api.addServer(input)).message + '\n')
     process.stdout.write(`Next: toolgate servers inspect ${name}   (lists its tools), then: toolgate servers approve ${name}\n`)
@@ -53,7 +53,7 @@ export async function serversAdd(name: string, command: string[], o: AddOptions)
 }
 
 export async function serversRemove(name: string, o: Where): Promise<void> {
-  const op = await openOperator(o, false)
+  const op = await openOperator(o)
   try {
     process.stdout.write((await op.api.removeServer(name)).message + '\n')
   } finally {
