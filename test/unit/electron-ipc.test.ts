@@ -45,39 +45,6 @@ async function loadPreload(): Promise<ToolgateBridge> {
 describe('IPC handlers', () => {
   it('register exactly one toolgate:<op> channel per Api operation', async () => {
     await wired()
-    expect([...fake.handlers.keys()].sort()).toEqual(
-      [
-        'activity',
-        'addServer',
-        'agentTokens',
-        'agents',
-        'approveAll',
-        'deleteSecret',
-        'denyRequest',
-        'editServer',
-        'grantRequest',
-        'info',
-        'removeServer',
-        'requests',
-        'restoreServer',
-        'revokeAgentTokens',
-        'search',
-        'secrets',
-        'server',
-        'serverAction',
-        'serverEntry',
-        'servers',
-        'setSecret',
-        'stats',
-        'status',
-        'toolAction',
-        'tools',
-      ]
-        .map((o) => `toolgate:${o}`)
-        .sort(),
-    )
-    expect([...API_OPS].sort()).toEqual([
-      'activity',
     const ops = [
       'activity',
       'addServer',
