@@ -2,7 +2,7 @@
 // secrets they were given (a stdio server printing them to stderr as it crashes, an HTTP server
 // quoting its URL and Authorization header in its error), read back by an agent through
 // upstream_servers list/get, tool-call errors and Inspect, and by the window through the control
-// API (servers, the edit form's entry, secrets) and the CLI; a server that tries to read
+// API (servers, the edit form's entry, secrets, the activity record) and the CLI; a server that tries to read
 // Toolgate's own environment without a reference; an agent aiming references at a server it adds.
 // Every answer, the logs and every file of the data dir are searched for the values.
 import fs from 'node:fs'
@@ -196,11 +196,16 @@ describe('secrets under attack (live serve)', () => {
       '/api/v1/secrets',
       '/api/v1/status',
       '/api/v1/info',
+      '/api/v1/activity?limit=500',
+      '/api/v1/agents',
     ]) {
       const r = await call('GET', p)
       expect(r.status, `${p}: ${r.text}`).toBe(200)
       keep(p, r.text)
     }
+    // the activity record holds the agent's failed calls and their (masked) errors
+    const activity = (await call('GET', '/api/v1/activity?limit=500')).json as { events: Array<{ kind: string; server?: string }> }
+    expect(activity.events.some((e) => e.kind === 'call' && e.server === 'leaky')).toBe(true)
     const entry = (await call('GET', '/api/v1/servers/remote/entry')).json.entry
     expect(entry.url).toContain('key=${secret:URL_KEY}')
     expect(entry.headers).toEqual({ Authorization: 'Bearer ${secret:HEADER_TOKEN}' })
