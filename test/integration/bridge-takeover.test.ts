@@ -104,7 +104,13 @@ describe('bridged `toolgate stdio` clients when the owner goes away', () => {
     expect(await read(b, 'b-after')).toEqual({ tool: 'read_doc', arguments: { by: 'b-after' } })
     expect(await read(c, 'c-after')).toEqual({ tool: 'read_doc', arguments: { by: 'c-after' } })
     // the agent scope of c survived the takeover
-    expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual(['retrieve_tools', 'call_tool_read', 'describe_tool', 'upstream_servers'])
+    expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual([
+      'retrieve_tools',
+      'call_tool_read',
+      'describe_tool',
+      'upstream_servers',
+      'request_access',
+    ])
     const edit = await c.call('call_tool_read', { name: 'wiki:edit_doc', args: {} })
     expect(JSON.stringify(edit)).toMatch(/not in scope/)
 

@@ -97,6 +97,8 @@ describe('server names that collide with Object.prototype members', () => {
         if (!r.isError) expect(jsonOf<{ server: { quarantined: boolean } }>(r).server.quarantined, name).toBe(true)
       }
       expect((await serve.api<{ servers: unknown[] }>('GET', '/api/v1/servers')).status).toBe(200)
+      // the state is written a moment after the decisions (queued, asynchronous): read it once it exists
+      await waitFor(() => fs.existsSync(path.join(s.dataDir, 'state.json')), 30_000, 'state.json written')
       const state = readState(s.dataDir)
       const config = JSON.parse(fs.readFileSync(s.configPath, 'utf8')) as { mcpServers: Record<string, unknown> }
       const configured = new Set(Object.keys(config.mcpServers))
