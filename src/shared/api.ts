@@ -45,6 +45,47 @@ export interface TimedGrantInfo {
   then: string
 }
 
+/** Where a server's OAuth sign-in stands (README "Remote servers"). */
+export type AuthState = 'signed_in' | 'needs_sign_in' | 'signing_in' | 'not_signed_in' | 'not_applicable'
+
+/** A server's sign-in as the window shows it: present once OAuth is known to apply (signed in, needs or is doing a sign-in). */
+export interface ServerAuthSummary {
+  status: Exclude<AuthState, 'not_applicable'>
+  /** why a sign-in is needed (never a token) */
+  reason?: string
+}
+
+/** `toolgate auth status`, `GET /api/v1/servers/:name/auth`: everything about a sign-in but the tokens. */
+export interface AuthStatus {
+  server: string
+  status: AuthState
+  reason: string | null
+  /** the authorization server the tokens come from */
+  authorization_server: string | null
+  /** the client Toolgate signs in as: the config's oauth.client_id, or one from dynamic registration */
+  client: 'configured' | 'registered' | null
+  signed_in_at: string | null
+  /** when the current access token expires (it is renewed before) */
+  expires_at: string | null
+  /** whether a refresh token can renew it without the user */
+  refreshable: boolean
+  scopes: string[]
+  /** a sign-in waiting for the browser to come back */
+  pending: { expires_at: string } | null
+  /** where tokens and client secrets are kept */
+  stored_in: string
+}
+
+/** A sign-in started: the page the user opens (the system browser, a new tab, or by hand from the CLI). */
+export interface SignInStart {
+  server: string
+  authorization_url: string
+  /** the sign-in must be completed before this */
+  expires_at: string
+  /** Electron opened the system browser already */
+  opened?: boolean
+}
+
 export interface ServerInfo {
   name: string
   protocol: string
@@ -65,6 +106,8 @@ export interface ServerInfo {
   isolation: IsolationInfo
   /** switched on or approved for a time */
   grant?: TimedGrantInfo
+  /** present once the server is known to use OAuth sign-in */
+  auth?: ServerAuthSummary
 }
 
 export type ApprovalStatus = 'approved' | 'pending' | 'changed' | 'unknown'
@@ -322,6 +365,11 @@ export interface Api {
   secrets(): Promise<{ secrets: SecretInfo[]; store: SecretStoreInfo }>
   setSecret(name: string, value: string): Promise<ActionResult>
   deleteSecret(name: string): Promise<ActionResult>
+  /** Starts an OAuth sign-in of an HTTP server; the browser comes back to Toolgate's /oauth/callback. */
+  signIn(server: string): Promise<SignInStart>
+  authStatus(server: string): Promise<AuthStatus>
+  /** Deletes the server's tokens (revoking them where the authorization server allows). */
+  signOut(server: string): Promise<ActionResult>
   /** Live events; returns an unsubscribe function. */
   subscribe(listener: (event: ApiEvent) => void): () => void
 }

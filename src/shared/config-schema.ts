@@ -44,6 +44,17 @@ export const SandboxSchema = z.union([z.boolean(), SandboxObjectSchema], {
 })
 export type SandboxConfig = z.infer<typeof SandboxSchema>
 
+/** Sign-in for an HTTP server (RFC 6749 + the MCP authorization spec): a pre-registered client, when the server offers no dynamic registration. */
+export const OAuthConfigSchema = z.strictObject(
+  {
+    client_id: z.string({ error: 'client_id must be a string' }).min(1, 'client_id must not be empty').optional(),
+    client_secret: z.string({ error: 'client_secret must be a string' }).min(1, 'client_secret must not be empty').optional(),
+    scopes: z.array(z.string().min(1, 'a scope must not be empty'), { error: 'scopes must be a list of strings' }).optional(),
+  },
+  { error: 'oauth must be an object {"client_id": "...", "client_secret": "${secret:NAME}", "scopes": ["..."]}' },
+)
+export type OAuthConfig = z.infer<typeof OAuthConfigSchema>
+
 const serverFields = {
   command: z.string().min(1).optional(),
   args: z.array(z.string()).optional(),
@@ -62,6 +73,7 @@ const serverFields = {
   enabled_tools: z.array(z.string()).optional(),
   disabled_tools: z.array(z.string()).optional(),
   sandbox: SandboxSchema.optional(),
+  oauth: OAuthConfigSchema.optional(),
 }
 
 const ServerBody = z.object(serverFields)
@@ -80,6 +92,19 @@ function checkServer(s: z.infer<typeof ServerBody>, ctx: z.RefinementCtx): void 
       message: 'sandbox applies only to stdio servers (Toolgate does not run an HTTP server, so it cannot isolate it); remove it',
       path: ['sandbox'],
     })
+  }
+  if (s.oauth) {
+    if (stdio) ctx.addIssue({ code: 'custom', message: 'oauth applies only to HTTP servers (a "url"); remove it', path: ['oauth'] })
+    if (s.oauth.client_secret !== undefined && !s.oauth.client_id) {
+      ctx.addIssue({ code: 'custom', message: 'client_secret needs client_id', path: ['oauth', 'client_secret'] })
+    }
+    if (Object.keys(s.headers ?? {}).some((k) => k.toLowerCase() === 'authorization')) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'set either an Authorization header or oauth, not both (oauth signs in and sends its own token)',
+        path: ['oauth'],
+      })
+    }
   }
   if (!stdio && !s.url) {
     ctx.addIssue({ code: 'custom', message: `protocol "${s.protocol}" needs "url"`, path: ['url'] })

@@ -64,5 +64,10 @@ export const STATUS_LABEL: Readonly<Record<ToolStatus, string>> = {
   disabled_unknown: 'unknown state',
 }
 
-export const SERVER_STATES = ['connected', 'connecting', 'stopped', 'error', 'quarantined', 'disabled'] as const
+export const SERVER_STATES = ['connected', 'connecting', 'stopped', 'error', 'quarantined', 'disabled', 'needs_auth'] as const
 export type ServerState = (typeof SERVER_STATES)[number]
+
+/** What an agent gets when it calls a tool of a server in needs_auth (CONTRACT §7): one sentence, for the user. */
+export function signInMessage(server: string): string {
+  return `Server "${server}" needs the user to sign in in Toolgate: ask the user to click Sign in on ${server} in the Toolgate window (or run \`toolgate auth login ${server}\`).`
+}

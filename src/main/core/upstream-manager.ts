@@ -14,6 +14,7 @@ import type { SandboxContext } from './upstream/sandbox'
 import type { ReferenceSource } from './secrets/resolve'
 import type { Secrets } from './secrets/store'
 import { secretsUsedBy } from '../../shared/secret-refs'
+import type { OAuthService } from './oauth/service'
 
 /** How long retrieve_tools, and a call to a tool of a server still starting, wait for it. */
 export const STARTING_WAIT_MS = 3000
@@ -29,6 +30,8 @@ export class UpstreamManager {
   readonly connections = new ConnectionStates()
   /** where servers' ${secret:…} / ${env:…} references are resolved */
   private references: ReferenceSource | undefined
+  /** OAuth sign-in of HTTP servers (sessions per connection) */
+  private oauth: OAuthService | undefined
 
   constructor(
     private readonly catalog: Catalog,
@@ -112,11 +115,37 @@ export class UpstreamManager {
     })
   }
 
+  /**
+   * HTTP servers sign in through `oauth`: a completed sign-in or a sign-out restarts the server,
+   * which then connects with its new tokens (or finds it needs sign-in again).
+   */
+  attachOAuth(oauth: OAuthService): () => void {
+    this.oauth = oauth
+    const restart = (server: string): void => {
+      const r = this.running.get(server)
+      if (!r) return
+      this.logger.info({ server }, 'sign-in changed; reconnecting')
+      void r.up.restart().catch((e: unknown) => this.logger.warn({ server, err: String(e) }, 'restart failed'))
+    }
+    oauth.on('signedIn', restart)
+    oauth.on('signedOut', restart)
+    return () => {
+      oauth.off('signedIn', restart)
+      oauth.off('signedOut', restart)
+    }
+  }
+
+  /** The OAuth sessions for Inspect (a quarantined HTTP server is listed only after sign-in). */
+  get authSessions(): OAuthService | undefined {
+    return this.oauth
+  }
+
   private start(cfg: ServerConfig): void {
     const up = new Upstream(cfg, {
       logger: this.logger.child({ server: cfg.name }),
       limits: this.limits(),
       references: this.references,
+      ...(this.oauth ? { oauth: this.oauth } : {}),
       ...(this.sandbox ? { sandbox: { ctx: this.sandbox, mode: 'run' as const } } : {}),
     })
     const entry = { up, key: canonicalJson(cfg), ready: false }

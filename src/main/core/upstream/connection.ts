@@ -9,6 +9,8 @@ import type { Logger } from '../log'
 import { makeRedactor } from './target'
 import { buildTransport, transportKinds, withTimeout } from './transport'
 import type { SandboxRequest } from './sandbox'
+import type { UpstreamAuth } from '../oauth/session'
+import { needsSignIn } from '../oauth/errors'
 import type { BuiltTransport } from './transport'
 import { fetchToolList } from './tools'
 import type { ToolListing } from './tools'
@@ -38,6 +40,8 @@ export interface ConnectionOptions {
   sandbox?: SandboxRequest
   /** resolved secret values in this (resolved) config: masked in every text */
   secretValues?: readonly string[]
+  /** HTTP: the OAuth session of this connection */
+  auth?: UpstreamAuth | null
 }
 
 /** The smallest read buffer: a result several times over the usual limits is read and refused cleanly. */
@@ -72,7 +76,7 @@ export class UpstreamConnection {
     // Room to read a result well past max_result_bytes, so an oversized result gets the limit error
     // and the connection stays up (the limit check happens after the message is read).
     const maxMessageBytes = Math.max(MESSAGE_FLOOR_BYTES, 4 * opts.limits.maxResultBytes + MB)
-    this.built = buildTransport(config, kind, { logger: log, maxMessageBytes, redact: this.redact, sandbox: opts.sandbox })
+    this.built = buildTransport(config, kind, { logger: log, maxMessageBytes, redact: this.redact, sandbox: opts.sandbox, auth: opts.auth })
     this.mcp = new Client(TOOLGATE_INFO, { capabilities: {} })
     this.mcp.onerror = (err: Error) => this.onTransportError(err)
     this.mcp.onclose = () => this.onTransportClosed()
@@ -302,6 +306,9 @@ export async function openConnection(
       await conn.open(opts.timeoutMs)
       return conn
     } catch (err) {
+      // the server needs sign-in: another transport would only ask again
+      const signIn = opts.auth?.needsSignIn ?? needsSignIn(err)
+      if (signIn) throw signIn
       failures.push(kinds.length > 1 ? `${kind}: ${errorText(err)}` : errorText(err))
     }
   }

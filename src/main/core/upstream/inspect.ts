@@ -22,11 +22,14 @@ export async function inspectUpstream(config: ServerConfig, opts: UpstreamOption
   // ${secret:…}/${env:…} resolved before the sandbox builds its command line
   const resolved = resolveReferences(config, opts.references)
   if (!resolved.ok) throw new Error(`inspecting server "${config.name}" failed: ${resolved.error}`)
+  const auth = opts.oauth?.sessionFor(resolved.config) ?? null
   const conn = await openConnection(
     resolved.config,
-    { logger: log, limits: opts.limits, timeoutMs, sandbox, secretValues: resolved.secretValues },
+    { logger: log, limits: opts.limits, timeoutMs, sandbox, secretValues: resolved.secretValues, auth },
     { onClosed: () => undefined, onToolListChanged: () => undefined },
   ).catch((err: unknown) => {
+    // an OAuth-protected server is listed for review only after sign-in
+    if (auth?.needsSignIn) throw auth.needsSignIn
     throw new Error(`inspecting server "${config.name}" failed: ${err instanceof Error ? err.message : String(err)}`)
   })
   try {

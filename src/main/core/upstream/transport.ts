@@ -15,6 +15,7 @@ import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import type { TransportKind } from './types'
 import { launchSpec, type SandboxRequest } from './sandbox'
+import type { UpstreamAuth } from '../oauth/session'
 
 const STDERR_TAIL_LINES = 30
 const STDERR_LINE_MAX = 2000
@@ -59,6 +60,8 @@ export interface TransportContext {
   redact: (text: string) => string
   /** stdio: the sandbox to start it in (README "Isolation"); absent = the default data dir's */
   sandbox?: SandboxRequest
+  /** HTTP: the connection's OAuth session (bearer tokens, renewal on expiry and on 401) */
+  auth?: UpstreamAuth | null
 }
 
 export function buildTransport(config: ServerConfig, kind: TransportKind, ctx: TransportContext): BuiltTransport {
@@ -67,13 +70,13 @@ export function buildTransport(config: ServerConfig, kind: TransportKind, ctx: T
       return buildStdio(config, ctx)
     case 'streamable-http': {
       const { url, headers } = httpTarget(config)
-      const fetch = limitedFetch(ctx.maxMessageBytes)
-      return httpTransport(kind, new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch }))
+      const { fetch, authProvider } = httpAuth(ctx)
+      return httpTransport(kind, new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch, authProvider }))
     }
     case 'sse': {
       const { url, headers } = httpTarget(config)
-      const fetch = limitedFetch(ctx.maxMessageBytes)
-      return httpTransport(kind, new SSEClientTransport(url, { requestInit: { headers }, fetch }))
+      const { fetch, authProvider } = httpAuth(ctx)
+      return httpTransport(kind, new SSEClientTransport(url, { requestInit: { headers }, fetch, authProvider }))
     }
   }
 }
@@ -98,6 +101,12 @@ export function httpTarget(config: ServerConfig): { url: URL; headers: Record<st
     url.password = ''
   }
   return { url, headers }
+}
+
+/** The fetch and the SDK auth provider of an HTTP transport: OAuth's when the connection has a session. */
+function httpAuth(ctx: TransportContext) {
+  const base = limitedFetch(ctx.maxMessageBytes)
+  return ctx.auth ? { fetch: ctx.auth.fetch(base), authProvider: ctx.auth.provider } : { fetch: base, authProvider: undefined }
 }
 
 /**

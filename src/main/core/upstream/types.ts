@@ -2,14 +2,22 @@
 import type { Logger } from '../log'
 import type { SandboxRequest } from './sandbox'
 import type { ReferenceSource } from '../secrets/resolve'
+import type { UpstreamAuth } from '../oauth/session'
+import type { ServerConfig } from '../../../shared/config-schema'
 
 /**
  * connecting: starting, or reconnecting after a failure (see `attempt`)
  * connected:  initialized and tools listed; calls go through
  * stopped:    not running (never started, or stop() was called)
  * error:      gave up after too many consecutive failures (crash-loop breaker); restart() to retry
+ * needs_auth: an HTTP server that needs the user to sign in (OAuth); no retries, a sign-in restarts it
  */
-export type UpstreamState = 'connecting' | 'connected' | 'stopped' | 'error'
+export type UpstreamState = 'connecting' | 'connected' | 'stopped' | 'error' | 'needs_auth'
+
+/** Where an HTTP upstream's connections get their OAuth session (oauth/service.ts). */
+export interface AuthSessions {
+  sessionFor(config: ServerConfig): UpstreamAuth | null
+}
 
 export interface UpstreamLimits {
   /** tools beyond this many are dropped (config limits.max_tools_per_server) */
@@ -50,6 +58,8 @@ export interface UpstreamOptions {
   sandbox?: SandboxRequest
   /** where `${secret:NAME}` / `${env:NAME}` references are resolved when the server starts */
   references?: ReferenceSource
+  /** HTTP upstreams: OAuth sign-in (tokens, renewal, needs_auth) */
+  oauth?: AuthSessions
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
@@ -68,6 +78,7 @@ export type UpstreamCallErrorCode =
   | 'result_too_large' // the answer exceeded limits.maxResultBytes
   | 'upstream_error' // the upstream answered with a JSON-RPC error (unknown tool, bad params, ...)
   | 'transport_error' // the request could not be sent or the answer could not be read
+  | 'needs_auth' // the server needs the user to sign in (OAuth); the call was not sent
 
 /** Every rejection of Upstream.callTool is one of these; `message` is meant for people. */
 export class UpstreamCallError extends Error {

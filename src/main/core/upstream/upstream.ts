@@ -1,6 +1,7 @@
 // Upstream: one configured MCP server, supervised. Connects in the background, re-lists tools on
 // list_changed, restarts with exponential backoff after a crash/exit/close, and trips a
-// crash-loop breaker (state 'error') after too many consecutive failures.
+// crash-loop breaker (state 'error') after too many consecutive failures. An HTTP server that
+// needs the user to sign in (OAuth) waits in 'needs_auth' without retrying.
 import { EventEmitter } from 'node:events'
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js'
 import type { ServerConfig } from '../../../shared/config-schema'
@@ -15,6 +16,9 @@ import type { ToolListing } from './tools'
 import { DEFAULT_BACKOFF, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_STABLE_MS, UpstreamCallError } from './types'
 import type { BackoffOptions, TransportKind, UpstreamOptions, UpstreamState } from './types'
 import type { ToolDefinition } from '../../../shared/tool-definition'
+import { signInMessage } from '../../../shared/statuses'
+import { NoOAuthError } from '../oauth/errors'
+import type { UpstreamAuth } from '../oauth/session'
 
 export type { UpstreamLimits, UpstreamOptions, UpstreamState } from './types'
 export { UpstreamCallError } from './types'
@@ -143,12 +147,15 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     opts: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: Progress) => void },
   ): Promise<CallToolResult> {
     const conn = this.conn
+    if (this._state === 'needs_auth') throw new UpstreamCallError('needs_auth', signInMessage(this.name), this.name, name)
     if (this._state !== 'connected' || conn === null || !conn.isOpen) {
       throw new UpstreamCallError('not_connected', `server "${this.name}" is not connected (${this.whyNotConnected()})`, this.name, name)
     }
     try {
       return await conn.callTool(name, args, opts)
     } catch (err) {
+      // the server asked for a sign-in while answering (a refused renewal): say so, not the transport error
+      if (this.state === 'needs_auth') throw new UpstreamCallError('needs_auth', signInMessage(this.name), this.name, name)
       // HTTP has no process to watch: a failed request is the hint to check the connection.
       if (err instanceof UpstreamCallError && err.code === 'transport_error' && conn.kind !== 'stdio') {
         void this.checkHealth(conn)
@@ -167,6 +174,8 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
         return this._attempt > 0 ? `reconnecting, attempt ${this._attempt}` : 'connecting'
       case 'connected':
         return 'connection lost'
+      case 'needs_auth':
+        return `needs sign-in: ${this._lastError ?? ''}`
     }
   }
 
@@ -200,6 +209,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     }
     // the resolved entry: values read through ${env:…} are masked like the rest of env, headers and the URL
     this.redact = makeRedactor(resolved.config, resolved.secretValues)
+    const auth = this.authSession(resolved.config, gen)
     let conn: UpstreamConnection
     try {
       conn = await openConnection(
@@ -211,6 +221,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
           kinds: this.kinds,
           sandbox: this.opts.sandbox,
           secretValues: resolved.secretValues,
+          auth,
         },
         hooks,
         {
@@ -223,6 +234,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     } catch (err) {
       if (gen !== this.gen) return
       this.opening = null
+      if (err instanceof NoOAuthError || /offers no OAuth sign-in/.test(errorText(err))) return this.giveUp(errorText(err))
       this.onFailure(errorText(err))
       return
     }
@@ -263,6 +275,39 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       this.pingTimer = setInterval(() => void this.checkHealth(conn), this.pingIntervalMs).unref()
     }
     if (this.relistOnOpen) this.onToolListChanged(conn)
+  }
+
+  /** The OAuth session of a new connection (HTTP); when it finds the server needs sign-in, the state says so. */
+  private authSession(config: ServerConfig, gen: number): UpstreamAuth | null {
+    const auth = this.opts.oauth?.sessionFor(config) ?? null
+    if (auth) auth.onNeedsSignIn = (err) => gen === this.gen && this.enterNeedsAuth(err.reason)
+    return auth
+  }
+
+  /** No retries: only a sign-in helps (it restarts this upstream). Calls answer the sign-in sentence. */
+  private enterNeedsAuth(reason: string): void {
+    if (!this.running) return
+    this.gen++
+    this.running = false
+    this.clearTimers()
+    const conns = [this.conn, this.opening].filter((c): c is UpstreamConnection => c !== null)
+    this.conn = null
+    this.opening = null
+    this.refreshing = null
+    this._attempt = 0
+    this.log.warn(`upstream needs sign-in: ${this.redact(reason)}`)
+    this.setState('needs_auth', this.redact(reason))
+    for (const c of conns) void c.close()
+  }
+
+  /** A failure no retry can fix: state error at once. */
+  private giveUp(reason: string): void {
+    if (!this.running) return
+    this.running = false
+    this._attempt = 0
+    const text = this.redact(reason)
+    this.log.error(`upstream cannot connect: ${text}`)
+    this.setState('error', text)
   }
 
   private onConnectionClosed(conn: UpstreamConnection, reason: string): void {

@@ -1,0 +1,243 @@
+// OAuth for HTTP upstreams, in one place: sessions for the upstream connections (session.ts),
+// sign-ins started from the window, the tray or `toolgate auth login` and finished at the loopback
+// callback (sign-in.ts, flows.ts), status and sign-out. Tokens and registered clients live in the
+// secret store's "oauth" namespace (record.ts), never in mcp_config.json, state.json, a log line
+// or an API answer.
+import { EventEmitter } from 'node:events'
+import type { AuthState, AuthStatus, ServerAuthSummary, SignInStart } from '../../../shared/api'
+import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
+import type { Logger } from '../log'
+import { CALLBACK_PATH, configuredClient } from './client-info'
+import { NeedsSignInError } from './errors'
+import { InsecureUrlError, oauthFetch, secureUrl } from './fetch'
+import { PendingFlows, type FlowOutcome } from './flows'
+import { OAuthRecords, withoutTokens, type SecretSlots } from './record'
+import { revokeToken } from './revoke'
+import { UpstreamAuth, type SessionHost } from './session'
+import { beginSignIn, finishSignIn, probe, type SignInDeps } from './sign-in'
+
+export { CALLBACK_PATH }
+
+export interface OAuthServiceOptions {
+  /** the secret store's "oauth" namespace */
+  slots: SecretSlots
+  /** what protects `slots`, for `auth status` ("the secret store, …") */
+  storedIn: string
+  logger: Logger
+  /** this process's loopback listener (`http://127.0.0.1:PORT`), once it listens */
+  listenerUrl(): string | null
+  /** the server's current config entry with `${secret:…}`/`${env:…}` resolved, or null when it is gone */
+  serverConfig(name: string): ServerConfig | null
+  now?: () => number
+  flowTtlMs?: number
+}
+
+export interface CallbackAnswer {
+  status: number
+  title: string
+  message: string
+}
+
+export class SignInError extends Error {
+  constructor(
+    readonly code: 'not_applicable' | 'no_listener' | 'insecure' | 'no_sign_in' | 'failed',
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Whether OAuth sign-in applies to a server entry: HTTP, without an Authorization header of its own. */
+export function oauthApplies(config: ServerConfig): boolean {
+  if (usesStdio(config) || !config.url) return false
+  return !Object.keys(config.headers ?? {}).some((k) => k.toLowerCase() === 'authorization')
+}
+
+export class OAuthService extends EventEmitter<{ changed: [server: string]; signedIn: [server: string]; signedOut: [server: string] }> {
+  readonly records: OAuthRecords
+  private readonly flows: PendingFlows
+  /** servers found to need sign-in, with why (until they are signed in) */
+  private readonly required = new Map<string, string>()
+  private readonly now: () => number
+  private readonly host: SessionHost
+
+  constructor(private readonly o: OAuthServiceOptions) {
+    super()
+    this.records = new OAuthRecords(o.slots)
+    this.now = o.now ?? Date.now
+    this.flows = new PendingFlows(this.now, o.flowTtlMs)
+    this.host = {
+      records: this.records,
+      redirectUrl: () => this.redirectUrl(),
+      reasonFor: (server) => this.required.get(server) ?? null,
+      signInRequired: (server, reason) => {
+        if (this.required.get(server) === reason) return
+        this.required.set(server, reason)
+        this.emit('changed', server)
+      },
+      now: this.now,
+    }
+  }
+
+  redirectUrl(): string | null {
+    const base = this.o.listenerUrl()
+    return base ? `${base}${CALLBACK_PATH}` : null
+  }
+
+  /** The OAuth side of a new connection to `config` (resolved); null when OAuth does not apply. */
+  sessionFor(config: ServerConfig): UpstreamAuth | null {
+    if (!oauthApplies(config)) return null
+    // a bearer token never goes over plain http to another machine: such a server's 401 stays a plain error
+    if (!secureUrl(new URL(config.url as string))) return null
+    return new UpstreamAuth(config, this.host)
+  }
+
+  private deps(): SignInDeps {
+    return { records: this.records, now: this.now, fetch: oauthFetch(fetch, () => undefined) }
+  }
+
+  /** Starts a sign-in of `config` (resolved): the URL to open; the browser comes back to the callback. */
+  async start(config: ServerConfig): Promise<SignInStart> {
+    const name = config.name
+    if (!oauthApplies(config)) {
+      throw new SignInError(
+        'not_applicable',
+        usesStdio(config)
+          ? `server "${name}" runs on this machine (stdio); sign-in is for HTTP servers`
+          : `server "${name}" sends its own Authorization header (config "headers"); remove it to sign in with OAuth`,
+      )
+    }
+    const url = new URL(config.url as string)
+    if (!secureUrl(url)) throw new SignInError('insecure', new InsecureUrlError(url).message)
+    const redirectUrl = this.redirectUrl()
+    if (!redirectUrl) throw new SignInError('no_listener', 'this Toolgate has no loopback listener to receive the sign-in')
+    const d = this.deps()
+    let p
+    try {
+      p = await probe(config, d.fetch)
+    } catch (e) {
+      throw new SignInError('failed', `could not reach server "${name}" at ${url.origin}: ${(e as Error).message}`)
+    }
+    if (!p.asks && !config.oauth) {
+      throw new SignInError('no_sign_in', `server "${name}" answers without asking for a sign-in; there is nothing to sign in to`)
+    }
+    const flow = this.flows.create(name, config.url as string, redirectUrl)
+    try {
+      await beginSignIn(flow, config, p, d)
+    } catch (e) {
+      this.flows.drop(flow)
+      throw new SignInError('failed', `could not start the sign-in of server "${name}": ${(e as Error).message}`)
+    }
+    this.o.logger.info({ server: name, authorization_server: flow.discovery?.authorizationServerUrl }, 'sign-in started')
+    void flow.done.then((outcome) => this.finished(name, outcome))
+    this.emit('changed', name)
+    return { server: name, authorization_url: flow.authorizationUrl as string, expires_at: new Date(flow.expiresAt).toISOString() }
+  }
+
+  /** Resolves when the sign-in pending for `server` ends (or at once when none is pending). */
+  async wait(server: string): Promise<FlowOutcome> {
+    const flow = this.flows.of(server)
+    if (!flow) return { ok: false, message: `no sign-in of server "${server}" is in progress` }
+    return flow.done
+  }
+
+  /** GET /oauth/callback: only a live state gets its code exchanged; the answer is a page for the browser. */
+  async callback(params: URLSearchParams): Promise<CallbackAnswer> {
+    const taken = this.flows.take(params.get('state'))
+    if ('error' in taken) {
+      this.o.logger.warn(`sign-in redirect refused: ${taken.error}`)
+      return { status: 400, title: 'Sign-in refused', message: `Toolgate refused this sign-in redirect: ${taken.error}.` }
+    }
+    const flow = taken.flow
+    const outcome = await finishSignIn(flow, this.o.serverConfig(flow.server), params, this.deps())
+    flow.finish(outcome)
+    return outcome.ok
+      ? { status: 200, title: 'Signed in', message: `Signed in to ${flow.server}. You can close this tab and go back to Toolgate.` }
+      : { status: 400, title: 'Sign-in failed', message: `The sign-in to ${flow.server} did not complete: ${outcome.message}.` }
+  }
+
+  private finished(server: string, outcome: FlowOutcome): void {
+    if (outcome.ok) {
+      this.required.delete(server)
+      this.o.logger.info({ server }, 'signed in')
+      this.emit('signedIn', server)
+    } else {
+      this.o.logger.warn({ server }, `sign-in not completed: ${outcome.message}`)
+    }
+    this.emit('changed', server)
+  }
+
+  /** Deletes the tokens of `config` (and revokes the refresh token where the server offers it). */
+  async signOut(config: ServerConfig): Promise<string> {
+    const name = config.name
+    this.flows.cancel(name, 'signed out')
+    const r = oauthApplies(config) && config.url ? this.records.read(name, config.url) : null
+    if (!r?.tokens) {
+      return `Server ${name} was not signed in.`
+    }
+    const token = r.tokens.refresh_token ?? r.tokens.access_token
+    const client = configuredClient(config) ?? r.client
+    const revoked = r.authorization_server
+      ? await revokeToken(r.authorization_server, client, token, r.tokens.refresh_token ? 'refresh_token' : 'access_token', oauthFetch(fetch, () => undefined))
+      : false
+    this.records.update(name, config.url as string, withoutTokens)
+    this.required.set(name, 'signed out; sign in to connect again')
+    this.o.logger.info({ server: name, revoked }, 'signed out')
+    this.emit('signedOut', name)
+    this.emit('changed', name)
+    return `Signed out of ${name}: its tokens were deleted${revoked ? ' and revoked at the authorization server' : ''}.`
+  }
+
+  /** The sign-in of `config` (resolved) without any token. */
+  status(config: ServerConfig): AuthStatus {
+    const name = config.name
+    const base: AuthStatus = {
+      server: name,
+      status: 'not_applicable',
+      reason: null,
+      authorization_server: null,
+      client: configuredClient(config) ? 'configured' : null,
+      signed_in_at: null,
+      expires_at: null,
+      refreshable: false,
+      scopes: [],
+      pending: null,
+      stored_in: this.o.storedIn,
+    }
+    if (!oauthApplies(config)) {
+      return { ...base, client: null, reason: usesStdio(config) ? 'a stdio server: no sign-in' : 'it sends its own Authorization header' }
+    }
+    const r = this.records.read(name, config.url as string)
+    const flow = this.flows.of(name)
+    const needed = this.required.get(name) ?? null
+    const status: AuthState = flow ? 'signing_in' : r?.tokens ? 'signed_in' : needed ? 'needs_sign_in' : 'not_signed_in'
+    return {
+      ...base,
+      status,
+      reason: r?.tokens ? null : needed,
+      authorization_server: r?.authorization_server ?? null,
+      client: base.client ?? (r?.client ? 'registered' : null),
+      signed_in_at: r?.tokens ? (r.signed_in_at ?? null) : null,
+      expires_at: r?.tokens && r.expires_at !== undefined ? new Date(r.expires_at).toISOString() : null,
+      refreshable: Boolean(r?.tokens?.refresh_token),
+      scopes: r?.tokens?.scope ? r.tokens.scope.split(' ').filter(Boolean) : [],
+      pending: flow ? { expires_at: new Date(flow.expiresAt).toISOString() } : null,
+    }
+  }
+
+  /** What the server list shows: only once OAuth is known to apply (a 401 seen, a sign-in, or `oauth` in the config). */
+  summary(config: ServerConfig): ServerAuthSummary | undefined {
+    if (!oauthApplies(config)) return undefined
+    const s = this.status(config)
+    if (s.status === 'not_applicable' || (s.status === 'not_signed_in' && !config.oauth)) return undefined
+    return { status: s.status, ...(s.reason ? { reason: s.reason } : {}) }
+  }
+
+  /** A server that is gone: its pending sign-in ends (its record stays until `auth logout`). */
+  forgetServer(server: string): void {
+    this.flows.cancel(server, 'the server was removed')
+    if (this.required.delete(server)) this.emit('changed', server)
+  }
+}
+
+export { NeedsSignInError }
