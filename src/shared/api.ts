@@ -72,6 +72,8 @@ export interface AuthStatus {
   scopes: string[]
   /** a sign-in waiting for the browser to come back */
   pending: { expires_at: string } | null
+  /** how the last sign-in started here ended */
+  last_attempt: { ok: boolean; message: string; at: string } | null
   /** where tokens and client secrets are kept */
   stored_in: string
 }

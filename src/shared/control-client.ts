@@ -9,12 +9,14 @@ import {
   type Api,
   type ApiEvent,
   type AppInfo,
+  type AuthStatus,
   type SearchArgs,
   type RemoveResult,
   type ServerEntryView,
   type ServerInput,
   type SecretInfo,
   type SecretStoreInfo,
+  type SignInStart,
   type ServerAction,
   type ServerActionOptions,
   type ServerInfo,
@@ -57,6 +59,9 @@ export const controlRoutes = {
   serverAction: (server: string, action: ServerAction) => `/api/v1/servers/${enc(server)}/${enc(action)}`,
   toolAction: (server: string, tool: string, action: ToolAction) => `/api/v1/servers/${enc(server)}/tools/${enc(tool)}/${enc(action)}`,
   approveAll: (server: string) => `/api/v1/servers/${enc(server)}/tools/approve-all`,
+  auth: (server: string) => `/api/v1/servers/${enc(server)}/auth`,
+  signIn: (server: string) => `/api/v1/servers/${enc(server)}/auth/login`,
+  signOut: (server: string) => `/api/v1/servers/${enc(server)}/auth/logout`,
   agentToken: (agent: string) => `/api/v1/agents/${enc(agent)}/token`,
   searchLearned: () => '/api/v1/search/learned',
   agents: () => '/api/v1/agents',
@@ -132,6 +137,15 @@ export class ControlClient implements Api {
   }
   approveAll(server: string): Promise<ActionResult> {
     return this.json('POST', controlRoutes.approveAll(server))
+  }
+  signIn(server: string): Promise<SignInStart> {
+    return this.json('POST', controlRoutes.signIn(server))
+  }
+  authStatus(server: string): Promise<AuthStatus> {
+    return this.json('GET', controlRoutes.auth(server))
+  }
+  signOut(server: string): Promise<ActionResult> {
+    return this.json('POST', controlRoutes.signOut(server))
   }
   async search(args: SearchArgs): Promise<string> {
     const res = await this.request('GET', controlRoutes.search(args))

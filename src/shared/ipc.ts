@@ -31,6 +31,9 @@ export const API_OPS = [
   'secrets',
   'setSecret',
   'deleteSecret',
+  'signIn',
+  'authStatus',
+  'signOut',
 ] as const satisfies readonly ApiOp[]
 
 // Compile-time check that the list names every operation of the Api.

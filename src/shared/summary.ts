@@ -16,6 +16,8 @@ export interface ServersSummary {
   callable: number
   /** servers waiting for the user's review, by name */
   reviewServers: string[]
+  /** servers that need the user to sign in (state needs_auth, or a quarantined one whose Inspect needs it), by name */
+  needsSignIn: string[]
   /** pending/changed tools per server (servers with none omitted) */
   pendingTools: Record<string, number>
   /** reviewServers + every pending tool: the "N waiting for approval" number */
@@ -29,6 +31,7 @@ export function awaitsReview(s: ServerInfo): boolean {
 
 export function summarizeServers(servers: readonly ServerInfo[]): ServersSummary {
   const reviewServers = servers.filter(awaitsReview).map((s) => s.name)
+  const needsSignIn = servers.filter((s) => s.enabled && (s.state === 'needs_auth' || s.auth?.status === 'needs_sign_in')).map((s) => s.name)
   const pendingTools: Record<string, number> = {}
   let pendingTotal = 0
   for (const s of servers) {
@@ -45,6 +48,7 @@ export function summarizeServers(servers: readonly ServerInfo[]): ServersSummary
     error: inState('error'),
     callable: servers.reduce((n, s) => n + (s.counts.callable ?? 0), 0),
     reviewServers,
+    needsSignIn,
     pendingTools,
     waiting: reviewServers.length + pendingTotal,
   }

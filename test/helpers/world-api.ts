@@ -134,6 +134,9 @@ export class WorldApi implements Api {
   // the value is never recorded: calls show only the name
   setSecret = (name: string, value: string) => this.run('setSecret', [name], () => this.service.setSecret(name, value))
   deleteSecret = (name: string) => this.run('deleteSecret', [name], () => this.service.deleteSecret(name))
+  signIn = (server: string) => this.run('signIn', [server], () => this.service.signIn(server))
+  authStatus = (server: string) => this.run('authStatus', [server], () => this.service.authStatus(server))
+  signOut = (server: string) => this.run('signOut', [server], () => this.service.signOut(server))
   subscribe(listener: (event: ApiEvent) => void): () => void {
     this.listeners++
     const off = this.service.subscribe(listener)

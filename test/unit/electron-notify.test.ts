@@ -11,6 +11,7 @@ const s = (over: Partial<Summary>): Summary => ({
   error: 0,
   callable: 0,
   reviewServers: [],
+  needsSignIn: [],
   pendingTools: {},
   waiting: 0,
   ...over,

@@ -21,6 +21,7 @@ const handlers = (startAtLogin = false) => ({
   open: vi.fn(),
   quit: vi.fn(),
   setServerEnabled: vi.fn(),
+  signIn: vi.fn(),
   startAtLogin: vi.fn(() => startAtLogin),
   setStartAtLogin: vi.fn(),
 })

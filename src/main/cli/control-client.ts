@@ -43,8 +43,12 @@ export function locate(where: Where): { dataDir: string; configPath: string; con
   return { dataDir, configPath, config, live: client }
 }
 
-/** Reaches Toolgate for one operator command: the live owner, else the data dir itself. */
-export async function openOperator(where: Where): Promise<Operator> {
+/**
+ * Reaches Toolgate for one operator command: the live owner, else the data dir itself. `listen`
+ * gives that embedded core a loopback listener (on the configured address, else any free port):
+ * a sign-in's redirect comes back to it.
+ */
+export async function openOperator(where: Where, opts: { listen?: boolean } = {}): Promise<Operator> {
   const { dataDir, configPath, live: client } = locate(where)
   if (client) {
     return {
@@ -59,7 +63,8 @@ export async function openOperator(where: Where): Promise<Operator> {
   const core = await startCore({
     configPath,
     dataDir,
-    serveHttp: false,
+    serveHttp: opts.listen === true,
+    fallbackPort: opts.listen === true, // the configured port is taken by something else: any free one
     kind: 'stdio',
     offline: true,
     logger: createLogger({ dataDir, stderr: false }),

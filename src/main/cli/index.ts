@@ -22,6 +22,7 @@ import { activityCmd } from './activity'
 import { printAgentViews } from './print-agents'
 import { secretsList, secretsRm, secretsSet } from './secrets'
 import { serversAdd, serversRemove } from './servers-edit'
+import { authLogin, authLogout, authStatus } from './auth'
 
 const program = new Command('toolgate')
   .description('Toolgate: one safe MCP endpoint in front of every MCP server you use.')
@@ -269,6 +270,18 @@ where(secrets.command('list'))
 where(secrets.command('rm <name>'))
   .description('remove a secret (servers that use it stop with an error naming it)')
   .action((name: string, o) => secretsRm(name, w(o)))
+
+const auth = program.command('auth').description('OAuth sign-in of HTTP servers (tokens kept in the secret store)')
+where(auth.command('login <server>'))
+  .description('print the sign-in page to open, and wait until the browser comes back to Toolgate')
+  .action((server: string, o) => authLogin(server, w(o)))
+where(auth.command('status <server>'))
+  .description('whether the server is signed in, since when, until when (never a token)')
+  .option('--json', 'print JSON')
+  .action((server: string, o) => authStatus(server, w(o), o.json === true))
+where(auth.command('logout <server>'))
+  .description("delete the server's tokens (revoked at the authorization server where it allows)")
+  .action((server: string, o) => authLogout(server, w(o)))
 
 where(program.command('connect <client>'))
   .description('print (or --write) the config snippet that connects claude-desktop | cursor | claude-code | vscode')

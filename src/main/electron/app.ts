@@ -1,7 +1,7 @@
 // The tray app's lifecycle: one instance, the core started once, a window that hides on close,
 // the tray and notifications kept in step with the core's events, a clean stop on quit.
 import { join } from 'node:path'
-import { BrowserWindow, Notification, app, dialog, ipcMain, safeStorage, session } from 'electron'
+import { BrowserWindow, Notification, app, dialog, ipcMain, safeStorage, session, shell } from 'electron'
 import type { Api, AppInfo } from '../../shared/api'
 import type { DecisionOrigin } from '../../shared/activity'
 import { EVENT_CHANNEL } from '../../shared/ipc'
@@ -110,7 +110,12 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
   const windowApi = running.apiFor?.({ by: 'user', via: 'window' }) ?? running.api
   const trayApi = running.apiFor?.({ by: 'user', via: 'tray' }) ?? running.api
   const isTrustedSender = senderValidator(() => win, entry)
-  registerIpcHandlers(ipcMain, windowApi, { isTrustedSender })
+  // a sign-in page opens in the system browser (its cookies, its password manager), never in our window
+  const openExternal = async (url: string): Promise<void> => {
+    if (!/^https?:\/\//i.test(url)) throw new Error(`not opening ${url.slice(0, 40)}: only http(s) sign-in pages open`)
+    await shell.openExternal(url)
+  }
+  registerIpcHandlers(ipcMain, windowApi, { isTrustedSender, openExternal })
   const loginEnv = defaultLoginEnv(app)
   let tray: TrayController | null = null
   const login = {
@@ -148,6 +153,12 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
         } catch (err) {
           notify({ title: 'Toolgate: could not change "Start at login"', body: err instanceof Error ? err.message : String(err) })
         }
+      },
+      signIn: (name) => {
+        running.api
+          .signIn(name)
+          .then((start) => openExternal(start.authorization_url))
+          .catch((err: unknown) => notify({ title: `Toolgate: could not sign in to "${name}"`, body: err instanceof Error ? err.message : String(err) }))
       },
       setServerEnabled: (name, enabled) => {
         trayApi

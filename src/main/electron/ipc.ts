@@ -39,9 +39,23 @@ const toolOptions = (v: unknown): [] | [{ for: string }] => {
   return [{ for: f }]
 }
 
+/** Opens a sign-in page in the system browser (http(s) only). */
+export type OpenExternal = (url: string) => Promise<void>
+
 /** Checks the renderer's arguments and calls the matching Api method. */
-export function callOp(api: Api, op: ApiOp, args: unknown[]): Promise<unknown> {
+export async function callOp(api: Api, op: ApiOp, args: unknown[], openExternal?: OpenExternal): Promise<unknown> {
   switch (op) {
+    case 'signIn': {
+      const start = await api.signIn(str(args[0], 'server'))
+      if (!openExternal) return start
+      // the desktop app opens the system browser itself; the window only shows that it waits
+      await openExternal(start.authorization_url)
+      return { ...start, opened: true }
+    }
+    case 'authStatus':
+      return api.authStatus(str(args[0], 'server'))
+    case 'signOut':
+      return api.signOut(str(args[0], 'server'))
     case 'info':
       return api.info()
     case 'status':
@@ -121,6 +135,8 @@ export function toIpcError(err: unknown): IpcResult {
 export interface IpcOptions {
   /** only the main frame of our own window, showing our page, may call the core (senderValidator) */
   isTrustedSender: (event: SenderEvent) => boolean
+  /** signIn opens the authorization page with this (shell.openExternal) */
+  openExternal?: OpenExternal
 }
 
 /** Registers one handler per operation; returns a function that removes them. */
@@ -129,7 +145,7 @@ export function registerIpcHandlers(ipcMain: Pick<IpcMain, 'handle' | 'removeHan
     ipcMain.handle(opChannel(op), async (event, ...args: unknown[]): Promise<IpcResult> => {
       if (!opts.isTrustedSender(event)) return toIpcError(new ApiError('forbidden', 'IPC from an unknown sender', 403))
       try {
-        return { ok: true, value: await callOp(api, op, args) }
+        return { ok: true, value: await callOp(api, op, args, opts.openExternal) }
       } catch (err) {
         return toIpcError(err)
       }

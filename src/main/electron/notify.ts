@@ -1,5 +1,5 @@
 // Desktop notifications when something starts waiting for the user: a new server to review,
-// tools that became pending/changed, or an agent's access request. The first snapshot is the baseline (no notification at start;
+// tools that became pending/changed, an agent's access request, or a server that needs sign-in. The first snapshot is the baseline (no notification at start;
 // the tray icon already shows it).
 import type { ServersSummary as Summary } from '../../shared/summary'
 import type { AccessRequest } from '../../shared/requests'
@@ -22,7 +22,15 @@ export function whatStartedWaiting(prev: Summary, next: Summary): Note | null {
       lines.push(`${delta} tool${delta === 1 ? '' : 's'} of "${name}" ${delta === 1 ? 'is' : 'are'} new or changed.`)
     }
   }
+  const signIn = next.needsSignIn.filter((name) => !prev.needsSignIn.includes(name))
+  for (const name of signIn) lines.push(`Server "${name}" needs you to sign in.`)
   if (lines.length === 0) return null
+  if (tools === 0 && newServers.length === 0) {
+    return {
+      title: `Toolgate: ${signIn.length === 1 ? 'a server needs' : `${signIn.length} servers need`} sign-in`,
+      body: `${lines.join(' ')} Open Toolgate to sign in.`,
+    }
+  }
   const title =
     tools > 0 && newServers.length > 0
       ? 'Toolgate: servers and tools wait for approval'

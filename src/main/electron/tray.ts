@@ -8,6 +8,8 @@ export interface TrayHandlers {
   open(): void
   quit(): void
   setServerEnabled(server: string, enabled: boolean): void
+  /** starts a sign-in and opens the authorization page in the system browser */
+  signIn(server: string): void
   /** the start-at-login setting: its state now, and the switch */
   startAtLogin(): boolean
   setStartAtLogin(on: boolean): void
@@ -20,6 +22,7 @@ const STATE_LABEL: Record<ServerInfo['state'], string> = {
   error: 'error',
   quarantined: 'quarantined',
   disabled: 'off',
+  needs_auth: 'needs sign-in',
 }
 
 function serverItem(s: ServerInfo, h: TrayHandlers): MenuItemConstructorOptions {
@@ -27,6 +30,7 @@ function serverItem(s: ServerInfo, h: TrayHandlers): MenuItemConstructorOptions 
   const label = `${s.name} — ${STATE_LABEL[s.state]}${pending > 0 ? ` · ${pending} waiting` : ''}`
   const submenu: MenuItemConstructorOptions[] = [{ label: `${s.counts.callable} tool${s.counts.callable === 1 ? '' : 's'} callable`, enabled: false }]
   if (s.state === 'error' && s.last_error) submenu.push({ label: `Error: ${s.last_error.slice(0, 80)}`, enabled: false })
+  if (s.enabled && (s.state === 'needs_auth' || s.auth?.status === 'needs_sign_in')) submenu.push({ label: 'Sign in…', click: () => h.signIn(s.name) })
   if (s.quarantined) {
     submenu.push({
       label: s.quarantine_source === 'config' ? 'Held in quarantine by the config' : 'Review in Toolgate…',
@@ -53,6 +57,7 @@ export function buildTrayMenu(servers: readonly ServerInfo[], summary: Summary, 
       : { label: 'Nothing waiting for approval', enabled: false },
   ]
   if (requests > 0) items.push({ label: `${requests} access request${requests === 1 ? '' : 's'} from agents…`, click: () => h.open() })
+  if (summary.needsSignIn.length > 0) items.push({ label: signInLine(summary), click: () => h.open() })
   items.push({ type: 'separator' })
   if (servers.length === 0) items.push({ label: 'No servers configured yet', enabled: false })
   for (const s of servers) items.push(serverItem(s, h))
@@ -65,10 +70,18 @@ export function buildTrayMenu(servers: readonly ServerInfo[], summary: Summary, 
   return items
 }
 
+/** "1 server needs sign-in…" / "2 servers need sign-in…" */
+export function signInLine(summary: Summary): string {
+  const n = summary.needsSignIn.length
+  return `${n} server${n === 1 ? ' needs' : 's need'} sign-in…`
+}
+
 export function tooltipFor(summary: Summary, requests = 0): string {
   const asks = requests > 0 ? `${requests} access request${requests === 1 ? '' : 's'}` : ''
-  if (summary.waiting > 0) return `Toolgate — ${summary.waiting} waiting for approval${asks ? `, ${asks}` : ''}`
-  if (asks) return `Toolgate — ${asks}`
+  const signIn = summary.needsSignIn.length > 0 ? signInLine(summary).replace('…', '') : ''
+  const also = [asks, signIn].filter(Boolean).join(', ')
+  if (summary.waiting > 0) return `Toolgate — ${summary.waiting} waiting for approval${also ? `, ${also}` : ''}`
+  if (also) return `Toolgate — ${also}`
   return `Toolgate — ${summary.connected}/${summary.total} servers, ${summary.callable} tools`
 }
 
@@ -101,13 +114,13 @@ export class TrayController {
   /** `requests`: access requests waiting for the user. */
   update(servers: readonly ServerInfo[], summary: Summary, requests = 0): void {
     this.last = { servers, summary, requests }
-    const attention = summary.waiting > 0 || requests > 0
+    const attention = summary.waiting > 0 || requests > 0 || summary.needsSignIn.length > 0
     if (attention !== this.attention) {
       this.attention = attention
       this.tray.setImage(nativeImage.createFromPath(attention ? this.icons.attention : this.icons.normal))
     }
     this.tray.setToolTip(tooltipFor(summary, requests))
-    if (process.platform === 'darwin') this.tray.setTitle(attention ? String(summary.waiting + requests) : '')
+    if (process.platform === 'darwin') this.tray.setTitle(attention ? String(summary.waiting + requests + summary.needsSignIn.length) : '')
     this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(servers, summary, this.handlers, requests)))
   }
 
@@ -117,5 +130,5 @@ export class TrayController {
 }
 
 function summaryOfNothing(): Summary {
-  return { total: 0, connected: 0, quarantined: 0, disabled: 0, error: 0, callable: 0, reviewServers: [], pendingTools: {}, waiting: 0 }
+  return { total: 0, connected: 0, quarantined: 0, disabled: 0, error: 0, callable: 0, reviewServers: [], needsSignIn: [], pendingTools: {}, waiting: 0 }
 }

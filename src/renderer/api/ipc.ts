@@ -7,12 +7,14 @@ import {
   type Api,
   type ApiEvent,
   type AppInfo,
+  type AuthStatus,
   type SearchArgs,
   type RemoveResult,
   type ServerEntryView,
   type ServerInput,
   type SecretInfo,
   type SecretStoreInfo,
+  type SignInStart,
   type ServerAction,
   type ServerActionOptions,
   type ServerInfo,
@@ -105,6 +107,16 @@ export class IpcApi implements Api {
   }
   activity(query: ActivityQuery): Promise<ActivityPage> {
     return this.call('activity', query)
+}
+
+  signIn(server: string): Promise<SignInStart> {
+    return this.call('signIn', server)
+  }
+  authStatus(server: string): Promise<AuthStatus> {
+    return this.call('authStatus', server)
+  }
+  signOut(server: string): Promise<ActionResult> {
+    return this.call('signOut', server)
   }
   subscribe(listener: (event: ApiEvent) => void): () => void {
     return this.bridge.onEvent(listener)

@@ -58,6 +58,16 @@ export function Header({ desktop }: { desktop?: DesktopSettings }) {
             )}
           </>
         )}
+        {summary.needsSignIn.length > 0 && (
+          <>
+            <span className="sep" aria-hidden="true">
+              ·
+            </span>
+            <button type="button" className="waiting" onClick={() => setTab('servers')}>
+              {summary.needsSignIn.length} server{summary.needsSignIn.length === 1 ? ' needs' : 's need'} sign-in
+            </button>
+          </>
+        )}
       </p>
       <nav className="tabs" aria-label="Views">
         {TABS.map((t) => (

@@ -5,6 +5,7 @@ import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
 import { InspectDialog } from './InspectDialog'
 import { TimedMenu } from './TimedMenu'
+import { SignInButton, SignOutButton } from './ServerSignIn'
 
 interface ActionProps {
   server: string
@@ -106,6 +107,7 @@ export function ServerActions({ server }: { server: ServerInfo }) {
   const offlineFailed = useApp((s) => Boolean(s.inspectOffline[name]))
   return (
     <div className="actions">
+      <SignInButton server={server} />
       {quarantined && <InspectButton server={server} />}
       {quarantined && offlineFailed && <InspectButton server={server} network />}
       {quarantined && !operatorHold && <ActionButton server={name} action="approve" label="Approve server" primary />}
@@ -120,6 +122,7 @@ export function ServerActions({ server }: { server: ServerInfo }) {
           <ForATime server={name} action="enable" label="Enable server" />
         </>
       )}
+      <SignOutButton server={server} />
       {!quarantined && <ActionButton server={name} action="quarantine" label="Quarantine server" quiet />}
       <ManageButtons server={name} />
     </div>

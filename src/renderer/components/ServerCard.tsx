@@ -20,6 +20,7 @@ const STATE_LABEL: Record<ServerInfo['state'], string> = {
   error: 'error',
   quarantined: 'quarantined',
   disabled: 'off',
+  needs_auth: 'needs sign-in',
 }
 
 function ServerBadges({ server }: { server: ServerInfo }) {

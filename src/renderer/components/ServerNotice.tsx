@@ -1,6 +1,7 @@
 // One calm sentence under a server header when its situation needs explaining.
 import type { ServerInfo } from '../../shared/api'
 import { AlertIcon, LockIcon, PowerIcon, ShieldIcon } from './icons'
+import { offersSignIn, SignInNotice } from './ServerSignIn'
 
 export function ServerNotice({ server }: { server: ServerInfo }) {
   if (server.quarantined && server.quarantine_source === 'config') {
@@ -14,6 +15,7 @@ export function ServerNotice({ server }: { server: ServerInfo }) {
       </p>
     )
   }
+  if (offersSignIn(server)) return <SignInNotice server={server} />
   if (server.quarantined) {
     return (
       <p className="notice notice--warn">

@@ -66,3 +66,10 @@ export const ChevronIcon = ({ open }: { open: boolean }) => (
     <path d="m6 3.5 4.5 4.5L6 12.5" />
   </Svg>
 )
+
+export const KeyIcon = () => (
+  <Svg>
+    <circle cx="5" cy="10.5" r="2.8" />
+    <path d="M7 8.5l6-6M11 4.5l1.8 1.8M9.5 6l1.5 1.5" />
+  </Svg>
+)

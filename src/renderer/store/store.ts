@@ -22,6 +22,7 @@ import { createActivitySlice, type ActivitySlice } from './activity'
 import type { ActivityEvent } from '../../shared/activity'
 import type { AgentView } from '../../shared/agents'
 import { createManageSlice, type ManageSlice } from './manage'
+import { createSignInSlice, type SignInSlice } from './sign-in'
 import { opensByDefault } from './selectors'
 
 export type Tab = 'servers' | 'requests' | 'search' | 'secrets' | 'activity' | 'agents'
@@ -31,7 +32,7 @@ export interface Banner {
   message: string
 }
 
-export interface AppState extends SearchSlice, ActivitySlice, ManageSlice {
+export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignInSlice {
   api: Api
   loaded: boolean
   /** the key was refused (web UI): show the key screen instead of the app */
@@ -86,7 +87,7 @@ export function busyKey(...parts: string[]): string {
   return parts.join('\u0000')
 }
 
-export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {}): AppStore {
+export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUrl?: (url: string) => void } = {}): AppStore {
   const refreshDelay = opts.refreshDelayMs ?? 120
   return createStore<AppState>()((set, get, store) => {
     let refreshTimer: ReturnType<typeof setTimeout> | null = null
@@ -155,6 +156,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number } = {})
       ...createSearchSlice(set, get, store),
       ...createActivitySlice(set, get),
       ...createManageSlice(set, get),
+      ...createSignInSlice(set, get, opts.openUrl),
 
       start() {
         const unsubscribe = api.subscribe(onEvent)

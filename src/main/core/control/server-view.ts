@@ -1,7 +1,7 @@
 // How a server looks from outside: its state, counts and target, for the control API, the UI
 // and `upstream_servers`. Counts come from the catalog's classified entries only; the connection
 // state from the upstream manager's ConnectionStates.
-import type { ServerInfo, StatusCounts } from '../../../shared/api'
+import type { ServerAuthSummary, ServerInfo, StatusCounts } from '../../../shared/api'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { ServerState } from '../../../shared/statuses'
 import { Catalog } from '../catalog/catalog'
@@ -29,9 +29,15 @@ export function protocolOf(s: ServerConfig): string {
   return s.command ? 'stdio' : 'http'
 }
 
-export function serverInfo(catalog: Catalog, connections: ConnectionStates, s: ServerConfig): ServerInfo {
+export function serverInfo(
+  catalog: Catalog,
+  connections: ConnectionStates,
+  s: ServerConfig,
+  authOf: (s: ServerConfig) => ServerAuthSummary | undefined = () => undefined,
+): ServerInfo {
   const q = catalog.quarantineOf(s)
   const grant = timedGrantOf(catalog.store.current, s.name)
+  const auth = authOf(s)
   return {
     name: s.name,
     protocol: protocolOf(s),
@@ -47,6 +53,7 @@ export function serverInfo(catalog: Catalog, connections: ConnectionStates, s: S
     config_policy: Boolean(s.enabled_tools || s.disabled_tools),
     isolation: isolationOf(s),
     ...(grant ? { grant } : {}),
+    ...(auth ? { auth } : {}),
   }
 }
 

@@ -10,6 +10,8 @@ import {
   type ConnectSnippet,
   type ActionResult,
   type Api,
+  type AuthStatus,
+  type SignInStart,
   type ApiEvent,
   type AppInfo,
   type SearchArgs,
@@ -56,6 +58,8 @@ import { serverInfo } from './server-view'
 import { deleteSecret, listSecrets, setSecret } from './secrets-ops'
 import { ServerEdits } from './server-edits'
 import type { SecretStore } from '../secrets/store'
+import { needsSignIn } from '../oauth/errors'
+import { SignInError, type OAuthService } from '../oauth/service'
 import { VERSION } from '../version'
 import { appRoot, resolveDataDir } from '../paths'
 import { CLIENT_LABELS, CLIENT_NAMES, clientConfigPath, currentLaunchCommand, snippetText } from '../clients'
@@ -81,6 +85,8 @@ export interface ServiceDeps {
   activity: ActivityRecorder
   /** false for an operator command while nothing owns the data dir: no upstream runs */
   running: boolean
+  /** OAuth sign-in of HTTP servers; absent where nothing can receive the browser's redirect */
+  oauth?: OAuthService
 }
 
 /** `for` of an enable/approve action: nothing (permanent), "always", or a duration; "once" answers requests only. */
@@ -210,7 +216,7 @@ export class ControlService implements Api {
   }
 
   async status(): Promise<StatusInfo> {
-    const servers = this.d.catalog.currentConfig.servers.map((s) => serverInfo(this.d.catalog, this.d.manager.connections, s))
+    const servers = this.d.catalog.currentConfig.servers.map((s) => this.serverInfo(s))
     const all = [...this.d.catalog.snapshot().byId.values()]
     const sum = summarizeServers(servers) // the same summary as the tray and the UI header
     return {
@@ -223,11 +229,38 @@ export class ControlService implements Api {
   }
 
   async servers() {
-    return { servers: this.d.catalog.currentConfig.servers.map((s) => serverInfo(this.d.catalog, this.d.manager.connections, s)) }
+    return { servers: this.d.catalog.currentConfig.servers.map((s) => this.serverInfo(s)) }
+  }
+
+  private serverInfo(s: ServerConfig) {
+    return serverInfo(this.d.catalog, this.d.manager.connections, s, (c) => this.d.oauth?.summary(c))
+  }
+
+  private oauth(): OAuthService {
+    if (!this.d.oauth) throw new ApiError('no_sign_in', 'this Toolgate cannot sign in to servers (it has no loopback listener for the redirect)', 409)
+    return this.d.oauth
+  }
+
+  async signIn(name: string): Promise<SignInStart> {
+    const s = this.configOf(name)
+    try {
+      return await this.oauth().start(s)
+    } catch (e) {
+      if (e instanceof SignInError) throw new ApiError(e.code, e.message, e.code === 'failed' ? 502 : 409)
+      throw e
+    }
+  }
+
+  async authStatus(name: string): Promise<AuthStatus> {
+    return this.oauth().status(this.configOf(name))
+  }
+
+  async signOut(name: string): Promise<ActionResult> {
+    return { ok: true, message: await this.oauth().signOut(this.configOf(name)) }
   }
 
   async server(name: string) {
-    return { server: serverInfo(this.d.catalog, this.d.manager.connections, this.configOf(name)) }
+    return { server: this.serverInfo(this.configOf(name)) }
   }
 
   async tools(server: string) {
@@ -298,12 +331,21 @@ export class ControlService implements Api {
         logger: this.d.logger.child({ server: name, inspect: true }),
         limits: this.d.manager.limits(),
         network,
+        ...(this.d.oauth ? { oauth: this.d.oauth } : {}),
         sandbox: { ctx: { dataDir: this.d.dataDir, configPath: this.d.configPath }, mode: 'inspect' },
         references: { secret: (n) => this.d.secrets.get(n), env: process.env },
       })
       catalog.setLiveTools(name, tools, 'inspect')
       return `Inspected ${name}: it offers ${tools.length} tool(s); the process was stopped again.${how} Review them, then approve the server.`
     } catch (e) {
+      const signIn = needsSignIn(e)
+      if (signIn) {
+        throw new ApiError(
+          'needs_auth',
+          `${name} needs sign-in before Inspect can list its tools (${signIn.reason}): sign in (Sign in in the window, or \`toolgate auth login ${name}\`), then Inspect again.`,
+          409,
+        )
+      }
       const why = `could not inspect ${name}: ${(e as Error).message}`
       if (stdio && support.available && !network) {
         throw new ApiError(

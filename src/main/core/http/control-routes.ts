@@ -161,6 +161,11 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
     const server = parts[1]
     if (method === 'GET' && parts.length === 2) return sendJson(res, 200, await api.server(server))
     if (method === 'GET' && parts.length === 3 && parts[2] === 'tools') return sendJson(res, 200, await api.tools(server))
+    if (parts[2] === 'auth') {
+      if (method === 'GET' && parts.length === 3) return sendJson(res, 200, await api.authStatus(server))
+      if (method === 'POST' && parts.length === 4 && parts[3] === 'login') return sendJson(res, 200, await api.signIn(server))
+      if (method === 'POST' && parts.length === 4 && parts[3] === 'logout') return sendJson(res, 200, await api.signOut(server))
+    }
     const action = parts[parts.length - 1]
     if (method === 'POST' && parts.length === 3 && isServerAction(action)) {
       const f = action === 'enable' || action === 'approve' ? timedFor(body) : undefined

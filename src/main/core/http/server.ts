@@ -12,6 +12,9 @@ import { readJsonBody } from './body'
 import { handleControl, sendError, sendJson } from './control-routes'
 import type { McpEndpoint } from './mcp-endpoint'
 import type { DecisionOrigin } from '../../../shared/activity'
+import { CALLBACK_PATH } from '../oauth/client-info'
+import { sendCallbackPage } from '../oauth/callback-page'
+import type { CallbackAnswer } from '../oauth/service'
 
 export interface HttpOptions {
   host: string
@@ -26,6 +29,8 @@ export interface HttpOptions {
   staticDir: string | null
   createAgentToken(agent: string): Promise<string>
   forgetLearned(): Promise<number>
+  /** GET /oauth/callback: the browser back from an authorization server (no API key; the OAuth state is the credential) */
+  oauthCallback?: (params: URLSearchParams) => Promise<CallbackAnswer>
   logger: Logger
 }
 
@@ -89,6 +94,10 @@ export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
     // MCP client probing /.well-known/oauth-protected-resource must see a plain 404.
     if (url.pathname === '/.well-known' || url.pathname.startsWith('/.well-known/')) {
       return sendJson(res, 404, { error: { code: 'not_found', message: `${url.pathname}: Toolgate serves no /.well-known documents` } })
+    }
+    if (url.pathname === CALLBACK_PATH && o.oauthCallback) {
+      if (req.method !== 'GET') return sendJson(res, 405, { error: { code: 'method_not_allowed', message: 'the sign-in callback is GET only' } })
+      return sendCallbackPage(res, await o.oauthCallback(url.searchParams))
     }
     const isMcp = url.pathname === '/mcp'
     const isApi = url.pathname === '/api/v1' || url.pathname.startsWith('/api/v1/')

@@ -58,6 +58,8 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
   private readonly flows: PendingFlows
   /** servers found to need sign-in, with why (until they are signed in) */
   private readonly required = new Map<string, string>()
+  /** how each server's last sign-in ended */
+  private readonly attempts = new Map<string, { ok: boolean; message: string; at: string }>()
   private readonly now: () => number
   private readonly host: SessionHost
 
@@ -157,6 +159,7 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
   }
 
   private finished(server: string, outcome: FlowOutcome): void {
+    this.attempts.set(server, { ...outcome, at: new Date(this.now()).toISOString() })
     if (outcome.ok) {
       this.required.delete(server)
       this.o.logger.info({ server }, 'signed in')
@@ -178,7 +181,13 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
     const token = r.tokens.refresh_token ?? r.tokens.access_token
     const client = configuredClient(config) ?? r.client
     const revoked = r.authorization_server
-      ? await revokeToken(r.authorization_server, client, token, r.tokens.refresh_token ? 'refresh_token' : 'access_token', oauthFetch(fetch, () => undefined))
+      ? await revokeToken(
+          r.authorization_server,
+          client,
+          token,
+          r.tokens.refresh_token ? 'refresh_token' : 'access_token',
+          oauthFetch(fetch, () => undefined),
+        )
       : false
     this.records.update(name, config.url as string, withoutTokens)
     this.required.set(name, 'signed out; sign in to connect again')
@@ -202,6 +211,7 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
       refreshable: false,
       scopes: [],
       pending: null,
+      last_attempt: this.attempts.get(name) ?? null,
       stored_in: this.o.storedIn,
     }
     if (!oauthApplies(config)) {
