@@ -51,6 +51,7 @@ describe('IPC handlers', () => {
       'agentTokens',
       'agents',
       'approveAll',
+      'authStatus',
       'deleteSecret',
       'denyRequest',
       'editServer',
@@ -67,6 +68,8 @@ describe('IPC handlers', () => {
       'serverEntry',
       'servers',
       'setSecret',
+      'signIn',
+      'signOut',
       'stats',
       'status',
       'toolAction',
@@ -74,6 +77,25 @@ describe('IPC handlers', () => {
     ]
     expect([...fake.handlers.keys()].sort()).toEqual(ops.map((o) => `toolgate:${o}`).sort())
     expect([...API_OPS].sort()).toEqual(ops)
+  })
+
+  it('signIn opens the authorization page in the system browser (openExternal) and says so; the renderer opens nothing', async () => {
+    const api = await worldApi()
+    const page = 'https://auth.example/authorize?state=s'
+    api.signIn = vi.fn(async (server: string) => ({ server, authorization_url: page, expires_at: '2030-01-01T00:00:00.000Z' }))
+    const win = new FakeBrowserWindow({})
+    await win.loadFile(PAGE)
+    const own = () => ({ webContents: win.webContents as unknown as WebContents, isDestroyed: () => win.destroyed })
+    const openExternal = vi.fn(async () => undefined)
+    registerIpcHandlers(ipcMain, api, { isTrustedSender: senderValidator(own, { file: PAGE }), openExternal })
+    ipcRenderer.senderWindow = win
+    expect(await call('signIn', 'remote')).toEqual({
+      ok: true,
+      value: { server: 'remote', authorization_url: page, expires_at: '2030-01-01T00:00:00.000Z', opened: true },
+    })
+    expect(openExternal).toHaveBeenCalledWith(page)
+    expect(await call('signIn', '')).toMatchObject({ ok: false, error: { code: 'bad_request' } })
+    expect(openExternal).toHaveBeenCalledTimes(1)
   })
 
   it('map 1:1 onto the core with the same arguments and results', async () => {
