@@ -1,7 +1,7 @@
 // The mcp_config.json schema (CONTRACT.md §2). Pure zod: used by the core to validate the
 // operator's file and by the UI to know the shape.
 import { z } from 'zod'
-import { referenceProblem, referencingStrings, withPlaceholders } from './secret-refs'
+import { findReferences, referenceProblem, referencingStrings, withPlaceholders } from './secret-refs'
 
 export const SERVER_NAME_RE = /^[A-Za-z0-9._-]+$/
 
@@ -97,6 +97,13 @@ function checkServer(s: z.infer<typeof ServerBody>, ctx: z.RefinementCtx): void 
     if (stdio) ctx.addIssue({ code: 'custom', message: 'oauth applies only to HTTP servers (a "url"); remove it', path: ['oauth'] })
     if (s.oauth.client_secret !== undefined && !s.oauth.client_id) {
       ctx.addIssue({ code: 'custom', message: 'client_secret needs client_id', path: ['oauth', 'client_secret'] })
+    }
+    if (s.oauth.client_secret !== undefined && findReferences(s.oauth.client_secret).length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'a client secret is never written in the config: store it with `toolgate secrets set NAME` and write "${secret:NAME}" here',
+        path: ['oauth', 'client_secret'],
+      })
     }
     if (Object.keys(s.headers ?? {}).some((k) => k.toLowerCase() === 'authorization')) {
       ctx.addIssue({

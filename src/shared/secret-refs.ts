@@ -48,6 +48,7 @@ export interface ReferencingFields {
   headers?: Record<string, string>
   args?: string[]
   url?: string
+  oauth?: { client_secret?: string }
 }
 
 /** Every string of those fields, with a path for messages ("env.GITHUB_TOKEN", "args[2]", "url"). */
@@ -57,6 +58,7 @@ export function referencingStrings(s: ReferencingFields): Array<{ path: Array<st
   for (const [k, v] of Object.entries(s.headers ?? {})) out.push({ path: ['headers', k], value: v })
   ;(s.args ?? []).forEach((v, i) => out.push({ path: ['args', i], value: v }))
   if (s.url !== undefined) out.push({ path: ['url'], value: s.url })
+  if (s.oauth?.client_secret !== undefined) out.push({ path: ['oauth', 'client_secret'], value: s.oauth.client_secret })
   return out
 }
 

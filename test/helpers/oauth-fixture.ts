@@ -12,6 +12,8 @@ export interface FixtureState {
   counts: Record<'authorize' | 'token_code' | 'token_refresh' | 'refresh_refused' | 'register' | 'mcp_401' | 'mcp_ok' | 'revoke', number>
   issued: { access: string[]; refresh: string[]; codes: string[]; client_secrets: string[] }
   resources: Array<string | null>
+  /** every bearer token shown to /mcp */
+  seen: string[]
   clients: string[]
 }
 
@@ -20,7 +22,7 @@ export interface OAuthFixture {
   issuer: string
   pid: number
   state(): Promise<FixtureState>
-  control(action: 'revoke-refresh' | 'expire-access' | 'forget-clients' | 'deny'): Promise<void>
+  control(action: 'revoke-refresh' | 'expire-access' | 'forget-clients' | 'deny' | `redirect?to=${string}`): Promise<void>
   stop(): Promise<void>
 }
 

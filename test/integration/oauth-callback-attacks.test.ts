@@ -29,7 +29,7 @@ beforeAll(async () => {
   configs.set('b', entry('b', b.url))
   oauth = new OAuthService({
     slots: new MemorySlots(),
-    storedIn: 'memory (test)',
+    storedIn: () => 'memory (test)',
     logger: silentLogger(),
     listenerUrl: () => 'http://127.0.0.1:9',
     serverConfig: (name) => configs.get(name) ?? null,

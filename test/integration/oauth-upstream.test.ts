@@ -64,7 +64,7 @@ beforeAll(async () => {
   config = { name: 'remote', url: fx.url, protocol: 'auto', enabled: true, trust: 'manual' }
   oauth = new OAuthService({
     slots,
-    storedIn: 'memory (test)',
+    storedIn: () => 'memory (test)',
     logger: createLogger({ dataDir: dir, stderr: false, level: 'debug' }),
     // the browser's redirect is delivered by the test (followAuthorization): nothing listens here
     listenerUrl: () => 'http://127.0.0.1:9',

@@ -34,6 +34,8 @@ import { VERSION } from './version'
 import { sandboxSupport } from './upstream/sandbox'
 import { setupRequests } from './requests'
 import { SecretStore, type SecretSealer } from './secrets/store'
+import { resolveReferences } from './secrets/resolve'
+import { OAuthService } from './oauth/service'
 
 export interface CoreOptions {
   configPath?: string
@@ -152,9 +154,25 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const detachSecrets = manager.attachSecrets(secrets)
     const secretWarning = secrets.info().warning
     if (secretWarning) logger.warn(secretWarning)
+    let http: RunningHttp | null = null
+    // OAuth sign-in of HTTP servers: tokens in the secret store's "oauth" namespace, the browser's
+    // redirect back to this process's loopback listener (README "Remote servers")
+    const oauth = new OAuthService({
+      slots: secrets.namespace('oauth'),
+      storedIn: () => `the secret store (${secrets.info().protected_by})`,
+      logger,
+      listenerUrl: () => http?.url ?? null,
+      serverConfig: (name) => {
+        const s = catalog.serverConfig(name)
+        const r = s ? resolveReferences(s, { secret: (n) => secrets.get(n), env: process.env }) : null
+        return r?.ok ? r.config : null
+      },
+    })
+    const detachOAuth = manager.attachOAuth(oauth)
 
     let configError: string | null = null
     const applyConfig = (next: Config): void => {
+      for (const s of config.servers) if (!next.servers.some((n) => n.name === s.name)) oauth.forgetServer(s.name)
       config = next
       configError = null
       catalog.setConfig(next)
@@ -199,7 +217,6 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     // A per-instance admin credential, readable only by this user: local CLI commands and stdio
     // bridges authenticate with it whatever the configured key is (env, config or file).
     const instanceKey = writeInstanceKey(dataDir)
-    let http: RunningHttp | null = null
 
     const scopeForAgent = (name: string | undefined): Scope => (name ? liveAgentScope(() => config.agents, name, configPath) : FULL_SCOPE)
     // a request is answered with the scope its agent has now; an agent removed from the config has none
@@ -250,6 +267,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       tokens,
       requests,
       activity,
+      oauth,
     })
 
     const createAgentToken = async (agent: string): Promise<string> => (await tokens.create(agent)).token
@@ -285,6 +303,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         createAgentToken,
         forgetLearned,
         apiFor: (origin) => api.as(origin),
+        oauthCallback: (params) => oauth.callback(params),
         staticDir: opts.staticDir === undefined ? path.join(appRoot(), 'out', 'renderer') : opts.staticDir,
         logger,
       }
@@ -318,6 +337,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         await watcher.close()
         await stopWatchingState()
         detachSecrets()
+        detachOAuth()
         // Upstreams first: calls in flight are answered with a clear error before the listener closes.
         await manager.stopAll()
         await lastCatalog?.close()

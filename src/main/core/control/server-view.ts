@@ -3,7 +3,7 @@
 // state from the upstream manager's ConnectionStates.
 import type { ServerAuthSummary, ServerInfo, StatusCounts } from '../../../shared/api'
 import type { ServerConfig } from '../../../shared/config-schema'
-import type { ServerState } from '../../../shared/statuses'
+import { signInMessage, type ServerState } from '../../../shared/statuses'
 import { Catalog } from '../catalog/catalog'
 import type { Scope } from '../agent/scope'
 import { describeLaunch, describeTarget } from '../upstream/target'
@@ -66,7 +66,8 @@ export function agentServerEntry(catalog: Catalog, connections: ConnectionStates
     quarantined: catalog.quarantineOf(s) !== null,
     state: serverState(catalog, connections, s),
   }
-  const err = lastError(catalog, connections, s)
+  // an agent learns that a sign-in is needed, never why (the authorization server's answer is for the user)
+  const err = entry.state === 'needs_auth' ? signInMessage(s.name) : lastError(catalog, connections, s)
   if (err) entry.last_error = err
   const visible = catalog.entries(s.name).filter((e) => scope.allows(e) && !e.hidden)
   const counts: StatusCounts = Catalog.counts(visible)

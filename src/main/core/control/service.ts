@@ -60,6 +60,7 @@ import { ServerEdits } from './server-edits'
 import type { SecretStore } from '../secrets/store'
 import { needsSignIn } from '../oauth/errors'
 import { SignInError, type OAuthService } from '../oauth/service'
+import { resolveReferences } from '../secrets/resolve'
 import { VERSION } from '../version'
 import { appRoot, resolveDataDir } from '../paths'
 import { CLIENT_LABELS, CLIENT_NAMES, clientConfigPath, currentLaunchCommand, snippetText } from '../clients'
@@ -241,8 +242,15 @@ export class ControlService implements Api {
     return this.d.oauth
   }
 
+  /** The entry with its ${secret:…}/${env:…} resolved (a sign-in goes to the URL the server connects to). */
+  private authConfigOf(name: string): ServerConfig {
+    const r = resolveReferences(this.configOf(name), { secret: (n) => this.d.secrets.get(n), env: process.env })
+    if (!r.ok) throw new ApiError('missing_reference', `server "${name}": ${r.error}`, 409)
+    return r.config
+  }
+
   async signIn(name: string): Promise<SignInStart> {
-    const s = this.configOf(name)
+    const s = this.authConfigOf(name)
     try {
       return await this.oauth().start(s)
     } catch (e) {
@@ -252,11 +260,11 @@ export class ControlService implements Api {
   }
 
   async authStatus(name: string): Promise<AuthStatus> {
-    return this.oauth().status(this.configOf(name))
+    return this.oauth().status(this.authConfigOf(name))
   }
 
   async signOut(name: string): Promise<ActionResult> {
-    return { ok: true, message: await this.oauth().signOut(this.configOf(name)) }
+    return { ok: true, message: await this.oauth().signOut(this.authConfigOf(name)) }
   }
 
   async server(name: string) {

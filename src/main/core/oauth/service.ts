@@ -21,8 +21,8 @@ export { CALLBACK_PATH }
 export interface OAuthServiceOptions {
   /** the secret store's "oauth" namespace */
   slots: SecretSlots
-  /** what protects `slots`, for `auth status` ("the secret store, …") */
-  storedIn: string
+  /** what protects `slots`, for `auth status` ("the secret store (…)") */
+  storedIn: () => string
   logger: Logger
   /** this process's loopback listener (`http://127.0.0.1:PORT`), once it listens */
   listenerUrl(): string | null
@@ -212,7 +212,7 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
       scopes: [],
       pending: null,
       last_attempt: this.attempts.get(name) ?? null,
-      stored_in: this.o.storedIn,
+      stored_in: this.o.storedIn(),
     }
     if (!oauthApplies(config)) {
       return { ...base, client: null, reason: usesStdio(config) ? 'a stdio server: no sign-in' : 'it sends its own Authorization header' }

@@ -61,6 +61,7 @@ export function resolveReferences(config: ServerConfig, source: ReferenceSource 
       ...(config.headers ? { headers: mapValues(config.headers) } : {}),
       ...(config.args ? { args: config.args.map(sub) } : {}),
       ...(config.url !== undefined ? { url: sub(config.url) } : {}),
+      ...(config.oauth?.client_secret !== undefined ? { oauth: { ...config.oauth, client_secret: sub(config.oauth.client_secret) } } : {}),
     }
     return { ok: true, config: resolved, secretValues: [...secretValues] }
   } catch (e) {
