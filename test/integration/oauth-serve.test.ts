@@ -152,6 +152,10 @@ describe('OAuth sign-in through toolgate serve', () => {
       expect(res.status).toBe(400)
       expect(text).toMatch(/Sign-in refused/)
       expect(res.headers.get('location')).toBeNull()
+      expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'/)
+      expect(res.headers.get('cache-control')).toBe('no-store')
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer')
+      expect(text).not.toMatch(/<script/i)
     }
     expect((await a.state()).counts.token_code).toBe(before)
     expect((await fetch(`${serve.url}/oauth/callback`, { method: 'POST' })).status).toBe(405)
