@@ -3,7 +3,9 @@
 // `toolgate serve` with real upstreams (server-everything, server-memory, the fixture server
 // whose tools file we edit to simulate a rug pull). Takes screenshots to docs/screenshots/.
 // Needs `npm run build` first. Prints `N passed, M failed` last; exits non-zero on failure.
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import readline from 'node:readline'
 import os from 'node:os'
 import path from 'node:path'
 import assert from 'node:assert/strict'
@@ -26,6 +28,7 @@ const EVERYTHING = path.join(root, 'node_modules/@modelcontextprotocol/server-ev
 const MEMORY = path.join(root, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')
 const ECHO = path.join(root, 'test/fixtures/servers/echo-env-server.mjs')
 const FIXTURE = process.env.FIXTURE_SERVER ?? path.resolve(root, '../shared/bench/fixture-server.mjs')
+const OAUTH_FIXTURE = path.join(root, 'test/fixtures/servers/oauth-mcp-server.mjs')
 
 // ---------------------------------------------------------------------------------------------
 if (!fs.existsSync(path.join(root, 'out/main/cli.js')) || !fs.existsSync(path.join(root, 'out/renderer/index.html'))) {
@@ -61,7 +64,9 @@ let serve = null
 let empty = null
 let browser = null
 let agent = null
+let oauthServer = null
 const cleanup = async () => {
+  oauthServer?.kill('SIGTERM')
   await agent?.close().catch(() => undefined)
   await browser?.close().catch(() => undefined)
   await serve?.stop()
@@ -478,6 +483,36 @@ try {
     assert.ok(!(await page.content()).includes('e2e-secret-token-5b7d1c9a0f3e2d4c'))
     await shot('secrets.png')
     await button(page.locator('nav'), 'Servers').click()
+  })
+
+  await step('a remote server that needs sign-in: Sign in opens its page in a new tab, the browser comes back, it connects', async () => {
+    oauthServer = spawn(process.execPath, [OAUTH_FIXTURE], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const first = await new Promise((resolve, reject) => {
+      readline.createInterface({ input: oauthServer.stdout }).once('line', resolve)
+      oauthServer.once('exit', (code) => reject(new Error(`the OAuth fixture exited (${code})`)))
+    })
+    const fixture = JSON.parse(first)
+    const cfg = JSON.parse(fs.readFileSync(serve.configFile, 'utf8'))
+    cfg.mcpServers.remote = { url: fixture.url, quarantined: false }
+    fs.writeFileSync(serve.configFile, JSON.stringify(cfg, null, 2))
+    await button(page.locator('nav'), 'Servers').click()
+    await waitAttr(card('remote'), 'data-state', 'needs_auth', 15_000)
+    assert.match(await card('remote').textContent(), /Needs sign-in: agents cannot call its tools until you sign in/)
+    assert.match(await page.locator('header').textContent(), /1 server needs sign-in/)
+    await shot('sign-in.png')
+    const [tab] = await Promise.all([browser.waitForEvent('page'), button(card('remote'), 'Sign in').click()])
+    await tab.getByRole('heading', { name: 'Signed in' }).waitFor({ timeout: 15_000 })
+    assert.ok(tab.url().startsWith(`${base}/oauth/callback?`), `the browser came back to Toolgate (${tab.url()})`)
+    assert.equal(await tab.evaluate(() => window.opener), null, 'the sign-in tab cannot reach the Toolgate window')
+    await tab.close()
+    await waitAttr(card('remote'), 'data-state', 'connected', 15_000)
+    const res = await agent.call('call_tool_read', { name: 'remote:echo', args: { text: 'signed in' } })
+    assert.deepEqual(res, { isError: false, text: 'echo: signed in' })
+    const issued = await (await fetch(`${fixture.admin}/state`)).json()
+    const html = await page.content()
+    for (const t of [...issued.issued.access, ...issued.issued.refresh]) assert.ok(!html.includes(t), 'the window never shows a token')
+    await openCard('remote')
+    await button(card('remote'), 'Sign out').waitFor()
   })
 
   await step('the page never reloaded and logged no errors', async () => {
