@@ -153,6 +153,7 @@ try {
           'agentTokens',
           'agents',
           'approveAll',
+          'authStatus',
           'deleteSecret',
           'denyRequest',
           'editServer',
@@ -172,7 +173,7 @@ try {
         ],
         'settings:getStartAtLogin',
         'settings:setStartAtLogin',
-        ...['stats', 'status', 'toolAction', 'tools'],
+        ...['signIn', 'signOut', 'stats', 'status', 'toolAction', 'tools'],
       ].map((o) => `toolgate:${o}`),
     )
   })

@@ -71,6 +71,26 @@ describe('tray menu', () => {
     ])
   })
 
+  it('a server that needs sign-in: "1 server needs sign-in…" opens the window, its submenu offers Sign in…, the tooltip says so', async () => {
+    const { servers } = await world()
+    const withSignIn = servers.map((s) => (s.name === 'gh' ? { ...s, state: 'needs_auth' as const, auth: { status: 'needs_sign_in' as const } } : s))
+    const summary = summarize(withSignIn)
+    expect(summary.needsSignIn).toEqual(['gh'])
+    const h = handlers()
+    const items = buildTrayMenu(withSignIn, summary, h) as Item[]
+    expect(labels(items).slice(0, 5)).toEqual(['0 of 5 servers connected', '3 tools callable', '2 waiting for approval…', '1 server needs sign-in…', '---'])
+    items.find((i) => i.label === '1 server needs sign-in…')!.click!()
+    expect(h.open).toHaveBeenCalledTimes(1)
+    const gh = items.find((i) => i.label?.startsWith('gh —'))!
+    expect(gh.label).toMatch(/^gh — needs sign-in/)
+    gh.submenu!.find((i) => i.label === 'Sign in…')!.click!()
+    expect(h.signIn.mock.calls).toEqual([['gh']])
+    expect(tooltipFor(summary)).toBe('Toolgate — 2 waiting for approval, 1 server needs sign-in')
+    // servers that are fine offer no sign-in
+    const plain = buildTrayMenu(servers, summarize(servers), handlers()) as Item[]
+    expect(plain.flatMap((i) => [i, ...(i.submenu ?? [])]).some((i) => /sign-in|Sign in/.test(i.label ?? ''))).toBe(false)
+  })
+
   it('Open Toolgate, the waiting line and Quit call their handlers', async () => {
     const { servers, summary } = await world()
     const h = handlers()
