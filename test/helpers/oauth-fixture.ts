@@ -1,10 +1,10 @@
 // The OAuth-protected MCP fixture (test/fixtures/servers/oauth-mcp-server.mjs) as a child
-// process: its URLs, its test controls, and the browser's part of a sign-in (following the
-// authorization URL to the redirect it answers with).
+// process: its URLs, its test controls, the browser's part of a sign-in (following the
+// authorization URL to the redirect it answers with), and `toolgate auth login` running.
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import readline from 'node:readline'
-import { ROOT, track, killTree } from './cli'
+import { BIN, ROOT, cliEnv, killTree, track, waitFor, type Env } from './cli'
 
 export const OAUTH_FIXTURE = path.join(ROOT, 'test/fixtures/servers/oauth-mcp-server.mjs')
 
@@ -66,4 +66,34 @@ export async function followAuthorization(authorizationUrl: string): Promise<URL
     throw new Error(`the authorization server answered ${res.status} instead of a redirect: ${await res.text()}`)
   }
   return new URL(location, authorizationUrl)
+}
+
+export interface AuthLogin {
+  /** the authorization page `toolgate auth login` printed */
+  page: URL
+  /** resolves with the exit code */
+  exited: Promise<number | null>
+  stdout(): string
+  stderr(): string
+  kill(): Promise<void>
+}
+
+/** Runs `toolgate auth login SERVER ...flags` until it prints the page to open. */
+export async function startAuthLogin(server: string, flags: string[], env: Env = {}): Promise<AuthLogin> {
+  const child = spawn(process.execPath, [BIN, 'auth', 'login', server, ...flags], { env: cliEnv(env), cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  track(child.pid)
+  let out = ''
+  let err = ''
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s))
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s))
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) await killTree(child.pid as number)
+  }
+  const PAGE = /https?:\/\/\S+authorize\S*/
+  await waitFor(() => PAGE.test(out), 30_000, 'the authorization URL on stdout').catch(async (e: Error) => {
+    await kill()
+    throw new Error(`${e.message}\nstdout: ${out}\nstderr: ${err}`)
+  })
+  return { page: new URL((PAGE.exec(out) as RegExpExecArray)[0]), exited, stdout: () => out, stderr: () => err, kill }
 }

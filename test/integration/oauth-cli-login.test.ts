@@ -2,29 +2,11 @@
 // configured address for the browser's redirect, the tokens land in the secret store, and a
 // later `toolgate serve` connects with them at once (no sign-in again); `auth status` reads them
 // with nothing running, never printing a token.
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  BIN,
-  cleanupProcesses,
-  cleanupTemp,
-  cliEnv,
-  freePort,
-  killTree,
-  ROOT,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  track,
-  waitFor,
-  waitForServerState,
-  writeJson,
-} from '../helpers/cli'
-import { followAuthorization, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture'
+import { assertBuilt, cleanupProcesses, cleanupTemp, freePort, runCli, startServe, stopProcess, tempDir, waitForServerState, writeJson } from '../helpers/cli'
+import { followAuthorization, startAuthLogin, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture'
 
 let fx: OAuthFixture
 let dataDir: string
@@ -51,27 +33,17 @@ afterAll(async () => {
 
 describe('toolgate auth login with nothing running', () => {
   it('listens on the configured address for the redirect, signs in, and exits', async () => {
-    const flags = ['--config', configPath, '--data-dir', dataDir]
-    const child = spawn(process.execPath, [BIN, 'auth', 'login', 'remote', ...flags], { env: cliEnv(env), cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
-    track(child.pid)
-    let out = ''
-    let err = ''
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s))
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s))
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
+    const login = await startAuthLogin('remote', ['--config', configPath, '--data-dir', dataDir], env)
     try {
-      await waitFor(() => /https?:\/\/\S+authorize\S*/.test(out), 30_000, `the authorization URL on stdout (stderr: ${err})`)
-      const page = new URL((/https?:\/\/\S+authorize\S*/.exec(out) as RegExpExecArray)[0])
-      expect(page.searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${port}/oauth/callback`)
-      const callback = await followAuthorization(page.href)
-      const res = await fetch(callback)
+      expect(login.page.searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${port}/oauth/callback`)
+      const res = await fetch(await followAuthorization(login.page.href))
       expect(res.status).toBe(200)
       expect(await res.text()).toContain('Signed in to remote')
-      expect(await exited).toBe(0)
+      expect(await login.exited).toBe(0)
     } finally {
-      if (child.exitCode === null) await killTree(child.pid as number)
+      await login.kill()
     }
-    expect(out).toContain('Signed in to remote.')
+    expect(login.stdout()).toContain('Signed in to remote.')
   })
 
   it('auth status reads the sign-in with nothing running, without a token', async () => {

@@ -5,7 +5,6 @@
 // signed-in request redirected to another origin, a server posing as another's resource, tokens
 // of one server shown to another, and an agent that must learn nothing but the one sentence.
 // Finally no token, code or client secret in the data dir, the log, stderr or any answer.
-import { spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -13,24 +12,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   apiRequest,
   assertBuilt,
-  BIN,
   cleanupProcesses,
   cleanupTemp,
-  cliEnv,
-  killTree,
-  ROOT,
   runCli,
   startServe,
   stopProcess,
   tempDir,
-  track,
-  waitFor,
   waitForServerState,
   writeJson,
   type Serve,
 } from '../helpers/cli'
 import { connectHttp, jsonOf, textOf, type McpHandle, type ToolResult } from '../helpers/mcp-client'
-import { followAuthorization, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture'
+import { followAuthorization, startAuthLogin, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture'
 
 const CLIENT_SECRET = 'cs_PreRegisteredSecret_7f3a9c1e5b'
 const SENTENCE = (s: string) =>
@@ -228,23 +221,15 @@ describe('OAuth sign-in through toolgate serve', () => {
   })
 
   it('toolgate auth login prints the page, waits for the browser and signs in; status and logout from the CLI', async () => {
-    const child = spawn(process.execPath, [BIN, 'auth', 'login', 'other', ...serve.flags], { env: cliEnv(), cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
-    track(child.pid)
-    let out = ''
-    let err = ''
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s))
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s))
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
+    const login = await startAuthLogin('other', serve.flags)
     try {
-      await waitFor(() => /https?:\/\/\S+authorize\S*/.test(out), 20_000, `the authorization URL on stdout (stderr: ${err})`)
-      const url = (/https?:\/\/\S+authorize\S*/.exec(out) as RegExpExecArray)[0]
-      expect((await browser(url)).status).toBe(200)
-      expect(await exited).toBe(0)
+      expect((await browser(login.page.href)).status).toBe(200)
+      expect(await login.exited).toBe(0)
     } finally {
-      if (child.exitCode === null) await killTree(child.pid as number)
+      await login.kill()
     }
-    answers.push(out, err)
-    expect(out).toContain('Signed in to other.')
+    answers.push(login.stdout(), login.stderr())
+    expect(login.stdout()).toContain('Signed in to other.')
     await waitForServerState(serve, 'other', 'connected', 15_000)
     expect(textOf(await tool('call_tool_read', { name: 'other:whoami', args: {} }))).toContain(`for ${b.url}`)
 

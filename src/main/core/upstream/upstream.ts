@@ -121,7 +121,8 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this.connect(gen)
   }
 
-  async stop(): Promise<void> {
+  /** Stops supervising: no timers, no retries; returns the connections to close. */
+  private halt(): UpstreamConnection[] {
     this.gen++
     this.running = false
     this.clearTimers()
@@ -130,6 +131,11 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this.opening = null
     this.refreshing = null
     this._attempt = 0
+    return conns
+  }
+
+  async stop(): Promise<void> {
+    const conns = this.halt()
     this.setState('stopped', null)
     if (conns.length > 0) this.log.info('stopping upstream')
     await Promise.all(conns.map((c) => c.close()))
@@ -287,14 +293,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   /** No retries: only a sign-in helps (it restarts this upstream). Calls answer the sign-in sentence. */
   private enterNeedsAuth(reason: string): void {
     if (!this.running) return
-    this.gen++
-    this.running = false
-    this.clearTimers()
-    const conns = [this.conn, this.opening].filter((c): c is UpstreamConnection => c !== null)
-    this.conn = null
-    this.opening = null
-    this.refreshing = null
-    this._attempt = 0
+    const conns = this.halt()
     this.log.warn(`upstream needs sign-in: ${this.redact(reason)}`)
     this.setState('needs_auth', this.redact(reason))
     for (const c of conns) void c.close()
