@@ -6,10 +6,10 @@
 // of one server shown to another, and an agent that must learn nothing but the one sentence.
 // Finally no token, code or client secret in the data dir, the log, stderr or any answer.
 import { createHash, randomBytes } from 'node:crypto'
-import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  allFiles,
   apiRequest,
   assertBuilt,
   cleanupProcesses,
@@ -75,17 +75,6 @@ async function signInViaApi(server: string): Promise<URL> {
 const pkce = () => {
   const verifier = randomBytes(32).toString('base64url')
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') }
-}
-
-/** Every file under `dir`, as text. */
-function allFiles(dir: string): Array<{ file: string; text: string }> {
-  const out: Array<{ file: string; text: string }> = []
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name)
-    if (e.isDirectory()) out.push(...allFiles(p))
-    else if (e.isFile()) out.push({ file: p, text: fs.readFileSync(p).toString('latin1') })
-  }
-  return out
 }
 
 beforeAll(async () => {
