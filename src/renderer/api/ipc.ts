@@ -107,7 +107,7 @@ export class IpcApi implements Api {
   }
   activity(query: ActivityQuery): Promise<ActivityPage> {
     return this.call('activity', query)
-}
+  }
 
   signIn(server: string): Promise<SignInStart> {
     return this.call('signIn', server)
