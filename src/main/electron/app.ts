@@ -155,7 +155,7 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
         }
       },
       signIn: (name) => {
-        running.api
+        trayApi
           .signIn(name)
           .then((start) => openExternal(start.authorization_url))
           .catch((err: unknown) => notify({ title: `Toolgate: could not sign in to "${name}"`, body: err instanceof Error ? err.message : String(err) }))
