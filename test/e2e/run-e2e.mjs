@@ -506,7 +506,7 @@ try {
     assert.equal(await tab.evaluate(() => window.opener), null, 'the sign-in tab cannot reach the Toolgate window')
     await tab.close()
     await waitAttr(card('remote'), 'data-state', 'connected', 15_000)
-    const res = await agent.call('call_tool_read', { name: 'remote:echo', args: { text: 'signed in' } })
+    const res = await agent.callText('call_tool_read', { name: 'remote:echo', args: { text: 'signed in' } })
     assert.deepEqual(res, { isError: false, text: 'echo: signed in' })
     const issued = await (await fetch(`${fixture.admin}/state`)).json()
     const html = await page.content()
