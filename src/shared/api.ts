@@ -145,6 +145,8 @@ export interface ToolInfo {
     previous_description?: string
     /** the whole approved definition when the tool changed since */
     previous?: PreviousDefinition
+    /** when the user rejected exactly this definition (status disabled_by_user; it does not ask again until it changes) */
+    rejected_at?: string
   }
   /** re-enabled or approved for a time */
   grant?: TimedGrantInfo
@@ -213,7 +215,7 @@ export interface AppInfo {
 
 /** The operator's actions on a server and on a tool: the control API routes, the IPC checks and the CLI commands come from these lists. */
 export const SERVER_ACTIONS = ['enable', 'disable', 'approve', 'quarantine', 'restart', 'inspect'] as const
-export const TOOL_ACTIONS = ['enable', 'disable', 'approve'] as const
+export const TOOL_ACTIONS = ['enable', 'disable', 'approve', 'reject'] as const
 export type ServerAction = (typeof SERVER_ACTIONS)[number]
 export type ToolAction = (typeof TOOL_ACTIONS)[number]
 

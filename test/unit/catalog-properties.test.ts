@@ -1,5 +1,5 @@
-// Property-based (fast-check): after ANY sequence of user decisions (approve / disable / enable
-// a tool, approve / quarantine a server), operator edits (server on/off) and tool-list changes
+// Property-based (fast-check): after ANY sequence of user decisions (approve / reject / disable /
+// enable a tool, approve / quarantine a server), operator edits (server on/off) and tool-list changes
 // (new tool, changed description / schema / annotations / title, removed tool, reverted), over
 // the real Catalog on a real StateStore in a temp dir, every tool has exactly one status and
 // nothing a lock covers is callable. The oracle is a model of what the user and the operator did
@@ -10,7 +10,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../src/shared/api'
 import { LOCK_STATUSES } from '../../src/shared/statuses'
-import { approveServer, approveTool, ingestTools, quarantineServer, setToolDisabled } from '../../src/main/core/catalog/decisions'
+import { approveServer, approveTool, ingestTools, quarantineServer, rejectTool, setToolDisabled } from '../../src/main/core/catalog/decisions'
 import { canonicalJson } from '../../src/main/core/catalog/hash'
 import { resolveTool } from '../../src/main/core/agent/call-gate'
 import { FULL_SCOPE } from '../../src/main/core/agent/scope'
@@ -39,6 +39,7 @@ function definition(name: string, v: number): ToolDef {
 type Action =
   | { kind: 'list'; server: Server; tools: Array<[string, number]> }
   | { kind: 'approveTool'; server: Server; tool: string }
+  | { kind: 'rejectTool'; server: Server; tool: string }
   | { kind: 'disableTool'; server: Server; tool: string; disabled: boolean }
   | { kind: 'approveServer'; server: Server }
   | { kind: 'quarantineServer'; server: Server }
@@ -57,6 +58,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
     weight: 4,
   },
   { arbitrary: fc.record({ kind: fc.constant('approveTool' as const), server, tool: toolName }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('rejectTool' as const), server, tool: toolName }), weight: 4 },
   { arbitrary: fc.record({ kind: fc.constant('disableTool' as const), server, tool: toolName, disabled: fc.boolean() }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('approveServer' as const), server }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('quarantineServer' as const), server }), weight: 1 },
@@ -69,6 +71,8 @@ interface Model {
   quarantined: Record<Server, boolean>
   enabled: Record<Server, boolean>
   userDisabled: Set<string>
+  /** per tool, the definitions the user rejected (as readable text); Approve and Re-enable take them back */
+  rejected: Map<string, Set<string>>
   /** the tool list each server last gave (null after a restart until it lists again) */
   live: Record<Server, ToolDef[] | null>
 }
@@ -115,13 +119,26 @@ async function apply(fx: Fixture, m: Model, a: Action): Promise<Fixture> {
       m.live[a.server] = tools
       return fx
     }
-    case 'approveTool':
-      await refused(approveTool(fx.catalog, a.server, a.tool))
+    case 'approveTool': {
+      const live = m.live[a.server]?.find((t) => t.name === a.tool)
+      if (!(await refused(approveTool(fx.catalog, a.server, a.tool))) && live) m.rejected.get(`${a.server}:${a.tool}`)?.delete(readable(live))
       return fx
+    }
+    case 'rejectTool': {
+      const live = m.live[a.server]?.find((t) => t.name === a.tool)
+      if (!(await refused(rejectTool(fx.catalog, a.server, a.tool))) && live) {
+        const id = `${a.server}:${a.tool}`
+        m.rejected.set(id, (m.rejected.get(id) ?? new Set()).add(readable(live)))
+      }
+      return fx
+    }
     case 'disableTool':
       if (!(await refused(setToolDisabled(fx.catalog, a.server, a.tool, a.disabled)))) {
         if (a.disabled) m.userDisabled.add(`${a.server}:${a.tool}`)
-        else m.userDisabled.delete(`${a.server}:${a.tool}`)
+        else {
+          m.userDisabled.delete(`${a.server}:${a.tool}`)
+          m.rejected.delete(`${a.server}:${a.tool}`)
+        }
       }
       return fx
     case 'approveServer':
@@ -164,6 +181,9 @@ function check(fx: Fixture, m: Model): void {
   }
   for (const e of all) {
     const s = e.server as Server
+    // a definition the user rejected never asks again and never runs
+    const live = m.live[s]?.find((t) => t.name === e.name)
+    if (live && m.rejected.get(e.id)?.has(readable(live))) expect(['callable', 'pending_approval'], `${e.id}: rejected`).not.toContain(e.status)
     const gate = resolveTool(fx.catalog, FULL_SCOPE, e.id)
     const callable = e.status === 'callable'
     expect(gate.ok).toBe(callable)
@@ -175,7 +195,6 @@ function check(fx: Fixture, m: Model): void {
     expect(m.userDisabled.has(e.id), `${e.id}: disabled by the user`).toBe(false)
     const approved = state.tools[e.id]?.approved
     expect(approved, `${e.id}: never approved`).toBeDefined()
-    const live = m.live[s]?.find((t) => t.name === e.name)
     if (live) expect(readable(approved!), `${e.id}: live definition differs from its approval`).toBe(readable(live))
   }
   // discovery never makes anything callable
@@ -191,6 +210,7 @@ describe('catalog invariants under any sequence of decisions and tool-list chang
           quarantined: { rev: true, trusted: false },
           enabled: { rev: true, trusted: true },
           userDisabled: new Set(),
+          rejected: new Map(),
           live: { rev: null, trusted: null },
         }
         const dir = tmpDir('toolgate-prop-')

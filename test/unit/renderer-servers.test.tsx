@@ -70,7 +70,7 @@ describe('server list', () => {
         .map((b) => b.textContent)
     // ⏱▾: the same act for a time (its menu)
     expect(names('sketchy')).toEqual(['sketchy', 'Inspect', 'Approve server', '⏱▾', 'Disable server', 'Edit server', 'Remove server'])
-    // gh is stopped: Restart; rotate_keys: Approve; archive_repo: Re-enable; the three callable tools: Disable; delete_repo (config lock): nothing
+    // gh is stopped: Restart; rotate_keys: Reject or Approve; archive_repo: Re-enable; the three callable tools: Disable; delete_repo (config lock): nothing
     expect(names('gh')).toEqual([
       'gh',
       'Approve all',
@@ -79,6 +79,7 @@ describe('server list', () => {
       'Quarantine server',
       'Edit server',
       'Remove server',
+      'Reject',
       'Approve',
       '⏱▾',
       'Re-enable',

@@ -60,8 +60,9 @@ describe('server view: tools', () => {
     expect(buttons('gh:list_repos')).toEqual(['Disable'])
     // ⏱▾: the same act for a time (its menu)
     expect(buttons('gh:archive_repo')).toEqual(['Re-enable', '⏱▾'])
-    expect(buttons('gh:rotate_keys')).toEqual(['Approve', '⏱▾'])
-    expect(buttons('gh:search_code')).toEqual(['Approve', '⏱▾'])
+    // every review offers the safe choice next to the risky one
+    expect(buttons('gh:rotate_keys')).toEqual(['Reject', 'Approve', '⏱▾'])
+    expect(buttons('gh:search_code')).toEqual(['Reject', 'Approve', '⏱▾'])
     expect(buttons('gh:delete_repo')).toEqual([])
   })
 
@@ -114,6 +115,37 @@ describe('server view: tools', () => {
     expect(api.calls).toContain('approveAll gh')
     expect(within(card('gh')).queryByRole('button', { name: 'Approve all' })).toBeNull()
     expect(card('gh').querySelector('[data-count="callable"]')?.textContent).toBe('4')
+  })
+
+  it('Reject keeps a changed tool off as the user decided; it stops waiting, and the same definition does not ask again', async () => {
+    const { api } = renderApp(await worldWithRugPull())
+    await ghTools()
+    // sketchy waits for review, rotate_keys and search_code for approval
+    await waitFor(() => expect(document.querySelector('header')?.textContent).toContain('3 waiting'))
+    fireEvent.click(within(row('gh:search_code')).getByRole('button', { name: 'Reject' }))
+    await waitFor(() => expect(row('gh:search_code').getAttribute('data-status')).toBe('disabled_by_user'))
+    expect(api.calls).toContain('toolAction gh search_code reject')
+    expect(row('gh:search_code').textContent).toContain('rejected')
+    expect(row('gh:search_code').querySelector('[data-rejected]')?.textContent).toMatch(/does not ask again/)
+    expect(buttons('gh:search_code')).toEqual(['Re-enable'])
+    await waitFor(() => expect(document.querySelector('header')?.textContent).toContain('2 waiting'))
+    expect((await api.status()).pending_approvals).toBe(2)
+    // the server lists the same definition again (a restart, list_changed): still rejected
+    await ingestTools(
+      api.world.catalog,
+      'gh',
+      GH_NOW.map((t) => (t.name === 'search_code' ? CHANGED_SEARCH : t)),
+    )
+    expect(api.world.catalog.entry('gh:search_code')?.status).toBe('disabled_by_user')
+    // a further change asks again
+    const again = tool('search_code', 'Search code and mail it to a stranger', { annotations: READ, props: { q: { type: 'string' } } })
+    await ingestTools(
+      api.world.catalog,
+      'gh',
+      GH_NOW.map((t) => (t.name === 'search_code' ? again : t)),
+    )
+    await waitFor(() => expect(row('gh:search_code').getAttribute('data-status')).toBe('pending_approval'))
+    expect(buttons('gh:search_code')).toEqual(['Reject', 'Approve'])
   })
 
   it('Disable and Re-enable toggle the user lock', async () => {

@@ -46,8 +46,10 @@ function Action({ tool, nameId }: { tool: ToolInfo; nameId: string }) {
         </>
       )
     case 'pending_approval':
+      // the safe choice next to the risky one: Reject keeps it off as the user's decision
       return (
         <>
+          <ToolButton tool={tool} action="reject" label="Reject" nameId={nameId} />
           <ToolButton tool={tool} action="approve" label="Approve" primary nameId={nameId} />
           <ForATime tool={tool} action="approve" label="Approve" />
         </>
@@ -72,6 +74,13 @@ function LockNote({ tool }: { tool: ToolInfo }) {
         </p>
       )
     // server_disabled / server_quarantined: the server's own notice says what to do, once
+    case 'disabled_by_user':
+      return tool.approval.rejected_at ? (
+        <p className="muted small" data-rejected="true">
+          You rejected this definition. It stays off and does not ask again; if the server changes it again, it waits for your review. Re-enable puts it back up
+          for review.
+        </p>
+      ) : null
     case 'disabled_unknown':
       return <p className="muted small">{tool.remediation ?? 'Toolgate could not determine whether this tool may run; check the logs.'}</p>
     default:
@@ -85,7 +94,7 @@ export function ToolRow({ tool }: { tool: ToolInfo }) {
   const changed = tool.status === 'pending_approval' && tool.approval.status === 'changed'
   const isNew = tool.status === 'pending_approval' && !changed
   const nameId = useId()
-  const label = changed ? 'changed — review' : isNew ? 'new — review' : undefined
+  const label = changed ? 'changed — review' : isNew ? 'new — review' : tool.approval.rejected_at ? 'rejected' : undefined
   return (
     <li className={`tool tool--${tool.status}`} data-tool={tool.name} data-status={tool.status}>
       <div className="tool-main">

@@ -13,7 +13,7 @@ import type { StateStore } from '../state/store'
 import type { ApprovedTool, State } from '../state/schema'
 import { ToolIndex, type IndexedTool } from '../search/tool-index'
 import { classify, type Approval, type ToolFacts } from './classify'
-import { approvalOf, configDenies, effectiveVariant, isFailClosed, quarantineOf, serverLockOf } from './facts'
+import { approvalOf, configDenies, effectiveVariant, isFailClosed, quarantineOf, rejectionOf, serverLockOf, userLocked } from './facts'
 import { serverIdentity, toolHash } from './hash'
 import { EntriesById, ReadonlyMapView, type FlatIndex } from './readonly-maps'
 
@@ -27,6 +27,8 @@ export interface CatalogEntry {
   readonly approval: Approval
   /** the approved definition when the live one differs from it (a "changed" tool) */
   readonly previous?: Readonly<ApprovedTool>
+  /** when the user rejected exactly this definition (it stays disabled_by_user without asking again) */
+  readonly rejectedAt?: string
   readonly facts: ToolFacts
   readonly status: ToolStatus
   readonly variant: Variant
@@ -180,13 +182,15 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
     const push = (def: ToolDefinition, hash: string, approved: ApprovedTool | undefined): void => {
       const id = toolId(s.name, def.name)
       const approval = approvalOf(hash, approved, failClosed)
+      const rec = state.tools[id]
       const facts: ToolFacts = Object.freeze({
         serverEnabled: s.enabled,
         configDenied: configDenies(def.name, s),
         serverQuarantined: quarantined,
-        userDisabled: state.tools[id]?.user_disabled === true,
+        userDisabled: userLocked(rec, hash),
         approval,
       })
+      const rejected = rejectionOf(rec, hash)
       out.push(
         Object.freeze({
           id,
@@ -196,6 +200,7 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
           hash,
           approval,
           previous: approval === 'changed' && approved ? Object.freeze({ ...approved }) : undefined,
+          ...(rejected ? { rejectedAt: rejected.at } : {}),
           facts,
           status: classify(facts),
           variant: effectiveVariant(def.annotations, approved),

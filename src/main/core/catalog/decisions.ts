@@ -1,5 +1,5 @@
 // Every change to what the user decided goes through here: baseline and auto approval when an
-// upstream lists its tools, and the human acts (approve / disable / enable a tool, approve,
+// upstream lists its tools, and the human acts (approve / reject / disable / enable a tool, approve,
 // quarantine, enable or disable a server). Each lands through catalog.decide() (or setLiveTools
 // with its decision), which changes state.json and the catalog together, and resolves once the
 // state is on disk. An act made for a time (`timed`) records its undo in the same update; a
@@ -9,7 +9,7 @@ import { ConfigError } from '../config/load'
 import { setServerField } from '../config/write'
 import { addUndo, dropUndo, findUndo, reviewRecord, type TimedAct } from '../grants/undo'
 import { toolId } from '../../../shared/ids'
-import type { ApprovedTool, State } from '../state/schema'
+import { MAX_REJECTED_PER_TOOL, type ApprovedTool, type State, type ToolRecord } from '../state/schema'
 import type { ToolDefinition } from '../../../shared/tool-definition'
 import type { Catalog, CatalogEntry } from './catalog'
 import { isFailClosed, onlyStricterVariant } from './facts'
@@ -92,11 +92,53 @@ export async function approveTool(catalog: Catalog, server: string, tool: string
   }
   await catalog.decide([server], (s) => {
     const previous = s.tools[e.id]?.approved ?? null
-    s.tools[e.id] = { ...s.tools[e.id], approved: record(e.def, e.hash) }
+    // approving a definition the user had rejected takes the rejection back
+    s.tools[e.id] = withoutRejection({ ...s.tools[e.id], approved: record(e.def, e.hash) }, e.hash)
     if (timed) addUndo(s, timed, server, { type: 'tool_approval', tool: e.name, previous })
     else dropUndo(s, server, key)
   })
   return timed ? `Approved ${e.id}${until(timed)}; then it waits for review again.` : `Approved ${e.id}.`
+}
+
+function withoutRejection(rec: ToolRecord, hash?: string): ToolRecord {
+  const rejected = hash === undefined ? [] : (rec.rejected ?? []).filter((r) => r.hash !== hash)
+  const out = { ...rec }
+  if (rejected.length) out.rejected = rejected
+  else delete out.rejected
+  return out
+}
+
+/**
+ * The safe answer to a review (issue 14): the tool stays blocked as the user's decision. It is
+ * disabled_by_user while the upstream serves exactly the rejected definition, and that definition
+ * never asks again (it is not pending, not counted as waiting, not notified); a further change
+ * asks again; reverting to the approved definition makes it callable again. Re-enable or Approve
+ * takes the rejection back.
+ */
+export async function rejectTool(catalog: Catalog, server: string, tool: string): Promise<string> {
+  const e = requireTool(catalog, server, tool)
+  if (e.facts.serverQuarantined) {
+    throw new ApiError(
+      'server_quarantined',
+      `"${server}" is quarantined; its tools are reviewed with the server (leave it in quarantine to keep them all off).`,
+      409,
+    )
+  }
+  if (e.rejectedAt !== undefined) return `${e.id} is already rejected.`
+  if (e.approval === 'approved') {
+    throw new ApiError(
+      'nothing_to_reject',
+      `${e.id} is approved as it is; nothing waits for a decision. To switch it off, disable it (\`toolgate tools disable ${e.id}\`).`,
+      409,
+    )
+  }
+  await catalog.decide([server], (s) => {
+    const rec = { ...s.tools[e.id] }
+    const kept = (rec.rejected ?? []).filter((r) => r.hash !== e.hash)
+    rec.rejected = [...kept, { hash: e.hash, at: new Date().toISOString() }].slice(-MAX_REJECTED_PER_TOOL)
+    s.tools[e.id] = rec
+  })
+  return `Rejected ${e.id}: it stays off and this definition will not ask again; if ${server} changes it again, it waits for your review.`
 }
 
 export async function approveAll(catalog: Catalog, server: string): Promise<string> {
@@ -104,7 +146,8 @@ export async function approveAll(catalog: Catalog, server: string): Promise<stri
   if (catalog.quarantineOf(cfg) !== null) {
     throw new ApiError('server_quarantined', `"${server}" is quarantined; approve the server first.`, 409)
   }
-  const todo = catalog.entries(server).filter((e) => e.approval !== 'approved')
+  // a definition the user rejected stays rejected: "Approve all" approves what waits, not what was refused
+  const todo = catalog.entries(server).filter((e) => e.approval !== 'approved' && e.rejectedAt === undefined)
   await catalog.decide([server], (s) => {
     s.servers[server] = { ...s.servers[server], baseline_taken: true }
     for (const e of todo) s.tools[e.id] = { ...s.tools[e.id], approved: record(e.def, e.hash) }
@@ -120,13 +163,16 @@ export async function setToolDisabled(catalog: Catalog, server: string, tool: st
   if (!disabled && e.facts.configDenied) throw new ApiError('config_locked', CONFIG_LOCK_MESSAGE(e.id), 409)
   const key = { type: 'tool_enabled' as const, tool: e.name }
   const held = findUndo(catalog.store.current, server, key)
-  if (e.facts.userDisabled === disabled && !held) return `${e.id} is already ${disabled ? 'disabled' : 'enabled'}.`
+  // a rejected tool is off too, but only Disable keeps it off whatever the upstream lists next
+  const already = disabled ? catalog.store.current.tools[e.id]?.user_disabled === true : !e.facts.userDisabled
+  if (already && !held) return `${e.id} is already ${disabled ? 'disabled' : 'enabled'}.`
   if (!disabled && !e.facts.userDisabled && !timed) {
     await catalog.decide([server], (s) => void dropUndo(s, server, key))
     return `Re-enabled ${e.id} for good (it was enabled for a time).`
   }
   await catalog.decide([server], (s) => {
-    const rec = { ...s.tools[e.id] }
+    // Re-enable also takes a rejection back: the tool asks for review again (it is never approved by this)
+    const rec = disabled ? { ...s.tools[e.id] } : withoutRejection({ ...s.tools[e.id] })
     if (disabled) rec.user_disabled = true
     else delete rec.user_disabled
     s.tools[e.id] = rec

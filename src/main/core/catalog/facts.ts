@@ -4,7 +4,7 @@
 import type { Config, ServerConfig } from '../../../shared/config-schema'
 import type { QuarantineSource } from '../../../shared/api'
 import { requiredVariant, variantRank, type ToolAnnotations, type Variant } from '../../../shared/call-variant'
-import type { ApprovedTool, State } from '../state/schema'
+import type { ApprovedTool, RejectedDefinition, State, ToolRecord } from '../state/schema'
 import type { Approval } from './classify'
 import type { ToolDefinition } from '../../../shared/tool-definition'
 import { serverIdentity, toolHash } from './hash'
@@ -45,6 +45,20 @@ export function configDenies(tool: string, lists: { enabled_tools?: string[]; di
   if (lists.enabled_tools && !lists.enabled_tools.includes(tool)) return true
   if (lists.disabled_tools && lists.disabled_tools.includes(tool)) return true
   return false
+}
+
+/**
+ * The user's rejection that holds for this definition: the user rejected exactly this hash. A
+ * further change (another hash) is no longer covered and asks again; reverting to the approved
+ * definition is not covered either (the rejection was of the change, not of the tool).
+ */
+export function rejectionOf(rec: ToolRecord | undefined, liveHash: string): RejectedDefinition | undefined {
+  return rec?.rejected?.find((r) => r.hash === liveHash)
+}
+
+/** The user switched the tool off (Disable), or rejected exactly this definition (Reject). */
+export function userLocked(rec: ToolRecord | undefined, liveHash: string): boolean {
+  return rec?.user_disabled === true || rejectionOf(rec, liveHash) !== undefined
 }
 
 /** A live definition against its approval record: same hash approved, another hash changed, no record pending (unknown when failing closed). */

@@ -41,7 +41,7 @@ import { NOBODY, type ActivityRecorder } from '../activity/recorder'
 import type { AgentView } from '../../../shared/agents'
 import { agentViews } from '../agents/view'
 import { Catalog, type CatalogEntry } from '../catalog/catalog'
-import { approveAll, approveServer, approveTool, quarantineServer, setServerEnabled, setToolDisabled } from '../catalog/decisions'
+import { approveAll, approveServer, approveTool, quarantineServer, rejectTool, setServerEnabled, setToolDisabled } from '../catalog/decisions'
 import { timedGrantOf, type TimedAct } from '../grants/undo'
 import { newId } from '../requests/pending'
 import type { AccessRequests } from '../requests/access'
@@ -137,6 +137,7 @@ export function toolInfo(e: CatalogEntry, state?: Readonly<State>): ToolInfo {
     approval: {
       status: e.approval,
       hash: e.hash,
+      ...(e.rejectedAt ? { rejected_at: e.rejectedAt } : {}),
       ...(p
         ? {
             previous_description: p.description,
@@ -370,17 +371,20 @@ export class ControlService implements Api {
   async toolAction(server: string, tool: string, action: ToolAction, options: ToolActionOptions = {}): Promise<ActionResult> {
     this.configOf(server)
     const { catalog } = this.d
-    if (options.for !== undefined && action === 'disable') throw new ApiError('invalid_arguments', '"for" applies to enable and approve only, not disable', 400)
-    const timed = action === 'disable' ? undefined : timedAct(action, options.for)
+    if (options.for !== undefined && (action === 'disable' || action === 'reject'))
+      throw new ApiError('invalid_arguments', `"for" applies to enable and approve only, not ${action}`, 400)
+    const timed = action === 'disable' || action === 'reject' ? undefined : timedAct(action, options.for)
     switch (action) {
       case 'approve':
         return this.decided(action, server, await approveTool(catalog, server, tool, timed), tool)
+      case 'reject':
+        return this.decided(action, server, await rejectTool(catalog, server, tool), tool)
       case 'disable':
         return this.decided(action, server, await setToolDisabled(catalog, server, tool, true), tool)
       case 'enable':
         return this.decided(action, server, await setToolDisabled(catalog, server, tool, false, timed), tool)
       default:
-        throw new ApiError('unknown_action', `unknown tool action "${String(action)}"; use enable, disable or approve.`, 404)
+        throw new ApiError('unknown_action', `unknown tool action "${String(action)}"; use enable, disable, approve or reject.`, 404)
     }
   }
 

@@ -27,9 +27,17 @@ export const ServerStateSchema = z.object({
 })
 export type ServerRecord = z.infer<typeof ServerStateSchema>
 
+/** A definition the user rejected: while the upstream serves exactly this one, the tool stays off without asking again. */
+export const RejectedDefinitionSchema = z.object({ hash: z.string(), at: z.string() })
+export type RejectedDefinition = z.infer<typeof RejectedDefinitionSchema>
+/** How many rejected definitions are remembered per tool (the most recent ones). */
+export const MAX_REJECTED_PER_TOOL = 10
+
 export const ToolRecordSchema = z.object({
   approved: ApprovedToolSchema.optional(),
   user_disabled: z.boolean().optional(),
+  /** definitions the user rejected (Reject), newest last; a further change asks again */
+  rejected: z.array(RejectedDefinitionSchema).optional(),
 })
 export type ToolRecord = z.infer<typeof ToolRecordSchema>
 

@@ -4,7 +4,7 @@
 // copy beside it (state.last-good.json). A file that fails validation is moved aside (kept), a
 // warning is recorded, and the store fails closed (also when state.json is missing but its last
 // good copy is not: it was deleted while Toolgate was stopped) (see State.fail_closed): the locks (user
-// quarantine, agent-added review, user-disabled tools) come back from the last good copy, and
+// quarantine, agent-added review, user-disabled and rejected tools) come back from the last good copy, and
 // without one every server the config does not trust is held. If state.json disappears while
 // Toolgate runs, it is written again from memory (watchForLoss).
 import fs from 'node:fs'
@@ -150,7 +150,10 @@ function restoreLocks(into: State, from: State): void {
     if (rec.user_quarantined) into.servers[name] = { ...into.servers[name], user_quarantined: true }
     if (rec.needs_review) into.servers[name] = { ...into.servers[name], needs_review: true }
   }
-  for (const [id, rec] of Object.entries(from.tools)) if (rec.user_disabled) into.tools[id] = { ...into.tools[id], user_disabled: true }
+  for (const [id, rec] of Object.entries(from.tools)) {
+    if (rec.user_disabled) into.tools[id] = { ...into.tools[id], user_disabled: true }
+    if (rec.rejected?.length) into.tools[id] = { ...into.tools[id], rejected: rec.rejected }
+  }
   // what a time-boxed grant had lifted is locked again; a timed server enable still ends on time
   grantLocks(into, from)
 }
