@@ -258,6 +258,15 @@ export interface ToolActionOptions {
 export const TIMED_SERVER_ACTIONS: readonly ServerAction[] = ['enable', 'approve']
 export const TIMED_TOOL_ACTIONS: readonly ToolAction[] = ['enable', 'approve']
 
+/**
+ * Options of a tool action: `hash` for approve and reject is the definition the user reviewed; when
+ * the tool changed again since, the action is refused (409 definition_changed) instead of deciding
+ * on a definition nobody saw.
+ */
+export interface ToolActionOptions {
+  hash?: string
+}
+
 export interface ActionResult {
   ok: true
   message: string

@@ -206,10 +206,11 @@ describe('quarantine and approval with a live `toolgate serve`', () => {
     expect(logLines(rugLog).length).toBe(before + 1)
   })
 
-  it('`toolgate tools approve rug:get_forecast` approves a changed tool; `tools approve rug --all` approves a new one', async () => {
+  it('`toolgate tools approve rug:get_forecast --yes` approves a changed tool; `tools approve rug --all` approves a new one', async () => {
     writeJson(rugTools, [FORECAST_RUG, ...RUG_TOOLS.slice(1)])
     await waitForToolStatus(serve, 'rug:get_forecast', 'pending_approval')
-    const r = await runCli(['tools', 'approve', 'rug:get_forecast', ...flags])
+    // a script says --yes: without a terminal, approving a changed tool asks for it (review-diff-cli.test.ts)
+    const r = await runCli(['tools', 'approve', 'rug:get_forecast', '--yes', ...flags])
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toMatch(/Approved rug:get_forecast/)
     const row = await waitForToolStatus(serve, 'rug:get_forecast', 'callable')

@@ -131,7 +131,21 @@ describe('IPC handlers', () => {
     expect(res).toMatchObject({ ok: false, error: { code: 'bad_request', status: 400 } })
     expect(await call('tools', 42)).toMatchObject({ ok: false, error: { code: 'bad_request' } })
     expect(await call('toolAction', 'gh', '', 'disable')).toMatchObject({ ok: false, error: { code: 'bad_request' } })
+    expect(await call('toolAction', 'gh', 'rotate_keys', 'approve', { hash: 'x', also: 1 })).toMatchObject({ ok: false, error: { code: 'bad_request' } })
+    expect(await call('toolAction', 'gh', 'rotate_keys', 'approve', { hash: 7 })).toMatchObject({ ok: false, error: { code: 'bad_request' } })
     expect(api.calls).toEqual([])
+  })
+
+  it('approve and reject carry the hash of the reviewed definition: another one is refused', async () => {
+    const { api } = await wired()
+    expect(await call('toolAction', 'gh', 'rotate_keys', 'reject', { hash: 'not-the-shown-one' })).toMatchObject({
+      ok: false,
+      error: { code: 'definition_changed', status: 409 },
+    })
+    expect(api.world.catalog.entry('gh:rotate_keys')!.status).toBe('pending_approval')
+    const hash = api.world.catalog.entry('gh:rotate_keys')!.hash
+    expect(await call('toolAction', 'gh', 'rotate_keys', 'reject', { hash })).toMatchObject({ ok: true })
+    expect(api.world.catalog.entry('gh:rotate_keys')!.status).toBe('disabled_by_user')
   })
 
   it('refuse calls from an iframe of our window and from any other webContents', async () => {

@@ -2,7 +2,6 @@ import { describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../src/shared/api'
 import { IpcApi } from '../../src/renderer/api/ipc'
 import type { ToolgateBridge } from '../../src/shared/ipc'
-import { diffWords, side } from '../../src/renderer/lib/diff'
 
 describe('IpcApi', () => {
   it('turns each Api call into one bridge invoke with the same arguments', async () => {
@@ -43,47 +42,5 @@ describe('IpcApi', () => {
     expect(onEvent).toHaveBeenCalledWith(l)
     unsubscribe()
     expect(off).toHaveBeenCalled()
-  })
-})
-
-describe('word diff', () => {
-  it('marks only the changed words', () => {
-    const parts = diffWords('Read a file from disk', 'Read a file and upload it to a server')
-    expect(side(parts, 'before').map((p) => [p.op, p.text])).toEqual([
-      ['same', 'Read a file '],
-      ['del', 'from disk'],
-    ])
-    expect(side(parts, 'after').map((p) => [p.op, p.text])).toEqual([
-      ['same', 'Read a file '],
-      ['add', 'and upload it to a server'],
-    ])
-  })
-
-  it('restores both texts exactly', () => {
-    const a = 'Search  code\nacross repos; quickly.'
-    const b = 'Search code across all repos;\nquickly!'
-    const parts = diffWords(a, b)
-    expect(
-      side(parts, 'before')
-        .map((p) => p.text)
-        .join(''),
-    ).toBe(a)
-    expect(
-      side(parts, 'after')
-        .map((p) => p.text)
-        .join(''),
-    ).toBe(b)
-  })
-
-  it('handles empty sides and huge inputs', () => {
-    expect(diffWords('', 'new')).toEqual([{ op: 'add', text: 'new' }])
-    expect(diffWords('old', '')).toEqual([{ op: 'del', text: 'old' }])
-    const big = (w: string) => Array.from({ length: 3000 }, (_, i) => `${w}${i}`).join(' ')
-    const parts = diffWords(big('a'), big('b'))
-    expect(
-      side(parts, 'after')
-        .map((p) => p.text)
-        .join(''),
-    ).toBe(big('b'))
   })
 })

@@ -11,6 +11,7 @@ import { fail, UsageError } from './errors'
 import { openOperator, type Where } from './control-client'
 import { printAgentTokens, printLaunchNotice, printServers, printTools } from './print'
 import { printJsonText, say, sayErr } from './output'
+import { approveReviewed, toolDiff } from './review-commands'
 import { serve } from './serve'
 import { stdio } from './stdio'
 import { demo } from './demo'
@@ -138,9 +139,24 @@ where(tools.command('list [server]'))
       await op.close()
     }
   })
+where(tools.command('diff <target>'))
+  .description('show what changed in SERVER:TOOL since it was approved (or all of a new tool)')
+  .action(async (target: string, o) => {
+    const ref = parseToolId(target)
+    if ('error' in ref) throw new UsageError(ref.error)
+    const op = await openOperator(w(o))
+    try {
+      await toolDiff(op, ref)
+    } finally {
+      await op.close()
+    }
+  })
 for (const action of TOOL_ACTIONS) {
   const cmd = where(tools.command(`${action} <target>`))
-  if (action === 'approve') cmd.option('--all', 'approve every pending/changed tool of SERVER')
+  if (action === 'approve') {
+    cmd.option('--all', 'approve every pending/changed tool of SERVER')
+    cmd.option('-y, --yes', 'approve a changed tool without asking (for scripts; the change is still printed)')
+  }
   if (action === 'enable' || action === 'approve') cmd.option('--for <duration>', 'only for this long (30m, 1h, 8h), then it goes back', grantForOption)
   cmd.action(async (target: string, o) => {
     if (action === 'approve' && o.all) {
@@ -156,7 +172,8 @@ for (const action of TOOL_ACTIONS) {
     if ('error' in ref) throw new UsageError(ref.error)
     const op = await openOperator(w(o))
     try {
-      say((await op.api.toolAction(ref.server, ref.tool, action, o.for ? { for: o.for as string } : undefined)).message)
+      if (action === 'approve') await approveReviewed(op, ref, { yes: o.yes === true, for: o.for as string | undefined })
+      else say((await op.api.toolAction(ref.server, ref.tool, action, o.for ? { for: o.for as string } : undefined)).message)
     } finally {
       await op.close()
     }

@@ -39,6 +39,16 @@ const toolOptions = (v: unknown): [] | [{ for: string }] => {
   return [{ for: f }]
 }
 
+/** A tool action's options from the renderer: only `{hash: string}` (the definition the user reviewed). */
+const toolOptions = (v: unknown): [] | [{ hash: string }] => {
+  if (v === undefined) return []
+  const hash = v !== null && typeof v === 'object' ? (v as { hash?: unknown }).hash : undefined
+  if (typeof hash !== 'string' || !hash || Object.keys(v as object).some((k) => k !== 'hash')) {
+    throw new ApiError('bad_request', 'tool action options must be {hash: string}', 400)
+  }
+  return [{ hash }]
+}
+
 /** Opens a sign-in page in the system browser (http(s) only). */
 export type OpenExternal = (url: string) => Promise<void>
 

@@ -4,6 +4,7 @@ import type { RetrieveResponse } from '../../shared/retrieve'
 import { isLockStatus } from '../../shared/statuses'
 import { useApp } from '../store/context'
 import { Badge, StatusBadge } from './Badge'
+import { LongText } from './LongText'
 
 function parse(text: string): RetrieveResponse | null {
   try {
@@ -76,7 +77,7 @@ function Rendered({ data }: { data: RetrieveResponse }) {
                 {t.score.toFixed(2)}
               </span>
             </div>
-            {t.description && <p className="tool-desc">{t.description}</p>}
+            {t.description && <LongText text={t.description} className="tool-desc" />}
             {argNames(t.inputSchema).length > 0 && <p className="muted small mono">args: {argNames(t.inputSchema).join(', ')}</p>}
           </li>
         ))}
@@ -87,7 +88,7 @@ function Rendered({ data }: { data: RetrieveResponse }) {
               {isLockStatus(t.status) ? <StatusBadge status={t.status} /> : <Badge tone="danger">{String(t.status)}</Badge>}
               {t.description === undefined && <span className="muted small">matched by name only</span>}
             </div>
-            {t.description && <p className="tool-desc">{t.description}</p>}
+            {t.description && <LongText text={t.description} className="tool-desc" />}
             {data.remediation?.[t.status] && <p className="remediation">{data.remediation[t.status]}</p>}
           </li>
         ))}

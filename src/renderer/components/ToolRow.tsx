@@ -4,7 +4,7 @@ import type { ToolAction, ToolInfo } from '../../shared/api'
 import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
 import { Badge, StatusBadge } from './Badge'
-import { DescriptionDiff } from './DescriptionDiff'
+import { ToolDescription, ToolReview } from './ToolReview'
 import { LockIcon } from './icons'
 import { escapedName } from '../../shared/tool-name'
 import { GrantLeft } from './GrantLeft'
@@ -20,7 +20,8 @@ function ToolButton({ tool, action, label, primary, nameId }: { tool: ToolInfo; 
       disabled={busy}
       aria-busy={busy || undefined}
       aria-describedby={nameId}
-      onClick={() => void run(tool.server, tool.tool, action)}
+      // approve and reject decide on exactly the definition shown here (refused if it changed meanwhile)
+      onClick={() => void run(tool.server, tool.tool, action, action === 'approve' || action === 'reject' ? { hash: tool.approval.hash } : undefined)}
     >
       {label}
     </button>
@@ -113,11 +114,7 @@ export function ToolRow({ tool }: { tool: ToolInfo }) {
           </Badge>
           {tool.grant && <GrantLeft grant={tool.grant} />}
         </div>
-        {changed ? (
-          <DescriptionDiff before={tool.approval.previous_description ?? ''} after={tool.description ?? ''} tool={tool} />
-        ) : (
-          tool.description && <p className="tool-desc">{tool.description}</p>
-        )}
+        {tool.status === 'pending_approval' ? <ToolReview tool={tool} /> : tool.description && <ToolDescription text={tool.description} />}
         <LockNote tool={tool} />
       </div>
       <div className="tool-actions">

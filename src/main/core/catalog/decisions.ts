@@ -78,8 +78,20 @@ export function requireTool(catalog: Catalog, server: string, tool: string): Cat
 
 const until = (t: TimedAct): string => ` until ${t.until}`
 
-export async function approveTool(catalog: Catalog, server: string, tool: string, timed?: TimedAct): Promise<string> {
+/** The definition the user reviewed must still be the one listed (approve/reject carry its hash). */
+function requireReviewed(e: CatalogEntry, expectedHash: string | undefined): void {
+  if (expectedHash !== undefined && expectedHash !== e.hash) {
+    throw new ApiError(
+      'definition_changed',
+      `${e.id} changed again while you reviewed it; nothing was decided. Review its current definition (\`toolgate tools diff ${e.id}\`) and decide again.`,
+      409,
+    )
+  }
+}
+
+export async function approveTool(catalog: Catalog, server: string, tool: string, timed?: TimedAct, expectedHash?: string): Promise<string> {
   const e = requireTool(catalog, server, tool)
+  requireReviewed(e, expectedHash)
   if (e.facts.serverQuarantined) {
     throw new ApiError('server_quarantined', `"${server}" is quarantined; approve the server first (its tools are reviewed with it).`, 409)
   }
@@ -115,8 +127,9 @@ function withoutRejection(rec: ToolRecord, hash?: string): ToolRecord {
  * asks again; reverting to the approved definition makes it callable again. Re-enable or Approve
  * takes the rejection back.
  */
-export async function rejectTool(catalog: Catalog, server: string, tool: string): Promise<string> {
+export async function rejectTool(catalog: Catalog, server: string, tool: string, expectedHash?: string): Promise<string> {
   const e = requireTool(catalog, server, tool)
+  requireReviewed(e, expectedHash)
   if (e.facts.serverQuarantined) {
     throw new ApiError(
       'server_quarantined',

@@ -376,9 +376,9 @@ export class ControlService implements Api {
     const timed = action === 'disable' || action === 'reject' ? undefined : timedAct(action, options.for)
     switch (action) {
       case 'approve':
-        return this.decided(action, server, await approveTool(catalog, server, tool, timed), tool)
+        return this.decided(action, server, await approveTool(catalog, server, tool, timed, options.hash), tool)
       case 'reject':
-        return this.decided(action, server, await rejectTool(catalog, server, tool), tool)
+        return this.decided(action, server, await rejectTool(catalog, server, tool, options.hash), tool)
       case 'disable':
         return this.decided(action, server, await setToolDisabled(catalog, server, tool, true), tool)
       case 'enable':

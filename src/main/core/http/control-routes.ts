@@ -2,7 +2,7 @@
 // Errors are {"error": {"code", "message"}} with a fitting status.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
-import { ApiError, isServerAction, isToolAction, type Api, type ServerActionOptions, type ServerInput } from '../../../shared/api'
+import { ApiError, isServerAction, isToolAction, type Api, type ServerActionOptions, type ServerInput, type ToolActionOptions } from '../../../shared/api'
 import { GrantBodySchema, grantForText, TimedActionBodySchema } from '../../../shared/grant-for'
 import { RequestFilterSchema } from '../../../shared/requests'
 
@@ -67,6 +67,22 @@ function timedFor(raw: unknown): string | undefined {
   const body = TimedActionBodySchema.safeParse(raw ?? {})
   if (!body.success) throw new ApiError('invalid_arguments', body.error.issues[0].message, 400)
   return body.data.for ? grantForText(body.data.for) : undefined
+}
+
+const ToolActionBody = z
+  .object(
+    { hash: z.string({ error: 'hash must be a string' }).min(1, 'hash must not be empty').optional() },
+    { error: 'the body must be an object like {"hash": "…"}' },
+  )
+  .passthrough()
+
+/** A tool action's options: `{"hash": "…"}` approves or rejects exactly that definition; `{"for": "1h"}` times enable/approve. */
+function toolActionOptions(raw: unknown, action: string): ToolActionOptions | undefined {
+  const body = ToolActionBody.safeParse(raw ?? {})
+  if (!body.success) throw new ApiError('invalid_arguments', body.error.issues[0].message, 400)
+  const f = action === 'enable' || action === 'approve' ? timedFor(raw) : undefined
+  const options: ToolActionOptions = { ...(body.data.hash ? { hash: body.data.hash } : {}), ...(f ? { for: f } : {}) }
+  return Object.keys(options).length ? options : undefined
 }
 
 export interface ControlExtras {
@@ -176,8 +192,8 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
       return sendJson(res, 200, await api.approveAll(server))
     }
     if (method === 'POST' && parts.length === 5 && parts[2] === 'tools' && isToolAction(action)) {
-      const f = action === 'enable' || action === 'approve' ? timedFor(body) : undefined
-      return sendJson(res, 200, await api.toolAction(server, parts[3], action, ...(f ? [{ for: f }] : [])))
+      const options = toolActionOptions(body, action)
+      return sendJson(res, 200, await api.toolAction(server, parts[3], action, ...(options ? [options] : [])))
     }
   }
   throw new ApiError('not_found', `no such endpoint: ${route.trim()} ${url.pathname}; see CONTRACT §5 for the control API`, 404)

@@ -1,0 +1,28 @@
+// Long upstream text is never cut off silently (issue 14): past a few lines it folds, with a
+// "Show all" button that says how much more there is. The whole text stays in the page (screen
+// readers and find-in-page see it); only the box is shorter. Rendered as text nodes only.
+import { useState, type ReactNode } from 'react'
+
+/** Longer than this (characters or lines), a text folds behind "Show all". */
+export const FOLD_CHARS = 480
+export const FOLD_LINES = 6
+
+export function isLong(text: string): boolean {
+  return text.length > FOLD_CHARS || text.split('\n').length > FOLD_LINES
+}
+
+export function LongText({ text, className, children }: { text: string; className?: string; children?: ReactNode }) {
+  const [open, setOpen] = useState(false)
+  const long = isLong(text)
+  const folded = long && !open
+  return (
+    <div className={`longtext${folded ? ' longtext--folded' : ''}`} data-folded={long ? String(folded) : undefined}>
+      <p className={className}>{children ?? text}</p>
+      {long && (
+        <button type="button" className="linklike small" aria-expanded={open} onClick={() => setOpen(!open)}>
+          {open ? 'Show less' : `Show all (${text.length.toLocaleString('en-US')} characters)`}
+        </button>
+      )}
+    </div>
+  )
+}

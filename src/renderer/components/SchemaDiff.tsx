@@ -1,0 +1,130 @@
+// A schema change, parameter by parameter (issue 14): what was added, removed, or changed in a
+// parameter (type, required, description, other keywords), and the schema's own keywords as a
+// JSON line diff. Also the plain parameter list of a new tool. Text nodes only.
+import type { Param, ParamChange, SchemaChange, TextPart } from '../../shared/tool-diff'
+import { DiffSide } from './DiffText'
+
+function ParamHead({ p, mark }: { p: Param; mark?: 'added' | 'removed' }) {
+  const Name = mark === 'removed' ? 'del' : 'code'
+  return (
+    <span className="param-head">
+      {mark && (
+        <span className={`param-mark param-mark--${mark}`} aria-hidden="true">
+          {mark === 'added' ? '+' : '−'}
+        </span>
+      )}
+      <Name className="param-name">{p.path}</Name>
+      <span className="param-type">{p.type}</span>
+      {p.required && <span className="param-required">required</span>}
+    </span>
+  )
+}
+
+function Row({ c }: { c: ParamChange }) {
+  if (c.kind !== 'changed') {
+    const p = (c.after ?? c.before) as Param
+    return (
+      <li className={`param param--${c.kind}`} data-param={c.path} data-change={c.kind}>
+        <ParamHead p={p} mark={c.kind} />
+        <span className="param-what">{c.kind === 'added' ? 'new parameter' : 'removed'}</span>
+        {p.description && <p className={c.kind === 'added' ? 'param-desc param-desc--added' : 'param-desc'}>{p.description}</p>}
+        {p.constraints && <code className="param-constraints">{p.constraints}</code>}
+      </li>
+    )
+  }
+  const before = c.before as Param
+  const after = c.after as Param
+  return (
+    <li className="param param--changed" data-param={c.path} data-change="changed">
+      <ParamHead p={after} />
+      <span className="param-what">changed: {c.aspects.join(', ')}</span>
+      <dl className="param-changes">
+        {c.aspects.includes('type') && <Change label="type" before={before.type} after={after.type} />}
+        {c.aspects.includes('required') && <Change label="required" before={before.required ? 'yes' : 'no'} after={after.required ? 'yes' : 'no'} />}
+        {c.description && <TextChange label="description" diff={c.description} />}
+        {c.constraints && <TextChange label="keywords" diff={c.constraints} code />}
+      </dl>
+    </li>
+  )
+}
+
+function Change({ label, before, after }: { label: string; before: string; after: string }) {
+  return (
+    <div data-aspect={label}>
+      <dt>{label}</dt>
+      <dd>
+        <del>{before}</del> → <ins>{after}</ins>
+      </dd>
+    </div>
+  )
+}
+
+function TextChange({ label, diff, code }: { label: string; diff: readonly TextPart[]; code?: boolean }) {
+  const Block = code ? 'code' : 'span'
+  return (
+    <div data-aspect={label}>
+      <dt>{label}</dt>
+      <dd className="param-textdiff">
+        <span className="diff-before">
+          <span className="diff-label">previous</span>
+          <Block>
+            <DiffSide diff={diff} which="before" />
+          </Block>
+        </span>
+        <span className="diff-after">
+          <span className="diff-label">new</span>
+          <Block>
+            <DiffSide diff={diff} which="after" />
+          </Block>
+        </span>
+      </dd>
+    </div>
+  )
+}
+
+export function SchemaDiff({ label, change, unchanged }: { label: 'input schema' | 'output schema'; change: SchemaChange; unchanged: number }) {
+  const heading = label === 'input schema' ? 'Parameters' : 'Output fields'
+  return (
+    <div className="schema-diff" data-diff={label}>
+      <span className="diff-label">
+        {heading}: {change.params.length} changed{unchanged > 0 ? `, ${unchanged} unchanged` : ''}
+      </span>
+      {change.params.length > 0 && (
+        <ul className="params">
+          {change.params.map((c) => (
+            <Row key={`${c.kind}:${c.path}`} c={c} />
+          ))}
+        </ul>
+      )}
+      {change.rest && (
+        <div className="schema-rest">
+          <span className="diff-label">Other keywords of the {label}</span>
+          <pre className="diff-lines">
+            {change.rest.map((p, i) =>
+              p.op === 'same' ? <span key={i}>{p.text}</span> : p.op === 'add' ? <ins key={i}>{p.text}</ins> : <del key={i}>{p.text}</del>,
+            )}
+          </pre>
+        </div>
+      )}
+    </div>
+  )
+}
+
+/** The parameters of a new tool, as a plain list (everything in it is new). */
+export function ParamList({ label, params }: { label: 'input schema' | 'output schema'; params: Param[] }) {
+  if (params.length === 0) return null
+  return (
+    <div className="schema-diff" data-params={label}>
+      <span className="diff-label">{label === 'input schema' ? 'Parameters' : 'Output fields'}</span>
+      <ul className="params">
+        {params.map((p) => (
+          <li key={p.path} className="param" data-param={p.path}>
+            <ParamHead p={p} />
+            {p.description && <p className="param-desc">{p.description}</p>}
+            {p.constraints && <code className="param-constraints">{p.constraints}</code>}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
