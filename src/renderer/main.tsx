@@ -12,8 +12,15 @@ import './styles.css'
 const root = createRoot(document.getElementById('root') as HTMLElement)
 const choice = selectApi(window)
 
+/** A key the user pasted: start over with it, as if the printed URL had been opened (readApiKey). */
+function startWithKey(key: string): void {
+  forgetApiKey({ storage: window.sessionStorage })
+  window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}#key=${encodeURIComponent(key)}`)
+  window.location.reload()
+}
+
 if (choice.kind === 'missing-key') {
-  root.render(<MissingKey />)
+  root.render(<MissingKey onKey={startWithKey} />)
   // pasting the printed URL into this tab only changes the hash: start over with the key
   window.addEventListener('hashchange', () => {
     if (/(^#|&)key=/.test(window.location.hash)) window.location.reload()
@@ -30,7 +37,11 @@ if (choice.kind === 'missing-key') {
   root.render(
     <StrictMode>
       <StoreProvider store={store}>
-        <App onForgetKey={forget} desktop={choice.kind === 'ipc' ? window.toolgate?.settings : undefined} />
+        <App
+          onForgetKey={forget}
+          onKey={choice.kind === 'http' ? startWithKey : undefined}
+          desktop={choice.kind === 'ipc' ? window.toolgate?.settings : undefined}
+        />
       </StoreProvider>
     </StrictMode>,
   )

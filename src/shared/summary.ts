@@ -22,6 +22,13 @@ export interface ServersSummary {
   pendingTools: Record<string, number>
   /** reviewServers + every pending tool: the "N waiting for approval" number */
   waiting: number
+  /** servers that fail, by name: in state error, or reconnecting after a failure (last_error set) */
+  failing: string[]
+}
+
+/** Whether a server fails: it gave up (error), or it is retrying after a failure. */
+export function isFailing(s: ServerInfo): boolean {
+  return s.state === 'error' || (s.state === 'connecting' && s.last_error !== null)
 }
 
 /** Whether a server waits for the user's review (never approved, or added by an agent). */
@@ -51,5 +58,6 @@ export function summarizeServers(servers: readonly ServerInfo[]): ServersSummary
     needsSignIn,
     pendingTools,
     waiting: reviewServers.length + pendingTotal,
+    failing: servers.filter(isFailing).map((s) => s.name),
   }
 }

@@ -186,11 +186,14 @@ export function paramsOf(schema: Record<string, unknown> | undefined): Param[] {
         delete rest.properties
         delete rest.required
       }
-      if (nestedItems) {
+      if (isObj(items)) {
+        // the items' type is in the parameter's type ("array of string"); keep only what else they say
         const itemRest: Record<string, unknown> = { ...items }
-        delete itemRest.properties
-        delete itemRest.required
-        delete itemRest.type
+        if (typeof itemRest.type === 'string') delete itemRest.type
+        if (nestedItems) {
+          delete itemRest.properties
+          delete itemRest.required
+        }
         if (Object.keys(itemRest).length) rest.items = itemRest
         else delete rest.items
       }

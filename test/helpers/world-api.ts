@@ -36,6 +36,8 @@ export class WorldApi implements Api {
   readonly discovery = new DiscoveryStats()
   /** the real recorder on the fixture's data dir: agents' records go through it (see agentSession) */
   readonly activityLog: ActivityRecorder
+  /** the real upstream manager (its connection states are what the UI shows as a server's state) */
+  readonly manager: UpstreamManager
   private failures = new Map<Op, ApiError>()
   private listeners = 0
 
@@ -43,6 +45,7 @@ export class WorldApi implements Api {
     const logger = silentLogger()
     this.tokens = new AgentTokens(world.store, () => world.catalog.currentConfig.agents, world.configPath)
     const manager = new UpstreamManager(world.catalog, logger)
+    this.manager = manager
     managers.push(manager)
     this.events = new ControlEvents(world.catalog, manager.connections)
     this.grants = fixtureRequests(world, manager, (ev) => this.events.emitEvent(ev))

@@ -14,6 +14,7 @@ const s = (over: Partial<Summary>): Summary => ({
   needsSignIn: [],
   pendingTools: {},
   waiting: 0,
+  failing: [],
   ...over,
 })
 

@@ -130,5 +130,17 @@ export class TrayController {
 }
 
 function summaryOfNothing(): Summary {
-  return { total: 0, connected: 0, quarantined: 0, disabled: 0, error: 0, callable: 0, reviewServers: [], needsSignIn: [], pendingTools: {}, waiting: 0 }
+  return {
+    total: 0,
+    connected: 0,
+    quarantined: 0,
+    disabled: 0,
+    error: 0,
+    callable: 0,
+    reviewServers: [],
+    needsSignIn: [],
+    pendingTools: {},
+    waiting: 0,
+    failing: [],
+  }
 }

@@ -31,6 +31,24 @@ export function readApiKey(env: KeyEnv): string | null {
   }
 }
 
+/**
+ * The key in what the user pasted: the key itself, or the whole URL `toolgate serve` printed
+ * (`http://127.0.0.1:8719/#key=…`); null when there is none.
+ */
+export function keyFromInput(text: string): string | null {
+  const t = text.trim()
+  const m = /(?:^|[#?&])key=([^&#\s]+)/.exec(t)
+  if (m) {
+    try {
+      return decodeURIComponent(m[1])
+    } catch {
+      return m[1]
+    }
+  }
+  if (!t || /\s/.test(t) || /^https?:\/\//i.test(t)) return null
+  return t
+}
+
 export function forgetApiKey(env: Pick<KeyEnv, 'storage'>): void {
   try {
     env.storage.removeItem(KEY_STORAGE)

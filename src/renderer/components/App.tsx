@@ -13,7 +13,7 @@ import { ServerList } from './ServerList'
 import { SecretsPanel } from './SecretsPanel'
 import { RemoveDialog, ServerForm } from './ServerForm'
 
-export function App({ onForgetKey, desktop }: { onForgetKey?: () => void; desktop?: DesktopSettings }) {
+export function App({ onForgetKey, onKey, desktop }: { onForgetKey?: () => void; onKey?: (key: string) => void; desktop?: DesktopSettings }) {
   const start = useApp((s) => s.start)
   const loaded = useApp((s) => s.loaded)
   const loadError = useApp((s) => s.loadError)
@@ -24,7 +24,7 @@ export function App({ onForgetKey, desktop }: { onForgetKey?: () => void; deskto
 
   useEffect(() => start(), [start])
 
-  if (authError) return <MissingKey refused={authError.message} onForget={onForgetKey} />
+  if (authError) return <MissingKey refused={authError.message} onForget={onForgetKey} onKey={onKey} />
   if (!loaded) {
     return (
       <main className="loading-screen">

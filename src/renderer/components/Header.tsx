@@ -1,10 +1,11 @@
-// The top bar: the overall state in one line, and the views.
+// The top bar: the overall state in one line, what needs the user (Attention), and the views.
 import { useEffect } from 'react'
 import { useApp } from '../store/context'
 import { summarizeServers } from '../../shared/summary'
 import type { Tab } from '../store/store'
 import type { DesktopSettings } from '../../shared/ipc'
 import { StartAtLogin } from './StartAtLogin'
+import { Attention } from './Attention'
 
 const TABS: Array<{ id: Tab; label: string }> = [
   { id: 'servers', label: 'Servers' },
@@ -41,33 +42,10 @@ export function Header({ desktop }: { desktop?: DesktopSettings }) {
           ·
         </span>
         <span>{summary.callable} tools callable</span>
-        {waiting > 0 && (
-          <>
-            <span className="sep" aria-hidden="true">
-              ·
-            </span>
-            {summary.waiting > 0 && (
-              <button type="button" className="waiting" onClick={() => setTab('servers')}>
-                {summary.waiting} waiting for approval
-              </button>
-            )}
-            {asking > 0 && (
-              <button type="button" className="waiting" onClick={() => setTab('requests')}>
-                {asking} access request{asking === 1 ? '' : 's'}
-              </button>
-            )}
-          </>
-        )}
-        {summary.needsSignIn.length > 0 && (
-          <>
-            <span className="sep" aria-hidden="true">
-              ·
-            </span>
-            <button type="button" className="waiting" onClick={() => setTab('servers')}>
-              {summary.needsSignIn.length} server{summary.needsSignIn.length === 1 ? ' needs' : 's need'} sign-in
-            </button>
-          </>
-        )}
+        <span className="sep" aria-hidden="true">
+          ·
+        </span>
+        <Attention summary={summary} asking={asking} />
       </p>
       <nav className="tabs" aria-label="Views">
         {TABS.map((t) => (

@@ -1,7 +1,7 @@
 // A schema change, parameter by parameter (issue 14): what was added, removed, or changed in a
 // parameter (type, required, description, other keywords), and the schema's own keywords as a
 // JSON line diff. Also the plain parameter list of a new tool. Text nodes only.
-import type { Param, ParamChange, SchemaChange, TextPart } from '../../shared/tool-diff'
+import { side, type Param, type ParamChange, type SchemaChange, type TextPart } from '../../shared/tool-diff'
 import { DiffSide } from './DiffText'
 
 function ParamHead({ p, mark }: { p: Param; mark?: 'added' | 'removed' }) {
@@ -61,21 +61,18 @@ function Change({ label, before, after }: { label: string; before: string; after
 
 function TextChange({ label, diff, code }: { label: string; diff: readonly TextPart[]; code?: boolean }) {
   const Block = code ? 'code' : 'span'
+  const none = (which: 'before' | 'after') => side(diff, which).length === 0
   return (
     <div data-aspect={label}>
       <dt>{label}</dt>
       <dd className="param-textdiff">
         <span className="diff-before">
           <span className="diff-label">previous</span>
-          <Block>
-            <DiffSide diff={diff} which="before" />
-          </Block>
+          {none('before') ? <em className="muted">(none)</em> : <Block>{<DiffSide diff={diff} which="before" />}</Block>}
         </span>
         <span className="diff-after">
           <span className="diff-label">new</span>
-          <Block>
-            <DiffSide diff={diff} which="after" />
-          </Block>
+          {none('after') ? <em className="muted">(none)</em> : <Block>{<DiffSide diff={diff} which="after" />}</Block>}
         </span>
       </dd>
     </div>

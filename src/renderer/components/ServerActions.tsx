@@ -4,6 +4,7 @@ import type { ServerAction, ServerActionOptions, ServerInfo } from '../../shared
 import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
 import { InspectDialog } from './InspectDialog'
+import { isFailing } from '../../shared/summary'
 import { TimedMenu } from './TimedMenu'
 import { SignInButton, SignOutButton } from './ServerSignIn'
 
@@ -113,7 +114,10 @@ export function ServerActions({ server }: { server: ServerInfo }) {
       {quarantined && !operatorHold && <ActionButton server={name} action="approve" label="Approve server" primary />}
       {quarantined && !operatorHold && <ForATime server={name} action="approve" label="Approve server" />}
       {!quarantined && pending > 0 && <ApproveAllButton server={name} />}
-      {enabled && !quarantined && (state === 'error' || state === 'stopped') && <ActionButton server={name} action="restart" label="Restart server" />}
+      {enabled && !quarantined && (isFailing(server) || state === 'stopped') && (
+        // the way out of a failure: the primary action of a failing server
+        <ActionButton server={name} action="restart" label="Restart server" primary={isFailing(server)} />
+      )}
       {enabled ? (
         <ActionButton server={name} action="disable" label="Disable server" />
       ) : (

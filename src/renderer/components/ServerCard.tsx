@@ -3,6 +3,7 @@
 import { useEffect } from 'react'
 import type { ServerInfo } from '../../shared/api'
 import { useApp } from '../store/context'
+import { isFailing } from '../../shared/summary'
 import { Badge } from './Badge'
 import { Counts } from './Counts'
 import { LaunchLine } from './Launch'
@@ -79,7 +80,7 @@ export function ServerCard({ server }: { server: ServerInfo }) {
         </button>
         <span className={`state state--${server.state}`}>
           <span className="dot" aria-hidden="true" />
-          {STATE_LABEL[server.state]}
+          {server.state === 'connecting' && isFailing(server) ? 'retrying' : STATE_LABEL[server.state]}
         </span>
         <IsolationBadge server={server} />
         <ServerActions server={server} />

@@ -1,6 +1,8 @@
 // One calm sentence under a server header when its situation needs explaining.
 import type { ServerInfo } from '../../shared/api'
-import { AlertIcon, LockIcon, PowerIcon, ShieldIcon } from './icons'
+import { isFailing } from '../../shared/summary'
+import { LockIcon, PowerIcon, ShieldIcon } from './icons'
+import { ServerError } from './ServerError'
 import { offersSignIn, SignInNotice } from './ServerSignIn'
 
 export function ServerNotice({ server }: { server: ServerInfo }) {
@@ -37,14 +39,7 @@ export function ServerNotice({ server }: { server: ServerInfo }) {
       </p>
     )
   }
-  if (server.state === 'error') {
-    return (
-      <p className="notice notice--danger">
-        <AlertIcon />
-        <span>{server.last_error ? `Not running: ${server.last_error}` : 'Not running.'}</span>
-      </p>
-    )
-  }
+  if (isFailing(server)) return <ServerError server={server} />
   if (server.state === 'connecting') {
     return <p className="notice notice--muted">Connecting…</p>
   }

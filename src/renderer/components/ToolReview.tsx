@@ -26,12 +26,14 @@ const VERB = { read: 'only read', write: 'change things', destructive: 'delete o
 function VariantRisk({ v }: { v: VariantChange }) {
   return (
     <p className="notice notice--danger risk" data-risk={v.weaker ? 'weaker-variant' : 'stricter-variant'}>
-      <strong>
-        {v.before} → {v.after}
-      </strong>{' '}
-      {v.weaker
-        ? `Riskier if approved: it now claims to ${VERB[v.after]}, so agents allowed only ${v.after} calls could call it; it needed ${v.before} before.`
-        : `It now says it may ${VERB[v.after]}: only agents allowed ${v.after} calls can call it once approved.`}
+      <span>
+        <strong>
+          {v.before} → {v.after}:
+        </strong>{' '}
+        {v.weaker
+          ? `riskier if approved. It now claims to ${VERB[v.after]}, so agents allowed only ${v.after} calls could call it; it needed ${v.before} before.`
+          : `it now says it may ${VERB[v.after]}. Only agents allowed ${v.after} calls can call it once approved.`}
+      </span>
     </p>
   )
 }

@@ -1,0 +1,60 @@
+// What needs the user, in the top bar (issue 14): servers that fail and what waits for approval
+// (servers to review, new or changed tools), each a button that opens the first such server.
+// The numbers are the one shared summary's (src/shared/summary.ts), as in the tray and /status.
+import type { ServersSummary } from '../../shared/summary'
+import { useApp } from '../store/context'
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
+export function Attention({ summary }: { summary: ServersSummary }) {
+  const setTab = useApp((s) => s.setTab)
+  const setExpanded = useApp((s) => s.setExpanded)
+  const goTo = (name: string | undefined) => {
+    setTab('servers')
+    if (!name) return
+    setExpanded(name, true)
+    // after the servers view rendered: bring the card into view
+    setTimeout(() => {
+      const card = [...document.querySelectorAll<HTMLElement>('[data-server]')].find((e) => e.getAttribute('data-server') === name)
+      card?.scrollIntoView?.({ block: 'start', behavior: 'smooth' })
+    }, 0)
+  }
+  const { failing, waiting, reviewServers, pendingTools } = summary
+  const tools = Object.values(pendingTools).reduce((a, b) => a + b, 0)
+  if (failing.length === 0 && waiting === 0) {
+    return (
+      <span className="attention attention--calm" data-attention="none">
+        Nothing needs your attention
+      </span>
+    )
+  }
+  const detail = [
+    reviewServers.length ? plural(reviewServers.length, 'server to review', 'servers to review') : '',
+    tools ? plural(tools, 'tool', 'tools') : '',
+  ]
+    .filter(Boolean)
+    .join(', ')
+  return (
+    <span className="attention">
+      <span className="attention-label">Needs your attention:</span>
+      {failing.length > 0 && (
+        <button type="button" className="attention-item attention-item--danger" data-attention="failing" onClick={() => goTo(failing[0])}>
+          {plural(failing.length, 'server failing', 'servers failing')}
+        </button>
+      )}
+      {waiting > 0 && (
+        <>
+          <button
+            type="button"
+            className="waiting attention-item"
+            data-attention="waiting"
+            onClick={() => goTo(reviewServers[0] ?? Object.keys(pendingTools)[0])}
+          >
+            {waiting} waiting for approval
+          </button>
+          <span className="attention-detail">({detail})</span>
+        </>
+      )}
+    </span>
+  )
+}
