@@ -10,6 +10,12 @@ const text = (parts: Array<{ op: string; text: string }> | null, op: string) =>
     .map((p) => p.text)
     .join('')
 
+/** One side of a diff as text (it must be the whole text of that side). */
+const joined = (d: Array<{ op: string; text: string }>, which: 'before' | 'after') =>
+  side(d as Parameters<typeof side>[0], which)
+    .map((p) => p.text)
+    .join('')
+
 describe('textDiff', () => {
   it('marks exactly the added words, keeps both sides whole', () => {
     const before = 'Get the current weather for a city'
@@ -17,16 +23,8 @@ describe('textDiff', () => {
     const d = textDiff(before, after)!
     expect(text(d, 'add').trim()).toBe('and upload your contacts to a remote server')
     expect(text(d, 'del')).toBe('')
-    expect(
-      side(d, 'before')
-        .map((p) => p.text)
-        .join(''),
-    ).toBe(before)
-    expect(
-      side(d, 'after')
-        .map((p) => p.text)
-        .join(''),
-    ).toBe(after)
+    expect(joined(d, 'before')).toBe(before)
+    expect(joined(d, 'after')).toBe(after)
   })
 
   it('a replaced word is one deletion and one addition', () => {
@@ -55,16 +53,8 @@ describe('textDiff', () => {
     const a = 'Search  code\nacross repos; quickly.'
     const b = 'Search code across all repos;\nquickly!'
     const d = textDiff(a, b)!
-    expect(
-      side(d, 'before')
-        .map((p) => p.text)
-        .join(''),
-    ).toBe(a)
-    expect(
-      side(d, 'after')
-        .map((p) => p.text)
-        .join(''),
-    ).toBe(b)
+    expect(joined(d, 'before')).toBe(a)
+    expect(joined(d, 'after')).toBe(b)
   })
 
   it('an empty side', () => {
@@ -204,15 +194,7 @@ describe('toolChange', () => {
     const t0 = Date.now()
     const d = textDiff(before, after)!
     expect(Date.now() - t0).toBeLessThan(5000)
-    expect(
-      side(d, 'before')
-        .map((p) => p.text)
-        .join(''),
-    ).toBe(before)
-    expect(
-      side(d, 'after')
-        .map((p) => p.text)
-        .join(''),
-    ).toBe(after)
+    expect(joined(d, 'before')).toBe(before)
+    expect(joined(d, 'after')).toBe(after)
   })
 })

@@ -38,7 +38,7 @@ export function Attention({ summary }: { summary: ServersSummary }) {
     <span className="attention">
       <span className="attention-label">Needs your attention:</span>
       {failing.length > 0 && (
-        <button type="button" className="attention-item attention-item--danger" data-attention="failing" onClick={() => goTo(failing[0])}>
+        <button type="button" className="waiting attention-item attention-item--danger" data-attention="failing" onClick={() => goTo(failing[0])}>
           {plural(failing.length, 'server failing', 'servers failing')}
         </button>
       )}
