@@ -59,7 +59,7 @@ export const STATUS_LABEL: Readonly<Record<ToolStatus, string>> = {
   server_disabled: 'server off',
   disabled_by_config: 'locked by config',
   server_quarantined: 'quarantined',
-  disabled_by_user: 'disabled',
+  disabled_by_user: 'disabled by you',
   pending_approval: 'pending approval',
   disabled_unknown: 'unknown state',
 }

@@ -187,6 +187,16 @@ try {
     // the card shows the full launch: command, arguments and env (issue 11, point 2)
     const launch = await memory.locator('[data-launch]').textContent()
     assert.ok(launch.includes(`MEMORY_FILE_PATH=${path.join(tmp, 'memory.jsonl')}`) && launch.includes(MEMORY), `launch shown: ${launch}`)
+    // nobody has seen its tools: Inspect is the primary step; approving blind asks first (issue 14)
+    assert.match(await button(memory, 'Inspect').getAttribute('class'), /btn--primary/)
+    assert.doesNotMatch(await button(memory, 'Approve server').getAttribute('class'), /btn--primary/)
+    await button(memory, 'Approve server').click()
+    const blind = page.getByRole('dialog', { name: 'Approve memory without inspecting it?' })
+    await blind.waitFor({ timeout: 5000 })
+    assert.match(await blind.textContent(), /trust the first tool list it gives/)
+    await shot('approve-blind.png')
+    await blind.getByRole('button', { name: 'Cancel' }).click()
+    assert.equal(await attr(memory, 'data-state'), 'quarantined')
     await button(memory, 'Inspect').click()
     // Inspect runs the program: the user confirms after seeing what runs, nothing has run yet
     const dialog = memory.getByRole('dialog', { name: 'Inspect memory?' })
@@ -401,6 +411,19 @@ try {
     await waitAttr(flaky, 'data-state', 'connected', 20_000)
     assert.equal(await flaky.locator('[data-server-error]').count(), 0)
     await until('the header to stop counting it', async () => !/failing/.test(await page.locator('header').textContent()))
+  })
+
+  await step('Disable server offers Undo in the toast', async () => {
+    const everything = card('everything')
+    await button(everything, 'Disable server').click()
+    await waitAttr(everything, 'data-state', 'disabled')
+    const undo = page.locator('.toast').getByRole('button', { name: 'Undo' })
+    await undo.waitFor({ timeout: 5000 })
+    assert.match(await page.locator('.toast').textContent(), /Disabled server everything/)
+    await page.screenshot({ path: path.join(shots, 'undo-toast.png') })
+    await undo.click()
+    await waitAttr(everything, 'data-state', 'connected', 30_000)
+    assert.equal((await api.server('everything')).enabled, true)
   })
 
   await step('activity view: real MCP calls appear live, with a detail drawer and the search demand', async () => {

@@ -51,14 +51,36 @@ describe('server list', () => {
     expect(count('files', 'callable')).toBeUndefined()
   })
 
-  it('shows lock badges: quarantined, disabled, locked by config, pending', async () => {
-    renderApp(await worldWithHold())
+  it('one status, one badge: each state is said once per card, a user-disabled tool has its badge', async () => {
+    const { store } = renderApp(await worldWithHold())
     await loaded()
+    for (const name of ['gh', 'legacy', 'held', 'files', 'sketchy']) store.getState().setExpanded(name, true)
+    await waitFor(() => expect(card('legacy').querySelector('[data-tool]')).toBeTruthy())
+    await waitFor(() => expect(card('files').querySelector('[data-tool]')).toBeTruthy())
     const badges = (name: string) => [...card(name).querySelectorAll('.server-meta .badge')].map((b) => b.textContent)
-    expect(badges('gh')).toEqual(['locked by config', '1 pending'])
-    expect(badges('legacy')).toEqual(['quarantined'])
-    expect(badges('held')).toEqual(['quarantined by config'])
-    expect(badges('files')).toEqual(['disabled'])
+    const counts = (name: string) => [...card(name).querySelectorAll('.count')].map((c) => c.textContent)
+    // (the config key "quarantined" in an explanation is not the state said again)
+    const times = (name: string, word: RegExp) =>
+      (
+        card(name)
+          .textContent?.replace(/"quarantined"/g, '')
+          .match(word) ?? []
+      ).length
+    // the counts say what is locked or waits: no badge repeats them
+    expect(badges('gh')).toEqual([])
+    expect(counts('gh')).toEqual(['3 callable', '1 locked by config', '1 disabled by you', '1 pending approval'])
+    // the state pill says quarantined / off; the counts and the tool rows do not say it again
+    expect(badges('legacy')).toEqual([])
+    expect(counts('legacy')).toEqual(['2 tools'])
+    expect(times('legacy', /quarantined/g)).toBe(1)
+    expect(card('legacy').querySelectorAll('[data-tool] .badge').length).toBe(2) // the call variant of each tool, no status
+    expect(badges('held')).toEqual([])
+    expect(times('held', /quarantined/g)).toBe(1)
+    expect(badges('files')).toEqual([])
+    expect(counts('files')).toEqual(['2 tools'])
+    expect(card('files').textContent).not.toMatch(/server off|disabled/)
+    // a user-disabled tool says so on its row
+    expect([...row('gh:archive_repo').querySelectorAll('.badge')].map((b) => b.textContent)).toContain('disabled by you')
   })
 
   it('offers only the server actions that fit', async () => {

@@ -4,6 +4,7 @@ import type { ServerAction, ServerActionOptions, ServerInfo } from '../../shared
 import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
 import { InspectDialog } from './InspectDialog'
+import { ApproveServerButton, toolsSeen } from './ApproveServerButton'
 import { isFailing } from '../../shared/summary'
 import { TimedMenu } from './TimedMenu'
 import { SignInButton, SignOutButton } from './ServerSignIn'
@@ -37,7 +38,7 @@ function ActionButton({ server, action, label, primary, quiet, risk, options }: 
 }
 
 /** Inspect asks first: it runs the program (or connects), and the user sees exactly what. */
-function InspectButton({ server, network = false }: { server: ServerInfo; network?: boolean }) {
+function InspectButton({ server, network = false, primary = false }: { server: ServerInfo; network?: boolean; primary?: boolean }) {
   const options: ServerActionOptions | undefined = network ? { network: true } : undefined
   const busy = useApp((s) => Boolean(s.busy[busyKey('server', server.name, 'inspect', network ? 'network' : '')]))
   const run = useApp((s) => s.serverAction)
@@ -47,7 +48,7 @@ function InspectButton({ server, network = false }: { server: ServerInfo; networ
     <>
       <button
         type="button"
-        className={risk ? 'btn btn--risk' : 'btn'}
+        className={risk ? 'btn btn--risk' : primary ? 'btn btn--primary' : 'btn'}
         title={risk}
         disabled={busy}
         aria-busy={busy || undefined}
@@ -109,10 +110,10 @@ export function ServerActions({ server }: { server: ServerInfo }) {
   return (
     <div className="actions">
       <SignInButton server={server} />
-      {quarantined && <InspectButton server={server} />}
+      {/* the first step of a review is to look: Inspect is primary until the tools have been seen */}
+      {quarantined && <InspectButton server={server} primary={!operatorHold && !toolsSeen(server)} />}
       {quarantined && offlineFailed && <InspectButton server={server} network />}
-      {quarantined && !operatorHold && <ActionButton server={name} action="approve" label="Approve server" primary />}
-      {quarantined && !operatorHold && <ForATime server={name} action="approve" label="Approve server" />}
+      {quarantined && !operatorHold && <ApproveServerButton server={server} />}
       {!quarantined && pending > 0 && <ApproveAllButton server={name} />}
       {enabled && !quarantined && (isFailing(server) || state === 'stopped') && (
         // the way out of a failure: the primary action of a failing server

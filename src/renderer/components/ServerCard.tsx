@@ -7,7 +7,7 @@ import { isFailing } from '../../shared/summary'
 import { Badge } from './Badge'
 import { Counts } from './Counts'
 import { LaunchLine } from './Launch'
-import { ChevronIcon, ClockIcon, LockIcon, PowerIcon, ShieldIcon } from './icons'
+import { ChevronIcon, LockIcon } from './icons'
 import { ServerActions } from './ServerActions'
 import { ServerNotice } from './ServerNotice'
 import { IsolationBadge, ServerPermissions } from './ServerIsolation'
@@ -24,34 +24,28 @@ const STATE_LABEL: Record<ServerInfo['state'], string> = {
   needs_auth: 'needs sign-in',
 }
 
+/**
+ * One status, one badge (issue 14): the state pill says off / quarantined / failing, the counts say
+ * what waits or is locked; a badge only adds what neither says.
+ */
 function ServerBadges({ server }: { server: ServerInfo }) {
-  const pending = server.counts.pending_approval ?? 0
   return (
     <>
-      {server.quarantined && (
-        <Badge tone={server.quarantine_source === 'config' ? 'lock' : 'warn'} icon={<ShieldIcon />}>
-          {server.quarantine_source === 'config' ? 'quarantined by config' : 'quarantined'}
-        </Badge>
-      )}
-      {!server.enabled && (
-        <Badge tone="muted" icon={<PowerIcon />}>
-          disabled
-        </Badge>
-      )}
-      {server.config_policy && (
+      {server.config_policy && !server.counts.disabled_by_config && (
         <Badge tone="lock" icon={<LockIcon />} title="enabled_tools / disabled_tools in mcp_config.json apply to this server">
           locked by config
-        </Badge>
-      )}
-      {pending > 0 && (
-        <Badge tone="attention" icon={<ClockIcon />}>
-          {pending} pending
         </Badge>
       )}
       {server.trust === 'auto' && <Badge tone="info">auto-trust</Badge>}
       {server.grant && <GrantLeft grant={server.grant} />}
     </>
   )
+}
+
+function stateLabel(server: ServerInfo): string {
+  if (server.state === 'connecting' && isFailing(server)) return 'retrying'
+  if (server.state === 'quarantined' && server.quarantine_source === 'config') return 'quarantined by config'
+  return STATE_LABEL[server.state]
 }
 
 export function ServerCard({ server }: { server: ServerInfo }) {
@@ -80,7 +74,7 @@ export function ServerCard({ server }: { server: ServerInfo }) {
         </button>
         <span className={`state state--${server.state}`}>
           <span className="dot" aria-hidden="true" />
-          {server.state === 'connecting' && isFailing(server) ? 'retrying' : STATE_LABEL[server.state]}
+          {stateLabel(server)}
         </span>
         <IsolationBadge server={server} />
         <ServerActions server={server} />

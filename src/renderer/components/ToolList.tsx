@@ -4,7 +4,7 @@ import { useApp } from '../store/context'
 import { ToolRow } from './ToolRow'
 
 const EMPTY_HINT: Partial<Record<ServerInfo['state'], string>> = {
-  quarantined: 'Tools of a quarantined server are not listed until you inspect it.',
+  quarantined: 'Not inspected yet: its tools are listed once you inspect it.',
   disabled: 'The server is switched off, so it has not listed any tools yet.',
   connecting: 'Connecting — the tools appear as soon as the server answers.',
   error: 'The server is not running, so it has no tools to show.',

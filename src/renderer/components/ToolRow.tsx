@@ -108,7 +108,8 @@ export function ToolRow({ tool }: { tool: ToolInfo }) {
               <span data-name-warning="true">deceptive name</span>
             </Badge>
           )}
-          <StatusBadge status={tool.status} label={label} />
+          {/* a lock on the whole server is said once, on the server: not again on each of its tools */}
+          {tool.status !== 'server_disabled' && tool.status !== 'server_quarantined' && <StatusBadge status={tool.status} label={label} />}
           <Badge tone={VARIANT_TONE[tool.call_with] ?? 'muted'} title={`Agents call it with ${tool.call_with}`}>
             {tool.call_with.replace('call_tool_', '')}
           </Badge>

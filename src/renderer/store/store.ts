@@ -27,6 +27,15 @@ import { opensByDefault } from './selectors'
 
 export type Tab = 'servers' | 'requests' | 'search' | 'secrets' | 'activity' | 'agents'
 
+/** A button in the toast (Undo). */
+export interface ToastAction {
+  label: string
+  run(): void
+}
+
+/** The way back from a server action that is easy to regret (issue 14): Undo in the toast. */
+const UNDO: Partial<Record<ServerAction, ServerAction>> = { disable: 'enable', quarantine: 'approve' }
+
 export interface Banner {
   id: number
   message: string
@@ -50,6 +59,7 @@ export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignI
   inspectOffline: Record<string, string>
   banners: Banner[]
   toast: string | null
+  toastAction: ToastAction | null
   tab: Tab
   stats: Stats | null
   /** agents' access requests, newest first */
@@ -114,12 +124,12 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUr
       }, refreshDelay)
     }
 
-    const act = async (key: string, fn: () => Promise<ActionResult>, after?: () => Promise<void>) => {
+    const act = async (key: string, fn: () => Promise<ActionResult>, after?: () => Promise<void>, undo?: ToastAction) => {
       if (get().busy[key]) return
       set((s) => ({ busy: { ...s.busy, [key]: true } }))
       try {
         const result = await fn()
-        set({ toast: result?.message || 'Done.', toastAction: null })
+        set({ toast: result?.message || 'Done.', toastAction: undo ?? null })
       } catch (err) {
         get().reportError(err)
       } finally {
@@ -132,6 +142,18 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUr
       await get().refresh()
       await after?.()
       void get().rerunSearch()
+    }
+
+    const undoOf = (server: string, action: ServerAction): ToastAction | undefined => {
+      const back = UNDO[action]
+      if (!back) return undefined
+      return {
+        label: 'Undo',
+        run: () => {
+          set({ toast: null, toastAction: null })
+          void get().serverAction(server, back)
+        },
+      }
     }
 
     return {
@@ -149,6 +171,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUr
       inspectOffline: {},
       banners: [],
       toast: null,
+      toastAction: null,
       tab: 'servers',
       stats: null,
       requests: [],
@@ -238,6 +261,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUr
               await get().loadTools(server)
             }
           },
+          undoOf(server, action),
         )
       },
 
