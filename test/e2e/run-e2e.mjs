@@ -128,6 +128,9 @@ try {
     assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 420, 'no sideways scrolling at 420 px')
     await loc.screenshot({ path: path.join(shots, narrowName) })
     await page.setViewportSize({ width: 1180, height: 820 })
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await loc.screenshot({ path: path.join(shots, name.replace('.png', '-dark.png')) })
+    await page.emulateMedia({ colorScheme: 'light' })
   }
   const openCard = async (name) => {
     const toggle = card(name).locator('.server-toggle')
