@@ -4,6 +4,7 @@
 // no DOM; the definitions are untrusted text and are only compared, never interpreted.
 import { diffJson, diffWordsWithSpace, type ChangeObject } from 'diff'
 import { requiredVariant, variantRank, type ToolAnnotations, type Variant } from './call-variant'
+import { hiddenCount } from './text'
 
 /** What an agent can read of a tool (the approval hash covers exactly this). */
 export interface DefinitionView {
@@ -307,4 +308,24 @@ export function changeSummary(c: ToolChange): string[] {
 
 export function isEmptyChange(c: ToolChange): boolean {
   return !c.title && !c.description && c.annotations.length === 0 && !c.variant && !c.inputSchema && !c.outputSchema
+}
+
+/**
+ * How many hidden characters (control, bidi, invisible: see text.ts) a definition holds in any
+ * text an agent reads: title, description, and every key and string of its schemas and annotations.
+ */
+export function hiddenIn(view: DefinitionView): number {
+  let n = 0
+  const walk = (v: unknown, depth: number): void => {
+    if (typeof v === 'string') n += hiddenCount(v)
+    else if (depth > 64 || v === null || typeof v !== 'object') return
+    else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1)
+    else
+      for (const [k, x] of Object.entries(v)) {
+        n += hiddenCount(k)
+        walk(x, depth + 1)
+      }
+  }
+  walk([view.title ?? '', view.description ?? '', view.inputSchema, view.outputSchema, view.annotations], 0)
+  return n
 }

@@ -2,12 +2,12 @@
 // controls (`list_notes\u202egnp.exe` renders as "list_notesexe.png"), or letters of several
 // scripts mixed in one name (a Cyrillic "а" in "reаd_file"). The UI flags them and shows them
 // escaped; pure, shared by the core (ToolInfo.name_warning) and the renderer.
+import { BIDI_CHARS, INVISIBLE_CHARS } from './text'
 
-/** Bidi embeddings, overrides, isolates and marks. */
-const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u
-/** Zero-width and other invisible format characters, variation selectors, tag characters. */
-const INVISIBLE =
-  /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2064\u3164\ufe00-\ufe0f\ufeff\uffa0]|[\u{e0000}-\u{e007f}]|[\u{e0100}-\u{e01ef}]/u
+/** Bidi embeddings, overrides, isolates and marks (the one list, in text.ts). */
+const BIDI = new RegExp(`[${BIDI_CHARS}]`, 'u')
+/** Invisible characters (text.ts), and in a name also the basic variation selectors. */
+const INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}\\ufe00-\\ufe0f]`, 'u')
 /** Scripts whose letters imitate each other (homoglyphs); mixing any two in one name is flagged. */
 const SCRIPTS: Array<[string, RegExp]> = [
   ['Latin', /\p{Script=Latin}/u],

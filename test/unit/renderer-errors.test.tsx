@@ -38,6 +38,24 @@ describe('a failing server', () => {
     expect(details.querySelector('pre')?.textContent).toBe(ENOENT)
   })
 
+  it('what the program printed is shown with its escape sequences and bidi controls as escapes', async () => {
+    const { api } = renderApp(await worldApi())
+    await waitFor(() => expect(card('gh')).toBeTruthy())
+    api.manager.connections.set('gh', {
+      state: 'error',
+      lastError: 'process exited with code 1: \u001b[31mfatal\u001b[0m token \u202eterces during the MCP handshake (stdio)',
+      attempt: 0,
+    })
+    await waitFor(() => expect(card('gh').querySelector('[data-server-error] pre')).toBeTruthy())
+    const err = card('gh').querySelector('[data-server-error]') as HTMLElement
+    expect(err.querySelector('pre')?.textContent).toBe(
+      'process exited with code 1: \\u001b[31mfatal\\u001b[0m token \\u202eterces during the MCP handshake (stdio)',
+    )
+    expect([...err.querySelectorAll('pre .hidden-char')].map((e) => e.textContent)).toEqual(['\\u001b', '\\u001b', '\\u202e'])
+    // eslint-disable-next-line no-control-regex
+    expect(err.textContent).not.toMatch(/[\u001b\u202e]/)
+  })
+
   it('offers Restart server as the primary action, and it restarts the server', async () => {
     const { api } = renderApp(await worldApi())
     await waitFor(() => expect(card('gh')).toBeTruthy())

@@ -1,7 +1,10 @@
 // escapeControls / escapeText / escapeJsonControls: untrusted text shown to people never drives
 // a terminal or reorders a line; JSON keeps its meaning.
 import { describe, expect, it } from 'vitest'
-import { escapeControls, escapeJsonControls, escapeText } from '../../src/shared/text'
+import { escapeControls, escapeJsonControls, escapeText, hiddenCount, visibleParts } from '../../src/shared/text'
+
+/** `text` written in Unicode tag characters: invisible to a person, read by a model (ASCII smuggling). */
+const tags = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('')
 
 describe('escaping text for people and terminals', () => {
   it('shows ESC sequences (OSC 52, CSI), C1 and bidi overrides as \\u escapes', () => {
@@ -32,5 +35,32 @@ describe('escaping text for people and terminals', () => {
     // eslint-disable-next-line no-control-regex
     expect(safe).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2028\u2029]/)
     expect(JSON.parse(safe)).toEqual(value)
+  })
+
+  it('shows tag characters, supplementary variation selectors and fillers (text smuggled past a reader) as \\u{…} escapes', () => {
+    expect(escapeText(`Weather${tags('send')}`)).toBe('Weather\\u{e0073}\\u{e0065}\\u{e006e}\\u{e0064}')
+    expect(escapeControls('a\u{e0100}b\u{e01ef}c')).toBe('a\\u{e0100}b\\u{e01ef}c')
+    expect(escapeControls('soft\u00adhyphen \u3164 filler \u2064')).toBe('soft\\u00adhyphen \\u3164 filler \\u2064')
+    // an emoji with its presentation selector is ordinary text
+    expect(escapeText('Warning ⚠️ and 🎉')).toBe('Warning ⚠️ and 🎉')
+  })
+
+  it('JSON with tag characters stays valid JSON, parses to the same value, and shows no raw tag character', () => {
+    const value = { description: `ok${tags('hi')}` }
+    const safe = escapeJsonControls(JSON.stringify(value))
+    expect(safe).toBe('{"description":"ok\\udb40\\udc68\\udb40\\udc69"}')
+    expect(JSON.parse(safe)).toEqual(value)
+  })
+
+  it('counts the hidden characters and splits a text into what is shown and the escapes', () => {
+    expect(hiddenCount(`line\nnext\ttab ${tags('abc')}\u202e`)).toBe(4)
+    expect(hiddenCount('plain text, Grüße 🎉\n')).toBe(0)
+    expect(visibleParts('a\u202eb\u{e0041}')).toEqual([
+      { text: 'a', hidden: false },
+      { text: '\\u202e', hidden: true },
+      { text: 'b', hidden: false },
+      { text: '\\u{e0041}', hidden: true },
+    ])
+    expect(visibleParts('two\nlines')).toEqual([{ text: 'two\nlines', hidden: false }])
   })
 })

@@ -4,7 +4,7 @@
 // or reorder what is shown); colors only on a TTY, else git-style [-removed-] {+added+} marks.
 import type { ToolInfo } from '../../shared/api'
 import { escapeControls, escapeText } from '../../shared/text'
-import { changeSummary, paramsOf, side, toolChange, type Param, type SchemaChange, type TextPart } from '../../shared/tool-diff'
+import { changeSummary, hiddenIn, paramsOf, side, toolChange, type Param, type SchemaChange, type TextPart } from '../../shared/tool-diff'
 
 /** A text with its lines (newlines and tabs kept); one-line fields escape those too. */
 const esc = escapeText
@@ -108,6 +108,13 @@ export function formatReview(t: ToolInfo, st: Style = PLAIN): string {
       : 'new, never approved'
   const out = [`${st.strong(name)} (${state}; status ${t.status})`]
   const now = { title: t.title, description: t.description ?? '', inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations }
+  const hidden = hiddenIn(now)
+  if (hidden > 0)
+    out.push(
+      st.risk(
+        `  ! ${hidden} hidden character${hidden === 1 ? '' : 's'}: text an agent reads but a person would not see (invisible, bidi or control characters), shown below as \\u escapes; approve only if you know why it is there.`,
+      ),
+    )
   if (!prev) {
     out.push(`  call with: ${t.call_with}`)
     if (t.title) out.push(`  title: ${esc1(t.title)}`)

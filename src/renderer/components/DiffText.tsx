@@ -1,9 +1,10 @@
 // A text diff as the window shows it: one side (previous or new) with the removed or added text
 // marked. Added text is marked as a risk (agents read it as instructions), never as a reassuring
 // green. A long unchanged stretch folds to its ends behind a button; changed text never folds.
-// Rendered as text nodes only: the texts are the upstream's.
+// Rendered as text nodes only, hidden characters as marked escapes: the texts are the upstream's.
 import { useState } from 'react'
 import { side, type TextPart } from '../../shared/tool-diff'
+import { Visible } from './Visible'
 
 /** An unchanged stretch longer than this folds to its first and last FOLD_KEEP characters. */
 const FOLD_SAME = 360
@@ -17,21 +18,31 @@ export function DiffSide({ diff, which }: { diff: readonly TextPart[]; which: 'b
   return (
     <>
       {parts.map((p, i) => {
-        if (p.op === 'del') return <del key={i}>{p.text}</del>
+        if (p.op === 'del')
+          return (
+            <del key={i}>
+              <Visible text={p.text} />
+            </del>
+          )
         if (p.op === 'add')
           return (
             <ins key={i} title="added: agents will read this">
-              {p.text}
+              <Visible text={p.text} />
             </ins>
           )
-        if (!folds || p.text.length <= FOLD_SAME) return <span key={i}>{p.text}</span>
+        if (!folds || p.text.length <= FOLD_SAME)
+          return (
+            <span key={i}>
+              <Visible text={p.text} />
+            </span>
+          )
         return (
           <span key={i}>
-            {p.text.slice(0, FOLD_KEEP)}
+            <Visible text={p.text.slice(0, FOLD_KEEP)} />
             <span className="fold-mark" aria-hidden="true">
               {' … '}
             </span>
-            {p.text.slice(-FOLD_KEEP)}
+            <Visible text={p.text.slice(-FOLD_KEEP)} />
           </span>
         )
       })}

@@ -1,7 +1,9 @@
 // Long upstream text is never cut off silently (issue 14): past a few lines it folds, with a
 // "Show all" button that says how much more there is. The whole text stays in the page (screen
-// readers and find-in-page see it); only the box is shorter. Rendered as text nodes only.
+// readers and find-in-page see it); only the box is shorter. Text nodes only, hidden characters
+// as marked escapes (Visible).
 import { useState, type ReactNode } from 'react'
+import { Visible } from './Visible'
 
 /** Longer than this (characters or lines), a text folds behind "Show all". */
 export const FOLD_CHARS = 480
@@ -17,7 +19,7 @@ export function LongText({ text, className, children }: { text: string; classNam
   const folded = long && !open
   return (
     <div className={`longtext${folded ? ' longtext--folded' : ''}`} data-folded={long ? String(folded) : undefined}>
-      <p className={className}>{children ?? text}</p>
+      <p className={className}>{children ?? <Visible text={text} />}</p>
       {long && (
         <button type="button" className="linklike small" aria-expanded={open} onClick={() => setOpen(!open)}>
           {open ? 'Show less' : `Show all (${text.length.toLocaleString('en-US')} characters)`}

@@ -1,8 +1,10 @@
 // A schema change, parameter by parameter (issue 14): what was added, removed, or changed in a
 // parameter (type, required, description, other keywords), and the schema's own keywords as a
-// JSON line diff. Also the plain parameter list of a new tool. Text nodes only.
+// JSON line diff. Also the plain parameter list of a new tool. Text nodes only, hidden characters
+// as marked escapes.
 import { side, type Param, type ParamChange, type SchemaChange, type TextPart } from '../../shared/tool-diff'
 import { DiffSide } from './DiffText'
+import { Visible } from './Visible'
 
 function ParamHead({ p, mark }: { p: Param; mark?: 'added' | 'removed' }) {
   const Name = mark === 'removed' ? 'del' : 'code'
@@ -13,8 +15,12 @@ function ParamHead({ p, mark }: { p: Param; mark?: 'added' | 'removed' }) {
           {mark === 'added' ? '+' : '−'}
         </span>
       )}
-      <Name className="param-name">{p.path}</Name>
-      <span className="param-type">{p.type}</span>
+      <Name className="param-name">
+        <Visible text={p.path} />
+      </Name>
+      <span className="param-type">
+        <Visible text={p.type} />
+      </span>
       {p.required && <span className="param-required">required</span>}
     </span>
   )
@@ -27,8 +33,16 @@ function Row({ c }: { c: ParamChange }) {
       <li className={`param param--${c.kind}`} data-param={c.path} data-change={c.kind}>
         <ParamHead p={p} mark={c.kind} />
         <span className="param-what">{c.kind === 'added' ? 'new parameter' : 'removed'}</span>
-        {p.description && <p className={c.kind === 'added' ? 'param-desc param-desc--added' : 'param-desc'}>{p.description}</p>}
-        {p.constraints && <code className="param-constraints">{p.constraints}</code>}
+        {p.description && (
+          <p className={c.kind === 'added' ? 'param-desc param-desc--added' : 'param-desc'}>
+            <Visible text={p.description} />
+          </p>
+        )}
+        {p.constraints && (
+          <code className="param-constraints">
+            <Visible text={p.constraints} />
+          </code>
+        )}
       </li>
     )
   }
@@ -53,7 +67,13 @@ function Change({ label, before, after }: { label: string; before: string; after
     <div data-aspect={label}>
       <dt>{label}</dt>
       <dd>
-        <del>{before}</del> → <ins>{after}</ins>
+        <del>
+          <Visible text={before} />
+        </del>{' '}
+        →{' '}
+        <ins>
+          <Visible text={after} />
+        </ins>
       </dd>
     </div>
   )
@@ -98,7 +118,19 @@ export function SchemaDiff({ label, change, unchanged }: { label: 'input schema'
           <span className="diff-label">Other keywords of the {label}</span>
           <pre className="diff-lines">
             {change.rest.map((p, i) =>
-              p.op === 'same' ? <span key={i}>{p.text}</span> : p.op === 'add' ? <ins key={i}>{p.text}</ins> : <del key={i}>{p.text}</del>,
+              p.op === 'same' ? (
+                <span key={i}>
+                  <Visible text={p.text} />
+                </span>
+              ) : p.op === 'add' ? (
+                <ins key={i}>
+                  <Visible text={p.text} />
+                </ins>
+              ) : (
+                <del key={i}>
+                  <Visible text={p.text} />
+                </del>
+              ),
             )}
           </pre>
         </div>
@@ -117,8 +149,16 @@ export function ParamList({ label, params }: { label: 'input schema' | 'output s
         {params.map((p) => (
           <li key={p.path} className="param" data-param={p.path}>
             <ParamHead p={p} />
-            {p.description && <p className="param-desc">{p.description}</p>}
-            {p.constraints && <code className="param-constraints">{p.constraints}</code>}
+            {p.description && (
+              <p className="param-desc">
+                <Visible text={p.description} />
+              </p>
+            )}
+            {p.constraints && (
+              <code className="param-constraints">
+                <Visible text={p.constraints} />
+              </code>
+            )}
           </li>
         ))}
       </ul>

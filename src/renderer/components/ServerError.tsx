@@ -1,9 +1,11 @@
 // A failing server's error on its card (issue 14): what happened and what to do in plain words
 // (src/shared/upstream-error.ts), whether Toolgate still retries, and the raw text behind
-// "Details". The card's primary action is then Restart server (ServerActions). Text nodes only.
+// "Details". The card's primary action is then Restart server (ServerActions). Text nodes only;
+// what the program printed may hold escape sequences: shown as escapes (Visible).
 import type { ServerInfo } from '../../shared/api'
 import { explainServerError, retryText } from '../../shared/upstream-error'
 import { AlertIcon } from './icons'
+import { Visible } from './Visible'
 
 export function ServerError({ server }: { server: ServerInfo }) {
   if (!server.last_error) {
@@ -24,13 +26,18 @@ export function ServerError({ server }: { server: ServerInfo }) {
         </p>
         {e.said && (
           <p className="small">
-            It said: <code>{e.said}</code>
+            It said:{' '}
+            <code>
+              <Visible text={e.said} />
+            </code>
           </p>
         )}
         {e.retry && <p className="small muted">{retryText(e)} Restart server tries again now.</p>}
         <details className="error-details">
           <summary>Details</summary>
-          <pre>{server.last_error}</pre>
+          <pre>
+            <Visible text={server.last_error} />
+          </pre>
         </details>
       </div>
     </div>

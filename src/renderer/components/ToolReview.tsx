@@ -2,13 +2,15 @@
 // that changed since it was approved: a call-variant change as a risk line, the description
 // (added text marked as a risk), the title, the annotations, and the input and output schemas
 // parameter by parameter; a new tool shows everything it offers. The model is the shared one
-// (src/shared/tool-diff.ts) that `toolgate tools diff` prints. Upstream text: text nodes only.
+// (src/shared/tool-diff.ts) that `toolgate tools diff` prints. Upstream text: text nodes only, and
+// hidden characters (text an agent reads and a person would not see) as a risk line and marked escapes.
 import { useMemo } from 'react'
 import type { ToolInfo } from '../../shared/api'
-import { changeSummary, paramsOf, toolChange, type AnnotationChange, type DefinitionView, type VariantChange } from '../../shared/tool-diff'
+import { changeSummary, hiddenIn, paramsOf, toolChange, type AnnotationChange, type DefinitionView, type VariantChange } from '../../shared/tool-diff'
 import { FieldDiff } from './DiffText'
 import { LongText } from './LongText'
 import { ParamList, SchemaDiff } from './SchemaDiff'
+import { Visible } from './Visible'
 
 function current(tool: ToolInfo): DefinitionView {
   return {
@@ -38,6 +40,23 @@ function VariantRisk({ v }: { v: VariantChange }) {
   )
 }
 
+/** Hidden characters anywhere an agent reads: a risk line (each one is shown below as an escape). */
+function HiddenRisk({ tool }: { tool: ToolInfo }) {
+  const n = useMemo(() => hiddenIn(current(tool)), [tool])
+  if (n === 0) return null
+  return (
+    <p className="notice notice--danger risk" data-risk="hidden-characters">
+      <span>
+        <strong>
+          {n} hidden character{n === 1 ? '' : 's'}:
+        </strong>{' '}
+        text an agent reads but a person would not see (invisible, bidi or control characters). Each is shown below as a marked \u escape; approve only if you
+        know why it is there.
+      </span>
+    </p>
+  )
+}
+
 const show = (v: unknown): string => (v === undefined ? '(none)' : JSON.stringify(v))
 
 function AnnotationsDiff({ changes }: { changes: AnnotationChange[] }) {
@@ -51,7 +70,13 @@ function AnnotationsDiff({ changes }: { changes: AnnotationChange[] }) {
               <code>{a.key}</code>
             </dt>
             <dd>
-              <del>{show(a.before)}</del> → <ins>{show(a.after)}</ins>
+              <del>
+                <Visible text={show(a.before)} />
+              </del>{' '}
+              →{' '}
+              <ins>
+                <Visible text={show(a.after)} />
+              </ins>
             </dd>
           </div>
         ))}
@@ -69,6 +94,7 @@ export function ToolReview({ tool }: { tool: ToolInfo }) {
   return (
     <div className="diffs" data-review="changed">
       {change.variant && <VariantRisk v={change.variant} />}
+      <HiddenRisk tool={tool} />
       <p className="change-summary small" data-change-summary>
         <strong>What changed:</strong> {summary.length ? summary.join(' · ') : 'nothing an agent reads (only how it is stored)'}
       </p>
@@ -102,12 +128,19 @@ export function ToolReview({ tool }: { tool: ToolInfo }) {
 function NewTool({ tool }: { tool: ToolInfo }) {
   return (
     <div className="diffs" data-review="new">
+      <HiddenRisk tool={tool} />
       {tool.title && (
         <p className="small">
-          <span className="diff-label">Title</span> {tool.title}
+          <span className="diff-label">Title</span> <Visible text={tool.title} />
         </p>
       )}
-      {tool.description ? <p className="tool-desc tool-desc--review">{tool.description}</p> : <p className="muted small">(no description)</p>}
+      {tool.description ? (
+        <p className="tool-desc tool-desc--review">
+          <Visible text={tool.description} />
+        </p>
+      ) : (
+        <p className="muted small">(no description)</p>
+      )}
       <ParamList label="input schema" params={paramsOf(tool.inputSchema)} />
       <ParamList label="output schema" params={paramsOf(tool.outputSchema)} />
     </div>
