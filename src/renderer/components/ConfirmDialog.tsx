@@ -1,17 +1,23 @@
 // A question before a step that is hard to take back (approving a server nobody inspected):
-// modal, Cancel focused first, Escape cancels. The same look as the Inspect confirmation.
+// modal, Cancel focused first, Escape cancels. Also the frame of the Inspect confirmation.
 import { useEffect, useId, useRef, type ReactNode } from 'react'
 
 export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  risky = true,
+  marker,
   onConfirm,
   onCancel,
 }: {
   title: string
   children: ReactNode
   confirmLabel: string
+  /** the confirm button looks risky (default), or primary */
+  risky?: boolean
+  /** data-* attributes for the dialog element */
+  marker?: Record<`data-${string}`, string>
   onConfirm: () => void
   onCancel: () => void
 }) {
@@ -25,6 +31,7 @@ export function ConfirmDialog({
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}
+        {...marker}
         onKeyDown={(e) => {
           if (e.key === 'Escape') onCancel()
         }}
@@ -35,7 +42,7 @@ export function ConfirmDialog({
           <button type="button" className="btn" ref={cancelRef} onClick={onCancel}>
             Cancel
           </button>
-          <button type="button" className="btn btn--risk" onClick={onConfirm}>
+          <button type="button" className={risky ? 'btn btn--risk' : 'btn btn--primary'} onClick={onConfirm}>
             {confirmLabel}
           </button>
         </div>

@@ -26,6 +26,24 @@ function ParamHead({ p, mark }: { p: Param; mark?: 'added' | 'removed' }) {
   )
 }
 
+/** A parameter's description and other keywords (an added one's description marked as new text). */
+function ParamBody({ p, added }: { p: Param; added?: boolean }) {
+  return (
+    <>
+      {p.description && (
+        <p className={added ? 'param-desc param-desc--added' : 'param-desc'}>
+          <Visible text={p.description} />
+        </p>
+      )}
+      {p.constraints && (
+        <code className="param-constraints">
+          <Visible text={p.constraints} />
+        </code>
+      )}
+    </>
+  )
+}
+
 function Row({ c }: { c: ParamChange }) {
   if (c.kind !== 'changed') {
     const p = (c.after ?? c.before) as Param
@@ -33,16 +51,7 @@ function Row({ c }: { c: ParamChange }) {
       <li className={`param param--${c.kind}`} data-param={c.path} data-change={c.kind}>
         <ParamHead p={p} mark={c.kind} />
         <span className="param-what">{c.kind === 'added' ? 'new parameter' : 'removed'}</span>
-        {p.description && (
-          <p className={c.kind === 'added' ? 'param-desc param-desc--added' : 'param-desc'}>
-            <Visible text={p.description} />
-          </p>
-        )}
-        {p.constraints && (
-          <code className="param-constraints">
-            <Visible text={p.constraints} />
-          </code>
-        )}
+        <ParamBody p={p} added={c.kind === 'added'} />
       </li>
     )
   }
@@ -149,16 +158,7 @@ export function ParamList({ label, params }: { label: 'input schema' | 'output s
         {params.map((p) => (
           <li key={p.path} className="param" data-param={p.path}>
             <ParamHead p={p} />
-            {p.description && (
-              <p className="param-desc">
-                <Visible text={p.description} />
-              </p>
-            )}
-            {p.constraints && (
-              <code className="param-constraints">
-                <Visible text={p.constraints} />
-              </code>
-            )}
+            <ParamBody p={p} />
           </li>
         ))}
       </ul>
