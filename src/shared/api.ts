@@ -249,23 +249,19 @@ export interface AgentTokenInfo {
   created_at: string
   last_used_at: string | null
 }
-/** Options of a tool action: `for` ("1h", "always") makes enable or approve last that long. */
+/**
+ * Options of a tool action: `for` ("1h", "always") makes enable or approve last that long; `hash`
+ * for approve and reject is the definition the user reviewed: when the tool changed again since,
+ * the action is refused (409 definition_changed) instead of deciding on a definition nobody saw.
+ */
 export interface ToolActionOptions {
   for?: string
+  hash?: string
 }
 
 /** The actions that can be time-boxed with `for`. */
 export const TIMED_SERVER_ACTIONS: readonly ServerAction[] = ['enable', 'approve']
 export const TIMED_TOOL_ACTIONS: readonly ToolAction[] = ['enable', 'approve']
-
-/**
- * Options of a tool action: `hash` for approve and reject is the definition the user reviewed; when
- * the tool changed again since, the action is refused (409 definition_changed) instead of deciding
- * on a definition nobody saw.
- */
-export interface ToolActionOptions {
-  hash?: string
-}
 
 export interface ActionResult {
   ok: true

@@ -107,9 +107,11 @@ describe('server view: tools', () => {
   it('Approve approves one tool; Approve all approves the rest', async () => {
     const { api } = renderApp(await worldWithRugPull())
     await ghTools()
+    const shown = (await api.service.tools('gh')).tools.find((t) => t.tool === 'search_code')!.approval.hash
     fireEvent.click(within(row('gh:search_code')).getByRole('button', { name: 'Approve' }))
     await waitFor(() => expect(row('gh:search_code').getAttribute('data-status')).toBe('callable'))
-    expect(api.calls).toContain('toolAction gh search_code approve')
+    // it approves exactly the definition shown
+    expect(api.calls).toContain(`toolAction gh search_code approve {"hash":"${shown}"}`)
     fireEvent.click(within(card('gh')).getByRole('button', { name: 'Approve all' }))
     await waitFor(() => expect(row('gh:rotate_keys').getAttribute('data-status')).toBe('callable'))
     expect(api.calls).toContain('approveAll gh')
@@ -122,12 +124,13 @@ describe('server view: tools', () => {
     await ghTools()
     // sketchy waits for review, rotate_keys and search_code for approval
     await waitFor(() => expect(document.querySelector('header')?.textContent).toContain('3 waiting'))
+    const shown = (await api.service.tools('gh')).tools.find((t) => t.tool === 'search_code')!.approval.hash
     fireEvent.click(within(row('gh:search_code')).getByRole('button', { name: 'Reject' }))
     await waitFor(() => expect(row('gh:search_code').getAttribute('data-status')).toBe('disabled_by_user'))
-    expect(api.calls).toContain('toolAction gh search_code reject')
+    expect(api.calls).toContain(`toolAction gh search_code reject {"hash":"${shown}"}`)
     expect(row('gh:search_code').textContent).toContain('rejected')
     expect(row('gh:search_code').querySelector('[data-rejected]')?.textContent).toMatch(/does not ask again/)
-    expect(buttons('gh:search_code')).toEqual(['Re-enable'])
+    expect(buttons('gh:search_code')).toEqual(['Re-enable', '⏱▾'])
     await waitFor(() => expect(document.querySelector('header')?.textContent).toContain('2 waiting'))
     expect((await api.status()).pending_approvals).toBe(2)
     // the server lists the same definition again (a restart, list_changed): still rejected
@@ -145,7 +148,7 @@ describe('server view: tools', () => {
       GH_NOW.map((t) => (t.name === 'search_code' ? again : t)),
     )
     await waitFor(() => expect(row('gh:search_code').getAttribute('data-status')).toBe('pending_approval'))
-    expect(buttons('gh:search_code')).toEqual(['Reject', 'Approve'])
+    expect(buttons('gh:search_code')).toEqual(['Reject', 'Approve', '⏱▾'])
   })
 
   it('Disable and Re-enable toggle the user lock', async () => {

@@ -7,6 +7,7 @@ import { ApiError, type ToolInfo } from '../../shared/api'
 import { escapedName } from '../../shared/tool-name'
 import type { Operator } from './control-client'
 import { UsageError } from './errors'
+import { say } from './output'
 import { formatReview, terminalStyle } from './tool-review'
 
 type Ref = { server: string; tool: string }
@@ -36,7 +37,7 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
-export async function approveReviewed(op: Operator, ref: Ref, o: { yes?: boolean }): Promise<void> {
+export async function approveReviewed(op: Operator, ref: Ref, o: { yes?: boolean; for?: string }): Promise<void> {
   const t = await findTool(op, ref)
   if (t.approval.status === 'changed') {
     process.stdout.write(formatReview(t, terminalStyle()))
@@ -53,5 +54,5 @@ export async function approveReviewed(op: Operator, ref: Ref, o: { yes?: boolean
       }
     }
   }
-  process.stdout.write((await op.api.toolAction(ref.server, ref.tool, 'approve', { hash: t.approval.hash })).message + '\n')
+  say((await op.api.toolAction(ref.server, ref.tool, 'approve', { hash: t.approval.hash, ...(o.for ? { for: o.for } : {}) })).message)
 }

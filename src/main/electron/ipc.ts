@@ -2,7 +2,7 @@
 // on one channel. Arguments from the renderer are checked before they reach the core.
 import type { IpcMain } from 'electron'
 import type { SenderEvent } from './ipc-sender'
-import { ApiError, SERVER_ACTIONS, TOOL_ACTIONS, type Api, type ApiEvent, type ServerInput } from '../../shared/api'
+import { ApiError, SERVER_ACTIONS, TOOL_ACTIONS, type Api, type ApiEvent, type ServerInput, type ToolActionOptions } from '../../shared/api'
 import { API_OPS, opChannel, SETTINGS_CHANNELS, type ApiOp, type IpcResult } from '../../shared/ipc'
 
 const str = (v: unknown, what: string): string => {
@@ -30,23 +30,19 @@ const actionOptions = (v: unknown): [] | [{ network?: boolean; for?: string }] =
   return [{ ...(o.network !== undefined ? { network: o.network } : {}), ...(o.for !== undefined ? { for: o.for } : {}) }]
 }
 
-/** A tool action's options from the renderer: only `{for: string}`. */
-const toolOptions = (v: unknown): [] | [{ for: string }] => {
+/** A tool action's options from the renderer: `{for?: string, hash?: string}` (a time; the definition the user reviewed). */
+const toolOptions = (v: unknown): [] | [ToolActionOptions] => {
   if (v === undefined) return []
-  const f = v !== null && typeof v === 'object' ? (v as { for?: unknown }).for : undefined
-  if (typeof f !== 'string' || Object.keys(v as object).some((k) => k !== 'for'))
-    throw new ApiError('bad_request', 'tool action options must be {for: "1h"}', 400)
-  return [{ for: f }]
-}
-
-/** A tool action's options from the renderer: only `{hash: string}` (the definition the user reviewed). */
-const toolOptions = (v: unknown): [] | [{ hash: string }] => {
-  if (v === undefined) return []
-  const hash = v !== null && typeof v === 'object' ? (v as { hash?: unknown }).hash : undefined
-  if (typeof hash !== 'string' || !hash || Object.keys(v as object).some((k) => k !== 'hash')) {
-    throw new ApiError('bad_request', 'tool action options must be {hash: string}', 400)
+  const o = v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : null
+  if (
+    o === null ||
+    Object.keys(o).some((k) => k !== 'for' && k !== 'hash') ||
+    (o.for !== undefined && typeof o.for !== 'string') ||
+    (o.hash !== undefined && (typeof o.hash !== 'string' || !o.hash))
+  ) {
+    throw new ApiError('bad_request', 'tool action options must be {for?: "1h", hash?: string}', 400)
   }
-  return [{ hash }]
+  return [{ ...(o.for !== undefined ? { for: o.for as string } : {}), ...(o.hash !== undefined ? { hash: o.hash as string } : {}) }]
 }
 
 /** Opens a sign-in page in the system browser (http(s) only). */

@@ -1,11 +1,13 @@
 // Approve server (issue 14): the primary step only once the server's tools have been seen (after
 // Inspect, or a server approved before). Approving blind stays possible, behind a confirmation that
-// says the first tool list the server gives will be trusted as it is.
+// says the first tool list the server gives will be trusted as it is; the same for approving it for
+// a time (its ⏱▾ menu).
 import { useState } from 'react'
 import type { ServerInfo } from '../../shared/api'
 import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
 import { ConfirmDialog } from './ConfirmDialog'
+import { TimedMenu } from './TimedMenu'
 
 /** Whether the user can have seen this server's tools: the catalog knows some (inspected, or approved before). */
 export function toolsSeen(server: ServerInfo): boolean {
@@ -14,9 +16,12 @@ export function toolsSeen(server: ServerInfo): boolean {
 
 export function ApproveServerButton({ server }: { server: ServerInfo }) {
   const busy = useApp((s) => Boolean(s.busy[busyKey('server', server.name, 'approve', '')]))
+  const timedBusy = useApp((s) => Boolean(s.busy[busyKey('server', server.name, 'approve', 'for')]))
   const run = useApp((s) => s.serverAction)
-  const [asking, setAsking] = useState(false)
+  /** the approval waiting for the blind-approval answer: for good, or for a time */
+  const [asking, setAsking] = useState<{ for?: string } | null>(null)
   const seen = toolsSeen(server)
+  const approve = (a: { for?: string }) => void run(server.name, 'approve', a.for ? { for: a.for } : undefined)
   return (
     <>
       <button
@@ -24,18 +29,19 @@ export function ApproveServerButton({ server }: { server: ServerInfo }) {
         className={seen ? 'btn btn--primary' : 'btn'}
         disabled={busy}
         aria-busy={busy || undefined}
-        onClick={() => (seen ? void run(server.name, 'approve') : setAsking(true))}
+        onClick={() => (seen ? approve({}) : setAsking({}))}
       >
         Approve server
       </button>
+      <TimedMenu label={`Approve server ${server.name} for a time`} disabled={timedBusy} onPick={(f) => (seen ? approve({ for: f }) : setAsking({ for: f }))} />
       {asking && (
         <ConfirmDialog
           title={`Approve ${server.name} without inspecting it?`}
           confirmLabel="Approve without inspecting"
-          onCancel={() => setAsking(false)}
+          onCancel={() => setAsking(null)}
           onConfirm={() => {
-            setAsking(false)
-            void run(server.name, 'approve')
+            setAsking(null)
+            approve(asking)
           }}
         >
           <p data-approve-blind={server.name}>

@@ -1,12 +1,14 @@
 // What needs the user, in the top bar (issue 14): servers that fail and what waits for approval
-// (servers to review, new or changed tools), each a button that opens the first such server.
+// (servers to review, new or changed tools), each a button that opens the first such server, and
+// agents' access requests (a button to the Requests view).
 // The numbers are the one shared summary's (src/shared/summary.ts), as in the tray and /status.
 import type { ServersSummary } from '../../shared/summary'
 import { useApp } from '../store/context'
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
-export function Attention({ summary }: { summary: ServersSummary }) {
+/** `asking`: agents' access requests waiting for an answer */
+export function Attention({ summary, asking }: { summary: ServersSummary; asking: number }) {
   const setTab = useApp((s) => s.setTab)
   const setExpanded = useApp((s) => s.setExpanded)
   const goTo = (name: string | undefined) => {
@@ -21,7 +23,7 @@ export function Attention({ summary }: { summary: ServersSummary }) {
   }
   const { failing, waiting, reviewServers, pendingTools } = summary
   const tools = Object.values(pendingTools).reduce((a, b) => a + b, 0)
-  if (failing.length === 0 && waiting === 0) {
+  if (failing.length === 0 && waiting === 0 && asking === 0) {
     return (
       <span className="attention attention--calm" data-attention="none">
         Nothing needs your attention
@@ -54,6 +56,11 @@ export function Attention({ summary }: { summary: ServersSummary }) {
           </button>
           <span className="attention-detail">({detail})</span>
         </>
+      )}
+      {asking > 0 && (
+        <button type="button" className="waiting attention-item" data-attention="requests" onClick={() => setTab('requests')}>
+          {plural(asking, 'access request', 'access requests')}
+        </button>
       )}
     </span>
   )

@@ -1,11 +1,13 @@
 // What the user reviews before granting a request: the server's launch (command line or URL) and
-// isolation for a server that is off or in quarantine, the changed definition for a changed tool,
-// the (untrusted) description of a new or switched-off tool. `ready` is false until the review
+// isolation for a server that is off or in quarantine, the review of a new or changed tool (the
+// same ToolReview as the Servers view: every changed field), the (untrusted) description of a
+// switched-off tool. `ready` is false until the review
 // has what it shows, and the grant buttons wait for it: never a blind grant.
 import { useEffect } from 'react'
 import type { AccessRequest } from '../../shared/requests'
 import { useApp } from '../store/context'
-import { DescriptionDiff } from './DescriptionDiff'
+import { ToolReview } from './ToolReview'
+import { Visible } from './Visible'
 import { IsolationBadge } from './ServerIsolation'
 
 export function useReviewReady(req: AccessRequest): boolean {
@@ -44,13 +46,16 @@ export function RequestReview({ req }: { req: AccessRequest }) {
           )}
         </>
       )}
-      {!serverLevel && tool?.approval.status === 'changed' && (
-        <DescriptionDiff before={tool.approval.previous_description ?? ''} after={tool.description ?? ''} tool={tool} />
+      {!serverLevel && tool && tool.approval.status !== 'approved' && (
+        <>
+          {tool.approval.status === 'pending' && <p className="small muted">New tool, not reviewed yet:</p>}
+          <ToolReview tool={tool} />
+        </>
       )}
-      {!serverLevel && tool && tool.approval.status !== 'changed' && (
+      {!serverLevel && tool && tool.approval.status === 'approved' && (
         <p className="small">
-          <span className="muted">{tool.approval.status === 'pending' ? 'New tool, not reviewed yet: ' : 'Description: '}</span>
-          {tool.description || <em className="muted">(no description)</em>}
+          <span className="muted">Description: </span>
+          {tool.description ? <Visible text={tool.description} /> : <em className="muted">(no description)</em>}
         </p>
       )}
       {!serverLevel && tools !== undefined && !tool && <p className="muted small">This tool is not known on {req.server}.</p>}
