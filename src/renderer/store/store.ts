@@ -21,17 +21,11 @@ import { createSearchSlice, type SearchSlice } from './search'
 import { createActivitySlice, type ActivitySlice } from './activity'
 import type { ActivityEvent } from '../../shared/activity'
 import type { AgentView } from '../../shared/agents'
-import { createManageSlice, type ManageSlice } from './manage'
+import { createManageSlice, type ManageSlice, type ToastAction } from './manage'
 import { createSignInSlice, type SignInSlice } from './sign-in'
 import { opensByDefault } from './selectors'
 
 export type Tab = 'servers' | 'requests' | 'search' | 'secrets' | 'activity' | 'agents'
-
-/** A button in the toast (Undo). */
-export interface ToastAction {
-  label: string
-  run(): void
-}
 
 /** The way back from a server action that is easy to regret (issue 14): Undo in the toast. */
 const UNDO: Partial<Record<ServerAction, ServerAction>> = { disable: 'enable', quarantine: 'approve' }
@@ -59,7 +53,6 @@ export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignI
   inspectOffline: Record<string, string>
   banners: Banner[]
   toast: string | null
-  toastAction: ToastAction | null
   tab: Tab
   stats: Stats | null
   /** agents' access requests, newest first */
@@ -171,7 +164,6 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUr
       inspectOffline: {},
       banners: [],
       toast: null,
-      toastAction: null,
       tab: 'servers',
       stats: null,
       requests: [],
