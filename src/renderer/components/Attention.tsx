@@ -1,6 +1,6 @@
 // What needs the user, in the top bar (issue 14): servers that fail and what waits for approval
 // (servers to review, new or changed tools), each a button that opens the first such server, and
-// agents' access requests (a button to the Requests view).
+// agents' access requests (a button to the Requests view), and remote servers that need sign-in.
 // The numbers are the one shared summary's (src/shared/summary.ts), as in the tray and /status.
 import type { ServersSummary } from '../../shared/summary'
 import { useApp } from '../store/context'
@@ -21,9 +21,9 @@ export function Attention({ summary, asking }: { summary: ServersSummary; asking
       card?.scrollIntoView?.({ block: 'start', behavior: 'smooth' })
     }, 0)
   }
-  const { failing, waiting, reviewServers, pendingTools } = summary
+  const { failing, waiting, reviewServers, pendingTools, needsSignIn } = summary
   const tools = Object.values(pendingTools).reduce((a, b) => a + b, 0)
-  if (failing.length === 0 && waiting === 0 && asking === 0) {
+  if (failing.length === 0 && waiting === 0 && asking === 0 && needsSignIn.length === 0) {
     return (
       <span className="attention attention--calm" data-attention="none">
         Nothing needs your attention
@@ -56,6 +56,11 @@ export function Attention({ summary, asking }: { summary: ServersSummary; asking
           </button>
           <span className="attention-detail">({detail})</span>
         </>
+      )}
+      {needsSignIn.length > 0 && (
+        <button type="button" className="waiting attention-item" data-attention="sign-in" onClick={() => goTo(needsSignIn[0])}>
+          {plural(needsSignIn.length, 'server needs sign-in', 'servers need sign-in')}
+        </button>
       )}
       {asking > 0 && (
         <button type="button" className="waiting attention-item" data-attention="requests" onClick={() => setTab('requests')}>
