@@ -8,13 +8,14 @@ import type { LockStatus } from './statuses'
 export const ACTIVITY_KINDS = ['search', 'call', 'decision'] as const
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number]
 
-export const CALL_OUTCOMES = ['ok', 'error', 'blocked', 'timeout', 'cancelled'] as const
+/** `declined`: the call waited for the user's OK and did not get it (denied, timed out, over the limit; issue 15). */
+export const CALL_OUTCOMES = ['ok', 'error', 'blocked', 'timeout', 'cancelled', 'declined'] as const
 export type CallOutcome = (typeof CALL_OUTCOMES)[number]
 
 /** Why a call was blocked: the tool's lock status, or the agent's scope / permissions. */
 export type BlockReason = LockStatus | 'out_of_scope' | 'wrong_variant'
 
-/** `grant` and `deny` answer an agent's access request; `expire` is the end of a time-boxed grant (issue 15). */
+/** `grant` and `deny` answer an agent's access request, `allow` and `deny` a call waiting for the user's OK; `expire` is the end of a time-boxed grant (issue 15). */
 export const DECISION_ACTIONS = [
   'approve',
   'reject',
@@ -22,6 +23,7 @@ export const DECISION_ACTIONS = [
   'disable',
   'quarantine',
   'grant',
+  'allow',
   'deny',
   'expire',
   'add',

@@ -7,6 +7,7 @@ import type { ServerLaunch } from './launch'
 import type { AccessRequest, RequestFilter } from './requests'
 import type { ActivityPage, ActivityQuery } from './activity'
 import type { AgentView } from './agents'
+import type { Confirmation, ConfirmationFilter, ConfirmLevel, ConfirmRequirement, ConfirmVia } from './confirmations'
 
 /** `{callable, <status>: n}`; zero-valued statuses omitted, `callable` always present. */
 export type StatusCounts = { callable: number } & Partial<Record<LockStatus, number>>
@@ -88,6 +89,16 @@ export interface SignInStart {
   opened?: boolean
 }
 
+/** A server's confirmation settings: the config's `confirm`/`confirm_tools` (operator policy) and the user's switch. */
+export interface ServerConfirmInfo {
+  config: ConfirmLevel
+  config_tools: string[]
+  /** the user's "Ask me before each call" on the whole server */
+  user: boolean
+  /** how long a call waits for the answer */
+  timeout_s: number
+}
+
 export interface ServerInfo {
   name: string
   protocol: string
@@ -110,6 +121,8 @@ export interface ServerInfo {
   grant?: TimedGrantInfo
   /** present once the server is known to use OAuth sign-in */
   auth?: ServerAuthSummary
+  /** confirmation of risky calls (issue 15): the operator's rule and the user's own switch */
+  confirm: ServerConfirmInfo
 }
 
 export type ApprovalStatus = 'approved' | 'pending' | 'changed' | 'unknown'
@@ -150,6 +163,8 @@ export interface ToolInfo {
   }
   /** re-enabled or approved for a time */
   grant?: TimedGrantInfo
+  /** set when calls of this tool wait for the user's OK: on whose word (the config's is locked) */
+  confirm?: ConfirmRequirement
 }
 
 export interface StatusInfo {
@@ -273,7 +288,7 @@ export interface RequestActionResult extends ActionResult {
 }
 
 /** The fields of a server entry that carry operator policy (isolation included): shown read-only, never changed from the window or the API. */
-export const POLICY_FIELDS = ['quarantined', 'trust', 'enabled_tools', 'disabled_tools', 'sandbox'] as const
+export const POLICY_FIELDS = ['quarantined', 'trust', 'enabled_tools', 'disabled_tools', 'sandbox', 'confirm', 'confirm_tools', 'confirm_timeout_s'] as const
 export type PolicyField = (typeof POLICY_FIELDS)[number]
 
 /**
@@ -301,7 +316,17 @@ export interface ServerEntryView extends Omit<ServerInput, 'protocol' | 'enabled
   protocol: NonNullable<ServerInput['protocol']>
   enabled: boolean
   /** operator policy, read-only */
-  policy: { quarantined?: boolean; trust?: 'manual' | 'auto'; enabled_tools?: string[]; disabled_tools?: string[]; sandbox?: unknown }
+  policy: {
+    quarantined?: boolean
+    trust?: 'manual' | 'auto'
+    enabled_tools?: string[]
+    disabled_tools?: string[]
+    sandbox?: unknown
+    /** confirmation of risky calls (issue 15): the operator's rule, never the form's */
+    confirm?: ConfirmLevel
+    confirm_tools?: string[]
+    confirm_timeout_s?: number
+  }
   /** args/url shown with secret-looking parts masked: send them back unchanged to keep them */
   masked: Array<'args' | 'url'>
 }
@@ -309,6 +334,10 @@ export interface ServerEntryView extends Omit<ServerInput, 'protocol' | 'enabled
 export interface RemoveResult extends ActionResult {
   /** until when `restoreServer` brings it back with its approvals */
   undo_until: string
+}
+
+export interface ConfirmationActionResult extends ActionResult {
+  confirmation: Confirmation
 }
 
 export interface SearchArgs {
@@ -327,6 +356,7 @@ export const API_EVENT_TYPES = [
   'grant.ended',
   'activity',
   'secrets.changed',
+  'confirmations.changed',
 ] as const
 export type ApiEventType = (typeof API_EVENT_TYPES)[number]
 export interface ApiEvent {
@@ -355,6 +385,14 @@ export interface Api {
   /** Answers a request: `for` is "once", "always" or a duration ("1h"). */
   grantRequest(id: string, grantFor: string): Promise<RequestActionResult>
   denyRequest(id: string): Promise<RequestActionResult>
+  /** Calls waiting for the user's OK (pending unless `status` says otherwise), oldest first. */
+  confirmations(filter?: ConfirmationFilter): Promise<{ confirmations: Confirmation[] }>
+  /** Runs exactly the waiting call, once. */
+  allowConfirmation(id: string, via?: ConfirmVia): Promise<ConfirmationActionResult>
+  /** Answers the agent CALL_DECLINED; the upstream is never called. */
+  denyConfirmation(id: string, via?: ConfirmVia): Promise<ConfirmationActionResult>
+  /** The user's "Ask me before each call" on a server (tool null) or one tool; it only adds to the config's rule. */
+  setAskBeforeCall(server: string, tool: string | null, ask: boolean): Promise<ActionResult>
   /** The exact JSON text that retrieve_tools returns for the same arguments. */
   search(args: SearchArgs): Promise<string>
   stats(): Promise<Stats>

@@ -2,6 +2,7 @@
 // operator's file and by the UI to know the shape.
 import { z } from 'zod'
 import { findReferences, referenceProblem, referencingStrings, withPlaceholders } from './secret-refs'
+import { CONFIRM_LEVELS, CONFIRM_TIMEOUT_DEFAULT_S, CONFIRM_TIMEOUT_MAX_S } from './confirmations'
 
 export const SERVER_NAME_RE = /^[A-Za-z0-9._-]+$/
 
@@ -55,6 +56,12 @@ export const OAuthConfigSchema = z.strictObject(
 )
 export type OAuthConfig = z.infer<typeof OAuthConfigSchema>
 
+const ConfirmTimeoutSchema = z
+  .number({ error: `confirm_timeout_s must be a whole number of seconds from 1 to ${CONFIRM_TIMEOUT_MAX_S}` })
+  .int(`confirm_timeout_s must be a whole number of seconds from 1 to ${CONFIRM_TIMEOUT_MAX_S}`)
+  .min(1, `confirm_timeout_s must be from 1 to ${CONFIRM_TIMEOUT_MAX_S}`)
+  .max(CONFIRM_TIMEOUT_MAX_S, `confirm_timeout_s must be from 1 to ${CONFIRM_TIMEOUT_MAX_S}`)
+
 const serverFields = {
   command: z.string().min(1).optional(),
   args: z.array(z.string()).optional(),
@@ -74,6 +81,10 @@ const serverFields = {
   disabled_tools: z.array(z.string()).optional(),
   sandbox: SandboxSchema.optional(),
   oauth: OAuthConfigSchema.optional(),
+  /** issue 15: calls that wait for the user's OK; `confirm_tools` by exact tool name (any variant) */
+  confirm: z.enum(CONFIRM_LEVELS, { error: 'confirm must be "never", "destructive" or "write"' }).optional(),
+  confirm_tools: z.array(z.string(), { error: 'confirm_tools must be a list of exact tool names' }).optional(),
+  confirm_timeout_s: ConfirmTimeoutSchema.optional(),
 }
 
 const ServerBody = z.object(serverFields)
@@ -167,6 +178,8 @@ const ConfigBase = z.object({
   call_timeout_ms: z.number().int().min(1).default(60000),
   quarantine_enabled: z.boolean().default(true),
   allow_agent_server_changes: z.boolean().default(false),
+  /** how long a call waits for the user's confirmation (issue 15); a server's own confirm_timeout_s wins */
+  confirm_timeout_s: ConfirmTimeoutSchema.default(CONFIRM_TIMEOUT_DEFAULT_S),
   agents: z.array(AgentSchema).default([]),
   /** retrieve_tools: `learn` = lift tools agents called after similar searches (docs/retrieval.md) */
   search: z.object({ learn: z.boolean().default(false) }).default({ learn: false }),

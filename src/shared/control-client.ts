@@ -26,10 +26,12 @@ import {
   type ToolActionOptions,
   type ToolInfo,
   type RequestActionResult,
+  type ConfirmationActionResult,
 } from './api'
 import type { AccessRequest, RequestFilter } from './requests'
 import type { ActivityPage, ActivityQuery } from './activity'
 import type { AgentView } from './agents'
+import type { Confirmation, ConfirmationFilter, ConfirmVia } from './confirmations'
 import { openEventStream } from './sse'
 
 export interface ControlClientOptions {
@@ -79,6 +81,10 @@ export const controlRoutes = {
   restoreServer: (server: string) => `/api/v1/servers/${enc(server)}/restore`,
   secrets: () => '/api/v1/secrets',
   secret: (name: string) => `/api/v1/secrets/${enc(name)}`,
+  confirmations: (filter: ConfirmationFilter = {}) => `/api/v1/confirmations${filter.status ? `?status=${enc(filter.status)}` : ''}`,
+  answerConfirmation: (id: string, answer: 'allow' | 'deny') => `/api/v1/confirmations/${enc(id)}/${answer}`,
+  askBeforeCall: (server: string, tool: string | null) =>
+    tool === null ? `/api/v1/servers/${enc(server)}/confirm` : `/api/v1/servers/${enc(server)}/tools/${enc(tool)}/confirm`,
   search(args: SearchArgs): string {
     const q = new URLSearchParams({ q: args.query })
     if (args.limit !== undefined) q.set('limit', String(args.limit))
@@ -134,6 +140,18 @@ export class ControlClient implements Api {
   }
   denyRequest(id: string): Promise<RequestActionResult> {
     return this.json('POST', controlRoutes.denyRequest(id))
+  }
+  confirmations(filter?: ConfirmationFilter): Promise<{ confirmations: Confirmation[] }> {
+    return this.json('GET', controlRoutes.confirmations(filter))
+  }
+  allowConfirmation(id: string, via?: ConfirmVia): Promise<ConfirmationActionResult> {
+    return this.json('POST', controlRoutes.answerConfirmation(id, 'allow'), via ? { via } : {})
+  }
+  denyConfirmation(id: string, via?: ConfirmVia): Promise<ConfirmationActionResult> {
+    return this.json('POST', controlRoutes.answerConfirmation(id, 'deny'), via ? { via } : {})
+  }
+  setAskBeforeCall(server: string, tool: string | null, ask: boolean): Promise<ActionResult> {
+    return this.json('POST', controlRoutes.askBeforeCall(server, tool), { ask })
   }
   approveAll(server: string): Promise<ActionResult> {
     return this.json('POST', controlRoutes.approveAll(server))

@@ -34,6 +34,10 @@ export const API_OPS = [
   'signIn',
   'authStatus',
   'signOut',
+  'confirmations',
+  'allowConfirmation',
+  'denyConfirmation',
+  'setAskBeforeCall',
 ] as const satisfies readonly ApiOp[]
 
 // Compile-time check that the list names every operation of the Api.

@@ -44,6 +44,7 @@ export function fixtureRequests(fx: Fixture, manager: UpstreamManager, emit: (ev
   closers.push(async () => {
     setup.keeper.stop()
     setup.requests.close()
+    setup.confirmations.close()
   })
   return setup
 }
@@ -203,7 +204,7 @@ export async function agentSession(
 ): Promise<AgentSession> {
   const logger = silentLogger()
   const manager = new UpstreamManager(fx.catalog, logger)
-  const { requests, keeper } = fixtureRequests(fx, manager)
+  const { requests, keeper, confirmations } = fixtureRequests(fx, manager)
   const server = createAgentServer(
     {
       catalog: fx.catalog,
@@ -214,6 +215,7 @@ export async function agentSession(
       reloadConfig: () => fx.reloadConfig(),
       requests,
       keeper,
+      confirmations,
       ...(activity ? { activity } : {}),
     },
     scope,
@@ -249,13 +251,15 @@ export function controlService(fx: Fixture, stats = new DiscoveryStats(), activi
   closers.push(() => manager.stopAll())
   // the core's own event stream: catalog and connection changes become servers/tools.changed
   const events = new ControlEvents(fx.catalog, manager.connections)
+  const pending = fixtureRequests(fx, manager, (ev) => events.emitEvent(ev))
   return new ControlService({
     catalog: fx.catalog,
     manager,
     stats,
     logger,
     events,
-    requests: fixtureRequests(fx, manager, (ev) => events.emitEvent(ev)).requests,
+    requests: pending.requests,
+    confirmations: pending.confirmations,
     configPath: fx.configPath,
     dataDir: fx.dir,
     secrets: new SecretStore({ dataDir: fx.dir, keychain: null }),

@@ -54,6 +54,7 @@ export class WorldApi implements Api {
     this.activityLog = activityRecorder(world, (e) => events.emitEvent({ type: 'activity', data: e as unknown as Record<string, unknown> }), false)
     this.service = new ControlService({
       requests: this.grants.requests,
+      confirmations: this.grants.confirmations,
       catalog: world.catalog,
       manager,
       stats: this.discovery,
@@ -116,6 +117,12 @@ export class WorldApi implements Api {
   requests: Api['requests'] = (filter) => this.run('requests', filter ? [filter] : [], () => this.service.requests(filter))
   grantRequest: Api['grantRequest'] = (id, grantFor) => this.run('grantRequest', [id, grantFor], () => this.service.grantRequest(id, grantFor))
   denyRequest: Api['denyRequest'] = (id) => this.run('denyRequest', [id], () => this.service.denyRequest(id))
+  confirmations: Api['confirmations'] = (filter) => this.run('confirmations', filter ? [filter] : [], () => this.service.confirmations(filter))
+  allowConfirmation: Api['allowConfirmation'] = (id, via) =>
+    this.run('allowConfirmation', via ? [id, via] : [id], () => this.service.allowConfirmation(id, via))
+  denyConfirmation: Api['denyConfirmation'] = (id, via) => this.run('denyConfirmation', via ? [id, via] : [id], () => this.service.denyConfirmation(id, via))
+  setAskBeforeCall: Api['setAskBeforeCall'] = (server, tool, ask) =>
+    this.run('setAskBeforeCall', [server, tool ?? '', String(ask)], () => this.service.setAskBeforeCall(server, tool, ask))
   approveAll = (server: string) => this.run('approveAll', [server], () => this.service.approveAll(server))
   search = (args: SearchArgs) => {
     this.searches.push(args)

@@ -160,4 +160,21 @@ describe('agent server changes never strip operator policy', () => {
     )
     expect(onDisk().mcpServers.mine2).toEqual({ command: process.execPath, args: ['reviewed.js'] })
   })
+
+  it('a confirmation rule the operator puts on an agent-added server is policy too: the agent cannot remove it (and re-add it without)', async () => {
+    expect((await op(writer, { operation: 'add', name: 'mine3', command: process.execPath, args: ['m3.js'] })).isError).toBe(false)
+    const cfg = onDisk()
+    cfg.mcpServers.mine3 = { ...cfg.mcpServers.mine3, confirm: 'write' }
+    writeJson(configPath, cfg)
+    await waitFor(
+      async () => {
+        const r = await op(writer, { operation: 'remove', name: 'mine3' })
+        expect(r.isError, `the agent removed a server carrying "confirm": ${r.text}`).toBe(true)
+        return /operator policy \(confirm in the config\)/.test(r.text) ? r : undefined
+      },
+      15_000,
+      'removal of mine3 to be refused once it carries a confirmation rule',
+    )
+    expect(onDisk().mcpServers.mine3.confirm).toBe('write')
+  })
 })

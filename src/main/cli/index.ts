@@ -24,6 +24,7 @@ import { printAgentViews } from './print-agents'
 import { secretsList, secretsRm, secretsSet } from './secrets'
 import { serversAdd, serversRemove } from './servers-edit'
 import { authLogin, authLogout, authStatus } from './auth'
+import { registerConfirmations } from './confirmations'
 
 const program = new Command('toolgate')
   .description('Toolgate: one safe MCP endpoint in front of every MCP server you use.')
@@ -181,6 +182,7 @@ for (const action of TOOL_ACTIONS) {
 }
 
 registerRequests(program, where, w)
+registerConfirmations(program, where, w)
 
 where(program.command('search <query>'))
   .description('print exactly the JSON retrieve_tools returns')

@@ -227,7 +227,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         return noScope(agent)
       }
     }
-    const { keeper, requests } = setupRequests({
+    const { keeper, requests, confirmations } = setupRequests({
       catalog,
       configPath,
       reloadConfig,
@@ -245,10 +245,24 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
           { action: 'expire', server: g.server, ...(g.tool ? { tool: g.tool } : {}), message: end.message },
         )
       },
+      // the user's answer to a call waiting for confirmation is a decision on the record (the call itself is recorded by the call path)
+      onConfirmation: (c) => {
+        if (c.status !== 'allowed' && c.status !== 'denied') return
+        activity.decision(
+          { by: 'user', via: c.answered_via ?? 'api' },
+          { agent: c.agent, client: c.client },
+          {
+            action: c.status === 'allowed' ? 'allow' : 'deny',
+            server: c.server,
+            tool: c.tool.slice(c.server.length + 1),
+            message: `${c.status === 'allowed' ? 'Allowed' : 'Denied'} one call of ${c.tool} (arguments SHA-256 ${c.args_sha256}).`,
+          },
+        )
+      },
     })
     // grants that ended while Toolgate was stopped end now, before any agent or upstream is served
     await keeper.start()
-    const agentDeps: AgentDeps = { catalog, manager, stats, logger, configPath, reloadConfig, learned, requests, keeper, activity }
+    const agentDeps: AgentDeps = { catalog, manager, stats, logger, configPath, reloadConfig, learned, requests, keeper, activity, confirmations }
     const forgetLearned = (): Promise<number> => learned.clear()
     const api = new ControlService({
       catalog,
@@ -268,6 +282,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       requests,
       activity,
       oauth,
+      confirmations,
     })
 
     const createAgentToken = async (agent: string): Promise<string> => (await tokens.create(agent)).token
@@ -334,6 +349,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       stopping ??= (async () => {
         keeper.stop()
         requests.close()
+        confirmations.close()
         await watcher.close()
         await stopWatchingState()
         detachSecrets()

@@ -3,6 +3,7 @@
 import type { IpcMain } from 'electron'
 import type { SenderEvent } from './ipc-sender'
 import { ApiError, SERVER_ACTIONS, TOOL_ACTIONS, type Api, type ApiEvent, type ServerInput, type ToolActionOptions } from '../../shared/api'
+import { ConfirmationFilterSchema } from '../../shared/confirmations'
 import { API_OPS, opChannel, SETTINGS_CHANNELS, type ApiOp, type IpcResult } from '../../shared/ipc'
 
 const str = (v: unknown, what: string): string => {
@@ -121,6 +122,22 @@ export async function callOp(api: Api, op: ApiOp, args: unknown[], openExternal?
       return api.setSecret(str(args[0], 'name'), str(args[1], 'value'))
     case 'deleteSecret':
       return api.deleteSecret(str(args[0], 'name'))
+    case 'confirmations': {
+      const f = args[0]
+      if (f === undefined) return api.confirmations()
+      const parsed = ConfirmationFilterSchema.safeParse(f)
+      if (!parsed.success) throw new ApiError('bad_request', `confirmations takes {status?}: ${parsed.error.issues[0].message}`, 400)
+      return api.confirmations(parsed.data)
+    }
+    // an answer over IPC comes from the desktop window, whatever the renderer says
+    case 'allowConfirmation':
+      return api.allowConfirmation(str(args[0], 'confirmation id'), 'window')
+    case 'denyConfirmation':
+      return api.denyConfirmation(str(args[0], 'confirmation id'), 'window')
+    case 'setAskBeforeCall': {
+      if (typeof args[2] !== 'boolean') throw new ApiError('bad_request', 'ask must be true or false', 400)
+      return api.setAskBeforeCall(str(args[0], 'server'), args[1] === null ? null : str(args[1], 'tool'), args[2])
+    }
     case 'search': {
       const a = args[0] as { query?: unknown; limit?: unknown; include_disabled?: unknown } | undefined
       if (!a || typeof a !== 'object') throw new ApiError('bad_request', 'search needs {query, limit?, include_disabled?}', 400)

@@ -24,10 +24,12 @@ import {
   type ToolActionOptions,
   type ToolInfo,
   type RequestActionResult,
+  type ConfirmationActionResult,
 } from '../../shared/api'
 import type { AccessRequest, RequestFilter } from '../../shared/requests'
 import type { ActivityPage, ActivityQuery } from '../../shared/activity'
 import type { AgentView } from '../../shared/agents'
+import type { Confirmation, ConfirmationFilter } from '../../shared/confirmations'
 import type { ApiOp, ToolgateBridge } from '../../shared/ipc'
 
 export class IpcApi implements Api {
@@ -62,6 +64,19 @@ export class IpcApi implements Api {
   }
   denyRequest(id: string): Promise<RequestActionResult> {
     return this.call('denyRequest', id)
+  }
+  confirmations(filter?: ConfirmationFilter): Promise<{ confirmations: Confirmation[] }> {
+    return filter ? this.call('confirmations', filter) : this.call('confirmations')
+  }
+  // the main process records these as answered in the window (it does not take the renderer's word for `via`)
+  allowConfirmation(id: string): Promise<ConfirmationActionResult> {
+    return this.call('allowConfirmation', id)
+  }
+  denyConfirmation(id: string): Promise<ConfirmationActionResult> {
+    return this.call('denyConfirmation', id)
+  }
+  setAskBeforeCall(server: string, tool: string | null, ask: boolean): Promise<ActionResult> {
+    return this.call('setAskBeforeCall', server, tool, ask)
   }
   approveAll(server: string): Promise<ActionResult> {
     return this.call('approveAll', server)

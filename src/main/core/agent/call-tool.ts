@@ -1,6 +1,7 @@
 // call_tool_read / call_tool_write / call_tool_destructive: argument check, the one gate
-// (scope → status → variant; an "Allow once" pass), the upstream call with the configured timeout, and one activity
-// record per call with its outcome, duration and result size.
+// (scope → status → variant; an "Allow once" pass), the user's OK when the call needs one
+// (confirm-gate.ts), the upstream call with the configured timeout, and one activity record per
+// call with its outcome, duration and result size.
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import type { Variant } from '../../../shared/call-variant'
@@ -16,6 +17,8 @@ import type { ActivityRecorder, CallRecord, Who } from '../activity/recorder'
 import { checkVariant, resolveTool } from './call-gate'
 import type { GrantKeeper } from '../grants/keeper'
 import { takeOncePass } from './once-pass'
+import type { CallConfirmations } from '../requests/confirmations'
+import { confirmBeforeCall } from './confirm-gate'
 import type { Scope } from './scope'
 
 export interface CallDeps {
@@ -26,6 +29,8 @@ export interface CallDeps {
   activity?: ActivityRecorder
   /** "Allow once" passes (issue 15) */
   keeper?: GrantKeeper
+  /** calls that wait for the user's OK (issue 15) */
+  confirmations?: CallConfirmations
 }
 
 const CallArgsSchema = z.object(
@@ -59,7 +64,8 @@ async function waitForServerOf(manager: UpstreamManager, scope: Scope, id: strin
 
 /**
  * `onCallable`: told the tool id once the call passed the gate (learning from use remembers it).
- * `onProgress`: the upstream's progress notifications, when the agent asked for them.
+ * `onProgress`: progress for the agent, when it asked for it: the upstream's notifications, and
+ *   while the call waits for the user's OK, how long it may still wait.
  */
 export async function callTool(
   deps: CallDeps,
@@ -113,11 +119,17 @@ export async function callTool(
   }
   deps.stats.recordCall(false)
   onCallable?.(gate.entry.id)
-  const up = deps.manager.get(gate.entry.server)
-  if (!up) return refuse({ outcome: 'error' }, `server "${gate.entry.server}" is not running; ask the user to check it in the Toolgate window.`)
+  const notRunning = (server: string): string => `server "${server}" is not running; ask the user to check it in the Toolgate window.`
+  if (!deps.manager.get(gate.entry.server)) return refuse({ outcome: 'error' }, notRunning(gate.entry.server))
+  const callArgs = parsed.data.args ?? {}
+  // the user's OK, bound to this very call (agent, tool, these arguments); the gate again after a wait
+  const confirmed = await confirmBeforeCall(deps.confirmations, deps.catalog, scope, who, gate.entry, variant, callArgs, signal, onProgress)
+  if (!confirmed.ok) return refuse({ outcome: confirmed.outcome, ...(confirmed.status ? { status: confirmed.status } : {}) }, confirmed.text)
+  const up = deps.manager.get(confirmed.entry.server)
+  if (!up) return refuse({ outcome: 'error' }, notRunning(confirmed.entry.server))
   const timeoutMs = deps.catalog.currentConfig.call_timeout_ms
   try {
-    const result = (await up.callTool(gate.entry.name, parsed.data.args ?? {}, { timeoutMs, signal, onProgress })) as CallToolResult
+    const result = (await up.callTool(confirmed.entry.name, callArgs, { timeoutMs, signal, onProgress })) as CallToolResult
     record({ outcome: result.isError ? 'error' : 'ok', resultBytes: RESULT_BYTES.get(result) })
     return result
   } catch (e) {

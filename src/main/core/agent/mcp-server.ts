@@ -23,6 +23,7 @@ import { sessionRecorder, type LearnedStore } from '../search/learned-store'
 import type { AccessRequests } from '../requests/access'
 import type { GrantKeeper } from '../grants/keeper'
 import { ApiError } from '../../../shared/api'
+import type { CallConfirmations } from '../requests/confirmations'
 
 export interface AgentDeps extends ServerOpsDeps {
   catalog: Catalog
@@ -35,6 +36,8 @@ export interface AgentDeps extends ServerOpsDeps {
   requests?: AccessRequests
   keeper?: GrantKeeper
   activity?: ActivityRecorder
+  /** calls that wait for the user's OK (requests/confirmations.ts) */
+  confirmations?: CallConfirmations
 }
 
 const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() })

@@ -2,7 +2,7 @@
 // needs write permission (a read-only agent may not even add). An agent may remove only a server
 // that agents added, that still holds exactly what the agent gave, and that carries no operator
 // policy; everything else in the entry (quarantined, trust, enabled_tools, disabled_tools, env,
-// cwd, headers, …) is the operator's and is never removed, replaced or loosened by an agent.
+// cwd, headers, confirm, …) is the operator's and is never removed, replaced or loosened by an agent.
 import { canonicalJson } from '../catalog/hash'
 import type { Catalog } from '../catalog/catalog'
 import { readServerEntry } from '../config/write'
@@ -12,7 +12,7 @@ import type { Scope } from './scope'
 export const AGENT_FIELDS = ['name', 'command', 'args', 'url', 'protocol'] as const
 /** Keys of an agent-added entry that agents and the user toggle without making it the operator's. */
 const NEUTRAL = new Set<string>([...AGENT_FIELDS, 'enabled'])
-const POLICY = ['quarantined', 'trust', 'enabled_tools', 'disabled_tools']
+const POLICY = ['quarantined', 'trust', 'enabled_tools', 'disabled_tools', 'confirm', 'confirm_tools', 'confirm_timeout_s']
 
 export function canChangeServers(scope: Scope): boolean {
   return scope.allowsVariant('write') || scope.allowsVariant('destructive')

@@ -10,6 +10,7 @@ import { describeLaunch, describeTarget } from '../upstream/target'
 import type { ConnectionStates } from '../upstream/states'
 import { isolationOf } from '../upstream/sandbox'
 import { timedGrantOf } from '../grants/undo'
+import { serverConfirmInfo } from '../requests/confirmations'
 
 export function serverState(catalog: Catalog, connections: ConnectionStates, s: ServerConfig): ServerState {
   if (!s.enabled) return 'disabled'
@@ -54,6 +55,7 @@ export function serverInfo(
     isolation: isolationOf(s),
     ...(grant ? { grant } : {}),
     ...(auth ? { auth } : {}),
+    confirm: serverConfirmInfo(catalog, s),
   }
 }
 

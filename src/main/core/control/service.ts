@@ -9,6 +9,7 @@ import {
   type AgentTokenInfo,
   type ConnectSnippet,
   type ActionResult,
+  type ConfirmationActionResult,
   type Api,
   type AuthStatus,
   type SignInStart,
@@ -45,6 +46,8 @@ import { approveAll, approveServer, approveTool, quarantineServer, rejectTool, s
 import { timedGrantOf, type TimedAct } from '../grants/undo'
 import { newId } from '../requests/pending'
 import type { AccessRequests } from '../requests/access'
+import type { CallConfirmations } from '../requests/confirmations'
+import { ConfirmationFilterSchema, type Confirmation, type ConfirmationFilter, type ConfirmVia } from '../../../shared/confirmations'
 import { FULL_SCOPE } from '../agent/scope'
 import { RetrieveArgsSchema, retrieveWhenStarted } from '../discovery/retrieve'
 import type { DiscoveryStats } from '../discovery/stats'
@@ -88,6 +91,8 @@ export interface ServiceDeps {
   running: boolean
   /** OAuth sign-in of HTTP servers; absent where nothing can receive the browser's redirect */
   oauth?: OAuthService
+  /** calls waiting for the user's OK (requests/confirmations.ts) */
+  confirmations: CallConfirmations
 }
 
 /** `for` of an enable/approve action: nothing (permanent), "always", or a duration; "once" answers requests only. */
@@ -275,7 +280,12 @@ export class ControlService implements Api {
   async tools(server: string) {
     this.configOf(server)
     const state = this.d.catalog.store.current
-    return { tools: this.d.catalog.entries(server).map((e) => toolInfo(e, state)) }
+    return {
+      tools: this.d.catalog.entries(server).map((e) => {
+        const confirm = this.d.confirmations.requirement(e)
+        return confirm.required ? { ...toolInfo(e, state), confirm } : toolInfo(e, state)
+      }),
+    }
   }
 
   async serverAction(name: string, action: ServerAction, options: ServerActionOptions = {}): Promise<ActionResult> {
@@ -433,6 +443,25 @@ export class ControlService implements Api {
   private answered(action: 'grant' | 'deny', r: { request: AccessRequest; message: string }): void {
     const q = r.request
     this.d.activity.decision(this.origin, { agent: q.agent, client: q.client }, { action, server: q.server, tool: q.tool, message: r.message })
+  }
+
+  async confirmations(filter: ConfirmationFilter = {}): Promise<{ confirmations: Confirmation[] }> {
+    const f = ConfirmationFilterSchema.safeParse(filter)
+    if (!f.success) throw new ApiError('invalid_arguments', f.error.issues[0].message, 400)
+    return { confirmations: this.d.confirmations.list(f.data) }
+  }
+
+  async allowConfirmation(id: string, via?: ConfirmVia): Promise<ConfirmationActionResult> {
+    return { ok: true, ...this.d.confirmations.allow(id, via) }
+  }
+
+  async denyConfirmation(id: string, via?: ConfirmVia): Promise<ConfirmationActionResult> {
+    return { ok: true, ...this.d.confirmations.deny(id, via) }
+  }
+
+  async setAskBeforeCall(server: string, tool: string | null, ask: boolean): Promise<ActionResult> {
+    this.configOf(server)
+    return { ok: true, message: await this.d.confirmations.setAsk(server, tool, ask) }
   }
 
   async stats(): Promise<Stats> {

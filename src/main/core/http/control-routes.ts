@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { ApiError, isServerAction, isToolAction, type Api, type ServerActionOptions, type ServerInput, type ToolActionOptions } from '../../../shared/api'
 import { GrantBodySchema, grantForText, TimedActionBodySchema } from '../../../shared/grant-for'
 import { RequestFilterSchema } from '../../../shared/requests'
+import { AskSwitchBodySchema, ConfirmAnswerBodySchema, ConfirmationFilterSchema } from '../../../shared/confirmations'
 
 export function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const text = typeof value === 'string' ? value : JSON.stringify(value)
@@ -122,6 +123,11 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
         return sendJson(res, 200, await api.secrets())
       case 'events':
         return openEvents(api, req, res)
+      case 'confirmations': {
+        const f = ConfirmationFilterSchema.safeParse(Object.fromEntries(url.searchParams))
+        if (!f.success) throw new ApiError('invalid_arguments', f.error.issues[0].message, 400)
+        return sendJson(res, 200, await api.confirmations(f.data))
+      }
       case 'requests': {
         const f = RequestFilterSchema.safeParse(Object.fromEntries(url.searchParams))
         if (!f.success) throw new ApiError('invalid_arguments', f.error.issues[0].message, 400)
@@ -172,6 +178,22 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
     const b = GrantBodySchema.safeParse(body ?? {})
     if (!b.success) throw new ApiError('invalid_arguments', b.error.issues[0].message, 400)
     return sendJson(res, 200, await api.grantRequest(parts[1], grantForText(b.data.for)))
+  }
+  if (method === 'POST' && parts.length === 3 && parts[0] === 'confirmations' && (parts[2] === 'allow' || parts[2] === 'deny')) {
+    const b = ConfirmAnswerBodySchema.safeParse(body ?? {})
+    if (!b.success) throw new ApiError('invalid_arguments', b.error.issues[0].message, 400)
+    const via = b.data.via ?? 'api'
+    return sendJson(res, 200, parts[2] === 'allow' ? await api.allowConfirmation(parts[1], via) : await api.denyConfirmation(parts[1], via))
+  }
+  if (
+    method === 'POST' &&
+    parts[0] === 'servers' &&
+    parts[parts.length - 1] === 'confirm' &&
+    (parts.length === 3 || (parts.length === 5 && parts[2] === 'tools'))
+  ) {
+    const b = AskSwitchBodySchema.safeParse(body ?? {})
+    if (!b.success) throw new ApiError('invalid_arguments', b.error.issues[0].message, 400)
+    return sendJson(res, 200, await api.setAskBeforeCall(parts[1], parts.length === 5 ? parts[3] : null, b.data.ask))
   }
   if (parts[0] === 'servers' && parts.length >= 2) {
     const server = parts[1]

@@ -1,5 +1,6 @@
-// Wires the access requests and the grant keeper for one core (or one test world): both share
-// the catalog, the config writer and the control API's event stream.
+// Wires the pending human decisions for one core (or one test world): access requests, the grant
+// keeper and the confirmations of risky calls share the catalog, the config writer and the
+// control API's event stream.
 import type { ApiEvent } from '../../../shared/api'
 import type { AccessRequest } from '../../../shared/requests'
 import type { Catalog } from '../catalog/catalog'
@@ -7,13 +8,17 @@ import type { Logger } from '../log'
 import type { Scope } from '../agent/scope'
 import { GrantKeeper, type GrantEnd } from '../grants/keeper'
 import { AccessRequests } from './access'
+import { CallConfirmations } from './confirmations'
+import type { Confirmation } from '../../../shared/confirmations'
 
 export { AccessRequests, MAX_PENDING_PER_AGENT, DENY_COOLDOWN_MS, type Asker, type AskResult } from './access'
 export { GrantKeeper, ONCE_PASS_TTL_MS } from '../grants/keeper'
+export { CallConfirmations, MAX_CONFIRMATIONS_PER_AGENT, MAX_CONFIRMATIONS_TOTAL } from './confirmations'
 
 export interface RequestsSetup {
   keeper: GrantKeeper
   requests: AccessRequests
+  confirmations: CallConfirmations
 }
 
 export function setupRequests(o: {
@@ -28,6 +33,8 @@ export function setupRequests(o: {
   onEnd?(end: GrantEnd, why: 'expired' | 'used'): void
   /** the user answered a request (activity record) */
   onAnswered?(req: AccessRequest, message: string): void
+  /** a confirmation of a call ended: allowed, denied, timed out or cancelled (activity record) */
+  onConfirmation?(c: Confirmation): void
 }): RequestsSetup {
   const config = { path: o.configPath, reload: () => o.reloadConfig() }
   const keeper = new GrantKeeper({
@@ -54,5 +61,17 @@ export function setupRequests(o: {
     emit: (data) => o.emit({ type: 'requests.changed', data }),
     ...(o.onAnswered ? { onAnswered: o.onAnswered } : {}),
   })
-  return { keeper, requests }
+  const confirmations = new CallConfirmations({
+    catalog: o.catalog,
+    emit: (data) => o.emit({ type: 'confirmations.changed', data }),
+    changed: (server) => {
+      o.emit({ type: 'servers.changed', data: { servers: [server] } })
+      o.emit({ type: 'tools.changed', data: { servers: [server] } })
+    },
+    onSettled: (c) => {
+      o.logger.info({ confirmation: c.id, tool: c.tool, agent: c.agent, status: c.status, via: c.answered_via }, `confirmation ${c.status}`)
+      o.onConfirmation?.(c)
+    },
+  })
+  return { keeper, requests, confirmations }
 }

@@ -22,6 +22,8 @@ export const ServerStateSchema = z.object({
   needs_review: z.boolean().optional(),
   /** the first tool list of the approved server was taken as the baseline */
   baseline_taken: z.boolean().optional(),
+  /** the user's "Ask me before each call" on the whole server (issue 15): only adds to the config's `confirm` */
+  confirm: z.boolean().optional(),
   /** an agent added it, with exactly these agent-settable fields (canonical JSON); agents may remove only such servers */
   added_by_agent: z.object({ agent: z.string(), entry: z.string() }).optional(),
 })
@@ -38,6 +40,8 @@ export const ToolRecordSchema = z.object({
   user_disabled: z.boolean().optional(),
   /** definitions the user rejected (Reject), newest last; a further change asks again */
   rejected: z.array(RejectedDefinitionSchema).optional(),
+  /** the user's "Ask me before each call" on this tool (issue 15) */
+  confirm: z.boolean().optional(),
 })
 export type ToolRecord = z.infer<typeof ToolRecordSchema>
 

@@ -4,7 +4,7 @@
 // copy beside it (state.last-good.json). A file that fails validation is moved aside (kept), a
 // warning is recorded, and the store fails closed (also when state.json is missing but its last
 // good copy is not: it was deleted while Toolgate was stopped) (see State.fail_closed): the locks (user
-// quarantine, agent-added review, user-disabled and rejected tools) come back from the last good copy, and
+// quarantine, agent-added review, user-disabled and rejected tools, "Ask me before each call") come back from the last good copy, and
 // without one every server the config does not trust is held. If state.json disappears while
 // Toolgate runs, it is written again from memory (watchForLoss).
 import fs from 'node:fs'
@@ -154,6 +154,9 @@ function restoreLocks(into: State, from: State): void {
     if (rec.user_disabled) into.tools[id] = { ...into.tools[id], user_disabled: true }
     if (rec.rejected?.length) into.tools[id] = { ...into.tools[id], rejected: rec.rejected }
   }
+  // "Ask me before each call" only ever holds a call back: restoring it lets nothing run
+  for (const [name, rec] of Object.entries(from.servers)) if (rec.confirm) into.servers[name] = { ...into.servers[name], confirm: true }
+  for (const [id, rec] of Object.entries(from.tools)) if (rec.confirm) into.tools[id] = { ...into.tools[id], confirm: true }
   // what a time-boxed grant had lifted is locked again; a timed server enable still ends on time
   grantLocks(into, from)
 }

@@ -1,0 +1,27 @@
+// The arguments of a call waiting for confirmation, as the user sees them: JSON with secrets
+// masked (values under secret-looking keys, token-looking strings, and the target server's own
+// env/header/URL secrets via its redactor). Escaping of control, bidi and invisible characters and
+// the size cap come after (shared/confirmations.ts safeArgsText).
+import type { ServerConfig } from '../../../shared/config-schema'
+import { looksLikeToken, MASK, SECRET_NAME } from '../upstream/mask'
+import { makeRedactor } from '../upstream/target'
+
+/** Longer strings are data (file contents, documents), not credentials: shown as they are. */
+const TOKEN_MAX_CHARS = 200
+
+function mask(value: unknown, key: string | null): unknown {
+  if (key !== null && SECRET_NAME.test(key) && value !== null && value !== undefined && value !== '' && typeof value !== 'object') return MASK
+  if (typeof value === 'string') return value.length <= TOKEN_MAX_CHARS && looksLikeToken(value) ? MASK : value
+  if (Array.isArray(value)) return value.map((v) => mask(v, null))
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, mask(v, k)]))
+  }
+  return value
+}
+
+/** The masked JSON (pretty-printing is the window's business) and the size of the real arguments. */
+export function argsForDisplay(args: Record<string, unknown>, server: ServerConfig | undefined): { json: string; bytes: number } {
+  const raw = JSON.stringify(args) ?? '{}'
+  const masked = JSON.stringify(mask(args, null)) ?? '{}'
+  return { json: server ? makeRedactor(server)(masked) : masked, bytes: Buffer.byteLength(raw) }
+}

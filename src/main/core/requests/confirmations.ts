@@ -1,0 +1,269 @@
+// Confirmation of risky calls (issue 15): a call that the operator's config or the user's switch
+// says needs a human OK waits here, as a pending decision (pending.ts, the same model as access
+// requests), until the user allows or denies it, the timeout ends it, or the agent cancels it.
+// Allow runs exactly that one call: the waiting call itself goes on, with the arguments whose
+// SHA-256 the user was shown; nothing is left behind that another call could use.
+import { ApiError } from '../../../shared/api'
+import { callWith, type Variant } from '../../../shared/call-variant'
+import { escapedName, nameWarning } from '../../../shared/tool-name'
+import { CLIENT_NAME_MAX, safeText } from '../../../shared/requests'
+import {
+  confirmRequirement,
+  declinedText,
+  operatorConfirmSentence,
+  safeArgsText,
+  timeoutText,
+  type Confirmation,
+  type ConfirmationFilter,
+  type ConfirmationStatus,
+  type ConfirmRequirement,
+  type ConfirmVia,
+} from '../../../shared/confirmations'
+import type { ServerConfirmInfo } from '../../../shared/api'
+import type { ServerConfig } from '../../../shared/config-schema'
+import type { Catalog, CatalogEntry } from '../catalog/catalog'
+import { canonicalJson, sha256 } from '../catalog/hash'
+import { PendingDecisions, newId } from './pending'
+import type { Asker } from './access'
+import { argsForDisplay } from './confirm-args'
+
+/** One agent (or one agent-less client) may keep this many calls waiting; more is refused at once. */
+export const MAX_CONFIRMATIONS_PER_AGENT = 5
+/** All agents together: bounds memory and the window whatever the number of agents. */
+export const MAX_CONFIRMATIONS_TOTAL = 50
+const KEEP_ANSWERED = 200
+/** While a call waits, an agent that sent a progressToken hears how long it may still wait this often. */
+export const PROGRESS_EVERY_MS = 10_000
+
+/** What the waiting agent hears (MCP notifications/progress): seconds waited of at most `total`, and a sentence. */
+export type WaitProgress = (p: { progress: number; total: number; message: string }) => void
+
+type Answer = { decision: 'allow' | 'deny'; via: ConfirmVia } | { decision: 'cancel' }
+
+export interface ConfirmationsDeps {
+  catalog: Catalog
+  /** `confirmations.changed` on the control API's event stream */
+  emit(data: { id: string; status: ConfirmationStatus; new?: boolean }): void
+  /** a user switch changed on this server: servers.changed + tools.changed */
+  changed(server: string): void
+  /** a confirmation ended (allowed, denied, timed out, cancelled): the activity record */
+  onSettled?(c: Confirmation): void
+  now?(): number
+}
+
+/** What the call path does next: go on with the call, or answer the agent `text` without calling. */
+export type ConfirmResult = { go: true; confirmation: Confirmation | null } | { go: false; text: string; confirmation: Confirmation | null }
+
+const whoLabel = (who: Asker): string => (who.agent !== null ? `agent "${who.agent}"` : `this session${who.client ? ` (${safeText(who.client, 40)})` : ''}`)
+
+export class CallConfirmations {
+  readonly queue = new PendingDecisions<Confirmation, Answer>((c) => this.settle(c, 'timeout'))
+
+  constructor(private readonly d: ConfirmationsDeps) {}
+
+  private iso(ms = this.d.now?.() ?? Date.now()): string {
+    return new Date(ms).toISOString()
+  }
+
+  /** Does a call of this tool need the user's OK, and on whose word? */
+  requirement(e: CatalogEntry): ConfirmRequirement {
+    const cfg = this.d.catalog.serverConfig(e.server)
+    const state = this.d.catalog.store.current
+    const user = { server: state.servers[e.server]?.confirm === true, tool: state.tools[e.id]?.confirm === true }
+    return confirmRequirement(cfg ?? {}, user, e.name, e.variant)
+  }
+
+  /** Seconds a call of this server waits: the server's confirm_timeout_s, else the top level's. */
+  timeoutS(server: string): number {
+    return this.d.catalog.serverConfig(server)?.confirm_timeout_s ?? this.d.catalog.currentConfig.confirm_timeout_s
+  }
+
+  /**
+   * Before the upstream is called: when the tool needs confirmation, the call waits for the
+   * user's answer. Not required: goes on at once. The agent's cancellation withdraws the question.
+   */
+  async confirm(
+    who: Asker,
+    e: CatalogEntry,
+    variant: Variant,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    progress?: WaitProgress,
+  ): Promise<ConfirmResult> {
+    const need = this.requirement(e)
+    if (!need.required) return { go: true, confirmation: null }
+    const key = who.agent ?? `client:${who.client ?? ''}`
+    const waiting = this.queue.pending()
+    const mine = waiting.filter((c) => (c.agent ?? `client:${c.client ?? ''}`) === key).length
+    if (mine >= MAX_CONFIRMATIONS_PER_AGENT) {
+      return {
+        go: false,
+        confirmation: null,
+        text: `CALL_DECLINED (limit): ${whoLabel(who)} already has ${mine} calls waiting for the user's confirmation (at most ${MAX_CONFIRMATIONS_PER_AGENT}); the call of ${e.id} was not run. Wait for those answers before making more calls that need confirmation.`,
+      }
+    }
+    if (waiting.length >= MAX_CONFIRMATIONS_TOTAL) {
+      return {
+        go: false,
+        confirmation: null,
+        text: `CALL_DECLINED (limit): ${MAX_CONFIRMATIONS_TOTAL} calls already wait for the user's confirmation; the call of ${e.id} was not run. Try again later.`,
+      }
+    }
+    const timeoutS = this.timeoutS(e.server)
+    const now = this.d.now?.() ?? Date.now()
+    const digest = sha256(canonicalJson(args))
+    const shown = argsForDisplay(args, this.d.catalog.serverConfig(e.server))
+    const text = safeArgsText(shown.json)
+    const warning = nameWarning(e.name)
+    const c: Confirmation = {
+      id: newId('c'),
+      agent: who.agent,
+      client: who.client === null ? null : safeText(who.client, CLIENT_NAME_MAX),
+      tool: warning ? `${e.server}:${escapedName(e.name)}` : e.id,
+      server: e.server,
+      ...(warning ? { name_warning: warning } : {}),
+      call_with: callWith(e.variant),
+      variant,
+      args_sha256: digest,
+      args_text: text.text,
+      args_bytes: shown.bytes,
+      args_truncated: text.truncated,
+      required_by: [...(need.config ? (['config'] as const) : []), ...(need.user ? (['user'] as const) : [])],
+      ...(need.config_rule ? { config_rule: need.config_rule } : {}),
+      status: 'pending',
+      created_at: this.iso(now),
+      expires_at: this.iso(now + timeoutS * 1000),
+    }
+    this.queue.add(c, timeoutS * 1000)
+    this.queue.prune(KEEP_ANSWERED)
+    this.d.emit({ id: c.id, status: 'pending', new: true })
+
+    // the agent that asked for progress hears at once that its call waits for a person, and then every PROGRESS_EVERY_MS
+    const tell = (): void => {
+      const waited = Math.min(timeoutS, Math.round(((this.d.now?.() ?? Date.now()) - now) / 1000))
+      progress?.({
+        progress: waited,
+        total: timeoutS,
+        message: `Waiting for the user to allow or deny this call of ${e.id} in Toolgate (${timeoutS - waited} s left); it runs only if they allow it.`,
+      })
+    }
+    const ticker = progress ? setInterval(tell, PROGRESS_EVERY_MS) : undefined
+    ticker?.unref?.()
+    if (progress) tell()
+    // the expiry (add's ttl) answers first; the wait's own bound is only a backstop
+    const r = await this.queue.wait(c.id, timeoutS * 1000 + 5000, signal).finally(() => clearInterval(ticker))
+    if (r.kind === 'answered' && r.answer.decision === 'allow') {
+      // bound to the arguments the user saw: the call goes on only with exactly those
+      if (sha256(canonicalJson(args)) !== c.args_sha256) return { go: false, confirmation: c, text: declinedText(e.id) }
+      return { go: true, confirmation: c }
+    }
+    if (r.kind === 'answered' && r.answer.decision === 'deny') return { go: false, confirmation: c, text: declinedText(e.id) }
+    if (r.kind === 'expired' || r.kind === 'timeout') {
+      if (this.queue.isPending(c.id)) this.withdraw(c, 'timeout')
+      return { go: false, confirmation: c, text: timeoutText(e.id, timeoutS) }
+    }
+    // cancelled: the agent withdrew its request, or Toolgate is stopping
+    this.withdraw(c, 'cancelled')
+    return { go: false, confirmation: c, text: `CALL_DECLINED: the call of ${e.id} was cancelled before the user answered; it was not run.` }
+  }
+
+  /** Ends a waiting confirmation that nobody answered (cancelled, or a backstop timeout). */
+  private withdraw(c: Confirmation, status: 'cancelled' | 'timeout'): void {
+    if (this.queue.answer(c.id, { decision: 'cancel' })) this.settle(c, status)
+  }
+
+  private settle(c: Confirmation, status: Exclude<ConfirmationStatus, 'pending'>, via?: ConfirmVia): void {
+    c.status = status
+    c.answered_at = this.iso()
+    if (via) c.answered_via = via
+    this.d.emit({ id: c.id, status })
+    this.d.onSettled?.({ ...c })
+  }
+
+  /** GET /api/v1/confirmations: the waiting ones by default, oldest first (the order they were asked). */
+  list(filter: ConfirmationFilter = {}): Confirmation[] {
+    const status = filter.status ?? 'pending'
+    return this.queue
+      .all()
+      .filter((c) => status === 'all' || c.status === status)
+      .map((c) => ({ ...c }))
+  }
+
+  private waiting(id: string): Confirmation {
+    const c = this.queue.get(id)
+    if (!c) throw new ApiError('unknown_confirmation', `no confirmation "${id}"; run \`toolgate confirmations list\` to see the waiting ones.`, 404)
+    if (!this.queue.isPending(id)) throw new ApiError('confirmation_answered', `confirmation ${id} is already ${c.status}; nothing to do.`, 409)
+    return c
+  }
+
+  /** The user allows: exactly the waiting call runs, once. */
+  allow(id: string, via: ConfirmVia = 'api'): { confirmation: Confirmation; message: string } {
+    const c = this.waiting(id)
+    this.queue.answer(id, { decision: 'allow', via })
+    this.settle(c, 'allowed', via)
+    return { confirmation: { ...c }, message: `Allowed this one call of ${c.tool} by ${c.agent !== null ? `agent "${c.agent}"` : 'the session'}; it runs now.` }
+  }
+
+  /** The user denies: the agent gets CALL_DECLINED and the upstream is never called. */
+  deny(id: string, via: ConfirmVia = 'api'): { confirmation: Confirmation; message: string } {
+    const c = this.waiting(id)
+    this.queue.answer(id, { decision: 'deny', via })
+    this.settle(c, 'denied', via)
+    return { confirmation: { ...c }, message: `Denied the call of ${c.tool}; the agent was told and nothing ran.` }
+  }
+
+  /**
+   * The user's "Ask me before each call" on a server (tool null) or a tool, in state.json. It
+   * only adds: switching it off never removes what the config requires (the message says so).
+   */
+  async setAsk(server: string, tool: string | null, ask: boolean): Promise<string> {
+    const { catalog } = this.d
+    const cfg = catalog.serverConfig(server)
+    if (!cfg) throw new ApiError('unknown_server', `no server named "${server}".`, 404)
+    const entry = tool === null ? undefined : catalog.entry(`${server}:${tool}`)
+    if (tool !== null && !entry)
+      throw new ApiError('unknown_tool', `no tool "${tool}" on server "${server}"; \`toolgate tools list ${server}\` shows its tools.`, 404)
+    const what = entry ? entry.id : `every tool of ${server}`
+    await catalog.store.update((s) => {
+      if (entry) {
+        const rec = { ...s.tools[entry.id] }
+        if (ask) rec.confirm = true
+        else delete rec.confirm
+        s.tools[entry.id] = rec
+      } else {
+        const rec = { ...s.servers[server] }
+        if (ask) rec.confirm = true
+        else delete rec.confirm
+        s.servers[server] = rec
+      }
+    })
+    this.d.changed(server)
+    if (ask) return `Calls of ${what} now wait for your OK (up to ${this.timeoutS(server)} s).`
+    const still = entry ? this.requirement(entry) : null
+    const rule = still?.config_rule ?? (entry ? undefined : serverRule(cfg))
+    if (still?.user) return `Your switch for ${what} is off, but you still ask before each call of the whole server ${server}.`
+    return rule ? `Your switch for ${what} is off; ${operatorConfirmSentence(rule)}` : `Calls of ${what} no longer wait for your OK.`
+  }
+
+  /** Toolgate stops: every waiting call is answered (cancelled) so no agent hangs. */
+  close(): void {
+    this.queue.close()
+  }
+}
+
+/** The config's rule for a whole server, in words (the UI's locked server switch), or null. */
+function serverRule(cfg: ServerConfig): string | null {
+  if (cfg.confirm === 'write') return `"confirm": "write" (write and destructive calls)`
+  if (cfg.confirm === 'destructive') return `"confirm": "destructive" (destructive calls)`
+  return null
+}
+
+/** A server's confirmation settings for the control API and the UI. */
+export function serverConfirmInfo(catalog: Catalog, cfg: ServerConfig): ServerConfirmInfo {
+  return {
+    config: cfg.confirm ?? 'never',
+    config_tools: [...(cfg.confirm_tools ?? [])],
+    user: catalog.store.current.servers[cfg.name]?.confirm === true,
+    timeout_s: cfg.confirm_timeout_s ?? catalog.currentConfig.confirm_timeout_s,
+  }
+}
