@@ -644,6 +644,39 @@ try {
     await button(card('remote'), 'Sign out').waitFor()
   })
 
+  await step(
+    '"Ask me before each call" on a tool: the agent\'s call waits as a card (agent, tool, arguments); Allow runs exactly it, Deny answers CALL_DECLINED',
+    async () => {
+      await openCard('fixture')
+      const ask = row('fixture:send_report').getByRole('checkbox', { name: 'Ask me before each call' })
+      await ask.click() // the switch shows what the core holds: checked once the core said so
+      await until(
+        'the switch to hold',
+        async () => (await api.get('/api/v1/servers/fixture/tools')).tools.find((t) => t.name === 'fixture:send_report')?.confirm?.user === true,
+      )
+      await until('the switch to show it', () => ask.isChecked())
+      const pending = agent.call('call_tool_write', { name: 'fixture:send_report', args: { to: 'team@example.com', week: 47 } })
+      const waiting = await until('the confirmation', async () => (await api.get('/api/v1/confirmations')).confirmations[0])
+      const cardEl = page.locator(`[data-confirmation="${waiting.id}"]`)
+      await cardEl.waitFor()
+      const shown = await cardEl.textContent()
+      assert.ok(shown.includes('fixture:send_report') && shown.includes('{"to":"team@example.com","week":47}'), shown)
+      await shot('confirmation.png')
+      await button(cardEl, 'Allow').click()
+      const ran = await pending
+      assert.ok(!ran.isError, JSON.stringify(ran))
+      await cardEl.waitFor({ state: 'detached' })
+      const again = agent.call('call_tool_write', { name: 'fixture:send_report', args: { to: 'everyone@example.com', week: 47 } })
+      const second = await until('a second confirmation', async () => (await api.get('/api/v1/confirmations')).confirmations[0])
+      assert.notEqual(second.id, waiting.id)
+      await button(page.locator(`[data-confirmation="${second.id}"]`), 'Deny').click()
+      const declined = await again
+      assert.ok(declined.isError && declined.content[0].text.startsWith('CALL_DECLINED: '), JSON.stringify(declined))
+      await ask.click()
+      await until('the switch to be off', async () => !(await ask.isChecked()))
+    },
+  )
+
   await step('the page never reloaded and logged no errors', async () => {
     assert.equal(navigations, 0, 'no navigation after the first load')
     assert.deepEqual(pageErrors, [])

@@ -9,7 +9,7 @@ import { parseAppArgs } from './args'
 import { installCsp } from './csp'
 import { forwardEvents, registerIpcHandlers, registerSettingsHandlers } from './ipc'
 import { defaultLoginEnv, getStartAtLogin, setStartAtLogin } from './login-item'
-import { RequestNotifier, WaitingNotifier, type Note } from './notify'
+import { confirmationNote, RequestNotifier, WaitingNotifier, type Note } from './notify'
 import { summarizeServers } from '../../shared/summary'
 import { TrayController } from './tray'
 import { isRendererOrigin, isRendererUrl, senderValidator } from './ipc-sender'
@@ -177,9 +177,13 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
 
   const refresh = async () => {
     try {
-      const [{ servers }, { requests }] = await Promise.all([running.api.servers(), running.api.requests({ status: 'pending' })])
+      const [{ servers }, { requests }, { confirmations }] = await Promise.all([
+        running.api.servers(),
+        running.api.requests({ status: 'pending' }),
+        running.api.confirmations(),
+      ])
       const summary = summarizeServers(servers)
-      trayCtl.update(servers, summary, requests.length)
+      trayCtl.update(servers, summary, requests.length, confirmations.length)
       // an agent's request is news at once (it asks now and may be waiting): no settling
       requestNotifier.update(requests)
       if (!baselined) {
@@ -196,8 +200,18 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
       // the core is stopping; the next event refreshes again
     }
   }
+  // a call waits for the user's OK: notify at once (the agent is waiting), with who, what and the arguments' start
+  const notifyConfirmation = async (id: string) => {
+    try {
+      const c = (await running.api.confirmations()).confirmations.find((x) => x.id === id)
+      if (c) notify(confirmationNote(c))
+    } catch {
+      // the core is stopping
+    }
+  }
   let timer: ReturnType<typeof setTimeout> | null = null
-  running.api.subscribe(() => {
+  running.api.subscribe((ev) => {
+    if (ev.type === 'confirmations.changed' && ev.data.new === true && typeof ev.data.id === 'string') void notifyConfirmation(ev.data.id)
     if (timer) return
     timer = setTimeout(() => {
       timer = null

@@ -1,8 +1,10 @@
 // Desktop notifications when something starts waiting for the user: a new server to review,
-// tools that became pending/changed, an agent's access request, or a server that needs sign-in. The first snapshot is the baseline (no notification at start;
+// tools that became pending/changed, an agent's access request, a server that needs sign-in, or a
+// call that waits for the user's OK. The first snapshot is the baseline (no notification at start;
 // the tray icon already shows it).
 import type { ServersSummary as Summary } from '../../shared/summary'
 import type { AccessRequest } from '../../shared/requests'
+import { ARGS_NOTE_CHARS, type Confirmation } from '../../shared/confirmations'
 
 export interface Note {
   title: string
@@ -98,5 +100,22 @@ export class RequestNotifier {
     // answered and expired requests never come back (ids are not reused): remember only the waiting ones
     this.seen = new Set(pending.map((r) => r.id))
     return notes
+  }
+}
+
+/** Text for a notification: some Linux notification servers read <b>, <a href> … in the body, so those characters are escaped too. */
+function noteText(text: string, max: number): string {
+  const clipped = text.length > max ? `${text.slice(0, max - 1)}…` : text
+  return clipped.replace(/[<>&]/g, (ch) => `\\u{${ch.charCodeAt(0).toString(16)}}`)
+}
+
+/** A call waits for the user's OK (issue 15): who, which tool, the start of the arguments (already masked and escaped by the core). */
+export function confirmationNote(c: Confirmation, now = Date.now()): Note {
+  const who = c.agent ?? (c.client ? `a local client (${c.client})` : 'a local client')
+  const left = Math.max(0, Math.round((Date.parse(c.expires_at) - now) / 1000))
+  const warn = c.name_warning ? ' WARNING: the tool name hides characters.' : ''
+  return {
+    title: noteText(`Toolgate: ${who} wants to run ${c.tool}`, 120),
+    body: `${noteText(`Arguments: ${c.args_text}`, ARGS_NOTE_CHARS)}${warn} Open Toolgate to allow or deny (${left} s left).`,
   }
 }

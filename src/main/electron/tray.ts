@@ -48,13 +48,15 @@ function serverItem(s: ServerInfo, h: TrayHandlers): MenuItemConstructorOptions 
 }
 
 /** The menu template; pure so it can be tested without Electron. */
-export function buildTrayMenu(servers: readonly ServerInfo[], summary: Summary, h: TrayHandlers, requests = 0): MenuItemConstructorOptions[] {
+export function buildTrayMenu(servers: readonly ServerInfo[], summary: Summary, h: TrayHandlers, requests = 0, calls = 0): MenuItemConstructorOptions[] {
   const items: MenuItemConstructorOptions[] = [
     { label: `${summary.connected} of ${summary.total} servers connected`, enabled: false },
     { label: `${summary.callable} tools callable`, enabled: false },
     summary.waiting > 0
       ? { label: `${summary.waiting} waiting for approval…`, click: () => h.open() }
       : { label: 'Nothing waiting for approval', enabled: false },
+    // calls that wait for the user's OK: answered in the window, where the arguments are shown
+    ...(calls > 0 ? [{ label: `${callsText(calls)} for your OK…`, click: () => h.open() }] : []),
   ]
   if (requests > 0) items.push({ label: `${requests} access request${requests === 1 ? '' : 's'} from agents…`, click: () => h.open() })
   if (summary.needsSignIn.length > 0) items.push({ label: signInLine(summary), click: () => h.open() })
@@ -76,7 +78,10 @@ export function signInLine(summary: Summary): string {
   return `${n} server${n === 1 ? ' needs' : 's need'} sign-in…`
 }
 
-export function tooltipFor(summary: Summary, requests = 0): string {
+const callsText = (n: number): string => (n === 1 ? '1 call waits' : `${n} calls wait`)
+
+export function tooltipFor(summary: Summary, requests = 0, calls = 0): string {
+  if (calls > 0) return `Toolgate — ${callsText(calls)} for your OK`
   const asks = requests > 0 ? `${requests} access request${requests === 1 ? '' : 's'}` : ''
   const signIn = summary.needsSignIn.length > 0 ? signInLine(summary).replace('…', '') : ''
   const also = [asks, signIn].filter(Boolean).join(', ')
@@ -104,24 +109,30 @@ export class TrayController {
     this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu([], summaryOfNothing(), handlers)))
   }
 
-  private last: { servers: readonly ServerInfo[]; summary: Summary; requests: number } = { servers: [], summary: summaryOfNothing(), requests: 0 }
+  private last: { servers: readonly ServerInfo[]; summary: Summary; requests: number; calls: number } = {
+    servers: [],
+    summary: summaryOfNothing(),
+    requests: 0,
+    calls: 0,
+  }
 
   /** Rebuilds the menu from the last state (e.g. after a setting changed). */
   refreshMenu(): void {
-    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(this.last.servers, this.last.summary, this.handlers, this.last.requests)))
+    const l = this.last
+    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(l.servers, l.summary, this.handlers, l.requests, l.calls)))
   }
 
-  /** `requests`: access requests waiting for the user. */
-  update(servers: readonly ServerInfo[], summary: Summary, requests = 0): void {
-    this.last = { servers, summary, requests }
-    const attention = summary.waiting > 0 || requests > 0 || summary.needsSignIn.length > 0
+  /** `requests`: access requests waiting for the user; `calls`: agent calls waiting for the user's OK (issue 15). */
+  update(servers: readonly ServerInfo[], summary: Summary, requests = 0, calls = 0): void {
+    this.last = { servers, summary, requests, calls }
+    const attention = summary.waiting > 0 || requests > 0 || calls > 0 || summary.needsSignIn.length > 0
     if (attention !== this.attention) {
       this.attention = attention
       this.tray.setImage(nativeImage.createFromPath(attention ? this.icons.attention : this.icons.normal))
     }
-    this.tray.setToolTip(tooltipFor(summary, requests))
-    if (process.platform === 'darwin') this.tray.setTitle(attention ? String(summary.waiting + requests + summary.needsSignIn.length) : '')
-    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(servers, summary, this.handlers, requests)))
+    this.tray.setToolTip(tooltipFor(summary, requests, calls))
+    if (process.platform === 'darwin') this.tray.setTitle(attention ? String(summary.waiting + requests + calls + summary.needsSignIn.length) : '')
+    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(servers, summary, this.handlers, requests, calls)))
   }
 
   destroy(): void {

@@ -5,6 +5,7 @@ import type { DesktopSettings } from '../../shared/ipc'
 import { ActivityPanel } from './ActivityPanel'
 import { AgentsPanel } from './AgentsPanel'
 import { Banners, Toast } from './Banners'
+import { ConfirmationsQueue } from './ConfirmationsQueue'
 import { Header } from './Header'
 import { MissingKey } from './MissingKey'
 import { RequestsPanel } from './RequestsPanel'
@@ -47,6 +48,7 @@ export function App({ onForgetKey, onKey, desktop }: { onForgetKey?: () => void;
       <Header desktop={desktop} />
       <main className="content">
         <Banners />
+        <ConfirmationsQueue />
         {tab === 'servers' && <ServerList />}
         {tab === 'requests' && <RequestsPanel />}
         {tab === 'search' && <SearchPanel />}

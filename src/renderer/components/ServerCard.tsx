@@ -13,6 +13,7 @@ import { ServerNotice } from './ServerNotice'
 import { IsolationBadge, ServerPermissions } from './ServerIsolation'
 import { ToolList } from './ToolList'
 import { GrantLeft } from './GrantLeft'
+import { ServerAskSwitch } from './AskSwitch'
 
 const STATE_LABEL: Record<ServerInfo['state'], string> = {
   connected: 'connected',
@@ -88,6 +89,7 @@ export function ServerCard({ server }: { server: ServerInfo }) {
       {open && (
         <div id={bodyId} className="server-body">
           <ServerPermissions server={server} />
+          <ServerAskSwitch server={server} />
           <ToolList server={server} />
         </div>
       )}

@@ -9,6 +9,7 @@ import { LockIcon } from './icons'
 import { escapedName } from '../../shared/tool-name'
 import { GrantLeft } from './GrantLeft'
 import { TimedMenu } from './TimedMenu'
+import { ToolAskSwitch } from './AskSwitch'
 
 function ToolButton({ tool, action, label, primary, nameId }: { tool: ToolInfo; action: ToolAction; label: string; primary?: boolean; nameId: string }) {
   const busy = useApp((s) => Boolean(s.busy[busyKey('tool', tool.server, tool.tool, action)]))
@@ -117,6 +118,7 @@ export function ToolRow({ tool }: { tool: ToolInfo }) {
         </div>
         {tool.status === 'pending_approval' ? <ToolReview tool={tool} /> : tool.description && <ToolDescription text={tool.description} />}
         <LockNote tool={tool} />
+        {tool.status !== 'disabled_by_config' && <ToolAskSwitch tool={tool} />}
       </div>
       <div className="tool-actions">
         <Action tool={tool} nameId={nameId} />

@@ -23,6 +23,7 @@ import type { ActivityEvent } from '../../shared/activity'
 import type { AgentView } from '../../shared/agents'
 import { createManageSlice, type ManageSlice, type ToastAction } from './manage'
 import { createSignInSlice, type SignInSlice } from './sign-in'
+import { createConfirmationsSlice, type ConfirmationsSlice } from './confirmations'
 import { opensByDefault } from './selectors'
 
 export type Tab = 'servers' | 'requests' | 'search' | 'secrets' | 'activity' | 'agents'
@@ -35,7 +36,7 @@ export interface Banner {
   message: string
 }
 
-export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignInSlice {
+export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignInSlice, ConfirmationsSlice {
   api: Api
   loaded: boolean
   /** the key was refused (web UI): show the key screen instead of the app */
@@ -97,6 +98,8 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUr
     let refreshInfo = false
 
     const onEvent = (ev: ApiEvent) => {
+      // a call waits for the user: show it at once, not after the refresh delay
+      if (ev.type === 'confirmations.changed' || ev.data.reconnected === true) void get().loadConfirmations()
       // a record of what agents did changes nothing else: the Activity view takes it as it is
       if (ev.type === 'activity') return get().activityArrived(ev.data as unknown as ActivityEvent)
       if (ev.type === 'config.reloaded' || ev.type === 'config.error' || ev.type === 'secrets.changed') refreshInfo = true
@@ -172,10 +175,12 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUr
       ...createActivitySlice(set, get),
       ...createManageSlice(set, get),
       ...createSignInSlice(set, get, opts.openUrl),
+      ...createConfirmationsSlice(set, get),
 
       start() {
         const unsubscribe = api.subscribe(onEvent)
         void get().refresh({ info: true })
+        void get().loadConfirmations()
         return () => {
           unsubscribe()
           if (refreshTimer) clearTimeout(refreshTimer)
