@@ -10,6 +10,7 @@ import {
   assertBuilt,
   cleanupProcesses,
   cleanupTemp,
+  FIXTURE,
   fixtureEntry,
   runCli,
   startServe,
@@ -159,6 +160,50 @@ describe('agent server changes never strip operator policy', () => {
       'removal of the operator-edited mine2 to be refused',
     )
     expect(onDisk().mcpServers.mine2).toEqual({ command: process.execPath, args: ['reviewed.js'] })
+  })
+
+  it('removing and re-adding a server does not shed the user\'s "Ask me before each call" switches (server and tool)', async () => {
+    const entry = { command: process.execPath, args: [FIXTURE, '--tools', tools] }
+    expect((await op(writer, { operation: 'add', name: 'asked', ...entry })).isError).toBe(false)
+    const post = (p: string, body: unknown = {}) =>
+      fetch(serve.url + p, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${serve.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    expect((await post('/api/v1/servers/asked/approve')).status).toBe(200)
+    await waitForServerState(serve, 'asked', 'connected')
+    await waitFor(
+      async () => (await serve.api<{ tools: unknown[] }>('GET', '/api/v1/servers/asked/tools')).json.tools.length === 1,
+      15_000,
+      'the tools of asked',
+    )
+    expect((await post('/api/v1/servers/asked/confirm', { ask: true })).status).toBe(200)
+    expect((await post('/api/v1/servers/asked/tools/ping/confirm', { ask: true })).status).toBe(200)
+
+    const removed = await op(writer, { operation: 'remove', name: 'asked' })
+    expect(removed.isError, removed.text).toBe(false)
+    expect((await op(writer, { operation: 'add', name: 'asked', ...entry })).isError).toBe(false)
+    const server = async () =>
+      (await serve.api<{ servers: Array<{ name: string; state: string; confirm: { user: boolean } }> }>('GET', '/api/v1/servers')).json.servers.find(
+        (x) => x.name === 'asked',
+      )
+    await waitFor(async () => (await server())?.state === 'quarantined', 15_000, 'the re-added server in review')
+    expect((await server())?.confirm.user).toBe(true)
+    expect((await post('/api/v1/servers/asked/approve')).status).toBe(200)
+    const ping = await waitFor(
+      async () =>
+        (await serve.api<{ tools: Array<{ name: string; confirm?: { user: boolean } }> }>('GET', '/api/v1/servers/asked/tools')).json.tools.find(
+          (t) => t.name === 'asked:ping',
+        ),
+      15_000,
+      'asked:ping again',
+    )
+    expect(ping.confirm).toMatchObject({ required: true, user: true })
+    // the tool's own switch is still there when the server's is off
+    expect((await post('/api/v1/servers/asked/confirm', { ask: false })).status).toBe(200)
+    const again = (await serve.api<{ tools: Array<{ name: string; confirm?: { user: boolean } }> }>('GET', '/api/v1/servers/asked/tools')).json.tools
+    expect(again.find((t) => t.name === 'asked:ping')?.confirm).toMatchObject({ required: true, user: true })
   })
 
   it('a confirmation rule the operator puts on an agent-added server is policy too: the agent cannot remove it (and re-add it without)', async () => {

@@ -282,25 +282,33 @@ export async function setServerEnabled(
 /** A server an agent added: in review whatever the defaults say, with no decisions left over from an earlier server of that name. */
 export async function markNeedsReview(catalog: Catalog, server: string, addedBy?: { agent: string; entry: string }): Promise<void> {
   await catalog.decide([server], (s) => {
-    s.servers[server] = { needs_review: true, ...(addedBy ? { added_by_agent: addedBy } : {}) }
-    // approvals belong to the earlier server of that name; a tool the user switched off stays off
-    for (const id of Object.keys(s.tools)) {
-      if (!id.startsWith(`${server}:`)) continue
-      if (s.tools[id].user_disabled) s.tools[id] = { user_disabled: true }
-      else delete s.tools[id]
-    }
+    const ask = s.servers[server]?.confirm === true
+    s.servers[server] = { needs_review: true, ...(addedBy ? { added_by_agent: addedBy } : {}), ...(ask ? { confirm: true } : {}) }
+    keepUserLocksOnly(s, server)
   })
 }
 
-/** A server an agent removed: its approvals go with it (a later server of that name starts in review); user locks stay. */
+/**
+ * Approvals belong to the earlier server of that name; what the user set on its tools stays: a
+ * tool switched off stays off, "Ask me before each call" stays on (an agent that removes and
+ * re-adds a server must not shed them).
+ */
+function keepUserLocksOnly(s: State, server: string): void {
+  for (const id of Object.keys(s.tools)) {
+    if (!id.startsWith(`${server}:`)) continue
+    const { user_disabled, confirm } = s.tools[id]
+    if (user_disabled || confirm) s.tools[id] = { ...(user_disabled ? { user_disabled: true } : {}), ...(confirm ? { confirm: true } : {}) }
+    else delete s.tools[id]
+  }
+}
+
+/** A server an agent removed: its approvals go with it (a later server of that name starts in review); user locks and "Ask me" switches stay. */
 export async function forgetRemovedServer(catalog: Catalog, server: string): Promise<void> {
   await catalog.decide([server], (s) => {
+    const ask = s.servers[server]?.confirm === true
     delete s.servers[server]
-    for (const id of Object.keys(s.tools)) {
-      if (!id.startsWith(`${server}:`)) continue
-      if (s.tools[id].user_disabled) s.tools[id] = { user_disabled: true }
-      else delete s.tools[id]
-    }
+    if (ask) s.servers[server] = { confirm: true }
+    keepUserLocksOnly(s, server)
   })
 }
 
