@@ -82,8 +82,10 @@ export interface Confirmation {
   variant: Variant
   /** SHA-256 (hex) of the canonical JSON of the arguments: Allow runs a call with exactly these */
   args_sha256: string
-  /** the arguments as JSON, secrets masked, control/bidi/invisible characters escaped, capped at ARGS_TEXT_MAX */
+  /** the arguments as JSON as the agent sent them (nothing masked: what the user allows is what they see), control/bidi/invisible characters escaped, capped at ARGS_TEXT_MAX */
   args_text: string
+  /** a short preview for notifications: secrets masked (***), escaped, capped at ARGS_NOTE_CHARS */
+  args_preview: string
   /** the size of the arguments' JSON in bytes, and whether args_text was cut */
   args_bytes: number
   args_truncated: boolean

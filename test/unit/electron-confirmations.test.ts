@@ -82,6 +82,7 @@ describe('confirmationNote', () => {
       variant: 'write',
       args_sha256: 'a'.repeat(64),
       args_text: `{"text":"${'y'.repeat(500)}"}`,
+      args_preview: `{"text":"${'y'.repeat(150)}…`,
       args_bytes: 512,
       args_truncated: false,
       required_by: ['config'],

@@ -109,13 +109,13 @@ function noteText(text: string, max: number): string {
   return clipped.replace(/[<>&]/g, (ch) => `\\u{${ch.charCodeAt(0).toString(16)}}`)
 }
 
-/** A call waits for the user's OK (issue 15): who, which tool, the start of the arguments (already masked and escaped by the core). */
+/** A call waits for the user's OK (issue 15): who, which tool, a preview of the arguments (masked and escaped by the core; the window shows them all). */
 export function confirmationNote(c: Confirmation, now = Date.now()): Note {
   const who = c.agent ?? (c.client ? `a local client (${c.client})` : 'a local client')
   const left = Math.max(0, Math.round((Date.parse(c.expires_at) - now) / 1000))
   const warn = c.name_warning ? ' WARNING: the tool name hides characters.' : ''
   return {
     title: noteText(`Toolgate: ${who} wants to run ${c.tool}`, 120),
-    body: `${noteText(`Arguments: ${c.args_text}`, ARGS_NOTE_CHARS)}${warn} Open Toolgate to allow or deny (${left} s left).`,
+    body: `${noteText(`Arguments: ${c.args_preview}`, ARGS_NOTE_CHARS)}${warn} Open Toolgate to allow or deny (${left} s left).`,
   }
 }

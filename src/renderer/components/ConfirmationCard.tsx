@@ -1,5 +1,5 @@
 // One call waiting for the user's OK (issue 15): who calls, which tool (a deceptive name escaped
-// and flagged), why it waits, the arguments (already masked and escaped by the core; folded past
+// and flagged), why it waits, the arguments as the agent sent them (escaped by the core; folded past
 // ARGS_FOLD_CHARS behind "Show all"), the time left, and exactly two answers: Allow and Deny.
 import { useEffect, useId, useState } from 'react'
 import { ARGS_FOLD_CHARS, type Confirmation } from '../../shared/confirmations'
@@ -63,7 +63,7 @@ export function ConfirmationCard({ c }: { c: Confirmation }) {
       </p>
       <div className="confirmation-args">
         <div className="muted small">
-          Arguments ({c.args_bytes} bytes{c.args_truncated ? ', cut for display' : ''}; <code>***</code> marks a masked secret) · SHA-256{' '}
+          Arguments as the agent sent them ({c.args_bytes} bytes{c.args_truncated ? ', cut for display: Allow runs them all' : ''}) · SHA-256{' '}
           <code title={c.args_sha256}>{c.args_sha256.slice(0, 12)}…</code>
         </div>
         <pre id={argsId} className="confirmation-args-text">

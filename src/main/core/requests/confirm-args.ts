@@ -1,7 +1,10 @@
-// The arguments of a call waiting for confirmation, as the user sees them: JSON with secrets
-// masked (values under secret-looking keys, token-looking strings, and the target server's own
-// env/header/URL secrets via its redactor). Escaping of control, bidi and invisible characters and
-// the size cap come after (shared/confirmations.ts safeArgsText).
+// The arguments of a call waiting for confirmation, as people see them. The approver (window, CLI,
+// control API) sees them as the agent sent them: what you allow is what you see, so nothing an
+// agent chooses can hide behind a mask (a payload under a "password" key, a path that contains
+// an env value). The desktop notification, which may sit on screen or in a notification history,
+// gets a short preview with secrets masked: values under secret-looking keys, token-looking
+// strings, and the target server's own env/header/URL secrets via its redactor. Escaping of
+// control, bidi and invisible characters and the size caps come after (shared/confirmations.ts).
 import type { ServerConfig } from '../../../shared/config-schema'
 import { looksLikeToken, MASK, SECRET_NAME } from '../upstream/mask'
 import { makeRedactor } from '../upstream/target'
@@ -19,9 +22,9 @@ function mask(value: unknown, key: string | null): unknown {
   return value
 }
 
-/** The masked JSON (pretty-printing is the window's business) and the size of the real arguments. */
-export function argsForDisplay(args: Record<string, unknown>, server: ServerConfig | undefined): { json: string; bytes: number } {
+/** The JSON as sent (for the approver), its masked form (for the notification's preview), and the size of the real arguments. */
+export function argsForDisplay(args: Record<string, unknown>, server: ServerConfig | undefined): { json: string; masked: string; bytes: number } {
   const raw = JSON.stringify(args) ?? '{}'
   const masked = JSON.stringify(mask(args, null)) ?? '{}'
-  return { json: server ? makeRedactor(server)(masked) : masked, bytes: Buffer.byteLength(raw) }
+  return { json: raw, masked: server ? makeRedactor(server)(masked) : masked, bytes: Buffer.byteLength(raw) }
 }

@@ -8,6 +8,7 @@ import { callWith, type Variant } from '../../../shared/call-variant'
 import { escapedName, nameWarning } from '../../../shared/tool-name'
 import { CLIENT_NAME_MAX, safeText } from '../../../shared/requests'
 import {
+  ARGS_NOTE_CHARS,
   confirmRequirement,
   declinedText,
   operatorConfirmSentence,
@@ -126,6 +127,7 @@ export class CallConfirmations {
       variant,
       args_sha256: digest,
       args_text: text.text,
+      args_preview: safeArgsText(shown.masked, ARGS_NOTE_CHARS).text,
       args_bytes: shown.bytes,
       args_truncated: text.truncated,
       required_by: [...(need.config ? (['config'] as const) : []), ...(need.user ? (['user'] as const) : [])],
