@@ -661,7 +661,7 @@ try {
       await cardEl.waitFor()
       const shown = await cardEl.textContent()
       assert.ok(shown.includes('fixture:send_report') && shown.includes('{"to":"team@example.com","week":47}'), shown)
-      await shot('confirmation.png')
+      await page.locator('section.confirmations').screenshot({ path: path.join(shots, 'confirmation.png') })
       await button(cardEl, 'Allow').click()
       const ran = await pending
       assert.ok(!ran.isError, JSON.stringify(ran))

@@ -129,7 +129,7 @@ const http = async (p, method = 'GET') => {
 try {
   const ready = await next('SMOKE_READY', 30_000)
 
-  await step('the built bundle starts: one instance lock, a secure window, a tray, CSP, 27 IPC handlers', () => {
+  await step('the built bundle starts: one instance lock, a secure window, a tray, CSP, 34 IPC handlers', () => {
     assert.deepEqual(ready.errorBoxes, [])
     assert.equal(ready.singleInstanceRequested, 1)
     assert.equal(ready.windows, 1)
@@ -152,9 +152,12 @@ try {
           'addServer',
           'agentTokens',
           'agents',
+          'allowConfirmation',
           'approveAll',
           'authStatus',
+          'confirmations',
           'deleteSecret',
+          'denyConfirmation',
           'denyRequest',
           'editServer',
           'grantRequest',
@@ -169,6 +172,7 @@ try {
           'serverAction',
           'serverEntry',
           'servers',
+          'setAskBeforeCall',
           'setSecret',
         ],
         'settings:getStartAtLogin',
