@@ -7,7 +7,7 @@ import type { ServerLaunch } from './launch'
 import type { AccessRequest, RequestFilter } from './requests'
 import type { ActivityPage, ActivityQuery } from './activity'
 import type { AgentView } from './agents'
-import type { Confirmation, ConfirmationFilter, ConfirmLevel, ConfirmRequirement, ConfirmVia } from './confirmations'
+import type { Confirmation, ConfirmationFilter, ConfirmLevel, ConfirmRequirement } from './confirmations'
 
 /** `{callable, <status>: n}`; zero-valued statuses omitted, `callable` always present. */
 export type StatusCounts = { callable: number } & Partial<Record<LockStatus, number>>
@@ -388,9 +388,9 @@ export interface Api {
   /** Calls waiting for the user's OK (pending unless `status` says otherwise), oldest first. */
   confirmations(filter?: ConfirmationFilter): Promise<{ confirmations: Confirmation[] }>
   /** Runs exactly the waiting call, once. */
-  allowConfirmation(id: string, via?: ConfirmVia): Promise<ConfirmationActionResult>
+  allowConfirmation(id: string): Promise<ConfirmationActionResult>
   /** Answers the agent CALL_DECLINED; the upstream is never called. */
-  denyConfirmation(id: string, via?: ConfirmVia): Promise<ConfirmationActionResult>
+  denyConfirmation(id: string): Promise<ConfirmationActionResult>
   /** The user's "Ask me before each call" on a server (tool null) or one tool; it only adds to the config's rule. */
   setAskBeforeCall(server: string, tool: string | null, ask: boolean): Promise<ActionResult>
   /** The exact JSON text that retrieve_tools returns for the same arguments. */

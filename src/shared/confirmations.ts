@@ -124,10 +124,8 @@ export const ConfirmationFilterSchema = z
   .strict()
 export type ConfirmationFilter = z.infer<typeof ConfirmationFilterSchema>
 
-/** `POST /api/v1/confirmations/:id/{allow,deny}`: optionally where the user answered (the activity record). */
-export const ConfirmAnswerBodySchema = z
-  .object({ via: z.enum(CONFIRM_VIA, { error: `via must be one of ${CONFIRM_VIA.join(', ')}` }).optional() }, { error: 'the body must be an object like {}' })
-  .strict()
+/** `POST /api/v1/confirmations/:id/{allow,deny}`: no body (where the user answered comes from the connection: X-Toolgate-Client, the window, the tray). */
+export const ConfirmAnswerBodySchema = z.object({}, { error: 'the body must be empty or {}' }).strict()
 
 /** `POST …/confirm` on a server or a tool: the user's "Ask me before each call" switch. */
 export const AskSwitchBodySchema = z

@@ -31,7 +31,7 @@ import {
 import type { AccessRequest, RequestFilter } from './requests'
 import type { ActivityPage, ActivityQuery } from './activity'
 import type { AgentView } from './agents'
-import type { Confirmation, ConfirmationFilter, ConfirmVia } from './confirmations'
+import type { Confirmation, ConfirmationFilter } from './confirmations'
 import { openEventStream } from './sse'
 
 export interface ControlClientOptions {
@@ -144,11 +144,11 @@ export class ControlClient implements Api {
   confirmations(filter?: ConfirmationFilter): Promise<{ confirmations: Confirmation[] }> {
     return this.json('GET', controlRoutes.confirmations(filter))
   }
-  allowConfirmation(id: string, via?: ConfirmVia): Promise<ConfirmationActionResult> {
-    return this.json('POST', controlRoutes.answerConfirmation(id, 'allow'), via ? { via } : {})
+  allowConfirmation(id: string): Promise<ConfirmationActionResult> {
+    return this.json('POST', controlRoutes.answerConfirmation(id, 'allow'))
   }
-  denyConfirmation(id: string, via?: ConfirmVia): Promise<ConfirmationActionResult> {
-    return this.json('POST', controlRoutes.answerConfirmation(id, 'deny'), via ? { via } : {})
+  denyConfirmation(id: string): Promise<ConfirmationActionResult> {
+    return this.json('POST', controlRoutes.answerConfirmation(id, 'deny'))
   }
   setAskBeforeCall(server: string, tool: string | null, ask: boolean): Promise<ActionResult> {
     return this.json('POST', controlRoutes.askBeforeCall(server, tool), { ask })

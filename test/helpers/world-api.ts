@@ -118,9 +118,8 @@ export class WorldApi implements Api {
   grantRequest: Api['grantRequest'] = (id, grantFor) => this.run('grantRequest', [id, grantFor], () => this.service.grantRequest(id, grantFor))
   denyRequest: Api['denyRequest'] = (id) => this.run('denyRequest', [id], () => this.service.denyRequest(id))
   confirmations: Api['confirmations'] = (filter) => this.run('confirmations', filter ? [filter] : [], () => this.service.confirmations(filter))
-  allowConfirmation: Api['allowConfirmation'] = (id, via) =>
-    this.run('allowConfirmation', via ? [id, via] : [id], () => this.service.allowConfirmation(id, via))
-  denyConfirmation: Api['denyConfirmation'] = (id, via) => this.run('denyConfirmation', via ? [id, via] : [id], () => this.service.denyConfirmation(id, via))
+  allowConfirmation: Api['allowConfirmation'] = (id) => this.run('allowConfirmation', [id], () => this.service.allowConfirmation(id))
+  denyConfirmation: Api['denyConfirmation'] = (id) => this.run('denyConfirmation', [id], () => this.service.denyConfirmation(id))
   setAskBeforeCall: Api['setAskBeforeCall'] = (server, tool, ask) =>
     this.run('setAskBeforeCall', [server, tool ?? '', String(ask)], () => this.service.setAskBeforeCall(server, tool, ask))
   approveAll = (server: string) => this.run('approveAll', [server], () => this.service.approveAll(server))

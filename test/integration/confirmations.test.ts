@@ -64,10 +64,10 @@ describe('confirmation of risky calls over MCP and the control API', () => {
   const agents: Record<string, McpHandle> = {}
   const log = (server: string) => logLines(path.join(tmp, `${server}.log`))
   const list = async (q = '') => (await serve.api<{ confirmations: Conf[] }>('GET', `/api/v1/confirmations${q}`)).json.confirmations
-  const post = async (p: string, body?: unknown, key = serve.key) => {
+  const post = async (p: string, body?: unknown, key = serve.key, headers: Record<string, string> = {}) => {
     const res = await fetch(serve.url + p, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body ?? {}),
     })
     return { status: res.status, json: (await res.json()) as Record<string, unknown> & { error?: { code: string; message: string } } }
@@ -132,12 +132,20 @@ describe('confirmation of risky calls over MCP and the control API', () => {
     const before = log('notes').length
     const call = agents.alice.call('call_tool_destructive', { name: 'notes:wipe_notes', args: {} })
     const c = await waiting((x) => x.tool === 'notes:wipe_notes', 'the confirmation of wipe_notes')
-    expect((await post(`/api/v1/confirmations/${c.id}/deny`, { via: 'cli' })).status).toBe(200)
+    // where the answer came from is the connection's label (as the CLI sends it), never a body field
+    expect((await post(`/api/v1/confirmations/${c.id}/deny`, { via: 'window' })).status).toBe(400)
+    expect((await post(`/api/v1/confirmations/${c.id}/deny`, {}, serve.key, { 'x-toolgate-client': 'cli' })).status).toBe(200)
     const r = await call
     expect(r.isError).toBe(true)
     expect(textOf(r)).toMatch(/^CALL_DECLINED: the user declined this call of notes:wipe_notes; it was not run\./)
     expect(log('notes').length).toBe(before)
     expect((await list('?status=denied')).find((x) => x.id === c.id)?.answered_via).toBe('cli')
+    // the activity record: the call as declined (its arguments' hash as on the card), the answer as the user's decision from the CLI
+    type Ev = { kind: string; tool?: string; outcome?: string; args_sha256?: string; action?: string; by?: string; via?: string; agent?: string }
+    const calls = (await serve.api<{ events: Ev[] }>('GET', '/api/v1/activity?kind=call&outcome=declined')).json.events
+    expect(calls.find((e) => e.tool === 'notes:wipe_notes')).toMatchObject({ agent: 'alice', args_sha256: c.args_sha256 })
+    const decisions = (await serve.api<{ events: Ev[] }>('GET', '/api/v1/activity?kind=decision')).json.events
+    expect(decisions.find((e) => e.action === 'deny' && e.tool === 'wipe_notes')).toMatchObject({ agent: 'alice', by: 'user', via: 'cli' })
   }, 60_000)
 
   it('timeout: nobody answers within confirm_timeout_s → CALL_DECLINED (timeout), nothing runs, the card goes away', async () => {

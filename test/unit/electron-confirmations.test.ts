@@ -4,16 +4,13 @@
 // is recorded as given in the window, whatever the renderer claims.
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 vi.mock('electron', () => import('../helpers/fake-electron'))
-import { fake, ipcMain, ipcRenderer, FakeBrowserWindow } from '../helpers/fake-electron'
+import { fake, ipcRenderer } from '../helpers/fake-electron'
 import { runApp, type StartCore } from '../../src/main/electron/app'
-import { registerIpcHandlers } from '../../src/main/electron/ipc'
-import { senderValidator } from '../../src/main/electron/ipc-sender'
 import { confirmationNote } from '../../src/main/electron/notify'
 import type { IpcResult } from '../../src/shared/ipc'
 import type { Confirmation } from '../../src/shared/confirmations'
 import { worldApi, type WorldApi } from '../helpers/world-api'
 import { waitFor } from '../helpers/wait'
-import type { WebContents } from 'electron'
 
 beforeEach(() => fake.reset())
 
@@ -52,19 +49,31 @@ describe('a call waiting for the OK, on the desktop', () => {
     await waitFor(() => !menu().some((l) => l?.includes('for your OK')), 5000, 'the tray item to go')
   })
 
-  it('an answer over IPC is recorded as given in the window, whatever the renderer says', async () => {
+  it('an answer from the window is recorded as given in the window (confirmation and activity), whatever the renderer sends', async () => {
     const api = await worldApi()
-    const win = new FakeBrowserWindow({})
-    const page = '/app/out/renderer/index.html'
-    await win.loadFile(page)
-    const own = () => ({ webContents: win.webContents as unknown as WebContents, isDestroyed: () => win.destroyed })
-    registerIpcHandlers(ipcMain, api, { isTrustedSender: senderValidator(own, { file: page }) })
-    ipcRenderer.senderWindow = win
+    // as the core wires it: the window's Api records its decisions as made in the window
+    const startCore: StartCore = async () => ({
+      api,
+      apiFor: (origin) => api.service.as(origin),
+      info: await api.info(),
+      url: null,
+      stop: async () => undefined,
+    })
+    await runApp(startCore, [], { refreshMs: 5, notifySettleMs: 5 })
+    ipcRenderer.senderWindow = fake.windows[0]
     const { c, result } = await waitingCall(api, 'gh:list_repos', { owner: 'me' })
     const r = (await ipcRenderer.invoke('toolgate:allowConfirmation', c.id, 'cli')) as IpcResult<{ confirmation: Confirmation }>
     expect(r.ok).toBe(true)
     expect((await result).go).toBe(true)
     expect(api.grants.confirmations.list({ status: 'allowed' }).find((x) => x.id === c.id)?.answered_via).toBe('window')
+    const { events } = await api.service.activity({ kind: 'decision' })
+    expect(events.find((e) => e.kind === 'decision' && e.action === 'allow')).toMatchObject({
+      agent: 'gh-only',
+      server: 'gh',
+      tool: 'list_repos',
+      by: 'user',
+      via: 'window',
+    })
     const again = (await ipcRenderer.invoke('toolgate:denyConfirmation', c.id)) as IpcResult
     expect(again).toMatchObject({ ok: false, error: { code: 'confirmation_answered', status: 409 } })
   })

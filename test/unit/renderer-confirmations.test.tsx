@@ -44,7 +44,7 @@ describe('the window shows a call waiting for the OK', () => {
     fireEvent.click(within(c).getByRole('button', { name: 'Allow' }))
     expect((await result).go).toBe(true)
     await waitFor(() => expect(card(id)).toBeNull())
-    expect(api.calls).toContain(`allowConfirmation ${id} ui`)
+    expect(api.calls).toContain(`allowConfirmation ${id}`)
   })
 
   it('Deny answers CALL_DECLINED and the card goes away', async () => {

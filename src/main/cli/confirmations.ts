@@ -78,7 +78,7 @@ export function registerConfirmations(program: Command, where: (c: Command) => C
     where(cmd.command(`${answer} <id>`))
       .description(answer === 'allow' ? 'run exactly that waiting call, once' : 'answer the agent CALL_DECLINED; nothing runs')
       .action(async (id: string, o) => {
-        const r = await withApi(o, (api) => (answer === 'allow' ? api.allowConfirmation(id, 'cli') : api.denyConfirmation(id, 'cli')))
+        const r = await withApi(o, (api) => (answer === 'allow' ? api.allowConfirmation(id) : api.denyConfirmation(id)))
         say(r.message)
       })
   }

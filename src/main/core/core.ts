@@ -245,20 +245,6 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
           { action: 'expire', server: g.server, ...(g.tool ? { tool: g.tool } : {}), message: end.message },
         )
       },
-      // the user's answer to a call waiting for confirmation is a decision on the record (the call itself is recorded by the call path)
-      onConfirmation: (c) => {
-        if (c.status !== 'allowed' && c.status !== 'denied') return
-        activity.decision(
-          { by: 'user', via: c.answered_via ?? 'api' },
-          { agent: c.agent, client: c.client },
-          {
-            action: c.status === 'allowed' ? 'allow' : 'deny',
-            server: c.server,
-            tool: c.tool.slice(c.server.length + 1),
-            message: `${c.status === 'allowed' ? 'Allowed' : 'Denied'} one call of ${c.tool} (arguments SHA-256 ${c.args_sha256}).`,
-          },
-        )
-      },
     })
     // grants that ended while Toolgate was stopped end now, before any agent or upstream is served
     await keeper.start()

@@ -129,11 +129,11 @@ export async function callOp(api: Api, op: ApiOp, args: unknown[], openExternal?
       if (!parsed.success) throw new ApiError('bad_request', `confirmations takes {status?}: ${parsed.error.issues[0].message}`, 400)
       return api.confirmations(parsed.data)
     }
-    // an answer over IPC comes from the desktop window, whatever the renderer says
+    // an answer over IPC is recorded as given where this Api is (the window), whatever the renderer sends
     case 'allowConfirmation':
-      return api.allowConfirmation(str(args[0], 'confirmation id'), 'window')
+      return api.allowConfirmation(str(args[0], 'confirmation id'))
     case 'denyConfirmation':
-      return api.denyConfirmation(str(args[0], 'confirmation id'), 'window')
+      return api.denyConfirmation(str(args[0], 'confirmation id'))
     case 'setAskBeforeCall': {
       if (typeof args[2] !== 'boolean') throw new ApiError('bad_request', 'ask must be true or false', 400)
       return api.setAskBeforeCall(str(args[0], 'server'), args[1] === null ? null : str(args[1], 'tool'), args[2])

@@ -46,8 +46,8 @@ export function createConfirmationsSlice(set: Set, get: Get): ConfirmationsSlice
       if (get().busy[key]) return
       busy(key, true)
       try {
-        // the web UI says it answered; over IPC the main process records "window" whatever is sent
-        const r = answer === 'allow' ? await get().api.allowConfirmation(id, 'ui') : await get().api.denyConfirmation(id, 'ui')
+        // where it was answered (web UI, window) is the core's to record, from the connection
+        const r = answer === 'allow' ? await get().api.allowConfirmation(id) : await get().api.denyConfirmation(id)
         set({ toast: r.message })
       } catch (err) {
         get().reportError(err)

@@ -12,8 +12,7 @@ import type { Scope } from './scope'
 
 /** Refused: the text the agent gets, and the outcome on the activity record (a lock found after the wait is `blocked`). */
 export type ConfirmGateResult =
-  | { ok: true; entry: CatalogEntry }
-  | { ok: false; text: string; outcome: Extract<CallOutcome, 'declined' | 'cancelled' | 'blocked'>; status?: BlockReason }
+  { ok: true; entry: CatalogEntry } | { ok: false; text: string; outcome: Extract<CallOutcome, 'declined' | 'cancelled' | 'blocked'>; status?: BlockReason }
 
 export async function confirmBeforeCall(
   confirmations: CallConfirmations | undefined,

@@ -47,7 +47,7 @@ import { timedGrantOf, type TimedAct } from '../grants/undo'
 import { newId } from '../requests/pending'
 import type { AccessRequests } from '../requests/access'
 import type { CallConfirmations } from '../requests/confirmations'
-import { ConfirmationFilterSchema, type Confirmation, type ConfirmationFilter, type ConfirmVia } from '../../../shared/confirmations'
+import { CONFIRM_VIA, ConfirmationFilterSchema, type Confirmation, type ConfirmationFilter, type ConfirmVia } from '../../../shared/confirmations'
 import { FULL_SCOPE } from '../agent/scope'
 import { RetrieveArgsSchema, retrieveWhenStarted } from '../discovery/retrieve'
 import type { DiscoveryStats } from '../discovery/stats'
@@ -451,12 +451,29 @@ export class ControlService implements Api {
     return { confirmations: this.d.confirmations.list(f.data) }
   }
 
-  async allowConfirmation(id: string, via?: ConfirmVia): Promise<ConfirmationActionResult> {
-    return { ok: true, ...this.d.confirmations.allow(id, via) }
+  /** Where this service answers from (window, tray, CLI, web UI, API): the confirmation and the activity record say so. */
+  private get confirmVia(): ConfirmVia {
+    const v = this.origin.via
+    return (CONFIRM_VIA as readonly string[]).includes(v) ? (v as ConfirmVia) : 'api'
   }
 
-  async denyConfirmation(id: string, via?: ConfirmVia): Promise<ConfirmationActionResult> {
-    return { ok: true, ...this.d.confirmations.deny(id, via) }
+  async allowConfirmation(id: string): Promise<ConfirmationActionResult> {
+    return this.confirmationAnswered('allow', this.d.confirmations.allow(id, this.confirmVia))
+  }
+
+  async denyConfirmation(id: string): Promise<ConfirmationActionResult> {
+    return this.confirmationAnswered('deny', this.d.confirmations.deny(id, this.confirmVia))
+  }
+
+  /** The answer to a waiting call, on the record under the agent that called (the call itself is recorded by the call path). */
+  private confirmationAnswered(action: 'allow' | 'deny', r: { confirmation: Confirmation; message: string }): ConfirmationActionResult {
+    const c = r.confirmation
+    this.d.activity.decision(
+      this.origin,
+      { agent: c.agent, client: c.client },
+      { action, server: c.server, tool: c.tool.slice(c.server.length + 1), message: `${r.message} (arguments SHA-256 ${c.args_sha256})` },
+    )
+    return { ok: true, ...r }
   }
 
   async setAskBeforeCall(server: string, tool: string | null, ask: boolean): Promise<ActionResult> {

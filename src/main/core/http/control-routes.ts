@@ -182,8 +182,7 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
   if (method === 'POST' && parts.length === 3 && parts[0] === 'confirmations' && (parts[2] === 'allow' || parts[2] === 'deny')) {
     const b = ConfirmAnswerBodySchema.safeParse(body ?? {})
     if (!b.success) throw new ApiError('invalid_arguments', b.error.issues[0].message, 400)
-    const via = b.data.via ?? 'api'
-    return sendJson(res, 200, parts[2] === 'allow' ? await api.allowConfirmation(parts[1], via) : await api.denyConfirmation(parts[1], via))
+    return sendJson(res, 200, parts[2] === 'allow' ? await api.allowConfirmation(parts[1]) : await api.denyConfirmation(parts[1]))
   }
   if (
     method === 'POST' &&
