@@ -128,6 +128,21 @@ describe('confirmation of risky calls over MCP and the control API', () => {
     expect((await list('?status=allowed')).find((x) => x.id === c.id)).toMatchObject({ status: 'allowed', answered_via: 'api' })
   }, 60_000)
 
+  it('over HTTP, an agent that sent a progressToken hears at once that its call waits for the user', async () => {
+    const heard: Array<{ progress: number; total?: number; message?: string }> = []
+    const call = agents.bob.client.callTool({ name: 'call_tool_write', arguments: { name: 'notes:edit_notes', args: { text: 'progress' } } }, undefined, {
+      onprogress: (p) => heard.push(p),
+      resetTimeoutOnProgress: true,
+      timeout: 60_000,
+    })
+    const first = await waitFor(() => heard[0], 15_000, 'a progress notification')
+    expect(first).toMatchObject({ total: 60 })
+    expect(first.message).toMatch(/^Waiting for the user to allow or deny this call of notes:edit_notes in Toolgate \(\d+ s left\)/)
+    const c = await waiting((x) => x.args_text === '{"text":"progress"}', 'the confirmation')
+    await post(`/api/v1/confirmations/${c.id}/deny`)
+    expect(textOf((await call) as Parameters<typeof textOf>[0])).toMatch(/^CALL_DECLINED:/)
+  }, 60_000)
+
   it('Deny: the agent gets CALL_DECLINED and the upstream is never called', async () => {
     const before = log('notes').length
     const call = agents.alice.call('call_tool_destructive', { name: 'notes:wipe_notes', args: {} })
