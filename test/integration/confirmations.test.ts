@@ -5,9 +5,11 @@
 // adds but never removes the config's rule, a cancelled call withdraws its question, and an agent
 // can neither answer its own question nor flood the queue.
 import { createHash } from 'node:crypto'
+import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  apiRequest,
   assertBuilt,
   cleanupProcesses,
   cleanupTemp,
@@ -256,6 +258,24 @@ describe('confirmation of risky calls over MCP and the control API', () => {
     )
     expect(row?.confirm).toMatchObject({ required: true, config: true, user: false })
   }, 90_000)
+
+  it("the window's server form cannot set or strip the operator's confirm: shown as policy, refused when changed, kept when the entry is saved", async () => {
+    const call = (method: string, p: string, body?: unknown) => apiRequest(serve, method, p, body)
+    const entry = (await call('GET', '/api/v1/servers/quick/entry')).json.entry as Record<string, unknown> & { policy: Record<string, unknown> }
+    expect(entry.policy).toMatchObject({ confirm: 'destructive', confirm_tools: ['read_notes'], confirm_timeout_s: 2 })
+    const { policy, masked, ...form } = entry
+    void masked
+    const loosened = await call('PUT', '/api/v1/servers/quick', { ...form, confirm: 'never' })
+    expect(loosened.status).toBe(409)
+    expect((loosened.json as { error: { message: string } }).error.message).toMatch(/"confirm" cannot be set here: it is operator policy/)
+    expect((await call('POST', '/api/v1/servers', { name: 'added', command: process.execPath, args: ['x.js'], confirm: 'never' })).status).toBe(409)
+    // saving the form as shown (policy untouched) keeps every confirm key in the config
+    const saved = await call('PUT', '/api/v1/servers/quick', { ...form, ...policy })
+    expect(saved.status, saved.text).toBe(200)
+    const onDisk = JSON.parse(fs.readFileSync(path.join(tmp, 'mcp_config.json'), 'utf8')) as { mcpServers: Record<string, Record<string, unknown>> }
+    expect(onDisk.mcpServers.quick).toMatchObject({ confirm: 'destructive', confirm_tools: ['read_notes'], confirm_timeout_s: 2 })
+    await waitForServerState(serve, 'quick', 'connected')
+  }, 60_000)
 
   it('a cancelled MCP request removes its pending confirmation', async () => {
     const ctl = new AbortController()
