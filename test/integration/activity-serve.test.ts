@@ -121,6 +121,9 @@ describe('activity over a live `toolgate serve`', () => {
     expect((await get('?server=notes&kind=call')).json.events.length).toBe(6)
     expect(await ids('?since=10m')).toEqual(all.map((e) => e.id))
     expect(await ids(`?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([])
+    // an empty parameter is no filter (a form or the URL template of CONTRACT §7 sends them)
+    expect(await ids('?agent=&server=&tool=&kind=&outcome=&since=&limit=&cursor=')).toEqual(all.map((e) => e.id))
+    expect(await ids('?agent=&server=notes&kind=call')).toEqual(all.filter((e) => e.kind === 'call' && e.server === 'notes').map((e) => e.id))
     const p1 = (await get('?limit=3')).json
     const p2 = (await get(`?limit=3&cursor=${p1.next_cursor}`)).json
     expect([...p1.events, ...p2.events].map((e) => e.id)).toEqual(all.slice(0, 6).map((e) => e.id))

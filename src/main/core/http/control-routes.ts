@@ -36,6 +36,11 @@ const SearchQuery = z.object({
   include_disabled: z.enum(['true', 'false', '1', '0'], { error: 'include_disabled must be true or false' }).optional(),
 })
 
+/** A filter query's parameters; an empty one (`?agent=&status=`, as a form or a URL template sends it) means no filter. */
+function filterParams(url: URL): Record<string, string> {
+  return Object.fromEntries([...url.searchParams].filter(([, v]) => v !== ''))
+}
+
 function openEvents(api: Api, req: IncomingMessage, res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
   res.write(': toolgate events\n\n')
@@ -118,7 +123,7 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
       case 'agents':
         return sendJson(res, 200, await api.agents())
       case 'activity':
-        return sendJson(res, 200, await api.activity(Object.fromEntries(url.searchParams)))
+        return sendJson(res, 200, await api.activity(filterParams(url)))
       case 'secrets':
         return sendJson(res, 200, await api.secrets())
       case 'events':
@@ -129,7 +134,7 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
         return sendJson(res, 200, await api.confirmations(f.data))
       }
       case 'requests': {
-        const f = RequestFilterSchema.safeParse(Object.fromEntries(url.searchParams))
+        const f = RequestFilterSchema.safeParse(filterParams(url))
         if (!f.success) throw new ApiError('invalid_arguments', f.error.issues[0].message, 400)
         return sendJson(res, 200, await api.requests(f.data))
       }
