@@ -118,6 +118,9 @@ describe('confirmation of risky calls over MCP and the control API', () => {
     expect(c.args_text).toBe('{"text":"fix the typo"}')
     expect(c.args_sha256).toMatch(/^[0-9a-f]{64}$/)
     expect(log('notes').length).toBe(before) // nothing reached the upstream while it waits
+    // an empty status is no filter, as for requests and activity
+    expect((await list('?status=')).map((x) => x.id)).toEqual((await list()).map((x) => x.id))
+    expect((await list('?status=')).some((x) => x.id === c.id)).toBe(true)
 
     const allowed = await post(`/api/v1/confirmations/${c.id}/allow`)
     expect(allowed.status).toBe(200)

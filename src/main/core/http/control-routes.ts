@@ -129,7 +129,7 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
       case 'events':
         return openEvents(api, req, res)
       case 'confirmations': {
-        const f = ConfirmationFilterSchema.safeParse(Object.fromEntries(url.searchParams))
+        const f = ConfirmationFilterSchema.safeParse(filterParams(url))
         if (!f.success) throw new ApiError('invalid_arguments', f.error.issues[0].message, 400)
         return sendJson(res, 200, await api.confirmations(f.data))
       }
