@@ -48,6 +48,8 @@ export function watchConfig(file: string, handlers: { onConfig(config: Config): 
   watcher.on('all', (_event, p) => {
     if (path.resolve(p) === base) schedule()
   })
+  // an edit made after the first read but before the watcher is ready has no event: look once more then
+  watcher.on('ready', schedule)
   watcher.on('error', () => {})
   return {
     async close() {

@@ -1,0 +1,55 @@
+// The config watcher: an edit is never lost, also one made while the watcher is still starting.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Config } from '../../src/shared/config-schema'
+import { watchConfig, type ConfigWatcher } from '../../src/main/core/config/watch'
+import type { ConfigError } from '../../src/main/core/config/load'
+import { waitFor } from '../helpers/wait'
+
+const open: ConfigWatcher[] = []
+afterEach(async () => {
+  for (const w of open.splice(0)) await w.close()
+})
+
+function setup(): { file: string; configs: Config[]; errors: ConfigError[]; watch: () => ConfigWatcher } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-watch-'))
+  const file = path.join(dir, 'mcp_config.json')
+  fs.writeFileSync(file, JSON.stringify({ mcpServers: { a: { command: 'node' } } }))
+  const configs: Config[] = []
+  const errors: ConfigError[] = []
+  const watch = () => {
+    const w = watchConfig(file, { onConfig: (c) => configs.push(c), onError: (e) => errors.push(e) }, 20)
+    open.push(w)
+    return w
+  }
+  return { file, configs, errors, watch }
+}
+
+describe('watchConfig', () => {
+  it('sees an edit made right after it started, before its file watcher was ready', async () => {
+    const s = setup()
+    s.watch()
+    // at once, in the same tick: no file watcher is listening yet
+    fs.writeFileSync(s.file, JSON.stringify({ mcpServers: { a: { command: 'node' }, b: { command: 'node' } } }))
+    const c = await waitFor(() => s.configs.at(-1), 5000, 'the edited config')
+    expect(c.servers.map((x) => x.name).sort()).toEqual(['a', 'b'])
+  })
+
+  it('reports a bad edit made before its file watcher was ready as an error, once', async () => {
+    const s = setup()
+    s.watch()
+    fs.writeFileSync(s.file, '{"mcpServers": {')
+    await waitFor(() => s.errors.length > 0, 5000, 'the config error')
+    expect(s.configs).toEqual([])
+  })
+
+  it('does not reload an unchanged file when its watcher becomes ready', async () => {
+    const s = setup()
+    s.watch()
+    fs.writeFileSync(s.file + '.other', 'x') // an event in the folder, for another file
+    await new Promise((r) => setTimeout(r, 300))
+    expect({ configs: s.configs.length, errors: s.errors.length }).toEqual({ configs: 0, errors: 0 })
+  })
+})
