@@ -226,7 +226,8 @@ export class UpstreamConnection {
   private onTransportError(err: Error): void {
     // A parse error quotes the start of the offending stdout line, which may be a secret: never log it.
     const text = err instanceof SyntaxError ? 'the upstream wrote a line that is not JSON-RPC on stdout (ignored)' : this.redact(errorText(err))
-    this.lastTransportError = text
+    // the first overflow stays the reason: errors that follow it (the closed pipe) must not hide it
+    if (!/ReadBuffer exceeded/.test(this.lastTransportError ?? '')) this.lastTransportError = text
     if (this.closing) return
     const log = this.opts.logger
     // Expected after a timeout or cancellation: the late answer has nobody waiting for it.
