@@ -9,6 +9,7 @@
 // the client's own initialize, and later requests go through as if nothing happened.
 import fs from 'node:fs'
 import http from 'node:http'
+import type { Readable, Writable } from 'node:stream'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { LineStdioTransport } from '../core/agent/stdio-transport'
 import { DataDirLock, pidAlive } from '../core/state/lock'
@@ -81,6 +82,8 @@ export interface BridgeOptions {
   reconnect(): Promise<Target>
   /** Runs when the client closes stdin, before the process exits (stops an owner taken over). */
   onClose(): Promise<void>
+  /** The client's side; stdin/stdout unless given (tests run a bridge in-process). */
+  io?: { input: Readable; output: Writable }
 }
 
 /** How often the bridge looks whether its owner is still there. */
@@ -88,7 +91,7 @@ const WATCH_MS = 150
 
 export async function runBridge(o: BridgeOptions): Promise<void> {
   const agent = new http.Agent({ keepAlive: true })
-  const local = new LineStdioTransport()
+  const local = o.io ? new LineStdioTransport(o.io.input, o.io.output) : new LineStdioTransport()
   let target = o.first
   let session: string | undefined
   let protocol: string | undefined
@@ -103,7 +106,14 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
     `Toolgate's owner process (pid ${t.pid}) for ${o.dataDir} went away while this request was running; the bridge reconnects on its own (to the new owner, or it becomes the owner): retry the request.`
 
   /** One POST (or DELETE); each message of the reply is handed to onMessage as it arrives. */
-  const send = (t: Target, method: 'POST' | 'DELETE', body: string | undefined, onMessage: (m: JSONRPCMessage, status: number) => void) =>
+  const send = (
+    t: Target,
+    method: 'POST' | 'DELETE',
+    body: string | undefined,
+    onMessage: (m: JSONRPCMessage, status: number) => void,
+    /** the session to send on: the current one unless given (null: none, for a new initialize) */
+    sid: string | null = session ?? null,
+  ) =>
     new Promise<{ status: number; session: string | undefined; messages: number; text: string }>((resolve, reject) => {
       const headers: Record<string, string> = {
         authorization: `Bearer ${t.key}`,
@@ -114,7 +124,7 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
         headers['content-length'] = String(Buffer.byteLength(body))
       }
       if (o.agent) headers['x-toolgate-agent'] = o.agent
-      if (session) headers['mcp-session-id'] = session
+      if (sid) headers['mcp-session-id'] = sid
       if (protocol) headers['mcp-protocol-version'] = protocol
       const req = http.request(t.mcpUrl, { method, agent, headers }, (res) => {
         let messages = 0
@@ -154,13 +164,15 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
   }
 
   /** Opens a new upstream session with the client's initialize (its answer is not the client's). */
+  // The old session stays current until the new one is open: a request sent meanwhile carries the
+  // old id (its 404 then waits for this reopen) and never goes out with no session at all (that is
+  // a 400 the client would see; security-agents failed CI on it).
   const reopen = async (t: Target): Promise<boolean> => {
     if (!initialize) return true
-    session = undefined
-    const r = await send(t, 'POST', JSON.stringify({ ...initialize, id: `toolgate-bridge-reinit-${++reinits}` }), () => {})
+    const r = await send(t, 'POST', JSON.stringify({ ...initialize, id: `toolgate-bridge-reinit-${++reinits}` }), () => {}, null)
     if (r.status >= 400 || !r.session) return false
+    await send(t, 'POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), () => {}, r.session)
     session = r.session
-    await send(t, 'POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), () => {})
     return true
   }
 
@@ -201,6 +213,8 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
   }
 
   const relay = async (m: JSONRPCMessage, retried = false): Promise<void> => {
+    // a session is being opened again: this request goes out on the new one
+    if (reopening) await reopening.catch(() => false)
     const t = target
     const forward = (msg: JSONRPCMessage): void => {
       // an HTTP-level error (no session, ...) comes with id null: give it the request's id
