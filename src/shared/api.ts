@@ -114,6 +114,13 @@ export interface ServerInfo {
   target: string
   /** the full launch for review: command, every argument, cwd, env keys, URL, header names (secrets masked) */
   launch: ServerLaunch
+  /**
+   * The review token of this launch: it changes whenever the command, an argument, cwd, an env
+   * value (secrets included) or the URL changes. Send it back as `hash` when approving the server
+   * (or granting a request that approves it): if the launch changed since, nothing is approved
+   * (409 launch_changed). Keyed by the data dir (HMAC), it tells nothing about env values.
+   */
+  launch_hash: string
   /** true when a config lock list (enabled_tools/disabled_tools) applies */
   config_policy: boolean
   isolation: IsolationInfo
@@ -243,11 +250,19 @@ export function isToolAction(v: unknown): v is ToolAction {
 
 /**
  * Options of a server action: `network` lets Inspect reach the network (a risk: the server is
- * unreviewed); `for` ("1h", "always") makes enable or approve last that long.
+ * unreviewed); `for` ("1h", "always") makes enable or approve last that long; `hash` for approve
+ * and inspect is the `launch_hash` of the launch the user reviewed: when the launch changed since,
+ * the action is refused (409 launch_changed) instead of running a launch nobody saw.
  */
 export interface ServerActionOptions {
   network?: boolean
   for?: string
+  hash?: string
+}
+
+/** Options of a request grant: `hash` is the `launch_hash` the user reviewed when the grant approves a quarantined server (as for approve). */
+export interface GrantOptions {
+  hash?: string
 }
 
 /** A configured agent (`agents` in the config) and how many tokens it holds. */
@@ -382,8 +397,8 @@ export interface Api {
   revokeAgentTokens(agent: string, id?: string): Promise<ActionResult>
   /** Agents' access requests, newest first. */
   requests(filter?: RequestFilter): Promise<{ requests: AccessRequest[] }>
-  /** Answers a request: `for` is "once", "always" or a duration ("1h"). */
-  grantRequest(id: string, grantFor: string): Promise<RequestActionResult>
+  /** Answers a request: `for` is "once", "always" or a duration ("1h"); `options.hash` binds a server approval to the reviewed launch. */
+  grantRequest(id: string, grantFor: string, options?: GrantOptions): Promise<RequestActionResult>
   denyRequest(id: string): Promise<RequestActionResult>
   /** Calls waiting for the user's OK (pending unless `status` says otherwise), oldest first. */
   confirmations(filter?: ConfirmationFilter): Promise<{ confirmations: Confirmation[] }>

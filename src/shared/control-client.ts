@@ -26,6 +26,7 @@ import {
   type ToolActionOptions,
   type ToolInfo,
   type RequestActionResult,
+  type GrantOptions,
   type ConfirmationActionResult,
 } from './api'
 import type { AccessRequest, RequestFilter } from './requests'
@@ -135,8 +136,8 @@ export class ControlClient implements Api {
   requests(filter?: RequestFilter): Promise<{ requests: AccessRequest[] }> {
     return this.json('GET', controlRoutes.requests(filter))
   }
-  grantRequest(id: string, grantFor: string): Promise<RequestActionResult> {
-    return this.json('POST', controlRoutes.grantRequest(id), { for: grantFor })
+  grantRequest(id: string, grantFor: string, options?: GrantOptions): Promise<RequestActionResult> {
+    return this.json('POST', controlRoutes.grantRequest(id), { for: grantFor, ...(options?.hash ? { hash: options.hash } : {}) })
   }
   denyRequest(id: string): Promise<RequestActionResult> {
     return this.json('POST', controlRoutes.denyRequest(id))

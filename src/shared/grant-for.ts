@@ -32,8 +32,13 @@ export const GrantForSchema = z.unknown().transform((v, ctx): GrantFor => {
   return g
 })
 
-/** `POST /api/v1/requests/:id/grant` */
-export const GrantBodySchema = z.object({ for: GrantForSchema }, { error: 'the body must be {"for": "once"|"always"|"1h"}' }).strict()
+/** The `launch_hash` the user reviewed, sent back with approve, inspect and a grant that approves a server. */
+export const LaunchHashSchema = z.string({ error: 'hash must be a string: the launch_hash you reviewed' }).min(1, 'hash must not be empty')
+
+/** `POST /api/v1/requests/:id/grant`: `hash` binds a server approval to the launch reviewed. */
+export const GrantBodySchema = z
+  .object({ for: GrantForSchema, hash: LaunchHashSchema.optional() }, { error: 'the body must be {"for": "once"|"always"|"1h", "hash"?: "<launch_hash>"}' })
+  .strict()
 
 /** The body of enable/approve actions: an optional `for` (a duration or "always"; "once" answers requests only). */
 export const TimedActionBodySchema = z

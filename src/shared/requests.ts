@@ -53,6 +53,12 @@ export interface AccessRequest {
   until?: string
   /** set once answered */
   answered_at?: string
+  /**
+   * Set while pending when granting would approve a server in quarantine: the `launch_hash` of the
+   * server's launch now (as on GET /api/v1/servers/:name). Send the one you reviewed back as `hash`
+   * with the grant; a launch changed since is refused (409 launch_changed).
+   */
+  launch_hash?: string
 }
 
 /** `?status=` of GET /api/v1/requests: one status, or all when absent. */

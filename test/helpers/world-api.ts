@@ -115,7 +115,8 @@ export class WorldApi implements Api {
   toolAction: Api['toolAction'] = (server, tool, action, options) =>
     this.run('toolAction', options ? [server, tool, action, options] : [server, tool, action], () => this.service.toolAction(server, tool, action, options))
   requests: Api['requests'] = (filter) => this.run('requests', filter ? [filter] : [], () => this.service.requests(filter))
-  grantRequest: Api['grantRequest'] = (id, grantFor) => this.run('grantRequest', [id, grantFor], () => this.service.grantRequest(id, grantFor))
+  grantRequest: Api['grantRequest'] = (id, grantFor, options) =>
+    this.run('grantRequest', options ? [id, grantFor, options] : [id, grantFor], () => this.service.grantRequest(id, grantFor, options))
   denyRequest: Api['denyRequest'] = (id) => this.run('denyRequest', [id], () => this.service.denyRequest(id))
   confirmations: Api['confirmations'] = (filter) => this.run('confirmations', filter ? [filter] : [], () => this.service.confirmations(filter))
   allowConfirmation: Api['allowConfirmation'] = (id) => this.run('allowConfirmation', [id], () => this.service.allowConfirmation(id))

@@ -10,6 +10,7 @@ import { API_OPS, EVENT_CHANNEL, type IpcResult, type ToolgateBridge } from '../
 import { IpcApi } from '../../src/renderer/api/ipc'
 import { ApiError, type ApiEvent } from '../../src/shared/api'
 import { worldApi, type WorldApi } from '../helpers/world-api'
+import { WORLD_CONFIG } from '../helpers/catalog-fixture'
 import type { WebContents } from 'electron'
 
 beforeEach(() => fake.reset())
@@ -221,6 +222,23 @@ describe('preload bridge', () => {
     expect(api.world.catalog.entry('gh:rotate_keys')!.status).toBe('callable')
     expect(api.world.catalog.entry('gh:list_repos')!.status).toBe('disabled_by_user')
     expect(api.world.catalog.entry('legacy:close_ticket')!.status).toBe('callable')
+  })
+
+  it('the launch_hash of a server approval crosses IPC: a stale one is refused (409) and approves nothing', async () => {
+    const { api } = await wired()
+    const client = new IpcApi(await loadPreload())
+    const reviewed = (await client.server('sketchy')).server.launch_hash
+    api.world.writeConfig({
+      ...WORLD_CONFIG,
+      mcpServers: { ...(WORLD_CONFIG.mcpServers as Record<string, object>), sketchy: { command: 'node', args: ['sketchy.js', '--other'] } },
+    })
+    const stale = await client.serverAction('sketchy', 'approve', { hash: reviewed }).catch((e: unknown) => e)
+    expect(stale).toMatchObject({ status: 409, code: 'launch_changed' })
+    expect(api.world.catalog.quarantineOf(api.world.catalog.serverConfig('sketchy')!)).not.toBeNull()
+    const bad = await client.serverAction('sketchy', 'approve', { hash: 7 } as never).catch((e: unknown) => e)
+    expect(bad).toMatchObject({ status: 400 })
+    await client.serverAction('sketchy', 'approve', { hash: (await client.server('sketchy')).server.launch_hash })
+    expect(api.world.catalog.quarantineOf(api.world.catalog.serverConfig('sketchy')!)).toBeNull()
   })
 
   it('events from main reach the renderer listener until it unsubscribes', async () => {

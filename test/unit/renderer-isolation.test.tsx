@@ -92,9 +92,11 @@ describe('Inspect with network', () => {
     fireEvent.click(withNetwork)
     // it runs the program too: the dialog says so, with the network risk
     expect(within(card('fresh')).getByRole('dialog').textContent).toMatch(/may reach the network/)
-    expect(a.calls).not.toContain('serverAction fresh inspect {"network":true}')
+    const shown = (await a.service.server('fresh')).server.launch_hash
+    const withNet = `serverAction fresh inspect {"network":true,"hash":"${shown}"}`
+    expect(a.calls).not.toContain(withNet)
     fireEvent.click(within(card('fresh')).getByRole('button', { name: 'Run and inspect' }))
-    await waitFor(() => expect(a.calls).toContain('serverAction fresh inspect {"network":true}'))
+    await waitFor(() => expect(a.calls).toContain(withNet))
     await waitFor(() => expect(card('fresh').querySelector('[data-tool="fresh:read_file"]')).toBeTruthy(), { timeout: 15_000 })
     expect(within(card('fresh')).queryByRole('button', { name: 'Inspect with network' })).toBeNull()
   }, 40_000)

@@ -37,6 +37,7 @@ describe('reviewing a quarantined server', () => {
 
   it('approving blind asks first and says the first tool list will be trusted; Cancel approves nothing', async () => {
     const { api } = await withFresh()
+    const hashOf = { fresh: (await api.service.server('fresh')).server.launch_hash }
     fireEvent.click(button('fresh', 'Approve server'))
     const dialog = screen.getByRole('dialog', { name: 'Approve fresh without inspecting it?' })
     expect(dialog.textContent).toMatch(/trust the first tool list it gives/)
@@ -47,15 +48,16 @@ describe('reviewing a quarantined server', () => {
     expect(api.calls.filter((c) => c.startsWith('serverAction fresh'))).toEqual([])
     fireEvent.click(button('fresh', 'Approve server'))
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Approve without inspecting' }))
-    await waitFor(() => expect(api.calls).toContain('serverAction fresh approve'))
+    await waitFor(() => expect(api.calls).toContain(`serverAction fresh approve {"hash":"${hashOf.fresh}"}`))
     await waitFor(() => expect(card('fresh').getAttribute('data-state')).not.toBe('quarantined'))
   })
 
   it('approving what Inspect showed needs no question', async () => {
     const { api } = await withFresh()
+    const shown = (await api.service.server('sketchy')).server.launch_hash
     fireEvent.click(button('sketchy', 'Approve server'))
     expect(screen.queryByRole('dialog')).toBeNull()
-    await waitFor(() => expect(api.calls).toContain('serverAction sketchy approve'))
+    await waitFor(() => expect(api.calls).toContain(`serverAction sketchy approve {"hash":"${shown}"}`))
   })
 
   it('Disable server and Quarantine server offer Undo in the toast', async () => {

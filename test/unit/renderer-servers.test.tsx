@@ -128,7 +128,8 @@ describe('server list', () => {
     await loaded()
     fireEvent.click(within(card('legacy')).getByRole('button', { name: 'Approve server' }))
     await waitFor(() => expect(card('legacy').getAttribute('data-state')).not.toBe('quarantined'))
-    expect(api.calls).toContain('serverAction legacy approve')
+    // bound to the launch the card showed (its launch_hash)
+    expect(api.calls).toContain(`serverAction legacy approve {"hash":"${(await api.service.server('legacy')).server.launch_hash}"}`)
     // its tools were approved before the user put it back into quarantine: callable again
     expect(count('legacy', 'callable')).toBe('2')
     expect(await screen.findByRole('status')).toBeTruthy()
@@ -142,9 +143,11 @@ describe('server list', () => {
     const dialog = within(card('sketchy')).getByRole('dialog', { name: 'Inspect sketchy?' })
     expect(dialog.textContent).toMatch(/runs this program on your computer/)
     expect(dialog.textContent).toContain('sketchy.js')
-    expect(api.calls).not.toContain('serverAction sketchy inspect')
+    expect(api.calls.filter((c) => c.startsWith('serverAction sketchy inspect'))).toEqual([])
     fireEvent.click(within(dialog).getByRole('button', { name: 'Run and inspect' }))
-    await waitFor(() => expect(api.calls).toContain('serverAction sketchy inspect'))
+    // it runs the launch the dialog showed, bound by its launch_hash
+    const shown = (await api.service.server('sketchy')).server.launch_hash
+    await waitFor(() => expect(api.calls).toContain(`serverAction sketchy inspect {"hash":"${shown}"}`))
     await waitFor(() => expect(row('sketchy:export_secrets')).toBeTruthy())
     expect(row('sketchy:export_secrets').getAttribute('data-status')).toBe('server_quarantined')
     expect(within(row('sketchy:export_secrets')).queryByRole('button')).toBeNull()
@@ -156,7 +159,7 @@ describe('server list', () => {
     fireEvent.click(within(card('sketchy')).getByRole('button', { name: 'Inspect' }))
     fireEvent.click(within(card('sketchy')).getByRole('button', { name: 'Cancel' }))
     expect(within(card('sketchy')).queryByRole('dialog')).toBeNull()
-    expect(api.calls).not.toContain('serverAction sketchy inspect')
+    expect(api.calls.filter((c) => c.startsWith('serverAction sketchy inspect'))).toEqual([])
   })
 
   it('the card shows the full launch (cwd, env, command, every argument), control characters escaped', async () => {

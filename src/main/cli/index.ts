@@ -3,13 +3,13 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { parseToolId } from '../../shared/ids'
-import { SERVER_ACTIONS, TOOL_ACTIONS } from '../../shared/api'
+import { SERVER_ACTIONS, TOOL_ACTIONS, type ServerActionOptions } from '../../shared/api'
 import { escapeText } from '../../shared/text'
 import { VERSION } from '../core/version'
 import { parseListen } from '../core/paths'
 import { fail, UsageError } from './errors'
 import { openOperator, type Where } from './control-client'
-import { printAgentTokens, printLaunchNotice, printServers, printTools } from './print'
+import { approveHint, printAgentTokens, printLaunchNotice, printServers, printTools } from './print'
 import { printJsonText, say, sayErr } from './output'
 import { approveReviewed, toolDiff } from './review-commands'
 import { serve } from './serve'
@@ -96,16 +96,19 @@ for (const action of SERVER_ACTIONS) {
   const cmd = where(servers.command(`${action} <name>`))
   if (action === 'inspect') cmd.option('--network', 'let the (unreviewed) server reach the network while it is inspected, e.g. for npx to download it')
   if (action === 'enable' || action === 'approve') cmd.option('--for <duration>', 'only for this long (30m, 1h, 8h), then it goes back', grantForOption)
+  if (action === 'approve')
+    cmd.option('--hash <launch_hash>', 'approve only if the launch is still the one reviewed (launch_hash from `servers inspect` or `servers list --json`)')
   cmd.action(async (name: string, o) => {
     const op = await openOperator(w(o))
     try {
-      if (action === 'inspect') {
-        const { server } = await op.api.server(name)
-        if (server.quarantined || !server.enabled) printLaunchNotice(server)
-      }
-      const options = o.network ? { network: true } : o.for ? { for: o.for as string } : undefined
-      say((await op.api.serverAction(name, action, options)).message)
-      if (action === 'inspect') printTools((await op.api.tools(name)).tools, false)
+      // Inspect runs exactly the launch it printed (bound by its launch_hash)
+      const shown = action === 'inspect' ? (await op.api.server(name)).server : null
+      if (shown && (shown.quarantined || !shown.enabled)) printLaunchNotice(shown)
+      const hash = shown ? shown.launch_hash : (o.hash as string | undefined)
+      const options: ServerActionOptions = { ...(o.network ? { network: true } : o.for ? { for: o.for as string } : {}), ...(hash ? { hash } : {}) }
+      say((await op.api.serverAction(name, action, Object.keys(options).length ? options : undefined)).message)
+      if (shown) printTools((await op.api.tools(name)).tools, false)
+      if (shown?.quarantined) say(approveHint(shown))
     } finally {
       await op.close()
     }

@@ -33,7 +33,9 @@ export function printServers(servers: ServerInfo[], json: boolean): void {
       .map(([k, v]) => `${k}:${v}`)
       .join(' ')
     rows.push([s.name, s.state + (s.last_error ? ` (${s.last_error})` : ''), `${s.counts.callable} callable`, locked || '-', isolationLabel(s)])
-    launches.push(`${s.launch.url !== undefined ? 'connects to' : 'runs'}: ${launchText(s.launch)}`)
+    // a server waiting for review: the token of this launch, for `servers approve NAME --hash`
+    const review = s.quarantined ? `\n    launch_hash: ${s.launch_hash}` : ''
+    launches.push(`${s.launch.url !== undefined ? 'connects to' : 'runs'}: ${launchText(s.launch)}${review}`)
   }
   say(table(rows, launches))
   say('\nPermissions:\n' + servers.map((s) => `  ${s.name}: ${permissionsText(s)}`).join('\n'))
@@ -42,7 +44,12 @@ export function printServers(servers: ServerInfo[], json: boolean): void {
 /** What Inspect is about to run, printed before it runs (issue 11, point 2). */
 export function printLaunchNotice(s: ServerInfo): void {
   const what = s.launch.url !== undefined ? 'connects to this server' : 'runs this program on this computer'
-  say(`Inspecting ${s.name} ${what} to list its tools, then stops it:\n    ${launchText(s.launch)}`)
+  say(`Inspecting ${s.name} ${what} to list its tools, then stops it:\n    ${launchText(s.launch)}\n    launch_hash: ${s.launch_hash}`)
+}
+
+/** After Inspect: how to approve exactly the launch that was shown (and inspected). */
+export function approveHint(s: ServerInfo): string {
+  return `To approve exactly this launch: toolgate servers approve ${s.name} --hash ${s.launch_hash}`
 }
 
 function isolationLabel(s: ServerInfo): string {

@@ -19,7 +19,10 @@ export function grantForOption(v: string): string {
 export function requestsTable(requests: AccessRequest[], now: number): string {
   if (requests.length === 0) return 'No access requests.\n'
   const rows = [['ID', 'STATUS', 'AGENT', 'TOOL', 'LOCK', 'ASKED', 'REASON']]
+  // a grant that approves a server in quarantine: the launch it approves, bound by its launch_hash
+  const after: Array<string | null> = [null]
   for (const r of requests) {
+    after.push(r.launch_hash ? `approves server ${r.server} (review: toolgate servers list); launch_hash: ${r.launch_hash}` : null)
     const status =
       r.status === 'granted' && r.granted_for
         ? `granted ${r.granted_for}${r.until && r.granted_for !== 'once' ? ` (${timeLeft(r.until, now)})` : ''}`
@@ -27,7 +30,7 @@ export function requestsTable(requests: AccessRequest[], now: number): string {
     const agent = r.agent ?? `(no agent${r.client ? `: ${r.client}` : ''})`
     rows.push([r.id, status, agent, r.name, r.lock, `${r.asked}x`, r.reason.length > 80 ? `${r.reason.slice(0, 79)}…` : r.reason])
   }
-  return table(rows)
+  return table(rows, after)
 }
 
 export function registerRequests(program: Command, where: (c: Command) => Command, w: (o: { config?: string; dataDir?: string }) => Where): void {
@@ -53,10 +56,15 @@ export function registerRequests(program: Command, where: (c: Command) => Comman
   where(requests.command('grant <id>'))
     .description('allow what the agent asked for: --for once (one call by that agent), a duration (30m, 1h, 8h) or always')
     .requiredOption('--for <for>', 'once | always | a duration like 30m, 1h, 8h', grantForOption)
+    .option(
+      '--hash <launch_hash>',
+      'when the grant approves a server in quarantine: only if its launch is still the one reviewed (launch_hash from `requests list`)',
+    )
     .action(async (id: string, o) => {
       const op = await openOperator(w(o))
       try {
-        say((await op.api.grantRequest(id, o.for as string)).message)
+        const hash = o.hash as string | undefined
+        say((await (hash ? op.api.grantRequest(id, o.for as string, { hash }) : op.api.grantRequest(id, o.for as string))).message)
       } finally {
         await op.close()
       }

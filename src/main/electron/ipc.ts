@@ -2,7 +2,17 @@
 // on one channel. Arguments from the renderer are checked before they reach the core.
 import type { IpcMain } from 'electron'
 import type { SenderEvent } from './ipc-sender'
-import { ApiError, SERVER_ACTIONS, TOOL_ACTIONS, type Api, type ApiEvent, type ServerInput, type ToolActionOptions } from '../../shared/api'
+import {
+  ApiError,
+  SERVER_ACTIONS,
+  TOOL_ACTIONS,
+  type Api,
+  type ApiEvent,
+  type GrantOptions,
+  type ServerActionOptions,
+  type ServerInput,
+  type ToolActionOptions,
+} from '../../shared/api'
 import { ConfirmationFilterSchema } from '../../shared/confirmations'
 import { API_OPS, opChannel, SETTINGS_CHANNELS, type ApiOp, type IpcResult } from '../../shared/ipc'
 
@@ -16,19 +26,35 @@ const oneOf = <T extends string>(v: unknown, allowed: readonly T[], what: string
   return v as T
 }
 
-/** A server action's options from the renderer: `{network?: boolean, for?: string}` (Inspect with network; enable/approve for a time). */
-const actionOptions = (v: unknown): [] | [{ network?: boolean; for?: string }] => {
+/** A server action's options from the renderer: `{network?: boolean, for?: string, hash?: string}` (Inspect with network; enable/approve for a time; the launch reviewed). */
+const actionOptions = (v: unknown): [] | [ServerActionOptions] => {
   if (v === undefined) return []
-  const o = v !== null && typeof v === 'object' ? (v as { network?: unknown; for?: unknown }) : null
+  const o = v !== null && typeof v === 'object' ? (v as { network?: unknown; for?: unknown; hash?: unknown }) : null
   if (
     !o ||
-    Object.keys(o).some((k) => k !== 'network' && k !== 'for') ||
+    Object.keys(o).some((k) => k !== 'network' && k !== 'for' && k !== 'hash') ||
     (o.network !== undefined && typeof o.network !== 'boolean') ||
-    (o.for !== undefined && typeof o.for !== 'string')
+    (o.for !== undefined && typeof o.for !== 'string') ||
+    (o.hash !== undefined && (typeof o.hash !== 'string' || !o.hash))
   ) {
-    throw new ApiError('bad_request', 'server action options must be {network?: true|false, for?: "1h"}', 400)
+    throw new ApiError('bad_request', 'server action options must be {network?: true|false, for?: "1h", hash?: "<launch_hash>"}', 400)
   }
-  return [{ ...(o.network !== undefined ? { network: o.network } : {}), ...(o.for !== undefined ? { for: o.for } : {}) }]
+  return [
+    {
+      ...(o.network !== undefined ? { network: o.network } : {}),
+      ...(o.for !== undefined ? { for: o.for } : {}),
+      ...(o.hash !== undefined ? { hash: o.hash as string } : {}),
+    },
+  ]
+}
+
+/** A grant's options from the renderer: `{hash?: string}` (the launch reviewed, when the grant approves a server). */
+const grantOptions = (v: unknown): [] | [GrantOptions] => {
+  if (v === undefined) return []
+  const o = v !== null && typeof v === 'object' ? (v as { hash?: unknown }) : null
+  if (!o || Object.keys(o).some((k) => k !== 'hash') || (o.hash !== undefined && (typeof o.hash !== 'string' || !o.hash)))
+    throw new ApiError('bad_request', 'grant options must be {hash?: "<launch_hash>"}', 400)
+  return [o.hash !== undefined ? { hash: o.hash as string } : {}]
 }
 
 /** A tool action's options from the renderer: `{for?: string, hash?: string}` (a time; the definition the user reviewed). */
@@ -96,7 +122,7 @@ export async function callOp(api: Api, op: ApiOp, args: unknown[], openExternal?
       return api.requests(status === undefined ? {} : { status: status as never })
     }
     case 'grantRequest':
-      return api.grantRequest(str(args[0], 'request id'), str(args[1], 'for'))
+      return api.grantRequest(str(args[0], 'request id'), str(args[1], 'for'), ...grantOptions(args[2]))
     case 'denyRequest':
       return api.denyRequest(str(args[0], 'request id'))
     case 'activity': {

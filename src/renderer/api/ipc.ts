@@ -2,6 +2,7 @@
 import {
   ApiError,
   type AgentInfo,
+  type GrantOptions,
   type AgentTokenInfo,
   type ActionResult,
   type Api,
@@ -59,8 +60,8 @@ export class IpcApi implements Api {
   requests(filter?: RequestFilter): Promise<{ requests: AccessRequest[] }> {
     return filter ? this.call('requests', filter) : this.call('requests')
   }
-  grantRequest(id: string, grantFor: string): Promise<RequestActionResult> {
-    return this.call('grantRequest', id, grantFor)
+  grantRequest(id: string, grantFor: string, options?: GrantOptions): Promise<RequestActionResult> {
+    return options ? this.call('grantRequest', id, grantFor, options) : this.call('grantRequest', id, grantFor)
   }
   denyRequest(id: string): Promise<RequestActionResult> {
     return this.call('denyRequest', id)

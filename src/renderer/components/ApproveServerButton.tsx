@@ -1,7 +1,7 @@
 // Approve server (issue 14): the primary step only once the server's tools have been seen (after
 // Inspect, or a server approved before). Approving blind stays possible, behind a confirmation that
 // says the first tool list the server gives will be trusted as it is; the same for approving it for
-// a time (its ⏱▾ menu).
+// a time (its ⏱▾ menu). Every approval carries the launch_hash of the launch shown.
 import { useState } from 'react'
 import type { ServerInfo } from '../../shared/api'
 import { useApp } from '../store/context'
@@ -21,7 +21,8 @@ export function ApproveServerButton({ server }: { server: ServerInfo }) {
   /** the approval waiting for the blind-approval answer: for good, or for a time */
   const [asking, setAsking] = useState<{ for?: string } | null>(null)
   const seen = toolsSeen(server)
-  const approve = (a: { for?: string }) => void run(server.name, 'approve', a.for ? { for: a.for } : undefined)
+  // the launch shown on this card is the one approved: a launch changed since is refused (409), never approved unseen
+  const approve = (a: { for?: string }) => void run(server.name, 'approve', { ...(a.for ? { for: a.for } : {}), hash: server.launch_hash })
   return (
     <>
       <button

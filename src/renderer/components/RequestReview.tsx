@@ -2,13 +2,22 @@
 // isolation for a server that is off or in quarantine, the review of a new or changed tool (the
 // same ToolReview as the Servers view: every changed field), the (untrusted) description of a
 // switched-off tool. `ready` is false until the review
-// has what it shows, and the grant buttons wait for it: never a blind grant.
+// has what it shows, and the grant buttons wait for it: never a blind grant. A server in
+// quarantine shows its whole launch, and the grant carries that launch's launch_hash
+// (`reviewedLaunch`): a launch changed meanwhile is refused, never approved unseen.
 import { useEffect } from 'react'
+import type { GrantOptions, ServerInfo } from '../../shared/api'
 import type { AccessRequest } from '../../shared/requests'
 import { useApp } from '../store/context'
 import { ToolReview } from './ToolReview'
 import { Visible } from './Visible'
 import { IsolationBadge } from './ServerIsolation'
+import { LaunchDetails } from './Launch'
+
+/** The launch_hash to send with a grant: the shown launch of a server that the grant would approve (in quarantine now). */
+export function reviewedLaunch(server: ServerInfo | undefined): GrantOptions | undefined {
+  return server?.quarantined ? { hash: server.launch_hash } : undefined
+}
 
 export function useReviewReady(req: AccessRequest): boolean {
   const server = useApp((s) => s.servers.find((x) => x.name === req.server))
@@ -26,18 +35,19 @@ export function RequestReview({ req }: { req: AccessRequest }) {
   }, [tools, loadTools, req.server])
   if (!server) return <p className="muted small">Loading the server…</p>
   const tool = tools?.find((t) => t.tool === req.tool)
-  const serverLevel = req.lock === 'server_disabled' || req.lock === 'server_quarantined'
+  // a server put in quarantine after the request (its launch changed) is reviewed as a server too
+  const serverLevel = req.lock === 'server_disabled' || req.lock === 'server_quarantined' || server.quarantined
+  const approves = server.quarantined
   return (
     <div className="request-review" data-review={req.lock}>
       {serverLevel && (
         <>
-          <p className="small">
-            {req.lock === 'server_quarantined' ? 'Granting approves this server, which is in quarantine. How it starts:' : 'Granting switches this server on:'}
-          </p>
+          <p className="small">{approves ? 'Granting approves this server, which is in quarantine. How it starts:' : 'Granting switches this server on:'}</p>
           <p className="launch">
             <span className="muted small">Launch</span> <code>{server.target}</code> <IsolationBadge server={server} />
           </p>
-          {req.lock === 'server_quarantined' && (
+          {approves && <LaunchDetails launch={server.launch} />}
+          {approves && (
             <p className="muted small">
               {tools && tools.length > 0
                 ? `Inspected tools: ${tools.map((t) => t.tool).join(', ')}.`

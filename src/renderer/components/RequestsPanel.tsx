@@ -8,7 +8,7 @@ import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
 import { useNow } from '../lib/now'
 import { StatusBadge } from './Badge'
-import { RequestReview, useReviewReady } from './RequestReview'
+import { RequestReview, reviewedLaunch, useReviewReady } from './RequestReview'
 
 function who(req: AccessRequest): string {
   if (req.agent) return req.client ? `${req.agent} (${req.client})` : req.agent
@@ -20,6 +20,9 @@ function Answers({ req }: { req: AccessRequest }) {
   const grant = useApp((s) => s.grantRequest)
   const deny = useApp((s) => s.denyRequest)
   const ready = useReviewReady(req)
+  const server = useApp((s) => s.servers.find((x) => x.name === req.server))
+  // the launch the review shows is the one a grant approves
+  const bound = reviewedLaunch(server)
   const onceOk = ONCE_STATUSES.has(req.lock)
   const off = busy || !ready
   return (
@@ -29,14 +32,14 @@ function Answers({ req }: { req: AccessRequest }) {
         className="btn"
         disabled={off || !onceOk}
         title={onceOk ? 'One call of this tool by this agent, then it is locked again' : 'The server is not running: it cannot be opened for a single call'}
-        onClick={() => void grant(req.id, 'once')}
+        onClick={() => void grant(req.id, 'once', bound)}
       >
         Allow once
       </button>
-      <button type="button" className="btn" disabled={off} onClick={() => void grant(req.id, '1h')}>
+      <button type="button" className="btn" disabled={off} onClick={() => void grant(req.id, '1h', bound)}>
         Allow for 1 hour
       </button>
-      <button type="button" className="btn btn--primary" disabled={off} onClick={() => void grant(req.id, 'always')}>
+      <button type="button" className="btn btn--primary" disabled={off} onClick={() => void grant(req.id, 'always', bound)}>
         Allow always
       </button>
       <button type="button" className="btn btn--ghost" disabled={busy} onClick={() => void deny(req.id)}>

@@ -39,7 +39,7 @@ function ActionButton({ server, action, label, primary, quiet, risk, options }: 
 
 /** Inspect asks first: it runs the program (or connects), and the user sees exactly what. */
 function InspectButton({ server, network = false, primary = false }: { server: ServerInfo; network?: boolean; primary?: boolean }) {
-  const options: ServerActionOptions | undefined = network ? { network: true } : undefined
+  const options: ServerActionOptions = network ? { network: true } : {}
   const busy = useApp((s) => Boolean(s.busy[busyKey('server', server.name, 'inspect', network ? 'network' : '')]))
   const run = useApp((s) => s.serverAction)
   const [asking, setAsking] = useState(false)
@@ -63,7 +63,8 @@ function InspectButton({ server, network = false, primary = false }: { server: S
           onCancel={() => setAsking(false)}
           onConfirm={() => {
             setAsking(false)
-            void run(server.name, 'inspect', options)
+            // runs the launch the dialog showed, or nothing (409 when it changed meanwhile)
+            void run(server.name, 'inspect', { ...options, hash: server.launch_hash })
           }}
         />
       )}

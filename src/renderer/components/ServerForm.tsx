@@ -41,7 +41,7 @@ function Review({ name, onClose }: { name: string; onClose(): void }) {
   const inspecting = useApp((s) => Boolean(s.busy[busyKey('server', name, 'inspect')]))
   const approving = useApp((s) => Boolean(s.busy[busyKey('server', name, 'approve')]))
   const approve = async () => {
-    await run(name, 'approve')
+    if (server) await run(name, 'approve', { hash: server.launch_hash })
     onClose()
   }
   return (
@@ -62,10 +62,16 @@ function Review({ name, onClose }: { name: string; onClose(): void }) {
         </ul>
       )}
       <div className="dialog-actions">
-        <button type="button" className="btn" disabled={inspecting} aria-busy={inspecting || undefined} onClick={() => void run(name, 'inspect')}>
+        <button
+          type="button"
+          className="btn"
+          disabled={inspecting}
+          aria-busy={inspecting || undefined}
+          onClick={() => void run(name, 'inspect', server ? { hash: server.launch_hash } : undefined)}
+        >
           Inspect
         </button>
-        <button type="button" className="btn btn--primary" disabled={approving || !tools} onClick={() => void approve()}>
+        <button type="button" className="btn btn--primary" disabled={approving || !tools || !server} onClick={() => void approve()}>
           Approve server
         </button>
         <button type="button" className="btn btn--ghost" onClick={onClose}>

@@ -7,6 +7,7 @@ import {
   type Api,
   type ApiEvent,
   type AppInfo,
+  type GrantOptions,
   type ServerAction,
   type ServerActionOptions,
   type ServerInfo,
@@ -67,7 +68,8 @@ export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignI
   serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<void>
   toolAction(server: string, tool: string, action: ToolAction, options?: ToolActionOptions): Promise<void>
   loadRequests(): Promise<void>
-  grantRequest(id: string, grantFor: string): Promise<void>
+  /** `options.hash`: the launch_hash of the server launch the review showed, when the grant approves a quarantined server */
+  grantRequest(id: string, grantFor: string, options?: GrantOptions): Promise<void>
   denyRequest(id: string): Promise<void>
   approveAll(server: string): Promise<void>
   loadStats(): Promise<void>
@@ -143,11 +145,13 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUr
     const undoOf = (server: string, action: ServerAction): ToastAction | undefined => {
       const back = UNDO[action]
       if (!back) return undefined
+      // undoing a quarantine approves the launch that ran when the user quarantined it, not one changed since
+      const hash = back === 'approve' ? get().servers.find((s) => s.name === server)?.launch_hash : undefined
       return {
         label: 'Undo',
         run: () => {
           set({ toast: null, toastAction: null })
-          void get().serverAction(server, back)
+          void get().serverAction(server, back, hash ? { hash } : undefined)
         },
       }
     }
@@ -278,10 +282,10 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUr
         }
       },
 
-      grantRequest(id, grantFor) {
+      grantRequest(id, grantFor, options) {
         return act(
           busyKey('request', id),
-          () => api.grantRequest(id, grantFor),
+          () => (options ? api.grantRequest(id, grantFor, options) : api.grantRequest(id, grantFor)),
           () => get().loadRequests(),
         )
       },

@@ -3,6 +3,7 @@
 // API and the UI read it; nothing else keeps a status. A decision changes state.json and the
 // catalog together through decide(); snapshot() is an immutable view.
 import { EventEmitter } from 'node:events'
+import path from 'node:path'
 import type { Config, ServerConfig } from '../../../shared/config-schema'
 import type { QuarantineSource, StatusCounts } from '../../../shared/api'
 import { LOCK_STATUSES, NAME_ONLY_STATUSES, type ToolStatus } from '../../../shared/statuses'
@@ -14,7 +15,8 @@ import type { ApprovedTool, State } from '../state/schema'
 import { ToolIndex, type IndexedTool } from '../search/tool-index'
 import { classify, type Approval, type ToolFacts } from './classify'
 import { approvalOf, configDenies, effectiveVariant, isFailClosed, quarantineOf, rejectionOf, serverLockOf, userLocked } from './facts'
-import { serverIdentity, toolHash } from './hash'
+import { launchHash, serverIdentity, toolHash } from './hash'
+import { reviewKey } from '../state/review-key'
 import { EntriesById, ReadonlyMapView, type FlatIndex } from './readonly-maps'
 
 export interface CatalogEntry {
@@ -165,6 +167,11 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
   /** Why a server is quarantined, or null when it is not. */
   quarantineOf(s: ServerConfig): QuarantineSource | null {
     return quarantineOf(this.config, this.store.current, s)
+  }
+
+  /** The review token of the server's launch as configured now (hash.ts launchHash, keyed by the data dir's review key). */
+  launchHash(s: ServerConfig): string {
+    return launchHash(reviewKey(path.dirname(this.store.file)), s)
   }
 
   /** A lock on the whole server (off or quarantined), which covers every tool name on it, known or not. */

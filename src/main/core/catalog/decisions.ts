@@ -15,6 +15,8 @@ import type { Catalog, CatalogEntry } from './catalog'
 import { isFailClosed, onlyStricterVariant } from './facts'
 import { serverIdentity, toolHash } from './hash'
 import { migrateServerIdentities } from '../state/migrate'
+import { describeTarget } from '../upstream/target'
+import type { ServerConfig } from '../../../shared/config-schema'
 
 function record(def: ToolDefinition, hash: string): ApprovedTool {
   return {
@@ -195,8 +197,23 @@ export async function setToolDisabled(catalog: Catalog, server: string, tool: st
   return `${disabled ? 'Disabled' : 'Re-enabled'} ${e.id}${timed && !disabled ? `${until(timed)}; then it is switched off again` : ''}.`
 }
 
-export async function approveServer(catalog: Catalog, server: string, timed?: TimedAct): Promise<string> {
+/**
+ * The launch the user reviewed must still be the one configured (approve, inspect and a grant that
+ * approves a server carry its `launch_hash`). Without a hash nothing is checked (scripts of before).
+ */
+export function requireReviewedLaunch(catalog: Catalog, cfg: ServerConfig, expectedHash: string | undefined): void {
+  if (expectedHash === undefined || expectedHash === catalog.launchHash(cfg)) return
+  throw new ApiError(
+    'launch_changed',
+    `the launch of "${cfg.name}" changed since you reviewed it (its command, arguments, cwd, env or URL; it is now: ${describeTarget(cfg)}); ` +
+      `nothing was done. Review it again (its card in the window, or \`toolgate servers inspect ${cfg.name}\`, which prints the current launch_hash) and decide on what you see.`,
+    409,
+  )
+}
+
+export async function approveServer(catalog: Catalog, server: string, timed?: TimedAct, expectedLaunch?: string): Promise<string> {
   const cfg = requireServer(catalog, server)
+  requireReviewedLaunch(catalog, cfg, expectedLaunch)
   const q = catalog.quarantineOf(cfg)
   const key = { type: 'server_review' as const }
   if (q === 'config') {

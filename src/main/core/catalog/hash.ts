@@ -1,6 +1,6 @@
 // Tool and server identity hashes. Canonical JSON = keys sorted at every depth, so two equal
 // definitions always hash the same whatever order the upstream sent the keys in.
-import { createHash } from 'node:crypto'
+import { createHash, createHmac } from 'node:crypto'
 import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 
 export function canonicalJson(value: unknown): string {
@@ -62,6 +62,16 @@ export function serverIdentity(s: ServerConfig): string {
   const launch: Record<string, unknown> = { command: s.command ?? '', args: s.args ?? [], cwd: s.cwd ?? '' }
   if (s.env && Object.keys(s.env).length > 0) launch.env = s.env
   return sha256(canonicalJson(launch))
+}
+
+/**
+ * The review token of a server's launch (`launch_hash` on every server view): HMAC-SHA256 of its
+ * serverIdentity() keyed by the data dir's review key (state/review-key.ts). It changes whenever
+ * the identity does (command, args, cwd, env, URL) and, being keyed, cannot be used to guess env
+ * values or secrets offline. Approving with it approves exactly the launch the user saw.
+ */
+export function launchHash(key: Buffer, s: ServerConfig): string {
+  return createHmac('sha256', key).update(serverIdentity(s)).digest('hex')
 }
 
 /** The server identity of state version 1 (env left out): only to migrate old approvals. */

@@ -51,6 +51,7 @@ export function serverInfo(
     trust: s.trust,
     target: describeTarget(s),
     launch: describeLaunch(s),
+    launch_hash: catalog.launchHash(s),
     config_policy: Boolean(s.enabled_tools || s.disabled_tools),
     isolation: isolationOf(s),
     ...(grant ? { grant } : {}),

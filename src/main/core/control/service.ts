@@ -29,6 +29,7 @@ import {
   type ToolActionOptions,
   type ToolInfo,
   type RequestActionResult,
+  type GrantOptions,
 } from '../../../shared/api'
 import { parseGrantFor, type GrantFor } from '../../../shared/grant-for'
 import { RequestFilterSchema, type AccessRequest, type RequestFilter } from '../../../shared/requests'
@@ -42,7 +43,16 @@ import { NOBODY, type ActivityRecorder } from '../activity/recorder'
 import type { AgentView } from '../../../shared/agents'
 import { agentViews } from '../agents/view'
 import { Catalog, type CatalogEntry } from '../catalog/catalog'
-import { approveAll, approveServer, approveTool, quarantineServer, rejectTool, setServerEnabled, setToolDisabled } from '../catalog/decisions'
+import {
+  approveAll,
+  approveServer,
+  approveTool,
+  quarantineServer,
+  rejectTool,
+  requireReviewedLaunch,
+  setServerEnabled,
+  setToolDisabled,
+} from '../catalog/decisions'
 import { timedGrantOf, type TimedAct } from '../grants/undo'
 import { newId } from '../requests/pending'
 import type { AccessRequests } from '../requests/access'
@@ -295,6 +305,11 @@ export class ControlService implements Api {
     if (options.for !== undefined && action !== 'enable' && action !== 'approve') {
       throw new ApiError('invalid_arguments', `"for" applies to enable and approve only, not ${action}`, 400)
     }
+    if (options.hash !== undefined) {
+      if (action !== 'approve' && action !== 'inspect')
+        throw new ApiError('invalid_arguments', `"hash" (the launch_hash you reviewed) applies to approve and inspect only, not ${action}`, 400)
+      requireReviewedLaunch(catalog, s, options.hash)
+    }
     let message: string
     switch (action) {
       case 'enable':
@@ -302,7 +317,7 @@ export class ControlService implements Api {
         message = await setServerEnabled(catalog, { path: this.d.configPath, reload: () => this.d.reloadConfig() }, name, action === 'enable', timed)
         break
       case 'approve':
-        message = await approveServer(catalog, name, timed)
+        message = await approveServer(catalog, name, timed, options.hash)
         if (!this.d.running)
           message = `Approved server ${name}${timed ? ` until ${timed.until}` : ''}. Toolgate is not running now: it starts the next time Toolgate runs (the app, \`toolgate serve\`, or a client's \`toolgate stdio\`).`
         manager.sync()
@@ -425,10 +440,12 @@ export class ControlService implements Api {
     return { requests: this.d.requests.list(f.data) }
   }
 
-  async grantRequest(id: string, grantFor: string): Promise<RequestActionResult> {
+  async grantRequest(id: string, grantFor: string, options: GrantOptions = {}): Promise<RequestActionResult> {
     const g = parseGrantFor(grantFor)
     if ('error' in g) throw new ApiError('invalid_arguments', g.error, 400)
-    const r = await this.d.requests.grant(id, g)
+    if (options.hash !== undefined && (typeof options.hash !== 'string' || options.hash === ''))
+      throw new ApiError('invalid_arguments', 'hash must be the launch_hash you reviewed (a non-empty string)', 400)
+    const r = await this.d.requests.grant(id, g, options.hash)
     this.answered('grant', r)
     return { ok: true, ...r }
   }

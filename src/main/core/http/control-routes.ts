@@ -75,19 +75,25 @@ function timedFor(raw: unknown): string | undefined {
   return body.data.for ? grantForText(body.data.for) : undefined
 }
 
-const ToolActionBody = z
+const HashBody = z
   .object(
     { hash: z.string({ error: 'hash must be a string' }).min(1, 'hash must not be empty').optional() },
     { error: 'the body must be an object like {"hash": "…"}' },
   )
   .passthrough()
 
+/** `{"hash": "…"}`: the tool definition (tool actions) or the server launch (`launch_hash`: approve, inspect) the user reviewed. */
+function reviewedHash(raw: unknown): string | undefined {
+  const body = HashBody.safeParse(raw ?? {})
+  if (!body.success) throw new ApiError('invalid_arguments', body.error.issues[0].message, 400)
+  return body.data.hash
+}
+
 /** A tool action's options: `{"hash": "…"}` approves or rejects exactly that definition; `{"for": "1h"}` times enable/approve. */
 function toolActionOptions(raw: unknown, action: string): ToolActionOptions | undefined {
-  const body = ToolActionBody.safeParse(raw ?? {})
-  if (!body.success) throw new ApiError('invalid_arguments', body.error.issues[0].message, 400)
+  const hash = reviewedHash(raw)
   const f = action === 'enable' || action === 'approve' ? timedFor(raw) : undefined
-  const options: ToolActionOptions = { ...(body.data.hash ? { hash: body.data.hash } : {}), ...(f ? { for: f } : {}) }
+  const options: ToolActionOptions = { ...(hash ? { hash } : {}), ...(f ? { for: f } : {}) }
   return Object.keys(options).length ? options : undefined
 }
 
@@ -182,7 +188,8 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
     if (parts[2] === 'deny') return sendJson(res, 200, await api.denyRequest(parts[1]))
     const b = GrantBodySchema.safeParse(body ?? {})
     if (!b.success) throw new ApiError('invalid_arguments', b.error.issues[0].message, 400)
-    return sendJson(res, 200, await api.grantRequest(parts[1], grantForText(b.data.for)))
+    const grantFor = grantForText(b.data.for)
+    return sendJson(res, 200, await (b.data.hash ? api.grantRequest(parts[1], grantFor, { hash: b.data.hash }) : api.grantRequest(parts[1], grantFor)))
   }
   if (method === 'POST' && parts.length === 3 && parts[0] === 'confirmations' && (parts[2] === 'allow' || parts[2] === 'deny')) {
     const b = ConfirmAnswerBodySchema.safeParse(body ?? {})
@@ -211,8 +218,9 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
     const action = parts[parts.length - 1]
     if (method === 'POST' && parts.length === 3 && isServerAction(action)) {
       const f = action === 'enable' || action === 'approve' ? timedFor(body) : undefined
-      const options = action === 'inspect' ? inspectOptions(body, url) : f ? { for: f } : undefined
-      return sendJson(res, 200, await api.serverAction(server, action, ...(options ? [options] : [])))
+      const hash = action === 'approve' || action === 'inspect' ? reviewedHash(body) : undefined
+      const options: ServerActionOptions = { ...(action === 'inspect' ? inspectOptions(body, url) : f ? { for: f } : {}), ...(hash ? { hash } : {}) }
+      return sendJson(res, 200, await api.serverAction(server, action, ...(Object.keys(options).length ? [options] : [])))
     }
     if (method === 'POST' && parts.length === 4 && parts[2] === 'tools' && parts[3] === 'approve-all') {
       return sendJson(res, 200, await api.approveAll(server))

@@ -23,6 +23,7 @@ import type { Scope } from '../agent/scope'
 import { PendingDecisions, newId } from './pending'
 import { evaluateRequest, type Evaluation } from './evaluate'
 import { liftLocks, type LiftContext } from './grant'
+import { requireReviewedLaunch } from '../catalog/decisions'
 import type { GrantKeeper } from '../grants/keeper'
 
 export const MAX_PENDING_PER_AGENT = 20
@@ -183,7 +184,13 @@ export class AccessRequests {
       .all()
       .filter((r) => !filter.status || r.status === filter.status)
       .reverse()
-      .map((r) => ({ ...r }))
+      .map((r) => this.withLaunchHash(r))
+  }
+
+  /** A waiting request whose grant would approve a quarantined server carries the launch_hash of that server's launch (send it back with the grant). */
+  private withLaunchHash(r: AccessRequest): AccessRequest {
+    const cfg = r.status === 'pending' ? this.d.catalog.serverConfig(r.server) : undefined
+    return cfg && this.d.catalog.quarantineOf(cfg) !== null ? { ...r, launch_hash: this.d.catalog.launchHash(cfg) } : { ...r }
   }
 
   private pendingRequest(id: string): AccessRequest {
@@ -194,9 +201,12 @@ export class AccessRequests {
   }
 
   /** The user allows: once (one call by the asking agent), always, or for a time. */
-  async grant(id: string, grantFor: GrantFor): Promise<{ request: AccessRequest; message: string }> {
+  async grant(id: string, grantFor: GrantFor, expectedLaunch?: string): Promise<{ request: AccessRequest; message: string }> {
     const req = this.pendingRequest(id)
     const ref = { server: req.server, tool: req.tool }
+    // the launch the user reviewed must be the one a grant would approve: checked before any act
+    const cfg = this.d.catalog.serverConfig(req.server)
+    if (cfg) requireReviewedLaunch(this.d.catalog, cfg, expectedLaunch)
     const ev = evaluateRequest(this.d.catalog, this.d.scopeFor(req.agent), ref)
     if (ev.kind === 'error' || ev.kind === 'not_requestable') throw new ApiError('not_requestable', `cannot grant ${req.name}: ${ev.message}`, 409)
     const forText = grantForText(grantFor)
@@ -218,7 +228,7 @@ export class AccessRequests {
     } else {
       const now = this.d.now?.() ?? Date.now()
       until = grantFor.kind === 'timed' ? new Date(now + grantFor.ms).toISOString() : undefined
-      const acts = await liftLocks(this.d, req.server, req.tool, until ? { id: newId('g'), until, request_id: req.id } : undefined)
+      const acts = await liftLocks(this.d, req.server, req.tool, until ? { id: newId('g'), until, request_id: req.id } : undefined, expectedLaunch)
       message = `${acts.join(' ')}${grantFor.kind === 'timed' ? ` (for ${formatDuration(grantFor.ms)})` : ''}`.trim()
     }
     if (!this.queue.isPending(id)) throw new ApiError('request_answered', `request ${id} was answered meanwhile.`, 409)

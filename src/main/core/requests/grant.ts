@@ -13,15 +13,15 @@ export interface LiftContext {
   syncUpstreams(): void
 }
 
-/** Lifts every lock a user can lift on server:tool; returns what was done, in words. */
-export async function liftLocks(ctx: LiftContext, server: string, tool: string, timed?: TimedAct): Promise<string[]> {
+/** Lifts every lock a user can lift on server:tool; returns what was done, in words. `expectedLaunch`: the launch_hash the user reviewed, when the server is approved. */
+export async function liftLocks(ctx: LiftContext, server: string, tool: string, timed?: TimedAct, expectedLaunch?: string): Promise<string[]> {
   const { catalog } = ctx
   const done: string[] = []
   const cfg = catalog.serverConfig(server)
   if (cfg && !cfg.enabled) done.push(await setServerEnabled(catalog, ctx.config, server, true, timed))
   const now = catalog.serverConfig(server)
   if (now && catalog.quarantineOf(now) !== null) {
-    done.push(await approveServer(catalog, server, timed))
+    done.push(await approveServer(catalog, server, timed, expectedLaunch))
     ctx.syncUpstreams()
   }
   const e = catalog.entry(toolId(server, tool))
