@@ -14,6 +14,8 @@ export interface FixtureState {
   resources: Array<string | null>
   /** every bearer token shown to /mcp */
   seen: string[]
+  /** every token revoked at the fixture's /revoke, in order */
+  revoked: Array<{ token: string; hint: string | null; client_id: string }>
   clients: string[]
 }
 

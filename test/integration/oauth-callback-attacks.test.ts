@@ -15,6 +15,7 @@ class MemorySlots {
   get = (n: string) => this.values.get(n)
   set = (n: string, v: string) => void this.values.set(n, v)
   delete = (n: string) => this.values.delete(n)
+  list = () => [...this.values.keys()].map((name) => ({ name }))
 }
 
 let a: OAuthFixture

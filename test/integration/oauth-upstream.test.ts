@@ -29,6 +29,9 @@ class MemorySlots {
   delete(name: string): boolean {
     return this.values.delete(name)
   }
+  list(): Array<{ name: string }> {
+    return [...this.values.keys()].map((name) => ({ name }))
+  }
 }
 
 let fx: OAuthFixture

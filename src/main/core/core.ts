@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import type { AppInfo } from '../../shared/api'
 import { ApiError } from '../../shared/api'
-import type { Config } from '../../shared/config-schema'
+import type { Config, ServerConfig } from '../../shared/config-schema'
 import { Catalog } from './catalog/catalog'
 import { finishStateUpgrade, pinFailClosedServers } from './catalog/decisions'
 import { loadConfigFile, type ConfigError } from './config/load'
@@ -155,6 +155,15 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const secretWarning = secrets.info().warning
     if (secretWarning) logger.warn(secretWarning)
     let http: RunningHttp | null = null
+    // a server entry with its ${secret:…}/${env:…} resolved; null when it cannot be (a store that does not open included)
+    const resolved = (s: ServerConfig | undefined): ServerConfig | null => {
+      try {
+        const r = s ? resolveReferences(s, { secret: (n) => secrets.get(n), env: process.env }) : null
+        return r?.ok ? r.config : null
+      } catch {
+        return null
+      }
+    }
     // OAuth sign-in of HTTP servers: tokens in the secret store's "oauth" namespace, the browser's
     // redirect back to this process's loopback listener (README "Remote servers")
     const oauth = new OAuthService({
@@ -162,17 +171,17 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       storedIn: () => `the secret store (${secrets.info().protected_by})`,
       logger,
       listenerUrl: () => http?.url ?? null,
-      serverConfig: (name) => {
-        const s = catalog.serverConfig(name)
-        const r = s ? resolveReferences(s, { secret: (n) => secrets.get(n), env: process.env }) : null
-        return r?.ok ? r.config : null
-      },
+      serverConfig: (name) => resolved(catalog.serverConfig(name)),
     })
     const detachOAuth = manager.attachOAuth(oauth)
+    // a server removed while Toolgate was not running: its sign-in ends now (README "Remote servers")
+    const orphans = oauth.endSignInsNotIn(config.servers.map((s) => s.name))
+    if (orphans.length) logger.info({ servers: orphans }, 'ended the sign-ins of servers no longer in the config')
 
     let configError: string | null = null
     const applyConfig = (next: Config): void => {
-      for (const s of config.servers) if (!next.servers.some((n) => n.name === s.name)) oauth.forgetServer(s.name)
+      // a removed server's sign-in ends, whoever removed it (the window, the CLI, an agent, the file)
+      for (const s of config.servers) if (!next.servers.some((n) => n.name === s.name)) oauth.endSignIn(s.name, resolved(s))
       config = next
       configError = null
       catalog.setConfig(next)
@@ -339,6 +348,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         await watcher.close()
         await stopWatchingState()
         detachSecrets()
+        await oauth.settle()
         detachOAuth()
         // Upstreams first: calls in flight are answered with a clear error before the listener closes.
         await manager.stopAll()

@@ -527,7 +527,9 @@ export class ControlService implements Api {
   async removeServer(server: string): Promise<RemoveResult> {
     const r = await this.edits.remove(server)
     this.decided('remove', server, r.message)
-    return r
+    // its sign-in ended with it (core.ts, applyConfig); the answer says whether the revocation went through
+    const signIn = await this.d.oauth?.howEnded(server)
+    return signIn ? { ...r, message: `${r.message} ${signIn}` } : r
   }
 
   async restoreServer(server: string): Promise<ActionResult> {

@@ -12,6 +12,7 @@ export interface SecretSlots {
   get(name: string): string | undefined
   set(name: string, value: string): void
   delete(name: string): boolean
+  list(): Array<{ name: string }>
 }
 
 const RecordSchema = z.object({
@@ -55,6 +56,11 @@ export class OAuthRecords {
 
   /** The record of `server` when it was made for `url`; one made for another URL reads as none. */
   read(server: string, url: string): OAuthRecord | null {
+    const r = this.parse(server)
+    return r && r.resource === resourceOf(url) ? r : null
+  }
+
+  private parse(server: string): OAuthRecord | null {
     const raw = this.slots.get(server)
     if (raw === undefined) return null
     let parsed: z.infer<typeof RecordSchema>
@@ -63,7 +69,6 @@ export class OAuthRecords {
     } catch {
       return null // unreadable: as if never signed in (the next sign-in overwrites it)
     }
-    if (parsed.resource !== resourceOf(url)) return null
     const client = OAuthClientInformationFullSchema.partial({ redirect_uris: true }).safeParse(parsed.client)
     const tokens = OAuthTokensSchema.safeParse(parsed.tokens)
     return {
@@ -87,6 +92,18 @@ export class OAuthRecords {
   /** Forgets everything about `server` (tokens and client registration). */
   remove(server: string): boolean {
     return this.slots.delete(server)
+  }
+
+  /** Deletes the record of `server`, whatever URL it was made for, and answers what it held (null: none, or unreadable). */
+  take(server: string): OAuthRecord | null {
+    const r = this.parse(server)
+    this.slots.delete(server)
+    return r
+  }
+
+  /** The servers that have a record. */
+  servers(): string[] {
+    return this.slots.list().map((e) => e.name)
   }
 }
 

@@ -1,8 +1,8 @@
 // OAuth for HTTP upstreams, in one place: sessions for the upstream connections (session.ts),
 // sign-ins started from the window, the tray or `toolgate auth login` and finished at the loopback
-// callback (sign-in.ts, flows.ts), status and sign-out. Tokens and registered clients live in the
-// secret store's "oauth" namespace (record.ts), never in mcp_config.json, state.json, a log line
-// or an API answer.
+// callback (sign-in.ts, flows.ts), status, sign-out, and the end of a removed server's sign-in.
+// Tokens and registered clients live in the secret store's "oauth" namespace (record.ts), never
+// in mcp_config.json, state.json, a log line or an API answer.
 import { EventEmitter } from 'node:events'
 import type { AuthState, AuthStatus, ServerAuthSummary, SignInStart } from '../../../shared/api'
 import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
@@ -12,7 +12,7 @@ import { NeedsSignInError } from './errors'
 import { InsecureUrlError, oauthFetch, secureUrl } from './fetch'
 import { PendingFlows, type FlowOutcome } from './flows'
 import { OAuthRecords, withoutTokens, type SecretSlots } from './record'
-import { revokeToken } from './revoke'
+import { revokeGrant, type Revocation } from './revoke'
 import { UpstreamAuth, type SessionHost } from './session'
 import { beginSignIn, finishSignIn, probe, type SignInDeps } from './sign-in'
 
@@ -60,6 +60,8 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
   private readonly required = new Map<string, string>()
   /** how each server's last sign-in ended */
   private readonly attempts = new Map<string, { ok: boolean; message: string; at: string }>()
+  /** revocations of removed servers' tokens (under way, or ended in the last minute) */
+  private readonly revoking = new Map<string, Promise<Revocation>>()
   private readonly now: () => number
   private readonly host: SessionHost
 
@@ -178,17 +180,7 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
     if (!r?.tokens) {
       return `Server ${name} was not signed in.`
     }
-    const token = r.tokens.refresh_token ?? r.tokens.access_token
-    const client = configuredClient(config) ?? r.client
-    const revoked = r.authorization_server
-      ? await revokeToken(
-          r.authorization_server,
-          client,
-          token,
-          r.tokens.refresh_token ? 'refresh_token' : 'access_token',
-          oauthFetch(fetch, () => undefined),
-        )
-      : false
+    const revoked = (await revokeGrant(r.authorization_server, configuredClient(config) ?? r.client, r.tokens, this.revocationFetch())).ok
     this.records.update(name, config.url as string, withoutTokens)
     this.required.set(name, 'signed out; sign in to connect again')
     this.o.logger.info({ server: name, revoked }, 'signed out')
@@ -243,11 +235,90 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
     return { status: s.status, ...(s.reason ? { reason: s.reason } : {}) }
   }
 
-  /** A server that is gone: its pending sign-in ends (its record stays until `auth logout`). */
-  forgetServer(server: string): void {
-    this.flows.cancel(server, 'the server was removed')
-    if (this.required.delete(server)) this.emit('changed', server)
+  private revocationFetch() {
+    return oauthFetch(fetch, () => undefined)
   }
+
+  /**
+   * A server that is gone (removed in the window, by the CLI or the API, by an agent, or from the
+   * file): its sign-in ends. A pending sign-in is cancelled and its record (tokens and registered
+   * client) deleted at once; the tokens are revoked at the authorization server in the background
+   * (`howEnded(server)` answers how that went). `last` is its last entry (resolved, for a client from
+   * the config), null when unknown.
+   */
+  endSignIn(server: string, last: ServerConfig | null): void {
+    this.flows.cancel(server, 'the server was removed')
+    this.required.delete(server)
+    this.attempts.delete(server)
+    let r
+    try {
+      r = this.records.take(server)
+    } catch (e) {
+      this.o.logger.error({ server }, `removed server: its sign-in could not be deleted from the secret store: ${(e as Error).message}`)
+      return
+    }
+    if (r?.tokens) {
+      const tokens = r.tokens
+      const client = (last ? configuredClient(last) : undefined) ?? r.client
+      const done = revokeGrant(r.authorization_server, client, tokens, this.revocationFetch()).then((outcome) => {
+        if (outcome.ok) this.o.logger.info({ server, authorization_server: r.authorization_server }, 'removed server: its tokens were revoked')
+        else this.o.logger.warn({ server }, `removed server: its tokens were deleted but not revoked: ${outcome.reason}`)
+        return outcome
+      })
+      this.revoking.set(server, done)
+      // the outcome stays a minute for the answer to the removal (howEnded), then goes
+      void done.then(() =>
+        setTimeout(() => {
+          if (this.revoking.get(server) === done) this.revoking.delete(server)
+        }, 60_000).unref(),
+      )
+      this.o.logger.info({ server }, 'removed server: its sign-in ended, the tokens were deleted')
+    }
+    this.emit('changed', server)
+  }
+
+  /** Servers with a stored sign-in that are not among `configured` (removed while Toolgate was not running): their sign-ins end. */
+  endSignInsNotIn(configured: string[]): string[] {
+    let gone: string[]
+    try {
+      gone = this.records.servers().filter((s) => !configured.includes(s))
+    } catch (e) {
+      this.o.logger.error(`the sign-ins of removed servers could not be looked up in the secret store: ${(e as Error).message}`)
+      return []
+    }
+    for (const s of gone) this.endSignIn(s, null)
+    return gone
+  }
+
+  /**
+   * The sentence for the answer to a removal: how the end of `server`'s sign-in went, waiting at
+   * most `waitMs` for its revocation; null when it had no tokens.
+   */
+  async howEnded(server: string, waitMs = 3000): Promise<string | null> {
+    const done = this.revoking.get(server)
+    if (!done) return null
+    let timer: NodeJS.Timeout | undefined
+    const outcome = await Promise.race([done, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs).unref()))]).finally(() =>
+      clearTimeout(timer),
+    )
+    return endingSentence(outcome)
+  }
+
+  /** Waits (at most `waitMs`) for the revocations under way, so a process that stops does not cut them off. */
+  async settle(waitMs = 6000): Promise<void> {
+    if (this.revoking.size === 0) return
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([Promise.allSettled([...this.revoking.values()]), new Promise((resolve) => (timer = setTimeout(resolve, waitMs).unref()))]).finally(() =>
+      clearTimeout(timer),
+    )
+  }
+}
+
+function endingSentence(outcome: Revocation | null): string {
+  const head = 'Its sign-in ended: the tokens were deleted'
+  if (!outcome) return `${head}; revoking them at the authorization server is still under way (the log says how it ends).`
+  if (outcome.ok) return `${head} and revoked at the authorization server.`
+  return `${head}, but revoking them at the authorization server failed (${outcome.reason}): they stay valid there until they expire or you revoke Toolgate's access at the provider.`
 }
 
 export { NeedsSignInError }

@@ -88,6 +88,8 @@ export class UpstreamAuth {
   }
 
   saveTokens(tokens: OAuthTokens): void {
+    // a renewal that was under way when the sign-in ended (sign-out, the server removed) does not bring it back
+    if (!this.record()?.tokens) return
     this.host.records.update(this.name, this.url, (r) => withTokens(r, tokens, this.host.now()))
     this.lastRefreshFailure = null
   }
