@@ -137,6 +137,10 @@ describe('approving a server binds to the launch the user reviewed', () => {
     const still = (await serve.api<{ requests: Array<{ id: string; status: string; launch_hash?: string }> }>('GET', '/api/v1/requests')).json.requests
     expect(still.find((r) => r.id === asked.request_id)).toMatchObject({ status: 'pending', launch_hash: now.launch_hash })
 
+    // `requests list` names the launch a grant approves now
+    const table = await runCli(['requests', 'list', '--status', 'pending', ...serve.flags])
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout).toContain(`launch_hash: ${now.launch_hash}`)
     const cli = await runCli(['requests', 'grant', asked.request_id, '--for', '1h', '--hash', reviewed.launch_hash, ...serve.flags])
     expect(cli.code, cli.stdout + cli.stderr).not.toBe(0)
     expect(cli.stderr).toMatch(/changed since you reviewed it/)
@@ -147,7 +151,7 @@ describe('approving a server binds to the launch the user reviewed', () => {
     expect((await server('asked')).quarantined).toBe(false)
   }, 60_000)
 
-  it('inspect with a stale launch_hash runs nothing', async () => {
+  it('inspect with a stale launch_hash runs nothing; the CLI inspects and approves the launch it printed', async () => {
     const reviewed = await server('inspected')
     const now = await changeLaunch('inspected', { cwd: tmp }, (s) => s.launch_hash !== reviewed.launch_hash)
     const stale = await apiRequest(serve, 'POST', '/api/v1/servers/inspected/inspect', { hash: reviewed.launch_hash })
@@ -156,7 +160,17 @@ describe('approving a server binds to the launch the user reviewed', () => {
     const tools = await serve.api<{ tools: unknown[] }>('GET', '/api/v1/servers/inspected/tools')
     expect(tools.json.tools).toEqual([])
     expect(now.quarantined).toBe(true)
-  }, 30_000)
+
+    // the CLI's Inspect prints the launch it runs with its launch_hash, and how to approve exactly that
+    const cli = await runCli(['servers', 'inspect', 'inspected', ...serve.flags])
+    expect(cli.code, cli.stderr).toBe(0)
+    expect(cli.stdout).toContain(`launch_hash: ${now.launch_hash}`)
+    expect(cli.stdout).toContain(`toolgate servers approve inspected --hash ${now.launch_hash}`)
+    expect(cli.stdout).toContain('read_notes')
+    const approved = await runCli(['servers', 'approve', 'inspected', '--hash', now.launch_hash, ...serve.flags])
+    expect(approved.code, approved.stderr).toBe(0)
+    expect((await server('inspected')).quarantined).toBe(false)
+  }, 60_000)
 
   it('the launch_hash tells nothing about env values: keyed per data dir (0600 key), so two data dirs differ for the same launch', async () => {
     const dirs = [path.join(tmp, 'other-a'), path.join(tmp, 'other-b')]
