@@ -1,6 +1,7 @@
 // The small menu beside Re-enable / Approve / Enable server / Approve server: the same act for a
 // time (30 minutes, 1 hour, 8 hours), after which it goes back by itself.
 import { useEffect, useId, useRef, useState } from 'react'
+import { ClockIcon } from './icons'
 
 export const DURATIONS: Array<{ for: string; label: string }> = [
   { for: '30m', label: 'For 30 minutes' },
@@ -34,7 +35,8 @@ export function TimedMenu({ label, disabled, onPick, small }: { label: string; d
         onClick={() => setOpen(!open)}
         onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
       >
-        <span aria-hidden="true">⏱▾</span>
+        <ClockIcon />
+        <span aria-hidden="true">▾</span>
       </button>
       {open && (
         <span className="timed-menu" role="menu" id={menuId}>
