@@ -115,6 +115,8 @@ describe('activity store', () => {
     expect(ids({ limit: 10, tool: 'delete_repo' })).toEqual(['5', '2'])
     expect(ids({ limit: 10, tool: 'fs:delete_repo' })).toEqual([])
     expect(ids({ limit: 10, outcome: 'blocked' })).toEqual(['2'])
+    // every outcome filters, 'declined' (a call the user did not confirm) included
+    expect(ids({ limit: 10, outcome: 'declined' })).toEqual([])
     expect(ids({ limit: 10, agent: 'nobody' })).toEqual([])
     expect(ids({ limit: 10, sinceMs: T0 + 2500 })).toEqual(['5', '4'])
   })

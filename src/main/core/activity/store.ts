@@ -27,7 +27,8 @@ export interface StoreFilter {
 
 const PRUNE_EVERY_MAX_MS = 3_600_000
 const KINDS: ActivityKind[] = ['search', 'call', 'decision']
-const OUTCOMES: Array<CallOutcome | undefined> = [undefined, 'ok', 'error', 'blocked', 'timeout', 'cancelled']
+// appended only: a record's outcome is its index here ('declined' was missing: filtering by it matched every call)
+const OUTCOMES: Array<CallOutcome | undefined> = [undefined, 'ok', 'error', 'blocked', 'timeout', 'cancelled', 'declined']
 
 /** One segment's rows, column by column (numbers only: strings are interned). */
 class Rows {

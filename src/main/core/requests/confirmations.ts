@@ -33,8 +33,14 @@ export const MAX_CONFIRMATIONS_PER_AGENT = 5
 /** All agents together: bounds memory and the window whatever the number of agents. */
 export const MAX_CONFIRMATIONS_TOTAL = 50
 const KEEP_ANSWERED = 200
-/** While a call waits, an agent that sent a progressToken hears how long it may still wait this often. */
-export const PROGRESS_EVERY_MS = 10_000
+/**
+ * While a call waits, an agent that sent a progressToken hears how long it may still wait this
+ * often (and once at the start). A client that resets its request timeout on progress (the MCP
+ * SDK's resetTimeoutOnProgress) keeps waiting only if this is well below that timeout: 5 s covers
+ * timeouts down to ~10 s (the SDK's default is 60 s) with room for a loaded machine, and costs one
+ * ~250-byte message per waiting call every 5 s (24 in the default 120 s wait).
+ */
+export const PROGRESS_EVERY_MS = 5_000
 
 /** What the waiting agent hears (MCP notifications/progress): seconds waited of at most `total`, and a sentence. */
 export type WaitProgress = (p: { progress: number; total: number; message: string }) => void
