@@ -4,7 +4,8 @@
 // resets its timeout on progress keeps waiting past that timeout (the user allows late and the
 // call runs); a call without a progressToken hears no progress at all; a client that gives up
 // (its timeout fires, the SDK sends notifications/cancelled) withdraws its question: it leaves
-// the queue, activity says cancelled, no more progress follows, and the upstream is never called.
+// the queue, activity says cancelled, no more progress follows, and the upstream is never called;
+// so does an HTTP client whose connection drops without a word.
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { JSONRPCMessage, Progress } from '@modelcontextprotocol/sdk/types.js'
@@ -191,4 +192,21 @@ describe('a call waiting for confirmation and the client’s request timeout', (
       expect(mine()).toHaveLength(1)
     }, 60_000)
   }
+
+  it('an HTTP client that vanishes without notifications/cancelled (its connection drops) withdraws its question too', async () => {
+    const h = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}`, 'x-toolgate-agent': 'editor' })
+    const text = 'vanished'
+    const pending = h.client
+      .callTool({ name: 'call_tool_write', arguments: { name: 'notes:edit_notes', args: { text } } }, undefined, { timeout: 60_000 })
+      .catch((e: unknown) => e)
+    const c = await waiting(text)
+    // the client process dies: its connections close, no cancel and no DELETE of the session is sent
+    await h.client.transport?.close()
+    await pending
+    await waitFor(async () => !(await list()).some((x) => x.id === c.id), 10_000, 'the abandoned confirmation to leave the queue')
+    expect((await list('?status=cancelled')).find((x) => x.id === c.id)).toBeDefined()
+    expect(await post(`/api/v1/confirmations/${c.id}/allow`)).toBe(409)
+    expect((await calls('cancelled')).find((e) => e.args_sha256 === c.args_sha256)).toMatchObject({ outcome: 'cancelled' })
+    expect(log().filter((l) => l.arguments.text === text)).toEqual([])
+  }, 60_000)
 })

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { Principal } from './auth'
 import type { Scope } from '../agent/scope'
@@ -25,6 +25,28 @@ export interface SessionLimits {
 
 /** One credential: the admin key (per agent it acts as), or one agent token. */
 const principalKey = (p: Principal): string => (p.kind === 'admin' ? `admin:${p.asAgent ?? ''}` : `agent:${p.agent}:${p.tokenId}`)
+
+/**
+ * The client's connection closed before the answer was written (its process died, or it dropped
+ * the stream without notifications/cancelled): nobody can receive the answer any more (no event
+ * store, so no resumption), so the requests of that POST are cancelled as if the client had sent
+ * notifications/cancelled. A call waiting for the user's OK withdraws its question; an upstream
+ * call in flight is cancelled upstream.
+ */
+function cancelOnDisconnect(transport: StreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): void {
+  if (req.method !== 'POST') return
+  const ids = (Array.isArray(body) ? body : [body]).filter((m) => isJSONRPCRequest(m) && !isInitializeRequest(m)).map((m) => (m as { id: string | number }).id)
+  if (ids.length === 0) return
+  res.once('close', () => {
+    if (res.writableFinished) return
+    for (const requestId of ids)
+      transport.onmessage?.({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId, reason: 'the client closed the connection before the answer' },
+      })
+  })
+}
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' })
@@ -62,6 +84,7 @@ export class McpEndpoint {
         return rpcError(res, 403, -32003, `agent "${live.scope.agent}" is no longer configured in Toolgate; this session is closed. Ask the operator.`)
       }
       live.lastSeen = Date.now()
+      cancelOnDisconnect(live.transport, req, res, body)
       await live.transport.handleRequest(req, res, body)
       return
     }
