@@ -24,7 +24,7 @@ export interface OAuthFixture {
   issuer: string
   pid: number
   state(): Promise<FixtureState>
-  control(action: 'revoke-refresh' | 'expire-access' | 'forget-clients' | 'deny' | `redirect?to=${string}`): Promise<void>
+  control(action: 'revoke-refresh' | 'expire-access' | 'forget-clients' | 'deny' | 'hold-token' | 'release-token' | `redirect?to=${string}`): Promise<void>
   stop(): Promise<void>
 }
 

@@ -30,6 +30,8 @@ export interface SignInFlow {
   authorizationUrl?: string
   /** settles when the callback came (or the flow ended otherwise) */
   readonly done: Promise<FlowOutcome>
+  /** why it ended before its code exchange was through (the server removed, signed out, superseded); null while live */
+  readonly endedBecause: string | null
   finish(outcome: FlowOutcome): void
 }
 
@@ -37,6 +39,8 @@ export type TakeResult = { flow: SignInFlow } | { error: string }
 
 export class PendingFlows {
   private readonly byState = new Map<string, SignInFlow>()
+  /** flows taken by their callback whose code is being exchanged: a removal or sign-out ends them too */
+  private readonly exchanging = new Set<SignInFlow>()
 
   constructor(
     private readonly now: () => number,
@@ -50,6 +54,7 @@ export class PendingFlows {
     let finish!: (o: FlowOutcome) => void
     const done = new Promise<FlowOutcome>((resolve) => (finish = resolve))
     let settled = false
+    let endedBecause: string | null = null
     const flow: SignInFlow = {
       state: randomBytes(32).toString('base64url'),
       server,
@@ -58,9 +63,13 @@ export class PendingFlows {
       createdAt,
       expiresAt: createdAt + this.ttlMs,
       done,
+      get endedBecause() {
+        return endedBecause
+      },
       finish(o) {
         if (settled) return
         settled = true
+        if (!o.ok) endedBecause = o.message
         finish(o)
       },
     }
@@ -75,6 +84,8 @@ export class PendingFlows {
     const flow = this.byState.get(state)
     if (!flow) return { error: 'the state is unknown, already used or expired (start the sign-in again)' }
     this.byState.delete(state)
+    this.exchanging.add(flow)
+    void flow.done.then(() => this.exchanging.delete(flow))
     return { flow }
   }
 
@@ -85,12 +96,14 @@ export class PendingFlows {
     return null
   }
 
+  /** Ends the sign-ins of `server`: pending ones, and one whose code is being exchanged (its tokens are then not kept). */
   cancel(server: string, why: string): void {
     for (const [state, f] of this.byState) {
       if (f.server !== server) continue
       this.byState.delete(state)
       f.finish({ ok: false, message: why })
     }
+    for (const f of this.exchanging) if (f.server === server) f.finish({ ok: false, message: why })
   }
 
   /** Removes a flow that never got its redirect URL (the start failed). */

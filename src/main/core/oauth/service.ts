@@ -62,6 +62,8 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
   private readonly attempts = new Map<string, { ok: boolean; message: string; at: string }>()
   /** revocations of removed servers' tokens (under way, or ended in the last minute) */
   private readonly revoking = new Map<string, Promise<Revocation>>()
+  /** revocations of tokens a sign-in got after it was ended (deps().discard) */
+  private readonly discarding = new Set<Promise<Revocation>>()
   private readonly now: () => number
   private readonly host: SessionHost
 
@@ -97,7 +99,24 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
   }
 
   private deps(): SignInDeps {
-    return { records: this.records, now: this.now, fetch: oauthFetch(fetch, () => undefined) }
+    return {
+      records: this.records,
+      now: this.now,
+      fetch: oauthFetch(fetch, () => undefined),
+      discard: (flow, tokens, client) => {
+        const done = revokeGrant(flow.discovery?.authorizationServerUrl, client, tokens, this.revocationFetch()).then((outcome) => {
+          if (outcome.ok) this.o.logger.info({ server: flow.server }, 'a sign-in ended while its code was exchanged: the tokens it got were revoked')
+          else
+            this.o.logger.warn(
+              { server: flow.server },
+              `a sign-in ended while its code was exchanged: the tokens it got were not kept, but not revoked: ${outcome.reason}`,
+            )
+          return outcome
+        })
+        this.discarding.add(done)
+        void done.then(() => this.discarding.delete(done))
+      },
+    }
   }
 
   /** Starts a sign-in of `config` (resolved): the URL to open; the browser comes back to the callback. */
@@ -306,11 +325,12 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
 
   /** Waits (at most `waitMs`) for the revocations under way, so a process that stops does not cut them off. */
   async settle(waitMs = 6000): Promise<void> {
-    if (this.revoking.size === 0) return
+    if (this.revoking.size === 0 && this.discarding.size === 0) return
     let timer: NodeJS.Timeout | undefined
-    await Promise.race([Promise.allSettled([...this.revoking.values()]), new Promise((resolve) => (timer = setTimeout(resolve, waitMs).unref()))]).finally(() =>
-      clearTimeout(timer),
-    )
+    await Promise.race([
+      Promise.allSettled([...this.revoking.values(), ...this.discarding]),
+      new Promise((resolve) => (timer = setTimeout(resolve, waitMs).unref())),
+    ]).finally(() => clearTimeout(timer))
   }
 }
 

@@ -20,10 +20,14 @@ export interface SignInDeps {
   records: OAuthRecords
   now(): number
   fetch: FetchLike
+  /** tokens a sign-in got after it was ended (its server removed, signed out): not kept, revoked */
+  discard(flow: SignInFlow, tokens: OAuthTokens, client: OAuthClientInformationMixed | undefined): void
 }
 
 /** The SDK's view of one sign-in: everything about it lives in the flow, the result in the record. */
 class SignInProvider implements OAuthClientProvider {
+  /** the client the code is exchanged as (to revoke tokens that are not kept) */
+  private client: OAuthClientInformationMixed | undefined
   constructor(
     private readonly flow: SignInFlow,
     private readonly config: ServerConfig,
@@ -41,20 +45,23 @@ class SignInProvider implements OAuthClientProvider {
   }
   clientInformation(): OAuthClientInformationMixed | undefined {
     const fromConfig = configuredClient(this.config)
-    if (fromConfig) return fromConfig
-    const stored = this.d.records.read(this.config.name, this.flow.url)?.client
+    if (fromConfig) return (this.client = fromConfig)
+    const stored = this.d.records.read(this.config.name, this.flow.url)?.client ?? (this.flow.endedBecause ? this.client : undefined)
     // registered for another callback (another port): register again
     if (stored && 'redirect_uris' in stored && Array.isArray(stored.redirect_uris) && !stored.redirect_uris.includes(this.flow.redirectUrl)) return undefined
-    return stored
+    return (this.client = stored)
   }
   saveClientInformation(info: OAuthClientInformationMixed): void {
-    if (configuredClient(this.config)) return
+    this.client = info
+    if (configuredClient(this.config) || this.flow.endedBecause) return
     this.d.records.update(this.config.name, this.flow.url, (r) => ({ ...r, client: info }))
   }
   tokens(): undefined {
     return undefined // a sign-in always goes to the authorization server, never just renews
   }
   saveTokens(tokens: OAuthTokens): void {
+    // the sign-in ended while its code was being exchanged (the server removed or signed out): not kept
+    if (this.flow.endedBecause) return this.d.discard(this.flow, tokens, this.client)
     const now = this.d.now()
     this.d.records.update(this.config.name, this.flow.url, (r) => ({ ...withTokens(r, tokens, now), signed_in_at: new Date(now).toISOString() }))
   }
@@ -71,7 +78,7 @@ class SignInProvider implements OAuthClientProvider {
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
     if (scope === 'verifier') delete this.flow.verifier
     if (scope === 'discovery') delete this.flow.discovery
-    if ((scope === 'all' || scope === 'client') && !configuredClient(this.config)) {
+    if ((scope === 'all' || scope === 'client') && !configuredClient(this.config) && !this.flow.endedBecause) {
       this.d.records.update(this.config.name, this.flow.url, (r) => {
         const { client: _c, ...rest } = r
         return rest
@@ -168,6 +175,7 @@ export async function finishSignIn(flow: SignInFlow, config: ServerConfig | null
       ...(flow.resourceMetadataUrl ? { resourceMetadataUrl: new URL(flow.resourceMetadataUrl) } : {}),
       fetchFn: d.fetch,
     })
+    if (flow.endedBecause) return { ok: false, message: `the sign-in ended while its code was exchanged (${flow.endedBecause}); its tokens were not kept` }
     if (result !== 'AUTHORIZED') return { ok: false, message: 'the authorization server did not issue tokens' }
   } catch (e) {
     return { ok: false, message: `the authorization server did not accept the code: ${cleanRemoteText((e as Error).message)}` }
