@@ -116,7 +116,7 @@ export interface ServerInfo {
   launch: ServerLaunch
   /**
    * The review token of this launch: it changes whenever the command, an argument, cwd, an env
-   * value (secrets included) or the URL changes. Send it back as `hash` when approving the server
+   * value (secrets included), the URL, a header or the isolation (`sandbox`) changes. Send it back as `hash` when approving the server
    * (or granting a request that approves it): if the launch changed since, nothing is approved
    * (409 launch_changed). Keyed by the data dir (HMAC), it tells nothing about env values.
    */

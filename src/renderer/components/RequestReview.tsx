@@ -14,9 +14,13 @@ import { Visible } from './Visible'
 import { IsolationBadge } from './ServerIsolation'
 import { LaunchDetails } from './Launch'
 
-/** The launch_hash to send with a grant: the shown launch of a server that the grant would approve (in quarantine now). */
+/**
+ * The launch_hash to send with a grant: always that of the launch on screen. A server shown as
+ * approved may be in quarantine by the time the grant arrives (its launch changed behind the
+ * window), and the grant would then approve a launch nobody saw; with the hash it is refused.
+ */
 export function reviewedLaunch(server: ServerInfo | undefined): GrantOptions | undefined {
-  return server?.quarantined ? { hash: server.launch_hash } : undefined
+  return server ? { hash: server.launch_hash } : undefined
 }
 
 export function useReviewReady(req: AccessRequest): boolean {

@@ -205,7 +205,7 @@ export function requireReviewedLaunch(catalog: Catalog, cfg: ServerConfig, expec
   if (expectedHash === undefined || expectedHash === catalog.launchHash(cfg)) return
   throw new ApiError(
     'launch_changed',
-    `the launch of "${cfg.name}" changed since you reviewed it (its command, arguments, cwd, env or URL; it is now: ${describeTarget(cfg)}); ` +
+    `the launch of "${cfg.name}" changed since you reviewed it (its command, arguments, cwd, env, URL, headers or isolation; it is now: ${describeTarget(cfg)}); ` +
       `nothing was done. Review it again (its card in the window, or \`toolgate servers inspect ${cfg.name}\`, which prints the current launch_hash) and decide on what you see.`,
     409,
   )

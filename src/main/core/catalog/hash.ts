@@ -66,12 +66,15 @@ export function serverIdentity(s: ServerConfig): string {
 
 /**
  * The review token of a server's launch (`launch_hash` on every server view): HMAC-SHA256 of its
- * serverIdentity() keyed by the data dir's review key (state/review-key.ts). It changes whenever
- * the identity does (command, args, cwd, env, URL) and, being keyed, cannot be used to guess env
- * values or secrets offline. Approving with it approves exactly the launch the user saw.
+ * serverIdentity() (command, args, cwd, env, URL) and of what else the review shows about how it
+ * runs: its isolation (`sandbox`) and the headers an HTTP server is sent. Keyed by the data dir's
+ * review key (state/review-key.ts), it cannot be used to guess env values or secrets offline.
+ * Approving or inspecting with it acts on exactly the launch the user saw: an edit between review
+ * and approval (`sandbox: false`, a header) is refused, not approved unseen.
  */
 export function launchHash(key: Buffer, s: ServerConfig): string {
-  return createHmac('sha256', key).update(serverIdentity(s)).digest('hex')
+  const shown = canonicalJson({ identity: serverIdentity(s), sandbox: s.sandbox ?? null, headers: s.headers ?? {} })
+  return createHmac('sha256', key).update(shown).digest('hex')
 }
 
 /** The server identity of state version 1 (env left out): only to migrate old approvals. */
