@@ -6,6 +6,15 @@ import path from 'node:path'
 import readline from 'node:readline'
 import { BIN, ROOT, cliEnv, killTree, track, waitFor, type Env } from './cli'
 
+/** An in-memory stand-in for the secret store's "oauth" namespace, for tests that drive OAuthService directly. */
+export class MemorySlots {
+  readonly values = new Map<string, string>()
+  get = (n: string): string | undefined => this.values.get(n)
+  set = (n: string, v: string): void => void this.values.set(n, v)
+  delete = (n: string): boolean => this.values.delete(n)
+  list = (): Array<{ name: string }> => [...this.values.keys()].map((name) => ({ name }))
+}
+
 export const OAUTH_FIXTURE = path.join(ROOT, 'test/fixtures/servers/oauth-mcp-server.mjs')
 
 export interface FixtureState {

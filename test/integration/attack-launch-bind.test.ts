@@ -4,20 +4,9 @@
 // server is sent (`headers`). And an agent must not see or use the token.
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, assertBuilt, cleanupProcesses, cleanupTemp, fixtureEntry, startServe, stopProcess, tempDir, writeJson, type Serve } from '../helpers/cli'
 import { connectHttp, type McpHandle } from '../helpers/mcp-client'
+import { editEntry, getServer } from '../helpers/config-edit'
 
 interface Server {
   name: string
@@ -27,6 +16,7 @@ interface Server {
   launch: { header_names?: string[] }
 }
 
+const AGENTS = [{ name: 'alice', servers: '*', permissions: ['read', 'write', 'destructive'] }]
 const TOOLS = [{ name: 'read_notes', description: 'Read the notes', annotations: { readOnlyHint: true } }]
 
 let tmp: string
@@ -35,25 +25,10 @@ let agent: McpHandle
 let configPath: string
 let entries: Record<string, Record<string, unknown>>
 
-const server = async (name: string): Promise<Server> => {
-  const r = await serve.api<{ server: Server }>('GET', `/api/v1/servers/${name}`)
-  expect(r.status, r.text).toBe(200)
-  return r.json.server
-}
-
+const server = (name: string): Promise<Server> => getServer<Server>(serve, name)
 /** Another process edits one entry of mcp_config.json; resolves once serve shows the edit. */
-const edit = async (name: string, change: Record<string, unknown>, seen: (s: Server) => boolean): Promise<Server> => {
-  entries[name] = { ...entries[name], ...change }
-  writeJson(configPath, { agents: [{ name: 'alice', servers: '*', permissions: ['read', 'write', 'destructive'] }], mcpServers: entries })
-  return waitFor(
-    async () => {
-      const s = await server(name)
-      return seen(s) ? s : null
-    },
-    20_000,
-    `the edit of ${name} to show`,
-  )
-}
+const edit = (name: string, change: Record<string, unknown>, seen: (s: Server) => boolean): Promise<Server> =>
+  editEntry<Server>({ serve, configPath, rest: { agents: AGENTS }, entries }, name, change, seen)
 
 beforeAll(async () => {
   assertBuilt()
@@ -64,10 +39,7 @@ beforeAll(async () => {
     inspected: fixtureEntry(tools, path.join(tmp, 'inspected.log')),
     remote: { url: 'https://mcp.example.invalid/mcp', headers: { 'X-Team': 'blue' } },
   }
-  configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
-    agents: [{ name: 'alice', servers: '*', permissions: ['read', 'write', 'destructive'] }],
-    mcpServers: entries,
-  })
+  configPath = writeJson(path.join(tmp, 'mcp_config.json'), { agents: AGENTS, mcpServers: entries })
   serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
   agent = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}`, 'x-toolgate-agent': 'alice' })
 }, 90_000)

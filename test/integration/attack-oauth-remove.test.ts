@@ -25,15 +25,7 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
-import { followAuthorization, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture'
-
-class MemorySlots {
-  readonly values = new Map<string, string>()
-  get = (n: string) => this.values.get(n)
-  set = (n: string, v: string) => void this.values.set(n, v)
-  delete = (n: string) => this.values.delete(n)
-  list = () => [...this.values.keys()].map((name) => ({ name }))
-}
+import { followAuthorization, MemorySlots, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture'
 
 let a: OAuthFixture
 let oauth: OAuthService

@@ -15,12 +15,12 @@ import {
   startServe,
   stopProcess,
   tempDir,
-  waitFor,
   waitForServerState,
   writeJson,
   type Serve,
 } from '../helpers/cli'
 import { connectHttp, jsonOf, type McpHandle } from '../helpers/mcp-client'
+import { editEntry, getServer } from '../helpers/config-edit'
 
 afterAll(async () => {
   await cleanupProcesses()
@@ -35,6 +35,7 @@ interface Server {
   launch_hash: string
 }
 
+const AGENTS = [{ name: 'alice', servers: '*', permissions: ['read', 'write', 'destructive'] }]
 const TOOLS = [{ name: 'read_notes', description: 'Read the notes', annotations: { readOnlyHint: true } }]
 
 describe('approving a server binds to the launch the user reviewed', () => {
@@ -44,24 +45,10 @@ describe('approving a server binds to the launch the user reviewed', () => {
   let configPath: string
   let entries: Record<string, Record<string, unknown>>
 
-  const server = async (name: string): Promise<Server> => {
-    const r = await serve.api<{ server: Server }>('GET', `/api/v1/servers/${encodeURIComponent(name)}`)
-    expect(r.status, r.text).toBe(200)
-    return r.json.server
-  }
+  const server = (name: string): Promise<Server> => getServer<Server>(serve, name)
   /** Rewrites one server's entry in the config file (as an agent's update or another process would) and waits until serve shows the new launch. */
-  const changeLaunch = async (name: string, change: Record<string, unknown>, seen: (s: Server) => boolean): Promise<Server> => {
-    entries[name] = { ...entries[name], ...change }
-    writeJson(configPath, { agents: [{ name: 'alice', servers: '*', permissions: ['read', 'write', 'destructive'] }], mcpServers: entries })
-    return waitFor(
-      async () => {
-        const s = await server(name)
-        return seen(s) ? s : null
-      },
-      20_000,
-      `the changed launch of ${name} to show`,
-    )
-  }
+  const changeLaunch = (name: string, change: Record<string, unknown>, seen: (s: Server) => boolean): Promise<Server> =>
+    editEntry<Server>({ serve, configPath, rest: { agents: AGENTS }, entries }, name, change, seen)
 
   beforeAll(async () => {
     assertBuilt()
@@ -69,10 +56,7 @@ describe('approving a server binds to the launch the user reviewed', () => {
     const tools = writeJson(path.join(tmp, 'tools.json'), TOOLS)
     const entry = (name: string) => fixtureEntry(tools, path.join(tmp, `${name}.log`), { env: { NOTES_MODE: 'plain' } })
     entries = { direct: entry('direct'), asked: entry('asked'), inspected: entry('inspected') }
-    configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
-      agents: [{ name: 'alice', servers: '*', permissions: ['read', 'write', 'destructive'] }],
-      mcpServers: entries,
-    })
+    configPath = writeJson(path.join(tmp, 'mcp_config.json'), { agents: AGENTS, mcpServers: entries })
     serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
     alice = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}`, 'x-toolgate-agent': 'alice' })
   }, 90_000)

@@ -12,28 +12,12 @@ import { inspectUpstream } from '../../src/main/core/upstream/inspect'
 import { NeedsSignInError } from '../../src/main/core/oauth/errors'
 import type { ServerConfig } from '../../src/shared/config-schema'
 import { cleanupProcesses, cleanupTemp, tempDir } from '../helpers/cli'
-import { followAuthorization, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture'
+import { followAuthorization, MemorySlots, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture'
 import { waitFor } from '../helpers/wait'
 
 const limits = { maxTools: 100, maxDescriptionChars: 8000, maxResultBytes: 1024 * 1024 }
 
 /** Stands in for the secret store's "oauth" namespace (the store itself is tested on its own). */
-class MemorySlots {
-  readonly values = new Map<string, string>()
-  get(name: string): string | undefined {
-    return this.values.get(name)
-  }
-  set(name: string, value: string): void {
-    this.values.set(name, value)
-  }
-  delete(name: string): boolean {
-    return this.values.delete(name)
-  }
-  list(): Array<{ name: string }> {
-    return [...this.values.keys()].map((name) => ({ name }))
-  }
-}
-
 let fx: OAuthFixture
 let dir: string
 let logFile: string
