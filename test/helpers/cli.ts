@@ -47,12 +47,27 @@ export function cleanupTemp(): void {
   for (const dir of tempRoots.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
 }
 
-/** Every file under `dir`, as text (latin1: any byte is kept), for greps that must find nothing. */
+/**
+ * Every file under `dir`, as text (latin1: any byte is kept), for greps that must find nothing.
+ * A live Toolgate writes while the tree is read (write-file-atomic's temp file is renamed into
+ * place between the listing and the read): when a listed file is gone, the whole tree is read
+ * again, so the result is one pass in which every listed file was read (the renamed-to file too).
+ */
 export function allFiles(dir: string): Array<{ file: string; text: string }> {
+  for (let pass = 1; ; pass++) {
+    try {
+      return readTree(dir)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || pass >= 20) throw e
+    }
+  }
+}
+
+function readTree(dir: string): Array<{ file: string; text: string }> {
   const out: Array<{ file: string; text: string }> = []
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name)
-    if (e.isDirectory()) out.push(...allFiles(p))
+    if (e.isDirectory()) out.push(...readTree(p))
     else if (e.isFile()) out.push({ file: p, text: fs.readFileSync(p).toString('latin1') })
   }
   return out
