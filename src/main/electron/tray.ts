@@ -2,7 +2,7 @@
 // Enable/Disable, Open Toolgate and Quit. The icon and tooltip change when something waits.
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions } from 'electron'
 import type { ServerInfo } from '../../shared/api'
-import type { ServersSummary as Summary } from '../../shared/summary'
+import { summarizeServers, type ServersSummary as Summary } from '../../shared/summary'
 
 export interface TrayHandlers {
   open(): void
@@ -106,12 +106,12 @@ export class TrayController {
     this.tray = new Tray(nativeImage.createFromPath(icons.normal))
     this.tray.setToolTip('Toolgate')
     this.tray.on('click', () => handlers.open())
-    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu([], summaryOfNothing(), handlers)))
+    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu([], summarizeServers([]), handlers)))
   }
 
   private last: { servers: readonly ServerInfo[]; summary: Summary; requests: number; calls: number } = {
     servers: [],
-    summary: summaryOfNothing(),
+    summary: summarizeServers([]),
     requests: 0,
     calls: 0,
   }
@@ -137,21 +137,5 @@ export class TrayController {
 
   destroy(): void {
     this.tray.destroy()
-  }
-}
-
-function summaryOfNothing(): Summary {
-  return {
-    total: 0,
-    connected: 0,
-    quarantined: 0,
-    disabled: 0,
-    error: 0,
-    callable: 0,
-    reviewServers: [],
-    needsSignIn: [],
-    pendingTools: {},
-    waiting: 0,
-    failing: [],
   }
 }
