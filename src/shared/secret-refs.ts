@@ -1,6 +1,7 @@
 // `${secret:NAME}` and `${env:NAME}` references in a server's env, headers, args and url: the
 // syntax, finding them and substituting values. Pure: the config schema checks the syntax with
 // it, the core resolves with it when a server starts, the UI shows which fields use secrets.
+import { isSecretName } from './secret-names'
 
 /** A secret's name: letters, digits, `_`, `-`, `.`; starts with a letter or `_`. */
 export const SECRET_NAME_RE = /^[A-Za-z_][A-Za-z0-9_.-]{0,127}$/
@@ -74,8 +75,6 @@ export function withPlaceholders(value: string): string {
   return substitute(value, () => 'x')
 }
 
-const SECRET_KEY = /(key|token|secret|passw|pwd|auth|bearer|credential|cookie|session|signature|jwt|private)/i
-
 /**
  * Whether an env or header value looks like a secret worth moving into the store: by its name
  * (GITHUB_TOKEN, Authorization, X-Api-Key) or its look (a long mix of letters and digits). A
@@ -83,7 +82,7 @@ const SECRET_KEY = /(key|token|secret|passw|pwd|auth|bearer|credential|cookie|se
  */
 export function looksSecret(key: string, value: string): boolean {
   if (!value || findReferences(value).length > 0) return false
-  if (SECRET_KEY.test(key)) return true
+  if (isSecretName(key)) return true
   return value.length >= 24 && /[A-Za-z]/.test(value) && /\d/.test(value) && !/[\s/\\]/.test(value)
 }
 

@@ -4,7 +4,7 @@
 import type { ServerConfig } from '../../../shared/config-schema'
 import { canonicalJson, sha256 } from '../catalog/hash'
 import { makeRedactor } from '../upstream/target'
-import { looksLikeToken, MASK, maskUrl, SECRET_NAME } from '../upstream/mask'
+import { isSecretName, looksLikeToken, MASK, maskUrl } from '../upstream/mask'
 
 export const PREVIEW_MAX_CHARS = 1024
 const STRING_MAX_CHARS = 200
@@ -53,8 +53,8 @@ export function maskText(text: string, redact: Redactor = (t) => t): string {
   return redact(text)
     .replace(URL_IN_TEXT, (url) => maskUrl(url))
     .replace(AUTH_SCHEME, (_m, scheme: string, space: string) => `${scheme}${space}${MASK}`)
-    .replace(NAMED_VALUE, (m, name: string, sep: string, value: string) => (SECRET_NAME.test(name) && value !== MASK ? `${name}${sep}${MASK}` : m))
-    .replace(SECRET_FLAG, (m, flag: string, space: string, value: string) => (SECRET_NAME.test(flag) && value !== MASK ? `${flag}${space}${MASK}` : m))
+    .replace(NAMED_VALUE, (m, name: string, sep: string, value: string) => (isSecretName(name) && value !== MASK ? `${name}${sep}${MASK}` : m))
+    .replace(SECRET_FLAG, (m, flag: string, space: string, value: string) => (isSecretName(flag) && value !== MASK ? `${flag}${space}${MASK}` : m))
     .replace(RUN, (run) => (looksLikeToken(run) ? MASK : run))
 }
 
@@ -81,7 +81,7 @@ function scrub(value: unknown, redact: Redactor, depth: number): unknown {
   const entries = Object.entries(value as Record<string, unknown>)
   for (const [k, v] of entries.slice(0, MAX_ENTRIES)) {
     const key = clip(maskText(k.slice(0, 400), redact), 100)
-    out[key] = SECRET_NAME.test(k) && v !== null && v !== undefined && v !== '' ? MASK : scrub(v, redact, depth + 1)
+    out[key] = isSecretName(k) && v !== null && v !== undefined && v !== '' ? MASK : scrub(v, redact, depth + 1)
   }
   if (entries.length > MAX_ENTRIES) out['…'] = `${entries.length - MAX_ENTRIES} more`
   return out

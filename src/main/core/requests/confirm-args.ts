@@ -6,14 +6,14 @@
 // strings, and the target server's own env/header/URL secrets via its redactor. Escaping of
 // control, bidi and invisible characters and the size caps come after (shared/confirmations.ts).
 import type { ServerConfig } from '../../../shared/config-schema'
-import { looksLikeToken, MASK, SECRET_NAME } from '../upstream/mask'
+import { isSecretName, looksLikeToken, MASK } from '../upstream/mask'
 import { makeRedactor } from '../upstream/target'
 
 /** Longer strings are data (file contents, documents), not credentials: shown as they are. */
 const TOKEN_MAX_CHARS = 200
 
 function mask(value: unknown, key: string | null): unknown {
-  if (key !== null && SECRET_NAME.test(key) && value !== null && value !== undefined && value !== '' && typeof value !== 'object') return MASK
+  if (key !== null && isSecretName(key) && value !== null && value !== undefined && value !== '' && typeof value !== 'object') return MASK
   if (typeof value === 'string') return value.length <= TOKEN_MAX_CHARS && looksLikeToken(value) ? MASK : value
   if (Array.isArray(value)) return value.map((v) => mask(v, null))
   if (value !== null && typeof value === 'object') {

@@ -4,7 +4,7 @@
 // resolved secret value is handed to the redactor so no message can carry it.
 import type { ServerConfig } from '../../../shared/config-schema'
 import { findReferences, referencingStrings, substitute, type Reference } from '../../../shared/secret-refs'
-import { looksLikeToken, SECRET_NAME } from '../upstream/mask'
+import { isSecretName, looksLikeToken } from '../upstream/mask'
 
 /** What resolution reads: the user's secrets (by name) and Toolgate's own environment. */
 export interface ReferenceSource {
@@ -47,7 +47,7 @@ export function resolveReferences(config: ServerConfig, source: ReferenceSource 
     } else {
       value = (source?.env ?? process.env)[ref.name]
       // ${env:GITHUB_TOKEN} carries a secret as much as ${secret:…} does: masked like one
-      if (value && (SECRET_NAME.test(ref.name) || looksLikeToken(value))) secretValues.add(value)
+      if (value && (isSecretName(ref.name) || looksLikeToken(value))) secretValues.add(value)
     }
     if (value === undefined) throw new MissingReferenceError(ref)
     return value

@@ -3,10 +3,11 @@
 // token-like path segments, `--secret-flag value` and `SECRET_KEY=value` arguments. Code after
 // an interpreter's -e / -c is never masked: the reviewer must see what will run.
 import { findReferences, substitute } from '../../../shared/secret-refs'
+import { isSecretName } from '../../../shared/secret-names'
 
 export const MASK = '***'
 
-export const SECRET_NAME = /(key|token|secret|passw|pwd|auth|bearer|credential|cookie|session|signature|sig$|jwt)/i
+export { isSecretName }
 
 /** Well-known token prefixes (API keys of common services). */
 const TOKEN_PREFIX = /^(sk|pk|rk)[-_][A-Za-z0-9]|^(ghp|gho|ghs|ghu|ghr|github_pat|glpat|xox[abprs])[-_]/
@@ -70,7 +71,7 @@ export function maskUrl(raw: string): string {
   if (url.username && !isRef(url.username)) url.username = MASK
   if (url.password && !isRef(url.password)) url.password = MASK
   const search = [...url.searchParams.entries()]
-    .map(([k, v]) => `${encodeURIComponent(k)}=${!isRef(v) && (SECRET_NAME.test(k) || looksLikeToken(v)) ? MASK : encodeURIComponent(v)}`)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${!isRef(v) && (isSecretName(k) || looksLikeToken(v)) ? MASK : encodeURIComponent(v)}`)
     .join('&')
   const path = url.pathname
     .split('/')
@@ -86,7 +87,7 @@ function maskValue(value: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return maskUrl(value)
   // KEY=value pairs in argv (e.g. `env API_KEY=... cmd`)
   const kv = /^([A-Za-z_][\w.-]*)=(.*)$/s.exec(value)
-  if (kv && SECRET_NAME.test(kv[1])) return `${kv[1]}=${MASK}`
+  if (kv && isSecretName(kv[1])) return `${kv[1]}=${MASK}`
   if (kv && /^[a-z][a-z0-9+.-]*:\/\//i.test(kv[2])) return `${kv[1]}=${maskUrl(kv[2])}`
   return looksLikeToken(value) ? MASK : value
 }
@@ -121,7 +122,7 @@ export function maskArgs(args: readonly string[]): string[] {
       if (CODE_FLAGS.has(name) || name === '--import' || name === '--require') {
         if (eq === undefined && CODE_FLAGS.has(name)) next = 'code'
         out.push(arg)
-      } else if (SECRET_NAME.test(name)) {
+      } else if (isSecretName(name)) {
         if (eq === undefined) next = 'mask'
         out.push(eq === undefined ? name : `${name}=${MASK}`)
       } else {
@@ -137,5 +138,5 @@ export function maskArgs(args: readonly string[]): string[] {
 /** On review surfaces: is this env value hidden? (Code-loading keys never are.) */
 export function envValueMasked(name: string, value: string): boolean {
   if (CODE_ENV.test(name) || onlyReferences(value)) return false
-  return SECRET_NAME.test(name) || looksLikeToken(value) || /^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(value)
+  return isSecretName(name) || looksLikeToken(value) || /^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(value)
 }

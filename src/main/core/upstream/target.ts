@@ -4,7 +4,7 @@
 import type { ServerConfig } from '../../../shared/config-schema'
 import { shellQuote, type ServerLaunch } from '../../../shared/launch'
 import { findReferences, substitute } from '../../../shared/secret-refs'
-import { envValueMasked, looksLikeToken, MASK, maskArgs, maskUrl, referencesAside, safeDecode, SECRET_NAME, secretPathSegment } from './mask'
+import { envValueMasked, looksLikeToken, MASK, maskArgs, maskUrl, referencesAside, safeDecode, isSecretName, secretPathSegment } from './mask'
 import { usesStdio } from './transport'
 
 export { maskUrl }
@@ -79,7 +79,7 @@ export function makeRedactor(config: ServerConfig, knownSecrets: readonly string
       const { text, restore } = referencesAside(raw)
       const url = new URL(text)
       for (const part of [url.username, url.password]) addUrlPart(part, restore)
-      for (const [k, v] of url.searchParams) if (SECRET_NAME.test(k) || looksLikeToken(v)) add(restore(v))
+      for (const [k, v] of url.searchParams) if (isSecretName(k) || looksLikeToken(v)) add(restore(v))
       for (const seg of url.pathname.split('/')) if (secretPathSegment(seg)) addUrlPart(seg, restore)
     } catch {
       // not a URL after all
