@@ -7,7 +7,9 @@
 /** Words that name a secret on their own (`pass` in DB_PASS, `pin`, `otp`, `key` in API_KEY). */
 const SECRET_WORDS = new Set([
   'key',
+  'keys',
   'token',
+  'tokens',
   'secret',
   'secrets',
   'pass',
@@ -139,6 +141,8 @@ const NOT_A_CREDENTIAL_KEY = new Set([
 ])
 /** `token` after one of these is a page cursor (`pageToken`, `next_token`). */
 const CURSOR_TOKEN = new Set(['page', 'next', 'continuation', 'pagination', 'cursor', 'sync'])
+/** `tokens` beside one of these counts a model's tokens (`max_tokens`, `prompt_tokens`, `tokens_used`). */
+const TOKEN_COUNT = new Set(['max', 'min', 'num', 'total', 'count', 'limit', 'used', 'usage', 'budget', 'remaining', 'input', 'output', 'prompt', 'completion'])
 /** `code` after one of these is a one-time secret (`verification_code`, `recovery_code`). */
 const SECRET_CODE = new Set(['verification', 'security', 'recovery', 'backup', 'sms', 'access'])
 
@@ -162,7 +166,8 @@ export function isSecretName(name: string): boolean {
   for (let i = 0; i < words.length; i++) {
     const w = words[i]
     const before = i > 0 ? words[i - 1] : ''
-    if (w === 'key' && NOT_A_CREDENTIAL_KEY.has(before)) continue
+    if ((w === 'key' || w === 'keys') && NOT_A_CREDENTIAL_KEY.has(before)) continue
+    if (w === 'tokens' && words.some((x) => TOKEN_COUNT.has(x))) continue
     if (w === 'token' && CURSOR_TOKEN.has(before)) continue
     if (w === 'code' && SECRET_CODE.has(before)) return true
     if (SECRET_WORDS.has(w)) return true
