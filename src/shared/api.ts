@@ -260,7 +260,11 @@ export interface ServerActionOptions {
   hash?: string
 }
 
-/** Options of a request grant: `hash` is the `launch_hash` the user reviewed when the grant approves a quarantined server (as for approve). */
+/**
+ * Options of a request grant: `hash` is the hash of what the user reviewed, as for approve — the
+ * request's `launch_hash` when the grant acts on a server that is off or in quarantine, its
+ * `definition_hash` when it acts on a tool. A stale one is refused (409 launch_changed / definition_changed).
+ */
 export interface GrantOptions {
   hash?: string
 }
@@ -397,7 +401,7 @@ export interface Api {
   revokeAgentTokens(agent: string, id?: string): Promise<ActionResult>
   /** Agents' access requests, newest first. */
   requests(filter?: RequestFilter): Promise<{ requests: AccessRequest[] }>
-  /** Answers a request: `for` is "once", "always" or a duration ("1h"); `options.hash` binds a server approval to the reviewed launch. */
+  /** Answers a request: `for` is "once", "always" or a duration ("1h"); `options.hash` binds the grant to the launch or definition reviewed. */
   grantRequest(id: string, grantFor: string, options?: GrantOptions): Promise<RequestActionResult>
   denyRequest(id: string): Promise<RequestActionResult>
   /** Calls waiting for the user's OK (pending unless `status` says otherwise), oldest first. */

@@ -32,12 +32,23 @@ export const GrantForSchema = z.unknown().transform((v, ctx): GrantFor => {
   return g
 })
 
-/** The `launch_hash` the user reviewed, sent back with approve, inspect and a grant that approves a server. */
+/** The `launch_hash` the user reviewed, sent back with approve and inspect. */
 export const LaunchHashSchema = z.string({ error: 'hash must be a string: the launch_hash you reviewed' }).min(1, 'hash must not be empty')
 
-/** `POST /api/v1/requests/:id/grant`: `hash` binds a server approval to the launch reviewed. */
+/** The hash of what a grant acts on, as the user reviewed it: the server's launch_hash, or the tool's definition hash. */
+export const ReviewedHashSchema = z
+  .string({ error: 'hash must be a string: the launch_hash (server) or definition_hash (tool) you reviewed' })
+  .min(1, 'hash must not be empty')
+
+/**
+ * `POST /api/v1/requests/:id/grant`: `hash` binds the grant to what was reviewed — the launch_hash
+ * when it acts on a server that is off or in quarantine, the definition_hash when it acts on a tool.
+ */
 export const GrantBodySchema = z
-  .object({ for: GrantForSchema, hash: LaunchHashSchema.optional() }, { error: 'the body must be {"for": "once"|"always"|"1h", "hash"?: "<launch_hash>"}' })
+  .object(
+    { for: GrantForSchema, hash: ReviewedHashSchema.optional() },
+    { error: 'the body must be {"for": "once"|"always"|"1h", "hash"?: "<launch_hash or definition_hash>"}' },
+  )
   .strict()
 
 /** The body of enable/approve actions: an optional `for` (a duration or "always"; "once" answers requests only). */

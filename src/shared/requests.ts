@@ -59,6 +59,13 @@ export interface AccessRequest {
    * with the grant; a launch changed since is refused (409 launch_changed).
    */
   launch_hash?: string
+  /**
+   * Set while pending when granting acts on the tool of a running server (re-enables or approves
+   * it): the definition hash of the tool now (as `approval.hash` on GET /api/v1/servers/:name/tools).
+   * Send the one you reviewed back as `hash` with the grant; a tool changed since is refused
+   * (409 definition_changed), never approved unseen.
+   */
+  definition_hash?: string
 }
 
 /** `?status=` of GET /api/v1/requests: one status, or all when absent. */

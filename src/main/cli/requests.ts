@@ -7,6 +7,7 @@ import { parseGrantFor, timeLeft } from '../../shared/grant-for'
 import { openOperator, type Where } from './control-client'
 import { table } from './print'
 import { printJson, say } from './output'
+import { grantReviewed } from './review-commands'
 
 /** `--for` of grant and of the enable/approve commands, checked before anything runs. */
 export function grantForOption(v: string): string {
@@ -19,10 +20,16 @@ export function grantForOption(v: string): string {
 export function requestsTable(requests: AccessRequest[], now: number): string {
   if (requests.length === 0) return 'No access requests.\n'
   const rows = [['ID', 'STATUS', 'AGENT', 'TOOL', 'LOCK', 'ASKED', 'REASON']]
-  // a grant that approves a server in quarantine: the launch it approves, bound by its launch_hash
+  // what a grant is bound to: the launch of a server in quarantine (launch_hash), or the tool's definition (definition_hash)
   const after: Array<string | null> = [null]
   for (const r of requests) {
-    after.push(r.launch_hash ? `approves server ${r.server} (review: toolgate servers list); launch_hash: ${r.launch_hash}` : null)
+    after.push(
+      r.launch_hash
+        ? `approves server ${r.server} (review: toolgate servers list); launch_hash: ${r.launch_hash}`
+        : r.definition_hash
+          ? `acts on ${r.name} as it is now (review: toolgate tools diff ${r.name}); definition_hash: ${r.definition_hash}`
+          : null,
+    )
     const status =
       r.status === 'granted' && r.granted_for
         ? `granted ${r.granted_for}${r.until && r.granted_for !== 'once' ? ` (${timeLeft(r.until, now)})` : ''}`
@@ -54,17 +61,19 @@ export function registerRequests(program: Command, where: (c: Command) => Comman
     .option('--json', 'print JSON')
     .action(list)
   where(requests.command('grant <id>'))
-    .description('allow what the agent asked for: --for once (one call by that agent), a duration (30m, 1h, 8h) or always')
+    .description(
+      'allow what the agent asked for: --for once (one call by that agent), a duration (30m, 1h, 8h) or always; a changed tool shows its change first and asks',
+    )
     .requiredOption('--for <for>', 'once | always | a duration like 30m, 1h, 8h', grantForOption)
     .option(
-      '--hash <launch_hash>',
-      'when the grant approves a server in quarantine: only if its launch is still the one reviewed (launch_hash from `requests list`)',
+      '--hash <hash>',
+      'only if what the grant acts on is still what you reviewed: the launch_hash (a server that is off or in quarantine) or the definition_hash (a tool) from `requests list --json`',
     )
+    .option('-y, --yes', 'grant a changed tool without asking (for scripts; the change is still printed)')
     .action(async (id: string, o) => {
       const op = await openOperator(w(o))
       try {
-        const hash = o.hash as string | undefined
-        say((await (hash ? op.api.grantRequest(id, o.for as string, { hash }) : op.api.grantRequest(id, o.for as string))).message)
+        await grantReviewed(op, id, { for: o.for as string, ...(o.hash ? { hash: o.hash as string } : {}), yes: o.yes === true })
       } finally {
         await op.close()
       }

@@ -1,7 +1,8 @@
-// `toolgate tools diff SERVER:TOOL` and `toolgate tools approve SERVER:TOOL` (issue 14): the diff
-// prints what changed; approving a changed tool shows that diff first and asks on a terminal
-// (`--yes` for scripts; without a terminal and without --yes it refuses, exit 2). Approve carries
-// the hash of the definition shown, so a tool that changes again meanwhile is not approved.
+// `toolgate tools diff SERVER:TOOL`, `toolgate tools approve SERVER:TOOL` (issue 14) and the tool
+// review of `toolgate requests grant`: the diff prints what changed; approving (or granting) a
+// changed tool shows that diff first and asks on a terminal (`--yes` for scripts; without a
+// terminal and without --yes it refuses, exit 2). Each carries the hash of the definition shown,
+// so a tool that changes again meanwhile is not approved.
 import { createInterface } from 'node:readline/promises'
 import { ApiError, type ToolInfo } from '../../shared/api'
 import { escapedName } from '../../shared/tool-name'
@@ -37,22 +38,48 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
+/**
+ * A changed tool's review on the terminal: prints what changed and asks; with --yes it only prints.
+ * Without a terminal and without --yes it refuses (exit 2) with `retry` as the way to confirm.
+ * False when the user answered no (nothing was decided; exit code 1). `done`: "approved", "granted".
+ */
+async function confirmChange(t: ToolInfo, o: { yes?: boolean }, ask: { question: string; retry: string; done: string }): Promise<boolean> {
+  if (t.approval.status !== 'changed') return true
+  process.stdout.write(formatReview(t, terminalStyle()))
+  if (o.yes) return true
+  if (!process.stdin.isTTY) {
+    throw new UsageError(
+      `${t.name} changed since you approved it (the change is above); nothing was ${ask.done}. Confirm on a terminal, or pass --yes in a script: ${ask.retry}`,
+    )
+  }
+  if (await confirm(ask.question)) return true
+  process.stderr.write(`Not ${ask.done}; nothing changed.\n`)
+  process.exitCode = 1
+  return false
+}
+
 export async function approveReviewed(op: Operator, ref: Ref, o: { yes?: boolean; for?: string }): Promise<void> {
   const t = await findTool(op, ref)
-  if (t.approval.status === 'changed') {
-    process.stdout.write(formatReview(t, terminalStyle()))
-    if (!o.yes) {
-      if (!process.stdin.isTTY) {
-        throw new UsageError(
-          `${t.name} changed since you approved it (the change is above); nothing was approved. Approve it on a terminal to confirm, or pass --yes in a script: toolgate tools approve ${t.name} --yes`,
-        )
-      }
-      if (!(await confirm(`Approve this new definition of ${t.name}? Agents will see and call it as shown. [y/N] `))) {
-        process.stderr.write('Not approved; nothing changed.\n')
-        process.exitCode = 1
-        return
-      }
+  const question = `Approve this new definition of ${t.name}? Agents will see and call it as shown. [y/N] `
+  if (!(await confirmChange(t, o, { question, retry: `toolgate tools approve ${t.name} --yes`, done: 'approved' }))) return
+  say((await op.api.toolAction(ref.server, ref.tool, 'approve', { hash: t.approval.hash, ...(o.for ? { for: o.for } : {}) })).message)
+}
+
+/**
+ * `toolgate requests grant ID` without --hash: a grant that acts on a tool is bound to its
+ * definition as fetched here, and a changed tool's change is printed and asked about first (as
+ * `tools approve` does). A grant that acts on a server is bound with --hash (its launch_hash).
+ */
+export async function grantReviewed(op: Operator, id: string, o: { for: string; hash?: string; yes?: boolean }): Promise<void> {
+  let hash = o.hash
+  if (hash === undefined) {
+    const req = (await op.api.requests({ status: 'pending' })).requests.find((r) => r.id === id)
+    if (req?.definition_hash !== undefined) {
+      const t = await findTool(op, { server: req.server, tool: req.tool })
+      const question = `Allow ${req.agent ?? 'this session'} to use this new definition of ${t.name}? [y/N] `
+      if (!(await confirmChange(t, o, { question, retry: `toolgate requests grant ${id} --for ${o.for} --yes`, done: 'granted' }))) return
+      hash = t.approval.hash
     }
   }
-  say((await op.api.toolAction(ref.server, ref.tool, 'approve', { hash: t.approval.hash, ...(o.for ? { for: o.for } : {}) })).message)
+  say((await (hash ? op.api.grantRequest(id, o.for, { hash }) : op.api.grantRequest(id, o.for))).message)
 }

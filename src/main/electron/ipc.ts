@@ -48,12 +48,12 @@ const actionOptions = (v: unknown): [] | [ServerActionOptions] => {
   ]
 }
 
-/** A grant's options from the renderer: `{hash?: string}` (the launch reviewed, when the grant approves a server). */
+/** A grant's options from the renderer: `{hash?: string}` (the launch or the tool definition reviewed). */
 const grantOptions = (v: unknown): [] | [GrantOptions] => {
   if (v === undefined) return []
   const o = v !== null && typeof v === 'object' ? (v as { hash?: unknown }) : null
   if (!o || Object.keys(o).some((k) => k !== 'hash') || (o.hash !== undefined && (typeof o.hash !== 'string' || !o.hash)))
-    throw new ApiError('bad_request', 'grant options must be {hash?: "<launch_hash>"}', 400)
+    throw new ApiError('bad_request', 'grant options must be {hash?: "<launch_hash or definition_hash>"}', 400)
   return [o.hash !== undefined ? { hash: o.hash as string } : {}]
 }
 

@@ -1,12 +1,12 @@
 // What the user reviews before granting a request: the server's launch (command line or URL) and
 // isolation for a server that is off or in quarantine, the review of a new or changed tool (the
 // same ToolReview as the Servers view: every changed field), the (untrusted) description of a
-// switched-off tool. `ready` is false until the review
-// has what it shows, and the grant buttons wait for it: never a blind grant. A server in
-// quarantine shows its whole launch, and the grant carries that launch's launch_hash
-// (`reviewedLaunch`): a launch changed meanwhile is refused, never approved unseen.
+// switched-off tool. `ready` is false until the review has what it shows, and the grant buttons
+// wait for it: never a blind grant. Every grant carries the hash of what is on screen
+// (`reviewedHash`): the launch_hash when it acts on the server, the tool's definition hash when it
+// acts on the tool; a launch or definition changed meanwhile is refused, never approved unseen.
 import { useEffect } from 'react'
-import type { GrantOptions, ServerInfo } from '../../shared/api'
+import type { GrantOptions, ServerInfo, ToolInfo } from '../../shared/api'
 import type { AccessRequest } from '../../shared/requests'
 import { useApp } from '../store/context'
 import { ToolReview } from './ToolReview'
@@ -14,20 +14,29 @@ import { Visible } from './Visible'
 import { IsolationBadge } from './ServerIsolation'
 import { LaunchDetails } from './Launch'
 
+/** A grant on this server acts on the server itself (switches it on, approves it): the core's rule, on what the window shows now. */
+export function grantsServer(server: ServerInfo): boolean {
+  return !server.enabled || server.quarantined
+}
+
 /**
- * The launch_hash to send with a grant: always that of the launch on screen. A server shown as
- * approved may be in quarantine by the time the grant arrives (its launch changed behind the
- * window), and the grant would then approve a launch nobody saw; with the hash it is refused.
+ * The hash to send with a grant: always that of what is on screen. For a server that is off or in
+ * quarantine, its launch_hash (a server shown as approved may be in quarantine by the time the
+ * grant arrives; the grant would then approve a launch nobody saw, and with the hash it is
+ * refused); for a tool of a running server, the definition shown (a tool that changed again
+ * since is refused, 409 definition_changed).
  */
-export function reviewedLaunch(server: ServerInfo | undefined): GrantOptions | undefined {
-  return server ? { hash: server.launch_hash } : undefined
+export function reviewedHash(server: ServerInfo | undefined, tool: ToolInfo | undefined): GrantOptions | undefined {
+  if (!server) return undefined
+  if (grantsServer(server) || !tool) return { hash: server.launch_hash }
+  return { hash: tool.approval.hash }
 }
 
 export function useReviewReady(req: AccessRequest): boolean {
   const server = useApp((s) => s.servers.find((x) => x.name === req.server))
   const tools = useApp((s) => s.tools[req.server])
-  const serverLevel = req.lock === 'server_disabled' || req.lock === 'server_quarantined'
-  return server !== undefined && (serverLevel || tools !== undefined)
+  // a grant on a running server acts on the tool: its review (the tool list) must be there
+  return server !== undefined && (grantsServer(server) || tools !== undefined)
 }
 
 export function RequestReview({ req }: { req: AccessRequest }) {
@@ -39,8 +48,8 @@ export function RequestReview({ req }: { req: AccessRequest }) {
   }, [tools, loadTools, req.server])
   if (!server) return <p className="muted small">Loading the server…</p>
   const tool = tools?.find((t) => t.tool === req.tool)
-  // a server put in quarantine after the request (its launch changed) is reviewed as a server too
-  const serverLevel = req.lock === 'server_disabled' || req.lock === 'server_quarantined' || server.quarantined
+  // what the grant acts on now: a server put in quarantine or switched off after the request is reviewed as a server
+  const serverLevel = grantsServer(server)
   const approves = server.quarantined
   return (
     <div className="request-review" data-review={req.lock}>
@@ -56,6 +65,12 @@ export function RequestReview({ req }: { req: AccessRequest }) {
               {tools && tools.length > 0
                 ? `Inspected tools: ${tools.map((t) => t.tool).join(', ')}.`
                 : 'Its tools are not known yet: Inspect it in the Servers view to list them first.'}
+            </p>
+          )}
+          {tool && (tool.approval.status === 'changed' || tool.approval.status === 'unknown') && (
+            <p className="muted small" data-stays-locked={tool.name}>
+              {req.tool} itself stays locked: its {tool.approval.status === 'changed' ? 'change' : 'definition'} is not part of this grant and waits for its own
+              review.
             </p>
           )}
         </>

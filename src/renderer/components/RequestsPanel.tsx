@@ -8,7 +8,7 @@ import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
 import { useNow } from '../lib/now'
 import { StatusBadge } from './Badge'
-import { RequestReview, reviewedLaunch, useReviewReady } from './RequestReview'
+import { RequestReview, reviewedHash, useReviewReady } from './RequestReview'
 
 function who(req: AccessRequest): string {
   if (req.agent) return req.client ? `${req.agent} (${req.client})` : req.agent
@@ -21,8 +21,9 @@ function Answers({ req }: { req: AccessRequest }) {
   const deny = useApp((s) => s.denyRequest)
   const ready = useReviewReady(req)
   const server = useApp((s) => s.servers.find((x) => x.name === req.server))
-  // the launch the review shows is the one a grant approves
-  const bound = reviewedLaunch(server)
+  const tool = useApp((s) => s.tools[req.server]?.find((t) => t.tool === req.tool))
+  // what the review shows is what a grant acts on: the launch, or the tool's definition
+  const bound = reviewedHash(server, tool)
   const onceOk = ONCE_STATUSES.has(req.lock)
   const off = busy || !ready
   return (

@@ -1,6 +1,7 @@
 // "Allow once" at the call gate (issue 15): a call the gate refused because of a tool-level lock
 // the user lifted for one call (disabled_by_user, pending_approval, disabled_unknown) goes
-// through when the calling agent holds a pass for exactly that tool. The pass is taken before
+// through when the calling agent holds a pass for exactly that tool, as it was when the user allowed
+// it (the pass carries the definition hash: a tool changed since is not called). The pass is taken before
 // the call starts, synchronously, so of concurrent calls exactly one gets through.
 import { parseToolId } from '../../../shared/ids'
 import { ONCE_STATUSES } from '../../../shared/requests'
@@ -25,5 +26,5 @@ export function takeOncePass(
   const cfg = catalog.serverConfig(ref.server)
   if (!entry || entry.hidden || !cfg || !scope.allows(entry) || catalog.serverLock(cfg)) return null
   if (!ONCE_STATUSES.has(entry.status as never) || checkVariant(entry, variant) || !running(entry.server)) return null
-  return keeper.consumeOnce(scope.agent, entry.server, entry.name) ? entry : null
+  return keeper.consumeOnce(scope.agent, entry.server, entry.name, entry.hash) ? entry : null
 }

@@ -80,8 +80,8 @@ export function requireTool(catalog: Catalog, server: string, tool: string): Cat
 
 const until = (t: TimedAct): string => ` until ${t.until}`
 
-/** The definition the user reviewed must still be the one listed (approve/reject carry its hash). */
-function requireReviewed(e: CatalogEntry, expectedHash: string | undefined): void {
+/** The definition the user reviewed must still be the one listed (approve, reject and a grant of a tool carry its hash). */
+export function requireReviewed(e: CatalogEntry, expectedHash: string | undefined): void {
   if (expectedHash !== undefined && expectedHash !== e.hash) {
     throw new ApiError(
       'definition_changed',

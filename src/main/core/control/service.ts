@@ -444,7 +444,7 @@ export class ControlService implements Api {
     const g = parseGrantFor(grantFor)
     if ('error' in g) throw new ApiError('invalid_arguments', g.error, 400)
     if (options.hash !== undefined && (typeof options.hash !== 'string' || options.hash === ''))
-      throw new ApiError('invalid_arguments', 'hash must be the launch_hash you reviewed (a non-empty string)', 400)
+      throw new ApiError('invalid_arguments', 'hash must be the launch_hash or definition_hash you reviewed (a non-empty string)', 400)
     const r = await this.d.requests.grant(id, g, options.hash)
     this.answered('grant', r)
     return { ok: true, ...r }

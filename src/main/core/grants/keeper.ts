@@ -154,7 +154,8 @@ export class GrantKeeper {
   }
 
   /** Gives `agent` one call of server:tool (unused, it lapses after ONCE_PASS_TTL_MS). */
-  async addOnce(agent: string | null, server: string, tool: string, requestId?: string): Promise<Grant> {
+  /** `hash`: the definition the user allowed the call of; a tool changed since gets no call from the pass. */
+  async addOnce(agent: string | null, server: string, tool: string, requestId?: string, hash?: string): Promise<Grant> {
     const now = this.now()
     const g: Grant = {
       id: `g_${randomBytes(9).toString('base64url')}`,
@@ -165,6 +166,7 @@ export class GrantKeeper {
       until: new Date(now + ONCE_PASS_TTL_MS).toISOString(),
       created_at: new Date(now).toISOString(),
       ...(requestId ? { request_id: requestId } : {}),
+      ...(hash ? { hash } : {}),
       undo: [],
     }
     await this.d.catalog.store.update((s) => {
@@ -175,17 +177,26 @@ export class GrantKeeper {
   }
 
   /** The unused pass of `agent` for server:tool, if any. */
-  onceFor(agent: string | null, server: string, tool: string): Grant | undefined {
+  onceFor(agent: string | null, server: string, tool: string, hash: string | undefined): Grant | undefined {
     const now = this.now()
-    return this.grants.find((g) => g.kind === 'once' && g.server === server && g.tool === tool && (g.agent ?? null) === agent && Date.parse(g.until) > now)
+    return this.grants.find(
+      (g) =>
+        g.kind === 'once' &&
+        g.server === server &&
+        g.tool === tool &&
+        (g.agent ?? null) === agent &&
+        Date.parse(g.until) > now &&
+        // bound to the definition the user allowed: a pass of v2 does not call v3
+        (g.hash === undefined || g.hash === hash),
+    )
   }
 
   /**
    * Uses the pass: it is gone from memory before this returns (the state write follows), so of
    * concurrent calls exactly one gets it.
    */
-  consumeOnce(agent: string | null, server: string, tool: string): Grant | null {
-    const g = this.onceFor(agent, server, tool)
+  consumeOnce(agent: string | null, server: string, tool: string, hash: string): Grant | null {
+    const g = this.onceFor(agent, server, tool, hash)
     if (!g) return null
     void this.d.catalog.store
       .update((s) => {

@@ -22,8 +22,8 @@ import type { Catalog } from '../catalog/catalog'
 import type { Scope } from '../agent/scope'
 import { PendingDecisions, newId } from './pending'
 import { evaluateRequest, type Evaluation } from './evaluate'
-import { liftLocks, type LiftContext } from './grant'
-import { requireReviewedLaunch } from '../catalog/decisions'
+import { grantsServer, liftLocks, type LiftContext } from './grant'
+import { requireReviewed, requireReviewedLaunch } from '../catalog/decisions'
 import type { GrantKeeper } from '../grants/keeper'
 
 export const MAX_PENDING_PER_AGENT = 20
@@ -58,6 +58,9 @@ export interface RequestsDeps extends LiftContext {
   onAnswered?(req: AccessRequest, message: string): void
   now?(): number
 }
+
+/** A lock on the tool itself (not on its server): what a server-level grant leaves in place. */
+const isToolLevelLock = (status: string): boolean => status === 'pending_approval' || status === 'disabled_by_user' || status === 'disabled_unknown'
 
 const agentLabel = (agent: string | null): string => (agent === null ? 'this session' : `agent "${agent}"`)
 
@@ -97,7 +100,7 @@ export class AccessRequests {
     const same = (r: AccessRequest) => r.agent === agent && r.server === ref.server && r.tool === tool
     const all = this.queue.all()
     // an unused "Allow once" pass: the earlier request was granted and still holds
-    const once = this.d.keeper.onceFor(agent, ref.server, tool)
+    const once = this.d.keeper.onceFor(agent, ref.server, tool, ev.entry?.hash)
     if (once) {
       const granted = all.find((r) => r.id === once.request_id)
       return { request_id: granted?.id ?? null, status: 'granted', message: this.grantedMessage(id, 'once', ev) }
@@ -162,6 +165,15 @@ export class AccessRequests {
 
   private answered(req: AccessRequest, id: string, ev: Evaluation): AskResult {
     if (req.status === 'denied') return { request_id: req.id, status: 'denied', message: this.deniedMessage(id) }
+    // a grant that opened the server does not approve a tool definition nobody reviewed
+    const now = this.d.catalog.entry(id)
+    if (now && !now.hidden && isToolLevelLock(now.status) && req.granted_for !== 'once') {
+      return {
+        request_id: req.id,
+        status: 'granted',
+        message: `The user opened server ${req.server}, but ${id} itself is still locked (${now.status}): its definition waits for the user's review. Call request_access again for it if you still need it.`,
+      }
+    }
     return { request_id: req.id, status: 'granted', message: this.grantedMessage(id, req.granted_for ?? 'always', ev, req.until) }
   }
 
@@ -187,10 +199,19 @@ export class AccessRequests {
       .map((r) => this.withLaunchHash(r))
   }
 
-  /** A waiting request whose grant would approve a quarantined server carries the launch_hash of that server's launch (send it back with the grant). */
+  /**
+   * What a waiting request's grant is bound to: a grant that would approve a quarantined server
+   * carries the `launch_hash` of that server's launch; a grant that acts on the tool of a running
+   * server carries its `definition_hash` (send the one you reviewed back as `hash` with the grant).
+   */
   private withLaunchHash(r: AccessRequest): AccessRequest {
-    const cfg = r.status === 'pending' ? this.d.catalog.serverConfig(r.server) : undefined
-    return cfg && this.d.catalog.quarantineOf(cfg) !== null ? { ...r, launch_hash: this.d.catalog.launchHash(cfg) } : { ...r }
+    if (r.status !== 'pending') return { ...r }
+    const { catalog } = this.d
+    const cfg = catalog.serverConfig(r.server)
+    if (!cfg) return { ...r }
+    if (grantsServer(catalog, r.server)) return catalog.quarantineOf(cfg) !== null ? { ...r, launch_hash: catalog.launchHash(cfg) } : { ...r }
+    const e = catalog.entry(`${r.server}:${r.tool}`)
+    return e && !e.hidden ? { ...r, definition_hash: e.hash } : { ...r }
   }
 
   private pendingRequest(id: string): AccessRequest {
@@ -200,13 +221,20 @@ export class AccessRequests {
     return req
   }
 
-  /** The user allows: once (one call by the asking agent), always, or for a time. */
-  async grant(id: string, grantFor: GrantFor, expectedLaunch?: string): Promise<{ request: AccessRequest; message: string }> {
+  /**
+   * The user allows: once (one call by the asking agent), always, or for a time. `expected` is the
+   * hash of what the user reviewed: the launch_hash when the grant acts on the server (it is off or
+   * in quarantine), else the tool's definition hash; checked before any act (409 launch_changed /
+   * definition_changed).
+   */
+  async grant(id: string, grantFor: GrantFor, expected?: string): Promise<{ request: AccessRequest; message: string }> {
     const req = this.pendingRequest(id)
     const ref = { server: req.server, tool: req.tool }
-    // the launch the user reviewed must be the one a grant would approve: checked before any act
-    const cfg = this.d.catalog.serverConfig(req.server)
-    if (cfg) requireReviewedLaunch(this.d.catalog, cfg, expectedLaunch)
+    const { catalog } = this.d
+    const cfg = catalog.serverConfig(req.server)
+    const entry = catalog.entry(`${req.server}:${req.tool}`)
+    if (cfg && grantsServer(catalog, req.server)) requireReviewedLaunch(catalog, cfg, expected)
+    else if (entry && !entry.hidden) requireReviewed(entry, expected)
     const ev = evaluateRequest(this.d.catalog, this.d.scopeFor(req.agent), ref)
     if (ev.kind === 'error' || ev.kind === 'not_requestable') throw new ApiError('not_requestable', `cannot grant ${req.name}: ${ev.message}`, 409)
     const forText = grantForText(grantFor)
@@ -222,13 +250,13 @@ export class AccessRequests {
           409,
         )
       }
-      const pass = await this.d.keeper.addOnce(req.agent, req.server, req.tool, req.id)
+      const pass = await this.d.keeper.addOnce(req.agent, req.server, req.tool, req.id, ev.entry?.hash)
       until = pass.until
       message = `Allowed one call of ${req.name} by ${agentLabel(req.agent)} (unused, it lapses at ${pass.until}).`
     } else {
       const now = this.d.now?.() ?? Date.now()
       until = grantFor.kind === 'timed' ? new Date(now + grantFor.ms).toISOString() : undefined
-      const acts = await liftLocks(this.d, req.server, req.tool, until ? { id: newId('g'), until, request_id: req.id } : undefined, expectedLaunch)
+      const acts = await liftLocks(this.d, req.server, req.tool, until ? { id: newId('g'), until, request_id: req.id } : undefined, expected)
       message = `${acts.join(' ')}${grantFor.kind === 'timed' ? ` (for ${formatDuration(grantFor.ms)})` : ''}`.trim()
     }
     if (!this.queue.isPending(id)) throw new ApiError('request_answered', `request ${id} was answered meanwhile.`, 409)

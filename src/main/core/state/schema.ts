@@ -82,6 +82,8 @@ export const GrantSchema = z.object({
   created_at: z.string(),
   /** the access request it answered, if any */
   request_id: z.string().optional(),
+  /** a once pass: the definition hash of the tool the user allowed (a changed tool gets no call from it) */
+  hash: z.string().optional(),
   undo: z.array(GrantUndoSchema).default([]),
 })
 export type Grant = z.infer<typeof GrantSchema>
