@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Retrieval quality end to end (issue 19): every run of bench/lib/retrieval-eval.mjs (the dev set
 // and the held-out sets, on their corpus and, for the corpus_v2 sets, on livemcptool) scored by
-// the shared scorer, ../shared/bench/score-retrieval.mjs, through `toolgate stdio` with one
+// the independent scorer, test/fixtures/bench/score-retrieval.mjs, through `toolgate stdio` with one
 // fixture upstream per corpus server. Needs the build.
 //
 //   node bench/retrieval-e2e.mjs [--only dev,live-fresh] [--json FILE]
@@ -10,7 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { ROOT } from './lib/util.mjs'
-import { CORPORA, SHARED, loadAll } from './lib/retrieval-eval.mjs'
+import { CORPORA, REFERENCE, loadAll } from './lib/retrieval-eval.mjs'
 
 const argv = process.argv.slice(2)
 const opt = (f, d) => {
@@ -28,7 +28,7 @@ try {
     const json = path.join(tmp, `${run.name}.result.json`)
     const r = spawnSync(
       process.execPath,
-      [path.join(SHARED, 'bench/score-retrieval.mjs'), '--golden', golden, '--corpus', CORPORA[run.corpus], '--json', json],
+      [path.join(REFERENCE, 'bench/score-retrieval.mjs'), '--golden', golden, '--corpus', CORPORA[run.corpus], '--json', json],
       {
         cwd: ROOT,
         encoding: 'utf8',

@@ -5,10 +5,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
 import { pathToFileURL } from 'node:url'
-import { FIXTURE, TOOLGATE_BIN, BENCH, SHARED, track, waitFor, sleep, rssOf, stopProcess, requireRoot } from './util.mjs'
+import { FIXTURE, TOOLGATE_BIN, BENCH, REFERENCE, track, waitFor, sleep, rssOf, stopProcess, requireRoot } from './util.mjs'
 
 // The shared, dependency-free stdio client (independent of the code under test).
-export const { StdioMcpClient, jsonOf, textOf } = await import(pathToFileURL(path.join(SHARED, 'bench/lib/mcp-stdio.mjs')).href)
+export const { StdioMcpClient, jsonOf, textOf } = await import(pathToFileURL(path.join(REFERENCE, 'bench/lib/mcp-stdio.mjs')).href)
 
 export const BENCH_KEY = 'bench-key-0123456789abcdef0123456789'
 

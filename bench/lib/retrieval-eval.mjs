@@ -1,23 +1,23 @@
 // Retrieval quality in process: the shared corpora indexed as the catalog indexes them, the dev
 // set and the held-out sets (test/fixtures/retrieval/), scored with the shared metric code
-// (../shared/bench/lib/metrics.mjs: R@k, MRR, nDCG@10). Used by `npm run bench` (with the built
+// (test/fixtures/bench/lib/metrics.mjs: R@k, MRR, nDCG@10). Used by `npm run bench` (with the built
 // core) and by test/unit/search-heldout.test.ts (with the sources); the index class is passed in.
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-export const SHARED = process.env.TOOLGATE_SHARED ?? path.resolve(ROOT, '../shared')
+export const REFERENCE = path.join(ROOT, 'test/fixtures') // the independent fixture server, raw client, scorer and datasets
 export const FIXTURES = path.join(ROOT, 'test/fixtures/retrieval')
 export const CORPORA = {
-  v2: path.join(SHARED, 'datasets/corpus_v2.tools.json'),
-  live: path.join(SHARED, 'datasets/livemcptool/tools.json'),
+  v2: path.join(REFERENCE, 'datasets/corpus_v2.tools.json'),
+  live: path.join(REFERENCE, 'datasets/livemcptool/tools.json'),
 }
 export const LIMIT = 10
 
 /** Every set, the corpus it was written for, and whether it is also scored on the other corpus. */
 export const SETS = [
-  { name: 'dev', file: path.join(SHARED, 'datasets/retrieval_golden_dev.json'), corpus: 'v2', alsoOn: 'live' },
+  { name: 'dev', file: path.join(REFERENCE, 'datasets/retrieval_golden_dev.json'), corpus: 'v2', alsoOn: 'live' },
   { name: 'dev-paraphrase', file: path.join(FIXTURES, 'dev-paraphrase.json'), corpus: 'v2', alsoOn: 'live' },
   { name: 'v2-fresh', file: path.join(FIXTURES, 'v2-fresh.json'), corpus: 'v2', alsoOn: 'live' },
   { name: 'live-fresh', file: path.join(FIXTURES, 'live-fresh.json'), corpus: 'live' },
@@ -27,7 +27,7 @@ export const SETS = [
 
 let metricsModule = null
 async function metrics() {
-  metricsModule ??= await import(pathToFileURL(path.join(SHARED, 'bench/lib/metrics.mjs')).href)
+  metricsModule ??= await import(pathToFileURL(path.join(REFERENCE, 'bench/lib/metrics.mjs')).href)
   return metricsModule
 }
 

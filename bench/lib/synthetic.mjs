@@ -3,12 +3,12 @@
 // Tool names are `verb_noun[_noun]` in a mix of snake_case (60 %), camelCase (25 %) and
 // kebab-case (15 %); descriptions are 10–40 words: an opening "Verb the noun ..." clause followed
 // by words drawn with a Zipf (s = 1) skew from a real vocabulary (every 3+-letter word of the tool
-// descriptions in /work/shared/datasets, ranked by frequency), so common words are common, as in
+// descriptions in test/fixtures/datasets, ranked by frequency), so common words are common, as in
 // real catalogs. Each tool has 1–4 parameters and some carry readOnly/destructive annotations.
 // Same seed → byte-identical catalog.
 import fs from 'node:fs'
 import path from 'node:path'
-import { SHARED } from './util.mjs'
+import { REFERENCE } from './util.mjs'
 
 export function rng(seed) {
   // mulberry32
@@ -304,7 +304,7 @@ export function vocabulary() {
   if (vocabCache) return vocabCache
   const counts = new Map()
   for (const f of ['livemcptool/tools.json', 'corpus_v1.tools.json', 'corpus_v2.tools.json']) {
-    const c = JSON.parse(fs.readFileSync(path.join(SHARED, 'datasets', f), 'utf8'))
+    const c = JSON.parse(fs.readFileSync(path.join(REFERENCE, 'datasets', f), 'utf8'))
     for (const t of c.tools) for (const w of (t.description ?? '').toLowerCase().match(/[a-z]{3,14}/g) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1)
   }
   vocabCache = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w)
@@ -384,7 +384,7 @@ export function syntheticCatalog(total, { servers = 50, seed = 42 } = {}) {
 
 /** The livemcptool corpus (527 real tools, 70 servers) as {servers: [{name, tools}]}. */
 export function liveCorpus() {
-  const file = path.join(SHARED, 'datasets/livemcptool/tools.json')
+  const file = path.join(REFERENCE, 'datasets/livemcptool/tools.json')
   const c = JSON.parse(fs.readFileSync(file, 'utf8'))
   const by = new Map()
   for (const t of c.tools) {

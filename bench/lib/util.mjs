@@ -9,8 +9,8 @@ import { createRequire } from 'node:module'
 
 export const BENCH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const ROOT = path.resolve(BENCH, '..')
-export const SHARED = process.env.TOOLGATE_SHARED ?? path.resolve(ROOT, '../shared')
-export const FIXTURE = path.join(SHARED, 'bench/fixture-server.mjs')
+export const REFERENCE = path.join(ROOT, 'test/fixtures') // the independent fixture server, raw client, scorer and datasets
+export const FIXTURE = path.join(REFERENCE, 'bench/fixture-server.mjs')
 export const TOOLGATE_BIN = path.join(ROOT, 'bin/toolgate.js')
 export const requireRoot = createRequire(path.join(ROOT, 'package.json'))
 

@@ -27,7 +27,7 @@ const FLAGS = [
 const EVERYTHING = path.join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')
 const MEMORY = path.join(root, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')
 const ECHO = path.join(root, 'test/fixtures/servers/echo-env-server.mjs')
-const FIXTURE = process.env.FIXTURE_SERVER ?? path.resolve(root, '../shared/bench/fixture-server.mjs')
+const FIXTURE = process.env.FIXTURE_SERVER ?? path.join(root, 'test/fixtures/bench/fixture-server.mjs')
 const OAUTH_FIXTURE = path.join(root, 'test/fixtures/servers/oauth-mcp-server.mjs')
 
 // ---------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict'
 import { pathToFileURL } from 'node:url'
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..')
-const FIXTURE = process.env.FIXTURE_SERVER ?? path.resolve(root, '../shared/bench/fixture-server.mjs')
+const FIXTURE = process.env.FIXTURE_SERVER ?? path.join(root, 'test/fixtures/bench/fixture-server.mjs')
 const KEY = 'smoke-key-0123456789abcdefghijkl'
 
 const results = []

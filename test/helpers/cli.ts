@@ -22,7 +22,7 @@ export const RENDERER_INDEX = path.join(ROOT, 'out/renderer/index.html')
 export const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')
 export const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js')
 export const MEMORY = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')
-export const FIXTURE = path.resolve(ROOT, '../shared/bench/fixture-server.mjs')
+export const FIXTURE = path.join(ROOT, 'test/fixtures/bench/fixture-server.mjs')
 export const NOISY = path.join(ROOT, 'test/fixtures/servers/noisy-server.mjs')
 
 /** Fails with a clear message when the CLI has not been built (CI builds before `npm test`). */

@@ -1,5 +1,5 @@
 // MCP clients for end-to-end tests: the SDK Client over stdio (spawning `toolgate stdio`) and
-// over Streamable HTTP, plus the dependency-free StdioMcpClient from ../shared/bench for checks
+// over Streamable HTTP, plus the dependency-free StdioMcpClient from test/fixtures/bench for checks
 // on the raw lines a process writes to stdout.
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -107,7 +107,7 @@ export async function waitForUpstreams(h: McpHandle, names: string[], state = 'c
   })
 }
 
-// ---- the raw, SDK-free stdio client from ../shared/bench/lib/mcp-stdio.mjs ----------------
+// ---- the raw, SDK-free stdio client from test/fixtures/bench/lib/mcp-stdio.mjs ---------------
 
 export interface RawStdioClient {
   child: ChildProcess
@@ -123,7 +123,7 @@ export interface RawStdioClient {
   close(): Promise<void>
 }
 
-export const STDIO_LIB = path.resolve(ROOT, '../shared/bench/lib/mcp-stdio.mjs')
+export const STDIO_LIB = path.join(ROOT, 'test/fixtures/bench/lib/mcp-stdio.mjs')
 
 export interface RawSession {
   client: RawStdioClient

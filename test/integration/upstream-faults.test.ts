@@ -1,5 +1,5 @@
 // Upstream supervision against real misbehaving processes: the shared fixture server
-// (../shared/bench/fixture-server.mjs) and test/fixtures/garbage-server.mjs.
+// (test/fixtures/bench/fixture-server.mjs) and test/fixtures/garbage-server.mjs.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -16,7 +16,7 @@ import { pidAlive, waitFor } from '../helpers/wait'
 import { processesMatching } from '../helpers/cli'
 
 const ROOT = path.resolve(__dirname, '../..')
-const FIXTURE = path.resolve(ROOT, '../shared/bench/fixture-server.mjs')
+const FIXTURE = path.join(ROOT, 'test/fixtures/bench/fixture-server.mjs')
 const GARBAGE = path.resolve(ROOT, 'test/fixtures/garbage-server.mjs')
 const LIMITS = { maxTools: 100, maxDescriptionChars: 1000, maxResultBytes: 100_000 }
 
