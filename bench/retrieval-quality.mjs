@@ -1,16 +1,18 @@
 #!/usr/bin/env node
-// Retrieval quality in process (issue 19): R@5 / MRR / nDCG@10 of the shipped index on the dev set
-// and every held-out set, on both corpora, plus the ablations listed in docs/retrieval.md.
+// Retrieval quality in process (issues 19 and 30): R@5 / MRR / nDCG@10 of the shipped index on the
+// dev set and every held-out set, on both corpora, plus the ablations listed in docs/retrieval.md;
+// `wrong` is the share of requests to read (or to change) whose first result does the other thing.
 //
-//   node bench/retrieval-quality.mjs                  shipped configuration, one table
-//   node bench/retrieval-quality.mjs --ablations      also one row per switched-off component
+//   node bench/retrieval-quality.mjs                  shipped configuration, one row per run
+//   node bench/retrieval-quality.mjs --ablations      also one column per switched-off component
+//   node bench/retrieval-quality.mjs --core DIR/out/main/core.js   another build (an older commit)
 //   node bench/retrieval-quality.mjs --json FILE      raw aggregates
 //
 // Needs the build (out/main/core.js). `npm run bench -- --only quality` runs it too.
 import fs from 'node:fs'
 import path from 'node:path'
 import { ROOT, requireRoot } from './lib/util.mjs'
-import { evaluate, loadAll, HELD_OUT, replay, replaySplits } from './lib/retrieval-eval.mjs'
+import { evaluate, loadAll, HELD_OUT, ISSUE_30, replay, replaySplits } from './lib/retrieval-eval.mjs'
 
 const argv = process.argv.slice(2)
 const opt = (f, d) => {
@@ -18,7 +20,7 @@ const opt = (f, d) => {
   return i >= 0 ? argv[i + 1] : d
 }
 
-const core = requireRoot(path.join(ROOT, 'out/main/core.js'))
+const core = requireRoot(path.resolve(opt('--core', path.join(ROOT, 'out/main/core.js'))))
 const { ToolIndex, DEFAULT_INDEX_OPTIONS } = core
 
 /** name → ToolIndex options (partial, merged over the shipped defaults by the index). */
@@ -40,28 +42,31 @@ export function ablations(defaults) {
 }
 
 const f = (x) => x.toFixed(3)
-export function formatTable(rows, runNames) {
-  const head = `| configuration | ${runNames.join(' | ')} | held-out mean R@5 |`
-  const sep = `|---|${runNames.map(() => '---').join('|')}|---|`
-  const lines = rows.map(([name, res]) => {
-    const cells = runNames.map((r) => `${f(res[r].recall_at[5])} / ${f(res[r].mrr)} / ${f(res[r].ndcg_at_10)}`)
-    const mean = HELD_OUT.reduce((s, r) => s + res[r].recall_at[5], 0) / HELD_OUT.length
-    return `| ${name} | ${cells.join(' | ')} | ${f(mean)} |`
-  })
+const cell = (m) =>
+  `${f(m.recall_at[5])} / ${f(m.mrr)} / ${f(m.ndcg_at_10)}${m.wrong_effect ? ` (wrong ${f(m.wrong_effect.share)} of ${m.wrong_effect.of})` : ''}`
+const heldOutMean = (res) => HELD_OUT.reduce((s, r) => s + res[r].recall_at[5], 0) / HELD_OUT.length
+
+/** One row per run, one column per configuration. */
+export function formatTable(rows, runs) {
+  const head = `| run | queries | ${rows.map(([name]) => name).join(' | ')} |`
+  const sep = `|---|---|${rows.map(() => '---').join('|')}|`
+  const lines = runs.map((r) => `| ${r.name} | ${r.queries.length} | ${rows.map(([, res]) => cell(res[r.name])).join(' | ')} |`)
+  lines.push(`| held-out mean R@5 (issue 19's six) | | ${rows.map(([, res]) => f(heldOutMean(res))).join(' | ')} |`)
+  const issue30 = (res) => ISSUE_30.filter((r) => res[r]).reduce((s, r, _, a) => s + res[r].recall_at[5] / a.length, 0)
+  lines.push(`| mean R@5 of issue 30's sets | | ${rows.map(([, res]) => f(issue30(res))).join(' | ')} |`)
   return [head, sep, ...lines].join('\n')
 }
 
 const data = loadAll()
 const configs = argv.includes('--ablations') ? ablations(DEFAULT_INDEX_OPTIONS) : [['shipped', {}]]
-// --try '{"feedback":{"docs":3,"terms":5,"weight":0.3}}' (repeatable): extra rows, options merged over the shipped ones
+// --try '{"feedback":{"docs":3,"terms":5,"weight":0.3}}' (repeatable): extra columns, options merged over the shipped ones
 argv.forEach((a, i) => {
   if (a === '--try') configs.push([argv[i + 1], JSON.parse(argv[i + 1])])
 })
 const rows = []
 for (const [name, options] of configs) rows.push([name, await evaluate(ToolIndex, options, data)])
-const runNames = data.runs.map((r) => r.name)
-console.log(`R@5 / MRR / nDCG@10, limit 10; queries per run: ${data.runs.map((r) => `${r.name} ${r.queries.length}`).join(', ')}`)
-console.log(formatTable(rows, runNames))
+console.log('R@5 / MRR / nDCG@10, limit 10 (livemcpbench: by tool name)')
+console.log(formatTable(rows, data.runs))
 const out = opt('--json')
 if (out) fs.writeFileSync(out, JSON.stringify(Object.fromEntries(rows.map(([n, r]) => [n, r])), null, 1))
 

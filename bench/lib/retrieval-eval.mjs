@@ -2,6 +2,8 @@
 // set and the held-out sets (test/fixtures/retrieval/), scored with the shared metric code
 // (test/fixtures/bench/lib/metrics.mjs: R@k, MRR, nDCG@10). Used by `npm run bench` (with the built
 // core) and by test/unit/search-heldout.test.ts (with the sources); the index class is passed in.
+// The tools of the reference servers carry the annotations those servers ship today
+// (test/fixtures/retrieval/reference-annotations.json); the corpora themselves have none.
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -23,7 +25,31 @@ export const SETS = [
   { name: 'live-fresh', file: path.join(FIXTURES, 'live-fresh.json'), corpus: 'live' },
   { name: 'known-item', file: path.join(FIXTURES, 'known-item.json'), corpus: 'live' },
   { name: 'para36', file: path.join(FIXTURES, 'para36.json'), corpus: 'live' },
+  // issue 30, written before any of its tuning: requests whose words differ from the tool's
+  { name: 'gap-v2', file: path.join(FIXTURES, 'gap-v2.json'), corpus: 'v2', alsoOn: 'live' },
+  { name: 'gap-live', file: path.join(FIXTURES, 'gap-live.json'), corpus: 'live' },
+  // issue 30: the same object asked for with a verb that reads and one that changes
+  { name: 'intent', file: path.join(FIXTURES, 'intent.json'), corpus: 'v2', alsoOn: 'live' },
+  // LiveMCPBench's tasks, scored by tool name (make-livemcpbench.mjs)
+  { name: 'livemcpbench', file: path.join(FIXTURES, 'livemcpbench.json'), corpus: 'live', nameLevel: true },
 ]
+
+/** server → tool name → annotations, as the reference servers ship them (README there). */
+const REFERENCE_ANNOTATIONS = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'reference-annotations.json'), 'utf8')).servers
+
+/** The annotations a corpus tool gets from reference-annotations.json, or undefined. */
+export function referenceAnnotations(server, tool) {
+  return REFERENCE_ANNOTATIONS[server]?.tools[tool]
+}
+
+/**
+ * What a tool does to the world, judged from its annotations the way MCP's defaults read them
+ * (this file's own reading, independent of Toolgate's code): 'read' only with readOnlyHint true;
+ * a tool without hints may change things.
+ */
+export function effectOf(annotations) {
+  return annotations?.readOnlyHint === true ? 'read' : 'change'
+}
 
 let metricsModule = null
 async function metrics() {
@@ -44,12 +70,38 @@ export function loadCorpus(file) {
       .map((p) => (p && typeof p.description === 'string' ? p.description : ''))
       .filter(Boolean)
       .join(' ')
-    return { id: `${server}:${t.tool}`, server, name: t.tool, description: t.description ?? '', paramNames: Object.keys(props), paramText }
+    const annotations = t.annotations ?? referenceAnnotations(server, t.tool)
+    return {
+      id: `${server}:${t.tool}`,
+      server,
+      name: t.tool,
+      description: t.description ?? '',
+      paramNames: Object.keys(props),
+      paramText,
+      ...(annotations ? { annotations } : {}),
+    }
   })
 }
 
+/** A corpus file with the reference annotations written into its tools (for the end-to-end scorer's fixture servers). */
+export function annotatedCorpus(file) {
+  const raw = JSON.parse(fs.readFileSync(file, 'utf8'))
+  return {
+    ...raw,
+    tools: raw.tools.map((t) => {
+      const annotations = t.annotations ?? referenceAnnotations(safeName(t.server), t.tool)
+      return annotations ? { ...t, annotations } : t
+    }),
+  }
+}
+
 export function loadQueries(file) {
-  return JSON.parse(fs.readFileSync(file, 'utf8')).queries.map((q) => ({ id: q.id, query: q.query, labels: q.labels }))
+  return JSON.parse(fs.readFileSync(file, 'utf8')).queries.map((q) => ({
+    id: q.id,
+    query: q.query,
+    labels: q.labels,
+    ...(q.effect ? { effect: q.effect } : {}),
+  }))
 }
 
 // livemcptool has a second file server (desktop-commander) and a text editor whose tools do the
@@ -90,27 +142,61 @@ export function buildIndex(ToolIndex, tools, options = {}) {
   return index
 }
 
-/** Runs the queries (limit 10) and aggregates; `rank(query)` may replace index.search. */
-export async function score(search, queries) {
+const toolName = (id) => id.slice(id.indexOf(':') + 1)
+
+/**
+ * Runs the queries (limit 10) and aggregates; `search(query)` is index.search or a wrapper.
+ * `nameLevel`: ranked by distinct tool name (labels are names), as score-retrieval.mjs --name-level.
+ * `effects` (tool id → {effect: 'read' | 'change', annotated}): adds `wrong_effect`, the share of
+ * the queries with an intent whose first result does the other thing. A query's intent is its
+ * `effect` field (intent.json), else the one effect of its best-graded tools when all of them
+ * are annotated.
+ */
+export async function score(search, queries, { nameLevel = false, effects = null } = {}) {
   const { aggregate } = await metrics()
-  return aggregate(
-    queries.map((q) => ({
-      id: q.id,
-      labels: q.labels,
-      ranked: search(q.query)
-        .slice(0, LIMIT)
-        .map((h) => h.id),
-    })),
-  )
+  let intents = 0
+  let wrong = 0
+  const perQuery = queries.map((q) => {
+    const hits = search(q.query)
+    const intent = effects && !nameLevel ? intentOf(q, effects) : undefined
+    if (intent && hits.length > 0) {
+      intents++
+      if ((effects.get(hits[0].id)?.effect ?? 'change') !== intent) wrong++
+    }
+    const ids = hits.map((h) => h.id)
+    const ranked = nameLevel ? [...new Set(ids.map(toolName))] : ids
+    return { id: q.id, labels: q.labels, ranked: ranked.slice(0, LIMIT) }
+  })
+  const out = aggregate(perQuery)
+  if (intents > 0) out.wrong_effect = { share: wrong / intents, of: intents }
+  return out
+}
+
+function intentOf(q, effects) {
+  if (q.effect) return q.effect === 'read' ? 'read' : 'change'
+  const best = Math.max(...q.labels.map((l) => l.relevance))
+  const kinds = new Set()
+  for (const l of q.labels) {
+    if (l.relevance !== best) continue
+    const e = effects.get(l.tool_id)
+    if (!e?.annotated) return undefined
+    kinds.add(e.effect)
+  }
+  return kinds.size === 1 ? [...kinds][0] : undefined
 }
 
 /** Corpora and query sets, loaded once. */
 export function loadAll() {
   const corpora = { v2: loadCorpus(CORPORA.v2), live: loadCorpus(CORPORA.live) }
   const ids = { v2: new Set(corpora.v2.map((t) => t.id)), live: new Set(corpora.live.map((t) => t.id)) }
+  const names = { v2: new Set(corpora.v2.map((t) => t.name)), live: new Set(corpora.live.map((t) => t.name)) }
   const runs = []
   for (const s of SETS) {
     const queries = loadQueries(s.file)
+    if (s.nameLevel) {
+      runs.push({ name: s.name, corpus: s.corpus, nameLevel: true, queries: restrictTo(queries, names[s.corpus]) })
+      continue
+    }
     runs.push({ name: s.name, corpus: s.corpus, queries: restrictTo(queries, ids[s.corpus]) })
     if (s.alsoOn) runs.push({ name: `${s.name}@${s.alsoOn}`, corpus: s.alsoOn, queries: restrictTo(queries, ids[s.alsoOn], true) })
   }
@@ -124,17 +210,23 @@ export function loadAll() {
 export async function evaluate(ToolIndex, options = {}, data = loadAll(), wrap = null) {
   const indexes = {}
   for (const [name, tools] of Object.entries(data.corpora)) indexes[name] = buildIndex(ToolIndex, tools, options)
+  const effects = {}
+  for (const [name, tools] of Object.entries(data.corpora))
+    effects[name] = new Map(tools.map((t) => [t.id, { effect: effectOf(t.annotations), annotated: t.annotations !== undefined }]))
   const out = {}
   for (const run of data.runs) {
     const index = indexes[run.corpus]
     const search = wrap ? wrap(index, run.corpus) : (q) => index.search(q)
-    out[run.name] = await score(search, run.queries)
+    out[run.name] = await score(search, run.queries, { nameLevel: run.nameLevel === true, effects: effects[run.corpus] })
   }
   return out
 }
 
 /** Mean over the held-out runs that count for the target (everything but dev and para36). */
 export const HELD_OUT = ['dev-paraphrase', 'v2-fresh', 'live-fresh', 'known-item', 'dev-paraphrase@live', 'v2-fresh@live']
+
+/** Issue 30's sets (never tuned on): vocabulary gaps, read-or-change intent, LiveMCPBench's tasks. */
+export const ISSUE_30 = ['gap-v2', 'gap-v2@live', 'gap-live', 'intent', 'intent@live', 'livemcpbench']
 
 /**
  * Replay of learning from use: an index over `tools`, `history` queries each followed by a call
