@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isStopWord, makeAnalyzer, makeQueryAnalyzer, splitIdentifier, tokenize } from '../../src/main/core/search/tokenize'
-import { stem } from '../../src/main/core/search/stem'
+import { makeStem, porter, stem } from '../../src/main/core/search/stem'
 import { expandQuery, leadingVerb, synonymsOf } from '../../src/main/core/search/synonyms'
 
 describe('splitIdentifier', () => {
@@ -46,7 +46,8 @@ describe('splitIdentifier', () => {
 describe('tokenize (index terms)', () => {
   it('drops stop words and single letters, stems the rest', () => {
     expect(tokenize('Get a list of all the files in my folder')).toEqual(['get', 'list', 'file', 'folder'])
-    expect(tokenize("I've added it to them")).toEqual(['ad'])
+    expect(tokenize("I've added it to them")).toEqual(['add'])
+    expect(tokenize('really, something is still there')).toEqual([])
   })
 
   it('stems inflections together', () => {
@@ -169,12 +170,32 @@ describe('Porter stemmer', () => {
     ['generalizations', 'gener'],
     ['oscillators', 'oscil'],
   ])('%s → %s', (word, expected) => {
-    expect(stem(word)).toBe(expected)
+    expect(porter(word)).toBe(expected)
+    expect(stem(word)).toBe(expected) // the extensions leave Porter's own list alone
   })
 
-  it('has no local extensions (issue 19): plain Porter from the package, quirks included', () => {
-    expect(stem('relationship')).not.toBe(stem('relation'))
-    expect(stem('added')).toBe('ad')
+  it('plain Porter keeps -ship and undoubles add: the quirks the two extensions fix', () => {
+    expect(porter('relationship')).not.toBe(porter('relation'))
+    expect(porter('added')).toBe('ad')
+    expect(porter('add')).toBe('add')
+  })
+
+  it('the -ship extension (restored by issue 30) strips -ship when enough is left', () => {
+    expect(stem('relationship')).toBe(stem('relation'))
+    expect(stem('relationships')).toBe(stem('relations'))
+    expect(stem('ownership')).toBe(stem('owner'))
+    expect(stem('ship')).toBe('ship')
+    expect(stem('worship')).toBe(porter('worship')) // "wor" is too short to be a stem
+    expect(makeStem({ ship: false, shortStems: true })('relationship')).toBe(porter('relationship'))
+  })
+
+  it('the short-stem extension (restored by issue 30) keeps added/adding with add', () => {
+    expect(stem('added')).toBe('add')
+    expect(stem('adding')).toBe('add')
+    expect(stem('adds')).toBe('add')
+    expect(stem('hopping')).toBe('hop') // 4 letters before -ing: Porter as usual
+    expect(stem('filled')).toBe('fill') // l, s, z are never undoubled by Porter anyway
+    expect(makeStem({ ship: true, shortStems: false })('added')).toBe('ad')
   })
 
   it('leaves short words, digits and non-Latin text alone', () => {

@@ -46,7 +46,9 @@ export function splitIdentifier(name: string): string[] {
 // conjunctions, quantifiers), contraction fragments left by splitting on apostrophes
 // ("I've" → i, ve), and two words that carry nothing in a catalog of tools ("tool", "tools").
 // Content words of any kind — verbs like get/list/create, nouns like file — are NOT here.
-const STOP_WORDS: ReadonlySet<string> = new Set(
+// The vocabulary rule of synonyms.ts applies: a word leaves this list only when a held-out set
+// shows that dropping it harms (bench/retrieval-vocab.mjs).
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'a about above after again against all am an and any are as at be because been before being below ' +
     'between both but by can could did do does doing down during each either etc few for from further ' +
@@ -56,6 +58,9 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
     'them themselves then there these they this those through to too under until up upon us very via ' +
     'was we were what when where whether which while who whom whose why will with within would yet you ' +
     'your yours yourself yourselves ' +
+    // indefinite pronouns and adverbs that only frame a request; all in the SMART stop list (Salton
+    // & Buckley; Lewis et al. 2004, RCV1 appendix 11); restored (issue 30)
+    'every everything anything something nothing one already also still ever even really ' +
     // contraction fragments
     's t d ll m re ve don doesn didn isn aren wasn weren hasn haven hadn won wouldn shouldn couldn ' +
     'can cannot ' +
@@ -86,6 +91,10 @@ export interface AnalyzerOptions {
   stem: boolean
   /** also index a camel-cased word whole ("GitHub" → git, hub, github) */
   catenate: boolean
+  /** another stop list than the shipped one (benchmarks re-judge entries with it) */
+  stopList?: ReadonlySet<string>
+  /** another stemming function than the shipped one (benchmarks re-judge stemming rules with it) */
+  stemWith?: (word: string) => string
 }
 
 export const DEFAULT_ANALYZER: AnalyzerOptions = { splitCase: true, stopWords: true, stem: true, catenate: true }
@@ -97,7 +106,7 @@ const LOWER_ASCII = /^[a-z]+$/
 
 /** Maps one lowercase word to zero or more index terms (stop word → none, CJK → bigrams). */
 function wordToTerms(word: string, opts: AnalyzerOptions, out: string[], ascii = false): void {
-  if (opts.stopWords && STOP_WORDS.has(word)) return
+  if (opts.stopWords && (opts.stopList ?? STOP_WORDS).has(word)) return
   if (!ascii && CJK.test(word)) {
     // A run may mix CJK with other letters ("12306余票" arrives as "12306" and "余票").
     for (const m of word.matchAll(CJK_RUN)) cjkBigrams(m[0], out)
@@ -107,7 +116,7 @@ function wordToTerms(word: string, opts: AnalyzerOptions, out: string[], ascii =
   }
   // Single letters carry no meaning on their own; single digits can ("2fa" → 2, fa).
   if (opts.stopWords && word.length === 1 && !/\p{N}/u.test(word)) return
-  out.push(opts.stem ? stem(word) : word)
+  out.push(opts.stem ? (opts.stemWith ?? stem)(word) : word)
 }
 
 /** Builds a text → terms function; the defaults are what the index uses (see the file header). */

@@ -225,7 +225,9 @@ export class ToolIndex {
     const analyzed = this.analyzeQuery(query)
     const typed = [...new Set(analyzed.terms)].slice(0, MAX_CONCEPTS)
     if (typed.length === 0 || this.live === 0) return []
-    const lead = leadingVerb(splitIdentifier(query), isStopWord)
+    const a = this.options.analyzer
+    const isStop = a.stopList ? (w: string): boolean => a.stopList?.has(w) === true : isStopWord
+    const lead = leadingVerb(splitIdentifier(query), isStop, a.stemWith)
     const weighting = {
       synonym: this.options.synonymWeight,
       actionElsewhere: this.options.synonymWeight > 0 ? this.options.actionElsewhereWeight : 0,
