@@ -157,6 +157,8 @@ export interface ToolInfo {
   remediation?: string
   call_with: CallWith
   annotations?: ToolAnnotations
+  /** the tool gives neither readOnlyHint nor destructiveHint: call_with follows the MCP spec's defaults (destructive) unless it is classified */
+  annotations_missing?: true
   inputSchema?: Record<string, unknown>
   outputSchema?: Record<string, unknown>
   approval: {

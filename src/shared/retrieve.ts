@@ -9,6 +9,8 @@ export interface CallableEntry {
   description: string
   inputSchema: Record<string, unknown>
   annotations?: ToolAnnotations
+  /** present (true) only when the tool gives neither readOnlyHint nor destructiveHint: call_with then follows the spec's defaults or a classification */
+  annotations_missing?: true
   call_with: CallWith
   score: number
 }

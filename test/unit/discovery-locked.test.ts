@@ -14,7 +14,7 @@ import type { RetrieveResponse } from '../../src/shared/retrieve'
 import { allStatuses, buildWorld, DESTRUCTIVE, makeFixture, READ, runServer, tool, WORLD_TOOLS, WRITE, type Fixture } from '../helpers/catalog-fixture'
 
 const RESPONSE_KEYS = ['query', 'tools', 'total', 'disabled', 'remediation', 'notice']
-const CALLABLE_KEYS = ['name', 'server', 'description', 'inputSchema', 'annotations', 'call_with', 'score']
+const CALLABLE_KEYS = ['name', 'server', 'description', 'inputSchema', 'annotations', 'annotations_missing', 'call_with', 'score']
 const LOCKED_KEYS = ['name', 'server', 'description', 'status']
 
 /** keys appear in the contract's relative order (some may be absent) */
@@ -67,17 +67,28 @@ describe('As an agent I can opt in to see locked tools (include_disabled)', () =
     expect(r.total).toBe(r.tools.length)
     expect(r.tools.length).toBeGreaterThan(0)
     for (const t of r.tools) expectOrder(Object.keys(t), CALLABLE_KEYS)
-    expect(Object.keys(r.tools[0])).toEqual(CALLABLE_KEYS)
+    expect(Object.keys(r.tools[0])).toEqual(CALLABLE_KEYS.filter((k) => k !== 'annotations_missing'))
     for (const d of r.disabled!) expectOrder(Object.keys(d), LOCKED_KEYS)
     expect(text.indexOf('"disabled"')).toBeGreaterThan(text.lastIndexOf('"call_with"'))
   })
 
-  it('a callable tool without annotations has no annotations key', async () => {
+  it("a callable tool without annotations has no annotations key, says annotations_missing and needs call_tool_destructive (the spec's defaults)", async () => {
     const fx = makeFixture({ mcpServers: { s: { command: 'node', quarantined: false } } })
     await runServer(fx, 's', [tool('ping_host', 'Ping a host on the network')])
     const r = search(fx, 'ping host')
-    expect(Object.keys(r.tools[0])).toEqual(['name', 'server', 'description', 'inputSchema', 'call_with', 'score'])
-    expect(r.tools[0].call_with).toBe('call_tool_read')
+    expect(Object.keys(r.tools[0])).toEqual(['name', 'server', 'description', 'inputSchema', 'annotations_missing', 'call_with', 'score'])
+    expect(r.tools[0].annotations_missing).toBe(true)
+    expect(r.tools[0].call_with).toBe('call_tool_destructive')
+  })
+
+  it('annotations that hold no variant hint (a title, idempotentHint) still say annotations_missing, after the annotations', async () => {
+    const fx = makeFixture({ mcpServers: { s: { command: 'node', quarantined: false } } })
+    await runServer(fx, 's', [
+      tool('ping_host', 'Ping a host on the network', { annotations: { title: 'Ping', idempotentHint: true, readOnlyHint: 'true' as unknown as boolean } }),
+    ])
+    const r = search(fx, 'ping host')
+    expect(Object.keys(r.tools[0])).toEqual(['name', 'server', 'description', 'inputSchema', 'annotations', 'annotations_missing', 'call_with', 'score'])
+    expect(r.tools[0].call_with).toBe('call_tool_destructive')
   })
 
   it('server_disabled: tools of a switched-off server, known from approval records, stay searchable by description', () => {

@@ -115,11 +115,17 @@ describe("As an agent, the call variant must match the tool's annotations", () =
       tool('create_issue', 'Create an issue', { annotations: WRITE }),
       tool('drop_branch', 'Drop a branch', { annotations: DESTRUCTIVE }),
       tool('plain', 'No annotations at all'),
+      tool('titled', 'Only a title and idempotentHint', { annotations: { title: 'Titled', idempotentHint: true } }),
+      tool('not_destructive', 'Only destructiveHint: false', { annotations: { destructiveHint: false } }),
     ])
   })
 
   it.each([
     ['gh:create_issue', 'call_tool_read', 'call_tool_write', /not read-only \(readOnlyHint: false\)/],
+    ['gh:plain', 'call_tool_read', 'call_tool_destructive', /gives no annotations, so the MCP spec's defaults apply/],
+    ['gh:plain', 'call_tool_write', 'call_tool_destructive', /gives no annotations/],
+    ['gh:titled', 'call_tool_write', 'call_tool_destructive', /gives no annotations/],
+    ['gh:not_destructive', 'call_tool_read', 'call_tool_write', /destructiveHint: false but not readOnlyHint: true/],
     ['gh:drop_branch', 'call_tool_read', 'call_tool_destructive', /destructive \(destructiveHint: true\)/],
     ['gh:drop_branch', 'call_tool_write', 'call_tool_destructive', /destructive/],
   ])('%s with %s is rejected, naming %s', async (id, used, right, why) => {
@@ -138,7 +144,9 @@ describe("As an agent, the call variant must match the tool's annotations", () =
     ['gh:create_issue', 'call_tool_write'],
     ['gh:create_issue', 'call_tool_destructive'],
     ['gh:drop_branch', 'call_tool_destructive'],
-    ['gh:plain', 'call_tool_read'],
+    ['gh:plain', 'call_tool_destructive'],
+    ['gh:titled', 'call_tool_destructive'],
+    ['gh:not_destructive', 'call_tool_write'],
   ])('%s with %s passes the gate (then: not running, as no upstream runs)', async (id, used) => {
     const agent = await agentSession(fx)
     const r = await agent.text(used, { name: id, args: { x: 1 } })

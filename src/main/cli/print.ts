@@ -1,6 +1,7 @@
 // Human-readable tables for the operator commands (or JSON with --json); every cell escaped.
 import type { AgentTokenInfo, ServerInfo, ToolInfo } from '../../shared/api'
 import { launchText } from '../../shared/launch'
+import { NO_ANNOTATIONS_TEXT } from '../../shared/call-variant'
 import { escapeControls } from '../../shared/text'
 import { printJson, say } from './output'
 
@@ -75,8 +76,17 @@ export function printTools(tools: ToolInfo[], json: boolean): void {
   if (json) return printJson({ tools })
   if (tools.length === 0) return say('No known tools.')
   const rows = [['TOOL', 'STATUS', 'CALL WITH', 'DESCRIPTION']]
-  for (const t of tools) rows.push([t.name, t.status, t.call_with, (t.description ?? '').split('\n')[0].slice(0, 70)])
-  say(table(rows))
+  const notes: Array<string | null> = [null]
+  for (const t of tools) {
+    rows.push([t.name, t.status, t.call_with, (t.description ?? '').split('\n')[0].slice(0, 70)])
+    notes.push(variantNote(t))
+  }
+  say(table(rows, notes))
+}
+
+/** The line under a tool whose server gave no hints: how its call variant was decided. */
+function variantNote(t: ToolInfo): string | null {
+  return t.annotations_missing ? NO_ANNOTATIONS_TEXT : null
 }
 
 export function printAgentTokens(agent: string, tokens: AgentTokenInfo[], json: boolean): void {

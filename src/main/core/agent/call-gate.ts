@@ -2,7 +2,7 @@
 // lock → status → variant. A call that fails here never reaches the upstream. A server that is
 // off or quarantined answers TOOL_BLOCKED for every tool name, known or not (issue 11 §1).
 import { blockedMessage } from '../../../shared/statuses'
-import { callWith, variantRank, type Variant } from '../../../shared/call-variant'
+import { callWith, variantRank, variantReason, type Variant } from '../../../shared/call-variant'
 import { parseToolId } from '../../../shared/ids'
 import type { BlockReason } from '../../../shared/activity'
 import type { Catalog, CatalogEntry } from '../catalog/catalog'
@@ -47,9 +47,6 @@ export function resolveTool(catalog: Catalog, scope: Scope, name: unknown): Gate
 
 export function checkVariant(entry: CatalogEntry, used: Variant): string | null {
   if (variantRank(used) >= variantRank(entry.variant)) return null
-  const why =
-    entry.variant === 'destructive'
-      ? 'its annotations mark it destructive (destructiveHint: true)'
-      : 'its annotations mark it as not read-only (readOnlyHint: false)'
+  const why = variantReason({ variant: entry.variant, source: entry.variantSource }, entry.def.annotations)
   return `${entry.id} cannot be called with call_tool_${used}: ${why}. Call it with ${callWith(entry.variant)} instead.`
 }

@@ -98,6 +98,7 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
             inputSchema: e.def.inputSchema,
             ...(e.def.outputSchema ? { outputSchema: e.def.outputSchema } : {}),
             ...(e.def.annotations ? { annotations: e.def.annotations } : {}),
+            ...(e.annotationsMissing ? { annotations_missing: true } : {}),
             call_with: callWith(e.variant),
           }),
         )

@@ -7,7 +7,7 @@ import path from 'node:path'
 import type { Config, ServerConfig } from '../../../shared/config-schema'
 import type { QuarantineSource, StatusCounts } from '../../../shared/api'
 import { LOCK_STATUSES, NAME_ONLY_STATUSES, type ToolStatus } from '../../../shared/statuses'
-import type { ToolAnnotations, Variant } from '../../../shared/call-variant'
+import { hasVariantHints, type ToolAnnotations, type Variant, type VariantSource } from '../../../shared/call-variant'
 import { toolId } from '../../../shared/ids'
 import type { ToolDefinition } from '../../../shared/tool-definition'
 import type { StateStore } from '../state/store'
@@ -33,7 +33,12 @@ export interface CatalogEntry {
   readonly rejectedAt?: string
   readonly facts: ToolFacts
   readonly status: ToolStatus
+  /** the call_tool_* variant a call needs (call-variant.ts decideVariant, facts.ts effectiveVariant) */
   readonly variant: Variant
+  /** where the variant comes from: the tool's hints, the spec's defaults (no hints), or a classification */
+  readonly variantSource: VariantSource
+  /** the definition gives neither readOnlyHint nor destructiveHint: the spec's defaults apply unless it is classified */
+  readonly annotationsMissing: boolean
   /** CONTRACT §3 rule 6: on a quarantined server and denied by config → never surfaced by discovery */
   readonly hidden: boolean
   /** the server is held in quarantine by the operator (config "quarantined": true): its own remediation */
@@ -198,6 +203,7 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
         approval,
       })
       const rejected = rejectionOf(rec, hash)
+      const decision = effectiveVariant({ annotations: def.annotations, hash }, approved)
       out.push(
         Object.freeze({
           id,
@@ -210,7 +216,9 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
           ...(rejected ? { rejectedAt: rejected.at } : {}),
           facts,
           status: classify(facts),
-          variant: effectiveVariant(def.annotations, approved),
+          variant: decision.variant,
+          variantSource: decision.source,
+          annotationsMissing: !hasVariantHints(def.annotations),
           hidden: facts.serverQuarantined && facts.configDenied,
           operatorHold: quarantine === 'config',
         }),

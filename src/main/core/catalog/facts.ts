@@ -3,7 +3,7 @@
 // the call variant a tool needs. Pure functions; the catalog applies them per tool.
 import type { Config, ServerConfig } from '../../../shared/config-schema'
 import type { QuarantineSource } from '../../../shared/api'
-import { requiredVariant, variantRank, type ToolAnnotations, type Variant } from '../../../shared/call-variant'
+import { decideVariant, variantRank, type Classification, type ToolAnnotations, type VariantDecision } from '../../../shared/call-variant'
 import type { ApprovedTool, RejectedDefinition, State, ToolRecord } from '../state/schema'
 import type { Approval } from './classify'
 import type { ToolDefinition } from '../../../shared/tool-definition'
@@ -69,15 +69,21 @@ export function approvalOf(liveHash: string, approved: ApprovedTool | undefined,
 
 const VARIANT_HINTS = ['readOnlyHint', 'destructiveHint'] as const
 
+/** A tool's classification by definition hash (the operator's holds for every hash, the user's for the one classified). */
+export type ClassificationFor = (hash: string) => Classification | undefined
+
+const UNCLASSIFIED: ClassificationFor = () => undefined
+
 /**
  * Whether a live definition differs from its approval only by hints that make the call variant
- * stricter (read → write → destructive). Such a change applies at once; a weaker one, or any other
- * difference, waits for the user (issue 11 §4).
+ * stricter (read → write → destructive) than it was as approved (classification included). Such a
+ * change applies at once; a weaker one, or any other difference, waits for the user (issue 11 §4).
  */
-export function onlyStricterVariant(approved: ApprovedTool, live: ToolDefinition): boolean {
+export function onlyStricterVariant(approved: ApprovedTool, live: ToolDefinition, classificationFor: ClassificationFor = UNCLASSIFIED): boolean {
   const before = (approved.annotations ?? {}) as ToolAnnotations
   const after = live.annotations ?? {}
-  if (variantRank(requiredVariant(after)) <= variantRank(requiredVariant(before))) return false
+  const was = decideVariant(before, classificationFor(approved.hash)).variant
+  if (variantRank(decideVariant(after, classificationFor(toolHash(live))).variant) <= variantRank(was)) return false
   const restored: Record<string, unknown> = { ...after }
   for (const k of VARIANT_HINTS) {
     if (k in before) restored[k] = before[k]
@@ -86,9 +92,18 @@ export function onlyStricterVariant(approved: ApprovedTool, live: ToolDefinition
   return toolHash({ ...live, annotations: restored }) === approved.hash
 }
 
-/** The variant a call needs: a live annotation change never weakens it below what was approved. */
-export function effectiveVariant(live: ToolAnnotations | undefined, approved: ApprovedTool | undefined): Variant {
-  const a = requiredVariant(live)
-  const b = approved ? requiredVariant(approved.annotations as ToolAnnotations | undefined) : 'read'
-  return variantRank(a) >= variantRank(b) ? a : b
+/**
+ * The variant a call needs, and why: the live definition's (its hints, else the spec's defaults,
+ * or its classification), never weaker than the approved definition's (a live annotation change
+ * never weakens it below what was approved).
+ */
+export function effectiveVariant(
+  live: { annotations?: ToolAnnotations; hash: string },
+  approved: ApprovedTool | undefined,
+  classificationFor: ClassificationFor = UNCLASSIFIED,
+): VariantDecision {
+  const a = decideVariant(live.annotations, classificationFor(live.hash))
+  if (!approved || approved.hash === live.hash) return a
+  const b = decideVariant(approved.annotations as ToolAnnotations | undefined, classificationFor(approved.hash))
+  return variantRank(a.variant) >= variantRank(b.variant) ? a : b
 }

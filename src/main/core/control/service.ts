@@ -147,6 +147,7 @@ export function toolInfo(e: CatalogEntry, state?: Readonly<State>): ToolInfo {
     ...(e.status !== 'callable' ? { remediation: remediationFor(e.status, e.operatorHold) } : {}),
     call_with: callWith(e.variant),
     ...(e.def.annotations ? { annotations: e.def.annotations } : {}),
+    ...(e.annotationsMissing ? { annotations_missing: true as const } : {}),
     inputSchema: e.def.inputSchema,
     ...(e.def.outputSchema ? { outputSchema: e.def.outputSchema } : {}),
     approval: {
