@@ -102,6 +102,12 @@ export interface ServerConfirmInfo {
 export interface ServerInfo {
   name: string
   protocol: string
+  /**
+   * The MCP protocol version the server agreed to when it last connected: "2026-07-28" (the
+   * stateless era) or a 2025 one ("2025-11-25", "2025-06-18", "2025-03-26", …); null before it
+   * ever connected in this run.
+   */
+  protocol_version: string | null
   enabled: boolean
   quarantined: boolean
   /** Why it is quarantined: config (operator hold), user (put back by the user), review (never approved). */

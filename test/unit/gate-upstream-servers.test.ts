@@ -7,9 +7,9 @@ import { agentScope } from '../../src/main/core/agent/scope'
 import { approveServer } from '../../src/main/core/catalog/decisions'
 import { agentSession, buildWorld, makeFixture, READ, runServer, tool, WORLD_CONFIG, type Fixture } from '../helpers/catalog-fixture'
 
-const ENTRY_KEYS = ['name', 'protocol', 'enabled', 'quarantined', 'state', 'last_error', 'tools', 'isolation']
-/** These stdio servers run in bwrap on this machine (README "Isolation"). */
-const ISOLATED = { isolation: { isolated: true } }
+const ENTRY_KEYS = ['name', 'protocol', 'enabled', 'quarantined', 'state', 'last_error', 'tools', 'isolation', 'protocol_version']
+/** These stdio servers run in bwrap on this machine (README "Isolation"); never connected here, so no protocol version yet. */
+const ISOLATED = { isolation: { isolated: true }, protocol_version: null }
 
 async function op(fx: Fixture, args: Record<string, unknown>, scope?: Parameters<typeof agentSession>[1], agentIn?: Awaited<ReturnType<typeof agentSession>>) {
   const agent = agentIn ?? (await agentSession(fx, scope))
@@ -72,15 +72,24 @@ describe('As an agent I can list servers and see hidden capability cheaply', () 
     expect(r.json.servers[1].tools).toEqual({ callable: 0, server_disabled: 1 })
   })
 
-  it('a server with an error shows last_error after state', async () => {
+  it('a server with an error shows last_error after state, and the protocol version it last spoke', async () => {
     const fx = makeFixture({ mcpServers: { ok: { command: 'node', quarantined: false } } })
     const agent = await agentSession(fx)
-    agent.manager.connections.set('ok', { state: 'error', lastError: 'spawn node ENOENT', attempt: 0 })
+    agent.manager.connections.set('ok', { state: 'error', lastError: 'spawn node ENOENT', attempt: 0, protocolVersion: '2026-07-28' })
     const r = await op(fx, { operation: 'get', name: 'ok' }, undefined, agent)
     expect(r.json).toEqual({
-      server: { name: 'ok', protocol: 'stdio', enabled: true, quarantined: false, state: 'error', last_error: 'spawn node ENOENT', ...ISOLATED },
+      server: {
+        name: 'ok',
+        protocol: 'stdio',
+        enabled: true,
+        quarantined: false,
+        state: 'error',
+        last_error: 'spawn node ENOENT',
+        ...ISOLATED,
+        protocol_version: '2026-07-28',
+      },
     })
-    expect(Object.keys(r.json.server)).toEqual(['name', 'protocol', 'enabled', 'quarantined', 'state', 'last_error', 'isolation'])
+    expect(Object.keys(r.json.server)).toEqual(['name', 'protocol', 'enabled', 'quarantined', 'state', 'last_error', 'isolation', 'protocol_version'])
   })
 
   it('an HTTP server reports protocol http', async () => {

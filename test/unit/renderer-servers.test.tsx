@@ -37,6 +37,17 @@ describe('server list', () => {
     ])
   })
 
+  it('names the MCP protocol version a server agreed to, once it connected (issue 26)', async () => {
+    const api = await worldApi()
+    renderApp(api)
+    await loaded()
+    expect(card('gh').querySelector('[data-protocol-version]')).toBeNull() // never connected: nothing to say
+    api.manager.connections.set('gh', { state: 'connected', lastError: null, attempt: 0, protocolVersion: '2026-07-28' })
+    await waitFor(() => expect(card('gh').querySelector('[data-protocol-version="2026-07-28"]')?.textContent).toBe('MCP 2026-07-28 (stateless)'))
+    api.manager.connections.set('gh', { state: 'connected', lastError: null, attempt: 0, protocolVersion: '2025-11-25' })
+    await waitFor(() => expect(card('gh').querySelector('[data-protocol-version]')?.textContent).toBe('MCP 2025-11-25'))
+  })
+
   it('shows per-status counts as bare numbers and hides zero counts', async () => {
     renderApp(await worldApi())
     await loaded()

@@ -152,7 +152,7 @@ export class UpstreamManager {
     this.running.set(cfg.name, entry)
     const current = (): boolean => this.running.get(cfg.name)?.up === up
     up.on('state', () => {
-      if (current()) this.connections.set(cfg.name, { state: up.state, lastError: up.lastError, attempt: up.attempt })
+      if (current()) this.connections.set(cfg.name, { state: up.state, lastError: up.lastError, attempt: up.attempt, protocolVersion: up.protocolVersion })
     })
     up.on('tools', (tools: ToolDefinition[]) => {
       if (!current()) return

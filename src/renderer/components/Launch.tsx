@@ -5,11 +5,21 @@ import type { ServerLaunch } from '../../shared/launch'
 import { launchText } from '../../shared/launch'
 import { escapeControls } from '../../shared/text'
 
-export function LaunchLine({ launch, protocol }: { launch: ServerLaunch; protocol: string }) {
+/** "MCP 2026-07-28 (stateless)" / "MCP 2025-11-25": the protocol the server speaks, as it agreed when it connected. */
+export function protocolVersionText(version: string): string {
+  return version >= '2026-07-28' ? `MCP ${version} (stateless)` : `MCP ${version}`
+}
+
+export function LaunchLine({ launch, protocol, protocolVersion }: { launch: ServerLaunch; protocol: string; protocolVersion?: string | null }) {
   return (
     <p className="launch" data-launch>
       <span className="launch-kind">{launch.url !== undefined ? `connects (${protocol})` : 'runs'}</span>
       <code>{launchText(launch)}</code>
+      {protocolVersion ? (
+        <span className="launch-protocol" data-protocol-version={protocolVersion} title="The MCP protocol version this server agreed to when it connected">
+          {protocolVersionText(protocolVersion)}
+        </span>
+      ) : null}
     </p>
   )
 }

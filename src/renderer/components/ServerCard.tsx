@@ -84,7 +84,7 @@ export function ServerCard({ server }: { server: ServerInfo }) {
         <ServerBadges server={server} />
         <Counts server={server} />
       </div>
-      <LaunchLine launch={server.launch} protocol={server.protocol} />
+      <LaunchLine launch={server.launch} protocol={server.protocol} protocolVersion={server.protocol_version} />
       <ServerNotice server={server} />
       {open && (
         <div id={bodyId} className="server-body">

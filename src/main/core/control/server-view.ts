@@ -42,6 +42,7 @@ export function serverInfo(
   return {
     name: s.name,
     protocol: protocolOf(s),
+    protocol_version: connections.of(s.name).protocolVersion ?? null,
     enabled: s.enabled,
     quarantined: q !== null,
     ...(q ? { quarantine_source: q } : {}),
@@ -78,5 +79,7 @@ export function agentServerEntry(catalog: Catalog, connections: ConnectionStates
   // last, after the contract's keys: whether the server runs isolated, and why not
   const iso = isolationOf(s)
   entry.isolation = iso.isolated ? { isolated: true } : { isolated: false, reason: iso.reason }
+  // the MCP protocol version the server speaks (CONTRACT §8), null before it ever connected
+  entry.protocol_version = connections.of(s.name).protocolVersion ?? null
   return entry
 }

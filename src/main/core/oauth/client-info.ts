@@ -1,7 +1,7 @@
 // What Toolgate tells an authorization server about itself (RFC 7591 client metadata) and which
 // client it signs in as: the one the operator registered (`oauth.client_id` in the config) or
 // the one dynamic registration gave it (kept in the server's OAuth record).
-import type { OAuthClientInformationMixed, OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js'
+import type { OAuthClientInformationMixed, OAuthClientMetadata } from '@modelcontextprotocol/client'
 import type { ServerConfig } from '../../../shared/config-schema'
 import { VERSION } from '../version'
 

@@ -3,7 +3,7 @@
 // anything else, so a token or a code never crosses the network in clear; and the answer of a
 // refused token refresh is read (error and error_description) so the server can say why it
 // needs a new sign-in.
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { FetchLike } from '@modelcontextprotocol/client'
 import { cleanRemoteText } from './errors'
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/i

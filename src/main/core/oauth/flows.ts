@@ -4,7 +4,7 @@
 // /oauth/callback is accepted only with a state found here, which defeats forged and replayed
 // redirects (CSRF): a page that makes the browser call the callback cannot know a live state.
 import { randomBytes } from 'node:crypto'
-import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js'
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/client'
 
 export const FLOW_TTL_MS = 10 * 60_000
 const STATE_RE = /^[A-Za-z0-9_-]{43}$/

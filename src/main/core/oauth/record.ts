@@ -3,8 +3,8 @@
 // the client registration it got by dynamic registration, and the resource they were issued
 // for. A record is bound to that resource: when the server's URL changes, the tokens are never
 // sent to the new one.
-import { OAuthClientInformationFullSchema, OAuthTokensSchema } from '@modelcontextprotocol/sdk/shared/auth.js'
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import { OAuthClientInformationFullSchema, OAuthTokensSchema } from '@modelcontextprotocol/core'
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client'
 import { z } from 'zod'
 
 /** The part of the secret store's API this feature uses (src/main/core/secrets: `namespace('oauth')`). */

@@ -1,9 +1,9 @@
 // The end of a sign-in at the authorization server (sign-out, a removed server): revoke the refresh
 // token (RFC 7009) when the server offers a revocation endpoint. Best effort, bounded in time: the
 // tokens are deleted here either way; the outcome says why a revocation did not happen.
-import { discoverAuthorizationServerMetadata } from '@modelcontextprotocol/sdk/client/auth.js'
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { discoverAuthorizationServerMetadata } from '@modelcontextprotocol/client'
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client'
+import type { FetchLike } from '@modelcontextprotocol/client'
 import { cleanRemoteText } from './errors'
 
 /** Each request of a revocation (discovery, then the revocation itself) gives up after this long. */

@@ -5,10 +5,10 @@
 // never registers a client in the background. It renews the access token shortly before it
 // expires, and the SDK renews it on a 401; a refused renewal forgets the tokens and says why.
 import { randomBytes } from 'node:crypto'
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js'
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js'
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { auth } from '@modelcontextprotocol/client'
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client'
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client'
+import type { FetchLike } from '@modelcontextprotocol/client'
 import type { ServerConfig } from '../../../shared/config-schema'
 import { clientMetadata, configuredClient } from './client-info'
 import { NeedsSignInError, NoOAuthError } from './errors'

@@ -4,11 +4,11 @@
 // parameter (RFC 8707) in the authorization URL the user opens), then finish when the browser
 // comes back to the loopback callback: the code is exchanged at the token endpoint of the very
 // authorization server the sign-in started with, after the `iss` check of RFC 9207 (mix-up).
-import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js'
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js'
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client'
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client'
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client'
+import type { FetchLike } from '@modelcontextprotocol/client'
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/client'
 import type { ServerConfig } from '../../../shared/config-schema'
 import { clientMetadata, configScopes, configuredClient } from './client-info'
 import { cleanRemoteText } from './errors'
@@ -172,6 +172,8 @@ export async function finishSignIn(flow: SignInFlow, config: ServerConfig | null
     const result = await auth(new SignInProvider(flow, config, d), {
       serverUrl: flow.url,
       authorizationCode: code,
+      // SDK 2.x checks RFC 9207 itself too (the checks above give the clearer message)
+      ...(iss !== null ? { iss } : {}),
       ...(flow.resourceMetadataUrl ? { resourceMetadataUrl: new URL(flow.resourceMetadataUrl) } : {}),
       fetchFn: d.fetch,
     })

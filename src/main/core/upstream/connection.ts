@@ -1,9 +1,11 @@
-// One live connection from Toolgate to an upstream MCP server: open (transport + initialize),
-// list tools, call tools, ping, close. No retries here: Upstream (upstream.ts) supervises
-// connections. `mcp` is the MCP SDK's Client object speaking for this connection.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
-import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js'
+// One live connection from Toolgate to an upstream MCP server: open (transport + the protocol
+// handshake of either era), list tools, call tools, ping, close. No retries here: Upstream
+// (upstream.ts) supervises connections. `mcp` is the MCP SDK's (v2) Client speaking for this
+// connection. The era is the server's: SDK v2's negotiation probes with `server/discover` and
+// falls back to `initialize` for a 2025 server; `protocolVersion` says what was agreed.
+import { Client, ProtocolError, SdkError, SdkErrorCode, type ProtocolEra } from '@modelcontextprotocol/client'
+import type { CallToolResult, Progress } from '@modelcontextprotocol/client'
+import { CallToolResultSchema } from '@modelcontextprotocol/core'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import { makeRedactor } from './target'
@@ -22,6 +24,8 @@ const TOOLGATE_INFO = { name: 'toolgate', version: '0.1.0' }
 /** Transport errors logged at warn per connection before going quiet (garbage on stdout). */
 const MAX_LOGGED_ERRORS = 20
 const MB = 1024 * 1024
+/** The longest the era probe (server/discover) may take before a stdio server counts as a 2025 one. */
+const PROBE_MAX_MS = 10_000
 
 /** The size in bytes (JSON) of each result callTool returned, measured once for the limit check. */
 export const RESULT_BYTES = new WeakMap<CallToolResult, number>()
@@ -42,6 +46,22 @@ export interface ConnectionOptions {
   secretValues?: readonly string[]
   /** HTTP: the OAuth session of this connection */
   auth?: UpstreamAuth | null
+  /** the whole handshake's budget (the era probe gets at most half of it) */
+  connectTimeoutMs: number
+  /**
+   * How to find the era: `auto` (probe with server/discover, fall back to initialize) or `legacy`
+   * (initialize only: a stdio server that died on the probe is started again this way).
+   */
+  negotiation?: 'auto' | 'legacy'
+}
+
+/** Is this error the SDK's "timed out" (v2 SdkError; ours from withTimeout)? */
+function isTimeout(err: unknown): boolean {
+  return (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) || /^timed out after/.test(errorText(err))
+}
+
+function isConnectionClosed(err: unknown): boolean {
+  return err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed
 }
 
 /** The smallest read buffer: a result several times over the usual limits is read and refused cleanly. */
@@ -57,6 +77,8 @@ export class UpstreamConnection {
   private lastTransportError: string | null = null
   private loggedErrors = 0
   private closePromise: Promise<void> | null = null
+  /** the process ended by itself before the handshake finished (not killed by our cleanup) */
+  private diedInHandshake = false
   /** progress handlers of calls in flight, by the progressToken Toolgate sent upstream */
   private readonly progress = new Map<string, (p: Progress) => void>()
   private progressSeq = 0
@@ -77,12 +99,28 @@ export class UpstreamConnection {
     // and the connection stays up (the limit check happens after the message is read).
     const maxMessageBytes = Math.max(MESSAGE_FLOOR_BYTES, 4 * opts.limits.maxResultBytes + MB)
     this.built = buildTransport(config, kind, { logger: log, maxMessageBytes, redact: this.redact, sandbox: opts.sandbox, auth: opts.auth })
-    this.mcp = new Client(TOOLGATE_INFO, { capabilities: {} })
+    const changed = (): void => {
+      if (!this.closing && this.closedReason === null) this.hooks.onToolListChanged(this)
+    }
+    this.mcp = new Client(TOOLGATE_INFO, {
+      capabilities: {},
+      // the probe may wait for a process that is still starting, but not the whole connect budget
+      versionNegotiation: { mode: opts.negotiation ?? 'auto', probe: { timeoutMs: Math.min(PROBE_MAX_MS, Math.max(1000, opts.connectTimeoutMs / 2)) } },
+      // list_changed: an unsolicited notification (2025) or on the subscriptions/listen stream the
+      // client opens for it (2026-07-28); Toolgate re-lists tools itself (tools.ts), loosely
+      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: changed } },
+    })
     this.mcp.onerror = (err: Error) => this.onTransportError(err)
     this.mcp.onclose = () => this.onTransportClosed()
-    this.mcp.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      if (!this.closing && this.closedReason === null) this.hooks.onToolListChanged(this)
-    })
+  }
+
+  /** The protocol version agreed with the server (e.g. "2025-11-25", "2026-07-28"); null before the handshake. */
+  get protocolVersion(): string | null {
+    return this.mcp.getNegotiatedProtocolVersion() ?? null
+  }
+
+  get era(): ProtocolEra | null {
+    return this.mcp.getProtocolEra() ?? null
   }
 
   get pid(): number | null {
@@ -91,6 +129,11 @@ export class UpstreamConnection {
 
   get isOpen(): boolean {
     return !this.closing && this.closedReason === null
+  }
+
+  /** The stdio process exited by itself before the protocol handshake ended (e.g. on the era probe). */
+  get exitedInHandshake(): boolean {
+    return this.diedInHandshake
   }
 
   /** Why the connection closed, once it has. */
@@ -102,24 +145,31 @@ export class UpstreamConnection {
   async open(timeoutMs: number): Promise<void> {
     try {
       await withTimeout(this.mcp.connect(this.built.transport, { timeout: timeoutMs }), timeoutMs).catch((err: unknown) => {
-        const timedOut = (err instanceof McpError && err.code === ErrorCode.RequestTimeout) || /^timed out after/.test(errorText(err))
-        if (timedOut && !this.built.exitInfo()) {
+        if (isTimeout(err) && !this.built.exitInfo()) {
           throw new Error(`did not complete the MCP handshake within ${timeoutMs} ms (${this.kind})`)
         }
         throw new Error(this.redact(this.describeFailure(err, `the MCP handshake (${this.kind})`)))
       })
     } catch (err) {
+      this.diedInHandshake = this.era === null && this.built.exitInfo() !== null
       await this.close()
       throw err
     }
     this.catchProgress()
+    // A server that sends list_changed without announcing `tools.listChanged` is heard too (the
+    // SDK's listChanged option only listens where the capability is announced).
+    if (this.era === 'legacy')
+      this.mcp.setNotificationHandler('notifications/tools/list_changed', () => {
+        if (!this.closing && this.closedReason === null) this.hooks.onToolListChanged(this)
+      })
   }
 
   /**
    * Progress of our calls is taken off the transport before the SDK sees it. The SDK's own
    * `onprogress` handles a notification a microtask later than a response, so a last
    * notifications/progress that arrives in the same chunk as the result (a server that reports
-   * its last step and then returns) was dropped (SDK 1.32.2, Protocol._onnotification).
+   * its last step and then returns) was dropped (SDK 1.32.2, Protocol._onnotification; SDK 2.4.0
+   * still dispatches notifications a microtask late).
    */
   private catchProgress(): void {
     const transport = this.built.transport
@@ -140,8 +190,10 @@ export class UpstreamConnection {
     return fetchToolList(this.mcp, this.opts.limits, timeoutMs)
   }
 
+  /** Liveness: `ping` (2025); 2026-07-28 has no ping, so `server/discover` (cheap, stateless). */
   async ping(timeoutMs: number): Promise<void> {
-    await this.mcp.ping({ timeout: timeoutMs })
+    if (this.era === 'modern') await this.mcp.discover({ timeout: timeoutMs })
+    else await this.mcp.ping({ timeout: timeoutMs })
   }
 
   async callTool(
@@ -155,45 +207,38 @@ export class UpstreamConnection {
     const label = `${server}:${tool}`
     if (opts.signal?.aborted) throw fail('cancelled', `call to ${label} was cancelled before it was sent`)
 
-    // A per-call controller: the SDK adds an 'abort' listener to the signal it is given and never
-    // removes it, so handing it a long-lived caller signal would leak one listener per call.
-    const controller = new AbortController()
-    const forward = (): void => controller.abort(opts.signal?.reason ?? new Error('cancelled by the caller'))
-    opts.signal?.addEventListener('abort', forward, { once: true })
     // With a progress handler, the call carries a progressToken of ours (see catchProgress).
     const token = opts.onProgress ? `toolgate-${++this.progressSeq}` : null
     if (token && opts.onProgress) this.progress.set(token, opts.onProgress)
     const params = { name: tool, arguments: args, ...(token ? { _meta: { progressToken: token } } : {}) }
     let result: CallToolResult
     try {
+      // SDK 2.x removes its abort listener when the request settles (1.x leaked one per call, so
+      // the signal went through a per-call AbortController; no longer needed)
       result = await this.mcp.request({ method: 'tools/call', params }, CallToolResultSchema, {
         timeout: opts.timeoutMs,
-        signal: controller.signal,
+        signal: opts.signal,
       })
     } catch (err) {
       if (opts.signal?.aborted) throw fail('cancelled', `call to ${label} was cancelled by the caller`)
-      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
-        throw fail('timeout', `call to ${label} timed out after ${opts.timeoutMs} ms`)
-      }
-      if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
+      if (isTimeout(err)) throw fail('timeout', `call to ${label} timed out after ${opts.timeoutMs} ms`)
+      if (isConnectionClosed(err)) {
         const why = this.closedByUs ? 'the connection was closed by Toolgate (server stopped or restarted)' : this.describeFailure(err, 'the call')
         throw fail('disconnected', `call to ${label} failed: ${why}`)
       }
-      if (err instanceof McpError) {
-        throw fail('upstream_error', `call to ${label} failed: ${err.message}`)
-      }
+      if (err instanceof ProtocolError) throw fail('upstream_error', `call to ${label} failed: ${err.message}`)
       const message = err instanceof Error ? err.message : String(err)
-      if (err instanceof Error && /ZodError/.test(err.name)) {
+      if (err instanceof SdkError && err.code === SdkErrorCode.InvalidResult) {
         throw fail('upstream_error', `call to ${label} failed: the upstream returned an invalid tools/call result: ${message.slice(0, 500)}`)
       }
-      if (message === 'Not connected') {
+      if (err instanceof SdkError && err.code === SdkErrorCode.NotConnected) {
         throw fail('disconnected', `call to ${label} failed: ${this.closedReason ?? this.closeDescription()}`)
       }
       throw fail('transport_error', `call to ${label} failed: ${message.slice(0, 500)}`)
     } finally {
-      opts.signal?.removeEventListener('abort', forward)
       if (token) this.progress.delete(token)
     }
+    result = withoutEnvelope(result)
     const bytes = Buffer.byteLength(JSON.stringify(result))
     RESULT_BYTES.set(result, bytes)
     if (bytes > this.opts.limits.maxResultBytes) {
@@ -267,12 +312,25 @@ export class UpstreamConnection {
   private describeFailure(err: unknown, during: string): string {
     const exit = this.built.exitInfo()
     if (exit && !/ReadBuffer exceeded/.test(this.lastTransportError ?? '')) return `process ${exit} during ${during}`
-    if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
+    if (isConnectionClosed(err)) {
       const why = this.closedReason ?? this.closeDescription()
       return `${why === 'connection closed' ? 'the connection closed' : why} during ${during}`
     }
     return this.redact(`${errorText(err)} (during ${during})`)
   }
+}
+
+/** The protocol's own `_meta` keys (`io.modelcontextprotocol/…`, e.g. the server's identity) describe this hop, not the tool's answer. */
+const ENVELOPE_PREFIX = 'io.modelcontextprotocol/'
+
+/** A result without this hop's envelope keys in `_meta` (the rest of `_meta` passes through). */
+export function withoutEnvelope(result: CallToolResult): CallToolResult {
+  const meta = result._meta
+  if (!meta || !Object.keys(meta).some((k) => k.startsWith(ENVELOPE_PREFIX))) return result
+  const kept = Object.fromEntries(Object.entries(meta).filter(([k]) => !k.startsWith(ENVELOPE_PREFIX)))
+  const { _meta, ...rest } = result
+  void _meta
+  return Object.keys(kept).length > 0 ? { ...rest, _meta: kept } : rest
 }
 
 export function errorText(err: unknown): string {
@@ -284,10 +342,14 @@ export function errorText(err: unknown): string {
   return String(err)
 }
 
-/** Try each transport of the config in turn (auto: Streamable HTTP, then SSE). */
+/**
+ * Try each transport of the config in turn (auto: Streamable HTTP, then SSE). A stdio server that
+ * exits before the handshake ends is started once more with `initialize` only: some 2025 servers
+ * exit on any request before `initialize`, such as the era probe (`server/discover`).
+ */
 export async function openConnection(
   config: ServerConfig,
-  opts: ConnectionOptions & { timeoutMs: number; kinds?: TransportKind[] },
+  opts: Omit<ConnectionOptions, 'connectTimeoutMs'> & { timeoutMs: number; kinds?: TransportKind[] },
   hooks: ConnectionHooks,
   track: { isCancelled(): boolean; onCreated(conn: UpstreamConnection): void } = { isCancelled: () => false, onCreated: () => undefined },
 ): Promise<UpstreamConnection> {
@@ -295,22 +357,31 @@ export async function openConnection(
   const failures: string[] = []
   for (const kind of kinds) {
     if (track.isCancelled()) break
-    let conn: UpstreamConnection
-    try {
-      conn = new UpstreamConnection(config, kind, opts, hooks)
-      track.onCreated(conn)
-    } catch (err) {
-      failures.push(kinds.length > 1 ? `${kind}: ${errorText(err)}` : errorText(err))
-      continue
-    }
-    try {
-      await conn.open(opts.timeoutMs)
-      return conn
-    } catch (err) {
-      // the server needs sign-in: another transport would only ask again
-      const signIn = opts.auth?.needsSignIn ?? needsSignIn(err)
-      if (signIn) throw signIn
-      failures.push(kinds.length > 1 ? `${kind}: ${errorText(err)}` : errorText(err))
+    const negotiations: Array<'auto' | 'legacy'> = opts.negotiation === 'legacy' ? ['legacy'] : ['auto', 'legacy']
+    for (const negotiation of negotiations) {
+      if (track.isCancelled()) break
+      let conn: UpstreamConnection
+      try {
+        conn = new UpstreamConnection(config, kind, { ...opts, connectTimeoutMs: opts.timeoutMs, negotiation }, hooks)
+        track.onCreated(conn)
+      } catch (err) {
+        failures.push(kinds.length > 1 ? `${kind}: ${errorText(err)}` : errorText(err))
+        break
+      }
+      try {
+        await conn.open(opts.timeoutMs)
+        return conn
+      } catch (err) {
+        // the server needs sign-in: another transport would only ask again
+        const signIn = opts.auth?.needsSignIn ?? needsSignIn(err)
+        if (signIn) throw signIn
+        if (kind === 'stdio' && negotiation === 'auto' && conn.exitedInHandshake) {
+          opts.logger.info(`the server exited during the protocol handshake (${errorText(err)}); starting it again with initialize only`)
+          continue
+        }
+        failures.push(kinds.length > 1 ? `${kind}: ${errorText(err)}` : errorText(err))
+        break
+      }
     }
   }
   throw new Error(failures.join('; ') || 'cancelled')

@@ -9,9 +9,11 @@ export interface ConnectionInfo {
   readonly lastError: string | null
   /** reconnect attempt while reconnecting; 0 otherwise */
   readonly attempt: number
+  /** the MCP protocol version the server last agreed to (its era); null before it ever connected */
+  readonly protocolVersion?: string | null
 }
 
-const STOPPED: ConnectionInfo = Object.freeze({ state: 'stopped', lastError: null, attempt: 0 })
+const STOPPED: ConnectionInfo = Object.freeze({ state: 'stopped', lastError: null, attempt: 0, protocolVersion: null })
 
 export class ConnectionStates extends EventEmitter<{ changed: [servers: string[]] }> {
   private readonly byServer = new Map<string, ConnectionInfo>()

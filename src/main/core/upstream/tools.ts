@@ -1,7 +1,7 @@
 // tools/list from an upstream: paginated, read loosely (one bad tool must not hide the others),
 // then validated and capped per UpstreamLimits. Tool descriptions are untrusted text.
 import { z } from 'zod'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { Client } from '@modelcontextprotocol/client'
 import type { UpstreamLimits } from './types'
 import type { ToolDefinition } from '../../../shared/tool-definition'
 import type { ToolAnnotations } from '../../../shared/call-variant'

@@ -3,14 +3,14 @@
 //   streamable-http  StreamableHTTPClientTransport with the config headers
 //   sse              SSEClientTransport with the config headers
 // `auto` means stdio when a command is given, else Streamable HTTP with SSE as the fallback.
+// The stdio transport is a subclass of the SDK's, so SDK v2's protocol probe (`server/discover`)
+// runs on this one child instead of a second, sibling process (one launch, one sandbox).
 import fs from 'node:fs'
 import readline from 'node:readline'
 import { Readable } from 'node:stream'
 import type { ChildProcess } from 'node:child_process'
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
-import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
+import { SSEClientTransport, StreamableHTTPClientTransport, type FetchLike, type Transport } from '@modelcontextprotocol/client'
 import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import type { TransportKind } from './types'
@@ -199,7 +199,7 @@ class SupervisedStdioTransport extends StdioClientTransport {
     })
   }
 
-  /** The SDK keeps the ChildProcess in a private field (1.32.2: `_process`); read it defensively. */
+  /** The SDK keeps the ChildProcess in a private field (1.32.2 and 2.4.0: `_process`); read it defensively. */
   private internalChild(): ChildProcess | undefined {
     const child: unknown = (this as unknown as { _process?: unknown })._process
     return child !== null && typeof child === 'object' && 'once' in child && 'kill' in child ? (child as ChildProcess) : undefined

@@ -3,7 +3,7 @@
 // crash-loop breaker (state 'error') after too many consecutive failures. An HTTP server that
 // needs the user to sign in (OAuth) waits in 'needs_auth' without retrying.
 import { EventEmitter } from 'node:events'
-import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult, Progress } from '@modelcontextprotocol/client'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import { Backoff } from './backoff'
@@ -47,6 +47,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   private _lastError: string | null = null
   private _attempt = 0
   private _tools: ToolDefinition[] | null = null
+  private _protocolVersion: string | null = null
 
   /** bumped by start/stop: work started under an older generation is abandoned */
   private gen = 0
@@ -93,6 +94,11 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   /** Reconnect attempt number while reconnecting; 0 when connected or on the first connect. */
   get attempt(): number {
     return this._attempt
+  }
+
+  /** The protocol version the server last agreed to ("2025-11-25", "2026-07-28"); kept while reconnecting and after stop(). */
+  get protocolVersion(): string | null {
+    return this._protocolVersion
   }
 
   /** The last tool list received; kept while reconnecting and after stop(). */
@@ -273,7 +279,11 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this.conn = conn
     this.kinds = [conn.kind]
     this._attempt = 0
-    this.log.info({ transport: conn.kind, pid: conn.pid ?? undefined, tools: listing.tools.length, ms: Date.now() - started }, 'upstream connected')
+    this._protocolVersion = conn.protocolVersion
+    this.log.info(
+      { transport: conn.kind, protocol: conn.protocolVersion, pid: conn.pid ?? undefined, tools: listing.tools.length, ms: Date.now() - started },
+      'upstream connected',
+    )
     this.applyListing(listing, false)
     this.setState('connected', warningText(listing))
     this.stableTimer = setTimeout(() => this.backoff.reset(), this.stableMs).unref()
@@ -421,7 +431,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   private setState(state: UpstreamState, lastError: string | null): void {
     this._state = state
     this._lastError = lastError
-    const now = `${state}\u0000${this._attempt}\u0000${lastError ?? ''}`
+    const now = `${state}\u0000${this._attempt}\u0000${lastError ?? ''}\u0000${this._protocolVersion ?? ''}`
     if (now === this.emitted) return
     this.emitted = now
     this.safeEmit('state')
