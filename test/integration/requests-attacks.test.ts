@@ -281,7 +281,7 @@ describe('access requests under attack', () => {
     const now = jsonOf<Answer>(await carol.call('request_access', { name: 'notes:edit_notes', reason: 'edit' }))
     expect(now.status).toBe('not_requestable')
     await rewriteConfig({})
-    await admin('POST', `/api/v1/requests/${a.request_id}/deny`)
+    // left waiting: a denial would hold for all of notes for carol (the next test asks for another tool of it)
   }, 60_000)
 
   it('a scope narrowed while the request waits wins: the grant is refused, and an "Allow once" pass is worthless out of scope', async () => {

@@ -1,8 +1,9 @@
 // Access requests (issue 15): `request_access` from an agent becomes one pending request the user
 // answers (Allow once / for a time / always, Deny). Repeated requests for the same tool by the same
 // agent fold into one (reason updated, no second notification); an agent may have at most
-// MAX_PENDING_PER_AGENT waiting; a denial stands for DENY_COOLDOWN_MS (asking again gets the
-// denial, not a new notification). Granting performs the user's own acts (grant.ts).
+// MAX_PENDING_PER_AGENT waiting; a denial stands for DENY_COOLDOWN_MS for the whole server (asking
+// again, for that tool or any other name on the server, gets the denial, not a new notification).
+// Granting performs the user's own acts (grant.ts).
 import { ApiError } from '../../../shared/api'
 import { parseToolId } from '../../../shared/ids'
 import { callWith } from '../../../shared/call-variant'
@@ -105,9 +106,15 @@ export class AccessRequests {
       const granted = all.find((r) => r.id === once.request_id)
       return { request_id: granted?.id ?? null, status: 'granted', message: this.grantedMessage(id, 'once', ev) }
     }
+    // a denial holds for the whole server during the cooldown: another tool name of the same server
+    // (a made-up one on a server in quarantine is a request for the server) gets the denial too
     const now = this.d.now?.() ?? Date.now()
-    const denied = all.filter((r) => same(r) && r.status === 'denied' && Date.parse(r.answered_at ?? r.updated_at) > now - DENY_COOLDOWN_MS).pop()
-    if (denied) return { request_id: denied.id, status: 'denied', message: this.deniedMessage(id) }
+    const denied = all
+      .filter(
+        (r) => r.agent === agent && r.server === ref.server && r.status === 'denied' && Date.parse(r.answered_at ?? r.updated_at) > now - DENY_COOLDOWN_MS,
+      )
+      .pop()
+    if (denied) return { request_id: denied.id, status: 'denied', message: this.deniedMessage(id, denied) }
 
     let req = this.queue.pending().find(same)
     if (req) {
@@ -186,8 +193,9 @@ export class AccessRequests {
     return `The user allowed ${id} until ${until} (${forText}): call it with ${variant}; after that it is locked again.${start}`
   }
 
-  private deniedMessage(id: string): string {
-    return `The user denied access to ${id}. Do not ask again right away; continue without it, or tell the user what you could not do and why.`
+  private deniedMessage(id: string, denied?: AccessRequest): string {
+    const what = denied && denied.name !== id ? `${denied.name} (a request for server ${denied.server}, which covers ${id} too)` : id
+    return `The user denied access to ${what}. Do not ask again right away, for this or another tool of ${id.slice(0, id.indexOf(':'))}; continue without it, or tell the user what you could not do and why.`
   }
 
   /** GET /api/v1/requests: newest first. */
