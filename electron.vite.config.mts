@@ -16,6 +16,9 @@ export default defineConfig({
   },
   preload: {
     build: {
+      // a sandboxed preload can require only electron: its whitelist comes from the table of
+      // operations (shared/operations.ts, built with zod), so its dependencies are bundled in
+      externalizeDeps: false,
       rollupOptions: {
         input: { index: r('src/preload/index.ts') },
         output: { format: 'cjs' },

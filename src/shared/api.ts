@@ -1,6 +1,6 @@
-// The one typed interface behind the control API (HTTP + SSE), the Electron IPC bridge and
-// the renderer. The core's ControlService implements it; the renderer talks to it through an
-// HTTP adapter (web UI) or the preload bridge (Electron), never to anything else.
+// The types of the control API: what its operations take and answer (the operations themselves
+// and the `Api` they make are in operations.ts), its events and its error. The renderer talks to
+// the core through it only, over HTTP (web UI) or the preload bridge (Electron).
 import type { LockStatus, ServerState, ToolStatus } from './statuses'
 import type { CallWith, ToolAnnotations } from './call-variant'
 import type { ServerLaunch } from './launch'
@@ -243,18 +243,11 @@ export interface AppInfo {
   secrets?: SecretStoreInfo
 }
 
-/** The operator's actions on a server and on a tool: the control API routes, the IPC checks and the CLI commands come from these lists. */
+/** The operator's actions on a server and on a tool: the control API routes, the IPC checks and the CLI commands come from these lists (their options: operations.ts). */
 export const SERVER_ACTIONS = ['enable', 'disable', 'approve', 'quarantine', 'restart', 'inspect'] as const
 export const TOOL_ACTIONS = ['enable', 'disable', 'approve', 'reject'] as const
 export type ServerAction = (typeof SERVER_ACTIONS)[number]
 export type ToolAction = (typeof TOOL_ACTIONS)[number]
-
-export function isServerAction(v: unknown): v is ServerAction {
-  return typeof v === 'string' && (SERVER_ACTIONS as readonly string[]).includes(v)
-}
-export function isToolAction(v: unknown): v is ToolAction {
-  return typeof v === 'string' && (TOOL_ACTIONS as readonly string[]).includes(v)
-}
 
 /**
  * Options of a server action: `network` lets Inspect reach the network (a risk: the server is
@@ -300,10 +293,6 @@ export interface ToolActionOptions {
   for?: string
   hash?: string
 }
-
-/** The actions that can be time-boxed with `for`. */
-export const TIMED_SERVER_ACTIONS: readonly ServerAction[] = ['enable', 'approve']
-export const TIMED_TOOL_ACTIONS: readonly ToolAction[] = ['enable', 'approve']
 
 export interface ActionResult {
   ok: true
@@ -391,62 +380,7 @@ export interface ApiEvent {
   data: Record<string, unknown>
 }
 
-export interface ApiErrorBody {
-  error: { code: string; message: string }
-}
-
-export interface Api {
-  info(): Promise<AppInfo>
-  status(): Promise<StatusInfo>
-  servers(): Promise<{ servers: ServerInfo[] }>
-  server(name: string): Promise<{ server: ServerInfo }>
-  tools(server: string): Promise<{ tools: ToolInfo[] }>
-  serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<ActionResult>
-  toolAction(server: string, tool: string, action: ToolAction, options?: ToolActionOptions): Promise<ActionResult>
-  approveAll(server: string): Promise<ActionResult>
-  agentTokens(agent: string): Promise<{ tokens: AgentTokenInfo[] }>
-  /** Revokes one token (by id), or every token of the agent when `id` is absent. */
-  revokeAgentTokens(agent: string, id?: string): Promise<ActionResult>
-  /** Agents' access requests, newest first. */
-  requests(filter?: RequestFilter): Promise<{ requests: AccessRequest[] }>
-  /** Answers a request: `for` is "once", "always" or a duration ("1h"); `options.hash` binds the grant to the launch or definition reviewed. */
-  grantRequest(id: string, grantFor: string, options?: GrantOptions): Promise<RequestActionResult>
-  denyRequest(id: string): Promise<RequestActionResult>
-  /** Calls waiting for the user's OK (pending unless `status` says otherwise), oldest first. */
-  confirmations(filter?: ConfirmationFilter): Promise<{ confirmations: Confirmation[] }>
-  /** Runs exactly the waiting call, once. */
-  allowConfirmation(id: string): Promise<ConfirmationActionResult>
-  /** Answers the agent CALL_DECLINED; the upstream is never called. */
-  denyConfirmation(id: string): Promise<ConfirmationActionResult>
-  /** The user's "Ask me before each call" on a server (tool null) or one tool; it only adds to the config's rule. */
-  setAskBeforeCall(server: string, tool: string | null, ask: boolean): Promise<ActionResult>
-  /** The exact JSON text that retrieve_tools returns for the same arguments. */
-  search(args: SearchArgs): Promise<string>
-  stats(): Promise<Stats>
-  /** What agents did and who decided what, newest first (GET /api/v1/activity). */
-  activity(query: ActivityQuery): Promise<ActivityPage>
-  /** Each configured agent and each local client: scope, tokens, reach, recent activity, context cost (GET /api/v1/agents). */
-  agents(): Promise<{ agents: AgentView[] }>
-  /** The server's entry for the edit form (hidden values, policy read-only). */
-  serverEntry(server: string): Promise<{ entry: ServerEntryView }>
-  /** Adds a server; it waits in quarantine until the user inspects and approves it. */
-  addServer(input: ServerInput): Promise<ActionResult>
-  editServer(server: string, input: ServerInput): Promise<ActionResult>
-  /** Removes a server; its approvals are kept for an undo (`restoreServer`) for a while, then dropped. */
-  removeServer(server: string): Promise<RemoveResult>
-  restoreServer(server: string): Promise<ActionResult>
-  /** The secrets by name (values are write-only: no surface ever reads one back). */
-  secrets(): Promise<{ secrets: SecretInfo[]; store: SecretStoreInfo }>
-  setSecret(name: string, value: string): Promise<ActionResult>
-  deleteSecret(name: string): Promise<ActionResult>
-  /** Starts an OAuth sign-in of an HTTP server; the browser comes back to Toolgate's /oauth/callback. */
-  signIn(server: string): Promise<SignInStart>
-  authStatus(server: string): Promise<AuthStatus>
-  /** Deletes the server's tokens (revoking them where the authorization server allows). */
-  signOut(server: string): Promise<ActionResult>
-  /** Live events; returns an unsubscribe function. */
-  subscribe(listener: (event: ApiEvent) => void): () => void
-}
+export type { Api } from './operations'
 
 /** Thrown by Api implementations; `status` is the HTTP status the control API answers with. */
 export class ApiError extends Error {

@@ -124,14 +124,6 @@ export const ConfirmationFilterSchema = z
   .strict()
 export type ConfirmationFilter = z.infer<typeof ConfirmationFilterSchema>
 
-/** `POST /api/v1/confirmations/:id/{allow,deny}`: no body (where the user answered comes from the connection: X-Toolgate-Client, the window, the tray). */
-export const ConfirmAnswerBodySchema = z.object({}, { error: 'the body must be empty or {}' }).strict()
-
-/** `POST …/confirm` on a server or a tool: the user's "Ask me before each call" switch. */
-export const AskSwitchBodySchema = z
-  .object({ ask: z.boolean({ error: 'ask must be true or false' }) }, { error: 'the body must be {"ask": true|false}' })
-  .strict()
-
 /** The answer an agent gets when the user denies (CONTRACT §7). */
 export function declinedText(tool: string): string {
   return `CALL_DECLINED: the user declined this call of ${tool}; it was not run. Do not repeat it unless the user asks you to; continue without it or tell the user what you could not do.`

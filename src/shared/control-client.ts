@@ -1,38 +1,10 @@
 // The one client of the control API (CONTRACT.md §5): the Api over HTTP with `fetch` only, used by
-// the web UI and by the CLI's operator commands. It builds every route, sends the admin key and
-// turns `{"error": {code, message}}` answers into ApiError; events come over SSE (sse.ts).
-import {
-  ApiError,
-  type AgentInfo,
-  type AgentTokenInfo,
-  type ActionResult,
-  type Api,
-  type ApiEvent,
-  type AppInfo,
-  type AuthStatus,
-  type SearchArgs,
-  type RemoveResult,
-  type ServerEntryView,
-  type ServerInput,
-  type SecretInfo,
-  type SecretStoreInfo,
-  type SignInStart,
-  type ServerAction,
-  type ServerActionOptions,
-  type ServerInfo,
-  type Stats,
-  type StatusInfo,
-  type ToolAction,
-  type ToolActionOptions,
-  type ToolInfo,
-  type RequestActionResult,
-  type GrantOptions,
-  type ConfirmationActionResult,
-} from './api'
-import type { AccessRequest, RequestFilter } from './requests'
-import type { ActivityPage, ActivityQuery } from './activity'
-import type { AgentView } from './agents'
-import type { Confirmation, ConfirmationFilter } from './confirmations'
+// the web UI and by the CLI's operator commands. Each operation's request comes from the table
+// (operations.ts); it sends the admin key and turns `{"error": {code, message}}` answers into
+// ApiError; events come over SSE (sse.ts).
+import { ApiError, type ApiEvent } from './api'
+import { OPERATIONS, proxyOperations, type Api, type ApiOps, type OpName } from './operations'
+import { requestOf } from './operation'
 import { openEventStream } from './sse'
 
 export interface ControlClientOptions {
@@ -50,49 +22,15 @@ const enc = encodeURIComponent
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
-/** The route of every request, in one place. */
-export const controlRoutes = {
-  info: () => '/api/v1/info',
-  status: () => '/api/v1/status',
-  servers: () => '/api/v1/servers',
-  server: (name: string) => `/api/v1/servers/${enc(name)}`,
-  stats: () => '/api/v1/stats',
+/** The routes that are not operations of the Api: the event stream and two operator extras. */
+export const extraRoutes = {
   events: () => '/api/v1/events',
-  tools: (server: string) => `/api/v1/servers/${enc(server)}/tools`,
-  serverAction: (server: string, action: ServerAction) => `/api/v1/servers/${enc(server)}/${enc(action)}`,
-  toolAction: (server: string, tool: string, action: ToolAction) => `/api/v1/servers/${enc(server)}/tools/${enc(tool)}/${enc(action)}`,
-  approveAll: (server: string) => `/api/v1/servers/${enc(server)}/tools/approve-all`,
-  auth: (server: string) => `/api/v1/servers/${enc(server)}/auth`,
-  signIn: (server: string) => `/api/v1/servers/${enc(server)}/auth/login`,
-  signOut: (server: string) => `/api/v1/servers/${enc(server)}/auth/logout`,
   agentToken: (agent: string) => `/api/v1/agents/${enc(agent)}/token`,
   searchLearned: () => '/api/v1/search/learned',
-  agents: () => '/api/v1/agents',
-  /** the tokens of an agent, or one of them */
-  agentTokens: (agent: string, id?: string) => `/api/v1/agents/${enc(agent)}/tokens${id === undefined ? '' : `/${enc(id)}`}`,
-  requests: (filter: RequestFilter = {}) => `/api/v1/requests${filter.status ? `?status=${enc(filter.status)}` : ''}`,
-  grantRequest: (id: string) => `/api/v1/requests/${enc(id)}/grant`,
-  denyRequest: (id: string) => `/api/v1/requests/${enc(id)}/deny`,
-  activity(query: ActivityQuery): string {
-    const q = new URLSearchParams()
-    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') q.set(k, String(v))
-    return `/api/v1/activity${q.size ? `?${q.toString()}` : ''}`
-  },
-  serverEntry: (server: string) => `/api/v1/servers/${enc(server)}/entry`,
-  restoreServer: (server: string) => `/api/v1/servers/${enc(server)}/restore`,
-  secrets: () => '/api/v1/secrets',
-  secret: (name: string) => `/api/v1/secrets/${enc(name)}`,
-  confirmations: (filter: ConfirmationFilter = {}) => `/api/v1/confirmations${filter.status ? `?status=${enc(filter.status)}` : ''}`,
-  answerConfirmation: (id: string, answer: 'allow' | 'deny') => `/api/v1/confirmations/${enc(id)}/${answer}`,
-  askBeforeCall: (server: string, tool: string | null) =>
-    tool === null ? `/api/v1/servers/${enc(server)}/confirm` : `/api/v1/servers/${enc(server)}/tools/${enc(tool)}/confirm`,
-  search(args: SearchArgs): string {
-    const q = new URLSearchParams({ q: args.query })
-    if (args.limit !== undefined) q.set('limit', String(args.limit))
-    if (args.include_disabled !== undefined) q.set('include_disabled', args.include_disabled ? 'true' : 'false')
-    return `/api/v1/search?${q.toString()}`
-  },
 }
+
+// the operations are assigned in the constructor (proxyOperations), one per entry of the table
+export interface ControlClient extends ApiOps {}
 
 export class ControlClient implements Api {
   private readonly key: string
@@ -110,119 +48,35 @@ export class ControlClient implements Api {
     this.fetchFn = opts.fetch ?? globalThis.fetch.bind(globalThis)
     this.hint = opts.unreachableHint ?? 'Is Toolgate still running?'
     this.surface = opts.surface
+    Object.assign(
+      this,
+      proxyOperations((op, args) => this.call(op, args)),
+    )
   }
 
-  info(): Promise<AppInfo> {
-    return this.json('GET', controlRoutes.info())
+  /** One operation as its request (the table's method, path, query and body). */
+  private async call(op: OpName, args: unknown[]): Promise<unknown> {
+    const spec = OPERATIONS[op]
+    const r = requestOf(spec, args)
+    const res = await this.request(r.method, `/api/v1${r.path}`, r.body)
+    // search: raw, byte-identical to retrieve_tools, never re-serialized
+    return spec.result.kind === 'text' ? res.text() : res.json()
   }
-  status(): Promise<StatusInfo> {
-    return this.json('GET', controlRoutes.status())
-  }
-  servers(): Promise<{ servers: ServerInfo[] }> {
-    return this.json('GET', controlRoutes.servers())
-  }
-  server(name: string): Promise<{ server: ServerInfo }> {
-    return this.json('GET', controlRoutes.server(name))
-  }
-  tools(server: string): Promise<{ tools: ToolInfo[] }> {
-    return this.json('GET', controlRoutes.tools(server))
-  }
-  serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<ActionResult> {
-    return this.json('POST', controlRoutes.serverAction(server, action), options)
-  }
-  toolAction(server: string, tool: string, action: ToolAction, options?: ToolActionOptions): Promise<ActionResult> {
-    return this.json('POST', controlRoutes.toolAction(server, tool, action), options)
-  }
-  requests(filter?: RequestFilter): Promise<{ requests: AccessRequest[] }> {
-    return this.json('GET', controlRoutes.requests(filter))
-  }
-  grantRequest(id: string, grantFor: string, options?: GrantOptions): Promise<RequestActionResult> {
-    return this.json('POST', controlRoutes.grantRequest(id), { for: grantFor, ...(options?.hash ? { hash: options.hash } : {}) })
-  }
-  denyRequest(id: string): Promise<RequestActionResult> {
-    return this.json('POST', controlRoutes.denyRequest(id))
-  }
-  confirmations(filter?: ConfirmationFilter): Promise<{ confirmations: Confirmation[] }> {
-    return this.json('GET', controlRoutes.confirmations(filter))
-  }
-  allowConfirmation(id: string): Promise<ConfirmationActionResult> {
-    return this.json('POST', controlRoutes.answerConfirmation(id, 'allow'))
-  }
-  denyConfirmation(id: string): Promise<ConfirmationActionResult> {
-    return this.json('POST', controlRoutes.answerConfirmation(id, 'deny'))
-  }
-  setAskBeforeCall(server: string, tool: string | null, ask: boolean): Promise<ActionResult> {
-    return this.json('POST', controlRoutes.askBeforeCall(server, tool), { ask })
-  }
-  approveAll(server: string): Promise<ActionResult> {
-    return this.json('POST', controlRoutes.approveAll(server))
-  }
-  signIn(server: string): Promise<SignInStart> {
-    return this.json('POST', controlRoutes.signIn(server))
-  }
-  authStatus(server: string): Promise<AuthStatus> {
-    return this.json('GET', controlRoutes.auth(server))
-  }
-  signOut(server: string): Promise<ActionResult> {
-    return this.json('POST', controlRoutes.signOut(server))
-  }
-  async search(args: SearchArgs): Promise<string> {
-    const res = await this.request('GET', controlRoutes.search(args))
-    return res.text() // raw: byte-identical to retrieve_tools, never re-serialized
-  }
-  stats(): Promise<Stats> {
-    return this.json('GET', controlRoutes.stats())
-  }
-  serverEntry(server: string): Promise<{ entry: ServerEntryView }> {
-    return this.json('GET', controlRoutes.serverEntry(server))
-  }
-  addServer(input: ServerInput): Promise<ActionResult> {
-    return this.json('POST', controlRoutes.servers(), input)
-  }
-  editServer(server: string, input: ServerInput): Promise<ActionResult> {
-    return this.json('PUT', controlRoutes.server(server), input)
-  }
-  removeServer(server: string): Promise<RemoveResult> {
-    return this.json('DELETE', controlRoutes.server(server))
-  }
-  restoreServer(server: string): Promise<ActionResult> {
-    return this.json('POST', controlRoutes.restoreServer(server))
-  }
-  secrets(): Promise<{ secrets: SecretInfo[]; store: SecretStoreInfo }> {
-    return this.json('GET', controlRoutes.secrets())
-  }
-  setSecret(name: string, value: string): Promise<ActionResult> {
-    return this.json('PUT', controlRoutes.secret(name), { value })
-  }
-  deleteSecret(name: string): Promise<ActionResult> {
-    return this.json('DELETE', controlRoutes.secret(name))
-  }
+
   /** A new token for an agent of the config (the control API's extra route, not part of the Api). */
   async createAgentToken(agent: string): Promise<string> {
-    return (await this.json<{ token: string }>('POST', controlRoutes.agentToken(agent))).token
+    return (await this.json<{ token: string }>('POST', extraRoutes.agentToken(agent))).token
   }
   /** Forgets what learning from use recorded; answers how many records went (extra route, not part of the Api). */
   async forgetLearned(): Promise<number> {
-    return (await this.json<{ forgotten: number }>('DELETE', controlRoutes.searchLearned())).forgotten
-  }
-  agentTokens(agent: string): Promise<{ tokens: AgentTokenInfo[] }> {
-    return this.json('GET', controlRoutes.agentTokens(agent))
-  }
-  revokeAgentTokens(agent: string, id?: string): Promise<ActionResult> {
-    return this.json('DELETE', controlRoutes.agentTokens(agent, id))
-  }
-  activity(query: ActivityQuery): Promise<ActivityPage> {
-    return this.json('GET', controlRoutes.activity(query))
-  }
-  agents(): Promise<{ agents: AgentView[] }> {
-    return this.json('GET', controlRoutes.agents())
+    return (await this.json<{ forgotten: number }>('DELETE', extraRoutes.searchLearned())).forgotten
   }
 
   subscribe(listener: (event: ApiEvent) => void): () => void {
     this.listeners.add(listener)
     if (!this.stopStream) {
       this.stopStream = openEventStream({
-        url: `${this.base}${controlRoutes.events()}`,
+        url: `${this.base}${extraRoutes.events()}`,
         headers: () => this.authHeaders(),
         fetch: this.fetchFn,
         onEvent: (ev) => this.emit(ev),

@@ -1,6 +1,6 @@
 // `for` of a grant (issue 15): "once" (one call by the asking agent), "always", or a duration
 // "<n>s|m|h" ("30s", "1h", "8h") after which the tool or server returns to its previous state.
-// One zod schema for the control API bodies, IPC, the CLI's --for and request_access answers.
+// One parser for the control API, IPC, the CLI's --for and request_access answers.
 import { z } from 'zod'
 
 export type GrantFor = { kind: 'once' } | { kind: 'always' } | { kind: 'timed'; ms: number; text: string }
@@ -22,14 +22,15 @@ export function parseGrantFor(v: unknown): GrantFor | { error: string } {
   return { kind: 'timed', ms, text: v }
 }
 
-/** `for` as a zod schema (a string turned into a GrantFor), for bodies and arguments. */
-export const GrantForSchema = z.unknown().transform((v, ctx): GrantFor => {
+/** `for` of a request grant as a zod schema: the text as given ("once", "always", "1h"), checked. */
+export const GrantForTextSchema = z.string({ error: GRANT_FOR_HELP }).superRefine((v, ctx) => {
   const g = parseGrantFor(v)
-  if ('error' in g) {
-    ctx.addIssue({ code: 'custom', message: g.error })
-    return z.NEVER
-  }
-  return g
+  if ('error' in g) ctx.addIssue({ code: 'custom', message: g.error })
+})
+
+/** `for` of enable/approve: a duration or "always"; "once" answers requests only. */
+export const TimedForSchema = GrantForTextSchema.superRefine((v, ctx) => {
+  if (v === 'once') ctx.addIssue({ code: 'custom', message: '"once" answers an agent\'s access request; give a duration like "1h" or "always"' })
 })
 
 /** The `launch_hash` the user reviewed, sent back with approve and inspect. */
@@ -39,25 +40,6 @@ export const LaunchHashSchema = z.string({ error: 'hash must be a string: the la
 export const ReviewedHashSchema = z
   .string({ error: 'hash must be a string: the launch_hash (server) or definition_hash (tool) you reviewed' })
   .min(1, 'hash must not be empty')
-
-/**
- * `POST /api/v1/requests/:id/grant`: `hash` binds the grant to what was reviewed — the launch_hash
- * when it acts on a server that is off or in quarantine, the definition_hash when it acts on a tool.
- */
-export const GrantBodySchema = z
-  .object(
-    { for: GrantForSchema, hash: ReviewedHashSchema.optional() },
-    { error: 'the body must be {"for": "once"|"always"|"1h", "hash"?: "<launch_hash or definition_hash>"}' },
-  )
-  .strict()
-
-/** The body of enable/approve actions: an optional `for` (a duration or "always"; "once" answers requests only). */
-export const TimedActionBodySchema = z
-  .object({ for: GrantForSchema.optional() }, { error: 'the body must be an object like {"for": "1h"}' })
-  .passthrough()
-  .superRefine((b, ctx) => {
-    if (b.for?.kind === 'once') ctx.addIssue({ code: 'custom', message: '"once" answers an agent\'s access request; give a duration like "1h" or "always"' })
-  })
 
 /** "1 hour", "30 minutes", "45 seconds", "2 hours 30 minutes". */
 export function formatDuration(ms: number): string {

@@ -1,49 +1,13 @@
 // The IPC contract between the Electron main process, the preload and the renderer: one channel
-// per Api operation (the Api minus `subscribe`), one event channel, errors as data, and the shape
+// per operation of the table (operations.ts), one event channel, errors as data, and the shape
 // of `window.toolgate`. Pure: no electron import, so every side shares the same whitelist.
-import type { Api, ApiEvent } from './api'
+import type { ApiEvent } from './api'
+import { isOpName, OP_NAMES, type OpName } from './operations'
 
-export type ApiOp = Exclude<keyof Api, 'subscribe'>
+/** An operation the renderer may invoke: exactly the table's (operations.ts). */
+export type ApiOp = OpName
 
-export const API_OPS = [
-  'info',
-  'status',
-  'servers',
-  'server',
-  'tools',
-  'serverAction',
-  'toolAction',
-  'approveAll',
-  'search',
-  'stats',
-  'agents',
-  'agentTokens',
-  'revokeAgentTokens',
-  'requests',
-  'grantRequest',
-  'denyRequest',
-  'activity',
-  'serverEntry',
-  'addServer',
-  'editServer',
-  'removeServer',
-  'restoreServer',
-  'secrets',
-  'setSecret',
-  'deleteSecret',
-  'signIn',
-  'authStatus',
-  'signOut',
-  'confirmations',
-  'allowConfirmation',
-  'denyConfirmation',
-  'setAskBeforeCall',
-] as const satisfies readonly ApiOp[]
-
-// Compile-time check that the list names every operation of the Api.
-type Missing = Exclude<ApiOp, (typeof API_OPS)[number]>
-const everyOpListed: [Missing] extends [never] ? true : { missing: Missing } = true
-void everyOpListed
+export const API_OPS: readonly ApiOp[] = OP_NAMES
 
 export const EVENT_CHANNEL = 'toolgate:event'
 
@@ -52,7 +16,7 @@ export function opChannel(op: ApiOp): string {
 }
 
 export function isApiOp(op: unknown): op is ApiOp {
-  return typeof op === 'string' && (API_OPS as readonly string[]).includes(op)
+  return isOpName(op)
 }
 
 /** Errors cross IPC as data so code and status survive (Electron keeps only the message). */

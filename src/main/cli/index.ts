@@ -4,6 +4,7 @@ import path from 'node:path'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { parseToolId } from '../../shared/ids'
 import { SERVER_ACTIONS, TOOL_ACTIONS, type ServerActionOptions } from '../../shared/api'
+import { SERVER_ACTION_OPTIONS, takesOption, TOOL_ACTION_OPTIONS } from '../../shared/operations'
 import { escapeText } from '../../shared/text'
 import { VERSION } from '../core/version'
 import { parseListen } from '../core/paths'
@@ -95,7 +96,7 @@ where(servers.command('list'))
 for (const action of SERVER_ACTIONS) {
   const cmd = where(servers.command(`${action} <name>`))
   if (action === 'inspect') cmd.option('--network', 'let the (unreviewed) server reach the network while it is inspected, e.g. for npx to download it')
-  if (action === 'enable' || action === 'approve') cmd.option('--for <duration>', 'only for this long (30m, 1h, 8h), then it goes back', grantForOption)
+  if (takesOption(SERVER_ACTION_OPTIONS, action, 'for')) cmd.option('--for <duration>', 'only for this long (30m, 1h, 8h), then it goes back', grantForOption)
   if (action === 'approve')
     cmd.option('--hash <launch_hash>', 'approve only if the launch is still the one reviewed (launch_hash from `servers inspect` or `servers list --json`)')
   cmd.action(async (name: string, o) => {
@@ -161,7 +162,7 @@ for (const action of TOOL_ACTIONS) {
     cmd.option('--all', 'approve every pending/changed tool of SERVER')
     cmd.option('-y, --yes', 'approve a changed tool without asking (for scripts; the change is still printed)')
   }
-  if (action === 'enable' || action === 'approve') cmd.option('--for <duration>', 'only for this long (30m, 1h, 8h), then it goes back', grantForOption)
+  if (takesOption(TOOL_ACTION_OPTIONS, action, 'for')) cmd.option('--for <duration>', 'only for this long (30m, 1h, 8h), then it goes back', grantForOption)
   cmd.action(async (target: string, o) => {
     if (action === 'approve' && o.all) {
       const op = await openOperator(w(o))

@@ -7,6 +7,7 @@ import { Badge, StatusBadge } from './Badge'
 import { ToolDescription, ToolReview } from './ToolReview'
 import { LockIcon } from './icons'
 import { escapedName } from '../../shared/tool-name'
+import { takesOption, TOOL_ACTION_OPTIONS } from '../../shared/operations'
 import { GrantLeft } from './GrantLeft'
 import { TimedMenu } from './TimedMenu'
 import { ToolAskSwitch } from './AskSwitch'
@@ -22,7 +23,7 @@ function ToolButton({ tool, action, label, primary, nameId }: { tool: ToolInfo; 
       aria-busy={busy || undefined}
       aria-describedby={nameId}
       // approve and reject decide on exactly the definition shown here (refused if it changed meanwhile)
-      onClick={() => void run(tool.server, tool.tool, action, action === 'approve' || action === 'reject' ? { hash: tool.approval.hash } : undefined)}
+      onClick={() => void run(tool.server, tool.tool, action, takesOption(TOOL_ACTION_OPTIONS, action, 'hash') ? { hash: tool.approval.hash } : undefined)}
     >
       {label}
     </button>

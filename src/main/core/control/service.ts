@@ -32,7 +32,8 @@ import {
   type GrantOptions,
 } from '../../../shared/api'
 import { parseGrantFor, type GrantFor } from '../../../shared/grant-for'
-import { RequestFilterSchema, type AccessRequest, type RequestFilter } from '../../../shared/requests'
+import type { AccessRequest, RequestFilter } from '../../../shared/requests'
+import { actionsTaking, SERVER_ACTION_OPTIONS, TOOL_ACTION_OPTIONS } from '../../../shared/operations'
 import type { State } from '../state/schema'
 import { remediationFor } from '../../../shared/statuses'
 import { summarizeServers } from '../../../shared/summary'
@@ -57,7 +58,7 @@ import { timedGrantOf, type TimedAct } from '../grants/undo'
 import { newId } from '../requests/pending'
 import type { AccessRequests } from '../requests/access'
 import type { CallConfirmations } from '../requests/confirmations'
-import { CONFIRM_VIA, ConfirmationFilterSchema, type Confirmation, type ConfirmationFilter, type ConfirmVia } from '../../../shared/confirmations'
+import { CONFIRM_VIA, type Confirmation, type ConfirmationFilter, type ConfirmVia } from '../../../shared/confirmations'
 import { FULL_SCOPE } from '../agent/scope'
 import { RetrieveArgsSchema, retrieveWhenStarted } from '../discovery/retrieve'
 import type { DiscoveryStats } from '../discovery/stats'
@@ -114,6 +115,15 @@ function timedAct(action: string, raw: string | undefined): TimedAct | undefined
     throw new ApiError('invalid_arguments', `"once" answers an agent's access request; ${action} takes a duration like "1h" or "always"`, 400)
   if (g.kind === 'always') return undefined
   return { id: newId('g'), until: new Date(Date.now() + g.ms).toISOString() }
+}
+
+/** Refuses an option the action does not take (the table of operations says which take which), e.g. `for` on disable. */
+function onlyOptionsOf<A extends string, K extends string>(table: Readonly<Record<A, readonly K[]>>, action: A, options: Partial<Record<K, unknown>>): void {
+  for (const key of Object.keys(options) as K[]) {
+    if (options[key] === undefined || table[action].includes(key)) continue
+    const what = key === 'hash' ? '"hash" (the hash you reviewed)' : `"${key}"`
+    throw new ApiError('invalid_arguments', `${what} applies to ${actionsTaking(table, key)} only, not ${action}`, 400)
+  }
 }
 
 /** Where a decision comes from when the caller did not say (the bare control API). */
@@ -302,15 +312,9 @@ export class ControlService implements Api {
   async serverAction(name: string, action: ServerAction, options: ServerActionOptions = {}): Promise<ActionResult> {
     const s = this.configOf(name)
     const { catalog, manager } = this.d
-    const timed = action === 'enable' || action === 'approve' ? timedAct(action, options.for) : undefined
-    if (options.for !== undefined && action !== 'enable' && action !== 'approve') {
-      throw new ApiError('invalid_arguments', `"for" applies to enable and approve only, not ${action}`, 400)
-    }
-    if (options.hash !== undefined) {
-      if (action !== 'approve' && action !== 'inspect')
-        throw new ApiError('invalid_arguments', `"hash" (the launch_hash you reviewed) applies to approve and inspect only, not ${action}`, 400)
-      requireReviewedLaunch(catalog, s, options.hash)
-    }
+    onlyOptionsOf(SERVER_ACTION_OPTIONS, action, options)
+    const timed = timedAct(action, options.for)
+    if (options.hash !== undefined) requireReviewedLaunch(catalog, s, options.hash)
     let message: string
     switch (action) {
       case 'enable':
@@ -397,9 +401,8 @@ export class ControlService implements Api {
   async toolAction(server: string, tool: string, action: ToolAction, options: ToolActionOptions = {}): Promise<ActionResult> {
     this.configOf(server)
     const { catalog } = this.d
-    if (options.for !== undefined && (action === 'disable' || action === 'reject'))
-      throw new ApiError('invalid_arguments', `"for" applies to enable and approve only, not ${action}`, 400)
-    const timed = action === 'disable' || action === 'reject' ? undefined : timedAct(action, options.for)
+    onlyOptionsOf(TOOL_ACTION_OPTIONS, action, options)
+    const timed = timedAct(action, options.for)
     switch (action) {
       case 'approve':
         return this.decided(action, server, await approveTool(catalog, server, tool, timed, options.hash), tool)
@@ -435,17 +438,14 @@ export class ControlService implements Api {
     return { ok: true, message: id === undefined ? await this.d.tokens.revokeAll(agent) : await this.d.tokens.revoke(agent, id) }
   }
 
+  /** The filter is checked where it comes in (the table's schema: IPC, HTTP); the CLI checks its --status. */
   async requests(filter: RequestFilter = {}): Promise<{ requests: AccessRequest[] }> {
-    const f = RequestFilterSchema.safeParse(filter)
-    if (!f.success) throw new ApiError('invalid_arguments', f.error.issues[0].message, 400)
-    return { requests: this.d.requests.list(f.data) }
+    return { requests: this.d.requests.list(filter) }
   }
 
   async grantRequest(id: string, grantFor: string, options: GrantOptions = {}): Promise<RequestActionResult> {
     const g = parseGrantFor(grantFor)
     if ('error' in g) throw new ApiError('invalid_arguments', g.error, 400)
-    if (options.hash !== undefined && (typeof options.hash !== 'string' || options.hash === ''))
-      throw new ApiError('invalid_arguments', 'hash must be the launch_hash or definition_hash you reviewed (a non-empty string)', 400)
     const r = await this.d.requests.grant(id, g, options.hash)
     this.answered('grant', r)
     return { ok: true, ...r }
@@ -464,9 +464,7 @@ export class ControlService implements Api {
   }
 
   async confirmations(filter: ConfirmationFilter = {}): Promise<{ confirmations: Confirmation[] }> {
-    const f = ConfirmationFilterSchema.safeParse(filter)
-    if (!f.success) throw new ApiError('invalid_arguments', f.error.issues[0].message, 400)
-    return { confirmations: this.d.confirmations.list(f.data) }
+    return { confirmations: this.d.confirmations.list(filter) }
   }
 
   /** Where this service answers from (window, tray, CLI, web UI, API): the confirmation and the activity record say so. */
@@ -494,9 +492,9 @@ export class ControlService implements Api {
     return { ok: true, ...r }
   }
 
-  async setAskBeforeCall(server: string, tool: string | null, ask: boolean): Promise<ActionResult> {
+  async setAskBeforeCall(server: string, tool: string | null | undefined, ask: boolean): Promise<ActionResult> {
     this.configOf(server)
-    return { ok: true, message: await this.d.confirmations.setAsk(server, tool, ask) }
+    return { ok: true, message: await this.d.confirmations.setAsk(server, tool ?? null, ask) }
   }
 
   async stats(): Promise<Stats> {

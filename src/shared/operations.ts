@@ -1,0 +1,334 @@
+// The one table of control operations: each is described once (argument names and zod schemas,
+// HTTP method and path, result type) and everything else derives from it: the `Api` type, the
+// IPC handlers and the preload's whitelist, the renderer's IPC client, the HTTP router and the
+// HTTP client. Adding an operation touches this table and the service that implements it.
+import { z } from 'zod'
+import {
+  SERVER_ACTIONS,
+  TOOL_ACTIONS,
+  ApiError,
+  type ActionResult,
+  type AgentTokenInfo,
+  type ApiEvent,
+  type AppInfo,
+  type AuthStatus,
+  type ConfirmationActionResult,
+  type GrantOptions,
+  type RemoveResult,
+  type RequestActionResult,
+  type SearchArgs,
+  type SecretInfo,
+  type SecretStoreInfo,
+  type ServerAction,
+  type ServerActionOptions,
+  type ServerEntryView,
+  type ServerInfo,
+  type ServerInput,
+  type SignInStart,
+  type Stats,
+  type StatusInfo,
+  type ToolAction,
+  type ToolActionOptions,
+  type ToolInfo,
+} from './api'
+import type { AccessRequest } from './requests'
+import { RequestFilterSchema } from './requests'
+import { ConfirmationFilterSchema, type Confirmation } from './confirmations'
+import type { ActivityPage, ActivityQuery } from './activity'
+import type { AgentView } from './agents'
+import { GrantForTextSchema, LaunchHashSchema, ReviewedHashSchema, TimedForSchema } from './grant-for'
+import { argsOfIpc, json, op, queryCodec, text } from './operation'
+
+/** Which options each server action takes: `for` times enable/approve, `hash` binds approve/inspect to the launch reviewed, `network` lets Inspect reach the network. */
+export const SERVER_ACTION_OPTIONS = {
+  enable: ['for'],
+  disable: [],
+  approve: ['for', 'hash'],
+  quarantine: [],
+  restart: [],
+  inspect: ['network', 'hash'],
+} as const satisfies Record<ServerAction, ReadonlyArray<keyof ServerActionOptions>>
+
+/** Which options each tool action takes: `for` times enable/approve, `hash` binds approve/reject to the definition reviewed. */
+export const TOOL_ACTION_OPTIONS = {
+  enable: ['for'],
+  disable: [],
+  approve: ['for', 'hash'],
+  reject: ['hash'],
+} as const satisfies Record<ToolAction, ReadonlyArray<keyof ToolActionOptions>>
+
+/** Whether an action takes an option (`takesOption(SERVER_ACTION_OPTIONS, 'enable', 'for')`). */
+export function takesOption<A extends string, K extends string>(table: Readonly<Record<A, readonly K[]>>, action: A, key: K): boolean {
+  return table[action].includes(key)
+}
+
+/** The actions that take an option, in words ("enable and approve"), for error messages. */
+export function actionsTaking<A extends string, K extends string>(table: Readonly<Record<A, readonly K[]>>, key: K): string {
+  const list = (Object.keys(table) as A[]).filter((a) => table[a].includes(key))
+  return list.length > 1 ? `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}` : list.join('')
+}
+
+const name = (what: string) => z.string({ error: `${what} must be a non-empty string` }).min(1, `${what} must be a non-empty string`)
+const Server = name('server')
+const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+const ServerActionOptionsSchema = z.strictObject(
+  {
+    network: z.boolean({ error: 'network must be true or false' }).optional(),
+    for: TimedForSchema.optional(),
+    hash: LaunchHashSchema.optional(),
+  },
+  { error: 'server action options must be {network?: true|false, for?: "1h", hash?: "<launch_hash>"}' },
+) satisfies z.ZodType<ServerActionOptions>
+
+const ToolActionOptionsSchema = z.strictObject(
+  {
+    for: TimedForSchema.optional(),
+    hash: z.string({ error: 'hash must be a string: the definition hash you reviewed' }).min(1, 'hash must not be empty').optional(),
+  },
+  { error: 'tool action options must be {for?: "1h", hash?: "<definition hash>"}' },
+) satisfies z.ZodType<ToolActionOptions>
+
+const GrantOptionsSchema = z.strictObject(
+  { hash: ReviewedHashSchema.optional() },
+  { error: 'grant options must be {hash?: "<launch_hash or definition_hash>"}' },
+) satisfies z.ZodType<GrantOptions>
+
+/** The search page's query: `q`, `limit`, `include_disabled` as strings (GET /api/v1/search), checked again as retrieve_tools checks them. */
+const SearchQuery = z.object({
+  q: z.string({ error: 'q is required: GET /api/v1/search?q=read+a+file' }),
+  limit: z
+    .string()
+    .regex(/^-?\d+$/, 'limit must be an integer from 1 to 100')
+    .transform(Number)
+    .optional(),
+  include_disabled: z.enum(['true', 'false', '1', '0'], { error: 'include_disabled must be true or false' }).optional(),
+})
+
+const searchQuery = queryCodec<SearchArgs>({
+  decode(params) {
+    const q = SearchQuery.safeParse(params)
+    if (!q.success) throw new ApiError('invalid_arguments', q.error.issues[0].message, 400)
+    return {
+      query: q.data.q,
+      ...(q.data.limit !== undefined ? { limit: q.data.limit } : {}),
+      ...(q.data.include_disabled !== undefined ? { include_disabled: q.data.include_disabled === 'true' || q.data.include_disabled === '1' } : {}),
+    }
+  },
+  encode(args) {
+    return {
+      q: args.query,
+      ...(args.limit !== undefined ? { limit: String(args.limit) } : {}),
+      ...(args.include_disabled !== undefined ? { include_disabled: args.include_disabled ? 'true' : 'false' } : {}),
+    }
+  },
+})
+
+/** Every control operation. Paths are under /api/v1; `:name` is the argument of that name. */
+export const OPERATIONS = {
+  info: op({ names: [], args: z.tuple([]), http: { method: 'GET', paths: ['/info'] }, result: json<AppInfo>() }),
+  status: op({ names: [], args: z.tuple([]), http: { method: 'GET', paths: ['/status'] }, result: json<StatusInfo>() }),
+  servers: op({ names: [], args: z.tuple([]), http: { method: 'GET', paths: ['/servers'] }, result: json<{ servers: ServerInfo[] }>() }),
+  server: op({ names: ['server'], args: z.tuple([Server]), http: { method: 'GET', paths: ['/servers/:server'] }, result: json<{ server: ServerInfo }>() }),
+  tools: op({ names: ['server'], args: z.tuple([Server]), http: { method: 'GET', paths: ['/servers/:server/tools'] }, result: json<{ tools: ToolInfo[] }>() }),
+  /** A server action; its options by action: SERVER_ACTION_OPTIONS (`?network=true` works for Inspect too). */
+  serverAction: op({
+    names: ['server', 'action', 'options'],
+    args: z.tuple([Server, z.enum(SERVER_ACTIONS, { error: `action must be one of ${SERVER_ACTIONS.join(', ')}` }), ServerActionOptionsSchema.optional()]),
+    http: {
+      method: 'POST',
+      paths: ['/servers/:server/:action'],
+      body: { options: { arg: 'options', keys: { by: 'action', keys: SERVER_ACTION_OPTIONS }, flags: ['network'] }, others: 'ignore' },
+    },
+    result: json<ActionResult>(),
+  }),
+  /** A tool action; its options by action: TOOL_ACTION_OPTIONS. */
+  toolAction: op({
+    names: ['server', 'tool', 'action', 'options'],
+    args: z.tuple([
+      Server,
+      name('tool'),
+      z.enum(TOOL_ACTIONS, { error: `action must be one of ${TOOL_ACTIONS.join(', ')}` }),
+      ToolActionOptionsSchema.optional(),
+    ]),
+    http: {
+      method: 'POST',
+      paths: ['/servers/:server/tools/:tool/:action'],
+      body: { options: { arg: 'options', keys: { by: 'action', keys: TOOL_ACTION_OPTIONS } }, others: 'ignore' },
+    },
+    result: json<ActionResult>(),
+  }),
+  approveAll: op({
+    names: ['server'],
+    args: z.tuple([Server]),
+    http: { method: 'POST', paths: ['/servers/:server/tools/approve-all'] },
+    result: json<ActionResult>(),
+  }),
+  agentTokens: op({
+    names: ['agent'],
+    args: z.tuple([name('agent')]),
+    http: { method: 'GET', paths: ['/agents/:agent/tokens'] },
+    result: json<{ tokens: AgentTokenInfo[] }>(),
+  }),
+  /** Revokes one token (by id), or every token of the agent when `id` is absent. */
+  revokeAgentTokens: op({
+    names: ['agent', 'id'],
+    args: z.tuple([name('agent'), name('token id').optional()]),
+    http: { method: 'DELETE', paths: ['/agents/:agent/tokens/:id', '/agents/:agent/tokens'] },
+    result: json<ActionResult>(),
+  }),
+  /** Agents' access requests, newest first. */
+  requests: op({
+    names: ['filter'],
+    args: z.tuple([RequestFilterSchema.optional()]),
+    http: { method: 'GET', paths: ['/requests'], query: { arg: 'filter' } },
+    result: json<{ requests: AccessRequest[] }>(),
+  }),
+  /** Answers a request: `for` is "once", "always" or a duration ("1h"); `options.hash` binds the grant to the launch or definition reviewed. */
+  grantRequest: op({
+    names: ['id', 'grantFor', 'options'],
+    args: z.tuple([name('request id'), GrantForTextSchema, GrantOptionsSchema.optional()]),
+    http: {
+      method: 'POST',
+      paths: ['/requests/:id/grant'],
+      body: { fields: { for: 'grantFor' }, options: { arg: 'options', keys: ['hash'] }, others: 'refuse' },
+    },
+    result: json<RequestActionResult>(),
+  }),
+  denyRequest: op({
+    names: ['id'],
+    args: z.tuple([name('request id')]),
+    http: { method: 'POST', paths: ['/requests/:id/deny'] },
+    result: json<RequestActionResult>(),
+  }),
+  /** Calls waiting for the user's OK (pending unless `status` says otherwise), oldest first. */
+  confirmations: op({
+    names: ['filter'],
+    args: z.tuple([ConfirmationFilterSchema.optional()]),
+    http: { method: 'GET', paths: ['/confirmations'], query: { arg: 'filter' } },
+    result: json<{ confirmations: Confirmation[] }>(),
+  }),
+  /** Runs exactly the waiting call, once. Where the user answered comes from the connection (the window, the tray, X-Toolgate-Client), never from the body. */
+  allowConfirmation: op({
+    names: ['id'],
+    args: z.tuple([name('confirmation id')]),
+    http: { method: 'POST', paths: ['/confirmations/:id/allow'], body: { others: 'refuse' } },
+    result: json<ConfirmationActionResult>(),
+  }),
+  /** Answers the agent CALL_DECLINED; the upstream is never called. */
+  denyConfirmation: op({
+    names: ['id'],
+    args: z.tuple([name('confirmation id')]),
+    http: { method: 'POST', paths: ['/confirmations/:id/deny'], body: { others: 'refuse' } },
+    result: json<ConfirmationActionResult>(),
+  }),
+  /** The user's "Ask me before each call" on a server (tool null) or one tool; it only adds to the config's rule. */
+  setAskBeforeCall: op({
+    names: ['server', 'tool', 'ask'],
+    args: z.tuple([Server, name('tool').nullish(), z.boolean({ error: 'ask must be true or false' })]),
+    http: { method: 'POST', paths: ['/servers/:server/tools/:tool/confirm', '/servers/:server/confirm'], body: { fields: { ask: 'ask' }, others: 'refuse' } },
+    result: json<ActionResult>(),
+  }),
+  /** The exact JSON text that retrieve_tools returns for the same arguments (checked by the service with retrieve_tools' own schema). */
+  search: op({
+    names: ['args'],
+    args: z.tuple([z.custom<SearchArgs>(isObject, 'search needs {query, limit?, include_disabled?}')]),
+    http: { method: 'GET', paths: ['/search'], query: { arg: 'args', codec: searchQuery } },
+    result: text(),
+  }),
+  stats: op({ names: [], args: z.tuple([]), http: { method: 'GET', paths: ['/stats'] }, result: json<Stats>() }),
+  /** What agents did and who decided what, newest first (the query is checked by the activity store: its own words name the parameter). */
+  activity: op({
+    names: ['query'],
+    args: z.tuple([z.custom<ActivityQuery>(isObject, 'activity needs a query object')]),
+    http: { method: 'GET', paths: ['/activity'], query: { arg: 'query' } },
+    result: json<ActivityPage>(),
+  }),
+  /** Each configured agent and each local client: scope, tokens, reach, recent activity, context cost. */
+  agents: op({ names: [], args: z.tuple([]), http: { method: 'GET', paths: ['/agents'] }, result: json<{ agents: AgentView[] }>() }),
+  /** The server's entry for the edit form (hidden values, policy read-only). */
+  serverEntry: op({
+    names: ['server'],
+    args: z.tuple([Server]),
+    http: { method: 'GET', paths: ['/servers/:server/entry'] },
+    result: json<{ entry: ServerEntryView }>(),
+  }),
+  /** Adds a server; it waits in quarantine until the user inspects and approves it (the entry is checked by the core, like the config file). */
+  addServer: op({
+    names: ['input'],
+    args: z.tuple([z.custom<ServerInput>(() => true)]),
+    http: { method: 'POST', paths: ['/servers'], body: { whole: 'input', others: 'ignore' } },
+    result: json<ActionResult>(),
+  }),
+  editServer: op({
+    names: ['server', 'input'],
+    args: z.tuple([Server, z.custom<ServerInput>(() => true)]),
+    http: { method: 'PUT', paths: ['/servers/:server'], body: { whole: 'input', others: 'ignore' } },
+    result: json<ActionResult>(),
+  }),
+  /** Removes a server; its approvals are kept for an undo (`restoreServer`) for a while, then dropped. */
+  removeServer: op({ names: ['server'], args: z.tuple([Server]), http: { method: 'DELETE', paths: ['/servers/:server'] }, result: json<RemoveResult>() }),
+  restoreServer: op({
+    names: ['server'],
+    args: z.tuple([Server]),
+    http: { method: 'POST', paths: ['/servers/:server/restore'] },
+    result: json<ActionResult>(),
+  }),
+  /** The secrets by name (values are write-only: no surface ever reads one back). */
+  secrets: op({
+    names: [],
+    args: z.tuple([]),
+    http: { method: 'GET', paths: ['/secrets'] },
+    result: json<{ secrets: SecretInfo[]; store: SecretStoreInfo }>(),
+  }),
+  setSecret: op({
+    names: ['name', 'value'],
+    args: z.tuple([name('name'), z.string({ error: 'send {"value": "<the secret>"} as the JSON body' })]),
+    http: { method: 'PUT', paths: ['/secrets/:name'], body: { fields: { value: 'value' }, others: 'ignore' } },
+    result: json<ActionResult>(),
+  }),
+  deleteSecret: op({ names: ['name'], args: z.tuple([name('name')]), http: { method: 'DELETE', paths: ['/secrets/:name'] }, result: json<ActionResult>() }),
+  /** Starts an OAuth sign-in of an HTTP server; the browser comes back to Toolgate's /oauth/callback. */
+  signIn: op({ names: ['server'], args: z.tuple([Server]), http: { method: 'POST', paths: ['/servers/:server/auth/login'] }, result: json<SignInStart>() }),
+  authStatus: op({ names: ['server'], args: z.tuple([Server]), http: { method: 'GET', paths: ['/servers/:server/auth'] }, result: json<AuthStatus>() }),
+  /** Deletes the server's tokens (revoking them where the authorization server allows). */
+  signOut: op({ names: ['server'], args: z.tuple([Server]), http: { method: 'POST', paths: ['/servers/:server/auth/logout'] }, result: json<ActionResult>() }),
+}
+
+type Operations = typeof OPERATIONS
+export type OpName = keyof Operations
+export type OpArgs<K extends OpName> = z.output<Operations[K]['args']>
+export type OpResult<K extends OpName> = Operations[K]['result'] extends { readonly type?: infer R } ? R : never
+
+export const OP_NAMES = Object.keys(OPERATIONS) as OpName[]
+
+export function isOpName(v: unknown): v is OpName {
+  return typeof v === 'string' && Object.prototype.hasOwnProperty.call(OPERATIONS, v)
+}
+
+/** The operations as methods, each taking its table arguments and answering its table result. */
+export type ApiOps = { [K in keyof Operations]: (...args: OpArgs<K>) => Promise<OpResult<K>> }
+
+/** The one typed interface behind the control API (HTTP + SSE), the Electron IPC bridge and the renderer; the core's ControlService implements it. */
+export interface Api extends ApiOps {
+  /** Live events; returns an unsubscribe function. */
+  subscribe(listener: (event: ApiEvent) => void): () => void
+}
+
+/** The arguments of an IPC call of `op`, checked by its schema (400 bad_request on a mistake). */
+export function ipcArgs<K extends OpName>(op: K, args: readonly unknown[]): OpArgs<K> {
+  return argsOfIpc(op, OPERATIONS[op], args) as OpArgs<K>
+}
+
+/** Calls operation `op` of an Api with arguments already checked by its schema (the IPC handler and the HTTP router). */
+export function callOperation(api: Api, op: OpName, args: readonly unknown[]): Promise<unknown> {
+  const method = api[op] as (...a: unknown[]) => Promise<unknown>
+  return method.call(api, ...args)
+}
+
+/** The operations of an Api as calls of `invoke` (the renderer's IPC client and the HTTP client): VS Code's ProxyChannel, from the table. */
+export function proxyOperations(invoke: (op: OpName, args: unknown[]) => Promise<unknown>): ApiOps {
+  const ops: Partial<Record<OpName, (...args: unknown[]) => Promise<unknown>>> = {}
+  for (const op of OP_NAMES) ops[op] = (...args: unknown[]) => invoke(op, args)
+  return ops as ApiOps
+}
