@@ -41,6 +41,8 @@ export interface CallRecord {
   durationMs: number
   resultBytes?: number
   error?: string
+  /** the live server's own secrets (resolved references, OAuth tokens): masked in the preview and the error too */
+  mask?: (text: string) => string
 }
 
 export interface SearchRecord {
@@ -126,7 +128,9 @@ export class ActivityRecorder {
 
   call(who: Who, c: CallRecord): void {
     const now = this.opts.now?.() ?? Date.now()
-    const redact = redactorFor(c.server)
+    const byConfig = redactorFor(c.server)
+    const live = c.mask
+    const redact = live ? (t: string) => byConfig(live(t)) : byConfig
     this.append(
       {
         kind: 'call',

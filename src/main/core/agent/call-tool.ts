@@ -89,6 +89,7 @@ export async function callTool(
       tool: name,
       serverName,
       server: serverName === null ? undefined : deps.catalog.serverConfig(serverName),
+      mask: (t: string) => (serverName === null ? t : (deps.manager.get(serverName)?.mask.text(t) ?? t)),
       variant,
       args: args ?? {},
       durationMs: performance.now() - started,

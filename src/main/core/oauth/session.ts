@@ -40,6 +40,9 @@ export class UpstreamAuth {
   /** called (once per connection) when the server needs sign-in */
   onNeedsSignIn: (err: NeedsSignInError) => void = () => undefined
   readonly url: string
+  /** the secret values this session handed out (tokens, a registered client's secret): masked in all the server sends back */
+  private readonly secrets = new Set<string>()
+  private readonly secretListeners = new Set<(values: string[]) => void>()
 
   constructor(
     readonly config: ServerConfig,
@@ -53,6 +56,27 @@ export class UpstreamAuth {
 
   get name(): string {
     return this.config.name
+  }
+
+  /** Told every secret value this session has handled and will handle (issue 24 point 4); returns the way to stop. */
+  onSecrets(listener: (values: string[]) => void): () => void {
+    this.secretListeners.add(listener)
+    const r = this.record()
+    this.noteTokens(r?.tokens)
+    this.noteSecret(r?.client?.client_secret)
+    if (this.secrets.size) listener([...this.secrets])
+    return () => this.secretListeners.delete(listener)
+  }
+
+  noteTokens(tokens: OAuthTokens | undefined): void {
+    if (!tokens) return
+    for (const v of [tokens.access_token, tokens.refresh_token, tokens.id_token]) this.noteSecret(v)
+  }
+
+  private noteSecret(value: string | undefined): void {
+    if (!value || this.secrets.has(value)) return
+    this.secrets.add(value)
+    for (const l of this.secretListeners) l([value])
   }
 
   redirectUrl(): string {
@@ -77,7 +101,10 @@ export class UpstreamAuth {
     const fromConfig = configuredClient(this.config)
     if (fromConfig) return fromConfig
     const stored = this.record()?.client
-    if (stored) return stored
+    if (stored) {
+      this.noteSecret(stored.client_secret)
+      return stored
+    }
     if (this.discovery && !this.discovery.authorizationServerMetadata) {
       throw new NoOAuthError(
         `server "${this.name}" answered 401 Unauthorized and offers no OAuth sign-in (no authorization server metadata was found); ` +
@@ -88,6 +115,7 @@ export class UpstreamAuth {
   }
 
   saveTokens(tokens: OAuthTokens): void {
+    this.noteTokens(tokens)
     // a renewal that was under way when the sign-in ended (sign-out, the server removed) does not bring it back
     if (!this.record()?.tokens) return
     this.host.records.update(this.name, this.url, (r) => withTokens(r, tokens, this.host.now()))
@@ -95,6 +123,7 @@ export class UpstreamAuth {
   }
 
   saveClientInformation(info: OAuthClientInformationMixed): void {
+    this.noteSecret(info.client_secret)
     if (configuredClient(this.config)) return // the config's client is the config's business
     this.host.records.update(this.name, this.url, (r) => ({ ...r, client: info }))
   }
@@ -188,7 +217,15 @@ class SessionProvider implements OAuthClientProvider {
     this.s.saveClientInformation(info)
   }
   tokens(): Promise<OAuthTokens | undefined> | OAuthTokens | undefined {
-    return this.early ? this.s.freshTokens() : this.s.record()?.tokens
+    if (!this.early) {
+      const t = this.s.record()?.tokens
+      this.s.noteTokens(t)
+      return t
+    }
+    return this.s.freshTokens().then((t) => {
+      this.s.noteTokens(t)
+      return t
+    })
   }
   saveTokens(tokens: OAuthTokens): void {
     this.s.saveTokens(tokens)

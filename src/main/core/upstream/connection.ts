@@ -9,6 +9,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/core'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import { makeRedactor } from './target'
+import { launchSecrets, SecretMask } from './secret-mask'
 import { buildTransport, transportKinds, withTimeout } from './transport'
 import type { SandboxRequest } from './sandbox'
 import type { UpstreamAuth } from '../oauth/session'
@@ -46,6 +47,8 @@ export interface ConnectionOptions {
   secretValues?: readonly string[]
   /** HTTP: the OAuth session of this connection */
   auth?: UpstreamAuth | null
+  /** the secrets masked in all this server sends back (built from the config and secretValues when not given) */
+  mask?: SecretMask
   /** the whole handshake's budget (the era probe gets at most half of it) */
   connectTimeoutMs: number
   /**
@@ -84,6 +87,9 @@ export class UpstreamConnection {
   private progressSeq = 0
   /** masks this server's secrets in every text that leaves this class */
   private readonly redact: (text: string) => string
+  /** masks this server's secrets in what it sends: tool definitions, results, progress (issue 24 point 4) */
+  readonly mask: SecretMask
+  private readonly stopSecrets: (() => void) | null
 
   constructor(
     readonly config: ServerConfig,
@@ -92,7 +98,10 @@ export class UpstreamConnection {
     private readonly hooks: ConnectionHooks,
   ) {
     const log = opts.logger
-    this.redact = makeRedactor(config, opts.secretValues)
+    this.mask = opts.mask ?? new SecretMask(launchSecrets(config, opts.secretValues))
+    // OAuth tokens join the mask as they are issued (the server could echo its bearer token)
+    this.stopSecrets = opts.auth?.onSecrets((values) => this.mask.add(values)) ?? null
+    this.redact = makeRedactor(config, opts.secretValues, this.mask)
     // A message bigger than this closes a stdio connection; keep it well above the result limit
     // so an oversized result gets a clean "too large" error instead of a dropped connection.
     // Room to read a result well past max_result_bytes, so an oversized result gets the limit error
@@ -178,7 +187,7 @@ export class UpstreamConnection {
       if ('method' in message && message.method === 'notifications/progress' && !('id' in message)) {
         const { progressToken, ...p } = (message.params ?? {}) as Progress & { progressToken?: unknown }
         const handler = this.progress.get(String(progressToken))
-        if (handler && typeof p.progress === 'number') return handler(p)
+        if (handler && typeof p.progress === 'number') return handler(this.mask.value(p))
       }
       inner?.call(transport, message, extra)
     }
@@ -187,7 +196,7 @@ export class UpstreamConnection {
   async listTools(timeoutMs: number): Promise<ToolListing> {
     const caps = this.mcp.getServerCapabilities()
     if (caps && !caps.tools) return { tools: [], warnings: [] }
-    return fetchToolList(this.mcp, this.opts.limits, timeoutMs)
+    return fetchToolList(this.mcp, this.opts.limits, timeoutMs, (raw) => this.mask.value(raw))
   }
 
   /** Liveness: `ping` (2025); 2026-07-28 has no ping, so `server/discover` (cheap, stateless). */
@@ -240,14 +249,16 @@ export class UpstreamConnection {
     }
     result = withoutEnvelope(result)
     const bytes = Buffer.byteLength(JSON.stringify(result))
-    RESULT_BYTES.set(result, bytes)
     if (bytes > this.opts.limits.maxResultBytes) {
       throw fail(
         'result_too_large',
         `result of ${label} is ${bytes} bytes, over the limit of ${this.opts.limits.maxResultBytes} bytes (limits.max_result_bytes)`,
       )
     }
-    return result
+    // the server's secrets never reach the agent, nor the activity record
+    const safe = this.mask.value(result)
+    RESULT_BYTES.set(safe, safe === result ? bytes : Buffer.byteLength(JSON.stringify(safe)))
+    return safe
   }
 
   /** Close the SDK client and transport; for stdio the child process is gone when this resolves. */
@@ -255,6 +266,7 @@ export class UpstreamConnection {
     if (this.closePromise) return this.closePromise
     this.closing = true
     this.closedByUs = this.closedReason === null
+    this.stopSecrets?.()
     this.closePromise = (async () => {
       try {
         await this.built.shutdown()

@@ -23,7 +23,12 @@ export interface ToolListing {
  * listTools validates every tool strictly and compiles each outputSchema (Ajv) — one broken
  * tool would fail the whole list, and the proxy passes results through without output checks.
  */
-export async function fetchToolList(mcp: Client, limits: UpstreamLimits, timeoutMs: number): Promise<ToolListing> {
+export async function fetchToolList(
+  mcp: Client,
+  limits: UpstreamLimits,
+  timeoutMs: number,
+  mask: (raw: unknown[]) => unknown[] = (raw) => raw,
+): Promise<ToolListing> {
   const raw: unknown[] = []
   const seenCursors = new Set<string>()
   let cursor: string | undefined
@@ -40,7 +45,8 @@ export async function fetchToolList(mcp: Client, limits: UpstreamLimits, timeout
       break
     }
   }
-  return sanitizeTools(raw, limits, truncatedFetch)
+  // the server's secrets are masked before anything reads the list (issue 24 point 4)
+  return sanitizeTools(mask(raw), limits, truncatedFetch)
 }
 
 export const DEFAULT_MAX_TITLE_CHARS = 256

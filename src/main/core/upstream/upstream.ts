@@ -10,6 +10,7 @@ import { Backoff } from './backoff'
 import { UpstreamConnection, errorText, openConnection } from './connection'
 import type { ConnectionHooks } from './connection'
 import { describeTarget, makeRedactor } from './target'
+import { launchSecrets, SecretMask } from './secret-mask'
 import { resolveReferences } from '../secrets/resolve'
 import { serverLogger } from './log'
 import type { ToolListing } from './tools'
@@ -42,6 +43,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   private readonly stableMs: number
   private readonly pingIntervalMs: number
   private redact: (text: string) => string
+  private _mask: SecretMask
 
   private _state: UpstreamState = 'stopped'
   private _lastError: string | null = null
@@ -80,7 +82,13 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this.backoff = new Backoff(this.backoffOpts)
     this.stableMs = opts.stableMs ?? DEFAULT_STABLE_MS
     this.pingIntervalMs = opts.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS
+    this._mask = new SecretMask(launchSecrets(config))
     this.redact = makeRedactor(config)
+  }
+
+  /** This server's secrets (resolved references and OAuth tokens included), to mask them in what agents and files get. */
+  get mask(): SecretMask {
+    return this._mask
   }
 
   get state(): UpstreamState {
@@ -220,7 +228,9 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       return
     }
     // the resolved entry: values read through ${env:…} are masked like the rest of env, headers and the URL
-    this.redact = makeRedactor(resolved.config, resolved.secretValues)
+    const mask = new SecretMask(launchSecrets(resolved.config, resolved.secretValues))
+    this._mask = mask
+    this.redact = makeRedactor(resolved.config, resolved.secretValues, mask)
     const auth = this.authSession(resolved.config, gen)
     let conn: UpstreamConnection
     try {
@@ -234,6 +244,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
           sandbox: this.opts.sandbox,
           secretValues: resolved.secretValues,
           auth,
+          mask,
         },
         hooks,
         {
