@@ -90,6 +90,19 @@ describe('reviewing a changed tool', () => {
     expect(summary).toContain('output field token added')
   })
 
+  it('"What changed" shows hidden characters in parameter names as marked escapes, like the details below it (issue 24)', async () => {
+    const list = tool('list_files', 'List files', { annotations: READ })
+    const sneaky = tool('list_files', 'List files', {
+      annotations: READ,
+      props: { ['path\u202etxt.exe']: { type: 'string' }, ['to\u009b31m']: { type: 'string' } },
+    })
+    const row = await rowOf([list], [sneaky], 'list_files')
+    const summary = row.querySelector('[data-change-summary]')!
+    expect(summary.textContent).not.toMatch(/[\u0080-\u009f\u202a-\u202e]/)
+    expect(texts(summary, 'code.hidden-char')).toEqual(['\\u202e', '\\u009b'])
+    expect(summary.textContent).toContain('parameter path\\u202etxt.exe added')
+  })
+
   it('a stricter variant is a risk line too', async () => {
     const list = tool('list_files', 'List files', { annotations: READ })
     const row = await rowOf([list], [tool('list_files', 'List files, then delete them', { annotations: DESTRUCTIVE })], 'list_files')

@@ -96,7 +96,7 @@ export function ToolReview({ tool }: { tool: ToolInfo }) {
       {change.variant && <VariantRisk v={change.variant} />}
       <HiddenRisk tool={tool} />
       <p className="change-summary small" data-change-summary>
-        <strong>What changed:</strong> {summary.length ? summary.join(' · ') : 'nothing an agent reads (only how it is stored)'}
+        <strong>What changed:</strong> {summary.length ? <Visible text={summary.join(' · ')} /> : 'nothing an agent reads (only how it is stored)'}
       </p>
       {change.description && <FieldDiff label="description" diff={change.description} />}
       {change.description && change.description.some((p) => p.op === 'add') && (
