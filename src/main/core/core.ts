@@ -119,7 +119,13 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     if (sandbox.available) logger.info({ sandbox: sandbox.mechanism, binary: sandbox.binary }, 'stdio upstreams run isolated')
     else logger.warn(`stdio upstreams are NOT isolated: ${sandbox.reason}`)
     const catalog = new Catalog(config, store)
-    stopWatchingState = store.watchForLoss((file) => logger.warn(`${file} disappeared while Toolgate ran; it was written again from memory`))
+    stopWatchingState = store.watchForLoss((file, how) =>
+      logger.warn(
+        how === 'deleted'
+          ? `${file} disappeared while Toolgate ran; it was written again from memory`
+          : `${file} was changed behind Toolgate's back while it ran; it was written again from memory (the decisions Toolgate holds are kept)`,
+      ),
+    )
     await finishStateUpgrade(catalog)
     await pinFailClosedServers(catalog)
     const tokens = new AgentTokens(store, () => config.agents, configPath)

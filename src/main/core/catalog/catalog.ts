@@ -130,6 +130,11 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
     return l ? [...l.tools.values()].map((t) => t.def) : null
   }
 
+  /** Where the server's tool list came from: its running upstream, or an Inspect (null: none yet). */
+  liveSource(server: string): 'upstream' | 'inspect' | null {
+    return this.live.get(server)?.source ?? null
+  }
+
   /** The tools the last Inspect showed, while the server still has the identity it had then (else null). */
   inspectedTools(server: string): Array<{ def: ToolDefinition; hash: string }> | null {
     const l = this.live.get(server)

@@ -20,7 +20,14 @@ const ToolDefSchema = z.object({
 
 const LastCatalogSchema = z.object({
   written_at: z.string(),
-  servers: z.record(z.string(), z.object({ tools: z.array(ToolDefSchema) })),
+  servers: z.record(
+    z.string(),
+    z.object({
+      tools: z.array(ToolDefSchema),
+      /** "upstream": the server ran and listed them (so it took its baseline); "inspect": only an Inspect showed them (absent in files of before) */
+      source: z.enum(['upstream', 'inspect']).optional(),
+    }),
+  ),
 })
 export type LastCatalog = z.infer<typeof LastCatalogSchema>
 
@@ -36,6 +43,16 @@ export function readLastCatalog(dataDir: string): LastCatalog | null {
   } catch {
     return null
   }
+}
+
+/**
+ * The servers that ran before, as catalog.json remembers them (their tools came from the running
+ * upstream, which took its baseline then). A witness for the state store: a state that holds no
+ * decision while servers ran was replaced or emptied behind Toolgate's back.
+ */
+export function serversThatRan(dataDir: string): string[] {
+  const last = readLastCatalog(dataDir)
+  return last ? Object.entries(last.servers).flatMap(([name, s]) => (s.source === 'upstream' && s.tools.length > 0 ? [name] : [])) : []
 }
 
 /** Puts the last known tool lists into a catalog that runs no upstream (no approvals are taken). */
@@ -74,7 +91,8 @@ export class LastCatalogWriter {
     const servers: LastCatalog['servers'] = {}
     for (const s of this.catalog.currentConfig.servers) {
       const tools = this.catalog.liveTools(s.name)
-      if (tools) servers[s.name] = { tools }
+      const source = this.catalog.liveSource(s.name)
+      if (tools) servers[s.name] = { tools, ...(source ? { source } : {}) }
     }
     const text = JSON.stringify({ written_at: new Date().toISOString(), servers } satisfies LastCatalog)
     this.writing = this.writing

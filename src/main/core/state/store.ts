@@ -5,8 +5,10 @@
 // warning is recorded, and the store fails closed (also when state.json is missing but its last
 // good copy is not: it was deleted while Toolgate was stopped) (see State.fail_closed): the locks (user
 // quarantine, agent-added review, user-disabled and rejected tools, "Ask me before each call") come back from the last good copy, and
-// without one every server the config does not trust is held. If state.json disappears while
-// Toolgate runs, it is written again from memory (watchForLoss).
+// without one every server the config does not trust is held. A file that parses but was
+// replaced or emptied behind Toolgate's back (it lost decisions its last good copy holds, or holds
+// none while servers ran: tamper.ts) fails closed the same way. If state.json disappears or is
+// changed while Toolgate runs, it is written again from memory (watchForLoss).
 import fs from 'node:fs'
 import path from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
@@ -14,12 +16,14 @@ import chokidar from 'chokidar'
 import { emptyState, StateSchema, type State } from './schema'
 import { migrateToolHashes } from './migrate'
 import { grantLocks } from '../grants/undo'
+import { ranWithoutDecisions, readText, replacedStateProblem } from './tamper'
 
 export class StateStore {
   private state: State
   private queue: Promise<void> = Promise.resolve()
   private dirty = false
-  readonly warning: string | null = null
+  /** why the state was not taken as it was at start, or that it was changed behind Toolgate's back since */
+  warning: string | null = null
   /** the version the file had when it was loaded, when it was older than the current one (the core finishes the upgrade) */
   readonly migratedFrom: number | null = null
 
@@ -41,18 +45,25 @@ export class StateStore {
   private static read(file: string, backupFile: string): { state: State; warning: string | null } {
     let problem: string
     let movedTo: string
+    // a state that parses but cannot be trusted (issue 24 §5): its own locks still hold
+    let suspect: State | null = null
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-')
     if (!fs.existsSync(file)) {
       // A first start has neither file. state.json gone while its last good copy is still there
       // was deleted while Toolgate was stopped: a loss, never a fresh start (a fresh start would
       // take whatever the upstreams serve now as the new baseline and forget the user's locks).
-      if (!fs.existsSync(backupFile)) return { state: emptyState(), warning: null }
-      problem = 'missing, while its last good copy is there'
+      // Both gone while catalog.json shows servers that ran: deleted too.
+      const ran = fs.existsSync(backupFile) ? null : ranWithoutDecisions(path.dirname(file))
+      if (!fs.existsSync(backupFile) && !ran) return { state: emptyState(), warning: null }
+      problem = ran ? `missing with its last good copy, while ${ran}` : 'missing, while its last good copy is there'
       movedTo = '(missing)'
     } else {
       const loaded = parseStateFile(file)
-      if ('state' in loaded) return { state: loaded.state, warning: null }
-      problem = loaded.problem
-      movedTo = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
+      const replaced = 'state' in loaded ? replacedStateProblem(loaded.state, file, backupFile) : null
+      if ('state' in loaded && !replaced) return { state: loaded.state, warning: null }
+      if ('state' in loaded) suspect = loaded.state
+      problem = replaced ?? ('problem' in loaded ? loaded.problem : '')
+      movedTo = `${file}.${suspect ? 'suspect' : 'corrupt'}-${stamp}`
       fs.renameSync(file, movedTo)
     }
     const state = emptyState()
@@ -60,10 +71,12 @@ export class StateStore {
     const restored = 'state' in backup
     state.fail_closed = { since: new Date().toISOString(), moved_to: movedTo, restored_locks: restored }
     if (restored) restoreLocks(state, backup.state)
+    if (suspect) restoreLocks(state, suspect)
+    const what = suspect ? 'cannot be trusted' : 'was unreadable'
     return {
       state,
       warning:
-        `state file ${file} was unreadable (${problem})${movedTo === '(missing)' ? '' : `; it was moved to ${movedTo}`}. Toolgate fails closed: tools without a fresh decision stay locked until you review them` +
+        `state file ${file} ${what} (${problem})${movedTo === '(missing)' ? '' : `; it was moved to ${movedTo}`}. Toolgate fails closed: tools without a fresh decision stay locked until you review them` +
         (restored
           ? `; servers and tools you had locked or put in quarantine stay so (restored from ${backupFile}).`
           : `; the last good copy ${backupFile} was unreadable too (${backup.problem}), so every server the config does not mark "quarantined": false stays in quarantine until you approve it.`),
@@ -91,33 +104,45 @@ export class StateStore {
     if (!this.dirty) return
     this.dirty = false
     fs.mkdirSync(path.dirname(this.file), { recursive: true })
-    const text = JSON.stringify(this.state, null, 2) + '\n'
+    const text = this.text()
     await writeFileAtomic(this.file, text, { fsync: true, mode: 0o600 })
     await writeFileAtomic(this.backupFile, text, { fsync: true, mode: 0o600 })
   }
 
+  /** The state as it is written. */
+  private text(): string {
+    return JSON.stringify(this.state, null, 2) + '\n'
+  }
+
   private writeNow(): void {
     fs.mkdirSync(path.dirname(this.file), { recursive: true })
-    const text = JSON.stringify(this.state, null, 2) + '\n'
+    const text = this.text()
     writeFileAtomic.sync(this.file, text, { fsync: true, mode: 0o600 })
     writeFileAtomic.sync(this.backupFile, text, { fsync: true, mode: 0o600 })
   }
 
   /**
-   * Writes state.json again from memory when it disappears while Toolgate runs (otherwise a
-   * restart would start over and take a rug-pulled tool as the new baseline). Returns a stop function.
+   * Writes state.json and its last good copy again from memory when either disappears or is
+   * changed behind Toolgate's back while it runs (otherwise a restart would load what was written
+   * there, e.g. `{"version":2}`, and take a rug-pulled tool as the new baseline). Toolgate's own
+   * writes are recognised by their text. Returns a stop function.
    */
-  watchForLoss(onRewrite: (file: string) => void = () => undefined): () => Promise<void> {
-    const base = path.resolve(this.file)
+  watchForLoss(onRewrite: (file: string, how: 'deleted' | 'changed') => void = () => undefined): () => Promise<void> {
+    const ours = new Set([path.resolve(this.file), path.resolve(this.backupFile)])
     const watcher = chokidar.watch(path.dirname(this.file), { ignoreInitial: true, depth: 0 })
-    watcher.on('unlink', (p) => {
-      if (path.resolve(p) !== base || fs.existsSync(this.file)) return
+    const check = (p: string): void => {
+      const file = path.resolve(p)
+      if (!ours.has(file)) return
       void this.queue.then(() => {
-        if (fs.existsSync(this.file)) return
+        const now = readText(file)
+        if (now === this.text()) return
         this.writeNow()
-        onRewrite(this.file)
+        if (now !== null)
+          this.warning = `${file} was changed behind Toolgate's back at ${new Date().toISOString()}; it was written again from memory (your decisions are kept).`
+        onRewrite(file, now === null ? 'deleted' : 'changed')
       })
-    })
+    }
+    for (const ev of ['unlink', 'add', 'change'] as const) watcher.on(ev, check)
     watcher.on('error', () => {})
     return () => watcher.close()
   }
