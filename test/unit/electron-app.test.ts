@@ -180,9 +180,9 @@ describe('tray app lifecycle', () => {
     await runApp(startCore, [], { refreshMs: 10, notifySettleMs: 500 })
     const tray = fake.trays[0]
     const cfg = api.world.catalog.currentConfig.agents.find((a) => a.name === 'no-destroy')!
-    const flood = async (n: number, from = 0) => {
+    const flood = async (n: number, from = 0, server = 'files') => {
       for (let i = from; i < from + n; i++)
-        await api.grants.requests.ask({ agent: 'no-destroy', client: null }, agentScope(cfg), { name: `files:tool_${i}`, reason: `flood ${i}` })
+        await api.grants.requests.ask({ agent: 'no-destroy', client: null }, agentScope(cfg), { name: `${server}:tool_${i}`, reason: `flood ${i}` })
     }
     // each notification is looked at before the next request arrives, and in one burst
     await flood(1)
@@ -195,7 +195,8 @@ describe('tray app lifecycle', () => {
     // answered, the agent is below the bound again: its next request is announced
     const waiting = api.grants.requests.list({ status: 'pending' })
     for (const r of waiting.slice(0, 6)) await api.grants.requests.deny(r.id)
-    await flood(1, 20)
+    // (of another server: a denial holds for the whole server during its cooldown)
+    await flood(1, 20, 'legacy')
     await vi.waitFor(() => expect(fake.notifications).toHaveLength(4), { timeout: 5000 })
     expect(fake.notifications[3].options.body).toMatch(/flood 20/)
     // without an agent, the client's own name is not taken for Toolgate's
