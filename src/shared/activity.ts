@@ -84,8 +84,8 @@ export interface CallEvent extends EventBase {
   result_bytes?: number
   /** redacted, size-capped JSON of the arguments (absent with activity.record_args: false) */
   args_preview?: string
-  /** SHA-256 (hex) of the arguments' canonical JSON (keys sorted) */
-  args_sha256: string
+  /** HMAC-SHA256 (hex) of the arguments' canonical JSON (keys sorted), keyed by <data-dir>/args.key: equal arguments match, guesses cannot be tested without the key */
+  args_hmac: string
   /** the error text the agent got (redacted, capped) */
   error?: string
 }

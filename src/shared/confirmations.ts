@@ -80,8 +80,8 @@ export interface Confirmation {
   /** the variant the tool needs, and the one the agent called with */
   call_with: CallWith
   variant: Variant
-  /** SHA-256 (hex) of the canonical JSON of the arguments: Allow runs a call with exactly these */
-  args_sha256: string
+  /** HMAC-SHA256 (hex) of the canonical JSON of the arguments, keyed by <data-dir>/args.key (the activity record's args_hmac): Allow runs a call with exactly these */
+  args_hmac: string
   /** the arguments as JSON as the agent sent them (nothing masked: what the user allows is what they see), control/bidi/invisible characters escaped, capped at ARGS_TEXT_MAX */
   args_text: string
   /** a short preview for notifications: secrets masked (***), escaped, capped at ARGS_NOTE_CHARS */

@@ -458,7 +458,7 @@ try {
     const drawer = page.getByRole('dialog', { name: `Activity record ${ok.id}` })
     await drawer.waitFor()
     assert.match(await drawer.textContent(), /hello from the e2e agent/)
-    assert.match(await drawer.textContent(), new RegExp(ok.args_sha256))
+    assert.match(await drawer.textContent(), new RegExp(ok.args_hmac))
     await shot('activity.png')
     await button(drawer, 'Close').click()
     // one click from the demand to the locked tool in the Servers view

@@ -1,6 +1,7 @@
 // Real parts for in-process behavior tests of the security model and discovery: a config file
 // and state.json in a temp dir, a real StateStore, a real Catalog (with its real ToolIndex), and
 // the agent MCP server connected to an SDK client over an in-memory transport. No mocks.
+import { argsKey } from '../../src/main/core/state/data-keys'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -185,6 +186,7 @@ export function activityRecorder(fx: Fixture, onEvent?: (e: ActivityEvent) => vo
   const events: ActivityEvent[] = []
   const rec = new ActivityRecorder(new ActivityStore(path.join(fx.dir, 'activity'), storeLimits(fx.catalog.currentConfig.activity)), {
     config: () => fx.catalog.currentConfig.activity,
+    argsKey: argsKey(fx.dir),
     emit: (e) => {
       events.push(e)
       onEvent?.(e)

@@ -2,7 +2,7 @@
 // name, its queries, tool ids and arguments, so it tries to drive the terminal (ESC/OSC, C1,
 // bidi), to get secrets written to disk, and to blow up the record. What reaches the files, the
 // API, `toolgate activity` and `toolgate agents list` must be masked, escaped and bounded.
-import { createHash } from 'node:crypto'
+import { createHash, createHmac, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -112,7 +112,37 @@ describe('activity under attack (a live `toolgate serve`)', () => {
       10_000,
       'the second call record',
     )
-    expect(second.args_sha256).toBe(createHash('sha256').update('{"a":1,"b":"x"}').digest('hex'))
+    // keyed (issue 24 point 4): HMAC-SHA256 with <data-dir>/args.key (0600), no plain SHA-256 on record
+    const keyFile = path.join(serve.dataDir, 'args.key')
+    expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600)
+    const key = Buffer.from(fs.readFileSync(keyFile, 'utf8').trim(), 'base64')
+    expect(second.args_hmac).toBe(createHmac('sha256', key).update('{"a":1,"b":"x"}').digest('hex'))
+    expect(JSON.stringify(second)).not.toContain(createHash('sha256').update('{"a":1,"b":"x"}').digest('hex'))
+    expect(second).not.toHaveProperty('args_sha256')
+  })
+
+  it('a 4-digit PIN argument cannot be brute-forced from its digest without the key (issue 24)', async () => {
+    await call(agent, 'call_tool_read', { name: 'notes:read_notes', args: { pin: '4711' } })
+    const rec = await waitFor(
+      async () =>
+        ((await serve.api<ActivityPage>('GET', '/api/v1/activity?kind=call&limit=20')).json.events as CallEvent[]).find(
+          (e) => e.args_preview === '{"pin":"***"}',
+        ),
+      10_000,
+      'the PIN call record',
+    )
+    const digest = rec.args_hmac
+    const pins = Array.from({ length: 10_000 }, (_, i) => JSON.stringify({ pin: String(i).padStart(4, '0') }))
+    // the attack that worked before: SHA-256 of every candidate
+    expect(pins.filter((p) => createHash('sha256').update(p).digest('hex') === digest)).toEqual([])
+    // a guessed key finds nothing either
+    const guess = randomBytes(32)
+    expect(pins.filter((p) => createHmac('sha256', guess).update(p).digest('hex') === digest)).toEqual([])
+    // the record still tells equal arguments apart for someone holding the key (the data dir's owner)
+    const key = Buffer.from(fs.readFileSync(path.join(serve.dataDir, 'args.key'), 'utf8').trim(), 'base64')
+    expect(pins.filter((p) => createHmac('sha256', key).update(p).digest('hex') === digest)).toEqual(['{"pin":"4711"}'])
+    // and the files on disk hold no plain digest of it
+    expect(files(serve)).not.toContain(createHash('sha256').update('{"pin":"4711"}').digest('hex'))
   })
 
   it('bounds every record, however big the client name, query, tool id and arguments', async () => {

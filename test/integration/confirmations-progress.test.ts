@@ -34,13 +34,13 @@ interface Conf {
   id: string
   status: string
   args_text: string
-  args_sha256: string
+  args_hmac: string
 }
 interface CallEvent {
   kind: string
   tool?: string
   outcome?: string
-  args_sha256?: string
+  args_hmac?: string
   error?: string
 }
 
@@ -146,7 +146,7 @@ describe('a call waiting for confirmation and the client’s request timeout', (
       const withdrawnAt = Date.now()
       expect((await list('?status=cancelled')).find((c) => c.id === cA.id)).toBeDefined()
       expect(await post(`/api/v1/confirmations/${cA.id}/allow`)).toBe(409)
-      const cancelled = (await calls('cancelled')).find((e) => e.args_sha256 === cA.args_sha256)
+      const cancelled = (await calls('cancelled')).find((e) => e.args_hmac === cA.args_hmac)
       expect(cancelled).toMatchObject({ tool: 'notes:edit_notes', outcome: 'cancelled' })
       expect(cancelled?.error).toMatch(/cancelled before the user answered; it was not run/)
 
@@ -187,7 +187,7 @@ describe('a call waiting for confirmation and the client’s request timeout', (
 
       // activity: each call with its own outcome, and filtering by one outcome gives only that one
       const declined = await calls('declined')
-      expect(declined.find((e) => e.args_sha256 === cC.args_sha256)).toBeDefined()
+      expect(declined.find((e) => e.args_hmac === cC.args_hmac)).toBeDefined()
       expect(declined.every((e) => e.outcome === 'declined')).toBe(true)
       expect(mine()).toHaveLength(1)
     }, 60_000)
@@ -206,7 +206,7 @@ describe('a call waiting for confirmation and the client’s request timeout', (
     await waitFor(async () => !(await list()).some((x) => x.id === c.id), 10_000, 'the abandoned confirmation to leave the queue')
     expect((await list('?status=cancelled')).find((x) => x.id === c.id)).toBeDefined()
     expect(await post(`/api/v1/confirmations/${c.id}/allow`)).toBe(409)
-    expect((await calls('cancelled')).find((e) => e.args_sha256 === c.args_sha256)).toMatchObject({ outcome: 'cancelled' })
+    expect((await calls('cancelled')).find((e) => e.args_hmac === c.args_hmac)).toMatchObject({ outcome: 'cancelled' })
     expect(log().filter((l) => l.arguments.text === text)).toEqual([])
   }, 60_000)
 })

@@ -6,9 +6,10 @@ import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { CallEvent, DecisionEvent, SearchEvent } from '../../src/shared/activity'
 import { agentScope, FULL_SCOPE } from '../../src/main/core/agent/scope'
-import { argsDigest } from '../../src/main/core/activity/redact'
+import { argsHmac } from '../../src/main/core/activity/redact'
+import { ARGS_KEY_FILE } from '../../src/main/core/state/data-keys'
 import { canonicalJson } from '../../src/main/core/catalog/hash'
-import { createHash } from 'node:crypto'
+import { createHash, createHmac } from 'node:crypto'
 import { activityRecorder, agentSession, buildWorld, controlService, makeFixture, runServer, tool, READ, type Fixture } from '../helpers/catalog-fixture'
 
 let world: Fixture
@@ -58,10 +59,13 @@ describe('the activity record of an agent session', () => {
     ])
     expect(calls[0]).toMatchObject({ server: 'gh', variant: 'destructive', args_preview: '{"repo":"x"}' })
     expect(calls[0].error).toMatch(/^TOOL_BLOCKED \(disabled_by_config\)/)
-    // the digest is SHA-256 of the canonical JSON, computed here independently
-    expect(calls[0].args_sha256).toBe(createHash('sha256').update('{"repo":"x"}').digest('hex'))
-    expect(argsDigest({ b: 1, a: 2 })).toBe(
-      createHash('sha256')
+    // the digest is HMAC-SHA256 of the canonical JSON keyed by <data-dir>/args.key, computed here independently
+    const key = Buffer.from(fs.readFileSync(path.join(world.dir, ARGS_KEY_FILE), 'utf8').trim(), 'base64')
+    expect(key.length).toBe(32)
+    expect(calls[0].args_hmac).toBe(createHmac('sha256', key).update('{"repo":"x"}').digest('hex'))
+    expect(calls[0].args_hmac).not.toBe(createHash('sha256').update('{"repo":"x"}').digest('hex'))
+    expect(argsHmac(key, { b: 1, a: 2 })).toBe(
+      createHmac('sha256', key)
         .update(canonicalJson({ a: 2, b: 1 }))
         .digest('hex'),
     )
@@ -93,7 +97,8 @@ describe('the activity record of an agent session', () => {
     await agent.call('call_tool_read', { name: 'notes:read_note', args: { note: 'hello there' } })
     const second = rec.events[1] as CallEvent
     expect(second.args_preview).toBeUndefined()
-    expect(second.args_sha256).toBe(argsDigest({ note: 'hello there' }))
+    expect(second.args_hmac).toMatch(/^[0-9a-f]{64}$/)
+    expect(second.args_hmac).not.toBe(createHash('sha256').update('{"note":"hello there"}').digest('hex'))
     expect(files(fx.dir)).not.toContain('hello there')
   })
 

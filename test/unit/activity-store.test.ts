@@ -45,7 +45,7 @@ function call(i: number, o: Partial<{ agent: string | null; client: string | nul
     variant: 'read',
     outcome: o.outcome ?? 'ok',
     duration_ms: 1,
-    args_sha256: 'x'.repeat(64),
+    args_hmac: 'x'.repeat(64),
   }
 }
 
@@ -242,5 +242,58 @@ describe('activity queries', () => {
     expect(bad({ limit: 'ten' })).toMatch(/limit must be an integer/)
     expect(bad({ cursor: 'abc' })).toMatch(/cursor must be the next_cursor/)
     expect(bad({ agnt: 'x' })).toMatch(/unknown parameter\(s\) agnt/)
+  })
+})
+
+describe('records from before the argument digest was keyed (issue 24)', () => {
+  it('lose their plain SHA-256 once, when the owner opens the store; the rest of each record, its id and the segment time stay', () => {
+    const dir = tmp()
+    fs.mkdirSync(dir, { recursive: true })
+    const plain = 'a'.repeat(64)
+    const lines = [
+      {
+        id: '1',
+        kind: 'call',
+        ts: new Date(T0).toISOString(),
+        agent: 'a',
+        client: null,
+        tool: 'x:pin',
+        server: 'x',
+        variant: 'read',
+        outcome: 'ok',
+        duration_ms: 1,
+        args_sha256: plain,
+      },
+      {
+        id: '2',
+        kind: 'decision',
+        ts: new Date(T0 + 1).toISOString(),
+        agent: null,
+        client: null,
+        action: 'allow',
+        server: 'x',
+        tool: 'pin',
+        by: 'user',
+        via: 'cli',
+        message: `Allowed. (arguments SHA-256 ${plain})`,
+      },
+    ]
+    const file = path.join(dir, 'activity-000000000001.jsonl')
+    fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
+    const old = new Date(T0)
+    fs.utimesSync(file, old, old)
+    // a reader (offline CLI) does not rewrite
+    open(dir, BIG, true).close()
+    expect(fs.readFileSync(file, 'utf8')).toContain(plain)
+    const store = open(dir)
+    const text = fs.readFileSync(file, 'utf8')
+    expect(text).not.toContain(plain)
+    expect(fs.statSync(file).mtimeMs).toBe(old.getTime())
+    const { events } = store.query({ limit: 10 })
+    expect(events.map((e) => e.id)).toEqual(['2', '1'])
+    expect(events[1]).not.toHaveProperty('args_sha256')
+    expect(events[1]).toMatchObject({ tool: 'x:pin', outcome: 'ok' })
+    expect((events[0] as { message: string }).message).toBe('Allowed. (arguments digest removed: it was not keyed)')
+    expect(fs.existsSync(path.join(dir, '.args-keyed'))).toBe(true)
   })
 })

@@ -89,7 +89,7 @@ describe('confirmationNote', () => {
       server: 'files',
       call_with: 'call_tool_write',
       variant: 'write',
-      args_sha256: 'a'.repeat(64),
+      args_hmac: 'a'.repeat(64),
       args_text: `{"text":"${'y'.repeat(500)}"}`,
       args_preview: `{"text":"${'y'.repeat(150)}…`,
       args_bytes: 512,

@@ -76,7 +76,7 @@ describe('Activity view', () => {
     const drawer = screen.getByRole('dialog', { name: `Activity record ${record.id}` })
     expect(drawer.textContent).toContain('{"repo":"x","token":"***"}')
     expect(drawer.textContent).not.toContain('do-not-show-me')
-    expect(drawer.textContent).toContain(record.kind === 'call' ? record.args_sha256 : '?')
+    expect(drawer.textContent).toContain(record.kind === 'call' ? record.args_hmac : '?')
     expect(drawer.textContent).toContain('NOT user-overridable')
     expect(drawer.textContent).toContain('claude-code')
     fireEvent.click(within(drawer).getByRole('button', { name: 'Close' }))

@@ -37,7 +37,7 @@ export function confirmationText(c: Confirmation, now: number): string {
     ...(c.name_warning ? [`WARNING: deceptive tool name: ${c.name_warning}`] : []),
     `status: ${secondsLeft(c, now)}`,
     `why: ${c.required_by.map((r) => (r === 'config' ? `the operator requires it (${c.config_rule ?? 'mcp_config.json'})` : 'you asked to be asked')).join('; ')}`,
-    `arguments (${c.args_bytes} bytes, SHA-256 ${c.args_sha256}${c.args_truncated ? ', shown cut: allow runs them all' : ''}), as the agent sent them:`,
+    `arguments (${c.args_bytes} bytes, HMAC ${c.args_hmac}${c.args_truncated ? ', shown cut: allow runs them all' : ''}), as the agent sent them:`,
     c.args_text,
   ]
   return lines.join('\n') + '\n'

@@ -11,6 +11,7 @@ import { finishStateUpgrade, pinFailClosedServers } from './catalog/decisions'
 import { loadConfigFile, type ConfigError } from './config/load'
 import { watchConfig, type ConfigWatcher } from './config/watch'
 import { StateStore } from './state/store'
+import { argsKey } from './state/data-keys'
 import { LastCatalogWriter, loadLastCatalog, readLastCatalog } from './state/last-catalog'
 import { DataDirLock, instanceKeyPath, readLiveInstance, writeInstanceKey, type Instance } from './state/lock'
 import { DiscoveryStats } from './discovery/stats'
@@ -155,6 +156,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       config: () => catalog.currentConfig.activity,
       emit: (event) => emit({ type: 'activity', data: event as unknown as Record<string, unknown> }),
       logger,
+      argsKey: argsKey(dataDir),
     })
     const secrets = new SecretStore({ dataDir, sealer: opts.secretSealer ?? null })
     const detachSecrets = manager.attachSecrets(secrets)

@@ -44,8 +44,8 @@ function Fields({ e }: { e: ActivityEvent }) {
               <span className="muted">not recorded (record_args: false)</span>
             )}
           </Row>
-          <Row k="SHA-256">
-            <code className="hash">{e.args_sha256}</code>
+          <Row k="HMAC">
+            <code className="hash">{e.args_hmac}</code>
           </Row>
         </>
       )

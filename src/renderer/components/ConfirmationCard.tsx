@@ -63,8 +63,8 @@ export function ConfirmationCard({ c }: { c: Confirmation }) {
       </p>
       <div className="confirmation-args">
         <div className="muted small">
-          Arguments as the agent sent them ({c.args_bytes} bytes{c.args_truncated ? ', cut for display: Allow runs them all' : ''}) · SHA-256{' '}
-          <code title={c.args_sha256}>{c.args_sha256.slice(0, 12)}…</code>
+          Arguments as the agent sent them ({c.args_bytes} bytes{c.args_truncated ? ', cut for display: Allow runs them all' : ''}) · HMAC{' '}
+          <code title={c.args_hmac}>{c.args_hmac.slice(0, 12)}…</code>
         </div>
         <pre id={argsId} className="confirmation-args-text">
           {folded ? `${c.args_text.slice(0, ARGS_FOLD_CHARS)}…` : c.args_text}

@@ -19,7 +19,7 @@ import { ApiError } from '../../../shared/api'
 import type { Variant } from '../../../shared/call-variant'
 import type { ActivityConfig, ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
-import { argsDigest, argsPreview, maskText, maskTokens, redactorFor } from './redact'
+import { argsHmac, argsPreview, maskText, maskTokens, redactorFor } from './redact'
 import { ActivityStore, type StoreLimits } from './store'
 
 /** Who is asking: the agent of the session (null for a local admin session) and its MCP client name. */
@@ -87,6 +87,8 @@ export class ActivityRecorder {
       config: () => ActivityConfig
       emit: (event: ActivityEvent) => void
       logger: Logger
+      /** the HMAC key of args_hmac (<data-dir>/args.key) */
+      argsKey: Buffer
       now?: () => number
     },
   ) {}
@@ -144,7 +146,7 @@ export class ActivityRecorder {
         duration_ms: Math.round(c.durationMs * 1000) / 1000,
         ...(c.resultBytes !== undefined ? { result_bytes: c.resultBytes } : {}),
         ...(this.opts.config().record_args ? { args_preview: argsPreview(c.args, redact) } : {}),
-        args_sha256: argsDigest(c.args),
+        args_hmac: argsHmac(this.opts.argsKey, c.args),
         ...(c.error !== undefined ? { error: masked(c.error, ERROR_MAX, redact) } : {}),
       },
       now,

@@ -1,8 +1,9 @@
-// What of an agent's arguments goes on record: their SHA-256 always, and (with record_args) a
+// What of an agent's arguments goes on record: their keyed digest always, and (with record_args) a
 // preview with secrets masked (secret-named keys, token-looking values, and the target server's
 // own env/header/URL secrets via makeRedactor), every string and the whole preview size-capped.
 import type { ServerConfig } from '../../../shared/config-schema'
-import { canonicalJson, sha256 } from '../catalog/hash'
+import { createHmac } from 'node:crypto'
+import { canonicalJson } from '../catalog/hash'
 import { makeRedactor } from '../upstream/target'
 import { isSecretName, looksLikeToken, MASK, maskUrl } from '../upstream/mask'
 
@@ -26,9 +27,15 @@ export function redactorFor(config: ServerConfig | undefined): Redactor {
   return r
 }
 
-/** SHA-256 (hex) of the canonical JSON of the arguments: the same args always give the same digest. */
-export function argsDigest(args: unknown): string {
-  return sha256(canonicalJson(args ?? {}))
+/**
+ * HMAC-SHA256 (hex) of the canonical JSON of the arguments, keyed by `<data-dir>/args.key`: the
+ * same args give the same digest in one data dir, and without the key a short secret argument (a
+ * 4-digit PIN) cannot be found by hashing guesses (issue 24 point 4).
+ */
+export function argsHmac(key: Buffer, args: unknown): string {
+  return createHmac('sha256', key)
+    .update(canonicalJson(args ?? {}))
+    .digest('hex')
 }
 
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>]+/gi

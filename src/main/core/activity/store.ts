@@ -6,6 +6,7 @@
 import fs from 'node:fs'
 import type { ActivityEvent, ActivityKind, CallOutcome, NewActivityEvent } from '../../../shared/activity'
 import { forEachLine, lastIdOnDisk, listSegments, pruneSegments, segmentName, type PruneLimits } from './segments'
+import { scrubLegacyDigests } from './legacy-digests'
 
 export interface StoreLimits extends PruneLimits {
   /** a segment is closed and a new one begun past this size */
@@ -71,6 +72,8 @@ export class ActivityStore {
     private readonly readOnly = false,
   ) {
     if (!readOnly) fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+    // records from before the argument digest was keyed lose their plain digest (once per data dir)
+    if (!readOnly) scrubLegacyDigests(dir, listSegments(dir))
     const files = listSegments(dir)
     this.lastId = lastIdOnDisk(files)
     if (!readOnly) this.prune(Date.now())

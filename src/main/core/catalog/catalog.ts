@@ -16,7 +16,7 @@ import { ToolIndex, type IndexedTool } from '../search/tool-index'
 import { classify, type Approval, type ToolFacts } from './classify'
 import { approvalOf, configDenies, effectiveVariant, isFailClosed, quarantineOf, rejectionOf, serverLockOf, userLocked } from './facts'
 import { launchHash, serverIdentity, toolHash } from './hash'
-import { reviewKey } from '../state/review-key'
+import { reviewKey } from '../state/data-keys'
 import { EntriesById, ReadonlyMapView, type FlatIndex } from './readonly-maps'
 
 export interface CatalogEntry {

@@ -68,7 +68,7 @@ export function serverIdentity(s: ServerConfig): string {
  * The review token of a server's launch (`launch_hash` on every server view): HMAC-SHA256 of its
  * serverIdentity() (command, args, cwd, env, URL) and of what else the review shows about how it
  * runs: its isolation (`sandbox`) and the headers an HTTP server is sent. Keyed by the data dir's
- * review key (state/review-key.ts), it cannot be used to guess env values or secrets offline.
+ * review key (state/data-keys.ts), it cannot be used to guess env values or secrets offline.
  * Approving or inspecting with it acts on exactly the launch the user saw: an edit between review
  * and approval (`sandbox: false`, a header) is refused, not approved unseen.
  */

@@ -487,7 +487,7 @@ export class ControlService implements Api {
     this.d.activity.decision(
       this.origin,
       { agent: c.agent, client: c.client },
-      { action, server: c.server, tool: c.tool.slice(c.server.length + 1), message: `${r.message} (arguments SHA-256 ${c.args_sha256})` },
+      { action, server: c.server, tool: c.tool.slice(c.server.length + 1), message: `${r.message} (arguments HMAC ${c.args_hmac})` },
     )
     return { ok: true, ...r }
   }

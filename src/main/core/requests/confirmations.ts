@@ -23,7 +23,9 @@ import {
 import type { ServerConfirmInfo } from '../../../shared/api'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { Catalog, CatalogEntry } from '../catalog/catalog'
-import { canonicalJson, sha256 } from '../catalog/hash'
+import path from 'node:path'
+import { argsHmac } from '../activity/redact'
+import { argsKey } from '../state/data-keys'
 import { PendingDecisions, newId } from './pending'
 import type { Asker } from './access'
 import { argsForDisplay } from './confirm-args'
@@ -118,7 +120,9 @@ export class CallConfirmations {
     }
     const timeoutS = this.timeoutS(e.server)
     const now = this.d.now?.() ?? Date.now()
-    const digest = sha256(canonicalJson(args))
+    // keyed like the activity record's args_hmac (same key): they match, and guesses cannot be tested
+    const hmacKey = argsKey(path.dirname(this.d.catalog.store.file))
+    const digest = argsHmac(hmacKey, args)
     const shown = argsForDisplay(args, this.d.catalog.serverConfig(e.server))
     const text = safeArgsText(shown.json)
     const warning = nameWarning(e.name)
@@ -131,7 +135,7 @@ export class CallConfirmations {
       ...(warning ? { name_warning: warning } : {}),
       call_with: callWith(e.variant),
       variant,
-      args_sha256: digest,
+      args_hmac: digest,
       args_text: text.text,
       args_preview: safeArgsText(shown.masked, ARGS_NOTE_CHARS).text,
       args_bytes: shown.bytes,
@@ -162,7 +166,7 @@ export class CallConfirmations {
     const r = await this.queue.wait(c.id, timeoutS * 1000 + 5000, signal).finally(() => clearInterval(ticker))
     if (r.kind === 'answered' && r.answer.decision === 'allow') {
       // bound to the arguments the user saw: the call goes on only with exactly those
-      if (sha256(canonicalJson(args)) !== c.args_sha256) return { go: false, confirmation: c, text: declinedText(e.id) }
+      if (argsHmac(hmacKey, args) !== c.args_hmac) return { go: false, confirmation: c, text: declinedText(e.id) }
       return { go: true, confirmation: c }
     }
     if (r.kind === 'answered' && r.answer.decision === 'deny') return { go: false, confirmation: c, text: declinedText(e.id) }
