@@ -75,7 +75,7 @@ describe('toolgate confirmations', () => {
     expect(shown.code).toBe(0)
     expect(shown.stdout).toMatch(/writer wants to call notes:edit_notes \(call_tool_write\)/)
     expect(shown.stdout).toMatch(/the operator requires it \("confirm": "write"/)
-    expect(shown.stdout).toMatch(/SHA-256 [0-9a-f]{64}/)
+    expect(shown.stdout).toMatch(/HMAC [0-9a-f]{64}/)
     // nothing but printable text reaches the terminal
     expect(shown.stdout).not.toMatch(/\u001b/)
     const json = JSON.parse((await cli('confirmations', 'list', '--json')).stdout) as { confirmations: Array<{ id: string }> }
