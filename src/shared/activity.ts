@@ -15,7 +15,7 @@ export type CallOutcome = (typeof CALL_OUTCOMES)[number]
 /** Why a call was blocked: the tool's lock status, or the agent's scope / permissions. */
 export type BlockReason = LockStatus | 'out_of_scope' | 'wrong_variant'
 
-/** `grant` and `deny` answer an agent's access request, `allow` and `deny` a call waiting for the user's OK; `expire` is the end of a time-boxed grant (issue 15). */
+/** `grant` and `deny` answer an agent's access request, `allow` and `deny` a call waiting for the user's OK; `expire` is the end of a time-boxed grant (issue 15); `classify` gives a tool its call variant (issue 24). */
 export const DECISION_ACTIONS = [
   'approve',
   'reject',
@@ -30,6 +30,7 @@ export const DECISION_ACTIONS = [
   'remove',
   'restart',
   'inspect',
+  'classify',
 ] as const
 export type DecisionAction = (typeof DECISION_ACTIONS)[number]
 

@@ -2,7 +2,7 @@
 // and the `Api` they make are in operations.ts), its events and its error. The renderer talks to
 // the core through it only, over HTTP (web UI) or the preload bridge (Electron).
 import type { LockStatus, ServerState, ToolStatus } from './statuses'
-import type { CallWith, ToolAnnotations } from './call-variant'
+import type { CallWith, Classification, ToolAnnotations, Variant, VariantSource } from './call-variant'
 import type { ServerLaunch } from './launch'
 import type { AccessRequest, RequestFilter } from './requests'
 import type { ActivityPage, ActivityQuery } from './activity'
@@ -165,6 +165,10 @@ export interface ToolInfo {
   annotations?: ToolAnnotations
   /** the tool gives neither readOnlyHint nor destructiveHint: call_with follows the MCP spec's defaults (destructive) unless it is classified */
   annotations_missing?: true
+  /** where call_with comes from: the tool's own hints, the spec's defaults (no hints), or a classification by the operator or the user */
+  variant_source: VariantSource
+  /** the operator's (`tool_classes`) or the user's class for this definition, when there is one; a stricter hint of the server still wins */
+  classification?: Classification
   inputSchema?: Record<string, unknown>
   outputSchema?: Record<string, unknown>
   approval: {
@@ -304,7 +308,17 @@ export interface RequestActionResult extends ActionResult {
 }
 
 /** The fields of a server entry that carry operator policy (isolation included): shown read-only, never changed from the window or the API. */
-export const POLICY_FIELDS = ['quarantined', 'trust', 'enabled_tools', 'disabled_tools', 'sandbox', 'confirm', 'confirm_tools', 'confirm_timeout_s'] as const
+export const POLICY_FIELDS = [
+  'quarantined',
+  'trust',
+  'enabled_tools',
+  'disabled_tools',
+  'sandbox',
+  'confirm',
+  'confirm_tools',
+  'confirm_timeout_s',
+  'tool_classes',
+] as const
 export type PolicyField = (typeof POLICY_FIELDS)[number]
 
 /**
@@ -342,6 +356,8 @@ export interface ServerEntryView extends Omit<ServerInput, 'protocol' | 'enabled
     confirm?: ConfirmLevel
     confirm_tools?: string[]
     confirm_timeout_s?: number
+    /** the operator's call variant per tool (issue 24 point 1) */
+    tool_classes?: Record<string, Variant>
   }
   /** args/url shown with secret-looking parts masked: send them back unchanged to keep them */
   masked: Array<'args' | 'url'>

@@ -2,6 +2,7 @@
 // operator's file and by the UI to know the shape.
 import { z } from 'zod'
 import { findReferences, referenceProblem, referencingStrings, withPlaceholders } from './secret-refs'
+import { VARIANTS } from './call-variant'
 import { CONFIRM_LEVELS, CONFIRM_TIMEOUT_DEFAULT_S, CONFIRM_TIMEOUT_MAX_S } from './confirmations'
 
 export const SERVER_NAME_RE = /^[A-Za-z0-9._-]+$/
@@ -85,6 +86,14 @@ const serverFields = {
   confirm: z.enum(CONFIRM_LEVELS, { error: 'confirm must be "never", "destructive" or "write"' }).optional(),
   confirm_tools: z.array(z.string(), { error: 'confirm_tools must be a list of exact tool names' }).optional(),
   confirm_timeout_s: ConfirmTimeoutSchema.optional(),
+  /** issue 24 point 1: the operator's call variant per tool name; stands in for missing hints, never weakens a server's stricter hint */
+  tool_classes: z
+    .record(
+      z.string().min(1, 'a tool name in tool_classes must not be empty'),
+      z.enum(VARIANTS, { error: 'a tool class must be "read", "write" or "destructive"' }),
+      { error: 'tool_classes must be an object {"<tool>": "read" | "write" | "destructive"}' },
+    )
+    .optional(),
 }
 
 const ServerBody = z.object(serverFields)

@@ -38,6 +38,7 @@ import type { ActivityPage, ActivityQuery } from './activity'
 import type { AgentView } from './agents'
 import { GrantForTextSchema, LaunchHashSchema, ReviewedHashSchema, TimedForSchema } from './grant-for'
 import { argsOfIpc, json, op, queryCodec, text } from './operation'
+import { ClassifiedHashSchema, ToolClassSchema } from './tool-class'
 
 /** Which options each server action takes: `for` times enable/approve, `hash` binds approve/inspect to the launch reviewed, `network` lets Inspect reach the network. */
 export const SERVER_ACTION_OPTIONS = {
@@ -162,6 +163,18 @@ export const OPERATIONS = {
     names: ['server'],
     args: z.tuple([Server]),
     http: { method: 'POST', paths: ['/servers/:server/tools/approve-all'] },
+    result: json<ActionResult>(),
+  }),
+  /**
+   * The user's class for a tool (issue 24 point 1): its call variant where its server gives no
+   * hints (stricter only where it does). `hash` is the definition the user saw (approval.hash): a
+   * tool that changed since answers 409 definition_changed; a class the operator set, or a weaker
+   * one than the server's own hints, answers 409 (operator_policy, annotation_stricter).
+   */
+  classifyTool: op({
+    names: ['server', 'tool', 'cls', 'hash'],
+    args: z.tuple([Server, name('tool'), ToolClassSchema, ClassifiedHashSchema]),
+    http: { method: 'POST', paths: ['/servers/:server/tools/:tool/classify'], body: { fields: { class: 'cls', hash: 'hash' }, others: 'refuse' } },
     result: json<ActionResult>(),
   }),
   agentTokens: op({

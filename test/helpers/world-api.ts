@@ -124,6 +124,8 @@ export class WorldApi implements Api {
   setAskBeforeCall: Api['setAskBeforeCall'] = (server, tool, ask) =>
     this.run('setAskBeforeCall', [server, tool ?? '', String(ask)], () => this.service.setAskBeforeCall(server, tool, ask))
   approveAll = (server: string) => this.run('approveAll', [server], () => this.service.approveAll(server))
+  classifyTool: Api['classifyTool'] = (server, tool, cls, hash) =>
+    this.run('classifyTool', [server, tool, cls, hash], () => this.service.classifyTool(server, tool, cls, hash))
   search = (args: SearchArgs) => {
     this.searches.push(args)
     return this.run('search', [args], () => this.service.search(args))

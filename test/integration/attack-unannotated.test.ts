@@ -178,7 +178,7 @@ describe('a tool without annotations is treated as destructive', () => {
     const noteAfter = (tool: string) => lines[lines.findIndex((l) => l.startsWith(tool)) + 1]?.trim()
     for (const t of ['github:delete_repository', 'github:push_files']) {
       expect(lines.find((l) => l.startsWith(t))).toMatch(/call_tool_destructive/)
-      expect(noteAfter(t)).toBe('no annotations: treated as destructive')
+      expect(noteAfter(t)).toBe(`no annotations: treated as destructive; to classify it: toolgate tools classify ${t} read|write|destructive`)
     }
     expect(lines.find((l) => l.startsWith('github:list_issues'))).toMatch(/call_tool_read/)
     expect(noteAfter('github:list_issues')).not.toMatch(/no annotations/)

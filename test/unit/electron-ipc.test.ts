@@ -54,6 +54,7 @@ describe('IPC handlers', () => {
       'allowConfirmation',
       'approveAll',
       'authStatus',
+      'classifyTool',
       'confirmations',
       'deleteSecret',
       'denyConfirmation',
@@ -138,7 +139,23 @@ describe('IPC handlers', () => {
     expect(await call('toolAction', 'gh', '', 'disable')).toMatchObject({ ok: false, error: { code: 'bad_request' } })
     expect(await call('toolAction', 'gh', 'rotate_keys', 'approve', { hash: 'x', also: 1 })).toMatchObject({ ok: false, error: { code: 'bad_request' } })
     expect(await call('toolAction', 'gh', 'rotate_keys', 'approve', { hash: 7 })).toMatchObject({ ok: false, error: { code: 'bad_request' } })
+    expect(await call('classifyTool', 'gh', 'rotate_keys', 'harmless', 'h')).toMatchObject({ ok: false, error: { code: 'bad_request' } })
+    expect(await call('classifyTool', 'gh', 'rotate_keys', 'read')).toMatchObject({ ok: false, error: { code: 'bad_request' } })
     expect(api.calls).toEqual([])
+  })
+
+  it('classify carries the hash of the definition shown: another one is refused, the shown one classifies', async () => {
+    const { api } = await wired()
+    // every world tool is annotated: the user may still make one stricter (list_repos is read by its hints)
+    const entry = api.world.catalog.entry('gh:list_repos')
+    expect(entry?.variant).toBe('read')
+    const hash = entry?.hash ?? ''
+    expect(await call('classifyTool', 'gh', 'list_repos', 'destructive', 'not-the-shown-one')).toMatchObject({
+      ok: false,
+      error: { code: 'definition_changed', status: 409 },
+    })
+    expect(await call('classifyTool', 'gh', 'list_repos', 'destructive', hash)).toMatchObject({ ok: true })
+    expect(api.world.catalog.entry('gh:list_repos')?.variant).toBe('destructive')
   })
 
   it('approve and reject carry the hash of the reviewed definition: another one is refused', async () => {

@@ -30,6 +30,7 @@ const CALLS: Array<[OpName, unknown[], string, unknown?, unknown[]?]> = [
   ['toolAction', ['gh', 'weird/tool:name', 'disable'], 'POST /servers/gh/tools/weird%2Ftool%3Aname/disable', {}],
   ['toolAction', ['gh', 'list', 'approve', { hash: H }], 'POST /servers/gh/tools/list/approve', { hash: H }],
   ['approveAll', ['gh'], 'POST /servers/gh/tools/approve-all', {}],
+  ['classifyTool', ['gh', 'get_file', 'read', H], 'POST /servers/gh/tools/get_file/classify', { class: 'read', hash: H }],
   ['agentTokens', ['reader'], 'GET /agents/reader/tokens'],
   ['revokeAgentTokens', ['reader', 't1'], 'DELETE /agents/reader/tokens/t1'],
   ['revokeAgentTokens', ['reader'], 'DELETE /agents/reader/tokens'],

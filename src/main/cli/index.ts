@@ -5,6 +5,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { parseToolId } from '../../shared/ids'
 import { SERVER_ACTIONS, TOOL_ACTIONS, type ServerActionOptions } from '../../shared/api'
 import { SERVER_ACTION_OPTIONS, takesOption, TOOL_ACTION_OPTIONS } from '../../shared/operations'
+import { isVariant } from '../../shared/call-variant'
 import { escapeText } from '../../shared/text'
 import { VERSION } from '../core/version'
 import { parseListen } from '../core/paths'
@@ -12,7 +13,7 @@ import { fail, UsageError } from './errors'
 import { openOperator, type Where } from './control-client'
 import { approveHint, printAgentTokens, printLaunchNotice, printServers, printTools } from './print'
 import { printJsonText, say, sayErr } from './output'
-import { approveReviewed, toolDiff } from './review-commands'
+import { approveReviewed, classifyReviewed, toolDiff } from './review-commands'
 import { serve } from './serve'
 import { stdio } from './stdio'
 import { demo } from './demo'
@@ -184,6 +185,23 @@ for (const action of TOOL_ACTIONS) {
     }
   })
 }
+
+where(tools.command('classify <target> <class>'))
+  .description(
+    "give SERVER:TOOL its call variant (read, write or destructive) where its server gives no annotations; it holds for this definition only (a changed tool asks again); the operator's tool_classes and a server's stricter annotation win",
+  )
+  .option('--hash <definition_hash>', 'classify only if the definition is still the one you reviewed (approval.hash in `tools list --json`)')
+  .action(async (target: string, cls: string, o) => {
+    const ref = parseToolId(target)
+    if ('error' in ref) throw new UsageError(ref.error)
+    if (!isVariant(cls)) throw new UsageError(`class must be read, write or destructive, not "${cls}"`)
+    const op = await openOperator(w(o))
+    try {
+      await classifyReviewed(op, ref, cls, o.hash as string | undefined)
+    } finally {
+      await op.close()
+    }
+  })
 
 registerRequests(program, where, w)
 registerConfirmations(program, where, w)

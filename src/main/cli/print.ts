@@ -84,9 +84,19 @@ export function printTools(tools: ToolInfo[], json: boolean): void {
   say(table(rows, notes))
 }
 
-/** The line under a tool whose server gave no hints: how its call variant was decided. */
-function variantNote(t: ToolInfo): string | null {
-  return t.annotations_missing ? NO_ANNOTATIONS_TEXT : null
+/** The line under a tool whose variant is not simply its own hints': the spec's defaults, or a classification and by whom. */
+export function variantNote(t: ToolInfo): string | null {
+  const c = t.classification
+  const who = c?.by === 'operator' ? 'the operator (tool_classes in mcp_config.json)' : 'you'
+  switch (t.variant_source) {
+    case 'no_annotations':
+      return escapeControls(`${NO_ANNOTATIONS_TEXT}; to classify it: toolgate tools classify ${t.name} read|write|destructive`)
+    case 'operator':
+    case 'user':
+      return `${t.annotations_missing ? 'no annotations: ' : ''}classified ${c?.class ?? t.call_with.replace('call_tool_', '')} by ${who}`
+    case 'annotations':
+      return c ? `its own annotations are stricter than the class ${c.class} given by ${who}, and win` : null
+  }
 }
 
 export function printAgentTokens(agent: string, tokens: AgentTokenInfo[], json: boolean): void {

@@ -1,11 +1,12 @@
-// `toolgate tools diff SERVER:TOOL`, `toolgate tools approve SERVER:TOOL` (issue 14) and the tool
-// review of `toolgate requests grant`: the diff prints what changed; approving (or granting) a
-// changed tool shows that diff first and asks on a terminal (`--yes` for scripts; without a
-// terminal and without --yes it refuses, exit 2). Each carries the hash of the definition shown,
-// so a tool that changes again meanwhile is not approved.
+// `toolgate tools diff SERVER:TOOL`, `toolgate tools approve SERVER:TOOL` (issue 14), the tool
+// review of `toolgate requests grant` and `toolgate tools classify` (issue 24): the diff prints
+// what changed; approving (or granting) a changed tool shows that diff first and asks on a
+// terminal (`--yes` for scripts; without a terminal and without --yes it refuses, exit 2). Each
+// carries the hash of the definition shown, so a tool that changes again meanwhile is not decided.
 import { createInterface } from 'node:readline/promises'
 import { ApiError, type ToolInfo } from '../../shared/api'
 import { escapedName } from '../../shared/tool-name'
+import type { Variant } from '../../shared/call-variant'
 import type { Operator } from './control-client'
 import { UsageError } from './errors'
 import { say } from './output'
@@ -82,4 +83,20 @@ export async function grantReviewed(op: Operator, id: string, o: { for: string; 
     }
   }
   say((await (hash ? op.api.grantRequest(id, o.for, { hash }) : op.api.grantRequest(id, o.for))).message)
+}
+
+/**
+ * `toolgate tools classify SERVER:TOOL CLASS [--hash H]`: classifies the definition reviewed (its
+ * hash from --hash), or the one listed now, which is printed first so the user sees what the class
+ * is given to. A changed tool answers definition_changed (nothing classified).
+ */
+export async function classifyReviewed(op: Operator, ref: Ref, cls: Variant, hash?: string): Promise<void> {
+  const t = await findTool(op, ref)
+  if (hash === undefined) {
+    const what = (t.description ?? '').split('\n')[0].slice(0, 120)
+    say(
+      `${t.name}${what ? `: ${what}` : ''}\n    ${t.annotations_missing ? 'its server gives no annotations' : `its annotations: ${JSON.stringify(t.annotations ?? {})}`}; definition ${t.approval.hash}`,
+    )
+  }
+  say((await op.api.classifyTool(ref.server, ref.tool, cls, hash ?? t.approval.hash)).message)
 }

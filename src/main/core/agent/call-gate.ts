@@ -34,7 +34,7 @@ export function resolveTool(catalog: Catalog, scope: Scope, name: unknown): Gate
       ok: false,
       blocked: false,
       reason: 'out_of_scope',
-      message: `${id} is not in scope for agent "${scope.agent}": it needs ${callWith(entry.variant)}, which this agent is not permitted to use.`,
+      message: `${id} is not in scope for agent "${scope.agent}": it needs ${callWith(entry.variant)}, which this agent is not permitted to use.${unannotatedNote(entry)}`,
     }
   }
   const lock = catalog.serverLock(server)
@@ -43,6 +43,13 @@ export function resolveTool(catalog: Catalog, scope: Scope, name: unknown): Gate
     return { ok: false, blocked: false, message: `unknown tool "${ref.tool}" on server "${ref.server}"; use retrieve_tools to find the right tool name.` }
   if (entry.status !== 'callable') return { ok: false, blocked: true, reason: entry.status, message: blockedMessage(entry.status, entry.operatorHold) }
   return { ok: true, entry }
+}
+
+/** Said after a refusal over the variant of a tool without hints: why it is destructive, and that only a person changes that. */
+export function unannotatedNote(entry: CatalogEntry): string {
+  return entry.variantSource === 'no_annotations'
+    ? " Its server gives no annotations, so it is treated as destructive (the MCP spec's defaults); only the user can classify it, an agent cannot."
+    : ''
 }
 
 export function checkVariant(entry: CatalogEntry, used: Variant): string | null {

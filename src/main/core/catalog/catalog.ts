@@ -7,14 +7,14 @@ import path from 'node:path'
 import type { Config, ServerConfig } from '../../../shared/config-schema'
 import type { QuarantineSource, StatusCounts } from '../../../shared/api'
 import { LOCK_STATUSES, NAME_ONLY_STATUSES, type ToolStatus } from '../../../shared/statuses'
-import { hasVariantHints, type ToolAnnotations, type Variant, type VariantSource } from '../../../shared/call-variant'
+import { hasVariantHints, type Classification, type ToolAnnotations, type Variant, type VariantSource } from '../../../shared/call-variant'
 import { toolId } from '../../../shared/ids'
 import type { ToolDefinition } from '../../../shared/tool-definition'
 import type { StateStore } from '../state/store'
 import type { ApprovedTool, State } from '../state/schema'
 import { ToolIndex, type IndexedTool } from '../search/tool-index'
 import { classify, type Approval, type ToolFacts } from './classify'
-import { approvalOf, configDenies, effectiveVariant, isFailClosed, quarantineOf, rejectionOf, serverLockOf, userLocked } from './facts'
+import { approvalOf, classificationFor, configDenies, effectiveVariant, isFailClosed, quarantineOf, rejectionOf, serverLockOf, userLocked } from './facts'
 import { launchHash, serverIdentity, toolHash } from './hash'
 import { reviewKey } from '../state/data-keys'
 import { EntriesById, ReadonlyMapView, type FlatIndex } from './readonly-maps'
@@ -39,6 +39,8 @@ export interface CatalogEntry {
   readonly variantSource: VariantSource
   /** the definition gives neither readOnlyHint nor destructiveHint: the spec's defaults apply unless it is classified */
   readonly annotationsMissing: boolean
+  /** the operator's or the user's class for this definition, when there is one (it decides only where the server's hints are not stricter) */
+  readonly classification?: Classification
   /** CONTRACT §3 rule 6: on a quarantined server and denied by config → never surfaced by discovery */
   readonly hidden: boolean
   /** the server is held in quarantine by the operator (config "quarantined": true): its own remediation */
@@ -208,7 +210,9 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
         approval,
       })
       const rejected = rejectionOf(rec, hash)
-      const decision = effectiveVariant({ annotations: def.annotations, hash }, approved)
+      const classFor = classificationFor(s, def.name, rec)
+      const classification = classFor(hash)
+      const decision = effectiveVariant({ annotations: def.annotations, hash }, approved, classFor)
       out.push(
         Object.freeze({
           id,
@@ -224,6 +228,7 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
           variant: decision.variant,
           variantSource: decision.source,
           annotationsMissing: !hasVariantHints(def.annotations),
+          ...(classification ? { classification } : {}),
           hidden: facts.serverQuarantined && facts.configDenied,
           operatorHold: quarantine === 'config',
         }),

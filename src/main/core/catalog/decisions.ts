@@ -12,7 +12,7 @@ import { toolId } from '../../../shared/ids'
 import { MAX_REJECTED_PER_TOOL, type ApprovedTool, type State, type ToolRecord } from '../state/schema'
 import type { ToolDefinition } from '../../../shared/tool-definition'
 import type { Catalog, CatalogEntry } from './catalog'
-import { isFailClosed, onlyStricterVariant } from './facts'
+import { classificationFor, isFailClosed, onlyStricterVariant } from './facts'
 import { serverIdentity, toolHash } from './hash'
 import { migrateServerIdentities } from '../state/migrate'
 import { describeTarget } from '../upstream/target'
@@ -47,7 +47,7 @@ export async function ingestTools(catalog: Catalog, server: string, tools: ToolD
     const toApprove = listed.filter((t) => {
       const approved = state.tools[t.id]?.approved
       if (approved?.hash === t.hash) return false
-      return baseline || auto || (approved !== undefined && onlyStricterVariant(approved, t.def))
+      return baseline || auto || (approved !== undefined && onlyStricterVariant(approved, t.def, classificationFor(cfg, t.def.name, state.tools[t.id])))
     })
     // The approvals land with the list, so the tools are never classified as pending in between.
     if (baseline || toApprove.length > 0) {

@@ -3,7 +3,15 @@
 // the call variant a tool needs. Pure functions; the catalog applies them per tool.
 import type { Config, ServerConfig } from '../../../shared/config-schema'
 import type { QuarantineSource } from '../../../shared/api'
-import { decideVariant, variantRank, type Classification, type ToolAnnotations, type VariantDecision } from '../../../shared/call-variant'
+import {
+  decideVariant,
+  isVariant,
+  variantRank,
+  type Classification,
+  type ToolAnnotations,
+  type Variant,
+  type VariantDecision,
+} from '../../../shared/call-variant'
 import type { ApprovedTool, RejectedDefinition, State, ToolRecord } from '../state/schema'
 import type { Approval } from './classify'
 import type { ToolDefinition } from '../../../shared/tool-definition'
@@ -73,6 +81,26 @@ const VARIANT_HINTS = ['readOnlyHint', 'destructiveHint'] as const
 export type ClassificationFor = (hash: string) => Classification | undefined
 
 const UNCLASSIFIED: ClassificationFor = () => undefined
+
+/** The operator's class for a tool name (`tool_classes` in mcp_config.json), own keys only (a tool named "constructor" is no lookup of Object's). */
+export function operatorClassOf(s: Pick<ServerConfig, 'tool_classes'>, tool: string): Variant | undefined {
+  const classes = s.tool_classes
+  if (!classes || !Object.hasOwn(classes, tool)) return undefined
+  const c: unknown = classes[tool]
+  return isVariant(c) ? c : undefined
+}
+
+/**
+ * A tool's classification by definition hash: the operator's (config, any definition) wins over
+ * the user's, which holds only for the definition the user classified (a changed tool asks again).
+ */
+export function classificationFor(s: Pick<ServerConfig, 'tool_classes'>, tool: string, rec: ToolRecord | undefined): ClassificationFor {
+  const operator = operatorClassOf(s, tool)
+  if (operator) return () => ({ class: operator, by: 'operator' })
+  const user = rec?.classified
+  if (!user) return UNCLASSIFIED
+  return (hash) => (hash === user.hash ? { class: user.class, by: 'user' } : undefined)
+}
 
 /**
  * Whether a live definition differs from its approval only by hints that make the call variant

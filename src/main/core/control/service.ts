@@ -37,7 +37,9 @@ import { actionsTaking, SERVER_ACTION_OPTIONS, TOOL_ACTION_OPTIONS } from '../..
 import type { State } from '../state/schema'
 import { remediationFor } from '../../../shared/statuses'
 import { summarizeServers } from '../../../shared/summary'
-import { callWith, requiredVariant, type ToolAnnotations } from '../../../shared/call-variant'
+import { callWith, requiredVariant, type ToolAnnotations, type Variant } from '../../../shared/call-variant'
+import { ClassifyBodySchema } from '../../../shared/tool-class'
+import { classifyTool } from '../catalog/tool-class'
 import { nameWarning } from '../../../shared/tool-name'
 import type { ActivityPage, ActivityQuery, DecisionAction, DecisionOrigin } from '../../../shared/activity'
 import { NOBODY, type ActivityRecorder } from '../activity/recorder'
@@ -158,6 +160,8 @@ export function toolInfo(e: CatalogEntry, state?: Readonly<State>): ToolInfo {
     call_with: callWith(e.variant),
     ...(e.def.annotations ? { annotations: e.def.annotations } : {}),
     ...(e.annotationsMissing ? { annotations_missing: true as const } : {}),
+    variant_source: e.variantSource,
+    ...(e.classification ? { classification: { ...e.classification } } : {}),
     inputSchema: e.def.inputSchema,
     ...(e.def.outputSchema ? { outputSchema: e.def.outputSchema } : {}),
     approval: {
@@ -415,6 +419,13 @@ export class ControlService implements Api {
       default:
         throw new ApiError('unknown_action', `unknown tool action "${String(action)}"; use enable, disable, approve or reject.`, 404)
     }
+  }
+
+  async classifyTool(server: string, tool: string, cls: Variant, hash: string): Promise<ActionResult> {
+    this.configOf(server)
+    const body = ClassifyBodySchema.safeParse({ class: cls, hash })
+    if (!body.success) throw new ApiError('invalid_arguments', body.error.issues[0].message, 400)
+    return this.decided('classify', server, await classifyTool(this.d.catalog, server, tool, body.data.class, body.data.hash), tool)
   }
 
   async approveAll(server: string): Promise<ActionResult> {

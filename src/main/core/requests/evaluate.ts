@@ -10,6 +10,7 @@ import type { ToolRef } from '../../../shared/ids'
 import type { Catalog, CatalogEntry } from '../catalog/catalog'
 import { configDenies } from '../catalog/facts'
 import type { Scope } from '../agent/scope'
+import { unannotatedNote } from '../agent/call-gate'
 
 export type Evaluation =
   | { kind: 'error'; message: string }
@@ -36,7 +37,7 @@ export function evaluateRequest(catalog: Catalog, scope: Scope, ref: ToolRef): E
   if (entry && !scope.allows(entry)) {
     return {
       kind: 'error',
-      message: `${id} is not in scope for agent "${scope.agent}": it needs ${callWith(entry.variant)}, which this agent is not permitted to use; the operator assigns permissions, the user cannot grant them.`,
+      message: `${id} is not in scope for agent "${scope.agent}": it needs ${callWith(entry.variant)}, which this agent is not permitted to use; the operator assigns permissions, the user cannot grant them.${unannotatedNote(entry)}`,
     }
   }
   if (configDenies(ref.tool, cfg)) return { kind: 'not_requestable', message: `${id}: ${REMEDIATION.disabled_by_config}` }

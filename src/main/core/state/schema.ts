@@ -1,6 +1,7 @@
 // state.json: what the user decided (server approvals, tool approvals, user locks) and agent
 // token hashes. Config decisions (enabled_tools/disabled_tools, quarantined:true) never land here.
 import { z } from 'zod'
+import { VARIANTS } from '../../../shared/call-variant'
 
 export const ApprovedToolSchema = z.object({
   hash: z.string(),
@@ -35,6 +36,10 @@ export type RejectedDefinition = z.infer<typeof RejectedDefinitionSchema>
 /** How many rejected definitions are remembered per tool (the most recent ones). */
 export const MAX_REJECTED_PER_TOOL = 10
 
+/** A class the user gave a tool (read, write or destructive), bound to the definition hash the user saw. */
+export const ToolClassificationSchema = z.object({ class: z.enum(VARIANTS), hash: z.string(), at: z.string() })
+export type ToolClassificationRecord = z.infer<typeof ToolClassificationSchema>
+
 export const ToolRecordSchema = z.object({
   approved: ApprovedToolSchema.optional(),
   user_disabled: z.boolean().optional(),
@@ -42,6 +47,8 @@ export const ToolRecordSchema = z.object({
   rejected: z.array(RejectedDefinitionSchema).optional(),
   /** the user's "Ask me before each call" on this tool (issue 15) */
   confirm: z.boolean().optional(),
+  /** the user's classification (issue 24 point 1): the call variant of exactly this definition; another hash asks again */
+  classified: ToolClassificationSchema.optional(),
 })
 export type ToolRecord = z.infer<typeof ToolRecordSchema>
 
