@@ -95,6 +95,38 @@ describe('bwrap sandbox (Linux)', () => {
     expect(out).toContain('ordinary file')
   })
 
+  it('hides the credential files of issue 24 (git, Hugging Face, Vault, Postgres, cargo, Terraform, the MCP clients, histories, ~/.env); their neighbours stay readable', () => {
+    const w = world()
+    const secrets: Record<string, string> = {
+      '.config/git/credentials': 'https://me:GIT-SECRET@github.com',
+      '.cache/huggingface/token': 'HF-SECRET',
+      '.vault-token': 'VAULT-SECRET',
+      '.pgpass': 'db:5432:*:me:PG-SECRET',
+      '.cargo/credentials.toml': 'token = "CARGO-SECRET"',
+      '.terraform.d/credentials.tfrc.json': '{"token":"TF-SECRET"}',
+      '.config/Code/User/mcp.json': '{"servers":{"x":{"env":{"T":"VSCODE-SECRET"}}}}',
+      '.codeium/windsurf/mcp_config.json': 'WINDSURF-SECRET',
+      '.codex/auth.json': 'CODEX-SECRET',
+      '.gemini/settings.json': 'GEMINI-SECRET',
+      '.bash_history': 'export TOKEN=HISTORY-SECRET',
+      '.zsh_history': 'ZSH-SECRET',
+      '.env': 'API_KEY=ENV-SECRET',
+    }
+    const neighbours: Record<string, string> = {
+      '.config/git/config': '[user] name = me',
+      '.cargo/config.toml': '[build] jobs = 2',
+      '.config/Code/User/keybindings.json': '[]',
+    }
+    for (const [rel, text] of Object.entries({ ...secrets, ...neighbours })) {
+      fs.mkdirSync(path.dirname(path.join(w.home, rel)), { recursive: true })
+      fs.writeFileSync(path.join(w.home, rel), text)
+    }
+    const files = [...Object.keys(secrets), ...Object.keys(neighbours)].map((rel) => `${w.home}/${rel}`)
+    const { out } = run(w, files.map((f) => `cat '${f}' 2>/dev/null; echo`).join('; '))
+    for (const text of Object.values(secrets)) expect(out).not.toContain(text)
+    for (const text of Object.values(neighbours)) expect(out).toContain(text)
+  })
+
   it('symlinks into hidden places lead nowhere', () => {
     const w = world()
     const { out } = run(w, `cat ${w.files}/innocent.txt; ls ${w.files}/data-link/; cat ${w.files}/data-link/instance.key; echo done`, {

@@ -6,7 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { seatbeltProfile, sbplString } from '../../src/main/core/upstream/sandbox/seatbelt'
-import { buildPlan, type PlanEnv } from '../../src/main/core/upstream/sandbox/plan'
+import { buildPlan, cacheRoot, type PlanEnv } from '../../src/main/core/upstream/sandbox/plan'
 import type { ServerConfig } from '../../src/shared/config-schema'
 
 // ---- a tiny SBPL reader and evaluator (independent of the generator) ----------------------
@@ -163,7 +163,7 @@ function profileFor(extra: Partial<ServerConfig>, mode: 'run' | 'inspect' | 'ins
   const plan = buildPlan(config, { dataDir: w.dataDir, configPath: w.configPath }, mode, w.env)
   const own = path.join(w.temp, 'toolgate-sbx-abc')
   const text = seatbeltProfile(plan, own)
-  return { ...w, own, text, rs: rules(text) }
+  return { ...w, config, own, text, rs: rules(text) }
 }
 
 describe('the macOS sandbox-exec profile', () => {
@@ -181,12 +181,23 @@ describe('the macOS sandbox-exec profile', () => {
     expect(read(path.join(p.home, 'projects', 'app', 'main.js'))).toBe(true)
   })
 
-  it('is read-only except its own temp dir and the caches; the shared temp dirs are unreadable', () => {
+  it('is read-only except its own temp dir and its own caches (the shared ~/.npm and ~/.cache are not writable); the shared temp dirs are unreadable', () => {
     const p = profileFor({})
     const write = (file: string) => allowed(p.rs, { op: 'file-write-create', path: file })
+    const read = (file: string) => allowed(p.rs, { op: 'file-read-data', path: file })
     expect(write(path.join(p.own, 'scratch'))).toBe(true)
-    expect(write(path.join(p.home, '.npm', '_cacache', 'x'))).toBe(true)
-    expect(write(path.join(p.home, '.cache', 'x'))).toBe(true)
+    // the launchers are sent to the server's own caches in the data dir (npm_config_cache, XDG_CACHE_HOME)
+    const mine = cacheRoot(p.config, p.dataDir)
+    expect(path.dirname(mine)).toBe(path.join(p.dataDir, 'sandbox-caches'))
+    expect(write(path.join(mine, 'npm', '_cacache', 'x'))).toBe(true)
+    expect(read(path.join(mine, 'cache', 'uv', 'x'))).toBe(true)
+    // another server's cache, the rest of the data dir: neither readable nor writable
+    const other = cacheRoot({ ...p.config, name: 'other' }, p.dataDir)
+    expect(write(path.join(other, 'npm', 'x'))).toBe(false)
+    expect(read(path.join(other, 'npm', 'x'))).toBe(false)
+    expect(read(path.join(p.dataDir, 'instance.key'))).toBe(false)
+    expect(write(path.join(p.home, '.npm', '_cacache', 'x'))).toBe(false)
+    expect(write(path.join(p.home, '.cache', 'x'))).toBe(false)
     expect(write('/dev/null')).toBe(true)
     expect(write(path.join(p.home, 'projects', 'app', 'main.js'))).toBe(false)
     expect(write(path.join(p.temp, 'other-program-file'))).toBe(false)

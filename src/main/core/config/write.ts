@@ -5,7 +5,8 @@
 // reloads it like any other edit.
 import fs from 'node:fs'
 import { ConfigError, parseConfig } from './load'
-import { detectLayout, isJsonObject, readJsonFile, writeJsonFile, type JsonLayout } from '../json-file'
+import { DEFAULT_LAYOUT, detectLayout, formatJson, isJsonObject, readJsonFile, writeJsonFile, type JsonLayout } from '../json-file'
+import { coveredInPlace } from '../upstream/sandbox/covers'
 import { MASK, maskArgs, maskUrl } from '../upstream/mask'
 
 type RawEntry = Record<string, unknown>
@@ -47,7 +48,10 @@ export function writeConfigFile(file: string, raw: unknown, layout?: JsonLayout)
     const read = readJsonFile(file)
     keep = read.exists ? read.layout : undefined
   }
-  writeJsonFile(file, raw, keep)
+  // A running sandbox that could only cover the file itself loses the cover when a new file is
+  // renamed over it (README "Isolation"): then the file is rewritten in place.
+  if (coveredInPlace(file)) fs.writeFileSync(file, formatJson(raw, keep ?? DEFAULT_LAYOUT))
+  else writeJsonFile(file, raw, keep)
   if (carriesSecrets(raw) && (fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600)
 }
 

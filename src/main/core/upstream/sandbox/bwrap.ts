@@ -1,8 +1,10 @@
 // Linux: the bubblewrap (bwrap) command line for a sandbox plan. The view is the host's
-// filesystem read-only, with private temp dirs, the granted binds, and the hidden paths
-// covered; own PID/IPC/UTS namespaces, no capabilities, a new session (no terminal injection),
-// killed with Toolgate, and no network unless the plan allows it.
-import { isInside, type SandboxPlan } from './plan'
+// filesystem read-only, with private temp dirs, the granted binds, the server's own caches, the
+// folders that hold hidden files re-created without them, and hidden folders covered; own
+// PID/IPC/UTS namespaces, no capabilities, a new session (no terminal injection), killed with
+// Toolgate, and no network unless the plan allows it.
+import path from 'node:path'
+import { depth, type SandboxPlan } from './plan'
 
 /** Flags every sandbox gets; the availability probe runs with exactly these. */
 export const BWRAP_BASE_FLAGS = [
@@ -16,24 +18,43 @@ export const BWRAP_BASE_FLAGS = [
   'ALL',
 ] as const
 
+interface Layer {
+  at: string
+  /** at the same path: a grant's bind first, then what re-creates or covers it */
+  order: number
+  args: string[]
+}
+
 /**
- * `emptyFile`: an empty regular file bound over each hidden file, so `~/.npmrc` reads as empty
- * (what a user without one has) rather than failing.
+ * `emptyFile`: an empty regular file bound over each hidden file that cannot be left out of its
+ * folder, so it reads as empty (what a user without one has) rather than failing.
  */
 export function bwrapArgs(plan: SandboxPlan, command: string, args: readonly string[], emptyFile = '/dev/null'): string[] {
   const out: string[] = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']
   for (const d of plan.privateDirs) out.push('--tmpfs', d)
-  // Binds inside a hidden folder are explicit grants into it: they go on top of the cover.
-  const insideHidden = (p: string): boolean => plan.hidden.some((h) => h.dir && isInside(p, h.path) && p !== h.path)
-  const bind = (m: SandboxPlan['mounts'][number]): void => void out.push(m.write ? '--bind' : '--ro-bind', m.path, m.path)
-  for (const m of plan.mounts) if (!insideHidden(m.path)) bind(m)
-  for (const h of plan.hidden) {
-    if (h.dir) out.push('--tmpfs', h.path)
-    else out.push('--ro-bind', emptyFile, h.path)
+  const layers: Layer[] = []
+  for (const m of plan.mounts) layers.push({ at: m.path, order: 0, args: [m.write ? '--bind' : '--ro-bind', m.source, m.path] })
+  const readOnly: string[] = []
+  for (const folder of plan.masked) {
+    const args = ['--tmpfs', folder.path]
+    for (const e of folder.entries) {
+      const full = path.join(folder.path, e.name)
+      // -try: an entry removed since the plan was made is simply not there
+      if (e.symlink !== undefined) args.push('--symlink', e.symlink, full)
+      else args.push('--ro-bind-try', full, full)
+    }
+    layers.push({ at: folder.path, order: 1, args })
+    readOnly.push(folder.path)
   }
-  for (const m of plan.mounts) if (insideHidden(m.path)) bind(m)
-  // Covers are read-only too (remounted after the grants inside them were made).
-  for (const h of plan.hidden) if (h.dir) out.push('--remount-ro', h.path)
+  for (const h of plan.hidden) {
+    layers.push({ at: h.path, order: 2, args: h.dir ? ['--tmpfs', h.path] : ['--ro-bind', emptyFile, h.path] })
+    if (h.dir) readOnly.push(h.path)
+  }
+  // Parents before children: what is granted inside a re-created or covered folder goes on top.
+  layers.sort((a, b) => depth(a.at) - depth(b.at) || a.order - b.order)
+  for (const l of layers) out.push(...l.args)
+  // Re-created folders and covers are read-only too (after the grants inside them were made).
+  for (const p of readOnly) out.push('--remount-ro', p)
   out.push(...BWRAP_BASE_FLAGS)
   if (!plan.network) out.push('--unshare-net')
   if (plan.cwd) out.push('--chdir', plan.cwd)

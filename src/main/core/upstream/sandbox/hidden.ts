@@ -1,70 +1,123 @@
-// What a sandboxed upstream never sees: Toolgate's own data and config, and the user's
-// credentials (SSH, GPG, cloud CLIs, package registry tokens, browser profiles, keychains, the
-// MCP clients' config files that hold other servers' tokens). Pure: paths in, paths out.
+// What a sandboxed upstream never sees, in one list with the reason for each entry: Toolgate's
+// own data and config, and the user's credentials (SSH, GPG, cloud CLIs, registry and API
+// tokens, browser profiles, keychains, shell histories, the MCP clients' configs that hold other
+// servers' tokens). Pure: paths in, paths out. README "Isolation" prints the same list.
 import path from 'node:path'
 import { CLIENT_NAMES, clientConfigPath } from '../../clients/paths'
 
-/** Relative to each home directory; folders and files alike. */
-export const HOME_SECRETS: readonly string[] = [
-  // the list of the issue (README "Isolation")
-  '.ssh',
-  '.gnupg',
-  '.aws',
-  '.azure',
-  '.config/gcloud',
-  '.kube',
-  '.docker',
-  '.netrc',
-  '.npmrc',
-  '.pypirc',
-  '.git-credentials',
-  '.config/gh',
-  // Toolgate's default data dir (another instance's key, even when this one uses another dir)
-  '.toolgate',
-  // X11 session cookie: with it a process can read the screen and type into other windows
-  '.Xauthority',
-  // browser profiles (cookies, saved passwords, sessions)
-  '.mozilla',
-  '.config/google-chrome',
-  '.config/google-chrome-beta',
-  '.config/chromium',
-  '.config/BraveSoftware',
-  '.config/microsoft-edge',
-  '.config/vivaldi',
-  '.config/opera',
-  'snap/firefox',
-  'snap/chromium',
-  '.var/app/org.mozilla.firefox',
-  '.var/app/com.google.Chrome',
-  '.var/app/org.chromium.Chromium',
-  'Library/Application Support/Google/Chrome',
-  'Library/Application Support/Firefox',
-  'Library/Application Support/BraveSoftware',
-  'Library/Application Support/Microsoft Edge',
-  'Library/Application Support/Chromium',
-  'Library/Safari',
-  'Library/Cookies',
+/** One hidden place, relative to each home directory. */
+export interface HomeSecret {
+  path: string
+  /** a file is hidden by hiding its folder's entry (rename-proof); a folder is covered whole */
+  kind: 'file' | 'dir'
+  why: string
+}
+
+const f = (p: string, why: string): HomeSecret => ({ path: p, kind: 'file', why })
+const d = (p: string, why: string): HomeSecret => ({ path: p, kind: 'dir', why })
+
+const HISTORY = 'shell and REPL history: commands typed with passwords and tokens in them'
+const BROWSER = 'browser profile: cookies, saved passwords, signed-in sessions'
+const MCP_CLIENT = "an MCP client's config: other servers' tokens and API keys"
+
+export const HOME_SECRETS: readonly HomeSecret[] = [
+  d('.ssh', 'SSH private keys'),
+  d('.gnupg', 'GPG private keys'),
+  d('.aws', 'AWS CLI credentials'),
+  d('.azure', 'Azure CLI credentials'),
+  d('.config/gcloud', 'Google Cloud CLI credentials'),
+  d('.kube', 'Kubernetes cluster credentials'),
+  d('.docker', 'container registry logins (config.json)'),
+  f('.netrc', 'passwords per host (curl, git, ftp)'),
+  f('.npmrc', 'npm registry tokens'),
+  f('.pypirc', 'PyPI upload tokens'),
+  f('.git-credentials', "git's credential store (passwords in plain text)"),
+  f('.config/git/credentials', "git's credential store, XDG location"),
+  d('.config/gh', 'GitHub CLI token'),
+  f('.vault-token', 'HashiCorp Vault token'),
+  f('.pgpass', 'PostgreSQL passwords'),
+  f('.my.cnf', 'MySQL client password'),
+  f('.cargo/credentials.toml', 'crates.io token'),
+  f('.cargo/credentials', 'crates.io token (older cargo)'),
+  f('.terraform.d/credentials.tfrc.json', 'Terraform Cloud token'),
+  f('.cache/huggingface/token', 'Hugging Face token'),
+  f('.huggingface/token', 'Hugging Face token (older location)'),
+  f('.env', 'environment secrets kept in the home folder'),
+  d('.toolgate', "Toolgate's default data dir: another instance's keys, even when this one uses another dir"),
+  f('.Xauthority', 'X11 session cookie: with it a process can read the screen and type into other windows'),
+  // shell and REPL histories
+  f('.bash_history', HISTORY),
+  f('.zsh_history', HISTORY),
+  f('.histfile', HISTORY),
+  f('.sh_history', HISTORY),
+  f('.local/share/fish/fish_history', HISTORY),
+  f('.python_history', HISTORY),
+  f('.node_repl_history', HISTORY),
+  f('.psql_history', HISTORY),
+  f('.mysql_history', HISTORY),
+  f('.sqlite_history', HISTORY),
+  f('.rediscli_history', HISTORY),
+  // browser profiles
+  d('.mozilla', BROWSER),
+  d('.config/google-chrome', BROWSER),
+  d('.config/google-chrome-beta', BROWSER),
+  d('.config/chromium', BROWSER),
+  d('.config/BraveSoftware', BROWSER),
+  d('.config/microsoft-edge', BROWSER),
+  d('.config/vivaldi', BROWSER),
+  d('.config/opera', BROWSER),
+  d('snap/firefox', BROWSER),
+  d('snap/chromium', BROWSER),
+  d('.var/app/org.mozilla.firefox', BROWSER),
+  d('.var/app/com.google.Chrome', BROWSER),
+  d('.var/app/org.chromium.Chromium', BROWSER),
+  d('Library/Application Support/Google/Chrome', BROWSER),
+  d('Library/Application Support/Firefox', BROWSER),
+  d('Library/Application Support/BraveSoftware', BROWSER),
+  d('Library/Application Support/Microsoft Edge', BROWSER),
+  d('Library/Application Support/Chromium', BROWSER),
+  d('Library/Safari', BROWSER),
+  d('Library/Cookies', 'macOS cookie store'),
   // keychains and password stores
-  '.local/share/keyrings',
-  '.local/share/kwalletd',
-  '.password-store',
-  'Library/Keychains',
-  // MCP clients: their configs hold other servers' tokens (Claude Desktop's folder also its session)
-  '.config/Claude',
-  'Library/Application Support/Claude',
-  '.cursor',
-  '.claude.json',
-  '.claude',
+  d('.local/share/keyrings', 'GNOME keyring'),
+  d('.local/share/kwalletd', 'KDE wallet'),
+  d('.password-store', 'pass password store'),
+  d('Library/Keychains', 'macOS keychains'),
+  // MCP clients (Claude Desktop's folder also holds its session)
+  d('.config/Claude', MCP_CLIENT),
+  d('Library/Application Support/Claude', MCP_CLIENT),
+  d('.cursor', MCP_CLIENT),
+  f('.claude.json', MCP_CLIENT),
+  d('.claude', MCP_CLIENT),
+  f('.config/Code/User/mcp.json', MCP_CLIENT),
+  f('.config/Code/User/settings.json', `${MCP_CLIENT} (VS Code's "mcp" setting)`),
+  f('.config/Code - Insiders/User/mcp.json', MCP_CLIENT),
+  f('.config/VSCodium/User/mcp.json', MCP_CLIENT),
+  f('Library/Application Support/Code/User/mcp.json', MCP_CLIENT),
+  f('Library/Application Support/Code/User/settings.json', `${MCP_CLIENT} (VS Code's "mcp" setting)`),
+  d('.codeium/windsurf', `${MCP_CLIENT} (Windsurf)`),
+  d('.codex', `${MCP_CLIENT} (Codex; also its auth.json)`),
+  d('.gemini', `${MCP_CLIENT} (Gemini CLI; also its OAuth credentials)`),
 ]
 
+/** One hidden path, absolute. */
+export interface HiddenPath {
+  path: string
+  kind: 'file' | 'dir'
+}
+
 /** Outside any home: sockets that hand out root or the session, and root-only secrets. */
-export function systemSecrets(opts: { uid: number | null; platform: NodeJS.Platform }): string[] {
+export function systemSecrets(opts: { uid: number | null; platform: NodeJS.Platform }): HiddenPath[] {
   if (opts.platform === 'win32') return []
-  const out = ['/var/run/docker.sock', '/run/docker.sock', '/run/podman/podman.sock']
+  // docker/podman sockets: whoever talks to them is root on the machine
+  const out: HiddenPath[] = ['/var/run/docker.sock', '/run/docker.sock', '/run/podman/podman.sock'].map((p) => ({ path: p, kind: 'file' }))
   // The session bus, keyring, ssh/gpg agents and podman of the user live in /run/user/UID.
-  if (opts.uid !== null && opts.platform === 'linux') out.push(`/run/user/${opts.uid}`)
+  if (opts.uid !== null && opts.platform === 'linux') out.push({ path: `/run/user/${opts.uid}`, kind: 'dir' })
   // A process running as root (without capabilities) still owns these files.
-  if (opts.uid === 0) out.push('/etc/shadow', '/etc/gshadow', '/etc/ssh', '/etc/sudoers', '/etc/sudoers.d', '/root/.ssh')
+  if (opts.uid === 0) {
+    for (const p of ['/etc/shadow', '/etc/gshadow', '/etc/sudoers']) out.push({ path: p, kind: 'file' })
+    for (const p of ['/etc/ssh', '/etc/sudoers.d', '/root/.ssh']) out.push({ path: p, kind: 'dir' })
+  }
   return out
 }
 
@@ -78,16 +131,20 @@ export interface HiddenInputs {
 }
 
 /** Every path the default profile hides (absolute, deduplicated; existence is checked later). */
-export function hiddenPaths(inp: HiddenInputs): string[] {
+export function hiddenPaths(inp: HiddenInputs): HiddenPath[] {
   const p = inp.platform === 'win32' ? path.win32 : path.posix
-  const out = new Set<string>([p.resolve(inp.dataDir), p.resolve(inp.configPath)])
+  const out = new Map<string, HiddenPath['kind']>([
+    [p.resolve(inp.dataDir), 'dir'],
+    [p.resolve(inp.configPath), 'file'],
+  ])
+  const add = (file: string, kind: HiddenPath['kind']): void => void (out.has(file) || out.set(file, kind))
   for (const home of inp.homes) {
-    for (const rel of HOME_SECRETS) out.add(p.join(home, ...rel.split('/')))
+    for (const s of HOME_SECRETS) add(p.join(home, ...s.path.split('/')), s.kind)
     for (const client of CLIENT_NAMES) {
       if (client === 'vscode') continue // a workspace file: depends on the folder, not the home
-      out.add(clientConfigPath(client, { home, platform: inp.platform }))
+      add(clientConfigPath(client, { home, platform: inp.platform }), 'file')
     }
   }
-  for (const s of systemSecrets(inp)) out.add(s)
-  return [...out]
+  for (const s of systemSecrets(inp)) add(s.path, s.kind)
+  return [...out].map(([file, kind]) => ({ path: file, kind }))
 }

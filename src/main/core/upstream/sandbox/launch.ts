@@ -7,8 +7,9 @@ import path from 'node:path'
 import type { ServerConfig } from '../../../../shared/config-schema'
 import { resolveConfigPath, resolveDataDir } from '../../paths'
 import { bwrapArgs } from './bwrap'
+import { holdCovers } from './covers'
 import { sandboxSupport, type SandboxSupport } from './detect'
-import { buildPlan, CACHE_DIRS, currentPlanEnv, real, type SandboxContext, type SandboxMode } from './plan'
+import { buildPlan, cacheRoot, cacheSource, CACHE_DIRS, currentPlanEnv, real, type SandboxContext, type SandboxMode } from './plan'
 import { seatbeltProfile } from './seatbelt'
 
 /** What the transport needs to start an upstream in a sandbox (absent = the default data dir). */
@@ -53,15 +54,17 @@ export function launchSpec(
   }
   const ctx = req?.ctx ?? defaultSandboxContext()
   const planEnv = currentPlanEnv()
-  ensureCaches(env.HOME ?? planEnv.home)
   const home = env.HOME ? path.resolve(env.HOME) : planEnv.home
+  const caches = ensureCaches(config, ctx.dataDir, home)
   const plan = buildPlan(config, ctx, mode, { ...planEnv, home, homes: [...new Set([...planEnv.homes, real(home)])] })
   if (support.mechanism === 'bwrap') {
+    const release = holdCovers(plan.hidden.filter((h) => !h.dir).map((h) => h.path))
     return {
       ...direct,
       command: support.binary,
       args: bwrapArgs(plan, config.command, config.args ?? [], emptyFile(ctx.dataDir)),
       mechanism: 'bwrap',
+      cleanup: release,
     }
   }
   const tmp = real(fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-sbx-')))
@@ -69,7 +72,8 @@ export function launchSpec(
     ...direct,
     command: support.binary,
     args: ['-p', seatbeltProfile(plan, tmp), config.command, ...(config.args ?? [])],
-    env: { ...env, TMPDIR: tmp },
+    // no mounts on macOS: the launchers are pointed at the server's own caches
+    env: { ...env, TMPDIR: tmp, ...cacheEnv(caches) },
     mechanism: 'sandbox-exec',
     cleanup: () => fs.rmSync(tmp, { recursive: true, force: true }),
   }
@@ -88,14 +92,46 @@ function findCommand(command: string, envPath: string, cwd: string | undefined):
   return envPath.split(path.delimiter).some((dir) => dir !== '' && executable(path.resolve(cwd ?? process.cwd(), dir, command)))
 }
 
-/** The caches must exist to be bound writable (a read-only home cannot grow them later). */
-function ensureCaches(home: string): void {
+/**
+ * Creates this server's own cache folders (`.npm`, `.cache` of its home are mounted there), and removes
+ * the ones an earlier launch of the same server name left (another command: a clean start).
+ */
+function ensureCaches(config: ServerConfig, dataDir: string, home: string): string {
+  const root = cacheRoot(config, dataDir)
   for (const c of CACHE_DIRS) {
+    fs.mkdirSync(cacheSource(root, c), { recursive: true, mode: 0o700 })
     try {
+      // where they are mounted: a read-only home cannot grow the folder later
       if (fs.statSync(home).isDirectory()) fs.mkdirSync(path.join(home, c), { recursive: true, mode: 0o700 })
     } catch {
       // no home, or not ours: the server simply has no cache
     }
+  }
+  const parent = path.dirname(root)
+  for (const other of readdirOrEmpty(parent)) {
+    if (other.startsWith(`${config.name}@`) && path.join(parent, other) !== root) {
+      fs.promises.rm(path.join(parent, other), { recursive: true, force: true }).catch(() => undefined)
+    }
+  }
+  return root
+}
+
+/** The environment that sends npm, uv, pip and XDG tools to the server's own caches (macOS). */
+export function cacheEnv(root: string): Record<string, string> {
+  const cache = cacheSource(root, '.cache')
+  return {
+    npm_config_cache: cacheSource(root, '.npm'),
+    XDG_CACHE_HOME: cache,
+    UV_CACHE_DIR: path.join(cache, 'uv'),
+    PIP_CACHE_DIR: path.join(cache, 'pip'),
+  }
+}
+
+function readdirOrEmpty(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir)
+  } catch {
+    return []
   }
 }
 

@@ -1,11 +1,12 @@
 // The sandbox plan of one stdio upstream, independent of the mechanism (bwrap, sandbox-exec):
 // what is hidden, what is writable, what is re-exposed read-only, whether the network is on.
 // Grants are checked here: nothing may ever reach Toolgate's data dir or config file.
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { ServerConfig } from '../../../../shared/config-schema'
-import { hiddenPaths } from './hidden'
+import { hiddenPaths, type HiddenPath } from './hidden'
 
 /** run: the server's own permissions; inspect: no network, nothing writable but temp and caches. */
 export type SandboxMode = 'run' | 'inspect' | 'inspect-network'
@@ -17,8 +18,22 @@ export interface SandboxContext {
 }
 
 export interface Mount {
+  /** where the server sees it */
   path: string
+  /** the host folder shown there: the same path for grants, the server's own folder for a cache */
+  source: string
   write: boolean
+}
+
+/**
+ * A folder that holds hidden files, shown as a copy of itself: an empty folder with each of its
+ * entries put back (bound, or a symlink re-created), the hidden ones left out. A file renamed over
+ * a hidden one later (an editor's save, Toolgate's own atomic config write) stays out of sight,
+ * which a cover mounted on the file itself does not (the rename detaches it).
+ */
+export interface MaskedFolder {
+  path: string
+  entries: Array<{ name: string; symlink?: string }>
 }
 
 export interface SandboxPlan {
@@ -27,14 +42,18 @@ export interface SandboxPlan {
   privateDirs: string[]
   /** host paths bound into the view, read-only or writable, parents before children */
   mounts: Mount[]
-  /** existing host paths covered: a folder shows empty, a file unreadable */
+  /** folders holding hidden files, re-created without them (bwrap) */
+  masked: MaskedFolder[]
+  /** existing hidden paths not already left out of a masked folder: covered where they are */
   hidden: Array<{ path: string; dir: boolean }>
+  /** every hidden path, existing or not, symlinks resolved and as written (path rules: seatbelt) */
+  secrets: HiddenPath[]
   /** the user's home as the server sees it ($HOME) */
   home: string
   cwd?: string
 }
 
-/** The launchers' package caches (npx, uvx, pip...), writable in every mode. */
+/** The launchers' package caches (npx, uvx, pip...): writable, and each server has its own. */
 export const CACHE_DIRS = ['.npm', '.cache']
 
 export class SandboxGrantError extends Error {
@@ -114,6 +133,22 @@ export function sandboxGrants(config: ServerConfig): { fs_read: string[]; fs_wri
 }
 
 /**
+ * The folder of this server's own package caches (`<data dir>/sandbox-caches/<name>@<hash>`):
+ * one per server name and launch (command, args, cwd), so no server reads what another left in
+ * its cache, and a server re-added under an old name with another command starts clean.
+ */
+export function cacheRoot(config: ServerConfig, dataDir: string): string {
+  const launch = JSON.stringify([config.name, config.command ?? '', config.args ?? [], config.cwd ?? ''])
+  const hash = crypto.createHash('sha256').update(launch).digest('hex').slice(0, 16)
+  return path.join(path.resolve(dataDir), 'sandbox-caches', `${config.name}@${hash}`)
+}
+
+/** Where a launcher cache of the home (`.npm`, `.cache`) lives for this server. */
+export function cacheSource(root: string, dir: string): string {
+  return path.join(root, dir.replace(/^\./, ''))
+}
+
+/**
  * Builds the plan. Throws SandboxGrantError when a grant (or the cwd) reaches into Toolgate's
  * data dir or config file, or reaches a hidden path only through a symlink.
  */
@@ -122,7 +157,12 @@ export function buildPlan(config: ServerConfig, ctx: SandboxContext, mode: Sandb
   const network = mode === 'inspect' ? false : mode === 'inspect-network' ? true : grants.network
   const hiddenAll = hiddenPaths({ homes: env.homes, dataDir: ctx.dataDir, configPath: ctx.configPath, uid: env.uid, platform: env.platform })
   const toolgateOwn = [real(path.resolve(ctx.dataDir)), real(path.resolve(ctx.configPath))]
-  const hiddenReal = unique(hiddenAll.map((h) => real(h)))
+  const kindOf = new Map<string, HiddenPath['kind']>()
+  for (const h of hiddenAll) {
+    kindOf.set(h.path, h.kind)
+    kindOf.set(real(h.path), h.kind)
+  }
+  const hiddenReal = unique(hiddenAll.map((h) => real(h.path)))
 
   const check = (label: string, written: string): string => {
     const lexical = expandHome(written, env.home)
@@ -135,7 +175,7 @@ export function buildPlan(config: ServerConfig, ctx: SandboxContext, mode: Sandb
       }
     }
     for (const h of hiddenReal) {
-      if (isInside(resolved, h) && !hiddenAll.some((x) => isInside(lexical, x) || isInside(lexical, real(x)))) {
+      if (isInside(resolved, h) && !hiddenAll.some((x) => isInside(lexical, x.path) || isInside(lexical, real(x.path)))) {
         throw new SandboxGrantError(
           `${label} "${written}" leads to ${resolved} through a symlink, inside the hidden ${h}; grant the hidden path itself if you mean it`,
         )
@@ -148,7 +188,7 @@ export function buildPlan(config: ServerConfig, ctx: SandboxContext, mode: Sandb
   const add = (p: string, write: boolean): void => {
     const existing = mounts.find((m) => m.path === p)
     if (existing) existing.write ||= write
-    else mounts.push({ path: p, write })
+    else mounts.push({ path: p, source: p, write })
   }
   // Things under a private temp dir that the server needs to see: its home, its program.
   const underTemp = (p: string): boolean => env.tempDirs.some((t) => isInside(p, t))
@@ -158,10 +198,6 @@ export function buildPlan(config: ServerConfig, ctx: SandboxContext, mode: Sandb
     const r = real(arg)
     if (!underTemp(r) || toolgateOwn.some((own) => isInside(r, own))) continue
     add(isDir(r) ? r : path.dirname(r), false)
-  }
-  for (const c of CACHE_DIRS) {
-    const p = path.join(env.home, c)
-    if (exists(p)) add(real(p), true)
   }
   let cwd: string | undefined
   if (config.cwd !== undefined) {
@@ -176,17 +212,95 @@ export function buildPlan(config: ServerConfig, ctx: SandboxContext, mode: Sandb
     const r = check(`sandbox.fs_write[${i}]`, g)
     if (exists(r)) add(r, mode === 'run')
   })
+  // Each server's own caches, where npx and uvx expect the shared ones.
+  const caches = cacheRoot(config, ctx.dataDir)
+  for (const c of CACHE_DIRS) {
+    const at = real(path.join(env.home, c))
+    if (!exists(at)) continue // no home (or not ours): the server simply has no cache
+    const existing = mounts.findIndex((m) => m.path === at)
+    if (existing >= 0) mounts.splice(existing, 1) // a grant of the shared cache is the server's own cache
+    mounts.push({ path: at, source: cacheSource(caches, c), write: true })
+  }
   mounts.sort((a, b) => depth(a.path) - depth(b.path))
 
-  const visible = (p: string): boolean => !underTemp(p) || mounts.some((m) => isInside(p, m.path))
+  /** The mount a path is seen through (the innermost one), if any. */
+  const mountOf = (p: string): Mount | undefined => {
+    let best: Mount | undefined
+    for (const m of mounts) if (isInside(p, m.path) && (!best || depth(m.path) > depth(best.path))) best = m
+    return best
+  }
+  /** Whether the host path `p` is what the server sees at `p` (not a private temp dir, not its own cache). */
+  const hostVisible = (p: string): boolean => {
+    const m = mountOf(p)
+    if (m) return m.source === m.path
+    return !underTemp(p)
+  }
+  const writable = (p: string): boolean => {
+    const m = mountOf(p)
+    return m !== undefined && m.write && m.source === m.path
+  }
+
+  // Folders holding hidden files are re-created without them (bwrap: the rename-proof way).
+  const masked: MaskedFolder[] = []
+  const maskedPaths = new Set<string>()
+  const leaveOut = new Set([...hiddenReal, ...hiddenAll.map((h) => h.path)])
+  if (env.platform === 'linux') {
+    const hiddenFiles = unique(hiddenReal.filter((h) => kindOf.get(h) === 'file'))
+    for (const h of hiddenFiles) {
+      const parent = path.dirname(h)
+      if (parent === h || parent === '/' || parent === '/etc' || !hostVisible(parent)) continue
+      // A folder the server may write cannot be re-created (what it writes there would be lost):
+      // the file is covered where it lies (covers.ts keeps Toolgate's own writes in place).
+      if (writable(parent)) continue
+      if (!maskedPaths.has(parent) && exists(h) && isDir(parent)) maskedPaths.add(parent)
+    }
+    for (const folder of [...maskedPaths].sort((a, b) => depth(a) - depth(b))) {
+      const entries: MaskedFolder['entries'] = []
+      for (const name of readdir(folder)) {
+        const full = path.join(folder, name)
+        if (leaveOut.has(full)) continue
+        if (mounts.some((m) => m.path === full)) continue // mounted by its own grant or cache
+        const link = readlink(full)
+        entries.push(link === null ? { name } : { name, symlink: link })
+      }
+      masked.push({ path: folder, entries })
+    }
+  }
+
+  // Below an entry left out of a re-created folder (and not granted again): out of sight already.
+  const leftOut = (h: string): boolean => {
+    for (let a = h; path.dirname(a) !== a; a = path.dirname(a)) {
+      if (maskedPaths.has(path.dirname(a)) && leaveOut.has(a) && !mounts.some((m) => m.path === a)) return true
+      if (mounts.some((m) => m.path === a)) return false
+    }
+    return false
+  }
   const hidden: SandboxPlan['hidden'] = []
   for (const h of [...hiddenReal].sort((a, b) => depth(a) - depth(b))) {
-    if (!exists(h) || !visible(h)) continue
+    if (!exists(h) || !hostVisible(h) || leftOut(h)) continue
     if (mounts.some((m) => m.path === h)) continue // granted explicitly, as a whole
     if (hidden.some((x) => x.dir && isInside(h, x.path))) continue
     hidden.push({ path: h, dir: isDir(h) })
   }
-  return { network, privateDirs: env.tempDirs, mounts, hidden, home: env.home, ...(cwd ? { cwd } : {}) }
+  const secrets = unique([...hiddenAll.map((h) => h.path), ...hiddenReal]).map((p) => ({ path: p, kind: kindOf.get(p) ?? 'file' }))
+
+  return { network, privateDirs: env.tempDirs, mounts, masked, hidden, secrets, home: env.home, ...(cwd ? { cwd } : {}) }
+}
+
+function readdir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir).sort()
+  } catch {
+    return []
+  }
+}
+
+function readlink(p: string): string | null {
+  try {
+    return fs.lstatSync(p).isSymbolicLink() ? fs.readlinkSync(p) : null
+  } catch {
+    return null
+  }
 }
 
 export function depth(p: string): number {

@@ -25,14 +25,18 @@ export function seatbeltProfile(plan: SandboxPlan, tmpDir: string): string {
   rules.push(`(allow file-write* ${DEVICES.map(literal).join(' ')} (regex #"^/dev/fd/"))`)
   if (plan.privateDirs.length) rules.push(`(deny file-read* file-write* ${plan.privateDirs.map(subpath).join(' ')})`)
   rules.push(`(allow file-read* file-write* ${subpath(tmpDir)})`)
-  const insideHidden = (p: string): boolean => plan.hidden.some((h) => h.dir && isInside(p, h.path) && p !== h.path)
+  // Path rules hold whatever happens to the file later (a rename over it, a file created after
+  // the start), so every hidden path is denied, existing or not. A server's own caches live in
+  // the data dir (denied) and are opened again after it; the launchers are pointed there by env.
+  const insideHidden = (p: string): boolean => plan.secrets.some((h) => h.kind === 'dir' && isInside(p, h.path) && p !== h.path)
   const mount = (m: SandboxPlan['mounts'][number]): void => {
-    if (m.write) rules.push(`(allow file-read* file-write* ${subpath(m.path)})`)
-    else rules.push(`(allow file-read* ${subpath(m.path)})`, `(deny file-write* ${subpath(m.path)})`)
+    if (m.write) rules.push(`(allow file-read* file-write* ${subpath(m.source)})`)
+    else rules.push(`(allow file-read* ${subpath(m.source)})`, `(deny file-write* ${subpath(m.source)})`)
   }
-  for (const m of plan.mounts) if (!insideHidden(m.path)) mount(m)
-  if (plan.hidden.length) rules.push(`(deny file-read* file-write* ${plan.hidden.map((h) => (h.dir ? subpath(h.path) : literal(h.path))).join(' ')})`)
-  for (const m of plan.mounts) if (insideHidden(m.path)) mount(m)
+  for (const m of plan.mounts) if (!insideHidden(m.source)) mount(m)
+  if (plan.secrets.length)
+    rules.push(`(deny file-read* file-write* ${plan.secrets.map((h) => (h.kind === 'dir' ? subpath(h.path) : literal(h.path))).join(' ')})`)
+  for (const m of plan.mounts) if (insideHidden(m.source)) mount(m)
   rules.push('(deny network-outbound (remote unix-socket))', `(allow network-outbound (remote unix-socket (path-literal ${sbplString(DNS_SOCKET)})))`)
   if (!plan.network) rules.push('(deny network*)')
   rules.push('(deny process-info*)', '(allow process-info* (target self))')
