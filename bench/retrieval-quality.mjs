@@ -28,13 +28,16 @@ export function ablations(defaults) {
   const a = defaults.analyzer
   return [
     ['shipped', {}],
+    ['without ranking by intent (issue 30)', { intent: { weight: 0, unhinted: 'unknown' } }],
+    ["intent: a tool without hints counts as changing (the spec's default)", { intent: { ...defaults.intent, unhinted: 'change' } }],
+    ['without the request form (paths, clauses; issue 30)', { queryForm: { locations: false, clauses: false } }],
     ['without feedback expansion', { feedback: { docs: 0, terms: 0, weight: 0 } }],
+    ["round 2's feedback (3/5/1)", { feedback: { docs: 3, terms: 5, weight: 1 } }],
     // issue 19's first round: per-field BM25+ summed, with the feedback chosen for it
     [
       'summed per-field BM25+ instead of BM25F (k 1.2, b 0.7, feedback 5/10/0.3)',
       { fieldModel: 'sum', bm25: { k: 1.2, b: 0.7, d: 0.5 }, feedback: { docs: 5, terms: 10, weight: 0.3 } },
     ],
-    ["BM25F with the first round's feedback (5/10/0.3)", { feedback: { docs: 5, terms: 10, weight: 0.3 } }],
     ['without synonyms', { synonymWeight: 0 }],
     ['without stemming', { analyzer: { ...a, stem: false } }],
     ['without stop words', { analyzer: { ...a, stopWords: false } }],

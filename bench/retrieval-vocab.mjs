@@ -61,6 +61,15 @@ export const REMOVED_IN_ROUND_TWO = [
   },
 ]
 
+/** Entries issue 30 added (judged like the rest with --present). */
+export const ADDED_IN_ROUND_THREE = [
+  {
+    name: 'stop words: emphasizers actually certainly clearly definitely indeed obviously plainly surely literally honestly frankly simply',
+    stop: ['actually', 'certainly', 'clearly', 'definitely', 'indeed', 'obviously', 'plainly', 'surely', 'literally', 'honestly', 'frankly', 'simply'],
+    provenance: 'the emphasizers of Quirk et al. (1985), A Comprehensive Grammar of the English Language §8.99',
+  },
+]
+
 /** ToolIndex options: the shipped vocabulary without the entries `out`, plus the entries `in`. */
 function optionsWith({ out = [], add = [] }) {
   const rules = { ...SHIPPED_STEM_RULES }
@@ -119,6 +128,7 @@ if (mode === 'present') {
   const entries = [
     ...SYNONYM_GROUPS.map((g) => ({ name: `group ${g.words.join(' / ')}`, group: [g.kind, ...g.words] })),
     ...REMOVED_IN_ROUND_TWO.filter((e) => shipped(e) && !e.group),
+    ...ADDED_IN_ROUND_THREE,
   ]
   rows = entries.map((e) => [e, optionsWith({ out: [e] }), {}])
 } else if (mode === 'all') {

@@ -265,7 +265,7 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
     // so a status change (disable, quarantine, ...) leaves the index alone. The approved hashes
     // cover name, description and schema: same ids and hashes, same documents.
     const trusted = entries.filter((e) => e.approval === 'approved')
-    const signature = trusted.map((e) => `${e.id}\u0000${e.hash}`).join('\u0001')
+    const signature = trusted.map((e) => `${e.id}\u0000${e.hash}\u0000${e.variant}`).join('\u0001')
     if (this.indexed.get(server) === signature) return
     this.indexed.set(server, signature)
     const docs: IndexedTool[] = trusted.map((e) => ({
@@ -275,6 +275,9 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
       description: e.def.description,
       paramNames: Object.keys((e.def.inputSchema.properties as Record<string, unknown> | undefined) ?? {}),
       paramText: paramText(e.def.inputSchema),
+      // ranking by what a request means to do (search/intent.ts) uses the gate's variant
+      variant: e.variant,
+      hinted: hasHints(e.def.annotations),
     }))
     this.index.setServerTools(server, docs)
   }
@@ -333,4 +336,9 @@ function paramText(schema: Record<string, unknown>): string {
     )
     .filter(Boolean)
     .join(' ')
+}
+
+/** Whether a definition's hints decide its call variant (else the MCP spec's defaults do). */
+function hasHints(annotations: Readonly<ToolAnnotations> | undefined): boolean {
+  return typeof annotations?.readOnlyHint === 'boolean' || typeof annotations?.destructiveHint === 'boolean'
 }

@@ -126,7 +126,7 @@ export interface ExpandedQuery {
  */
 export function expandQuery(
   terms: readonly string[],
-  leadTerm: string | undefined,
+  leadTerm: string | undefined | ReadonlySet<string>,
   w: ExpansionWeights,
   compounds: ReadonlyArray<{ term: string; parts: readonly string[] }> = [],
   table: SynonymTable = defaultSynonyms(),
@@ -158,7 +158,8 @@ export function expandQuery(
       standFor(alt, t)
     }
     for (const alt of alts.thing) add(alt, w.synonym)
-    for (const alt of alts.action) add(alt, t === leadTerm ? w.synonym : w.actionElsewhere)
+    const leads = typeof leadTerm === 'string' ? t === leadTerm : leadTerm?.has(t) === true
+    for (const alt of alts.action) add(alt, leads ? w.synonym : w.actionElsewhere)
   }
   return { weights, concepts }
 }

@@ -61,6 +61,11 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     // indefinite pronouns and adverbs that only frame a request; all in the SMART stop list (Salton
     // & Buckley; Lewis et al. 2004, RCV1 appendix 11); restored (issue 30)
     'every everything anything something nothing one already also still ever even really ' +
+    // emphasizers, adverbs that add emphasis and no content ("simply returns", "actually reads");
+    // the emphasizer class of Quirk, Greenbaum, Leech & Svartvik (1985), A Comprehensive Grammar
+    // of the English Language, §8.99 (just and really are above); issue 30: a description's filler
+    // must not weigh like a content word
+    'actually certainly clearly definitely indeed obviously plainly surely literally honestly frankly simply ' +
     // contraction fragments
     's t d ll m re ve don doesn didn isn aren wasn weren hasn haven hadn won wouldn shouldn couldn ' +
     'can cannot ' +

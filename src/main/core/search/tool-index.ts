@@ -21,6 +21,9 @@ import type { AnalyzedQuery, AnalyzerOptions } from './tokenize'
 import { defaultSynonyms, expandQuery, leadingVerb, type SynonymTable } from './synonyms'
 import { LIFT_CAP, type LearnedUse } from './learned'
 import { feedbackTerms, type FeedbackOptions } from './feedback'
+import { clauses, reduceLocations } from './query-form'
+import { EFFECT_UNKNOWN, effectCode, intentFactor, requestEffect, verbEffects, type Effect, type IntentOptions } from './intent'
+import type { Variant } from '../../../shared/call-variant'
 import {
   F,
   FIELDS,
@@ -47,6 +50,10 @@ export interface IndexedTool {
   paramNames: string[]
   /** parameter descriptions, optional */
   paramText?: string
+  /** the call variant the tool needs (the call gate's), for ranking by what a request means to do */
+  variant?: Variant
+  /** false when the variant is the MCP spec's default for a tool without hints */
+  hinted?: boolean
 }
 
 export interface SearchHit {
@@ -78,6 +85,14 @@ export interface ToolIndexOptions {
   feedback: FeedbackOptions
   /** stemmed term → alternatives queries are expanded with (synonyms.ts) */
   synonyms: SynonymTable
+  /** read requests prefer tools that read, change requests tools that change (intent.ts) */
+  intent: IntentOptions
+  /**
+   * The request's shape (query-form.ts): `locations` reduces paths and URLs to their last segment
+   * and host; `clauses` lets the leading action verb of every clause, not only the first, search
+   * its synonyms at full weight and say what the request means to do.
+   */
+  queryForm: { locations: boolean; clauses: boolean }
 }
 
 // Issue 19 chose fieldModel, k, b and feedback on the dev set only (docs/retrieval.md); the boosts,
@@ -90,8 +105,10 @@ export const DEFAULT_OPTIONS: ToolIndexOptions = {
   synonymWeight: 0.5,
   actionElsewhereWeight: 0.1,
   coordination: 'concepts',
-  feedback: { docs: 3, terms: 5, weight: 1 },
+  feedback: { docs: 1, terms: 5, weight: 0.1 },
   synonyms: defaultSynonyms(),
+  intent: { weight: 0.5, unhinted: 'unknown' },
+  queryForm: { locations: true, clauses: true },
 }
 
 interface Doc {
@@ -99,6 +116,8 @@ interface Doc {
   server: string
   /** the text of each field, in FIELDS order; compared to skip unchanged tools on update */
   fields: string[]
+  /** what the tool does (intent.ts EFFECT_*), from its call variant */
+  effect: number
 }
 
 /** Scores are rounded so that float noise from summation order cannot reorder ties. */
@@ -108,15 +127,15 @@ const MAX_CONCEPTS = 32
 const RANK_SPAN = MAX_SLOTS
 const MAX_PACKED_SCORE = Math.floor(Number.MAX_SAFE_INTEGER / RANK_SPAN) - 1
 
-function toDoc(server: string, t: IndexedTool): Doc {
+function toDoc(server: string, t: IndexedTool, intent: IntentOptions): Doc {
   const params = t.paramText ? `${t.paramNames.join(' ')} ${t.paramText}` : t.paramNames.join(' ')
   const desc = t.description ?? ''
   const byField: Record<Field, string> = { name: t.name, summary: firstSentence(desc), desc, params, server }
-  return { id: t.id, server, fields: FIELDS.map((f) => byField[f]) }
+  return { id: t.id, server, fields: FIELDS.map((f) => byField[f]), effect: effectCode(t.variant, t.hinted !== false, intent) }
 }
 
 function sameDoc(a: Doc, b: Doc): boolean {
-  return a.server === b.server && a.fields.every((v, i) => v === b.fields[i])
+  return a.server === b.server && a.effect === b.effect && a.fields.every((v, i) => v === b.fields[i])
 }
 
 function popcount(x: number): number {
@@ -130,12 +149,16 @@ export class ToolIndex {
   private readonly analyze: (text: string) => string[]
   private readonly analyzeQuery: (text: string) => AnalyzedQuery
   private readonly boosts: number[]
+  /** stemmed verb → what a request led by it means to do (intent.ts) */
+  private readonly verbs: ReadonlyMap<string, Effect>
   private readonly postings = new Map<string, Posting>()
   /** per slot: the tool id (undefined = free slot) and the distinct terms it was indexed under */
   private readonly slotId: Array<string | undefined> = []
   private readonly slotTerms: Array<string[] | undefined> = []
   /** per slot: the distinct terms of its name and first sentence (feedback expansion draws on them) */
   private readonly slotKeyTerms: Array<string[] | undefined> = []
+  /** per slot: what the tool does (intent.ts EFFECT_*) */
+  private slotEffect = new Uint8Array(0)
   /** per slot × field: number of distinct terms in the field */
   private fieldLen = new Float64Array(0)
   private readonly fieldLenSum = new Array<number>(F).fill(0)
@@ -165,12 +188,13 @@ export class ToolIndex {
     this.analyze = makeAnalyzer(this.options.analyzer)
     this.analyzeQuery = makeQueryAnalyzer(this.options.analyzer)
     this.boosts = FIELDS.map((f) => this.options.boost[f])
+    this.verbs = verbEffects(this.options.analyzer.stemWith)
   }
 
   /** Replaces one server's tools. Only tools whose indexed text changed are re-indexed. */
   setServerTools(server: string, tools: IndexedTool[]): void {
     const next = new Map<string, Doc>()
-    for (const t of tools) next.set(t.id, toDoc(server, t))
+    for (const t of tools) next.set(t.id, toDoc(server, t, this.options.intent))
     const prev = this.byServer.get(server) ?? new Map<string, { doc: Doc; slot: number }>()
     const kept = new Map<string, { doc: Doc; slot: number }>()
     const removed: number[] = []
@@ -222,12 +246,23 @@ export class ToolIndex {
 
   /** Every matching tool, best first; equal scores in id order. Empty for a query with no terms. */
   search(query: string): SearchHit[] {
-    const analyzed = this.analyzeQuery(query)
+    const form = this.options.queryForm
+    const text = form.locations ? reduceLocations(query) : query
+    const analyzed = this.analyzeQuery(text)
     const typed = [...new Set(analyzed.terms)].slice(0, MAX_CONCEPTS)
     if (typed.length === 0 || this.live === 0) return []
     const a = this.options.analyzer
     const isStop = a.stopList ? (w: string): boolean => a.stopList?.has(w) === true : isStopWord
-    const lead = leadingVerb(splitIdentifier(query), isStop, a.stemWith)
+    const words = splitIdentifier(text)
+    const first = leadingVerb(words, isStop, a.stemWith)
+    const lead = new Set(first === undefined ? [] : [first])
+    if (form.clauses)
+      for (const clause of clauses(text).slice(1)) {
+        const verb = leadingVerb(splitIdentifier(clause), isStop, a.stemWith)
+        // only a known action verb: a clause may open with a noun ("…, util.h and main.c")
+        if (verb !== undefined && (this.verbs.has(verb) || (this.options.synonyms.get(verb)?.action.length ?? 0) > 0)) lead.add(verb)
+      }
+    const intent = this.options.intent.weight > 0 ? requestEffect(text, words, lead, this.verbs) : undefined
     const weighting = {
       synonym: this.options.synonymWeight,
       actionElsewhere: this.options.synonymWeight > 0 ? this.options.actionElsewhereWeight : 0,
@@ -262,7 +297,7 @@ export class ToolIndex {
         this.learned.lifts(typed, this.clock(), (t) => this.idf(t)),
         touched,
       )
-    return this.rank(touched)
+    return this.rank(touched, intent)
   }
 
   /**
@@ -312,15 +347,18 @@ export class ToolIndex {
    * id ascending. Sorts packed numeric keys natively — score in micro-units × 2^20 + the slot's
    * position in id order — instead of calling a comparator ~n·log n times.
    */
-  private rank(touched: number[]): SearchHit[] {
+  private rank(touched: number[], intent: Effect | undefined): SearchHit[] {
     const acc = this.acc
     const mask = this.mask
     const slotId = this.slotId
+    const effect = this.slotEffect
+    const weight = this.options.intent.weight
     const micro = new Float64Array(touched.length)
     let max = 0
     for (let i = 0; i < touched.length; i++) {
       const slot = touched[i]
-      micro[i] = Math.round(acc[slot] * popcount(mask[slot]) * SCORE_PRECISION)
+      const factor = intent === undefined ? 1 : intentFactor(intent, effect[slot], weight)
+      micro[i] = Math.round(acc[slot] * popcount(mask[slot]) * factor * SCORE_PRECISION)
       if (micro[i] > max) max = micro[i]
       acc[slot] = 0
       mask[slot] = 0
@@ -392,6 +430,7 @@ export class ToolIndex {
       }
     }
     this.slotId[slot] = doc.id
+    this.slotEffect[slot] = doc.effect
     this.slotTerms[slot] = [...counts.keys()]
     this.slotKeyTerms[slot] = [...counts].filter(([, perField]) => perField[0] > 0 || perField[1] > 0).map(([t]) => t)
     this.sortedSlots.splice(this.lowerBound(doc.id), 0, slot)
@@ -442,6 +481,7 @@ export class ToolIndex {
         this.fieldLen[slot * F + f] = 0
       }
       this.slotId[slot] = undefined
+      this.slotEffect[slot] = EFFECT_UNKNOWN
       this.slotTerms[slot] = undefined
       this.slotKeyTerms[slot] = undefined
       this.freeSlots.push(slot)
@@ -472,6 +512,7 @@ export class ToolIndex {
     this.mask = grow(this.mask, (m) => new Uint32Array(m), 1)
     this.removing = grow(this.removing, (m) => new Uint8Array(m), 1)
     this.idRank = grow(this.idRank, (m) => new Int32Array(m), 1)
+    this.slotEffect = grow(this.slotEffect, (m) => new Uint8Array(m), 1)
     this.fieldLen = grow(this.fieldLen, (m) => new Float64Array(m), F)
   }
 }
