@@ -158,8 +158,10 @@ describe('an MCP client talking to `toolgate stdio`', () => {
     expect(list.servers.map((s) => s.name)).toEqual(['everything', 'files', 'memory', 'fixture'])
     for (const s of list.servers) {
       // fully callable servers have no `tools` block
-      expect(Object.keys(s)).toEqual(['name', 'protocol', 'enabled', 'quarantined', 'state', 'isolation'])
+      expect(Object.keys(s)).toEqual(['name', 'protocol', 'enabled', 'quarantined', 'state', 'isolation', 'protocol_version'])
       expect(s.isolation).toEqual({ isolated: true })
+      // the reference servers from npm are on SDK v1: they negotiate 2025-11-25
+      expect(s.protocol_version).toBe('2025-11-25')
       expect(s).toMatchObject({ protocol: 'stdio', enabled: true, quarantined: false, state: 'connected' })
     }
     const get = jsonOf<{ server: Record<string, unknown> }>(await tg.call('upstream_servers', { operation: 'get', name: 'files' }))
