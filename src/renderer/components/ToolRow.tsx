@@ -1,4 +1,5 @@
-// One tool: its status badge and only the action that fits (CONTRACT.md §6 markers).
+// One tool: its status badge, its call variant (and, without annotations, its classification), and
+// only the action that fits (CONTRACT.md §6 markers).
 import { useId } from 'react'
 import type { ToolAction, ToolInfo } from '../../shared/api'
 import { useApp } from '../store/context'
@@ -11,6 +12,8 @@ import { takesOption, TOOL_ACTION_OPTIONS } from '../../shared/operations'
 import { GrantLeft } from './GrantLeft'
 import { TimedMenu } from './TimedMenu'
 import { ToolAskSwitch } from './AskSwitch'
+import { ToolClass } from './ToolClass'
+import { NO_ANNOTATIONS_TEXT } from '../../shared/call-variant'
 
 function ToolButton({ tool, action, label, primary, nameId }: { tool: ToolInfo; action: ToolAction; label: string; primary?: boolean; nameId: string }) {
   const busy = useApp((s) => Boolean(s.busy[busyKey('tool', tool.server, tool.tool, action)]))
@@ -93,6 +96,25 @@ function LockNote({ tool }: { tool: ToolInfo }) {
 
 const VARIANT_TONE = { call_tool_read: 'muted', call_tool_write: 'info', call_tool_destructive: 'danger' } as const
 
+/** The call variant agents need; a tool without annotations says so ("no annotations: treated as destructive"), or who classified it. */
+function VariantBadge({ tool }: { tool: ToolInfo }) {
+  const variant = tool.call_with.replace('call_tool_', '')
+  const c = tool.classification
+  const text =
+    tool.variant_source === 'no_annotations'
+      ? NO_ANNOTATIONS_TEXT
+      : tool.annotations_missing && c && (tool.variant_source === 'user' || tool.variant_source === 'operator')
+        ? `${variant} (classified by ${c.by === 'user' ? 'you' : 'the operator'})`
+        : variant
+  return (
+    <span data-variant={variant} data-annotations-missing={tool.annotations_missing ? 'true' : undefined}>
+      <Badge tone={VARIANT_TONE[tool.call_with] ?? 'muted'} title={`Agents call it with ${tool.call_with}`}>
+        {text}
+      </Badge>
+    </span>
+  )
+}
+
 export function ToolRow({ tool }: { tool: ToolInfo }) {
   const changed = tool.status === 'pending_approval' && tool.approval.status === 'changed'
   const isNew = tool.status === 'pending_approval' && !changed
@@ -112,12 +134,11 @@ export function ToolRow({ tool }: { tool: ToolInfo }) {
           )}
           {/* a lock on the whole server is said once, on the server: not again on each of its tools */}
           {tool.status !== 'server_disabled' && tool.status !== 'server_quarantined' && <StatusBadge status={tool.status} label={label} />}
-          <Badge tone={VARIANT_TONE[tool.call_with] ?? 'muted'} title={`Agents call it with ${tool.call_with}`}>
-            {tool.call_with.replace('call_tool_', '')}
-          </Badge>
+          <VariantBadge tool={tool} />
           {tool.grant && <GrantLeft grant={tool.grant} />}
         </div>
         {tool.status === 'pending_approval' ? <ToolReview tool={tool} /> : tool.description && <ToolDescription text={tool.description} />}
+        {tool.status !== 'disabled_by_config' && <ToolClass tool={tool} nameId={nameId} />}
         <LockNote tool={tool} />
         {tool.status !== 'disabled_by_config' && <ToolAskSwitch tool={tool} />}
       </div>

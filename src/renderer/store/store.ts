@@ -22,6 +22,7 @@ import { createSearchSlice, type SearchSlice } from './search'
 import { createActivitySlice, type ActivitySlice } from './activity'
 import type { ActivityEvent } from '../../shared/activity'
 import type { AgentView } from '../../shared/agents'
+import type { Variant } from '../../shared/call-variant'
 import { createManageSlice, type ManageSlice, type ToastAction } from './manage'
 import { createSignInSlice, type SignInSlice } from './sign-in'
 import { createConfirmationsSlice, type ConfirmationsSlice } from './confirmations'
@@ -67,6 +68,8 @@ export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignI
   setExpanded(server: string, open: boolean): void
   serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<void>
   toolAction(server: string, tool: string, action: ToolAction, options?: ToolActionOptions): Promise<void>
+  /** The user's class for a tool without annotations, bound to the definition on screen (`hash`). */
+  classifyTool(server: string, tool: string, cls: Variant, hash: string): Promise<void>
   loadRequests(): Promise<void>
   /** `options.hash`: the launch_hash of the server launch the review showed, when the grant approves a quarantined server */
   grantRequest(id: string, grantFor: string, options?: GrantOptions): Promise<void>
@@ -270,6 +273,10 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUr
         return act(busyKey('tool', server, tool, action), () =>
           options ? api.toolAction(server, tool, action, options) : api.toolAction(server, tool, action),
         )
+      },
+
+      classifyTool(server, tool, cls, hash) {
+        return act(busyKey('tool', server, tool, 'classify', cls), () => api.classifyTool(server, tool, cls, hash))
       },
 
       async loadRequests() {
