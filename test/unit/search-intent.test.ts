@@ -134,4 +134,15 @@ describe('through the catalog: retrieve_tools uses the call variant the gate use
     expect(names('show me the contents of a file')[0]).toBe('files:read_file')
     expect(names('show me the contents of a file')).toHaveLength(3)
   })
+
+  it("a classification stands in for missing hints (the operator's tool_classes): it counts, the spec's default does not", async () => {
+    const twins = [tool('a_notes', 'Works on the notes.'), tool('b_notes', 'Works on the notes.')]
+    const plain = makeFixture({ mcpServers: { n: { command: 'x' } } })
+    await runServer(plain, 'n', twins)
+    const classified = makeFixture({ mcpServers: { n: { command: 'x', tool_classes: { a_notes: 'read' } } } })
+    await runServer(classified, 'n', twins)
+    const first = (fx: typeof plain) => retrieve(fx.catalog, { query: 'delete the notes' }, FULL_SCOPE).tools[0].name
+    expect(first(plain)).toBe('n:a_notes') // both unknown: a tie, id order
+    expect(first(classified)).toBe('n:b_notes') // a_notes is known to read, the request changes
+  })
 })

@@ -277,7 +277,8 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
       paramText: paramText(e.def.inputSchema),
       // ranking by what a request means to do (search/intent.ts) uses the gate's variant
       variant: e.variant,
-      hinted: hasHints(e.def.annotations),
+      // a variant from the spec's defaults (no hints, nobody classified the tool) says nothing about what it does
+      hinted: e.variantSource !== 'no_annotations',
     }))
     this.index.setServerTools(server, docs)
   }
@@ -336,9 +337,4 @@ function paramText(schema: Record<string, unknown>): string {
     )
     .filter(Boolean)
     .join(' ')
-}
-
-/** Whether a definition's hints decide its call variant (else the MCP spec's defaults do). */
-function hasHints(annotations: Readonly<ToolAnnotations> | undefined): boolean {
-  return typeof annotations?.readOnlyHint === 'boolean' || typeof annotations?.destructiveHint === 'boolean'
 }
