@@ -311,15 +311,16 @@ async function sandboxSection() {
       [
         ['direct (unsandboxed)', ms(r.start.direct.p50), ms(r.start.direct.p95), ms(r.call.direct.p50), ms(r.call.direct.p95), ms(r.call.direct.p99)],
         [
-          `sandboxed (${r.mechanism})`,
+          `sandboxed, network on (${r.mechanism}${r.network?.available ? ' in pasta' : ', host network'})`,
           ms(r.start.sandboxed.p50),
           ms(r.start.sandboxed.p95),
           ms(r.call.sandboxed.p50),
           ms(r.call.sandboxed.p95),
           ms(r.call.sandboxed.p99),
         ],
+        [`sandboxed, network off (${r.mechanism} alone)`, ms(r.start.offline.p50), ms(r.start.offline.p95), '', '', ''],
         [
-          `added start p50: ${ms(startAdded)} ms (median paired ${ms(r.start.pairedDiffMedian)} ms; of which building the plan and argv p50 ${ms(r.plan.p50)} ms) ${verdict(r.start.pairedDiffMedian, 20)} ≤20 ms`,
+          `added start p50: network on ${ms(startAdded)} ms (median paired ${ms(r.start.pairedDiffMedian)} ms), network off ${ms(r.start.offline.p50 - r.start.direct.p50)} ms (paired ${ms(r.start.offlinePairedDiffMedian)} ms); building the plan and argv p50 ${ms(r.plan.p50)} ms ${verdict(r.start.offlinePairedDiffMedian, 20)} ≤20 ms without network`,
           '',
           '',
           `added call p50: ${ms(callAdded)} ms (median paired ${ms(r.call.pairedDiffMedian)} ms)`,

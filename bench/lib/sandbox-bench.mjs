@@ -1,6 +1,7 @@
 // Bench section "sandbox": what running an upstream in the sandbox costs, against the direct
-// (unsandboxed) path in the same run: start time (spawn → initialize → tools/list) and the p50
-// of a tool call, both interleaved so load drift hits both sides equally.
+// (unsandboxed) path in the same run: start time (spawn → initialize → tools/list) with network
+// (its own network namespace: pasta around bwrap) and without (bwrap alone), and the p50 of a
+// tool call, all interleaved so load drift hits every side equally.
 import path from 'node:path'
 import { requireRoot, ROOT, FIXTURE, tmpDir, now, stats, median, track } from './util.mjs'
 import { StdioMcpClient } from './procs.mjs'
@@ -29,23 +30,32 @@ function launches(core, dir, tools) {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? dir }
   const ctx = { dataDir: path.join(dir, 'data'), configPath: path.join(dir, 'data', 'mcp_config.json') }
   fs.mkdirSync(ctx.dataDir, { recursive: true })
+  const boxed = (entry) => () => {
+    const s = core.launchSpec(entry, env, { ctx, mode: 'run' })
+    return { command: s.command, args: s.args, env: s.env, cleanup: s.cleanup }
+  }
   return {
     direct: () => ({ command: config.command, args: config.args, env }),
-    sandboxed: () => {
-      const s = core.launchSpec(config, env, { ctx, mode: 'run' })
-      return { command: s.command, args: s.args, env: s.env }
-    },
+    // the default: network on, in its own network namespace (pasta around bwrap on Linux)
+    sandboxed: boxed(config),
+    // no network: bwrap alone
+    offline: boxed({ ...config, sandbox: { network: false } }),
   }
 }
 
 async function startOnce(spec) {
   const t0 = now()
-  const { command, args, env } = spec()
+  const { command, args, env, cleanup } = spec()
   const c = new StdioMcpClient(command, args, { env, stderr: 'ignore' })
   track(c.child, 'sandbox bench upstream')
   await c.initialize()
   await c.listTools()
   const ms = now() - t0
+  const close = c.close.bind(c)
+  c.close = async () => {
+    await close()
+    cleanup?.()
+  }
   return { c, ms }
 }
 
@@ -56,28 +66,37 @@ export async function sandboxOverhead({ starts = 20, calls = 300, warm = 50 } = 
   const dir = tmpDir('toolgate-bench-sandbox-')
   const tools = fixtureTools(dir)
   const l = launches(core, dir, tools)
-  // start time, interleaved
+  // start time, interleaved (the order rotates so load drift hits every path alike)
   const d = [],
     s = [],
-    diff = []
+    o = [],
+    diff = [],
+    odiff = []
+  const orders = [
+    ['d', 's', 'o'],
+    ['s', 'o', 'd'],
+    ['o', 'd', 's'],
+  ]
+  const specOf = { d: l.direct, s: l.sandboxed, o: l.offline }
   for (let i = 0; i < starts + 2; i++) {
-    const order = i % 2 ? ['d', 's'] : ['s', 'd']
     const t = {}
-    for (const k of order) {
-      const { c, ms } = await startOnce(k === 'd' ? l.direct : l.sandboxed)
+    for (const k of orders[i % orders.length]) {
+      const { c, ms } = await startOnce(specOf[k])
       t[k] = ms
       await c.close()
     }
     if (i < 2) continue // warm-up (page cache, first bwrap run)
     d.push(t.d)
     s.push(t.s)
+    o.push(t.o)
     diff.push(t.s - t.d)
+    odiff.push(t.o - t.d)
   }
   // launchSpec alone (plan + argv, in process)
   const plans = []
   for (let i = 0; i < 200; i++) {
     const t0 = now()
-    l.sandboxed()
+    l.sandboxed().cleanup?.()
     plans.push(now() - t0)
   }
   // call overhead: one direct and one sandboxed fixture, calls interleaved
@@ -113,7 +132,8 @@ export async function sandboxOverhead({ starts = 20, calls = 300, warm = 50 } = 
     mechanism: support.mechanism,
     starts,
     calls,
-    start: { direct: stats(d), sandboxed: stats(s), pairedDiffMedian: median(diff) },
+    start: { direct: stats(d), sandboxed: stats(s), offline: stats(o), pairedDiffMedian: median(diff), offlinePairedDiffMedian: median(odiff) },
+    network: core.networkSupport ? core.networkSupport(support.binary) : null,
     plan: stats(plans),
     call: { direct: stats(cd), sandboxed: stats(cs), pairedDiffMedian: median(cdiff) },
   }

@@ -16,8 +16,10 @@ export type QuarantineSource = 'config' | 'user' | 'review'
 
 /** What an isolated stdio server may touch beyond the read-only filesystem (README "Isolation"). */
 export interface SandboxProfileInfo {
-  /** may it open network connections (loopback included) */
+  /** may it open network connections (outbound; never to the host's loopback, see `loopback`) */
   network: boolean
+  /** host loopback ports it may connect to (`sandbox.loopback`) */
+  loopback: number[]
   /** paths granted for reading that the default profile hides or that are not on the filesystem view */
   fs_read: string[]
   /** paths it may write: its private temp dir, the launchers' package caches, its cwd, granted folders */
@@ -35,6 +37,8 @@ export interface IsolationInfo {
   risk?: boolean
   /** the permissions it runs with (or would, where the platform has no sandbox); null for HTTP and `sandbox: false` */
   profile: SandboxProfileInfo | null
+  /** isolated, but it shares the host's network (loopback included), and why (Linux without pasta) */
+  network_risk?: string
 }
 
 /** A time-boxed grant running on a server or tool (issue 15): when it ends and what comes back then. */

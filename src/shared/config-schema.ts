@@ -24,9 +24,21 @@ const SandboxObjectSchema = z.strictObject({
   fs_read: z.array(SandboxPathSchema, { error: 'fs_read must be a list of paths the server may read' }).optional(),
   fs_write: z.array(SandboxPathSchema, { error: 'fs_write must be a list of paths the server may read and write' }).optional(),
   network: z.boolean({ error: 'network must be true or false' }).optional(),
+  loopback: z
+    .array(
+      z
+        .number({ error: 'each loopback port must be a number' })
+        .int('a port is a whole number')
+        .min(1, 'a port is 1 to 65535')
+        .max(65535, 'a port is 1 to 65535'),
+      {
+        error: 'loopback must be a list of port numbers on this machine the server may connect to, e.g. [5432]',
+      },
+    )
+    .optional(),
 })
 
-const SANDBOX_SHAPE = 'sandbox must be false (no isolation) or an object {"fs_read": [paths], "fs_write": [paths], "network": true|false}'
+const SANDBOX_SHAPE = 'sandbox must be false (no isolation) or an object {"fs_read": [paths], "fs_write": [paths], "network": true|false, "loopback": [ports]}'
 
 /**
  * A stdio server's isolation (CONTRACT §7): absent or `true` = the default profile; an object

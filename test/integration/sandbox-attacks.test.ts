@@ -2,8 +2,9 @@
 // attacker fixture (test/fixtures/sandbox/attacker-server.mjs) once sandboxed and once with
 // `sandbox: false`. Sandboxed, every attack fails: reading ~/.ssh/id_rsa, reading instance.key
 // to approve a server through the control API (also during Inspect), writing outside its
-// grants, reaching a loopback listener with network:false, reading Toolgate's /proc. Unsandboxed
-// the same attacks succeed, and every surface shows the server as not isolated.
+// grants, reaching the host's loopback (Toolgate's port included) or an abstract Unix socket
+// (issue 24: its own network namespace), reading Toolgate's /proc. Unsandboxed the same attacks
+// succeed, and every surface shows the server as not isolated.
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
@@ -25,6 +26,7 @@ import {
 } from '../helpers/cli'
 import { textOf, type McpHandle } from '../helpers/mcp-client'
 import { mcpOn } from '../helpers/faults'
+import { abstractListener, NO_REGISTRY, REGISTRY_HOST, registryReachable } from '../helpers/network'
 
 const ATTACKER = path.join(ROOT, 'test/fixtures/sandbox/attacker-server.mjs')
 
@@ -37,6 +39,8 @@ let listener: net.Server
 let port = 0
 let serve: Serve
 let mcp: McpHandle
+let abstract: Awaited<ReturnType<typeof abstractListener>> | undefined
+const ABSTRACT = `toolgate-attacks-${process.pid}`
 
 interface ServerRow {
   name: string
@@ -47,7 +51,7 @@ interface ServerRow {
     mechanism?: string
     reason?: string
     risk?: boolean
-    profile: { network: boolean; fs_read: string[]; fs_write: string[] } | null
+    profile: { network: boolean; loopback: number[]; fs_read: string[]; fs_write: string[] } | null
   }
 }
 
@@ -71,6 +75,8 @@ beforeAll(async () => {
     mcpServers: {
       boxed: attacker({ quarantined: false, sandbox: { fs_write: [granted] } }),
       offline: attacker({ quarantined: false, sandbox: { network: false } }),
+      // granted one local service by port
+      local: attacker({ quarantined: false, sandbox: { loopback: [port] } }),
       open: attacker({ quarantined: false, sandbox: false }),
       // never approved: the attackers try to approve these
       victim: attacker(),
@@ -78,12 +84,13 @@ beforeAll(async () => {
       // attacks at start, so an Inspect runs the attack
       lurker: attacker({ env: { DATA_DIR: dataDir, ATTACK_AT_START: '1', ATTACK_SERVER: 'lurker' } }),
       'lurker-open': attacker({ env: { DATA_DIR: dataDir, ATTACK_AT_START: '1', ATTACK_SERVER: 'lurker-open' }, sandbox: false }),
-      // must reach the network at start (like npx downloading its package)
-      downloader: attacker({ env: { NEED_NETWORK: String(port) } }),
+      // must reach the outside network at start (like npx downloading its package)
+      downloader: attacker({ env: { NEED_NETWORK: `${REGISTRY_HOST}:443` } }),
     },
   })
   serve = await startServe({ configPath, dataDir, env: { HOME: home } })
-  for (const name of ['boxed', 'offline', 'open']) await waitForServerState(serve, name, 'connected')
+  abstract = await abstractListener(ABSTRACT)
+  for (const name of ['boxed', 'offline', 'open', 'local']) await waitForServerState(serve, name, 'connected')
   mcp = await mcpOn(serve)
 })
 
@@ -91,6 +98,7 @@ afterAll(async () => {
   await mcp?.close()
   if (serve) await stopProcess(serve.child)
   await new Promise((r) => listener.close(r))
+  await abstract?.close()
   await cleanupProcesses()
   cleanupTemp()
 })
@@ -148,10 +156,15 @@ describe('a malicious stdio upstream, sandboxed and not', () => {
     expect(fs.existsSync(out)).toBe(true)
   })
 
-  it('reaching a loopback listener: fails with network: false, succeeds with the default network and with sandbox: false', async () => {
+  it("reaching a service on the host's loopback or an abstract Unix socket: fails sandboxed (network on or off), works for a granted port and with sandbox: false", async () => {
     expect(await attack('offline', 'connect', { host: '127.0.0.1', port })).toMatch(/^denied: ECONNREFUSED/)
-    expect(await attack('boxed', 'connect', { host: '127.0.0.1', port })).toMatch(/^ok: connected/)
+    expect(await attack('boxed', 'connect', { host: '127.0.0.1', port })).toMatch(/^denied: ECONNREFUSED/)
+    expect(await attack('boxed', 'connect', { host: '127.0.0.1', port: serve.port })).toMatch(/^denied: ECONNREFUSED/) // Toolgate's own port
+    expect(await attack('boxed', 'connect', { path: `@${ABSTRACT}` })).toMatch(/^denied: ECONNREFUSED/)
+    expect(await attack('local', 'connect', { host: '127.0.0.1', port })).toMatch(/^ok: connected/)
+    expect(await attack('local', 'connect', { host: '127.0.0.1', port: serve.port })).toMatch(/^denied: ECONNREFUSED/)
     expect(await attack('open', 'connect', { host: '127.0.0.1', port })).toMatch(/^ok: connected/)
+    expect(await attack('open', 'connect', { path: `@${ABSTRACT}` })).toMatch(/^ok: connected/)
   })
 
   it('gets only the environment the config gives plus the safe defaults', async () => {
@@ -164,7 +177,13 @@ describe('a malicious stdio upstream, sandboxed and not', () => {
   it('every surface shows which servers are isolated: control API, `servers list`, upstream_servers', async () => {
     const s = await servers()
     expect(s.boxed.isolation).toMatchObject({ isolated: true, mechanism: 'bwrap' })
-    expect(s.boxed.isolation.profile).toEqual({ network: true, fs_read: [], fs_write: [path.join(home, '.npm'), path.join(home, '.cache'), granted] })
+    expect(s.boxed.isolation.profile).toEqual({
+      network: true,
+      loopback: [],
+      fs_read: [],
+      fs_write: [path.join(home, '.npm'), path.join(home, '.cache'), granted],
+    })
+    expect(s.local.isolation.profile?.loopback).toEqual([port])
     expect(s.offline.isolation.profile?.network).toBe(false)
     expect(s.open.isolation).toEqual({ isolated: false, reason: expect.stringContaining('sandbox: false'), risk: true, profile: null })
 
@@ -176,6 +195,7 @@ describe('a malicious stdio upstream, sandboxed and not', () => {
     expect(list.stdout).toMatch(/ {2}open: NOT ISOLATED: sandbox: false/)
     expect(list.stdout).toMatch(/ {2}offline: network off; writes: private temp dir/)
     expect(list.stdout).toContain(`  boxed: network on; writes: private temp dir, ${path.join(home, '.npm')}, ${path.join(home, '.cache')}, ${granted}`)
+    expect(list.stdout).toContain(`  local: network on; loopback ports: ${port}; writes:`)
 
     const agent = JSON.parse(textOf(await mcp.call('upstream_servers', { operation: 'list' }))) as { servers: Array<{ name: string; isolation: unknown }> }
     const byName = Object.fromEntries(agent.servers.map((x) => [x.name, x.isolation]))
@@ -208,7 +228,8 @@ describe('Inspect of a quarantined server that attacks at start', () => {
     expect((await servers())['lurker-open'].quarantined).toBe(true)
   })
 
-  it('a server that needs the network to start fails offline with a message offering Inspect with network; with --network it works', async () => {
+  it('a server that needs the network to start fails offline with a message offering Inspect with network; with --network it works', async (ctx) => {
+    if (!(await registryReachable())) return ctx.skip(NO_REGISTRY)
     const offline = await runCli(['servers', 'inspect', 'downloader', ...serve.flags])
     expect(offline.code).toBe(1)
     expect(offline.stderr).toMatch(/cannot download the package/)

@@ -1,7 +1,7 @@
 // The Linux sandbox for real: launchSpec() builds the bwrap command line a stdio upstream gets,
 // and a shell run through it tries what a malicious server would (read keys, follow symlinks
 // into hidden folders, read Toolgate's /proc, write outside its grants, reach a loopback
-// listener). bwrap must be installed (.ci/run installs it).
+// listener). bwrap and passt must be installed (.ci/run installs them).
 import { execFile, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
@@ -10,6 +10,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchSpec, sandboxSupport } from '../../src/main/core/upstream/sandbox'
 import { SandboxGrantError } from '../../src/main/core/upstream/sandbox/plan'
+import { PASTA_NOISE } from '../../src/main/core/upstream/sandbox/network'
 import type { ServerConfig } from '../../src/shared/config-schema'
 
 const support = sandboxSupport()
@@ -63,8 +64,15 @@ function run(w: World, script: string, extra: Partial<ServerConfig> = {}, mode: 
   }
   const spec = launchSpec(config, { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: w.home }, { ctx: { dataDir: w.dataDir, configPath: w.configPath }, mode })
   const r = spawnSync(spec.command, spec.args, { env: spec.env, cwd: spec.cwd, encoding: 'utf8', timeout: 20_000 })
-  return { out: `${r.stdout}${r.stderr}`, status: r.status, spec }
+  return { out: withoutNoise(`${r.stdout}${r.stderr}`), status: r.status, spec }
 }
+
+/** The server's output without what pasta itself says (Toolgate leaves it out of the log the same way). */
+const withoutNoise = (out: string): string =>
+  out
+    .split('\n')
+    .filter((l) => !PASTA_NOISE.test(l))
+    .join('\n')
 
 /** Like run(), without blocking the event loop (the loopback listener lives in this process). */
 function runAsync(w: World, script: string, extra: Partial<ServerConfig> = {}, mode: 'run' | 'inspect' | 'inspect-network' = 'run'): Promise<string> {
@@ -76,12 +84,15 @@ function runAsync(w: World, script: string, extra: Partial<ServerConfig> = {}, m
 }
 
 describe('bwrap sandbox (Linux)', () => {
-  it('starts the server through bwrap, not directly', () => {
+  it('starts the server through bwrap (inside pasta, for its network), not directly', () => {
     const w = world()
     const { out, spec } = run(w, 'echo inside')
     expect(spec.mechanism).toBe('bwrap')
-    expect(spec.command).toBe(support.binary)
+    expect([spec.command, ...spec.args]).toContain(support.binary)
+    expect(spec.args.slice(spec.args.indexOf('--', spec.args.indexOf(support.binary as string)))).toEqual(['--', '/bin/sh', '-c', 'echo inside'])
     expect(out.trim()).toBe('inside')
+    const offline = run(w, 'echo inside', { sandbox: { network: false } }).spec
+    expect(offline.command).toBe(support.binary) // no network: bwrap's own namespace, no pasta
   })
 
   it('hides ~/.ssh, ~/.netrc, the data dir and the config file; ordinary files stay readable', () => {
@@ -208,13 +219,14 @@ describe('bwrap sandbox (Linux)', () => {
     expect(() => run(w, 'true', { sandbox: { fs_read: [`${w.files}/innocent.txt`] } })).toThrow(/through a symlink/)
   })
 
-  it('network: a loopback listener is reachable by default and not with network: false or while inspecting', async () => {
+  it('network: a loopback listener of the host is out of reach, unless its port is granted (sandbox-network.test.ts: the rest)', async () => {
     const w = world()
     const probe = `${process.execPath} -e "require('net').connect(${port}, '127.0.0.1').on('data', d => { console.log('GOT ' + d); process.exit(0) }).on('error', e => { console.log('ERR ' + e.code); process.exit(0) })"`
-    expect(await runAsync(w, probe)).toContain('GOT hello')
+    expect(await runAsync(w, probe)).toContain('ERR ECONNREFUSED')
     expect(await runAsync(w, probe, { sandbox: { network: false } })).toContain('ERR ECONNREFUSED')
     expect(await runAsync(w, probe, {}, 'inspect')).toContain('ERR ECONNREFUSED')
-    expect(await runAsync(w, probe, { sandbox: { network: false } }, 'inspect-network')).toContain('GOT hello')
+    expect(await runAsync(w, probe, { sandbox: { loopback: [port] } })).toContain('GOT hello')
+    expect(await runAsync(w, probe, { sandbox: { loopback: [port] } }, 'inspect-network')).toContain('ERR ECONNREFUSED')
   })
 
   it('inspect: nothing writable but temp and caches, whatever the grants; even sandbox: false is inspected in the sandbox', () => {

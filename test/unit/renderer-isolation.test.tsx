@@ -2,26 +2,18 @@
 // A server's isolation in the UI (issue 16, CONTRACT §7) against the real control service:
 // data-isolated on its container, a badge (isolated / not isolated / remote), its permissions,
 // and Inspect with network offered after a real Inspect failed without network.
-import net from 'node:net'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { ApiError } from '../../src/shared/api'
 import { renderApp } from '../helpers/render-app'
 import { WorldApi } from '../helpers/world-api'
 import { makeFixture } from '../helpers/catalog-fixture'
+import { NO_REGISTRY, REGISTRY_HOST, registryReachable } from '../helpers/network'
 
 const ATTACKER = path.resolve(__dirname, '../fixtures/sandbox/attacker-server.mjs')
 const HOME = process.env.HOME as string
 
-let listener: net.Server
-let port = 0
-beforeAll(async () => {
-  listener = net.createServer((s) => s.on('error', () => undefined).end('package bytes\n'))
-  await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r))
-  port = (listener.address() as net.AddressInfo).port
-})
-afterAll(() => new Promise((r) => listener.close(r)))
 afterEach(cleanup)
 
 const card = (name: string) => document.querySelector(`[data-server="${name}"]`) as HTMLElement
@@ -39,8 +31,8 @@ function api(): WorldApi {
         },
         raw: { command: 'node', args: ['raw.js'], quarantined: false, enabled: false, sandbox: false },
         remote: { url: 'https://example.com/mcp', quarantined: false, enabled: false },
-        // must reach the network to start (like npx downloading its package)
-        fresh: { command: process.execPath, args: [ATTACKER], env: { NEED_NETWORK: String(port) } },
+        // must reach the outside network to start (like npx downloading its package)
+        fresh: { command: process.execPath, args: [ATTACKER], env: { NEED_NETWORK: `${REGISTRY_HOST}:443` } },
       },
     }),
   )
@@ -77,7 +69,8 @@ describe('isolation in the server list', () => {
 })
 
 describe('Inspect with network', () => {
-  it('is offered only after an Inspect failed without network; clicked, it inspects with the network', async () => {
+  it('is offered only after an Inspect failed without network; clicked, it inspects with the network', async (ctx) => {
+    if (!(await registryReachable())) return ctx.skip(NO_REGISTRY)
     const a = api()
     renderApp(a)
     await waitFor(() => expect(card('fresh')).toBeTruthy())

@@ -38,6 +38,14 @@ describe('config: sandbox', () => {
     expect(problem({ sandbox: 'off' })).toMatch(/sandbox must be false \(no isolation\) or an object/)
   })
 
+  it('loopback: a list of ports', () => {
+    expect(problem({ sandbox: { loopback: [5432, 6379] } })).toBe('valid')
+    expect(problem({ sandbox: { loopback: [0] } })).toMatch(/at \$\.mcpServers\.s\.sandbox\.loopback\[0\]: a port is 1 to 65535$/)
+    expect(problem({ sandbox: { loopback: [70000] } })).toMatch(/at \$\.mcpServers\.s\.sandbox\.loopback\[0\]: a port is 1 to 65535$/)
+    expect(problem({ sandbox: { loopback: ['5432'] } })).toMatch(/sandbox\.loopback\.0: each loopback port must be a number$/)
+    expect(problem({ sandbox: { loopback: 5432 } })).toMatch(/sandbox\.loopback: loopback must be a list of port numbers/)
+  })
+
   it('refuses sandbox permissions on an HTTP server (Toolgate does not run it)', () => {
     expect(problem({ command: undefined, url: 'https://example.com/mcp', sandbox: { network: false } })).toMatch(/sandbox applies only to stdio servers/)
     expect(problem({ command: undefined, url: 'https://example.com/mcp', sandbox: false })).toBe('valid')

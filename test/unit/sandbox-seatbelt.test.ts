@@ -90,6 +90,8 @@ interface Query {
   op: string
   path?: string
   socket?: string
+  /** a TCP/UDP peer, "host:port" (host "localhost" for the loopback) */
+  ip?: string
   target?: 'self' | 'others'
   service?: string
 }
@@ -106,6 +108,13 @@ function filterMatches(f: Sx, q: Query): boolean {
     case 'regex':
       return q.path !== undefined && new RegExp((arg as { regex: string }).regex).test(q.path)
     case 'remote': {
+      // (remote ip "host:port") with host "localhost" or "*" and port a number or "*"
+      if (rest[0] === 'ip') {
+        if (q.ip === undefined) return false
+        const [host, port] = (rest[1] as { str: string }).str.split(':')
+        const [qh, qp] = q.ip.split(':')
+        return (host === '*' || host === qh) && (port === '*' || port === qp)
+      }
       // (remote unix-socket) or (remote unix-socket (path-literal "…"))
       if (rest[0] !== 'unix-socket' || q.socket === undefined) return false
       const inner = rest[1] as Sx[] | undefined
@@ -244,6 +253,42 @@ describe('the macOS sandbox-exec profile', () => {
     expect(allowed(inspect.rs, { op: 'network-outbound' })).toBe(false)
     const withNet = profileFor({ sandbox: { network: false } }, 'inspect-network')
     expect(allowed(withNet.rs, { op: 'network-outbound' })).toBe(true)
+  })
+
+  it("no path to the host's loopback (no namespaces here: a rule), except granted ports; the outside network stays", () => {
+    const on = profileFor({})
+    expect(allowed(on.rs, { op: 'network-outbound', ip: 'localhost:8719' })).toBe(false)
+    expect(allowed(on.rs, { op: 'network-outbound', ip: 'localhost:5432' })).toBe(false)
+    expect(allowed(on.rs, { op: 'network-outbound', ip: '*:443' })).toBe(true)
+    const granted = profileFor({ sandbox: { loopback: [5432] } })
+    expect(allowed(granted.rs, { op: 'network-outbound', ip: 'localhost:5432' })).toBe(true)
+    expect(allowed(granted.rs, { op: 'network-outbound', ip: 'localhost:8719' })).toBe(false)
+    const offGranted = profileFor({ sandbox: { network: false, loopback: [5432] } })
+    expect(allowed(offGranted.rs, { op: 'network-outbound', ip: 'localhost:5432' })).toBe(true)
+    expect(allowed(offGranted.rs, { op: 'network-outbound', ip: '*:443' })).toBe(false)
+    // Inspect never gets the loopback grants
+    expect(allowed(profileFor({ sandbox: { loopback: [5432] } }, 'inspect-network').rs, { op: 'network-outbound', ip: 'localhost:5432' })).toBe(false)
+  })
+
+  it('hides the credential files of issue 24 whether they exist or not (path rules hold through a rename or a later creation)', () => {
+    const p = profileFor({})
+    for (const rel of [
+      '.config/git/credentials',
+      '.vault-token',
+      '.pgpass',
+      '.cargo/credentials.toml',
+      '.terraform.d/credentials.tfrc.json',
+      '.env',
+      '.zsh_history',
+      '.codex/auth.json',
+      '.gemini/settings.json',
+      '.codeium/windsurf/mcp_config.json',
+      'Library/Application Support/Code/User/mcp.json',
+    ]) {
+      expect(fs.existsSync(path.join(p.home, rel))).toBe(false)
+      expect(allowed(p.rs, { op: 'file-read-data', path: path.join(p.home, rel) }), rel).toBe(false)
+    }
+    expect(allowed(p.rs, { op: 'file-read-data', path: path.join(p.home, '.gitconfig') })).toBe(true)
   })
 
   it('other processes are invisible and the keychain service is unreachable', () => {

@@ -65,6 +65,8 @@ export function permissionsText(s: ServerInfo): string {
   if (!iso.isolated && !p) return iso.risk ? `NOT ISOLATED: ${iso.reason}` : (iso.reason ?? 'not isolated')
   const parts = [
     `network ${p?.network ? 'on' : 'off'}`,
+    ...(p?.loopback.length ? [`loopback ports: ${p.loopback.join(', ')}`] : []),
+    ...(iso.network_risk ? [`SHARES YOUR NETWORK, loopback included: ${iso.network_risk}`] : []),
     `writes: private temp dir${p?.fs_write.length ? `, ${p.fs_write.join(', ')}` : ''}`,
     ...(p?.fs_read.length ? [`also reads: ${p.fs_read.join(', ')}`] : []),
     'everything else read-only, credentials and Toolgate data hidden',

@@ -32,7 +32,7 @@ import { startHttpServer, type HttpOptions, type RunningHttp } from './http/serv
 import { createLogger, type Logger } from './log'
 import { appRoot, DEFAULT_LISTEN, isLoopback, parseListen, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
 import { VERSION } from './version'
-import { sandboxSupport } from './upstream/sandbox'
+import { networkSupport, sandboxSupport } from './upstream/sandbox'
 import { setupRequests } from './requests'
 import { SecretStore, type SecretSealer } from './secrets/store'
 import { resolveReferences } from './secrets/resolve'
@@ -119,6 +119,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const sandbox = sandboxSupport() // probed once per process, here rather than at the first spawn
     if (sandbox.available) logger.info({ sandbox: sandbox.mechanism, binary: sandbox.binary }, 'stdio upstreams run isolated')
     else logger.warn(`stdio upstreams are NOT isolated: ${sandbox.reason}`)
+    const net = sandbox.mechanism === 'bwrap' ? networkSupport(sandbox.binary) : null
+    if (net && !net.available) logger.warn(`sandboxed servers with network on share this machine's network: ${net.reason}`)
     const catalog = new Catalog(config, store)
     stopWatchingState = store.watchForLoss((file, how) =>
       logger.warn(

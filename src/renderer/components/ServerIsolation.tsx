@@ -37,6 +37,14 @@ export function ServerPermissions({ server }: { server: ServerInfo }) {
   }
   return (
     <div className="permissions" aria-label={`Permissions of ${server.name}`}>
+      {iso.network_risk && (
+        <p className="notice notice--danger">
+          <AlertIcon />
+          <span>
+            <strong>Network not isolated:</strong> {iso.network_risk}
+          </span>
+        </p>
+      )}
       {!iso.isolated && (
         <p className="notice notice--danger">
           <AlertIcon />
@@ -48,7 +56,15 @@ export function ServerPermissions({ server }: { server: ServerInfo }) {
       {p && (
         <dl>
           <dt>Network</dt>
-          <dd data-permission="network">{p.network ? 'on' : 'off'}</dd>
+          <dd data-permission="network">
+            {p.network ? (iso.network_risk ? 'on, shared with this machine (loopback included)' : 'on, not your loopback') : 'off'}
+          </dd>
+          {p.loopback.length > 0 && (
+            <>
+              <dt>Local services</dt>
+              <dd data-permission="loopback">{p.loopback.map((port) => `port ${port}`).join(', ')}</dd>
+            </>
+          )}
           <dt>Can change</dt>
           <dd data-permission="fs_write">{['its private temp folder', ...p.fs_write].join(', ')}</dd>
           {p.fs_read.length > 0 && (

@@ -261,6 +261,7 @@ function buildStdio(config: ServerConfig, ctx: TransportContext): BuiltTransport
   if (stderr instanceof Readable) {
     const lines = readline.createInterface({ input: stderr, crlfDelay: Infinity })
     lines.on('line', (full) => {
+      if (spec.noise?.test(full)) return
       const raw = ctx.redact(full)
       const line = raw.length > STDERR_LINE_MAX ? `${raw.slice(0, STDERR_LINE_MAX)}… [${raw.length} chars]` : raw
       if (!line.trim()) return

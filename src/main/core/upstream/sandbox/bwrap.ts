@@ -2,7 +2,7 @@
 // filesystem read-only, with private temp dirs, the granted binds, the server's own caches, the
 // folders that hold hidden files re-created without them, and hidden folders covered; own
 // PID/IPC/UTS namespaces, no capabilities, a new session (no terminal injection), killed with
-// Toolgate, and no network unless the plan allows it.
+// Toolgate. Its network namespace is bwrap's own (no network) or pasta's (network.ts).
 import path from 'node:path'
 import { depth, type SandboxPlan } from './plan'
 
@@ -25,13 +25,25 @@ interface Layer {
   args: string[]
 }
 
-/**
- * `emptyFile`: an empty regular file bound over each hidden file that cannot be left out of its
- * folder, so it reads as empty (what a user without one has) rather than failing.
- */
-export function bwrapArgs(plan: SandboxPlan, command: string, args: readonly string[], emptyFile = '/dev/null'): string[] {
+export interface BwrapOptions {
+  /** an empty regular file bound over a hidden file covered where it lies (reads as empty) */
+  emptyFile?: string
+  /**
+   * new: a network namespace of bwrap's own (loopback only, nothing else); inherit: the one bwrap
+   * runs in (pasta's, or the host's where there is no pasta)
+   */
+  netns: 'new' | 'inherit'
+  /** extra flags for bwrap's user namespace (inside pasta's, as a user) */
+  userFlags?: string[]
+  /** bound over /etc/resolv.conf (DNS through pasta) */
+  resolvConf?: string | null
+}
+
+export function bwrapArgs(plan: SandboxPlan, command: string, args: readonly string[], opts: BwrapOptions): string[] {
+  const emptyFile = opts.emptyFile ?? '/dev/null'
   const out: string[] = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']
   for (const d of plan.privateDirs) out.push('--tmpfs', d)
+  if (opts.resolvConf) out.push('--ro-bind', opts.resolvConf, '/etc/resolv.conf')
   const layers: Layer[] = []
   for (const m of plan.mounts) layers.push({ at: m.path, order: 0, args: [m.write ? '--bind' : '--ro-bind', m.source, m.path] })
   const readOnly: string[] = []
@@ -55,8 +67,8 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: readonly str
   for (const l of layers) out.push(...l.args)
   // Re-created folders and covers are read-only too (after the grants inside them were made).
   for (const p of readOnly) out.push('--remount-ro', p)
-  out.push(...BWRAP_BASE_FLAGS)
-  if (!plan.network) out.push('--unshare-net')
+  out.push(...BWRAP_BASE_FLAGS, ...(opts.userFlags ?? []))
+  if (opts.netns === 'new') out.push('--unshare-net')
   if (plan.cwd) out.push('--chdir', plan.cwd)
   out.push('--', command, ...args)
   return out

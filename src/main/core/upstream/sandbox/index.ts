@@ -1,5 +1,6 @@
 // The sandbox module's public surface: how stdio upstreams are isolated (README "Isolation").
 export { sandboxSupport, type SandboxSupport } from './detect'
+export { networkSupport, type NetworkSupport } from './network'
 export { launchSpec, wantsSandbox, type LaunchSpec, type SandboxRequest } from './launch'
 export { SandboxGrantError, type SandboxContext, type SandboxMode } from './plan'
 export { isolationOf, profileOf } from './view'

@@ -9,7 +9,8 @@ import { resolveConfigPath, resolveDataDir } from '../../paths'
 import { bwrapArgs } from './bwrap'
 import { holdCovers } from './covers'
 import { sandboxSupport, type SandboxSupport } from './detect'
-import { buildPlan, cacheRoot, cacheSource, CACHE_DIRS, currentPlanEnv, real, type SandboxContext, type SandboxMode } from './plan'
+import { buildPlan, cacheRoot, cacheSource, CACHE_DIRS, currentPlanEnv, real, type SandboxContext, type SandboxMode, type SandboxPlan } from './plan'
+import { innerUserFlags, networkSupport, pastaCommand, PASTA_NOISE, sandboxResolvConf } from './network'
 import { seatbeltProfile } from './seatbelt'
 
 /** What the transport needs to start an upstream in a sandbox (absent = the default data dir). */
@@ -27,6 +28,8 @@ export interface LaunchSpec {
   mechanism: SandboxSupport['mechanism']
   /** removes what the launch created (macOS: the private temp dir); call once the process is gone */
   cleanup(): void
+  /** stderr lines of the sandbox's own tools (not the server's), left out of its log */
+  noise?: RegExp
 }
 
 export function defaultSandboxContext(): SandboxContext {
@@ -59,13 +62,8 @@ export function launchSpec(
   const plan = buildPlan(config, ctx, mode, { ...planEnv, home, homes: [...new Set([...planEnv.homes, real(home)])] })
   if (support.mechanism === 'bwrap') {
     const release = holdCovers(plan.hidden.filter((h) => !h.dir).map((h) => h.path))
-    return {
-      ...direct,
-      command: support.binary,
-      args: bwrapArgs(plan, config.command, config.args ?? [], emptyFile(ctx.dataDir)),
-      mechanism: 'bwrap',
-      cleanup: release,
-    }
+    const [command, ...args] = linuxCommand(plan, config, support.binary, ctx.dataDir, planEnv.uid)
+    return { ...direct, command, args, mechanism: 'bwrap', cleanup: release, noise: PASTA_NOISE }
   }
   const tmp = real(fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-sbx-')))
   return {
@@ -77,6 +75,30 @@ export function launchSpec(
     mechanism: 'sandbox-exec',
     cleanup: () => fs.rmSync(tmp, { recursive: true, force: true }),
   }
+}
+
+/**
+ * bwrap, in pasta's network namespace when the server has network or loopback ports: outbound
+ * connections and the granted ports, nothing else of the host. Without pasta a server with
+ * network on shares the host's network (shown as a risk); one without network gets bwrap's.
+ */
+function linuxCommand(plan: SandboxPlan, config: ServerConfig & { command: string }, bwrap: string, dataDir: string, uid: number | null): string[] {
+  const program = [config.command, ...(config.args ?? [])] as const
+  const base = { emptyFile: emptyFile(dataDir) }
+  const needsPasta = plan.network === 'open' || plan.loopback.length > 0
+  const net = needsPasta ? networkSupport(bwrap) : null
+  if (!net?.available) {
+    const netns = plan.network === 'open' ? 'inherit' : 'new'
+    return [bwrap, ...bwrapArgs(plan, program[0], program.slice(1), { ...base, netns })]
+  }
+  const outbound = plan.network === 'open'
+  const inner = bwrapArgs(plan, program[0], program.slice(1), {
+    ...base,
+    netns: 'inherit',
+    userFlags: innerUserFlags(uid, process.getgid?.() ?? null),
+    resolvConf: outbound ? sandboxResolvConf(dataDir) : null,
+  })
+  return pastaCommand(net, { outbound, forward: plan.loopback }, uid, [bwrap, ...inner])
 }
 
 function findCommand(command: string, envPath: string, cwd: string | undefined): boolean {

@@ -36,8 +36,13 @@ export interface MaskedFolder {
   entries: Array<{ name: string; symlink?: string }>
 }
 
+/** none: no network at all; open: outbound connections (its own namespace on Linux). */
+export type NetworkPlan = 'none' | 'open'
+
 export interface SandboxPlan {
-  network: boolean
+  network: NetworkPlan
+  /** host loopback ports it may connect to (`sandbox.loopback`; never while inspecting) */
+  loopback: number[]
   /** fresh, empty, writable and private to this server (the temp dirs) */
   privateDirs: string[]
   /** host paths bound into the view, read-only or writable, parents before children */
@@ -127,9 +132,9 @@ function isDir(p: string): boolean {
   }
 }
 
-export function sandboxGrants(config: ServerConfig): { fs_read: string[]; fs_write: string[]; network: boolean } {
+export function sandboxGrants(config: ServerConfig): { fs_read: string[]; fs_write: string[]; network: boolean; loopback: number[] } {
   const sb = typeof config.sandbox === 'object' ? config.sandbox : {}
-  return { fs_read: sb.fs_read ?? [], fs_write: sb.fs_write ?? [], network: sb.network ?? true }
+  return { fs_read: sb.fs_read ?? [], fs_write: sb.fs_write ?? [], network: sb.network ?? true, loopback: sb.loopback ?? [] }
 }
 
 /**
@@ -154,7 +159,16 @@ export function cacheSource(root: string, dir: string): string {
  */
 export function buildPlan(config: ServerConfig, ctx: SandboxContext, mode: SandboxMode, env: PlanEnv = currentPlanEnv()): SandboxPlan {
   const grants = sandboxGrants(config)
-  const network = mode === 'inspect' ? false : mode === 'inspect-network' ? true : grants.network
+  const network: NetworkPlan = mode === 'inspect' ? 'none' : mode === 'inspect-network' ? 'open' : grants.network ? 'open' : 'none'
+  const loopback = mode === 'run' ? [...new Set(grants.loopback)] : []
+  const ownPort = toolgatePort(ctx.dataDir)
+  grants.loopback.forEach((port, i) => {
+    if (port === ownPort) {
+      throw new SandboxGrantError(
+        `sandbox.loopback[${i}] ${port} is Toolgate's own port (its control API and MCP endpoint), which upstreams may never reach; grant another port`,
+      )
+    }
+  })
   const hiddenAll = hiddenPaths({ homes: env.homes, dataDir: ctx.dataDir, configPath: ctx.configPath, uid: env.uid, platform: env.platform })
   const toolgateOwn = [real(path.resolve(ctx.dataDir)), real(path.resolve(ctx.configPath))]
   const kindOf = new Map<string, HiddenPath['kind']>()
@@ -284,7 +298,17 @@ export function buildPlan(config: ServerConfig, ctx: SandboxContext, mode: Sandb
   }
   const secrets = unique([...hiddenAll.map((h) => h.path), ...hiddenReal]).map((p) => ({ path: p, kind: kindOf.get(p) ?? 'file' }))
 
-  return { network, privateDirs: env.tempDirs, mounts, masked, hidden, secrets, home: env.home, ...(cwd ? { cwd } : {}) }
+  return { network, loopback, privateDirs: env.tempDirs, mounts, masked, hidden, secrets, home: env.home, ...(cwd ? { cwd } : {}) }
+}
+
+/** The port of the live Toolgate owning this data dir (its instance.json), if any. */
+function toolgatePort(dataDir: string): number | null {
+  try {
+    const inst = JSON.parse(fs.readFileSync(path.join(dataDir, 'instance.json'), 'utf8')) as { url?: unknown }
+    return typeof inst.url === 'string' ? Number(new URL(inst.url).port) || null : null
+  } catch {
+    return null
+  }
 }
 
 function readdir(dir: string): string[] {

@@ -38,7 +38,11 @@ export function seatbeltProfile(plan: SandboxPlan, tmpDir: string): string {
     rules.push(`(deny file-read* file-write* ${plan.secrets.map((h) => (h.kind === 'dir' ? subpath(h.path) : literal(h.path))).join(' ')})`)
   for (const m of plan.mounts) if (insideHidden(m.source)) mount(m)
   rules.push('(deny network-outbound (remote unix-socket))', `(allow network-outbound (remote unix-socket (path-literal ${sbplString(DNS_SOCKET)})))`)
-  if (!plan.network) rules.push('(deny network*)')
+  if (plan.network === 'none') rules.push('(deny network*)')
+  // No namespaces here: the host's loopback (Toolgate's port, local services) is denied by rule,
+  // the server's own connections to itself on localhost with it; granted ports are let through.
+  else rules.push('(deny network-outbound (remote ip "localhost:*"))')
+  for (const port of plan.loopback) rules.push(`(allow network-outbound (remote ip "localhost:${port}"))`)
   rules.push('(deny process-info*)', '(allow process-info* (target self))')
   rules.push('(deny mach-lookup (global-name "com.apple.SecurityServer") (global-name "com.apple.securityd.xpc"))')
   return rules.join('\n') + '\n'

@@ -5,6 +5,7 @@ import path from 'node:path'
 import type { IsolationInfo, SandboxProfileInfo } from '../../../../shared/api'
 import { usesStdio, type ServerConfig } from '../../../../shared/config-schema'
 import { sandboxSupport, type SandboxSupport } from './detect'
+import { networkSupport } from './network'
 import { CACHE_DIRS, expandHome, sandboxGrants } from './plan'
 
 export const OPT_OUT_REASON =
@@ -19,7 +20,12 @@ export function profileOf(config: ServerConfig, home = process.env.HOME || os.ho
     ...(config.cwd !== undefined ? [path.resolve(config.cwd)] : []),
     ...g.fs_write.map((p) => expandHome(p, home)),
   ]
-  return { network: g.network, fs_read: [...new Set(g.fs_read.map((p) => expandHome(p, home)))], fs_write: [...new Set(write)] }
+  return {
+    network: g.network,
+    loopback: [...new Set(g.loopback)],
+    fs_read: [...new Set(g.fs_read.map((p) => expandHome(p, home)))],
+    fs_write: [...new Set(write)],
+  }
 }
 
 export function isolationOf(config: ServerConfig, support: SandboxSupport = sandboxSupport()): IsolationInfo {
@@ -28,6 +34,10 @@ export function isolationOf(config: ServerConfig, support: SandboxSupport = sand
   const profile = profileOf(config)
   if (!support.available || !support.mechanism) {
     return { isolated: false, reason: `no sandbox on this machine: ${support.reason ?? 'unknown reason'}`, risk: true, profile }
+  }
+  if (support.mechanism === 'bwrap' && (profile.network || profile.loopback.length > 0)) {
+    const net = networkSupport(support.binary)
+    if (!net.available) return { isolated: true, mechanism: support.mechanism, profile, network_risk: net.reason ?? 'no network namespace' }
   }
   return { isolated: true, mechanism: support.mechanism, profile }
 }

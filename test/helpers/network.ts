@@ -1,0 +1,49 @@
+// Network targets for the isolation tests: the one outside host this machine reaches (the npm
+// registry; the tests that need it skip with the reason when it cannot be reached), the host's
+// own non-loopback addresses, and a TCP listener that answers "hello".
+import net from 'node:net'
+import os from 'node:os'
+
+export const REGISTRY_HOST = 'registry.npmjs.org'
+
+let reachable: Promise<boolean> | null = null
+
+/** Whether this machine reaches registry.npmjs.org:443 (asked once per test file). */
+export function registryReachable(): Promise<boolean> {
+  reachable ??= new Promise((resolve) => {
+    const s = net.connect({ host: REGISTRY_HOST, port: 443 })
+    const done = (ok: boolean) => {
+      s.destroy()
+      resolve(ok)
+    }
+    s.setTimeout(5000, () => done(false))
+    s.on('connect', () => done(true))
+    s.on('error', () => done(false))
+  })
+  return reachable
+}
+
+export const NO_REGISTRY = `${REGISTRY_HOST}:443 cannot be reached from this machine, so there is no outside network to test against`
+
+/** The host's own addresses other than loopback (IPv4). */
+export function hostAddresses(): string[] {
+  return Object.values(os.networkInterfaces())
+    .flat()
+    .filter((a): a is os.NetworkInterfaceInfoIPv4 => a !== undefined && a.family === 'IPv4' && !a.internal)
+    .map((a) => a.address)
+}
+
+/** A TCP listener answering "hello\n"; `host` 127.0.0.1 (loopback only) or 0.0.0.0 (every address). */
+export async function helloListener(host = '127.0.0.1'): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = net.createServer((s) => s.on('error', () => undefined).end('hello\n'))
+  await new Promise<void>((r) => server.listen(0, host, r))
+  const port = (server.address() as net.AddressInfo).port
+  return { port, close: () => new Promise((r) => server.close(() => r())) }
+}
+
+/** A listener on an abstract Unix socket (Linux: bound to a network namespace, not to a file). */
+export async function abstractListener(name: string): Promise<{ close: () => Promise<void> }> {
+  const server = net.createServer((s) => s.on('error', () => undefined).end('hello\n'))
+  await new Promise<void>((r) => server.listen({ path: `\0${name}` }, r))
+  return { close: () => new Promise((r) => server.close(() => r())) }
+}
