@@ -37,7 +37,7 @@ describe('tray app lifecycle', () => {
     expect(String(prefs.preload)).toMatch(/preload[/\\]index\.js$/)
     expect(fake.windows[0].loaded.file).toMatch(/renderer[/\\]index\.html$/)
     expect(fake.trays).toHaveLength(1)
-    expect(fake.handlers.size).toBe(34) // 32 Api operations + the two start-at-login settings
+    expect(fake.handlers.size).toBe(35) // 33 Api operations + the two start-at-login settings
   })
 
   it('sends the CSP header on every response', async () => {
