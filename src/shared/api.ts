@@ -382,24 +382,7 @@ export interface SearchArgs {
   include_disabled?: boolean
 }
 
-/** `activity`: one per new activity record, its data the ActivityEvent. */
-export const API_EVENT_TYPES = [
-  'servers.changed',
-  'tools.changed',
-  'config.reloaded',
-  'config.error',
-  'requests.changed',
-  'grant.ended',
-  'activity',
-  'secrets.changed',
-  'confirmations.changed',
-] as const
-export type ApiEventType = (typeof API_EVENT_TYPES)[number]
-export interface ApiEvent {
-  type: ApiEventType
-  data: Record<string, unknown>
-}
-
+export type { ApiEvent, ApiEventType } from './api-events'
 export type { Api } from './operations'
 
 /** Thrown by Api implementations; `status` is the HTTP status the control API answers with. */

@@ -1,6 +1,6 @@
 // Server-Sent Events over fetch + ReadableStream (EventSource cannot send an Authorization
 // header). One connection, reconnected with exponential backoff while anyone listens.
-import { API_EVENT_TYPES, type ApiEvent, type ApiEventType } from './api'
+import { API_EVENT_TYPES, ApiEventSchema, type ApiEvent } from './api-events'
 
 const EVENT_TYPES: ReadonlySet<string> = new Set<string>(API_EVENT_TYPES)
 
@@ -33,16 +33,17 @@ export function parseSseChunk(buffer: string): { frames: SseFrame[]; rest: strin
   return { frames, rest }
 }
 
+/** An event of a known type, read by its schema; one whose payload does not read asks for everything again (something changed, what is unknown). */
 export function frameToEvent(frame: SseFrame): ApiEvent | null {
   if (!EVENT_TYPES.has(frame.event)) return null
-  let data: Record<string, unknown> = {}
+  let data: unknown
   try {
-    const parsed: unknown = frame.data ? JSON.parse(frame.data) : {}
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) data = parsed as Record<string, unknown>
+    data = frame.data ? JSON.parse(frame.data) : {}
   } catch {
-    // a malformed payload still tells us that something changed
+    data = undefined
   }
-  return { type: frame.event as ApiEventType, data }
+  const ev = ApiEventSchema.safeParse({ type: frame.event, data })
+  return ev.success ? ev.data : { type: 'config.reloaded', data: { reconnected: true } }
 }
 
 export interface EventStreamOptions {

@@ -1,7 +1,9 @@
 // The Api behind the renderer's and the Electron glue's tests: the real ControlService over the
 // real catalog of buildWorld() (or any fixture), with the core's own event stream. The wrapper
-// only records the calls the UI makes and can make the next call fail like a broken transport.
+// (one method per operation of the table) only records the calls the UI makes and can make the
+// next call fail like a broken transport.
 import { ApiError, type Api, type ApiEvent, type SearchArgs } from '../../src/shared/api'
+import { callOperation, proxyOperations, type ApiOps, type OpName } from '../../src/shared/operations'
 import { ControlService } from '../../src/main/core/control/service'
 import { AgentTokens } from '../../src/main/core/agent/tokens'
 import { ControlEvents } from '../../src/main/core/control/events'
@@ -11,7 +13,6 @@ import { silentLogger } from '../../src/main/core/log'
 import { SecretStore } from '../../src/main/core/secrets/store'
 import { activityRecorder, buildWorld, fixtureRequests, makeFixture, type Fixture } from './catalog-fixture'
 import type { RequestsSetup } from '../../src/main/core/requests'
-import type { ActivityQuery } from '../../src/shared/activity'
 import type { ActivityRecorder } from '../../src/main/core/activity/recorder'
 import { afterEach } from 'vitest'
 
@@ -20,7 +21,10 @@ afterEach(async () => {
   while (managers.length) await managers.pop()!.stopAll()
 })
 
-type Op = Exclude<keyof Api, 'subscribe'>
+type Op = OpName
+
+// the operations are assigned in the constructor, one per entry of the table (shared/operations.ts)
+export interface WorldApi extends ApiOps {}
 
 export class WorldApi implements Api {
   /** every call, as "method arg1 arg2" */
@@ -51,7 +55,7 @@ export class WorldApi implements Api {
     this.grants = fixtureRequests(world, manager, (ev) => this.events.emitEvent(ev))
     const events = this.events
     // kept open for the whole file: a world built in beforeAll serves many tests
-    this.activityLog = activityRecorder(world, (e) => events.emitEvent({ type: 'activity', data: e as unknown as Record<string, unknown> }), false)
+    this.activityLog = activityRecorder(world, (e) => events.emitEvent({ type: 'activity', data: e }), false)
     this.service = new ControlService({
       requests: this.grants.requests,
       confirmations: this.grants.confirmations,
@@ -72,6 +76,10 @@ export class WorldApi implements Api {
       activity: this.activityLog,
       running: true,
     })
+    Object.assign(
+      this,
+      proxyOperations((op, args) => this.run(op, args)),
+    )
   }
 
   /** what the core reports as the config error (the watcher sets it in the real core) */
@@ -100,55 +108,15 @@ export class WorldApi implements Api {
     }
   }
 
-  private async run<T>(op: Op, args: unknown[], fn: () => Promise<T>): Promise<T> {
-    this.record(op, args)
-    return fn()
+  /** One operation: recorded (a secret's value never), then the real service's. */
+  private async run(op: OpName, args: unknown[]): Promise<unknown> {
+    const shown = [...args]
+    while (shown.length && shown[shown.length - 1] === undefined) shown.pop()
+    this.record(op, op === 'setSecret' ? shown.slice(0, 1) : shown)
+    if (op === 'search') this.searches.push(args[0] as SearchArgs)
+    return callOperation(this.service, op, args)
   }
 
-  info = () => this.run('info', [], () => this.service.info())
-  status = () => this.run('status', [], () => this.service.status())
-  servers = () => this.run('servers', [], () => this.service.servers())
-  server = (name: string) => this.run('server', [name], () => this.service.server(name))
-  tools = (server: string) => this.run('tools', [server], () => this.service.tools(server))
-  serverAction: Api['serverAction'] = (server, action, options) =>
-    this.run('serverAction', options ? [server, action, options] : [server, action], () => this.service.serverAction(server, action, options))
-  toolAction: Api['toolAction'] = (server, tool, action, options) =>
-    this.run('toolAction', options ? [server, tool, action, options] : [server, tool, action], () => this.service.toolAction(server, tool, action, options))
-  requests: Api['requests'] = (filter) => this.run('requests', filter ? [filter] : [], () => this.service.requests(filter))
-  grantRequest: Api['grantRequest'] = (id, grantFor, options) =>
-    this.run('grantRequest', options ? [id, grantFor, options] : [id, grantFor], () => this.service.grantRequest(id, grantFor, options))
-  denyRequest: Api['denyRequest'] = (id) => this.run('denyRequest', [id], () => this.service.denyRequest(id))
-  confirmations: Api['confirmations'] = (filter) => this.run('confirmations', filter ? [filter] : [], () => this.service.confirmations(filter))
-  allowConfirmation: Api['allowConfirmation'] = (id) => this.run('allowConfirmation', [id], () => this.service.allowConfirmation(id))
-  denyConfirmation: Api['denyConfirmation'] = (id) => this.run('denyConfirmation', [id], () => this.service.denyConfirmation(id))
-  setAskBeforeCall: Api['setAskBeforeCall'] = (server, tool, ask) =>
-    this.run('setAskBeforeCall', [server, tool ?? '', String(ask)], () => this.service.setAskBeforeCall(server, tool, ask))
-  approveAll = (server: string) => this.run('approveAll', [server], () => this.service.approveAll(server))
-  classifyTool: Api['classifyTool'] = (server, tool, cls, hash) =>
-    this.run('classifyTool', [server, tool, cls, hash], () => this.service.classifyTool(server, tool, cls, hash))
-  search = (args: SearchArgs) => {
-    this.searches.push(args)
-    return this.run('search', [args], () => this.service.search(args))
-  }
-  stats = () => this.run('stats', [], () => this.service.stats())
-  agentTokens = (agent: string) => this.run('agentTokens', [agent], () => this.service.agentTokens(agent))
-  revokeAgentTokens = (agent: string, id?: string) =>
-    this.run('revokeAgentTokens', id === undefined ? [agent] : [agent, id], () => this.service.revokeAgentTokens(agent, id))
-
-  activity = (q: ActivityQuery) => this.run('activity', [q], () => this.service.activity(q))
-  agents = () => this.run('agents', [], () => this.service.agents())
-  serverEntry = (server: string) => this.run('serverEntry', [server], () => this.service.serverEntry(server))
-  addServer: Api['addServer'] = (input) => this.run('addServer', [input], () => this.service.addServer(input))
-  editServer: Api['editServer'] = (server, input) => this.run('editServer', [server, input], () => this.service.editServer(server, input))
-  removeServer = (server: string) => this.run('removeServer', [server], () => this.service.removeServer(server))
-  restoreServer = (server: string) => this.run('restoreServer', [server], () => this.service.restoreServer(server))
-  secrets = () => this.run('secrets', [], () => this.service.secrets())
-  // the value is never recorded: calls show only the name
-  setSecret = (name: string, value: string) => this.run('setSecret', [name], () => this.service.setSecret(name, value))
-  deleteSecret = (name: string) => this.run('deleteSecret', [name], () => this.service.deleteSecret(name))
-  signIn = (server: string) => this.run('signIn', [server], () => this.service.signIn(server))
-  authStatus = (server: string) => this.run('authStatus', [server], () => this.service.authStatus(server))
-  signOut = (server: string) => this.run('signOut', [server], () => this.service.signOut(server))
   subscribe(listener: (event: ApiEvent) => void): () => void {
     this.listeners++
     const off = this.service.subscribe(listener)

@@ -7,7 +7,9 @@
 // Finally no token, code or client secret in the data dir, the log, stderr or any answer.
 import { createHash, randomBytes } from 'node:crypto'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { ControlClient } from '../../src/shared/control-client'
+import type { ApiEvent } from '../../src/shared/api'
 import {
   allFiles,
   apiRequest,
@@ -180,7 +182,18 @@ describe('OAuth sign-in through toolgate serve', () => {
   })
 
   it('signs in through the API and the loopback callback: PKCE S256, resource, redirect to this listener; then connected and callable', async () => {
+    // the window learns of the sign-in from the event stream (it does not refresh after its click)
+    const events = new ControlClient({ key: serve.key, baseUrl: serve.url })
+    const seen: ApiEvent[] = []
+    const stopEvents = events.subscribe((e) => seen.push(e))
+    await vi.waitFor(async () => {
+      await api('PUT', '/api/v1/secrets/STREAM_PROBE', { value: 'x' })
+      expect(seen.some((e) => e.type === 'secrets.changed')).toBe(true)
+    })
     const start = await api('POST', '/api/v1/servers/remote/auth/login')
+    await vi.waitFor(() => expect(seen).toContainEqual({ type: 'servers.changed', data: { servers: ['remote'] } }))
+    stopEvents()
+    await api('DELETE', '/api/v1/secrets/STREAM_PROBE')
     const page = new URL(start.json.authorization_url)
     expect(page.origin).toBe(new URL(a.issuer).origin)
     expect(page.searchParams.get('redirect_uri')).toBe(`${serve.url}/oauth/callback`)

@@ -113,8 +113,8 @@ describe('tray app lifecycle', () => {
   it('core events reach the window on the event channel', async () => {
     const { api } = await coreFor()
     await runApp(async () => ({ api, info: await api.info(), url: null, stop: async () => undefined }), [])
-    api.emit({ type: 'config.reloaded', data: {} })
-    expect(fake.windows[0].webContents.sent).toContainEqual([EVENT_CHANNEL, { type: 'config.reloaded', data: {} }])
+    api.emit({ type: 'config.reloaded', data: { servers: [] } })
+    expect(fake.windows[0].webContents.sent).toContainEqual([EVENT_CHANNEL, { type: 'config.reloaded', data: { servers: [] } }])
   })
 
   it('the tray follows the core, and a notification tells when something starts waiting', async () => {

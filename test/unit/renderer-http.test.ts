@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { ApiError, type ApiEvent } from '../../src/shared/api'
 import { ControlClient } from '../../src/shared/control-client'
 import { KEY_STORAGE, readApiKey } from '../../src/renderer/api/key'
-import { parseSseChunk } from '../../src/shared/sse'
+import { frameToEvent, parseSseChunk } from '../../src/shared/sse'
 import { selectApi } from '../../src/renderer/api/select'
 
 type Req = { url: string; method: string; headers: Record<string, string> }
@@ -92,8 +92,8 @@ describe('ControlClient', () => {
       n++
       const chunks =
         n === 1
-          ? [': hello\n\n', 'event: servers.changed\ndata: {"server":', '"gh"}\n\n', 'event: unknown.kind\ndata: {}\n\n']
-          : ['event: tools.changed\r\ndata: {"server":"gh"}\r\n\r\n']
+          ? [': hello\n\n', 'event: servers.changed\ndata: {"servers":', '["gh"]}\n\n', 'event: unknown.kind\ndata: {}\n\n']
+          : ['event: tools.changed\r\ndata: {"servers":["gh"]}\r\n\r\n']
       const body = new ReadableStream<Uint8Array>({
         start(c) {
           for (const ch of chunks) c.enqueue(new TextEncoder().encode(ch))
@@ -108,7 +108,7 @@ describe('ControlClient', () => {
       const seen: ApiEvent[] = []
       const stop = api.subscribe((e) => seen.push(e))
       await vi.waitFor(() => expect(seen.length).toBe(1))
-      expect(seen[0]).toEqual({ type: 'servers.changed', data: { server: 'gh' } })
+      expect(seen[0]).toEqual({ type: 'servers.changed', data: { servers: ['gh'] } })
       await vi.advanceTimersByTimeAsync(1100)
       await vi.waitFor(() => expect(seen.map((e) => e.type)).toEqual(['servers.changed', 'config.reloaded', 'tools.changed']))
       expect(seen[1].data).toEqual({ reconnected: true })
@@ -117,6 +117,19 @@ describe('ControlClient', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+
+  it('frameToEvent reads each event by its type; one whose payload does not read asks for everything again', () => {
+    expect(frameToEvent({ event: 'tools.changed', data: '{"servers":["gh","files"]}' })).toEqual({ type: 'tools.changed', data: { servers: ['gh', 'files'] } })
+    expect(frameToEvent({ event: 'requests.changed', data: '{"id":"r1","status":"granted"}' })).toEqual({
+      type: 'requests.changed',
+      data: { id: 'r1', status: 'granted' },
+    })
+    const everything = { type: 'config.reloaded', data: { reconnected: true } }
+    expect(frameToEvent({ event: 'servers.changed', data: '{"server":"gh"}' })).toEqual(everything)
+    expect(frameToEvent({ event: 'requests.changed', data: '{"id":"r1","status":"maybe"}' })).toEqual(everything)
+    expect(frameToEvent({ event: 'servers.changed', data: '{"servers":' })).toEqual(everything)
+    expect(frameToEvent({ event: 'unknown.kind', data: '{}' })).toBeNull()
   })
 
   it('parseSseChunk keeps an incomplete frame for the next chunk', () => {

@@ -51,7 +51,7 @@ describe('app store', () => {
     store.getState().start()
     await vi.waitFor(() => expect(store.getState().loaded).toBe(true))
     const before = api.calls.filter((c) => c === 'servers').length
-    for (let i = 0; i < 5; i++) api.emit({ type: 'servers.changed', data: {} })
+    for (let i = 0; i < 5; i++) api.emit({ type: 'servers.changed', data: { servers: ['gh'] } })
     await tick(60)
     expect(api.calls.filter((c) => c === 'servers').length).toBe(before + 1)
   })
@@ -62,7 +62,7 @@ describe('app store', () => {
     store.getState().start()
     await vi.waitFor(() => expect(store.getState().loaded).toBe(true))
     api.configError = 'mcpServers[0].command: required'
-    api.emit({ type: 'config.error', data: {} })
+    api.emit({ type: 'config.error', data: { message: 'mcpServers[0].command: required' } })
     await vi.waitFor(() => expect(store.getState().info?.config_error).toBe('mcpServers[0].command: required'))
   })
 

@@ -76,7 +76,7 @@ export async function activityCmd(o: ActivityOptions): Promise<void> {
   await new Promise<never>(() => {
     live.subscribe((ev) => {
       if (ev.type !== 'activity') return
-      const e = ev.data as unknown as ActivityEvent
+      const e = ev.data
       if (matchesActivity(e, filters, Date.now())) print(e)
     })
   })

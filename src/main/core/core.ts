@@ -156,7 +156,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const emit = events.emitEvent.bind(events)
     const activity = new ActivityRecorder(new ActivityStore(path.join(dataDir, 'activity'), storeLimits(config.activity)), {
       config: () => catalog.currentConfig.activity,
-      emit: (event) => emit({ type: 'activity', data: event as unknown as Record<string, unknown> }),
+      emit: (event) => emit({ type: 'activity', data: event }),
       logger,
       argsKey: argsKey(dataDir),
     })
@@ -184,6 +184,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       serverConfig: (name) => resolved(catalog.serverConfig(name)),
     })
     const detachOAuth = manager.attachOAuth(oauth)
+    // a sign-in started, ended or failed: the window shows the server's sign-in state
+    oauth.on('changed', (server) => events.serversChanged([server]))
     // a server removed while Toolgate was not running: its sign-in ends now (README "Remote servers")
     const orphans = oauth.endSignInsNotIn(config.servers.map((s) => s.name))
     if (orphans.length) logger.info({ servers: orphans }, 'ended the sign-ins of servers no longer in the config')

@@ -45,30 +45,36 @@ export function createConfirmationsSlice(set: Set, get: Get): ConfirmationsSlice
       const key = answerKey(id)
       if (get().busy[key]) return
       busy(key, true)
+      const mark = get().changeMark()
       try {
         // where it was answered (web UI, window) is the core's to record, from the connection
         const r = answer === 'allow' ? await get().api.allowConfirmation(id) : await get().api.denyConfirmation(id)
         set({ toast: r.message })
       } catch (err) {
         get().reportError(err)
+        // already answered elsewhere, or gone: the list shows what is left
+        await get().loadConfirmations()
+        return
       } finally {
         busy(key, false)
       }
-      await get().loadConfirmations()
+      await get().afterChange(mark)
     },
 
     async setAskBeforeCall(server, tool, ask) {
       const key = askKey(server, tool)
       if (get().busy[key]) return
       busy(key, true)
+      const mark = get().changeMark()
       try {
         set({ toast: (await get().api.setAskBeforeCall(server, tool, ask)).message })
       } catch (err) {
         get().reportError(err)
+        return
       } finally {
         busy(key, false)
       }
-      await get().refresh()
+      await get().afterChange(mark)
     },
   }
 }

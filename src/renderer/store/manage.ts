@@ -48,20 +48,21 @@ export function createManageSlice(set: Set, get: Get): ManageSlice {
     },
 
     async saveServer(input, secrets, editing) {
+      const mark = get().changeMark()
       try {
         const result = editing ? await api().editServer(editing, input) : await api().addServer(input)
         for (const s of secrets) await api().setSecret(s.name, s.value)
         set({ toast: result.message, toastAction: null })
       } catch (err) {
+        // the entry may be saved and a secret not: what the core has comes with its events
         return messageOf(err)
-      } finally {
-        await get().refresh({ info: secrets.length > 0 })
       }
-      if (get().tab === 'secrets') void get().loadSecrets()
+      await get().afterChange(mark)
       return null
     },
 
     async removeServer(server) {
+      const mark = get().changeMark()
       try {
         const result = await api().removeServer(server)
         set({
@@ -75,15 +76,15 @@ export function createManageSlice(set: Set, get: Get): ManageSlice {
                 .restoreServer(server)
                 .then((r) => set({ toast: r.message }))
                 .catch((err: unknown) => get().reportError(err))
-                .finally(() => void get().refresh())
             },
           },
         })
       } catch (err) {
         set({ dialog: null })
         get().reportError(err)
+        return
       }
-      await get().refresh()
+      await get().afterChange(mark)
     },
 
     async loadSecrets() {
@@ -95,24 +96,28 @@ export function createManageSlice(set: Set, get: Get): ManageSlice {
     },
 
     async setSecret(name, value) {
+      const mark = get().changeMark()
       try {
         const r = await api().setSecret(name, value)
         set({ toast: r.message, toastAction: null })
       } catch (err) {
         return messageOf(err)
       }
-      await get().loadSecrets()
+      await get().afterChange(mark)
       return null
     },
 
     async deleteSecret(name) {
+      const mark = get().changeMark()
       try {
         const r = await api().deleteSecret(name)
         set({ toast: r.message, toastAction: null })
       } catch (err) {
         get().reportError(err)
+        await get().loadSecrets()
+        return
       }
-      await get().loadSecrets()
+      await get().afterChange(mark)
     },
   }
 }

@@ -34,6 +34,7 @@ export function createSignInSlice(set: Set, get: Get, openUrl: (url: string) => 
       const key = busyKey('sign-in', server)
       if (get().busy[key]) return
       busy(key, true)
+      const mark = get().changeMark()
       try {
         const start = await get().api.signIn(server)
         if (!start.opened) openUrl(start.authorization_url)
@@ -43,24 +44,27 @@ export function createSignInSlice(set: Set, get: Get, openUrl: (url: string) => 
         }))
       } catch (err) {
         get().reportError(err)
+        return
       } finally {
         busy(key, false)
       }
-      await get().refresh()
+      await get().afterChange(mark)
     },
 
     async signOut(server) {
       const key = busyKey('sign-out', server)
       if (get().busy[key]) return
       busy(key, true)
+      const mark = get().changeMark()
       try {
         set({ toast: (await get().api.signOut(server)).message })
       } catch (err) {
         get().reportError(err)
+        return
       } finally {
         busy(key, false)
       }
-      await get().refresh()
+      await get().afterChange(mark)
     },
   }
 }

@@ -1,5 +1,6 @@
 // The app state (zustand, vanilla store so tests can build one around a fake Api).
-// The core is the only source of truth: every event triggers a refetch, nothing is patched locally.
+// The core is the only source of truth: each event has what it names refetched (live.ts), nothing
+// is patched locally.
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import {
   ApiError,
@@ -20,13 +21,13 @@ import {
 import type { AccessRequest } from '../../shared/requests'
 import { createSearchSlice, type SearchSlice } from './search'
 import { createActivitySlice, type ActivitySlice } from './activity'
-import type { ActivityEvent } from '../../shared/activity'
 import type { AgentView } from '../../shared/agents'
 import type { Variant } from '../../shared/call-variant'
 import { createManageSlice, type ManageSlice, type ToastAction } from './manage'
 import { createSignInSlice, type SignInSlice } from './sign-in'
 import { createConfirmationsSlice, type ConfirmationsSlice } from './confirmations'
 import { opensByDefault } from './selectors'
+import { LiveUpdates, type Due } from './live'
 
 export type Tab = 'servers' | 'requests' | 'search' | 'secrets' | 'activity' | 'agents'
 
@@ -63,7 +64,11 @@ export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignI
   agents: AgentView[] | null
 
   start(): () => void
+  /** everything again: info (when asked or not loaded), status, servers, their open tool lists, requests */
   refresh(opts?: { info?: boolean }): Promise<void>
+  /** Taken before an action; `afterChange(mark)` after it waits until the window shows what the action changed (the refresh its events bring). */
+  changeMark(): number
+  afterChange(mark: number): Promise<void>
   loadTools(server: string): Promise<void>
   setExpanded(server: string, open: boolean): void
   serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<void>
@@ -96,53 +101,92 @@ export function busyKey(...parts: string[]): string {
   return parts.join('\u0000')
 }
 
-export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUrl?: (url: string) => void } = {}): AppStore {
-  const refreshDelay = opts.refreshDelayMs ?? 120
+export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settleMs?: number; openUrl?: (url: string) => void } = {}): AppStore {
   return createStore<AppState>()((set, get, store) => {
-    let refreshTimer: ReturnType<typeof setTimeout> | null = null
-    let refreshInfo = false
-
-    const onEvent = (ev: ApiEvent) => {
-      // a call waits for the user: show it at once, not after the refresh delay
-      if (ev.type === 'confirmations.changed' || ev.data.reconnected === true) void get().loadConfirmations()
-      // a record of what agents did changes nothing else: the Activity view takes it as it is
-      if (ev.type === 'activity') return get().activityArrived(ev.data as unknown as ActivityEvent)
-      if (ev.type === 'config.reloaded' || ev.type === 'config.error' || ev.type === 'secrets.changed') refreshInfo = true
-      if (ev.type === 'requests.changed') {
-        void get().loadRequests()
-        return
+    /** The status and the server list, with the cards that open by themselves; the open tool lists of servers gone are dropped. */
+    const applyServers = (status: StatusInfo, servers: ServerInfo[]): void => {
+      const names = new Set(servers.map((s) => s.name))
+      const tools: Record<string, ToolInfo[]> = {}
+      for (const [name, t] of Object.entries(get().tools)) if (names.has(name)) tools[name] = t
+      // a card opens by itself when something in it waits for the user, and then stays open
+      // (it must not fold away under the pointer once the last tool is approved)
+      const expanded = { ...get().expanded }
+      for (const s of servers) {
+        if (expanded[s.name] === undefined && opensByDefault(s, servers)) expanded[s.name] = true
       }
-      if (refreshTimer) return
-      refreshTimer = setTimeout(() => {
-        refreshTimer = null
-        const info = refreshInfo
-        refreshInfo = false
-        void get().refresh({ info })
-        void get().rerunSearch()
-        if (get().tab === 'activity') void get().loadStats()
-        if (get().tab === 'agents') void get().loadAgents()
-        if (get().tab === 'secrets') void get().loadSecrets()
-      }, refreshDelay)
+      set({ status, servers, tools, expanded })
     }
 
+    /** One refresh of what a burst of events named: nothing else is fetched. */
+    const refreshDue = async (due: Due): Promise<void> => {
+      const jobs: Array<Promise<unknown>> = []
+      if (due.confirmations) jobs.push(get().loadConfirmations())
+      if (due.secrets && (get().secretList !== null || get().tab === 'secrets')) jobs.push(get().loadSecrets())
+      if (due.all) jobs.push(get().refresh({ info: due.info }))
+      else {
+        if (due.requests) jobs.push(get().loadRequests())
+        if (due.info)
+          jobs.push(
+            api.info().then(
+              (info) => set({ info }),
+              (err: unknown) => get().reportError(err),
+            ),
+          )
+        if (due.servers.size) jobs.push(refreshServers(due.servers))
+      }
+      if (due.all || due.servers.size) {
+        jobs.push(get().rerunSearch())
+        if (get().tab === 'activity') jobs.push(get().loadStats())
+        if (get().tab === 'agents') jobs.push(get().loadAgents())
+      }
+      await Promise.all(jobs)
+    }
+
+    /** The servers named by events: the status and the list (one call each), and the tool lists of those open. */
+    const refreshServers = async (named: ReadonlySet<string>): Promise<void> => {
+      try {
+        const [status, list] = await Promise.all([api.status(), api.servers()])
+        applyServers(status, list.servers)
+        await Promise.all([...named].filter((s) => get().tools[s]).map((s) => get().loadTools(s)))
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) set({ authError: err })
+        else get().reportError(err)
+      }
+    }
+
+    const live = new LiveUpdates({ delayMs: opts.refreshDelayMs ?? 120, settleMs: opts.settleMs ?? 400, refresh: refreshDue })
+
+    const onEvent = (ev: ApiEvent) => {
+      // a record of what agents did changes nothing else: the Activity view takes it as it is
+      if (ev.type === 'activity') get().activityArrived(ev.data)
+      else live.note(ev)
+    }
+
+    /**
+     * An action: no refresh of its own; its answer shows in the toast once the refresh its events
+     * brought is done, so the toast and the window tell the same (an action that changed nothing
+     * sends no event: its toast shows after settleMs).
+     */
     const act = async (key: string, fn: () => Promise<ActionResult>, after?: () => Promise<void>, undo?: ToastAction) => {
       if (get().busy[key]) return
       set((s) => ({ busy: { ...s.busy, [key]: true } }))
+      const mark = live.mark()
+      let result: ActionResult | null = null
       try {
-        const result = await fn()
-        set({ toast: result?.message || 'Done.', toastAction: undo ?? null })
+        result = await fn()
       } catch (err) {
         get().reportError(err)
-      } finally {
-        set((s) => {
-          const busy = { ...s.busy }
-          delete busy[key]
-          return { busy }
-        })
       }
-      await get().refresh()
+      if (result) {
+        await live.settled(mark)
+        set({ toast: result.message || 'Done.', toastAction: undo ?? null })
+      }
+      set((s) => {
+        const busy = { ...s.busy }
+        delete busy[key]
+        return { busy }
+      })
       await after?.()
-      void get().rerunSearch()
     }
 
     const undoOf = (server: string, action: ServerAction): ToastAction | undefined => {
@@ -190,10 +234,12 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUr
         void get().loadConfirmations()
         return () => {
           unsubscribe()
-          if (refreshTimer) clearTimeout(refreshTimer)
-          refreshTimer = null
+          live.stop()
         }
       },
+
+      changeMark: () => live.mark(),
+      afterChange: (mark) => live.settled(mark),
 
       async refresh({ info = false } = {}) {
         try {
@@ -202,17 +248,9 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUr
             api.status(),
             api.servers(),
           ])
-          const names = new Set(list.servers.map((s) => s.name))
-          const tools: Record<string, ToolInfo[]> = {}
-          for (const [name, t] of Object.entries(get().tools)) if (names.has(name)) tools[name] = t
-          // a card opens by itself when something in it waits for the user, and then stays open
-          // (it must not fold away under the pointer once the last tool is approved)
-          const expanded = { ...get().expanded }
-          for (const s of list.servers) {
-            if (expanded[s.name] === undefined && opensByDefault(s, list.servers)) expanded[s.name] = true
-          }
-          set({ info: infoRes, status, servers: list.servers, tools, expanded, loaded: true, loadError: null, authError: null })
-          await Promise.all([...Object.keys(tools).map((name) => get().loadTools(name)), get().loadRequests()])
+          applyServers(status, list.servers)
+          set({ info: infoRes, loaded: true, loadError: null, authError: null })
+          await Promise.all([...Object.keys(get().tools).map((name) => get().loadTools(name)), get().loadRequests()])
         } catch (err) {
           if (err instanceof ApiError && err.status === 401) set({ authError: err })
           else if (!get().loaded) set({ loadError: messageOf(err) })
@@ -259,10 +297,10 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUr
             }
           },
           async () => {
-            // inspecting is how a quarantined server's tools become visible: show them
+            // inspecting is how a quarantined server's tools become visible: show them (an open list came with the refresh)
             if (action === 'inspect') {
               set((s) => ({ expanded: { ...s.expanded, [server]: true } }))
-              await get().loadTools(server)
+              if (!get().tools[server]) await get().loadTools(server)
             }
           },
           undoOf(server, action),
@@ -290,19 +328,11 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; openUr
       },
 
       grantRequest(id, grantFor, options) {
-        return act(
-          busyKey('request', id),
-          () => (options ? api.grantRequest(id, grantFor, options) : api.grantRequest(id, grantFor)),
-          () => get().loadRequests(),
-        )
+        return act(busyKey('request', id), () => (options ? api.grantRequest(id, grantFor, options) : api.grantRequest(id, grantFor)))
       },
 
       denyRequest(id) {
-        return act(
-          busyKey('request', id),
-          () => api.denyRequest(id),
-          () => get().loadRequests(),
-        )
+        return act(busyKey('request', id), () => api.denyRequest(id))
       },
 
       approveAll(server) {

@@ -1,5 +1,6 @@
-// The control API's event stream (`GET /api/v1/events`, IPC, the UI): catalog and connection
-// changes coalesce into one servers.changed + tools.changed per tick; config events pass through.
+// The control API's event stream (`GET /api/v1/events`, IPC, the UI): catalog, connection and
+// sign-in changes coalesce into one servers.changed + tools.changed per tick naming the servers;
+// config events pass through.
 import { EventEmitter } from 'node:events'
 import type { ApiEvent } from '../../../shared/api'
 import type { Catalog, CatalogChange } from '../catalog/catalog'
@@ -11,15 +12,16 @@ export class ControlEvents extends EventEmitter<{ event: [ApiEvent] }> {
   constructor(catalog: Catalog, connections: ConnectionStates) {
     super()
     this.setMaxListeners(0)
-    catalog.on('changed', (c: CatalogChange) => this.changed(c.servers))
-    connections.on('changed', (servers) => this.changed(servers))
+    catalog.on('changed', (c: CatalogChange) => this.serversChanged(c.servers))
+    connections.on('changed', (servers) => this.serversChanged(servers))
   }
 
   emitEvent(ev: ApiEvent): void {
     this.emit('event', ev)
   }
 
-  private changed(servers: readonly string[]): void {
+  /** These servers changed (state, tools, sign-in): one servers.changed + tools.changed per tick names them all. */
+  serversChanged(servers: readonly string[]): void {
     if (!this.pending) {
       const batch = new Set<string>()
       this.pending = batch
