@@ -4,7 +4,7 @@ import { app, dialog, fake, ipcRenderer } from '../helpers/fake-electron'
 import { runApp, type StartCore } from '../../src/main/electron/app'
 import { parseAppArgs } from '../../src/main/electron/args'
 import { CSP } from '../../src/shared/csp'
-import { EVENT_CHANNEL } from '../../src/shared/ipc'
+import { API_OPS, EVENT_CHANNEL, opChannel, SETTINGS_CHANNELS } from '../../src/shared/ipc'
 import { worldApi, type WorldApi } from '../helpers/world-api'
 import { WORLD_CONFIG, WORLD_TOOLS, tool } from '../helpers/catalog-fixture'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
@@ -37,7 +37,8 @@ describe('tray app lifecycle', () => {
     expect(String(prefs.preload)).toMatch(/preload[/\\]index\.js$/)
     expect(fake.windows[0].loaded.file).toMatch(/renderer[/\\]index\.html$/)
     expect(fake.trays).toHaveLength(1)
-    expect(fake.handlers.size).toBe(35) // 33 Api operations + the two start-at-login settings
+    // one channel per operation of the table, and the two start-at-login settings
+    expect([...fake.handlers.keys()].sort()).toEqual([...API_OPS.map(opChannel), ...Object.values(SETTINGS_CHANNELS)].sort())
   })
 
   it('sends the CSP header on every response', async () => {
