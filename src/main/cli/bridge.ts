@@ -1,7 +1,13 @@
 // The stdio bridge: a transparent JSON-RPC relay from stdin/stdout to the live owner's /mcp,
-// with its own session (and agent scope). Each message is one POST on a keep-alive connection;
-// the owner answers with an SSE stream (or plain JSON), whose messages are written to stdout as
-// they arrive, so progress notifications reach the client while the call runs.
+// in both protocol eras. Each message is one POST on a keep-alive connection; the owner answers
+// with an SSE stream (or plain JSON), whose messages are written to stdout as they arrive, so
+// progress notifications reach the client while the call runs.
+// - 2025 (initialize): the bridge holds its own session upstream (and agent scope). A `ping`
+//   before initialize is answered here (`{}`, as the embedded stdio does); a JSON-RPC batch of a
+//   2025-03-26 session is split by the line transport and answered as one array.
+// - 2026-07-28 (the per-request _meta envelope): no session; each request goes out with the
+//   headers the protocol wants (MCP-Protocol-Version, Mcp-Method, Mcp-Name), and the client's
+//   notifications/cancelled for a request closes that request's stream (how 2026-07-28 cancels).
 // The owner can go away (its client quit, or it crashed): the bridge notices within a few
 // hundred ms (the owner's pid and the data dir lock are watched), fails the request in flight
 // with a clear error, and reconnects: to whichever process took the data dir over, or it takes
@@ -10,7 +16,7 @@
 import fs from 'node:fs'
 import http from 'node:http'
 import type { Readable, Writable } from 'node:stream'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/server'
 import { LineStdioTransport } from '../core/agent/stdio-transport'
 import { DataDirLock, pidAlive } from '../core/state/lock'
 import { parseSseChunk, type SseFrame } from '../../shared/sse'
@@ -26,6 +32,25 @@ export interface Target {
 
 function isRequest(m: JSONRPCMessage): m is JSONRPCMessage & { id: Id; method: string } {
   return 'method' in m && 'id' in m && m.id !== undefined
+}
+
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion'
+
+/** The protocol version a 2026-07-28 message names in its _meta envelope; undefined for a 2025 message. */
+export function envelopeVersion(m: JSONRPCMessage): string | undefined {
+  const params = 'method' in m ? (m.params as { _meta?: Record<string, unknown> } | undefined) : undefined
+  const v = params?._meta?.[PROTOCOL_VERSION_KEY]
+  return typeof v === 'string' ? v : undefined
+}
+
+/** The 2026-07-28 routing headers of a request: its method, and the tool or prompt name or resource URI it names. */
+export function modernHeaders(m: JSONRPCMessage & { method: string }, version: string): Record<string, string> {
+  const headers: Record<string, string> = { 'mcp-protocol-version': version, 'mcp-method': m.method }
+  const params = (m as { params?: { name?: unknown; uri?: unknown } }).params
+  const name = m.method === 'resources/read' ? params?.uri : m.method === 'tools/call' || m.method === 'prompts/get' ? params?.name : undefined
+  // a header carries no line breaks or non-ASCII; such a name goes without it (the owner checks the body)
+  if (typeof name === 'string' && /^[\x20-\x7e]*$/.test(name)) headers['mcp-name'] = name
+  return headers
 }
 
 /** The JSON-RPC messages in a whole reply body: a JSON message or array, or SSE `data:` events. */
@@ -113,6 +138,8 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
     onMessage: (m: JSONRPCMessage, status: number) => void,
     /** the session to send on: the current one unless given (null: none, for a new initialize) */
     sid: string | null = session ?? null,
+    /** 2026-07-28: the request's own headers (and no session); `onRequest` gets the request, to close it */
+    modern?: { headers: Record<string, string>; onRequest(req: http.ClientRequest): void },
   ) =>
     new Promise<{ status: number; session: string | undefined; messages: number; text: string }>((resolve, reject) => {
       const headers: Record<string, string> = {
@@ -124,8 +151,11 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
         headers['content-length'] = String(Buffer.byteLength(body))
       }
       if (o.agent) headers['x-toolgate-agent'] = o.agent
-      if (sid) headers['mcp-session-id'] = sid
-      if (protocol) headers['mcp-protocol-version'] = protocol
+      if (modern) Object.assign(headers, modern.headers)
+      else {
+        if (sid) headers['mcp-session-id'] = sid
+        if (protocol) headers['mcp-protocol-version'] = protocol
+      }
       const req = http.request(t.mcpUrl, { method, agent, headers }, (res) => {
         let messages = 0
         let text = ''
@@ -156,6 +186,7 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
         })
       })
       req.on('error', reject)
+      modern?.onRequest(req)
       req.end(body)
     })
 
@@ -221,7 +252,11 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
       const fixed = 'error' in msg && (msg as { id?: unknown }).id == null && isRequest(m) ? ({ ...msg, id: m.id } as JSONRPCMessage) : msg
       if ('result' in fixed && isRequest(m) && m.method === 'initialize') {
         const v = (fixed.result as { protocolVersion?: unknown }).protocolVersion
-        if (typeof v === 'string') protocol = v
+        if (typeof v === 'string') {
+          protocol = v
+          // the line transport answers JSON-RPC batches only where the version has them (2025-03-26)
+          local.setProtocolVersion(v)
+        }
       }
       void local.send(fixed)
     }
@@ -273,7 +308,57 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
   }, WATCH_MS)
   watch.unref()
 
+  /** 2026-07-28 requests in flight, by id: the client's notifications/cancelled closes one */
+  const inFlight = new Map<Id, http.ClientRequest>()
+
+  /** A 2026-07-28 message: no session, one self-contained POST; the owner serves it statelessly. */
+  const relayModern = async (m: JSONRPCMessage & { method: string }, version: string, retried = false): Promise<void> => {
+    if (m.method === 'notifications/cancelled') {
+      const id = (m as { params?: { requestId?: unknown } }).params?.requestId
+      const req = typeof id === 'string' || typeof id === 'number' ? inFlight.get(id) : undefined
+      // closing the request's stream is the cancellation (there is no session to tell)
+      if (req) {
+        inFlight.delete(id as Id)
+        req.destroy()
+      }
+      return
+    }
+    const t = target
+    const id = isRequest(m) ? m.id : undefined
+    const track = (req: http.ClientRequest): void => {
+      if (id !== undefined) inFlight.set(id, req)
+    }
+    try {
+      const r = await send(t, 'POST', JSON.stringify(m), (msg) => void local.send(msg), null, { headers: modernHeaders(m, version), onRequest: track })
+      if (r.status === 401 && !retried) {
+        await takeOver(t).catch(() => {})
+        return relayModern(m, version, true)
+      }
+      if (r.status >= 400 && r.messages === 0) fail(m, `Toolgate answered HTTP ${r.status}: ${r.text.slice(0, 300)}`)
+    } catch (err) {
+      if (id !== undefined && !inFlight.has(id)) return // cancelled by the client: no answer is due
+      if ((err as NodeJS.ErrnoException).code === 'ECONNREFUSED' && !retried) {
+        await takeOver(t).catch(() => {})
+        return relayModern(m, version, true)
+      }
+      fail(m, `${goneText(t)} (${(err as Error).message})`)
+      void takeOver(t).catch(() => {})
+    } finally {
+      if (id !== undefined) inFlight.delete(id)
+    }
+  }
+
   local.onmessage = (m: JSONRPCMessage) => {
+    const version = 'method' in m ? envelopeVersion(m) : undefined
+    if (version !== undefined && 'method' in m) {
+      void ready.then(() => relayModern(m, version))
+      return
+    }
+    // a 2025 client may ping before initialize: answered here, as the embedded stdio does
+    if (isRequest(m) && m.method === 'ping' && initialize === null) {
+      void local.send({ jsonrpc: '2.0', id: m.id, result: {} } as JSONRPCMessage)
+      return
+    }
     if (isRequest(m) && m.method === 'initialize') {
       initialize = m
       session = undefined

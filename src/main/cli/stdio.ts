@@ -6,6 +6,7 @@
 import { startCore, OwnerExistsError, type Core } from '../core/core'
 import { createAgentServer } from '../core/agent/mcp-server'
 import { LineStdioTransport } from '../core/agent/stdio-transport'
+import { serveAgentStdio } from '../core/agent/stdio-entry'
 import { instanceKey, readLiveInstance } from '../core/state/lock'
 import { resolveConfigPath, resolveDataDir } from '../core/paths'
 import { loadConfigFile } from '../core/config/load'
@@ -55,19 +56,24 @@ export async function stdio(o: { config?: string; dataDir?: string; agent?: stri
   const first = await reachOwner(where)
 
   if ('core' in first) {
-    // The owner: the agent's session runs in this process.
+    // The owner: the agent's session runs in this process, in the era of its first message
+    // (initialize: 2025; the per-request envelope: 2026-07-28), over our line transport.
     const core = first.core
-    const server = createAgentServer(core.agentDeps, core.scopeForAgent(o.agent))
+    const scope = core.scopeForAgent(o.agent)
     const transport = new LineStdioTransport()
+    const handle = serveAgentStdio(
+      () => createAgentServer(core.agentDeps, scope),
+      transport,
+      (e) => core.logger.debug({ err: e.message }, 'stdio MCP'),
+    )
     const stop = async (): Promise<void> => {
-      await server.close().catch(() => {})
+      await handle.close().catch(() => {})
       await core.stop()
     }
-    transport.onclose = () => {
+    transport.onEnded = () => {
       void stop().finally(() => process.exit(0))
     }
     onShutdown(stop)
-    await server.connect(transport)
     return
   }
 

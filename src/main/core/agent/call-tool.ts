@@ -2,7 +2,7 @@
 // (scope → status → variant; an "Allow once" pass), the user's OK when the call needs one
 // (confirm-gate.ts), the upstream call with the configured timeout, and one activity record per
 // call with its outcome, duration and result size.
-import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult, Progress } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import type { Variant } from '../../../shared/call-variant'
 import { parseToolId } from '../../../shared/ids'

@@ -1,9 +1,18 @@
 // The agent-facing MCP server (CONTRACT.md §3): retrieve_tools, call_tool_read/write/destructive,
-// describe_tool and upstream_servers, over any transport. One instance per session, bound to
-// the session's agent scope. Arguments are validated here with clear messages; upstream results
-// are passed through unchanged.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js'
+// describe_tool and upstream_servers, over any transport, in both protocol eras (SDK v2's Server:
+// one handler set serves 2025 sessions and 2026-07-28 requests alike). One instance per session
+// (2025) or per request (2026-07-28, HTTP), always bound to the agent scope of the credential, so
+// what an agent sees never depends on a connection. Arguments are validated here with clear
+// messages; upstream results are passed through unchanged.
+import {
+  CLIENT_INFO_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolResult,
+  type Progress,
+  type ServerContext,
+} from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import { callWith } from '../../../shared/call-variant'
 import type { Catalog } from '../catalog/catalog'
@@ -17,7 +26,7 @@ import type { ActivityRecorder, Who } from '../activity/recorder'
 import { callTool } from './call-tool'
 import { retrieveForAgent } from './retrieve-tool'
 import type { Scope } from './scope'
-import { agentTools } from './tool-defs'
+import { agentToolNames, agentTools } from './tool-defs'
 import { upstreamServersOp, type ServerOpsDeps } from './server-ops'
 import { sessionRecorder, type LearnedStore } from '../search/learned-store'
 import type { AccessRequests } from '../requests/access'
@@ -40,7 +49,15 @@ export interface AgentDeps extends ServerOpsDeps {
   confirmations?: CallConfirmations
 }
 
-const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() })
+/**
+ * tools/list is the same for every request with the same credential (it depends on the agent's
+ * scope only): clients of 2026-07-28 may cache it, never across credentials. A minute keeps a
+ * config change (an agent's scope) visible soon; calls are checked at call time regardless.
+ */
+export const TOOLS_LIST_TTL_MS = 60_000
+
+/** Built once: a zod schema compiles itself on its first parse, so one made per call cost that every call. */
+const DescribeArgsSchema = z.object({ name: z.string() }, { error: 'arguments must be {"name": "server:tool"}' })
 
 export function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] }
@@ -50,27 +67,39 @@ function textResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] }
 }
 
+/** The client's name: from initialize (2025) or from this request's envelope (2026-07-28). */
+function clientName(server: Server, ctx: ServerContext): string | null {
+  const info = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined
+  const name = typeof info?.name === 'string' ? info.name : server.getClientVersion()?.name
+  return typeof name === 'string' ? name : null
+}
+
 export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
-  const server = new Server({ name: 'toolgate', version: VERSION }, { capabilities: { tools: { listChanged: false } } })
+  const server = new Server(
+    { name: 'toolgate', version: VERSION },
+    {
+      capabilities: { tools: { listChanged: false } },
+      // scoped to the credential: a 2026-07-28 client may keep it, but only for this credential
+      cacheHints: { 'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'private' } },
+    },
+  )
   const recorder = deps.learned ? sessionRecorder(deps.learned) : null
   // The scope is live: an agent narrowed or removed in the config is refused from its next request.
   const gone = (): string => `agent "${scope.agent}" is no longer configured in Toolgate; ask the user (or operator) to add it back to "agents" in the config.`
-  // the agent of this session and the client name it gave in initialize
-  const who = (): Who => ({ agent: scope.agent, client: server.getClientVersion()?.name ?? null })
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    if (!scope.active()) throw new McpError(ErrorCode.InvalidRequest, gone())
-    return { tools: agentTools(scope) }
+  server.setRequestHandler('tools/list', async () => {
+    if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
+    return { tools: [...agentTools(scope)] }
   })
 
-  // A loose request schema: the SDK's own tools/call check then answers malformed params with
-  // -32602 Invalid params (the strict schema would fail earlier, as -32603 Internal error).
-  server.setRequestHandler(LooseCallToolRequest, async (req, extra): Promise<CallToolResult> => {
-    const params = CallToolRequestSchema.shape.params.parse(req.params)
-    const { name } = params
-    const args: unknown = params.arguments ?? {}
+  server.setRequestHandler('tools/call', async (req, ctx): Promise<CallToolResult> => {
+    const { name } = req.params
+    const args: unknown = req.params.arguments ?? {}
+    // the agent of this session and the client name it gave (initialize, or this request's envelope)
+    const who = (): Who => ({ agent: scope.agent, client: clientName(server, ctx) })
+    const extra = ctx.mcpReq
     if (!scope.active()) return errorResult(gone())
-    const offered = new Set(agentTools(scope).map((t) => t.name))
+    const offered = agentToolNames(scope)
     try {
       if (!offered.has(name)) {
         return errorResult(
@@ -84,7 +113,7 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
         return textResult(await retrieveForAgent(deps, parsed.data, scope, who()))
       }
       if (name === 'describe_tool') {
-        const parsed = z.object({ name: z.string() }, { error: 'arguments must be {"name": "server:tool"}' }).safeParse(args)
+        const parsed = DescribeArgsSchema.safeParse(args)
         if (!parsed.success) return errorResult(`describe_tool: ${parsed.error.issues[0].message}`)
         const gate = resolveTool(deps.catalog, scope, parsed.data.name)
         if (!gate.ok) return errorResult(gate.message)
@@ -122,7 +151,7 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
         token === undefined
           ? undefined
           : (p: Progress): void => {
-              sending.push(extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {}))
+              sending.push(extra.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {}))
             }
       try {
         return await callTool(deps, scope, who(), name, args, extra.signal, (id) => recorder?.called(id), onProgress)

@@ -1,6 +1,6 @@
 // upstream_servers (CONTRACT.md §3): list/get for any agent (within scope); add always lands in
 // quarantine; remove/enable/disable/restart only when the operator allows agent server changes.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import { ProtocolSchema, ServerEntrySchema, ServerNameSchema } from '../../../shared/config-schema'
 import type { Catalog } from '../catalog/catalog'

@@ -1,14 +1,41 @@
-// MCP over stdio, newline-delimited JSON-RPC. Unlike the SDK's transport, a line that is not
-// JSON gets a parse error (-32700, id null) and a malformed message an invalid-request error,
-// and the session goes on (CONTRACT.md §4). A line longer than MAX_LINE_BYTES is refused as soon
-// as that many bytes arrived without a newline (never buffered whole); the rest of it, up to its
-// newline, is dropped. Nothing but JSON-RPC is written to stdout.
+// MCP over stdio, newline-delimited JSON-RPC. Unlike the SDK's transport (2.4.0 too), a line
+// that is not JSON gets a parse error (-32700, id null) and a malformed message an invalid-request
+// error, and the session goes on (CONTRACT.md §4). A line longer than MAX_LINE_BYTES is refused as
+// soon as that many bytes arrived without a newline (never buffered whole); the rest of it, up to
+// its newline, is dropped. A JSON-RPC batch (an array: protocol 2025-03-26 allows them, later
+// versions do not) is answered with one array of the responses to its requests. Nothing but
+// JSON-RPC is written to stdout.
 import { StringDecoder } from 'node:string_decoder'
 import type { Readable, Writable } from 'node:stream'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server'
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core'
+
+/**
+ * A JSON-RPC 2.0 message, or null. The common shapes (a request, a notification, a response) are
+ * checked by hand: the SDK validates each message again for its method, so a full schema parse of
+ * every line here (every argument of every call) was paid twice. Anything else gets the schema.
+ */
+function asMessage(raw: unknown): JSONRPCMessage | null {
+  if (raw === null || typeof raw !== 'object' || (raw as { jsonrpc?: unknown }).jsonrpc !== '2.0') return null
+  const m = raw as { method?: unknown; id?: unknown; params?: unknown; result?: unknown; error?: unknown }
+  const id = m.id === undefined || typeof m.id === 'string' || (typeof m.id === 'number' && Number.isFinite(m.id))
+  const params = m.params === undefined || (typeof m.params === 'object' && m.params !== null && !Array.isArray(m.params))
+  if (typeof m.method === 'string' && id && params && m.result === undefined && m.error === undefined) return raw as JSONRPCMessage
+  const parsed = JSONRPCMessageSchema.safeParse(raw)
+  return parsed.success ? parsed.data : null
+}
 
 export const MAX_LINE_BYTES = 4 * 1024 * 1024
+/** The last protocol version with JSON-RPC batches (2025-06-18 removed them). */
+export const LAST_BATCH_VERSION = '2025-03-26'
+
+type Id = string | number
+
+/** A batch being answered: the ids of its requests still unanswered, and the responses so far. */
+interface Batch {
+  waiting: Set<Id>
+  responses: JSONRPCMessage[]
+}
 
 export class LineStdioTransport implements Transport {
   onclose?: () => void
@@ -25,14 +52,30 @@ export class LineStdioTransport implements Transport {
     if (!this.skipping && this.pendingBytes > 0) this.line(Buffer.concat(this.pending))
     this.pending = []
     void this.close()
+    this.onEnded?.()
   }
+  /** the protocol version the session agreed to (the server, or the bridge, tells it) */
+  private version: string | undefined
+  /** open batches, by the id of each request in them */
+  private readonly batches = new Map<Id, Batch>()
+  /** The client closed stdin (told after onclose, which the serving entry owns). */
+  onEnded?: () => void
 
   constructor(
     private readonly input: Readable = process.stdin,
     private readonly output: Writable = process.stdout,
   ) {}
 
+  setProtocolVersion(version: string): void {
+    this.version = version
+  }
+
+  private started = false
+
+  /** Starts reading (once: the serving entry may start it again). */
   async start(): Promise<void> {
+    if (this.started) return
+    this.started = true
     this.input.on('data', this.onData)
     this.input.on('end', this.onEnd)
     this.input.on('close', this.onEnd)
@@ -85,33 +128,101 @@ export class LineStdioTransport implements Transport {
     } catch {
       return this.reply({ code: -32700, message: 'Parse error: the line is not valid JSON' })
     }
-    const parsed = JSONRPCMessageSchema.safeParse(raw)
-    if (!parsed.success) {
-      const id = raw && typeof raw === 'object' && 'id' in raw && (typeof raw.id === 'string' || typeof raw.id === 'number') ? raw.id : null
-      return this.reply({ code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' }, id)
+    if (Array.isArray(raw)) return this.onBatch(raw)
+    const message = asMessage(raw)
+    if (!message) return this.reply({ code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' }, idOf(raw))
+    this.deliver(message)
+  }
+
+  /** While held (hold()), messages wait here instead of going to onmessage. */
+  private held: JSONRPCMessage[] | null = null
+
+  /** Keeps the messages that arrive from now on, in order, until release(). */
+  hold(): void {
+    this.held ??= []
+  }
+
+  /** Delivers what was held, in order, to the current onmessage, then goes on as usual. */
+  release(): void {
+    const waiting = this.held ?? []
+    this.held = null
+    for (const m of waiting) this.deliver(m)
+  }
+
+  private deliver(message: JSONRPCMessage): void {
+    if (this.held) {
+      this.held.push(message)
+      return
     }
     try {
-      this.onmessage?.(parsed.data)
+      this.onmessage?.(message)
     } catch (e) {
       this.onerror?.(e as Error)
     }
   }
 
+  /** A JSON-RPC batch: each message goes in on its own; the responses to its requests go out as one array. */
+  private onBatch(items: unknown[]): void {
+    if (items.length === 0) return this.reply({ code: -32600, message: 'Invalid Request: an empty batch' })
+    if (this.version === undefined || this.version > LAST_BATCH_VERSION) {
+      const why = this.version === undefined ? 'before initialize (which must not be part of a batch)' : `in protocol ${this.version}`
+      return this.reply({
+        code: -32600,
+        message: `Invalid Request: JSON-RPC batches are not supported ${why}; protocol ${LAST_BATCH_VERSION} is the last one with batches`,
+      })
+    }
+    const batch: Batch = { waiting: new Set(), responses: [] }
+    const messages: JSONRPCMessage[] = []
+    for (const item of items) {
+      const m = asMessage(item)
+      if (!m) {
+        batch.responses.push({
+          jsonrpc: '2.0',
+          id: idOf(item),
+          error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' },
+        } as unknown as JSONRPCMessage)
+        continue
+      }
+      if ('method' in m && 'id' in m && (typeof m.id === 'string' || typeof m.id === 'number') && !this.batches.has(m.id)) {
+        batch.waiting.add(m.id)
+        this.batches.set(m.id, batch)
+      }
+      messages.push(m)
+    }
+    for (const m of messages) this.deliver(m)
+    if (batch.waiting.size === 0 && batch.responses.length > 0) this.writeRaw(batch.responses)
+  }
+
   private write(message: JSONRPCMessage): void {
+    this.writeRaw(message)
+  }
+
+  private writeRaw(message: JSONRPCMessage | JSONRPCMessage[]): void {
     if (this.closed) return
     this.output.write(JSON.stringify(message) + '\n')
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    this.write(message)
+    const id = 'id' in message && !('method' in message) ? (message.id as Id | null) : null
+    const batch = id === null ? undefined : this.batches.get(id)
+    if (!batch || id === null) return this.write(message)
+    this.batches.delete(id)
+    batch.waiting.delete(id)
+    batch.responses.push(message)
+    if (batch.waiting.size === 0) this.writeRaw(batch.responses)
   }
 
   async close(): Promise<void> {
     if (this.closed) return
+    this.batches.clear()
     this.closed = true
     this.input.off('data', this.onData)
     this.input.off('end', this.onEnd)
     this.input.off('close', this.onEnd)
     this.onclose?.()
   }
+}
+
+function idOf(raw: unknown): Id | null {
+  return raw !== null && typeof raw === 'object' && 'id' in raw && (typeof raw.id === 'string' || typeof raw.id === 'number') ? raw.id : null
 }

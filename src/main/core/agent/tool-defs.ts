@@ -1,5 +1,5 @@
 // The tools Toolgate itself offers to agents, as MCP tool definitions (JSON Schema).
-import type { Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { Tool } from '@modelcontextprotocol/server'
 import { VARIANTS, type Variant } from '../../../shared/call-variant'
 import type { Scope } from './scope'
 
@@ -21,7 +21,31 @@ export const REQUEST_ACCESS_DESCRIPTION =
   'Asking again for the same tool joins the request that waits (use it to wait longer). After "granted", call the tool as the message says ("Allow once" is exactly one call). ' +
   'Ask only for tools your task needs, and do not ask again after "denied".'
 
-export function agentTools(scope: Scope): Tool[] {
+/** The definitions depend only on which variants the scope allows: built once per set (every tools/list and tools/call asks). */
+const BY_VARIANTS = new Map<string, { tools: readonly Tool[]; names: ReadonlySet<string> }>()
+
+function forScope(scope: Scope): { tools: readonly Tool[]; names: ReadonlySet<string> } {
+  const key = VARIANTS.filter((v) => scope.allowsVariant(v)).join(',')
+  let hit = BY_VARIANTS.get(key)
+  if (!hit) {
+    const tools = buildAgentTools(scope)
+    hit = { tools, names: new Set(tools.map((t) => t.name)) }
+    BY_VARIANTS.set(key, hit)
+  }
+  return hit
+}
+
+/** Toolgate's own tools for this scope (shared, read-only). */
+export function agentTools(scope: Scope): readonly Tool[] {
+  return forScope(scope).tools
+}
+
+/** The names of agentTools(scope). */
+export function agentToolNames(scope: Scope): ReadonlySet<string> {
+  return forScope(scope).names
+}
+
+function buildAgentTools(scope: Scope): Tool[] {
   const tools: Tool[] = [
     {
       name: 'retrieve_tools',

@@ -3,7 +3,7 @@
 // callable tools listed in full, as if each upstream were connected directly. Encoding o200k_base
 // (gpt-tokenizer, ranks bundled in the package: works offline); loaded on first use, counts
 // cached per immutable catalog entry.
-import type { Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { Tool } from '@modelcontextprotocol/server'
 import type { CatalogEntry } from '../catalog/catalog'
 
 export const ENCODING = 'o200k_base'
@@ -58,7 +58,7 @@ export interface ContextCost {
   callable_tools: number
 }
 
-export function contextCost(metaTools: Tool[], callable: readonly CatalogEntry[]): ContextCost {
+export function contextCost(metaTools: readonly Tool[], callable: readonly CatalogEntry[]): ContextCost {
   return {
     encoding: ENCODING,
     at_connect: tokens(JSON.stringify({ tools: metaTools })),

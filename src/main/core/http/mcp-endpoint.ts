@@ -1,17 +1,29 @@
-// MCP over Streamable HTTP at /mcp: stateful sessions, one agent server per session, each bound
-// to the principal (admin key or agent token) that opened it. Sessions are live (issue 11,
-// point 5): every request re-checks the principal's agent, idle sessions expire
-// (limits.session_idle_s) and each principal may hold at most limits.max_sessions_per_principal.
+// MCP over Streamable HTTP at /mcp, both protocol eras on one endpoint (SDK v2):
+// - 2025 clients (initialize): stateful sessions, one agent server per session, each bound to the
+//   principal (admin key or agent token) that opened it. Sessions are live (issue 11, point 5):
+//   every request re-checks the principal's agent, idle sessions expire (limits.session_idle_s) and
+//   each principal may hold at most limits.max_sessions_per_principal.
+// - 2026-07-28 clients (server/discover, the per-request envelope): stateless; every request is
+//   served by a fresh agent server built for the scope of the request's credential, so what an
+//   agent sees depends on its credential, never on a connection.
+// The SDK's own classification (isLegacyRequest) decides the era of a request without a session.
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { isInitializeRequest, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js'
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type McpHttpHandler,
+  type Server,
+} from '@modelcontextprotocol/server'
 import type { Principal } from './auth'
 import type { Scope } from '../agent/scope'
+import { sendWebResponse, sessionRequestView, toWebRequest } from './web-bridge'
 
 interface Session {
-  transport: StreamableHTTPServerTransport
+  transport: WebStandardStreamableHTTPServerTransport
   server: Server
   scope: Scope
   principal: string
@@ -26,16 +38,22 @@ export interface SessionLimits {
 /** One credential: the admin key (per agent it acts as), or one agent token. */
 const principalKey = (p: Principal): string => (p.kind === 'admin' ? `admin:${p.asAgent ?? ''}` : `agent:${p.agent}:${p.tokenId}`)
 
+/** What a 2026-07-28 request's factory gets: the scope of the credential it came with. */
+interface RequestAuth extends AuthInfo {
+  extra: { scope: Scope }
+}
+
 /**
  * The client's connection closed before the answer was written (its process died, or it dropped
  * the stream without notifications/cancelled): nobody can receive the answer any more (no event
  * store, so no resumption), so the requests of that POST are cancelled as if the client had sent
  * notifications/cancelled. A call waiting for the user's OK withdraws its question; an upstream
- * call in flight is cancelled upstream.
+ * call in flight is cancelled upstream. (2026-07-28 requests get the same from the SDK: the
+ * request's abort signal ends the exchange.)
  */
-function cancelOnDisconnect(transport: StreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): void {
+function cancelOnDisconnect(transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): void {
   if (req.method !== 'POST') return
-  const ids = (Array.isArray(body) ? body : [body]).filter((m) => isJSONRPCRequest(m) && !isInitializeRequest(m)).map((m) => (m as { id: string | number }).id)
+  const ids = (Array.isArray(body) ? body : [body]).filter(isPlainRequest).map((m) => m.id)
   if (ids.length === 0) return
   res.once('close', () => {
     if (res.writableFinished) return
@@ -48,7 +66,15 @@ function cancelOnDisconnect(transport: StreamableHTTPServerTransport, req: Incom
   })
 }
 
-function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+/** A JSON-RPC request other than initialize (a cheap look: the SDK validates the message itself). */
+function isPlainRequest(m: unknown): m is { id: string | number; method: string } {
+  const r = m as { method?: unknown; id?: unknown } | null
+  return (
+    typeof r === 'object' && r !== null && typeof r.method === 'string' && r.method !== 'initialize' && (typeof r.id === 'string' || typeof r.id === 'number')
+  )
+}
+
+export function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' })
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
 }
@@ -56,12 +82,16 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
 export class McpEndpoint {
   private readonly sessions = new Map<string, Session>()
   private sweeper: NodeJS.Timeout | null = null
+  /** 2026-07-28: stateless, one agent server per request; 2025 traffic never reaches it */
+  private readonly modern: McpHttpHandler
 
   constructor(
     private readonly makeServer: (scope: Scope) => Server,
     private readonly scopeFor: (p: Principal) => Scope | null,
     private readonly limits: () => SessionLimits,
-  ) {}
+  ) {
+    this.modern = createMcpHandler(({ authInfo }) => makeServer((authInfo as RequestAuth).extra.scope), { legacy: 'reject' })
+  }
 
   /** Open sessions (all, or of one principal). */
   count(p?: Principal): number {
@@ -73,24 +103,45 @@ export class McpEndpoint {
   async handle(req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
     const sid = req.headers['mcp-session-id']
     const sessionId = typeof sid === 'string' ? sid : undefined
-    if (sessionId) {
-      const session = this.sessions.get(sessionId)
-      if (session && Date.now() - session.lastSeen > this.limits().idleMs) this.close(sessionId)
-      const live = this.sessions.get(sessionId)
-      if (!live) return rpcError(res, 404, -32001, 'unknown or expired MCP session; initialize a new session')
-      if (live.principal !== principalKey(principal)) return rpcError(res, 403, -32003, 'this session belongs to another credential')
-      if (!live.scope.active()) {
-        this.close(sessionId)
-        return rpcError(res, 403, -32003, `agent "${live.scope.agent}" is no longer configured in Toolgate; this session is closed. Ask the operator.`)
-      }
-      live.lastSeen = Date.now()
-      cancelOnDisconnect(live.transport, req, res, body)
-      await live.transport.handleRequest(req, res, body)
-      return
-    }
+    if (sessionId) return this.inSession(req, res, principal, body, sessionId)
+    const request = toWebRequest(req, res)
+    if (req.method === 'POST' && !(await isLegacyRequest(request, body))) return this.stateless(request, res, principal, body)
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
-      return rpcError(res, 400, -32000, 'no mcp-session-id header: send an initialize request first')
+      return rpcError(
+        res,
+        400,
+        -32000,
+        'no mcp-session-id header: send an initialize request first (or, with protocol 2026-07-28, the per-request _meta envelope)',
+      )
     }
+    return this.open(request, req, res, principal, body)
+  }
+
+  /** A 2026-07-28 request: served by a fresh agent server for the scope of this credential. */
+  private async stateless(request: Request, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
+    const scope = this.scopeFor(principal)
+    if (!scope || !scope.active()) return rpcError(res, 403, -32003, 'this agent is no longer configured; ask the operator')
+    const authInfo: RequestAuth = { token: '', clientId: principalKey(principal), scopes: [], extra: { scope } }
+    await sendWebResponse(res, await this.modern.fetch(request, { authInfo, parsedBody: body }))
+  }
+
+  private async inSession(req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown, sessionId: string): Promise<void> {
+    const session = this.sessions.get(sessionId)
+    if (session && Date.now() - session.lastSeen > this.limits().idleMs) this.close(sessionId)
+    const live = this.sessions.get(sessionId)
+    if (!live) return rpcError(res, 404, -32001, 'unknown or expired MCP session; initialize a new session')
+    if (live.principal !== principalKey(principal)) return rpcError(res, 403, -32003, 'this session belongs to another credential')
+    if (!live.scope.active()) {
+      this.close(sessionId)
+      return rpcError(res, 403, -32003, `agent "${live.scope.agent}" is no longer configured in Toolgate; this session is closed. Ask the operator.`)
+    }
+    live.lastSeen = Date.now()
+    cancelOnDisconnect(live.transport, req, res, body)
+    await sendWebResponse(res, await live.transport.handleRequest(sessionRequestView(req), { parsedBody: body }))
+  }
+
+  /** A 2025 initialize: a new session for this principal. */
+  private async open(request: Request, req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
     const scope = this.scopeFor(principal)
     if (!scope) return rpcError(res, 403, -32003, 'this agent is no longer configured; ask the operator')
     this.sweep()
@@ -106,15 +157,11 @@ export class McpEndpoint {
     }
     const server = this.makeServer(scope)
     const key = principalKey(principal)
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      // Every answer is an SSE stream (the SDK's default), never `enableJsonResponse: true`:
-      // - a call made with a progress token gets the upstream's notifications/progress on that
-      //   stream before its result (JSON mode drops everything but the result);
-      // - SDK 1.32.2 (the latest) leaks in JSON mode: WebStandardStreamableHTTPServerTransport.send()
-      //   resolves the JSON answer but never deletes the request's `_streamMapping` entry (only the
-      //   SSE path calls `cleanup()`), so a long-lived session grew by one entry per request.
-      // Measured: same server CPU per request either way; test/integration/protocol-passthrough.
+      // Every answer is an SSE stream (the SDK's default): a call made with a progress token gets
+      // the upstream's notifications/progress on that stream before its result (JSON mode drops
+      // everything but the result).
       onsessioninitialized: (id) => {
         this.sessions.set(id, { transport, server, scope, principal: key, lastSeen: Date.now() })
         this.startSweeper()
@@ -124,7 +171,8 @@ export class McpEndpoint {
       if (transport.sessionId) this.sessions.delete(transport.sessionId)
     }
     await server.connect(transport)
-    await transport.handleRequest(req, res, body)
+    cancelOnDisconnect(transport, req, res, body)
+    await sendWebResponse(res, await transport.handleRequest(request, { parsedBody: body }))
   }
 
   private close(id: string): void {
@@ -157,6 +205,6 @@ export class McpEndpoint {
     this.sweeper = null
     const all = [...this.sessions.values()]
     this.sessions.clear()
-    await Promise.allSettled(all.map((s) => s.server.close()))
+    await Promise.allSettled([...all.map((s) => s.server.close()), this.modern.close()])
   }
 }

@@ -10,7 +10,7 @@ import type { Logger } from '../log'
 import { allowedHostsFor, authenticate, hostAllowed, type Principal } from './auth'
 import { readJsonBody } from './body'
 import { handleControl, sendError, sendJson } from './control-routes'
-import type { McpEndpoint } from './mcp-endpoint'
+import { rpcError, type McpEndpoint } from './mcp-endpoint'
 import type { DecisionOrigin } from '../../../shared/activity'
 import { CALLBACK_PATH } from '../oauth/client-info'
 import { sendCallbackPage } from '../oauth/callback-page'
@@ -118,7 +118,14 @@ export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
         },
       })
     }
-    const body = req.method === 'POST' || req.method === 'PUT' ? await readJsonBody(req) : undefined
+    let body: unknown
+    try {
+      body = req.method === 'POST' || req.method === 'PUT' ? await readJsonBody(req) : undefined
+    } catch (e) {
+      // MCP speaks JSON-RPC even about a body that is not JSON (as stdio does): -32700, id null
+      if (isMcp && e instanceof ApiError && e.code === 'invalid_json') return rpcError(res, 400, -32700, `Parse error: ${e.message}`)
+      throw e
+    }
     if (isMcp) return o.mcp.handle(req, res, principal, body)
     if (principal.kind !== 'admin') throw new ApiError('forbidden', 'agent tokens may use /mcp only; the control API needs the admin key', 403)
     return handleControl(o.apiFor ? o.apiFor(originOf(req)) : o.api, o, req, res, url, body)

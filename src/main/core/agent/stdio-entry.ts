@@ -1,0 +1,49 @@
+// The agent side of `toolgate stdio` (embedded): one connection, its era decided by its first
+// message. A 2026-07-28 client sends the per-request envelope from its first message on
+// (server/discover, or any request claiming the version): SDK v2's serveStdio serves it (era
+// pinning, subscriptions/listen, the fallback of a client that probes and then initializes).
+// Anything else (initialize, or a ping before it) is a 2025 client: the agent server is connected
+// to the line transport directly, as the SDK's entry would pin it, without the entry's per-message
+// layer (it re-checked every message with schema-based guards: ~15 µs of CPU per request, most of
+// what SDK v2 added to a stdio request; measured with `npm run bench`, README "Benchmarks").
+import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server'
+import { serveStdio } from '@modelcontextprotocol/server/stdio'
+import type { LineStdioTransport } from './stdio-transport'
+
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion'
+
+/** Does this message claim a protocol version in its _meta envelope (2026-07-28 and later)? */
+export function claimsEnvelope(m: JSONRPCMessage): boolean {
+  const params = 'method' in m ? (m as { params?: { _meta?: Record<string, unknown> } }).params : undefined
+  return typeof params?._meta?.[PROTOCOL_VERSION_KEY] === 'string'
+}
+
+export interface StdioEntry {
+  /** closes the agent server and the transport */
+  close(): Promise<void>
+}
+
+export function serveAgentStdio(makeServer: () => Server, transport: LineStdioTransport, onerror: (e: Error) => void): StdioEntry {
+  let close: () => Promise<void> = () => transport.close()
+  transport.onmessage = (first: JSONRPCMessage) => {
+    // what arrives while the era is decided waits, in order, behind the first message
+    transport.hold()
+    transport.onmessage = undefined
+    void (async () => {
+      if (claimsEnvelope(first)) {
+        const handle = serveStdio(makeServer, { transport, onerror })
+        close = () => handle.close()
+      } else {
+        const server = makeServer()
+        server.onerror = onerror
+        await server.connect(transport)
+        close = () => server.close()
+      }
+      // the entry (or the server) took transport.onmessage over
+      transport.onmessage?.(first)
+      transport.release()
+    })().catch(onerror)
+  }
+  void transport.start()
+  return { close: () => close() }
+}
