@@ -16,8 +16,8 @@ export type QuarantineSource = 'config' | 'user' | 'review'
 
 /** What an isolated stdio server may touch beyond the read-only filesystem (README "Isolation"). */
 export interface SandboxProfileInfo {
-  /** may it open network connections (outbound; never to the host's loopback, see `loopback`) */
-  network: boolean
+  /** its network: true = outbound connections, false = none, a list = only those hosts (through Toolgate's egress proxy); never the host's loopback (see `loopback`) */
+  network: boolean | string[]
   /** host loopback ports it may connect to (`sandbox.loopback`) */
   loopback: number[]
   /** paths granted for reading that the default profile hides or that are not on the filesystem view */

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { findReferences, referenceProblem, referencingStrings, withPlaceholders } from './secret-refs'
 import { VARIANTS } from './call-variant'
 import { CONFIRM_LEVELS, CONFIRM_TIMEOUT_DEFAULT_S, CONFIRM_TIMEOUT_MAX_S } from './confirmations'
+import { parseEgressRule } from './egress'
 
 export const SERVER_NAME_RE = /^[A-Za-z0-9._-]+$/
 
@@ -20,10 +21,23 @@ const SandboxPathSchema = z
   .min(1, 'a path must not be empty')
   .refine(isSandboxPath, { message: 'use an absolute path or one starting with "~/" (a relative path would depend on where Toolgate runs)' })
 
+const NETWORK_SHAPE = 'network must be true (open), false (none) or a list of the hosts it may reach, like ["api.github.com", "host:8443"]'
+
 const SandboxObjectSchema = z.strictObject({
   fs_read: z.array(SandboxPathSchema, { error: 'fs_read must be a list of paths the server may read' }).optional(),
   fs_write: z.array(SandboxPathSchema, { error: 'fs_write must be a list of paths the server may read and write' }).optional(),
-  network: z.boolean({ error: 'network must be true or false' }).optional(),
+  network: z
+    .unknown()
+    .superRefine((v, ctx) => {
+      if (typeof v === 'boolean') return
+      if (!Array.isArray(v)) return void ctx.addIssue({ code: 'custom', message: NETWORK_SHAPE })
+      v.forEach((h: unknown, i) => {
+        const problem = typeof h === 'string' ? parseEgressRule(h) : 'each host must be a string, like "api.github.com" or "api.github.com:8443"'
+        if (typeof problem === 'string') ctx.addIssue({ code: 'custom', message: problem, path: [i] })
+      })
+    })
+    .transform((v) => v as boolean | string[])
+    .optional(),
   loopback: z
     .array(
       z

@@ -31,7 +31,9 @@ describe('config: sandbox', () => {
     expect(problem({ sandbox: { fs_write: ['notes'] } })).toBe(
       '/x/mcp_config.json: at $.mcpServers.s.sandbox.fs_write[0]: use an absolute path or one starting with "~/" (a relative path would depend on where Toolgate runs)',
     )
-    expect(problem({ sandbox: { network: 'no' } })).toMatch(/at \$\.mcpServers\.s\.sandbox: sandbox\.network: network must be true or false$/)
+    expect(problem({ sandbox: { network: 'no' } })).toMatch(
+      /at \$\.mcpServers\.s\.sandbox\.network: network must be true \(open\), false \(none\) or a list of the hosts it may reach/,
+    )
     expect(problem({ sandbox: { fs_read: '/etc' } })).toMatch(/sandbox\.fs_read: fs_read must be a list of paths/)
     // a typo in a security setting must not be ignored silently (network would stay on)
     expect(problem({ sandbox: { netwrok: false } })).toMatch(/at \$\.mcpServers\.s\.sandbox: unknown key\(s\): netwrok$/)

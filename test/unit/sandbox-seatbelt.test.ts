@@ -166,12 +166,12 @@ function world() {
   return { root, home, dataDir, configPath, temp, env }
 }
 
-function profileFor(extra: Partial<ServerConfig>, mode: 'run' | 'inspect' | 'inspect-network' = 'run') {
+function profileFor(extra: Partial<ServerConfig>, mode: 'run' | 'inspect' | 'inspect-network' = 'run', proxyPort: number | null = null) {
   const w = world()
   const config = { name: 'x', command: 'node', args: ['server.js'], protocol: 'auto', enabled: true, trust: 'manual', ...extra } as ServerConfig
   const plan = buildPlan(config, { dataDir: w.dataDir, configPath: w.configPath }, mode, w.env)
   const own = path.join(w.temp, 'toolgate-sbx-abc')
-  const text = seatbeltProfile(plan, own)
+  const text = seatbeltProfile(plan, own, { proxyPort })
   return { ...w, config, own, text, rs: rules(text) }
 }
 
@@ -268,6 +268,17 @@ describe('the macOS sandbox-exec profile', () => {
     expect(allowed(offGranted.rs, { op: 'network-outbound', ip: '*:443' })).toBe(false)
     // Inspect never gets the loopback grants
     expect(allowed(profileFor({ sandbox: { loopback: [5432] } }, 'inspect-network').rs, { op: 'network-outbound', ip: 'localhost:5432' })).toBe(false)
+  })
+
+  it("an allowlist: nothing but Toolgate's egress proxy on localhost (and granted ports); no DNS of its own", () => {
+    const p = profileFor({ sandbox: { network: ['api.github.com'], loopback: [5432] } }, 'run', 41234)
+    expect(allowed(p.rs, { op: 'network-outbound', ip: 'localhost:41234' })).toBe(true)
+    expect(allowed(p.rs, { op: 'network-outbound', ip: 'localhost:5432' })).toBe(true)
+    expect(allowed(p.rs, { op: 'network-outbound', ip: '*:443' })).toBe(false)
+    expect(allowed(p.rs, { op: 'network-outbound', ip: 'localhost:8719' })).toBe(false)
+    expect(allowed(p.rs, { op: 'network-outbound', socket: '/private/var/run/mDNSResponder' })).toBe(false)
+    // an empty list is no network
+    expect(allowed(profileFor({ sandbox: { network: [] } }, 'run', 41234).rs, { op: 'network-outbound', ip: 'localhost:41234' })).toBe(false)
   })
 
   it('hides the credential files of issue 24 whether they exist or not (path rules hold through a rename or a later creation)', () => {

@@ -64,7 +64,7 @@ export function permissionsText(s: ServerInfo): string {
   const p = iso.profile
   if (!iso.isolated && !p) return iso.risk ? `NOT ISOLATED: ${iso.reason}` : (iso.reason ?? 'not isolated')
   const parts = [
-    `network ${p?.network ? 'on' : 'off'}`,
+    Array.isArray(p?.network) ? (p.network.length ? `network: only ${p.network.join(', ')}` : 'network off') : `network ${p?.network ? 'on' : 'off'}`,
     ...(p?.loopback.length ? [`loopback ports: ${p.loopback.join(', ')}`] : []),
     ...(iso.network_risk ? [`SHARES YOUR NETWORK, loopback included: ${iso.network_risk}`] : []),
     `writes: private temp dir${p?.fs_write.length ? `, ${p.fs_write.join(', ')}` : ''}`,

@@ -32,7 +32,7 @@ import { startHttpServer, type HttpOptions, type RunningHttp } from './http/serv
 import { createLogger, type Logger } from './log'
 import { appRoot, DEFAULT_LISTEN, isLoopback, parseListen, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
 import { VERSION } from './version'
-import { networkSupport, sandboxSupport } from './upstream/sandbox'
+import { networkSupport, sandboxSupport, startEgressProxy } from './upstream/sandbox'
 import { setupRequests } from './requests'
 import { SecretStore, type SecretSealer } from './secrets/store'
 import { resolveReferences } from './secrets/resolve'
@@ -121,6 +121,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     else logger.warn(`stdio upstreams are NOT isolated: ${sandbox.reason}`)
     const net = sandbox.mechanism === 'bwrap' ? networkSupport(sandbox.binary) : null
     if (net && !net.available) logger.warn(`sandboxed servers with network on share this machine's network: ${net.reason}`)
+    if (sandbox.available) await startEgressProxy() // the one way out of a server with an allowlist (sandbox.network: [hosts])
     const catalog = new Catalog(config, store)
     stopWatchingState = store.watchForLoss((file, how) =>
       logger.warn(

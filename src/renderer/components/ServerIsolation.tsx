@@ -57,7 +57,15 @@ export function ServerPermissions({ server }: { server: ServerInfo }) {
         <dl>
           <dt>Network</dt>
           <dd data-permission="network">
-            {p.network ? (iso.network_risk ? 'on, shared with this machine (loopback included)' : 'on, not your loopback') : 'off'}
+            {Array.isArray(p.network)
+              ? p.network.length
+                ? `only ${p.network.join(', ')}`
+                : 'off'
+              : p.network
+                ? iso.network_risk
+                  ? 'on, shared with this machine (loopback included)'
+                  : 'on, not your loopback'
+                : 'off'}
           </dd>
           {p.loopback.length > 0 && (
             <>

@@ -245,7 +245,8 @@ function buildStdio(config: ServerConfig, ctx: TransportContext): BuiltTransport
     throw new Error(`working directory "${config.cwd}" does not exist or is not a directory`)
   }
   const tail: string[] = []
-  const spec = launchSpec({ ...config, command: config.command }, { ...getDefaultEnvironment(), ...(config.env ?? {}) }, ctx.sandbox)
+  const sandbox = ctx.sandbox ? { ...ctx.sandbox, logger: ctx.logger } : undefined
+  const spec = launchSpec({ ...config, command: config.command }, { ...getDefaultEnvironment(), ...(config.env ?? {}) }, sandbox)
   const transport = new SupervisedStdioTransport(
     {
       command: spec.command,

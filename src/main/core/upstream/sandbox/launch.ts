@@ -12,11 +12,14 @@ import { sandboxSupport, type SandboxSupport } from './detect'
 import { buildPlan, cacheRoot, cacheSource, CACHE_DIRS, currentPlanEnv, real, type SandboxContext, type SandboxMode, type SandboxPlan } from './plan'
 import { innerUserFlags, networkSupport, pastaCommand, PASTA_NOISE, sandboxResolvConf } from './network'
 import { seatbeltProfile } from './seatbelt'
+import { egressProxy, type EgressLog } from './egress-proxy'
 
 /** What the transport needs to start an upstream in a sandbox (absent = the default data dir). */
 export interface SandboxRequest {
   ctx: SandboxContext
   mode: SandboxMode
+  /** the server's log: what the egress proxy refuses it is said there */
+  logger?: EgressLog
 }
 
 export interface LaunchSpec {
@@ -60,32 +63,80 @@ export function launchSpec(
   const home = env.HOME ? path.resolve(env.HOME) : planEnv.home
   const caches = ensureCaches(config, ctx.dataDir, home)
   const plan = buildPlan(config, ctx, mode, { ...planEnv, home, homes: [...new Set([...planEnv.homes, real(home)])] })
+  // an allowlist: the server's own registration with Toolgate's egress proxy
+  const proxy = plan.network === 'allow' ? egressProxy().register(config.name, plan.allow, req?.logger ?? null) : null
+  const viaProxy = proxy ? proxyEnv(proxy.url) : {}
   if (support.mechanism === 'bwrap') {
     const release = holdCovers(plan.hidden.filter((h) => !h.dir).map((h) => h.path))
-    const [command, ...args] = linuxCommand(plan, config, support.binary, ctx.dataDir, planEnv.uid)
-    return { ...direct, command, args, mechanism: 'bwrap', cleanup: release, noise: PASTA_NOISE }
+    const [command, ...args] = linuxCommand(plan, config, support.binary, ctx.dataDir, planEnv.uid, proxy ? egressProxy().listenPort : null)
+    return {
+      ...direct,
+      command,
+      args,
+      env: { ...env, ...viaProxy },
+      mechanism: 'bwrap',
+      cleanup: () => {
+        release()
+        proxy?.release()
+      },
+      noise: PASTA_NOISE,
+    }
   }
   const tmp = real(fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-sbx-')))
   return {
     ...direct,
     command: support.binary,
-    args: ['-p', seatbeltProfile(plan, tmp), config.command, ...(config.args ?? [])],
+    args: ['-p', seatbeltProfile(plan, tmp, { proxyPort: proxy ? egressProxy().listenPort : null }), config.command, ...(config.args ?? [])],
     // no mounts on macOS: the launchers are pointed at the server's own caches
-    env: { ...env, TMPDIR: tmp, ...cacheEnv(caches) },
+    env: { ...env, TMPDIR: tmp, ...cacheEnv(caches), ...viaProxy },
     mechanism: 'sandbox-exec',
-    cleanup: () => fs.rmSync(tmp, { recursive: true, force: true }),
+    cleanup: () => {
+      proxy?.release()
+      fs.rmSync(tmp, { recursive: true, force: true })
+    },
   }
 }
 
 /**
- * bwrap, in pasta's network namespace when the server has network or loopback ports: outbound
- * connections and the granted ports, nothing else of the host. Without pasta a server with
- * network on shares the host's network (shown as a risk); one without network gets bwrap's.
+ * What sends a program through the egress proxy: the proxy variables curl, Python, Go, git, uv
+ * and npm read (Node's own fetch reads them from Node 24 with NODE_USE_ENV_PROXY), nothing
+ * exempted. The URL's password is this launch's token.
  */
-function linuxCommand(plan: SandboxPlan, config: ServerConfig & { command: string }, bwrap: string, dataDir: string, uid: number | null): string[] {
+export function proxyEnv(url: string): Record<string, string> {
+  return {
+    HTTPS_PROXY: url,
+    https_proxy: url,
+    HTTP_PROXY: url,
+    http_proxy: url,
+    ALL_PROXY: url,
+    all_proxy: url,
+    NO_PROXY: '',
+    no_proxy: '',
+    npm_config_proxy: url,
+    npm_config_https_proxy: url,
+    NODE_USE_ENV_PROXY: '1',
+  }
+}
+
+/**
+ * bwrap, in pasta's network namespace when the server has network, an allowlist or loopback
+ * ports: outbound connections (network on) or only the egress proxy's port (an allowlist: no
+ * interface, so no direct connection and no DNS), plus the granted ports; nothing else of the
+ * host. Without pasta a server with network on shares the host's network (shown as a risk); one
+ * with an allowlist or without network gets bwrap's empty namespace.
+ */
+function linuxCommand(
+  plan: SandboxPlan,
+  config: ServerConfig & { command: string },
+  bwrap: string,
+  dataDir: string,
+  uid: number | null,
+  proxyPort: number | null,
+): string[] {
   const program = [config.command, ...(config.args ?? [])] as const
   const base = { emptyFile: emptyFile(dataDir) }
-  const needsPasta = plan.network === 'open' || plan.loopback.length > 0
+  const forward = [...(proxyPort ? [proxyPort] : []), ...plan.loopback]
+  const needsPasta = plan.network === 'open' || forward.length > 0
   const net = needsPasta ? networkSupport(bwrap) : null
   if (!net?.available) {
     const netns = plan.network === 'open' ? 'inherit' : 'new'
@@ -98,7 +149,7 @@ function linuxCommand(plan: SandboxPlan, config: ServerConfig & { command: strin
     userFlags: innerUserFlags(uid, process.getgid?.() ?? null),
     resolvConf: outbound ? sandboxResolvConf(dataDir) : null,
   })
-  return pastaCommand(net, { outbound, forward: plan.loopback }, uid, [bwrap, ...inner])
+  return pastaCommand(net, { outbound, forward }, uid, [bwrap, ...inner])
 }
 
 function findCommand(command: string, envPath: string, cwd: string | undefined): boolean {

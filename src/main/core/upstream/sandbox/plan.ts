@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { ServerConfig } from '../../../../shared/config-schema'
+import { parseEgressRules, type EgressRule } from '../../../../shared/egress'
 import { hiddenPaths, type HiddenPath } from './hidden'
 
 /** run: the server's own permissions; inspect: no network, nothing writable but temp and caches. */
@@ -36,11 +37,16 @@ export interface MaskedFolder {
   entries: Array<{ name: string; symlink?: string }>
 }
 
-/** none: no network at all; open: outbound connections (its own namespace on Linux). */
-export type NetworkPlan = 'none' | 'open'
+/**
+ * none: no network at all; open: outbound connections (its own namespace on Linux); allow: only
+ * the hosts of its allowlist, through Toolgate's egress proxy (egress-proxy.ts).
+ */
+export type NetworkPlan = 'none' | 'open' | 'allow'
 
 export interface SandboxPlan {
   network: NetworkPlan
+  /** network 'allow': the hosts it may reach */
+  allow: EgressRule[]
   /** host loopback ports it may connect to (`sandbox.loopback`; never while inspecting) */
   loopback: number[]
   /** fresh, empty, writable and private to this server (the temp dirs) */
@@ -132,7 +138,7 @@ function isDir(p: string): boolean {
   }
 }
 
-export function sandboxGrants(config: ServerConfig): { fs_read: string[]; fs_write: string[]; network: boolean; loopback: number[] } {
+export function sandboxGrants(config: ServerConfig): { fs_read: string[]; fs_write: string[]; network: boolean | string[]; loopback: number[] } {
   const sb = typeof config.sandbox === 'object' ? config.sandbox : {}
   return { fs_read: sb.fs_read ?? [], fs_write: sb.fs_write ?? [], network: sb.network ?? true, loopback: sb.loopback ?? [] }
 }
@@ -159,7 +165,9 @@ export function cacheSource(root: string, dir: string): string {
  */
 export function buildPlan(config: ServerConfig, ctx: SandboxContext, mode: SandboxMode, env: PlanEnv = currentPlanEnv()): SandboxPlan {
   const grants = sandboxGrants(config)
-  const network: NetworkPlan = mode === 'inspect' ? 'none' : mode === 'inspect-network' ? 'open' : grants.network ? 'open' : 'none'
+  const allow = mode === 'run' && Array.isArray(grants.network) ? parseEgressRules(grants.network) : []
+  const own: NetworkPlan = grants.network === true ? 'open' : allow.length > 0 ? 'allow' : 'none'
+  const network: NetworkPlan = mode === 'inspect' ? 'none' : mode === 'inspect-network' ? 'open' : own
   const loopback = mode === 'run' ? [...new Set(grants.loopback)] : []
   const ownPort = toolgatePort(ctx.dataDir)
   grants.loopback.forEach((port, i) => {
@@ -298,7 +306,18 @@ export function buildPlan(config: ServerConfig, ctx: SandboxContext, mode: Sandb
   }
   const secrets = unique([...hiddenAll.map((h) => h.path), ...hiddenReal]).map((p) => ({ path: p, kind: kindOf.get(p) ?? 'file' }))
 
-  return { network, loopback, privateDirs: env.tempDirs, mounts, masked, hidden, secrets, home: env.home, ...(cwd ? { cwd } : {}) }
+  return {
+    network,
+    allow: network === 'allow' ? allow : [],
+    loopback,
+    privateDirs: env.tempDirs,
+    mounts,
+    masked,
+    hidden,
+    secrets,
+    home: env.home,
+    ...(cwd ? { cwd } : {}),
+  }
 }
 
 /** The port of the live Toolgate owning this data dir (its instance.json), if any. */

@@ -1,7 +1,8 @@
 // macOS: the sandbox-exec (Seatbelt) profile for a sandbox plan. macOS has no mount namespaces,
 // so the same view is made of rules (the last matching rule wins): everything readable, nothing
 // writable but the server's own temp dir, the caches and its grants; the temp dirs, hidden paths,
-// local agent sockets and other processes' information denied; no network unless allowed.
+// local agent sockets and other processes' information denied; the network open, none, or only
+// Toolgate's egress proxy (an allowlist); the host's loopback only on granted ports.
 import { isInside, type SandboxPlan } from './plan'
 
 /** Writable device files every program expects. */
@@ -18,8 +19,11 @@ export function sbplString(s: string): string {
 const subpath = (p: string): string => `(subpath ${sbplString(p)})`
 const literal = (p: string): string => `(literal ${sbplString(p)})`
 
-/** `tmpDir`: the server's private temp dir (canonical path; it also gets TMPDIR). */
-export function seatbeltProfile(plan: SandboxPlan, tmpDir: string): string {
+/**
+ * `tmpDir`: the server's private temp dir (canonical path; it also gets TMPDIR); `proxyPort`:
+ * Toolgate's egress proxy, the one way out of a server with an allowlist.
+ */
+export function seatbeltProfile(plan: SandboxPlan, tmpDir: string, opts: { proxyPort?: number | null } = {}): string {
   const rules: string[] = ['(version 1)', '(allow default)']
   rules.push('(deny file-write*)')
   rules.push(`(allow file-write* ${DEVICES.map(literal).join(' ')} (regex #"^/dev/fd/"))`)
@@ -38,11 +42,13 @@ export function seatbeltProfile(plan: SandboxPlan, tmpDir: string): string {
     rules.push(`(deny file-read* file-write* ${plan.secrets.map((h) => (h.kind === 'dir' ? subpath(h.path) : literal(h.path))).join(' ')})`)
   for (const m of plan.mounts) if (insideHidden(m.source)) mount(m)
   rules.push('(deny network-outbound (remote unix-socket))', `(allow network-outbound (remote unix-socket (path-literal ${sbplString(DNS_SOCKET)})))`)
-  if (plan.network === 'none') rules.push('(deny network*)')
+  // none, and an allowlist: no network but the proxy (not even DNS: the proxy resolves names)
+  if (plan.network !== 'open') rules.push('(deny network*)')
   // No namespaces here: the host's loopback (Toolgate's port, local services) is denied by rule,
   // the server's own connections to itself on localhost with it; granted ports are let through.
   else rules.push('(deny network-outbound (remote ip "localhost:*"))')
-  for (const port of plan.loopback) rules.push(`(allow network-outbound (remote ip "localhost:${port}"))`)
+  const ports = [...(plan.network === 'allow' && opts.proxyPort ? [opts.proxyPort] : []), ...plan.loopback]
+  for (const port of ports) rules.push(`(allow network-outbound (remote ip "localhost:${port}"))`)
   rules.push('(deny process-info*)', '(allow process-info* (target self))')
   rules.push('(deny mach-lookup (global-name "com.apple.SecurityServer") (global-name "com.apple.securityd.xpc"))')
   return rules.join('\n') + '\n'

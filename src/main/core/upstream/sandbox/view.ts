@@ -35,7 +35,7 @@ export function isolationOf(config: ServerConfig, support: SandboxSupport = sand
   if (!support.available || !support.mechanism) {
     return { isolated: false, reason: `no sandbox on this machine: ${support.reason ?? 'unknown reason'}`, risk: true, profile }
   }
-  if (support.mechanism === 'bwrap' && (profile.network || profile.loopback.length > 0)) {
+  if (support.mechanism === 'bwrap' && (profile.network === true || profile.loopback.length > 0)) {
     const net = networkSupport(support.binary)
     if (!net.available) return { isolated: true, mechanism: support.mechanism, profile, network_risk: net.reason ?? 'no network namespace' }
   }
