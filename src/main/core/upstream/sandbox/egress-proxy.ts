@@ -68,8 +68,7 @@ class Refused extends Error {
 
 /** The addresses `host` may be connected on (a name resolved here, never by the server). */
 async function resolveAllowed(host: string): Promise<string[]> {
-  const literal = net.isIP(host) ? [host] : null
-  const all = literal ?? (await dns.promises.lookup(host, { all: true, verbatim: true }).then((r) => r.map((x) => x.address)))
+  const all: string[] = net.isIP(host) ? [host] : (await dns.promises.lookup(host, { all: true, verbatim: true })).map((x) => x.address)
   const own = ownAddresses()
   const ok = all.filter((a) => forbiddenAddress(a, own) === null)
   if (ok.length === 0) {
