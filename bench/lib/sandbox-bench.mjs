@@ -13,7 +13,7 @@ function fixtureTools(dir) {
   const server = spec.servers[0]
   const file = path.join(dir, 'tools.json')
   fs.writeFileSync(file, JSON.stringify(server.tools))
-  const tool = server.tools.find((t) => !t.annotations || t.annotations.readOnlyHint === true)
+  const tool = server.tools.find((t) => t.annotations?.readOnlyHint === true)
   return { file, name: server.name, tool }
 }
 

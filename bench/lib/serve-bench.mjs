@@ -39,11 +39,11 @@ export async function startServeFixture(size = 5000) {
   const readyMs = now() - t0
   log(`serve ready with ${tools} tools on ${spec.servers.length} upstreams in ${readyMs.toFixed(0)} ms (port ${port})`)
   const url = `http://127.0.0.1:${port}`
-  // read-only tools for call_tool_read load: no annotations or readOnlyHint:true
+  // read-only tools for call_tool_read load: readOnlyHint:true (a tool without hints needs call_tool_destructive, issue 24)
   const readTools = []
   for (const s of spec.servers)
     for (const t of s.tools)
-      if (!t.annotations || t.annotations.readOnlyHint === true) readTools.push({ id: `${s.name}:${t.name}`, arg: Object.keys(t.inputSchema.properties)[0] })
+      if (t.annotations?.readOnlyHint === true) readTools.push({ id: `${s.name}:${t.name}`, arg: Object.keys(t.inputSchema.properties)[0] })
   return {
     spec,
     tools,

@@ -76,7 +76,7 @@ export async function stdioRetrieval(size, { nq = 1000 } = {}) {
 export async function callOverhead({ calls = 300, warm = 50 } = {}) {
   const spec = syntheticCatalog(100, { servers: 1, seed: 5 })
   const server = spec.servers[0]
-  const tool = server.tools.find((t) => !t.annotations || t.annotations.readOnlyHint === true)
+  const tool = server.tools.find((t) => t.annotations?.readOnlyHint === true)
   const dir = tmpDir()
   const config = writeFixtureConfig(dir, spec)
   const dataDir = path.join(dir, 'data')
