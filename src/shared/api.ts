@@ -317,6 +317,8 @@ export const POLICY_FIELDS = [
   'trust',
   'enabled_tools',
   'disabled_tools',
+  'enabled_prompts',
+  'disabled_prompts',
   'sandbox',
   'confirm',
   'confirm_tools',
@@ -355,6 +357,8 @@ export interface ServerEntryView extends Omit<ServerInput, 'protocol' | 'enabled
     trust?: 'manual' | 'auto'
     enabled_tools?: string[]
     disabled_tools?: string[]
+    enabled_prompts?: string[]
+    disabled_prompts?: string[]
     sandbox?: unknown
     /** confirmation of risky calls (issue 15): the operator's rule, never the form's */
     confirm?: ConfirmLevel

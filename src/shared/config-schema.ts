@@ -106,6 +106,9 @@ const serverFields = {
   trust: z.enum(['manual', 'auto']).default('manual'),
   enabled_tools: z.array(z.string()).optional(),
   disabled_tools: z.array(z.string()).optional(),
+  /** issue 27: exact-name allow/deny lists of the server's prompts (operator policy, like enabled_tools/disabled_tools) */
+  enabled_prompts: z.array(z.string(), { error: 'enabled_prompts must be a list of exact prompt names' }).optional(),
+  disabled_prompts: z.array(z.string(), { error: 'disabled_prompts must be a list of exact prompt names' }).optional(),
   sandbox: SandboxSchema.optional(),
   oauth: OAuthConfigSchema.optional(),
   /** issue 15: calls that wait for the user's OK; `confirm_tools` by exact tool name (any variant) */
@@ -127,6 +130,9 @@ const ServerBody = z.object(serverFields)
 function checkServer(s: z.infer<typeof ServerBody>, ctx: z.RefinementCtx): void {
   if (s.enabled_tools && s.disabled_tools) {
     ctx.addIssue({ code: 'custom', message: 'set either enabled_tools or disabled_tools, not both', path: ['disabled_tools'] })
+  }
+  if (s.enabled_prompts && s.disabled_prompts) {
+    ctx.addIssue({ code: 'custom', message: 'set either enabled_prompts or disabled_prompts, not both', path: ['disabled_prompts'] })
   }
   const stdio = s.protocol === 'stdio' || (s.protocol === 'auto' && !s.url)
   if (stdio && !s.command) {

@@ -39,6 +39,7 @@ import type { AgentView } from './agents'
 import { GrantForTextSchema, LaunchHashSchema, ReviewedHashSchema, TimedForSchema } from './grant-for'
 import { argsOfIpc, json, op, queryCodec, text } from './operation'
 import { ClassifiedHashSchema, ToolClassSchema } from './tool-class'
+import { PROMPT_ACTIONS, type PromptAction, type PromptActionOptions, type PromptInfo } from './prompts'
 
 /** Which options each server action takes: `for` times enable/approve, `hash` binds approve/inspect to the launch reviewed, `network` lets Inspect reach the network. */
 export const SERVER_ACTION_OPTIONS = {
@@ -57,6 +58,14 @@ export const TOOL_ACTION_OPTIONS = {
   approve: ['for', 'hash'],
   reject: ['hash'],
 } as const satisfies Record<ToolAction, ReadonlyArray<keyof ToolActionOptions>>
+
+/** Which options each prompt action takes: `hash` binds approve/reject to the definition reviewed (issue 27). */
+export const PROMPT_ACTION_OPTIONS = {
+  enable: [],
+  disable: [],
+  approve: ['hash'],
+  reject: ['hash'],
+} as const satisfies Record<PromptAction, ReadonlyArray<keyof PromptActionOptions>>
 
 /** Whether an action takes an option (`takesOption(SERVER_ACTION_OPTIONS, 'enable', 'for')`). */
 export function takesOption<A extends string, K extends string>(table: Readonly<Record<A, readonly K[]>>, action: A, key: K): boolean {
@@ -89,6 +98,11 @@ const ToolActionOptionsSchema = z.strictObject(
   },
   { error: 'tool action options must be {for?: "1h", hash?: "<definition hash>"}' },
 ) satisfies z.ZodType<ToolActionOptions>
+
+const PromptActionOptionsSchema = z.strictObject(
+  { hash: z.string({ error: 'hash must be a string: the definition hash you reviewed' }).min(1, 'hash must not be empty').optional() },
+  { error: 'prompt action options must be {hash?: "<definition hash>"}' },
+) satisfies z.ZodType<PromptActionOptions>
 
 const GrantOptionsSchema = z.strictObject(
   { hash: ReviewedHashSchema.optional() },
@@ -175,6 +189,29 @@ export const OPERATIONS = {
     names: ['server', 'tool', 'cls', 'hash'],
     args: z.tuple([Server, name('tool'), ToolClassSchema, ClassifiedHashSchema]),
     http: { method: 'POST', paths: ['/servers/:server/tools/:tool/classify'], body: { fields: { class: 'cls', hash: 'hash' }, others: 'refuse' } },
+    result: json<ActionResult>(),
+  }),
+  /** The server's prompts (issue 27): each with its status, approval and the text it gives agents without arguments. */
+  prompts: op({
+    names: ['server'],
+    args: z.tuple([Server]),
+    http: { method: 'GET', paths: ['/servers/:server/prompts'] },
+    result: json<{ prompts: PromptInfo[] }>(),
+  }),
+  /** A prompt action; approve and reject take the definition hash reviewed (PROMPT_ACTION_OPTIONS). */
+  promptAction: op({
+    names: ['server', 'prompt', 'action', 'options'],
+    args: z.tuple([
+      Server,
+      name('prompt'),
+      z.enum(PROMPT_ACTIONS, { error: `action must be one of ${PROMPT_ACTIONS.join(', ')}` }),
+      PromptActionOptionsSchema.optional(),
+    ]),
+    http: {
+      method: 'POST',
+      paths: ['/servers/:server/prompts/:prompt/:action'],
+      body: { options: { arg: 'options', keys: { by: 'action', keys: PROMPT_ACTION_OPTIONS } }, others: 'ignore' },
+    },
     result: json<ActionResult>(),
   }),
   agentTokens: op({

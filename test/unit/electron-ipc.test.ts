@@ -62,6 +62,8 @@ describe('IPC handlers', () => {
       'editServer',
       'grantRequest',
       'info',
+      'promptAction',
+      'prompts',
       'removeServer',
       'requests',
       'restoreServer',

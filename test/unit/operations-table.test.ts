@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ApiError } from '../../src/shared/api'
 import { argsOfIpc, argsOfRequest, json, matchRoute, op, requestOf, type OpSpec } from '../../src/shared/operation'
-import { OP_NAMES, OPERATIONS, SERVER_ACTION_OPTIONS, TOOL_ACTION_OPTIONS, type OpName } from '../../src/shared/operations'
+import { OP_NAMES, OPERATIONS, PROMPT_ACTION_OPTIONS, SERVER_ACTION_OPTIONS, TOOL_ACTION_OPTIONS, type OpName } from '../../src/shared/operations'
 
 const H = 'a'.repeat(64)
 
@@ -31,6 +31,9 @@ const CALLS: Array<[OpName, unknown[], string, unknown?, unknown[]?]> = [
   ['toolAction', ['gh', 'list', 'approve', { hash: H }], 'POST /servers/gh/tools/list/approve', { hash: H }],
   ['approveAll', ['gh'], 'POST /servers/gh/tools/approve-all', {}],
   ['classifyTool', ['gh', 'get_file', 'read', H], 'POST /servers/gh/tools/get_file/classify', { class: 'read', hash: H }],
+  ['prompts', ['everything'], 'GET /servers/everything/prompts'],
+  ['promptAction', ['everything', 'simple-prompt', 'approve', { hash: H }], 'POST /servers/everything/prompts/simple-prompt/approve', { hash: H }],
+  ['promptAction', ['everything', 'a/b c', 'disable'], 'POST /servers/everything/prompts/a%2Fb%20c/disable', {}],
   ['agentTokens', ['reader'], 'GET /agents/reader/tokens'],
   ['revokeAgentTokens', ['reader', 't1'], 'DELETE /agents/reader/tokens/t1'],
   ['revokeAgentTokens', ['reader'], 'DELETE /agents/reader/tokens'],
@@ -127,6 +130,7 @@ describe('the table of operations', () => {
     expect(taking(SERVER_ACTION_OPTIONS, 'hash')).toEqual(['approve', 'inspect'])
     expect(taking(TOOL_ACTION_OPTIONS, 'hash')).toEqual(['approve', 'reject'])
     expect(taking(SERVER_ACTION_OPTIONS, 'network')).toEqual(['inspect'])
+    expect(taking(PROMPT_ACTION_OPTIONS, 'hash')).toEqual(['approve', 'reject'])
   })
 })
 

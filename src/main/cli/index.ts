@@ -27,6 +27,7 @@ import { secretsList, secretsRm, secretsSet } from './secrets'
 import { serversAdd, serversRemove } from './servers-edit'
 import { authLogin, authLogout, authStatus } from './auth'
 import { registerConfirmations } from './confirmations'
+import { registerPrompts } from './prompts'
 
 const program = new Command('toolgate')
   .description('Toolgate: one safe MCP endpoint in front of every MCP server you use.')
@@ -203,6 +204,7 @@ where(tools.command('classify <target> <class>'))
     }
   })
 
+registerPrompts(program, where, w)
 registerRequests(program, where, w)
 registerConfirmations(program, where, w)
 

@@ -5,6 +5,8 @@
 import type { ServerConfig } from '../../shared/config-schema'
 import type { Catalog } from './catalog/catalog'
 import { ingestTools } from './catalog/decisions'
+import { ingestPrompts } from './catalog/prompt-decisions'
+import type { PromptDefinition } from '../../shared/prompts'
 import { canonicalJson } from './catalog/hash'
 import type { Logger } from './log'
 import type { ToolDefinition } from '../../shared/tool-definition'
@@ -163,6 +165,13 @@ export class UpstreamManager {
       // ingestTools puts the tools (and their baseline approval) into the catalog before its first
       // await; only the state file write is still running: callers need not wait for the disk.
       entry.ready = true
+    })
+    up.on('prompts', (prompts: PromptDefinition[]) => {
+      if (!current()) return
+      this.inflight++
+      ingestPrompts(this.catalog, cfg.name, prompts)
+        .catch((e: unknown) => this.logger.error({ server: cfg.name, err: String(e) }, 'could not record prompt approvals'))
+        .finally(() => this.inflight--)
     })
     this.connections.set(cfg.name, { state: 'connecting', lastError: null, attempt: 0 })
     up.start()

@@ -12,6 +12,7 @@ import { ServerActions } from './ServerActions'
 import { ServerNotice } from './ServerNotice'
 import { IsolationBadge, ServerPermissions } from './ServerIsolation'
 import { ToolList } from './ToolList'
+import { PromptList } from './PromptList'
 import { GrantLeft } from './GrantLeft'
 import { ServerAskSwitch } from './AskSwitch'
 
@@ -54,11 +55,14 @@ export function ServerCard({ server }: { server: ServerInfo }) {
   const setExpanded = useApp((s) => s.setExpanded)
   const hasTools = useApp((s) => s.tools[server.name] !== undefined)
   const loadTools = useApp((s) => s.loadTools)
+  const hasPrompts = useApp((s) => s.prompts[server.name] !== undefined)
+  const loadPrompts = useApp((s) => s.loadPrompts)
   const bodyId = `tools-of-${server.name}`
 
   useEffect(() => {
     if (open && !hasTools) void loadTools(server.name)
-  }, [open, hasTools, loadTools, server.name])
+    if (open && !hasPrompts) void loadPrompts(server.name)
+  }, [open, hasTools, loadTools, hasPrompts, loadPrompts, server.name])
 
   return (
     <section
@@ -91,6 +95,7 @@ export function ServerCard({ server }: { server: ServerInfo }) {
           <ServerPermissions server={server} />
           <ServerAskSwitch server={server} />
           <ToolList server={server} />
+          <PromptList server={server} />
         </div>
       )}
     </section>

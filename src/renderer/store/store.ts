@@ -28,6 +28,7 @@ import { createSignInSlice, type SignInSlice } from './sign-in'
 import { createConfirmationsSlice, type ConfirmationsSlice } from './confirmations'
 import { opensByDefault } from './selectors'
 import { LiveUpdates, type Due } from './live'
+import { createPromptsSlice, type PromptsSlice } from './prompts'
 
 export type Tab = 'servers' | 'requests' | 'search' | 'secrets' | 'activity' | 'agents'
 
@@ -39,7 +40,7 @@ export interface Banner {
   message: string
 }
 
-export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignInSlice, ConfirmationsSlice {
+export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignInSlice, ConfirmationsSlice, PromptsSlice {
   api: Api
   loaded: boolean
   /** the key was refused (web UI): show the key screen instead of the app */
@@ -147,7 +148,10 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
       try {
         const [status, list] = await Promise.all([api.status(), api.servers()])
         applyServers(status, list.servers)
-        await Promise.all([...named].filter((s) => get().tools[s]).map((s) => get().loadTools(s)))
+        await Promise.all([
+          ...[...named].filter((s) => get().tools[s]).map((s) => get().loadTools(s)),
+          ...[...named].filter((s) => get().prompts[s]).map((s) => get().loadPrompts(s)),
+        ])
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) set({ authError: err })
         else get().reportError(err)
@@ -227,6 +231,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
       ...createManageSlice(set, get),
       ...createSignInSlice(set, get, opts.openUrl),
       ...createConfirmationsSlice(set, get),
+      ...createPromptsSlice(set, get),
 
       start() {
         const unsubscribe = api.subscribe(onEvent)
@@ -250,7 +255,14 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
           ])
           applyServers(status, list.servers)
           set({ info: infoRes, loaded: true, loadError: null, authError: null })
-          await Promise.all([...Object.keys(get().tools).map((name) => get().loadTools(name)), get().loadRequests()])
+          const names = new Set(list.servers.map((s) => s.name))
+          await Promise.all([
+            ...Object.keys(get().tools).map((name) => get().loadTools(name)),
+            ...Object.keys(get().prompts)
+              .filter((name) => names.has(name))
+              .map((name) => get().loadPrompts(name)),
+            get().loadRequests(),
+          ])
         } catch (err) {
           if (err instanceof ApiError && err.status === 401) set({ authError: err })
           else if (!get().loaded) set({ loadError: messageOf(err) })
@@ -274,6 +286,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
       setExpanded(server, open) {
         set((s) => ({ expanded: { ...s.expanded, [server]: open } }))
         if (open && !get().tools[server]) void get().loadTools(server)
+        if (open && !get().prompts[server]) void get().loadPrompts(server)
       },
 
       serverAction(server, action, options) {

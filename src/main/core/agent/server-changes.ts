@@ -12,7 +12,18 @@ import type { Scope } from './scope'
 export const AGENT_FIELDS = ['name', 'command', 'args', 'url', 'protocol'] as const
 /** Keys of an agent-added entry that agents and the user toggle without making it the operator's. */
 const NEUTRAL = new Set<string>([...AGENT_FIELDS, 'enabled'])
-const POLICY = ['quarantined', 'trust', 'enabled_tools', 'disabled_tools', 'confirm', 'confirm_tools', 'confirm_timeout_s', 'tool_classes']
+const POLICY = [
+  'quarantined',
+  'trust',
+  'enabled_tools',
+  'disabled_tools',
+  'enabled_prompts',
+  'disabled_prompts',
+  'confirm',
+  'confirm_tools',
+  'confirm_timeout_s',
+  'tool_classes',
+]
 
 export function canChangeServers(scope: Scope): boolean {
   return scope.allowsVariant('write') || scope.allowsVariant('destructive')

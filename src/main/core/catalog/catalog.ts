@@ -18,6 +18,8 @@ import { approvalOf, classificationFor, configDenies, effectiveVariant, isFailCl
 import { launchHash, serverIdentity, toolHash } from './hash'
 import { reviewKey } from '../state/data-keys'
 import { EntriesById, ReadonlyMapView, type FlatIndex } from './readonly-maps'
+import { PromptCatalog } from './prompts'
+import type { PromptDefinition } from '../../../shared/prompts'
 
 export interface CatalogEntry {
   readonly id: string
@@ -84,6 +86,8 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
   private readonly flat: { byId: Map<string, CatalogEntry>; generation: number } = { byId: new Map(), generation: 0 }
   private snap: CatalogSnapshot | null = null
   readonly index = new ToolIndex()
+  /** every known prompt of every server, classified by the same facts (issue 27) */
+  readonly prompts = new PromptCatalog()
 
   constructor(
     config: Config,
@@ -110,6 +114,7 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
         this.live.delete(name)
         this.index.removeServer(name)
         this.indexed.delete(name)
+        this.prompts.forget(name)
       }
     this.refresh([...new Set([...before, ...config.servers.map((s) => s.name)])])
   }
@@ -123,6 +128,14 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
     const cfg = this.serverConfig(server)
     const identity = source === 'inspect' && cfg ? serverIdentity(cfg) : null
     this.live.set(server, { tools: new Map(tools.map((t) => [t.name, { def: t, hash: toolHash(t) }])), source, identity })
+    this.refresh([server])
+    return written
+  }
+
+  /** A server listed its prompts; `decision` is the state change that goes with the list (baseline, auto approval). */
+  setLivePrompts(server: string, prompts: readonly PromptDefinition[], decision?: (s: State) => void): Promise<void> {
+    const written = decision ? this.store.update(decision) : Promise.resolve()
+    this.prompts.setLive(server, prompts)
     this.refresh([server])
     return written
   }
@@ -164,8 +177,10 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
       const cfg = this.serverConfig(name)
       if (!cfg) {
         this.built.delete(name)
+        this.prompts.rebuild(name, undefined, undefined, undefined)
         continue
       }
+      this.prompts.rebuild(name, cfg, this.store.current, { quarantine: this.quarantineOf(cfg), failClosed: isFailClosed(this.store.current, name) })
       const part = this.computeServer(cfg)
       this.built.set(name, part)
       for (const e of part.entries) this.flat.byId.set(e.id, e)

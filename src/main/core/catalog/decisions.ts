@@ -317,6 +317,11 @@ function keepUserLocksOnly(s: State, server: string): void {
     if (user_disabled || confirm) s.tools[id] = { ...(user_disabled ? { user_disabled: true } : {}), ...(confirm ? { confirm: true } : {}) }
     else delete s.tools[id]
   }
+  for (const id of Object.keys(s.prompts)) {
+    if (!id.startsWith(`${server}:`)) continue
+    if (s.prompts[id].user_disabled) s.prompts[id] = { user_disabled: true }
+    else delete s.prompts[id]
+  }
 }
 
 /** A server an agent removed: its approvals go with it (a later server of that name starts in review); user locks and "Ask me" switches stay. */

@@ -55,22 +55,25 @@ export function configDenies(tool: string, lists: { enabled_tools?: string[]; di
   return false
 }
 
+/** The user's locks a tool or a prompt record carries (state.json). */
+export type UserLocks = Pick<ToolRecord, 'user_disabled' | 'rejected'>
+
 /**
  * The user's rejection that holds for this definition: the user rejected exactly this hash. A
  * further change (another hash) is no longer covered and asks again; reverting to the approved
  * definition is not covered either (the rejection was of the change, not of the tool).
  */
-export function rejectionOf(rec: ToolRecord | undefined, liveHash: string): RejectedDefinition | undefined {
+export function rejectionOf(rec: UserLocks | undefined, liveHash: string): RejectedDefinition | undefined {
   return rec?.rejected?.find((r) => r.hash === liveHash)
 }
 
 /** The user switched the tool off (Disable), or rejected exactly this definition (Reject). */
-export function userLocked(rec: ToolRecord | undefined, liveHash: string): boolean {
+export function userLocked(rec: UserLocks | undefined, liveHash: string): boolean {
   return rec?.user_disabled === true || rejectionOf(rec, liveHash) !== undefined
 }
 
 /** A live definition against its approval record: same hash approved, another hash changed, no record pending (unknown when failing closed). */
-export function approvalOf(liveHash: string, approved: ApprovedTool | undefined, failClosed: boolean): Approval {
+export function approvalOf(liveHash: string, approved: { hash: string } | undefined, failClosed: boolean): Approval {
   if (approved) return approved.hash === liveHash ? 'approved' : 'changed'
   return failClosed ? 'unknown' : 'pending'
 }

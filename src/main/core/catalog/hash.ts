@@ -46,6 +46,26 @@ export function toolHash(t: HashableTool): string {
 /** Hashes of definitions already seen: a listed definition is never changed after it is listed, and is hashed by ingest and by the catalog. */
 const hashes = new WeakMap<HashableTool, string>()
 
+export interface HashablePrompt {
+  name: string
+  title?: string
+  description?: string
+  arguments?: readonly object[]
+  messages_hash?: string
+}
+
+/**
+ * The approval hash of a prompt: SHA-256 over everything an agent can read of it: name, title,
+ * description, arguments and (the hash of) the messages prompts/get answers with no arguments.
+ * Tagged so that a prompt never hashes like a tool.
+ */
+export function promptHash(p: HashablePrompt): string {
+  const parts: Record<string, unknown> = { kind: 'prompt', name: p.name, description: p.description ?? '', arguments: p.arguments ?? [] }
+  if (p.title) parts.title = p.title
+  if (p.messages_hash) parts.messages_hash = p.messages_hash
+  return sha256(canonicalJson(parts))
+}
+
 /** The approval hash of state version 1 (name, description, schemas; title and annotations left out): only to migrate old records. */
 export function toolHashV1(t: HashableTool): string {
   const parts: Record<string, unknown> = { name: t.name, description: t.description ?? '', inputSchema: t.inputSchema ?? {} }

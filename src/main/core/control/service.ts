@@ -33,7 +33,10 @@ import {
 } from '../../../shared/api'
 import { parseGrantFor, type GrantFor } from '../../../shared/grant-for'
 import type { AccessRequest, RequestFilter } from '../../../shared/requests'
-import { actionsTaking, SERVER_ACTION_OPTIONS, TOOL_ACTION_OPTIONS } from '../../../shared/operations'
+import { actionsTaking, PROMPT_ACTION_OPTIONS, SERVER_ACTION_OPTIONS, TOOL_ACTION_OPTIONS } from '../../../shared/operations'
+import type { PromptAction, PromptActionOptions, PromptInfo } from '../../../shared/prompts'
+import { approvePrompt, rejectPrompt, setPromptDisabled } from '../catalog/prompt-decisions'
+import { promptInfo } from './prompt-view'
 import type { State } from '../state/schema'
 import { remediationFor } from '../../../shared/statuses'
 import { summarizeServers } from '../../../shared/summary'
@@ -310,6 +313,29 @@ export class ControlService implements Api {
         const confirm = this.d.confirmations.requirement(e)
         return confirm.required ? { ...toolInfo(e, state), confirm } : toolInfo(e, state)
       }),
+    }
+  }
+
+  async prompts(server: string): Promise<{ prompts: PromptInfo[] }> {
+    this.configOf(server)
+    return { prompts: this.d.catalog.prompts.entries(server).map((e) => promptInfo(this.d.catalog, e)) }
+  }
+
+  async promptAction(server: string, prompt: string, action: PromptAction, options: PromptActionOptions = {}): Promise<ActionResult> {
+    this.configOf(server)
+    onlyOptionsOf(PROMPT_ACTION_OPTIONS, action, options)
+    const { catalog } = this.d
+    switch (action) {
+      case 'approve':
+        return this.decided(action, server, await approvePrompt(catalog, server, prompt, options.hash))
+      case 'reject':
+        return this.decided(action, server, await rejectPrompt(catalog, server, prompt, options.hash))
+      case 'disable':
+        return this.decided(action, server, await setPromptDisabled(catalog, server, prompt, true))
+      case 'enable':
+        return this.decided(action, server, await setPromptDisabled(catalog, server, prompt, false))
+      default:
+        throw new ApiError('unknown_action', `unknown prompt action "${String(action)}"; use enable, disable, approve or reject.`, 404)
     }
   }
 

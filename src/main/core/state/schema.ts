@@ -23,6 +23,8 @@ export const ServerStateSchema = z.object({
   needs_review: z.boolean().optional(),
   /** the first tool list of the approved server was taken as the baseline */
   baseline_taken: z.boolean().optional(),
+  /** the first prompt list of the approved server was taken as the baseline of its prompts */
+  prompt_baseline_taken: z.boolean().optional(),
   /** the user's "Ask me before each call" on the whole server (issue 15): only adds to the config's `confirm` */
   confirm: z.boolean().optional(),
   /** an agent added it, with exactly these agent-settable fields (canonical JSON); agents may remove only such servers */
@@ -51,6 +53,33 @@ export const ToolRecordSchema = z.object({
   classified: ToolClassificationSchema.optional(),
 })
 export type ToolRecord = z.infer<typeof ToolRecordSchema>
+
+export const PromptArgumentSchema = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  required: z.boolean().optional(),
+})
+
+/** A prompt as the user approved it: what the review compares a later definition with. */
+export const ApprovedPromptSchema = z.object({
+  hash: z.string(),
+  title: z.string().optional(),
+  description: z.string(),
+  arguments: z.array(PromptArgumentSchema),
+  messages_hash: z.string().optional(),
+  messages: z.array(z.unknown()).optional(),
+  approved_at: z.string().optional(),
+})
+export type ApprovedPrompt = z.infer<typeof ApprovedPromptSchema>
+
+/** The user's decisions on one prompt ("server:prompt"), as for a tool: approval, Disable, Reject. */
+export const PromptRecordSchema = z.object({
+  approved: ApprovedPromptSchema.optional(),
+  user_disabled: z.boolean().optional(),
+  rejected: z.array(RejectedDefinitionSchema).optional(),
+})
+export type PromptRecord = z.infer<typeof PromptRecordSchema>
 
 export const AgentTokenRecordSchema = z.object({
   /** shown to the user to tell tokens apart and revoke one (older records: derived from the hash) */
@@ -113,6 +142,8 @@ export const StateSchema = z.object({
     .optional(),
   servers: z.record(z.string(), ServerStateSchema).default({}),
   tools: z.record(z.string(), ToolRecordSchema).default({}),
+  /** the user's decisions on prompts, by "server:prompt" (issue 27) */
+  prompts: z.record(z.string(), PromptRecordSchema).default({}),
   /** per agent, the SHA-256 of each token issued (several clients may each have their own); never the token */
   agent_tokens: z.record(z.string(), z.array(AgentTokenRecordSchema)).default({}),
   /** time-boxed grants and unused "Allow once" passes, with what to undo when they end */
@@ -121,5 +152,5 @@ export const StateSchema = z.object({
 export type State = z.infer<typeof StateSchema>
 
 export function emptyState(): State {
-  return { version: 2, servers: {}, tools: {}, agent_tokens: {}, grants: [] }
+  return { version: 2, servers: {}, tools: {}, prompts: {}, agent_tokens: {}, grants: [] }
 }

@@ -20,7 +20,7 @@ export function lostDecisions(now: Readonly<State>, before: Readonly<State>): st
   const serverLocks: string[] = []
   for (const [name, rec] of Object.entries(before.servers)) {
     const n = now.servers[name]
-    if (rec.baseline_taken && !n?.baseline_taken) baselines.push(name)
+    if ((rec.baseline_taken && !n?.baseline_taken) || (rec.prompt_baseline_taken && !n?.prompt_baseline_taken)) baselines.push(name)
     if (rec.approved_identity && !n?.approved_identity) approvedServers.push(name)
     if ((rec.user_quarantined && !n?.user_quarantined) || (rec.needs_review && !n?.needs_review) || (rec.confirm && !n?.confirm)) serverLocks.push(name)
   }
@@ -32,14 +32,24 @@ export function lostDecisions(now: Readonly<State>, before: Readonly<State>): st
     const rejected = new Set((n?.rejected ?? []).map((r) => r.hash))
     if ((rec.user_disabled && !n?.user_disabled) || (rec.confirm && !n?.confirm) || (rec.rejected ?? []).some((r) => !rejected.has(r.hash))) toolLocks++
   }
+  let promptApprovals = 0
+  let promptLocks = 0
+  for (const [id, rec] of Object.entries(before.prompts ?? {})) {
+    const n = now.prompts?.[id]
+    if (rec.approved && !n?.approved) promptApprovals++
+    const rejected = new Set((n?.rejected ?? []).map((r) => r.hash))
+    if ((rec.user_disabled && !n?.user_disabled) || (rec.rejected ?? []).some((r) => !rejected.has(r.hash))) promptLocks++
+  }
   const grants = new Set((now.grants ?? []).map((g) => g.id))
   const endings = (before.grants ?? []).filter((g) => g.kind === 'timed' && !grants.has(g.id)).length
   const lost: string[] = []
   if (baselines.length) lost.push(`the baseline of ${baselines.join(', ')}`)
   if (approvedServers.length) lost.push(`the approval of server ${approvedServers.join(', ')}`)
   if (approvals) lost.push(plural(approvals, 'tool approval'))
+  if (promptApprovals) lost.push(plural(promptApprovals, 'prompt approval'))
   if (serverLocks.length) lost.push(`the locks of server ${serverLocks.join(', ')}`)
   if (toolLocks) lost.push(`the locks of ${plural(toolLocks, 'tool')}`)
+  if (promptLocks) lost.push(`the locks of ${plural(promptLocks, 'prompt')}`)
   if (endings) lost.push(`the end of ${plural(endings, 'time-boxed grant')}`)
   if (before.fail_closed && !now.fail_closed) lost.push('its fail-closed mark')
   return lost
@@ -48,8 +58,8 @@ export function lostDecisions(now: Readonly<State>, before: Readonly<State>): st
 /** Whether a state holds a decision that lets something run (a server approval or baseline, a tool approval), or the fail-closed mark. */
 export function holdsDecisions(s: Readonly<State>): boolean {
   if (s.fail_closed) return true
-  if (Object.values(s.servers).some((r) => r.baseline_taken || r.approved_identity)) return true
-  return Object.values(s.tools).some((r) => r.approved !== undefined)
+  if (Object.values(s.servers).some((r) => r.baseline_taken || r.prompt_baseline_taken || r.approved_identity)) return true
+  return Object.values(s.tools).some((r) => r.approved !== undefined) || Object.values(s.prompts ?? {}).some((r) => r.approved !== undefined)
 }
 
 /** A file's text, or null when it cannot be read (missing, a directory, no permission). */

@@ -4,7 +4,7 @@
 // connection. The era is the server's: SDK v2's negotiation probes with `server/discover` and
 // falls back to `initialize` for a 2025 server; `protocolVersion` says what was agreed.
 import { Client, ProtocolError, SdkError, SdkErrorCode, type ProtocolEra } from '@modelcontextprotocol/client'
-import type { CallToolResult, Progress } from '@modelcontextprotocol/client'
+import type { CallToolResult, Progress, ServerCapabilities } from '@modelcontextprotocol/client'
 import { CallToolResultSchema } from '@modelcontextprotocol/core'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
@@ -16,6 +16,8 @@ import type { UpstreamAuth } from '../oauth/session'
 import { needsSignIn } from '../oauth/errors'
 import type { BuiltTransport } from './transport'
 import { fetchToolList } from './tools'
+import { fetchPromptList, type PromptListing } from './prompts'
+import { z } from 'zod'
 import type { ToolListing } from './tools'
 import type { TransportKind, UpstreamLimits } from './types'
 import { UpstreamCallError } from './types'
@@ -28,6 +30,15 @@ const MB = 1024 * 1024
 /** The longest the era probe (server/discover) may take before a stdio server counts as a 2025 one. */
 const PROBE_MAX_MS = 10_000
 
+/** The requests an agent's own request is relayed as (issue 27). */
+export type RelayMethod =
+  'prompts/get' | 'completion/complete' | 'resources/list' | 'resources/templates/list' | 'resources/read' | 'resources/subscribe' | 'resources/unsubscribe'
+
+/** Any result object: a relayed result passes as the server sent it (the agent's client judges it). */
+const LooseResult = z.object({}).loose()
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
 /** The size in bytes (JSON) of each result callTool returned, measured once for the limit check. */
 export const RESULT_BYTES = new WeakMap<CallToolResult, number>()
 
@@ -36,6 +47,8 @@ export interface ConnectionHooks {
   onClosed(conn: UpstreamConnection, reason: string): void
   /** the upstream sent notifications/tools/list_changed */
   onToolListChanged(conn: UpstreamConnection): void
+  /** the upstream sent notifications/prompts/list_changed */
+  onPromptListChanged?(conn: UpstreamConnection): void
 }
 
 export interface ConnectionOptions {
@@ -111,13 +124,19 @@ export class UpstreamConnection {
     const changed = (): void => {
       if (!this.closing && this.closedReason === null) this.hooks.onToolListChanged(this)
     }
+    const promptsChanged = (): void => {
+      if (!this.closing && this.closedReason === null) this.hooks.onPromptListChanged?.(this)
+    }
     this.mcp = new Client(TOOLGATE_INFO, {
       capabilities: {},
       // the probe may wait for a process that is still starting, but not the whole connect budget
       versionNegotiation: { mode: opts.negotiation ?? 'auto', probe: { timeoutMs: Math.min(PROBE_MAX_MS, Math.max(1000, opts.connectTimeoutMs / 2)) } },
       // list_changed: an unsolicited notification (2025) or on the subscriptions/listen stream the
       // client opens for it (2026-07-28); Toolgate re-lists tools itself (tools.ts), loosely
-      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: changed } },
+      listChanged: {
+        tools: { autoRefresh: false, debounceMs: 0, onChanged: changed },
+        prompts: { autoRefresh: false, debounceMs: 0, onChanged: promptsChanged },
+      },
     })
     this.mcp.onerror = (err: Error) => this.onTransportError(err)
     this.mcp.onclose = () => this.onTransportClosed()
@@ -167,10 +186,14 @@ export class UpstreamConnection {
     this.catchProgress()
     // A server that sends list_changed without announcing `tools.listChanged` is heard too (the
     // SDK's listChanged option only listens where the capability is announced).
-    if (this.era === 'legacy')
+    if (this.era === 'legacy') {
       this.mcp.setNotificationHandler('notifications/tools/list_changed', () => {
         if (!this.closing && this.closedReason === null) this.hooks.onToolListChanged(this)
       })
+      this.mcp.setNotificationHandler('notifications/prompts/list_changed', () => {
+        if (!this.closing && this.closedReason === null) this.hooks.onPromptListChanged?.(this)
+      })
+    }
   }
 
   /**
@@ -197,6 +220,61 @@ export class UpstreamConnection {
     const caps = this.mcp.getServerCapabilities()
     if (caps && !caps.tools) return { tools: [], warnings: [] }
     return fetchToolList(this.mcp, this.opts.limits, timeoutMs, (raw) => this.mask.value(raw))
+  }
+
+  /** The server's prompts (none when it does not offer prompts), each with its no-argument text where it needs no arguments. */
+  async listPrompts(timeoutMs: number): Promise<PromptListing> {
+    if (!this.mcp.getServerCapabilities()?.prompts) return { prompts: [], warnings: [] }
+    return fetchPromptList(this.mcp, this.opts.limits, timeoutMs, (raw) => this.mask.value(raw))
+  }
+
+  /** What the server declared it offers (prompts, resources, completions, …), after the handshake. */
+  get capabilities(): ServerCapabilities | undefined {
+    return this.mcp.getServerCapabilities()
+  }
+
+  /**
+   * Relays one request of an agent (prompts/get, resources/read, completion/complete, …) and
+   * answers the server's result as it is, without this hop's envelope, with the server's secrets
+   * masked; a result over limits.max_result_bytes is refused like a tool result. Errors are
+   * UpstreamCallError (a JSON-RPC error of the server keeps its code in `rpcCode`).
+   */
+  async relay(
+    method: RelayMethod,
+    params: Record<string, unknown>,
+    opts: { timeoutMs: number; signal?: AbortSignal; label: string },
+  ): Promise<Record<string, unknown>> {
+    const fail = (code: ConstructorParameters<typeof UpstreamCallError>[0], message: string, rpcCode?: number): UpstreamCallError =>
+      new UpstreamCallError(code, this.redact(message), this.config.name, opts.label, rpcCode)
+    if (opts.signal?.aborted) throw fail('cancelled', `${method} of ${opts.label} was cancelled before it was sent`)
+    let result: Record<string, unknown>
+    try {
+      result = (await this.mcp.request({ method, params } as Parameters<Client['request']>[0], LooseResult, {
+        timeout: opts.timeoutMs,
+        signal: opts.signal,
+      })) as Record<string, unknown>
+    } catch (err) {
+      if (opts.signal?.aborted) throw fail('cancelled', `${method} of ${opts.label} was cancelled by the caller`)
+      if (isTimeout(err)) throw fail('timeout', `${method} of ${opts.label} timed out after ${opts.timeoutMs} ms`)
+      if (isConnectionClosed(err)) throw fail('disconnected', `${method} of ${opts.label} failed: ${this.describeFailure(err, method)}`)
+      if (err instanceof ProtocolError) throw fail('upstream_error', `${method} of ${opts.label} failed: ${err.message}`, err.code)
+      throw fail('transport_error', `${method} of ${opts.label} failed: ${errorText(err).slice(0, 500)}`)
+    }
+    const meta = result._meta
+    if (isRecord(meta) && Object.keys(meta).some((k) => k.startsWith(ENVELOPE_PREFIX))) {
+      const kept = Object.fromEntries(Object.entries(meta).filter(([k]) => !k.startsWith(ENVELOPE_PREFIX)))
+      const { _meta, ...rest } = result
+      void _meta
+      result = Object.keys(kept).length > 0 ? { ...rest, _meta: kept } : rest
+    }
+    const bytes = Buffer.byteLength(JSON.stringify(result))
+    if (bytes > this.opts.limits.maxResultBytes) {
+      throw fail(
+        'result_too_large',
+        `result of ${method} of ${opts.label} is ${bytes} bytes, over the limit of ${this.opts.limits.maxResultBytes} bytes (limits.max_result_bytes)`,
+      )
+    }
+    return this.mask.value(result)
   }
 
   /** Liveness: `ping` (2025); 2026-07-28 has no ping, so `server/discover` (cheap, stateless). */

@@ -88,6 +88,8 @@ export class UpstreamCallError extends Error {
     message: string,
     readonly server: string,
     readonly tool: string,
+    /** the server's JSON-RPC error code, for upstream_error (a relayed request answers the agent with it) */
+    readonly rpcCode?: number,
   ) {
     super(message)
   }

@@ -17,6 +17,9 @@ import type { ToolListing } from './tools'
 import { DEFAULT_BACKOFF, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_STABLE_MS, UpstreamCallError } from './types'
 import type { BackoffOptions, TransportKind, UpstreamOptions, UpstreamState } from './types'
 import type { ToolDefinition } from '../../../shared/tool-definition'
+import type { PromptDefinition } from '../../../shared/prompts'
+import type { RelayMethod } from './connection'
+import type { ServerCapabilities } from '@modelcontextprotocol/client'
 import { signInMessage } from '../../../shared/statuses'
 import { NoOAuthError } from '../oauth/errors'
 import type { UpstreamAuth } from '../oauth/session'
@@ -29,6 +32,8 @@ export interface UpstreamEvents {
   state: []
   /** a tools/list finished (on connect and after notifications/tools/list_changed) */
   tools: [tools: ToolDefinition[]]
+  /** a prompts/list finished (after connect and after notifications/prompts/list_changed) */
+  prompts: [prompts: PromptDefinition[]]
 }
 
 /** Upper bound for a health ping of an HTTP upstream. */
@@ -63,6 +68,9 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   private relistOnOpen = false
   private refreshing: UpstreamConnection | null = null
   private refreshAgain = false
+  private promptsRefreshing: UpstreamConnection | null = null
+  private promptsAgain = false
+  private _prompts: PromptDefinition[] | null = null
   private pinging = false
   private retryTimer: NodeJS.Timeout | undefined
   private stableTimer: NodeJS.Timeout | undefined
@@ -112,6 +120,30 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   /** The last tool list received; kept while reconnecting and after stop(). */
   get tools(): ToolDefinition[] | null {
     return this._tools
+  }
+
+  /** The last prompt list received (null before the first one). */
+  get prompts(): PromptDefinition[] | null {
+    return this._prompts
+  }
+
+  /** What the connected server declared it offers; undefined when not connected. */
+  get capabilities(): ServerCapabilities | undefined {
+    return this.conn?.capabilities
+  }
+
+  /** Relays an agent's request to the connected server (see UpstreamConnection.relay). */
+  async relay(
+    method: RelayMethod,
+    params: Record<string, unknown>,
+    opts: { timeoutMs: number; signal?: AbortSignal; label: string },
+  ): Promise<Record<string, unknown>> {
+    const conn = this.conn
+    if (this._state === 'needs_auth') throw new UpstreamCallError('needs_auth', signInMessage(this.name), this.name, opts.label)
+    if (this._state !== 'connected' || conn === null || !conn.isOpen) {
+      throw new UpstreamCallError('not_connected', `server "${this.name}" is not connected (${this.whyNotConnected()})`, this.name, opts.label)
+    }
+    return conn.relay(method, params, opts)
   }
 
   /** pid of the stdio child of the live (or opening) connection, for diagnostics and tests. */
@@ -215,6 +247,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     const hooks: ConnectionHooks = {
       onClosed: (c, reason) => this.onConnectionClosed(c, reason),
       onToolListChanged: (c) => this.onToolListChanged(c),
+      onPromptListChanged: (c) => this.onPromptListChanged(c),
     }
     // ${secret:…}/${env:…} are resolved here, for this connection only; a missing one is an
     // error naming it (retrying cannot help: setting the secret restarts the server)
@@ -302,6 +335,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       this.pingTimer = setInterval(() => void this.checkHealth(conn), this.pingIntervalMs).unref()
     }
     if (this.relistOnOpen) this.onToolListChanged(conn)
+    this.onPromptListChanged(conn)
   }
 
   /** The OAuth session of a new connection (HTTP); when it finds the server needs sign-in, the state says so. */
@@ -341,6 +375,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   private dropConnection(conn: UpstreamConnection): void {
     this.conn = null
     if (this.refreshing === conn) this.refreshing = null
+    if (this.promptsRefreshing === conn) this.promptsRefreshing = null
     clearTimeout(this.stableTimer)
     clearInterval(this.pingTimer)
     this.stableTimer = undefined
@@ -403,6 +438,39 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       if (conn !== this.conn) return
       this.applyListing(listing, true)
     } while (this.refreshAgain && conn === this.conn)
+  }
+
+  // ---- prompts ------------------------------------------------------------------------------
+
+  /** Lists the prompts (after connect, and on notifications/prompts/list_changed); one listing at a time per connection. */
+  private onPromptListChanged(conn: UpstreamConnection): void {
+    if (conn !== this.conn) return
+    if (this.promptsRefreshing === conn) {
+      this.promptsAgain = true
+      return
+    }
+    this.promptsRefreshing = conn
+    const run = async (): Promise<void> => {
+      do {
+        this.promptsAgain = false
+        const listing = await conn.listPrompts(this.connectTimeoutMs)
+        if (conn !== this.conn) return
+        for (const w of listing.warnings) this.log.warn(`upstream ${w}`)
+        this._prompts = listing.prompts
+        try {
+          this.emit('prompts', listing.prompts)
+        } catch (err) {
+          this.log.error({ event: 'prompts', err: errorText(err) }, 'an upstream event listener threw')
+        }
+      } while (this.promptsAgain && conn === this.conn)
+    }
+    run()
+      .catch((err: unknown) => {
+        if (conn === this.conn) this.log.warn(`prompts/list failed: ${this.redact(errorText(err))}`)
+      })
+      .finally(() => {
+        if (this.promptsRefreshing === conn) this.promptsRefreshing = null
+      })
   }
 
   private applyListing(listing: ToolListing, updateWarning: boolean): void {

@@ -1,0 +1,180 @@
+// The catalog's prompts (issue 27): every known prompt of a server with its facts and its status
+// from the one classifier (classify.ts), like a tool: server off → config lists
+// (enabled_prompts/disabled_prompts) → quarantine → the user's Disable/Reject → new or changed
+// since approval. Built per server by the Catalog's refresh, never mutated after.
+import type { ServerConfig } from '../../../shared/config-schema'
+import type { PromptDefinition } from '../../../shared/prompts'
+import type { ToolStatus } from '../../../shared/statuses'
+import { toolId } from '../../../shared/ids'
+import type { ApprovedPrompt, PromptRecord, State } from '../state/schema'
+import { classify, type Approval, type ToolFacts } from './classify'
+import { approvalOf, configDenies, rejectionOf, userLocked } from './facts'
+import { promptHash } from './hash'
+import { agentNames } from './agent-names'
+
+export interface PromptEntry {
+  /** "server:prompt" */
+  readonly id: string
+  readonly server: string
+  readonly name: string
+  /** the live definition when the server listed it, else the approved record */
+  readonly def: Readonly<PromptDefinition>
+  readonly hash: string
+  readonly approval: Approval
+  /** the approved definition when the live one differs from it (a "changed" prompt) */
+  readonly previous?: Readonly<ApprovedPrompt>
+  readonly rejectedAt?: string
+  readonly facts: ToolFacts
+  readonly status: ToolStatus
+  /** the server is held in quarantine by the operator */
+  readonly operatorHold: boolean
+}
+
+/** The facts of a server that every one of its prompts shares. */
+export interface ServerFacts {
+  readonly quarantine: 'config' | 'user' | 'review' | null
+  readonly failClosed: boolean
+}
+
+/** The operator's prompt lists (exact names): enabled_prompts / disabled_prompts. */
+export function configDeniesPrompt(prompt: string, s: Pick<ServerConfig, 'enabled_prompts' | 'disabled_prompts'>): boolean {
+  return configDenies(prompt, { enabled_tools: s.enabled_prompts, disabled_tools: s.disabled_prompts })
+}
+
+/** A live prompt with its approval hash. */
+export interface LivePrompt {
+  def: PromptDefinition
+  hash: string
+}
+
+export function livePrompts(prompts: readonly PromptDefinition[]): Map<string, LivePrompt> {
+  return new Map(prompts.map((p) => [p.name, { def: p, hash: promptHash(p) }]))
+}
+
+/** The definition an approval record describes (a prompt not listed now is shown as approved). */
+function recordDefinition(name: string, a: ApprovedPrompt): PromptDefinition {
+  return {
+    name,
+    description: a.description,
+    arguments: a.arguments,
+    ...(a.title ? { title: a.title } : {}),
+    ...(a.messages_hash ? { messages_hash: a.messages_hash } : {}),
+    ...(a.messages ? { messages: a.messages } : {}),
+  }
+}
+
+/** Every known prompt of a server, classified, sorted by name. */
+export function promptEntries(s: ServerConfig, state: Readonly<State>, server: ServerFacts, live: ReadonlyMap<string, LivePrompt> | undefined): PromptEntry[] {
+  const out: PromptEntry[] = []
+  const push = (def: PromptDefinition, hash: string, rec: PromptRecord | undefined): void => {
+    const approved = rec?.approved
+    const approval = approvalOf(hash, approved, server.failClosed)
+    const facts: ToolFacts = Object.freeze({
+      serverEnabled: s.enabled,
+      configDenied: configDeniesPrompt(def.name, s),
+      serverQuarantined: server.quarantine !== null,
+      userDisabled: userLocked(rec, hash),
+      approval,
+    })
+    const rejected = rejectionOf(rec, hash)
+    out.push(
+      Object.freeze({
+        id: toolId(s.name, def.name),
+        server: s.name,
+        name: def.name,
+        def,
+        hash,
+        approval,
+        ...(approval === 'changed' && approved ? { previous: Object.freeze({ ...approved }) } : {}),
+        ...(rejected ? { rejectedAt: rejected.at } : {}),
+        facts,
+        status: classify(facts),
+        operatorHold: server.quarantine === 'config',
+      }),
+    )
+  }
+  if (live) {
+    for (const { def, hash } of live.values()) push(def, hash, state.prompts[toolId(s.name, def.name)])
+  } else {
+    const prefix = `${s.name}:`
+    for (const [id, rec] of Object.entries(state.prompts)) {
+      if (!id.startsWith(prefix) || !rec.approved) continue
+      push(recordDefinition(id.slice(prefix.length), rec.approved), rec.approved.hash, rec)
+    }
+  }
+  out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  return out
+}
+
+const NONE: readonly PromptEntry[] = Object.freeze([])
+
+/**
+ * The prompts part of the catalog: each server's listed prompts and classified entries, and the
+ * agent-visible names of all of them. The Catalog rebuilds a server's part whenever it re-classifies
+ * that server (a decision, a config change, a new list), so tools and prompts never disagree.
+ */
+export class PromptCatalog {
+  private readonly live = new Map<string, Map<string, LivePrompt>>()
+  private readonly built = new Map<string, readonly PromptEntry[]>()
+  private readonly byId = new Map<string, PromptEntry>()
+  private names: { byId: Map<string, string>; byName: Map<string, string> } | null = null
+
+  setLive(server: string, prompts: readonly PromptDefinition[]): void {
+    this.live.set(server, livePrompts(prompts))
+  }
+
+  /** Whether the server listed its prompts (since it last started or was configured). */
+  listed(server: string): boolean {
+    return this.live.has(server)
+  }
+
+  forget(server: string): void {
+    this.live.delete(server)
+    this.rebuild(server, undefined, undefined, undefined)
+  }
+
+  /** Re-classify one server's prompts (cfg undefined: the server is gone). */
+  rebuild(server: string, cfg: ServerConfig | undefined, state: Readonly<State> | undefined, facts: ServerFacts | undefined): void {
+    for (const e of this.built.get(server) ?? NONE) this.byId.delete(e.id)
+    const before = (this.built.get(server) ?? NONE).map((e) => e.id).join('\u0000')
+    if (!cfg || !state || !facts) {
+      this.built.delete(server)
+    } else {
+      const entries = Object.freeze(promptEntries(cfg, state, facts, this.live.get(server)))
+      this.built.set(server, entries)
+      for (const e of entries) this.byId.set(e.id, e)
+    }
+    if ((this.built.get(server) ?? NONE).map((e) => e.id).join('\u0000') !== before) this.names = null
+  }
+
+  entries(server: string): readonly PromptEntry[] {
+    return this.built.get(server) ?? NONE
+  }
+
+  entry(id: string): PromptEntry | undefined {
+    return this.byId.get(id)
+  }
+
+  all(): IterableIterator<PromptEntry> {
+    return this.byId.values()
+  }
+
+  /** The name agents see for a prompt (`<server>__<prompt>`, see agent-names.ts). */
+  agentName(id: string): string | undefined {
+    return this.namesNow().byId.get(id)
+  }
+
+  /** The prompt an agent-visible name stands for. */
+  byAgentName(name: string): PromptEntry | undefined {
+    const id = this.namesNow().byName.get(name)
+    return id === undefined ? undefined : this.byId.get(id)
+  }
+
+  private namesNow(): { byId: Map<string, string>; byName: Map<string, string> } {
+    if (!this.names) {
+      const byId = agentNames([...this.byId.values()].map((e) => ({ id: e.id, server: e.server, name: e.name })))
+      this.names = { byId, byName: new Map([...byId].map(([id, n]) => [n, id])) }
+    }
+    return this.names
+  }
+}

@@ -1,0 +1,46 @@
+// A prompt as the control API, the CLI and the window show it (issue 27): status, remediation,
+// the name agents see, the text it gives without arguments, and what changed since approval.
+import { nameWarning } from '../../../shared/tool-name'
+import { PROMPT_REMEDIATION, promptText, type PromptInfo } from '../../../shared/prompts'
+import type { Catalog } from '../catalog/catalog'
+import type { PromptEntry } from '../catalog/prompts'
+
+export function promptInfo(catalog: Catalog, e: PromptEntry): PromptInfo {
+  const warning = nameWarning(e.name)
+  const p = e.previous
+  return {
+    name: e.id,
+    server: e.server,
+    prompt: e.name,
+    agent_name: catalog.prompts.agentName(e.id) ?? `${e.server}__${e.name}`,
+    ...(warning ? { name_warning: warning } : {}),
+    ...(e.def.title ? { title: e.def.title } : {}),
+    // shown for review (rendered as text); agents get it only once approved
+    description: e.def.description,
+    arguments: e.def.arguments,
+    ...(e.def.messages
+      ? { text: promptText(e.def.messages) }
+      : e.def.messages_hash
+        ? { text: `(${e.def.messages_bytes ?? 0} bytes: too large to show here)` }
+        : {}),
+    status: e.status,
+    ...(e.status !== 'callable' ? { remediation: PROMPT_REMEDIATION[e.status] } : {}),
+    approval: {
+      status: e.approval,
+      hash: e.hash,
+      ...(e.rejectedAt ? { rejected_at: e.rejectedAt } : {}),
+      ...(p
+        ? {
+            previous_description: p.description,
+            previous: {
+              ...(p.title ? { title: p.title } : {}),
+              description: p.description,
+              arguments: p.arguments,
+              ...(p.messages_hash ? { messages_hash: p.messages_hash } : {}),
+              ...(p.messages ? { text: promptText(p.messages) } : {}),
+            },
+          }
+        : {}),
+    },
+  }
+}
