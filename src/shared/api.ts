@@ -119,6 +119,8 @@ export interface ServerInfo {
   state: ServerState
   last_error: string | null
   counts: StatusCounts
+  /** the same counts over the server's prompts (issue 27), all statuses present; `callable` = offered to agents */
+  prompt_counts?: StatusCounts
   trust: 'manual' | 'auto'
   /** command line or URL, secrets masked; env never part of it (logs use it) */
   target: string

@@ -92,6 +92,10 @@ describe('prompts are approved like tools', () => {
     const changed = await waitPrompt('greet', (p) => p.status === 'pending_approval', 'greet to wait for review')
     expect(changed.approval).toMatchObject({ status: 'changed', previous_description: GREET.description, previous: { text: '[user] Hello there' } })
     expect(changed.approval.hash).not.toBe(before.approval.hash)
+    // it waits for the user like a tool: counted in the server list and in "waiting for approval"
+    const servers = await serve.api<{ servers: Array<{ name: string; prompt_counts: Record<string, number> }> }>('GET', '/api/v1/servers')
+    expect(servers.json.servers.find((x) => x.name === 'pt')?.prompt_counts).toMatchObject({ callable: 1, pending_approval: 1 })
+    expect((await serve.api<{ pending_approvals: number }>('GET', '/api/v1/status')).json.pending_approvals).toBe(1)
 
     // a decision on a definition nobody saw is refused
     const stale = await act('greet', 'approve', { hash: before.approval.hash })

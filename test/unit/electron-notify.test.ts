@@ -13,6 +13,7 @@ const s = (over: Partial<Summary>): Summary => ({
   reviewServers: [],
   needsSignIn: [],
   pendingTools: {},
+  pendingPrompts: {},
   waiting: 0,
   failing: [],
   ...over,
@@ -35,6 +36,13 @@ describe('notifications for things that start waiting', () => {
     expect(whatStartedWaiting(s({ pendingTools: { gh: 1 } }), s({ pendingTools: { gh: 3 } }))).toEqual({
       title: 'Toolgate: 2 tools wait for approval',
       body: '2 tools of "gh" are new or changed. Open Toolgate to review.',
+    })
+  })
+
+  it('a prompt changed on a server (issue 27)', () => {
+    expect(whatStartedWaiting(s({}), s({ pendingPrompts: { gh: 1 } }))).toEqual({
+      title: 'Toolgate: 1 prompt waits for approval',
+      body: '1 prompt of "gh" is new or changed. Open Toolgate to review.',
     })
   })
 

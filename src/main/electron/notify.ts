@@ -1,5 +1,5 @@
 // Desktop notifications when something starts waiting for the user: a new server to review,
-// tools that became pending/changed, an agent's access request, a server that needs sign-in, or a
+// tools or prompts that became pending/changed, an agent's access request, a server that needs sign-in, or a
 // call that waits for the user's OK. The first snapshot is the baseline (no notification at start;
 // the tray icon already shows it).
 import type { ServersSummary as Summary } from '../../shared/summary'
@@ -24,17 +24,27 @@ export function whatStartedWaiting(prev: Summary, next: Summary): Note | null {
       lines.push(`${delta} tool${delta === 1 ? '' : 's'} of "${name}" ${delta === 1 ? 'is' : 'are'} new or changed.`)
     }
   }
+  let prompts = 0
+  for (const [name, n] of Object.entries(next.pendingPrompts)) {
+    const delta = n - (prev.pendingPrompts[name] ?? 0)
+    if (delta > 0) {
+      prompts += delta
+      lines.push(`${delta} prompt${delta === 1 ? '' : 's'} of "${name}" ${delta === 1 ? 'is' : 'are'} new or changed.`)
+    }
+  }
   const signIn = next.needsSignIn.filter((name) => !prev.needsSignIn.includes(name))
   for (const name of signIn) lines.push(`Server "${name}" needs you to sign in.`)
   if (lines.length === 0) return null
-  if (tools === 0 && newServers.length === 0) {
+  if (tools === 0 && prompts === 0 && newServers.length === 0) {
     return {
       title: `Toolgate: ${signIn.length === 1 ? 'a server needs' : `${signIn.length} servers need`} sign-in`,
       body: `${lines.join(' ')} Open Toolgate to sign in.`,
     }
   }
+  if (prompts > 0 && tools === 0 && newServers.length === 0)
+    return { title: `Toolgate: ${prompts} prompt${prompts === 1 ? ' waits' : 's wait'} for approval`, body: `${lines.join(' ')} Open Toolgate to review.` }
   const title =
-    tools > 0 && newServers.length > 0
+    (tools > 0 || prompts > 0) && newServers.length > 0
       ? 'Toolgate: servers and tools wait for approval'
       : tools > 0
         ? `Toolgate: ${tools} tool${tools === 1 ? ' waits' : 's wait'} for approval`

@@ -21,8 +21,9 @@ export function Attention({ summary, asking }: { summary: ServersSummary; asking
       card?.scrollIntoView?.({ block: 'start', behavior: 'smooth' })
     }, 0)
   }
-  const { failing, waiting, reviewServers, pendingTools, needsSignIn } = summary
+  const { failing, waiting, reviewServers, pendingTools, pendingPrompts, needsSignIn } = summary
   const tools = Object.values(pendingTools).reduce((a, b) => a + b, 0)
+  const prompts = Object.values(pendingPrompts).reduce((a, b) => a + b, 0)
   if (failing.length === 0 && waiting === 0 && asking === 0 && needsSignIn.length === 0) {
     return (
       <span className="attention attention--calm" data-attention="none">
@@ -33,6 +34,7 @@ export function Attention({ summary, asking }: { summary: ServersSummary; asking
   const detail = [
     reviewServers.length ? plural(reviewServers.length, 'server to review', 'servers to review') : '',
     tools ? plural(tools, 'tool', 'tools') : '',
+    prompts ? plural(prompts, 'prompt', 'prompts') : '',
   ]
     .filter(Boolean)
     .join(', ')
@@ -50,7 +52,7 @@ export function Attention({ summary, asking }: { summary: ServersSummary; asking
             type="button"
             className="waiting attention-item"
             data-attention="waiting"
-            onClick={() => goTo(reviewServers[0] ?? Object.keys(pendingTools)[0])}
+            onClick={() => goTo(reviewServers[0] ?? Object.keys(pendingTools)[0] ?? Object.keys(pendingPrompts)[0])}
           >
             {waiting} waiting for approval
           </button>

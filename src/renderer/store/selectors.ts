@@ -15,5 +15,5 @@ export function nonZeroCounts(server: ServerInfo): Array<{ status: ToolStatus; n
 
 /** Whether a server's card opens by itself: something in it waits for the user. */
 export function opensByDefault(server: ServerInfo, all: readonly ServerInfo[]): boolean {
-  return all.length === 1 || (server.counts.pending_approval ?? 0) > 0
+  return all.length === 1 || (server.counts.pending_approval ?? 0) > 0 || (server.prompt_counts?.pending_approval ?? 0) > 0
 }

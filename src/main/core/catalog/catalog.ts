@@ -328,7 +328,7 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
   }
 
   /** `{callable, <status>: n}` over the given entries; zero statuses omitted unless `full`. */
-  static counts(entries: Iterable<CatalogEntry>, full = false): StatusCounts {
+  static counts(entries: Iterable<Pick<CatalogEntry, 'status'>>, full = false): StatusCounts {
     const c: Record<string, number> = { callable: 0 }
     if (full) for (const s of LOCK_STATUSES) c[s] = 0
     for (const e of entries) c[e.status] = (c[e.status] ?? 0) + 1

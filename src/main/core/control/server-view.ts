@@ -49,6 +49,7 @@ export function serverInfo(
     state: serverState(catalog, connections, s),
     last_error: lastError(catalog, connections, s),
     counts: Catalog.counts(catalog.entries(s.name), true),
+    prompt_counts: Catalog.counts(catalog.prompts.entries(s.name), true),
     trust: s.trust,
     target: describeTarget(s),
     launch: describeLaunch(s),
