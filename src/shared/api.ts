@@ -14,7 +14,7 @@ export type StatusCounts = { callable: number } & Partial<Record<LockStatus, num
 
 export type QuarantineSource = 'config' | 'user' | 'review'
 
-/** What an isolated stdio server may touch beyond the read-only filesystem (README "Isolation"). */
+/** What an isolated stdio server may touch beyond the read-only filesystem (docs/isolation.md). */
 export interface SandboxProfileInfo {
   /** its network: true = outbound connections, false = none, a list = only those hosts (through Toolgate's egress proxy); never the host's loopback (see `loopback`) */
   network: boolean | string[]
@@ -26,7 +26,7 @@ export interface SandboxProfileInfo {
   fs_write: string[]
 }
 
-/** How a server is isolated from the rest of the machine (CONTRACT §7: `data-isolated`). */
+/** How a server is isolated from the rest of the machine (docs/contract.md §7: `data-isolated`). */
 export interface IsolationInfo {
   isolated: boolean
   /** the sandbox in use when isolated */
@@ -50,7 +50,7 @@ export interface TimedGrantInfo {
   then: string
 }
 
-/** Where a server's OAuth sign-in stands (README "Remote servers"). */
+/** Where a server's OAuth sign-in stands (docs/remote-servers.md). */
 export type AuthState = 'signed_in' | 'needs_sign_in' | 'signing_in' | 'not_signed_in' | 'not_applicable'
 
 /** A server's sign-in as the window shows it: present once OAuth is known to apply (signed in, needs or is doing a sign-in). */
@@ -220,7 +220,7 @@ export interface ConnectSnippet {
   snippet: string
 }
 
-/** What protects the secret store (README "Secrets"); `warning` when it is only a key file. */
+/** What protects the secret store (docs/secrets.md); `warning` when it is only a key file. */
 export interface SecretStoreInfo {
   backend: 'safe-storage' | 'keychain' | 'file' | 'none'
   protected_by: string

@@ -1,4 +1,4 @@
-// The mcp_config.json schema (CONTRACT.md §2). Pure zod: used by the core to validate the
+// The mcp_config.json schema (docs/contract.md §2). Pure zod: used by the core to validate the
 // operator's file and by the UI to know the shape.
 import { z } from 'zod'
 import { findReferences, referenceProblem, referencingStrings, withPlaceholders } from './secret-refs'
@@ -55,7 +55,7 @@ const SandboxObjectSchema = z.strictObject({
 const SANDBOX_SHAPE = 'sandbox must be false (no isolation) or an object {"fs_read": [paths], "fs_write": [paths], "network": true|false, "loopback": [ports]}'
 
 /**
- * A stdio server's isolation (CONTRACT §7): absent or `true` = the default profile; an object
+ * A stdio server's isolation (docs/contract.md §7): absent or `true` = the default profile; an object
  * grants paths and sets the network; `false` = the operator's opt-out (runs unisolated).
  */
 export const SandboxSchema = z.union([z.boolean(), SandboxObjectSchema], {

@@ -124,12 +124,12 @@ export const ConfirmationFilterSchema = z
   .strict()
 export type ConfirmationFilter = z.infer<typeof ConfirmationFilterSchema>
 
-/** The answer an agent gets when the user denies (CONTRACT §7). */
+/** The answer an agent gets when the user denies (docs/contract.md §7). */
 export function declinedText(tool: string): string {
   return `CALL_DECLINED: the user declined this call of ${tool}; it was not run. Do not repeat it unless the user asks you to; continue without it or tell the user what you could not do.`
 }
 
-/** The answer an agent gets when nobody answered in time (CONTRACT §7). */
+/** The answer an agent gets when nobody answered in time (docs/contract.md §7). */
 export function timeoutText(tool: string, seconds: number): string {
   return `CALL_DECLINED (timeout): nobody confirmed this call of ${tool} within ${seconds} s; it was not run. Ask the user to watch for the confirmation in the Toolgate window or tray, then call again.`
 }

@@ -1,4 +1,4 @@
-// The one client of the control API (CONTRACT.md §5): the Api over HTTP with `fetch` only, used by
+// The one client of the control API (docs/contract.md §5): the Api over HTTP with `fetch` only, used by
 // the web UI and by the CLI's operator commands. Each operation's request comes from the table
 // (operations.ts); it sends the admin key and turns `{"error": {code, message}}` answers into
 // ApiError; events come over SSE (sse.ts).

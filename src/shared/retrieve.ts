@@ -1,4 +1,4 @@
-// The JSON shapes of retrieve_tools (CONTRACT.md §3). Key order matters: the objects are
+// The JSON shapes of retrieve_tools (docs/contract.md §3). Key order matters: the objects are
 // built in exactly this order and serialized with JSON.stringify.
 import type { CallWith, ToolAnnotations } from './call-variant'
 import type { LockStatus } from './statuses'

@@ -1,4 +1,4 @@
-// The six lock statuses of CONTRACT.md §3, in precedence order (first match wins), and the
+// The six lock statuses of docs/contract.md §3, in precedence order (first match wins), and the
 // remediation sentence for each. Every surface (discovery, call rejection, server counts,
 // control API, UI) takes its wording from here, so a config lock is described the same way
 // everywhere and never as something the user can toggle.
@@ -48,7 +48,7 @@ export function remediationFor(status: LockStatus, operatorHold = false): string
 
 export const DISCOVERY_HINT = 'Run retrieve_tools with include_disabled:true to see locked capabilities and remediation.'
 
-/** The text of a call rejected because the tool is locked (CONTRACT.md §3 "Calling a locked tool"). */
+/** The text of a call rejected because the tool is locked (docs/contract.md §3 "Calling a locked tool"). */
 export function blockedMessage(status: LockStatus, operatorHold = false): string {
   return `TOOL_BLOCKED (${status}): ${remediationFor(status, operatorHold)} ${DISCOVERY_HINT}`
 }
@@ -67,7 +67,7 @@ export const STATUS_LABEL: Readonly<Record<ToolStatus, string>> = {
 export const SERVER_STATES = ['connected', 'connecting', 'stopped', 'error', 'quarantined', 'disabled', 'needs_auth'] as const
 export type ServerState = (typeof SERVER_STATES)[number]
 
-/** What an agent gets when it calls a tool of a server in needs_auth (CONTRACT §7): one sentence, for the user. */
+/** What an agent gets when it calls a tool of a server in needs_auth (docs/contract.md §7): one sentence, for the user. */
 export function signInMessage(server: string): string {
   return `Server "${server}" needs the user to sign in in Toolgate: ask the user to click Sign in on ${server} in the Toolgate window (or run \`toolgate auth login ${server}\`).`
 }

@@ -121,7 +121,7 @@ describe('activity over a live `toolgate serve`', () => {
     expect((await get('?server=notes&kind=call')).json.events.length).toBe(6)
     expect(await ids('?since=10m')).toEqual(all.map((e) => e.id))
     expect(await ids(`?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([])
-    // an empty parameter is no filter (a form or the URL template of CONTRACT §7 sends them)
+    // an empty parameter is no filter (a form or the URL template of docs/contract.md §7 sends them)
     expect(await ids('?agent=&server=&tool=&kind=&outcome=&since=&limit=&cursor=')).toEqual(all.map((e) => e.id))
     expect(await ids('?agent=&server=notes&kind=call')).toEqual(all.filter((e) => e.kind === 'call' && e.server === 'notes').map((e) => e.id))
     const p1 = (await get('?limit=3')).json

@@ -131,7 +131,7 @@ describe('a tool without annotations is treated as destructive', () => {
     expect(annotated).toBeDefined()
     expect(Object.keys(annotated as Entry)).toEqual(['name', 'server', 'description', 'inputSchema', 'annotations', 'call_with', 'score'])
     expect(annotated?.call_with).toBe('call_tool_read')
-    // the same bytes from the control API's search (CONTRACT §5)
+    // the same bytes from the control API's search (docs/contract.md §5)
     const api = await apiRequest(serve, 'GET', `/api/v1/search?q=repository&limit=10`)
     expect(api.text).toBe(text)
 

@@ -233,7 +233,7 @@ describe('fuzzing the control API of `toolgate serve`', () => {
       const r = await rawRequest(url, { headers: auth() })
       check(`GET search ${url.slice(serve.url.length, serve.url.length + 200)} (#${n})`, r, (s) => s === 200 || s === 400 || s === 414 || s === 431)
       if (r.status === 200 && params.getAll('q').length === 1 && !url.endsWith('%E0%A4%A')) {
-        // the same arguments through retrieve_tools give the same bytes (CONTRACT §5)
+        // the same arguments through retrieve_tools give the same bytes (docs/contract.md §5)
         const args: Record<string, unknown> = { query: params.get('q') }
         if (params.has('limit')) args.limit = Number(params.get('limit'))
         if (params.has('include_disabled')) args.include_disabled = ['true', '1'].includes(params.get('include_disabled') as string)

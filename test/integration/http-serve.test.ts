@@ -1,6 +1,6 @@
 // `toolgate serve` over HTTP, end to end: authentication (admin key as Bearer or X-API-Key, agent
 // tokens), DNS-rebinding defense (Host and Origin), body size limit, sessions, the web UI, agent
-// scope on /mcp, and the shapes of the control API (CONTRACT.md §4, §5).
+// scope on /mcp, and the shapes of the control API (docs/contract.md §4, §5).
 import { randomUUID, createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'

@@ -177,7 +177,7 @@ describe('access requests under attack', () => {
   it('malformed answers and filters are 400s that say what is wrong, and change nothing', async () => {
     const a = jsonOf<Answer>(await (await as('alice')).call('request_access', { name: 'off:edit_notes', reason: 'edit' }))
     const id = a.request_id as string
-    // an empty status is no filter (CONTRACT §7 writes the route as `?status=`)
+    // an empty status is no filter (docs/contract.md §7 writes the route as `?status=`)
     expect((await list('?status=')).map((r) => r.id)).toEqual((await list()).map((r) => r.id))
     expect((await list('?status=')).some((r) => r.id === id)).toBe(true)
     for (const q of ['?status=bogus', '?agent=alice']) {

@@ -1,4 +1,4 @@
-// CONTRACT.md §2: mcp_config.json loads in both styles, gets the documented defaults, and every
+// docs/contract.md §2: mcp_config.json loads in both styles, gets the documented defaults, and every
 // error names the file, the JSON path and the problem.
 import fs from 'node:fs'
 import path from 'node:path'

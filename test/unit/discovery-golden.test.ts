@@ -1,4 +1,4 @@
-// CONTRACT.md §3 rule 1: without include_disabled the response is byte-for-byte what a build
+// docs/contract.md §3 rule 1: without include_disabled the response is byte-for-byte what a build
 // without the feature returns. Golden files pin the exact bytes; absent and false are identical.
 //
 // The golden files are regenerated only deliberately:

@@ -1,4 +1,4 @@
-// Issue 4 / CONTRACT.md §3 rules 1–8: agents can opt in to see locked tools (include_disabled),
+// Issue 4 / docs/contract.md §3 rules 1–8: agents can opt in to see locked tools (include_disabled),
 // every status is reachable, untrusted text is never shown, the cap, remediation, the notice,
 // rule 6, scope before classification, and discovery never makes anything callable.
 import fs from 'node:fs'

@@ -1,4 +1,4 @@
-// CONTRACT.md §3 "Calling a locked tool" and the call_tool_* variants, through the real agent
+// docs/contract.md §3 "Calling a locked tool" and the call_tool_* variants, through the real agent
 // MCP server and an SDK client. No upstream runs in these tests: a call that got past the gate
 // would answer "not running", so every TOOL_BLOCKED answer proves the gate answered on its own.
 import { beforeAll, describe, expect, it } from 'vitest'

@@ -1,4 +1,4 @@
-// CONTRACT.md §3 `upstream_servers`: list/get entries (key order, per-status tool counts only
+// docs/contract.md §3 `upstream_servers`: list/get entries (key order, per-status tool counts only
 // when something is locked), add always lands quarantined, remove/enable/disable/restart only
 // when the operator allows agent server changes, scope on every operation.
 import fs from 'node:fs'
@@ -8,7 +8,7 @@ import { approveServer } from '../../src/main/core/catalog/decisions'
 import { agentSession, buildWorld, makeFixture, READ, runServer, tool, WORLD_CONFIG, type Fixture } from '../helpers/catalog-fixture'
 
 const ENTRY_KEYS = ['name', 'protocol', 'enabled', 'quarantined', 'state', 'last_error', 'tools', 'isolation', 'protocol_version']
-/** These stdio servers run in bwrap on this machine (README "Isolation"); never connected here, so no protocol version yet. */
+/** These stdio servers run in bwrap on this machine (docs/isolation.md); never connected here, so no protocol version yet. */
 const ISOLATED = { isolation: { isolated: true }, protocol_version: null }
 
 async function op(fx: Fixture, args: Record<string, unknown>, scope?: Parameters<typeof agentSession>[1], agentIn?: Awaited<ReturnType<typeof agentSession>>) {

@@ -1,4 +1,4 @@
-// The `oauth` key of an HTTP server entry (README "Remote servers"): a client secret is never
+// The `oauth` key of an HTTP server entry (docs/remote-servers.md): a client secret is never
 // written in the config (only a ${secret:NAME} reference), it is resolved like other references
 // when the server starts and joins the values every message is masked with.
 import { describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 // The table of operations (src/shared/operations.ts) and what derives from it: every operation's
-// HTTP route as CONTRACT §5/§7 writes it (literal paths, written here by hand), a request decoded
+// HTTP route as docs/contract.md §5/§7 writes it (literal paths, written here by hand), a request decoded
 // by the router back into the arguments the client encoded, the body rules (ignored, refused,
 // per action), the IPC argument checks, and an operation added to a table of its own reaching
 // both halves with nothing else written.
@@ -14,7 +14,7 @@ import { OP_NAMES, OPERATIONS, PROMPT_ACTION_OPTIONS, SERVER_ACTION_OPTIONS, TOO
 const H = 'a'.repeat(64)
 
 /**
- * One call of every operation and the request CONTRACT §5/§7 says it is (method, path under
+ * One call of every operation and the request docs/contract.md §5/§7 says it is (method, path under
  * /api/v1, body); last, where the router's arguments differ from the call's: a query's values are
  * strings (the activity store coerces them), no filter is {}, a tool absent from the path is none.
  */

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // The Activity view against the real control service and the real activity recorder (buildWorld:
 // every status): agents' searches and calls made through real agent sessions show up with the
-// CONTRACT §7 markers, live, filtered, in a detail drawer, and the search demand leads to the
+// docs/contract.md §7 markers, live, filtered, in a detail drawer, and the search demand leads to the
 // locked tool in one click.
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'

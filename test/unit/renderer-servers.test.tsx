@@ -25,7 +25,7 @@ async function worldWithHold() {
 }
 
 describe('server list', () => {
-  it('marks each server with its name and state (CONTRACT §6)', async () => {
+  it('marks each server with its name and state (docs/contract.md §6)', async () => {
     renderApp(await worldApi())
     await loaded()
     const marks = [...document.querySelectorAll('[data-server]')].map((e) => [e.getAttribute('data-server'), e.getAttribute('data-state')])

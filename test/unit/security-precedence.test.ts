@@ -1,4 +1,4 @@
-// CONTRACT.md §3 rule 2: six statuses, exactly one per locked tool, first match wins:
+// docs/contract.md §3 rule 2: six statuses, exactly one per locked tool, first match wins:
 // server_disabled → disabled_by_config → server_quarantined → disabled_by_user → pending_approval
 // → disabled_unknown. Checked for every combination of facts on a real catalog where each fact was
 // produced the way it happens in real life (config edits, user decisions, upstream tool lists, a

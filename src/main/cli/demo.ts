@@ -26,7 +26,7 @@ export function exampleServer(
 }
 
 export async function demo(o: { listen: string }): Promise<void> {
-  // The data dir holds the keys, so upstreams never see it (README "Isolation"): the files the
+  // The data dir holds the keys, so upstreams never see it (docs/isolation.md): the files the
   // servers work on live beside it and are granted to them.
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-demo-'))
   // The temp dir goes on every way out: Ctrl+C, SIGTERM, an error, a normal exit.

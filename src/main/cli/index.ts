@@ -1,4 +1,4 @@
-// The toolgate command line (CONTRACT.md §1).
+// The toolgate command line (docs/contract.md §1).
 import fs from 'node:fs'
 import path from 'node:path'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'

@@ -59,7 +59,7 @@ export interface CoreOptions {
    * operator commands while nothing owns the data dir.
    */
   offline?: boolean
-  /** the app's Electron safeStorage, sealing the secret store's key (README "Secrets") */
+  /** the app's Electron safeStorage, sealing the secret store's key (docs/secrets.md) */
   secretSealer?: SecretSealer | null
 }
 
@@ -176,7 +176,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       }
     }
     // OAuth sign-in of HTTP servers: tokens in the secret store's "oauth" namespace, the browser's
-    // redirect back to this process's loopback listener (README "Remote servers")
+    // redirect back to this process's loopback listener (docs/remote-servers.md)
     const oauth = new OAuthService({
       slots: secrets.namespace('oauth'),
       storedIn: () => `the secret store (${secrets.info().protected_by})`,
@@ -187,7 +187,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const detachOAuth = manager.attachOAuth(oauth)
     // a sign-in started, ended or failed: the window shows the server's sign-in state
     oauth.on('changed', (server) => events.serversChanged([server]))
-    // a server removed while Toolgate was not running: its sign-in ends now (README "Remote servers")
+    // a server removed while Toolgate was not running: its sign-in ends now (docs/remote-servers.md)
     const orphans = oauth.endSignInsNotIn(config.servers.map((s) => s.name))
     if (orphans.length) logger.info({ servers: orphans }, 'ended the sign-ins of servers no longer in the config')
 

@@ -38,7 +38,7 @@ export class UpstreamManager {
   constructor(
     private readonly catalog: Catalog,
     private readonly logger: Logger,
-    /** what stdio upstreams must never see (README "Isolation") */
+    /** what stdio upstreams must never see (docs/isolation.md) */
     private readonly sandbox?: SandboxContext,
     /** offline: never start anything (operator commands while no owner runs) */
     private readonly opts: { offline?: boolean } = {},

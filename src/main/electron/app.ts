@@ -96,7 +96,7 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
   if ('file' in entry) installCsp(session.defaultSession)
   installPermissionPolicy(session.defaultSession, { url: (u) => isRendererUrl(u, entry), origin: (o) => isRendererOrigin(o, entry) })
   try {
-    // safeStorage works only after 'ready'; it seals the secret store's key (README "Secrets")
+    // safeStorage works only after 'ready'; it seals the secret store's key (docs/secrets.md)
     const secretSealer = safeStorageSealer(safeStorage)
     core = await startCore({ configPath: args.configPath, dataDir: args.dataDir, listen: args.listen, serveHttp: true, kind: 'app', secretSealer })
   } catch (err) {

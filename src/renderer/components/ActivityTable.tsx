@@ -1,5 +1,5 @@
 // The live table of the activity record: time, agent, what (tool, query or decision), outcome.
-// Each row carries data-activity / data-outcome / data-agent (CONTRACT §7) and opens its details.
+// Each row carries data-activity / data-outcome / data-agent (docs/contract.md §7) and opens its details.
 // Agents write the queries, tool ids and client names: they are shown with control, bidi and
 // invisible characters as \u escapes (React already escapes markup).
 import { actorOf, type ActivityEvent } from '../../shared/activity'

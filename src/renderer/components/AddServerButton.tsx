@@ -1,4 +1,4 @@
-// The Add server button (CONTRACT §7): opens the form.
+// The Add server button (docs/contract.md §7): opens the form.
 import { useApp } from '../store/context'
 
 export function AddServerButton() {

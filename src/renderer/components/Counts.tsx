@@ -1,4 +1,4 @@
-// Per-status tool counts of a server (CONTRACT.md §6: data-count holds exactly the number).
+// Per-status tool counts of a server (docs/contract.md §6: data-count holds exactly the number).
 import type { ServerInfo } from '../../shared/api'
 import { STATUS_LABEL, type ToolStatus } from '../../shared/statuses'
 import { nonZeroCounts } from '../store/selectors'

@@ -1,5 +1,5 @@
 // The answer of retrieve_tools, rendered (or shown raw). Each entry carries data-result /
-// data-status (CONTRACT.md §6). Descriptions are upstream text: rendered as text only.
+// data-status (docs/contract.md §6). Descriptions are upstream text: rendered as text only.
 import type { RetrieveResponse } from '../../shared/retrieve'
 import { isLockStatus } from '../../shared/statuses'
 import { useApp } from '../store/context'

@@ -1,5 +1,5 @@
 // One server: its state, lock badges, counts and actions; opened, the list of its tools.
-// The container carries data-server / data-state (CONTRACT.md §6).
+// The container carries data-server / data-state (docs/contract.md §6).
 import { useEffect } from 'react'
 import type { ServerInfo } from '../../shared/api'
 import { useApp } from '../store/context'

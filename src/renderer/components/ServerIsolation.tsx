@@ -1,4 +1,4 @@
-// A server's isolation (README "Isolation"): the badge beside its state, and the permissions it
+// A server's isolation (docs/isolation.md): the badge beside its state, and the permissions it
 // runs with, shown when the card is open. "Not isolated" is a risk and says why.
 import type { ServerInfo } from '../../shared/api'
 import { Badge } from './Badge'

@@ -1,5 +1,5 @@
 // One tool: its status badge, its call variant (and, without annotations, its classification), and
-// only the action that fits (CONTRACT.md §6 markers).
+// only the action that fits (docs/contract.md §6 markers).
 import { useId } from 'react'
 import type { ToolAction, ToolInfo } from '../../shared/api'
 import { useApp } from '../store/context'

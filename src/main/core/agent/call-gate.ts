@@ -1,4 +1,4 @@
-// The one gate every call to an upstream tool passes (CONTRACT.md §3, §4): id → scope → server
+// The one gate every call to an upstream tool passes (docs/contract.md §3, §4): id → scope → server
 // lock → status → variant. A call that fails here never reaches the upstream. A server that is
 // off or quarantined answers TOOL_BLOCKED for every tool name, known or not (issue 11 §1).
 import { blockedMessage } from '../../../shared/statuses'

@@ -1,4 +1,4 @@
-// The agent-facing MCP server (CONTRACT.md §3): retrieve_tools, call_tool_read/write/destructive,
+// The agent-facing MCP server (docs/contract.md §3): retrieve_tools, call_tool_read/write/destructive,
 // describe_tool and upstream_servers, over any transport, in both protocol eras (SDK v2's Server:
 // one handler set serves 2025 sessions and 2026-07-28 requests alike). One instance per session
 // (2025) or per request (2026-07-28, HTTP), always bound to the agent scope of the credential, so

@@ -1,4 +1,4 @@
-// Agent scope (CONTRACT.md §2 `agents`, §3 rule 7): which servers and call variants an agent may
+// Agent scope (docs/contract.md §2 `agents`, §3 rule 7): which servers and call variants an agent may
 // use. Applied before anything else on every surface; out-of-scope tools simply do not exist
 // for that agent. A scope is live (issue 11, point 5): it reads the agent from the current
 // config on every question, so narrowing or removing an agent applies to open sessions at once.

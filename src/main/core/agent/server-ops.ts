@@ -1,4 +1,4 @@
-// upstream_servers (CONTRACT.md §3): list/get for any agent (within scope); add always lands in
+// upstream_servers (docs/contract.md §3): list/get for any agent (within scope); add always lands in
 // quarantine; remove/enable/disable/restart only when the operator allows agent server changes.
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { z } from 'zod'

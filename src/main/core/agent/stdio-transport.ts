@@ -1,6 +1,6 @@
 // MCP over stdio, newline-delimited JSON-RPC. Unlike the SDK's transport (2.4.0 too), a line
 // that is not JSON gets a parse error (-32700, id null) and a malformed message an invalid-request
-// error, and the session goes on (CONTRACT.md §4). A line longer than MAX_LINE_BYTES is refused as
+// error, and the session goes on (docs/contract.md §4). A line longer than MAX_LINE_BYTES is refused as
 // soon as that many bytes arrived without a newline (never buffered whole); the rest of it, up to
 // its newline, is dropped. A JSON-RPC batch (an array: protocol 2025-03-26 allows them, later
 // versions do not) is answered with one array of the responses to its requests. Nothing but

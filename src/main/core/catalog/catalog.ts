@@ -43,7 +43,7 @@ export interface CatalogEntry {
   readonly annotationsMissing: boolean
   /** the operator's or the user's class for this definition, when there is one (it decides only where the server's hints are not stricter) */
   readonly classification?: Classification
-  /** CONTRACT §3 rule 6: on a quarantined server and denied by config → never surfaced by discovery */
+  /** docs/contract.md §3 rule 6: on a quarantined server and denied by config → never surfaced by discovery */
   readonly hidden: boolean
   /** the server is held in quarantine by the operator (config "quarantined": true): its own remediation */
   readonly operatorHold: boolean

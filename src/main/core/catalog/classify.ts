@@ -1,4 +1,4 @@
-// The one classifier (CONTRACT.md §3 rule 2): a tool's status is a pure function of its facts
+// The one classifier (docs/contract.md §3 rule 2): a tool's status is a pure function of its facts
 // (derived in facts.ts). Discovery, call enforcement, server counts, the control API and the UI
 // all use this.
 import type { ToolStatus } from '../../../shared/statuses'

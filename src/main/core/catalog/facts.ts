@@ -17,7 +17,7 @@ import type { Approval } from './classify'
 import type { ToolDefinition } from '../../../shared/tool-definition'
 import { serverIdentity, toolHash } from './hash'
 
-/** Why a server is quarantined, or null when it is not (CONTRACT §4: config hold first, then the user, then review). */
+/** Why a server is quarantined, or null when it is not (docs/contract.md §4: config hold first, then the user, then review). */
 export function quarantineOf(config: Config, state: Readonly<State>, s: ServerConfig): QuarantineSource | null {
   const rec = state.servers[s.name]
   if (s.quarantined === true) return 'config'
@@ -41,7 +41,7 @@ export function serverLockOf(
   return q ? { status: 'server_quarantined', operatorHold: q === 'config' } : null
 }
 
-/** Fail closed (CONTRACT §4, issue 3): after an unreadable state file, servers that existed then take no baseline until reviewed. */
+/** Fail closed (docs/contract.md §4, issue 3): after an unreadable state file, servers that existed then take no baseline until reviewed. */
 export function isFailClosed(state: Readonly<State>, server: string): boolean {
   const fc = state.fail_closed
   if (!fc || state.servers[server]?.baseline_taken) return false

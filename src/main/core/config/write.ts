@@ -49,7 +49,7 @@ export function writeConfigFile(file: string, raw: unknown, layout?: JsonLayout)
     keep = read.exists ? read.layout : undefined
   }
   // A running sandbox that could only cover the file itself loses the cover when a new file is
-  // renamed over it (README "Isolation"): then the file is rewritten in place.
+  // renamed over it (docs/isolation.md): then the file is rewritten in place.
   if (coveredInPlace(file)) fs.writeFileSync(file, formatJson(raw, keep ?? DEFAULT_LAYOUT))
   else writeJsonFile(file, raw, keep)
   if (carriesSecrets(raw) && (fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600)

@@ -62,7 +62,7 @@ export function serverInfo(
   }
 }
 
-/** The `upstream_servers` entry (CONTRACT.md §3): keys in contract order, `tools` only when something is locked. */
+/** The `upstream_servers` entry (docs/contract.md §3): keys in contract order, `tools` only when something is locked. */
 export function agentServerEntry(catalog: Catalog, connections: ConnectionStates, s: ServerConfig, scope: Scope): Record<string, unknown> {
   const entry: Record<string, unknown> = {
     name: s.name,
@@ -80,7 +80,7 @@ export function agentServerEntry(catalog: Catalog, connections: ConnectionStates
   // last, after the contract's keys: whether the server runs isolated, and why not
   const iso = isolationOf(s)
   entry.isolation = iso.isolated ? { isolated: true } : { isolated: false, reason: iso.reason }
-  // the MCP protocol version the server speaks (CONTRACT §8), null before it ever connected
+  // the MCP protocol version the server speaks (docs/contract.md §8), null before it ever connected
   entry.protocol_version = connections.of(s.name).protocolVersion ?? null
   return entry
 }

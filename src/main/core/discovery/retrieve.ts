@@ -1,4 +1,4 @@
-// retrieve_tools (CONTRACT.md §3): callable results ranked by the index, then, on request,
+// retrieve_tools (docs/contract.md §3): callable results ranked by the index, then, on request,
 // locked matches with their status and remediation; a notice when only locked tools matched.
 // The JSON is built key by key in contract order; the same text serves MCP, the control API,
 // `toolgate search` and the UI's search panel.
@@ -126,7 +126,7 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
   return response
 }
 
-/** The notice of a search that found only locked tools (CONTRACT §3). */
+/** The notice of a search that found only locked tools (docs/contract.md §3). */
 export function lockedNotice(n: number): string {
   return `${n} relevant tool(s) exist but are locked; retry with include_disabled:true for details and remediation.`
 }

@@ -1,4 +1,4 @@
-// The control API (CONTRACT.md §5): JSON over HTTP onto the ControlService, SSE for events. The
+// The control API (docs/contract.md §5): JSON over HTTP onto the ControlService, SSE for events. The
 // routes come from the table of operations (shared/operations.ts); two operator extras and the
 // event stream are added here. Errors are {"error": {"code", "message"}} with a fitting status.
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -61,7 +61,7 @@ export async function handleControl(api: Api, extras: ControlExtras, req: Incomi
   const found = matchRoute(OPERATIONS, method, parts)
   if (!found) {
     const route = `${method} ${parts.length ? parts[0] : ''}`
-    throw new ApiError('not_found', `no such endpoint: ${route.trim()} ${url.pathname}; see CONTRACT §5 for the control API`, 404)
+    throw new ApiError('not_found', `no such endpoint: ${route.trim()} ${url.pathname}; see docs/control-api.md for the control API`, 404)
   }
   const spec = OPERATIONS[found.name]
   const args = argsOfRequest(spec, found.params, Object.fromEntries(url.searchParams), body)

@@ -58,7 +58,7 @@ export interface TransportContext {
   maxMessageBytes: number
   /** masks this server's secrets (stderr lines may echo them) */
   redact: (text: string) => string
-  /** stdio: the sandbox to start it in (README "Isolation"); absent = the default data dir's */
+  /** stdio: the sandbox to start it in (docs/isolation.md); absent = the default data dir's */
   sandbox?: SandboxRequest
   /** HTTP: the connection's OAuth session (bearer tokens, renewal on expiry and on 401) */
   auth?: UpstreamAuth | null

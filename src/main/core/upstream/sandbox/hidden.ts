@@ -1,7 +1,7 @@
 // What a sandboxed upstream never sees, in one list with the reason for each entry: Toolgate's
 // own data and config, and the user's credentials (SSH, GPG, cloud CLIs, registry and API
 // tokens, browser profiles, keychains, shell histories, the MCP clients' configs that hold other
-// servers' tokens). Pure: paths in, paths out. README "Isolation" prints the same list.
+// servers' tokens). Pure: paths in, paths out. docs/isolation.md prints the same list.
 import path from 'node:path'
 import { CLIENT_NAMES, clientConfigPath } from '../../clients/paths'
 

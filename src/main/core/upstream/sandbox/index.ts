@@ -1,4 +1,4 @@
-// The sandbox module's public surface: how stdio upstreams are isolated (README "Isolation").
+// The sandbox module's public surface: how stdio upstreams are isolated (docs/isolation.md).
 export { sandboxSupport, type SandboxSupport } from './detect'
 export { networkSupport, type NetworkSupport } from './network'
 export { launchSpec, wantsSandbox, type LaunchSpec, type SandboxRequest } from './launch'
