@@ -345,7 +345,7 @@ describe('confirmation of risky calls over MCP and the control API', () => {
       const json = JSON.stringify(argsOf(tail)) // one key: canonical JSON is plain JSON
       expect(c.args_hmac).toBe(createHmac('sha256', argsKeyOf(serve)).update(json).digest('hex'))
       expect(c.args_bytes).toBe(Buffer.byteLength(json))
-      expect(c.args_text.length).toBeLessThanOrEqual(16 * 1024 + 1) // the documented cap (README), "…" included
+      expect(c.args_text.length).toBeLessThanOrEqual(16 * 1024 + 1) // the documented cap (docs/confirmations.md), "…" included
       expect(c.args_text.endsWith('…')).toBe(true)
       expect(c.args_text).not.toContain(tail)
       expect(c.args_text).not.toMatch(/[\u0000-\u001f]/)

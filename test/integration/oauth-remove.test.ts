@@ -153,7 +153,7 @@ describe('removing a server ends its OAuth sign-in', () => {
     await expectSignInEnded('byagent', token)
   })
 
-  it('deleting the entry from mcp_config.json by hand ends the sign-in too (README: use "enabled": false to pause a server)', async () => {
+  it('deleting the entry from mcp_config.json by hand ends the sign-in too (docs/remote-servers.md: use "enabled": false to pause a server)', async () => {
     await signIn('file')
     const token = heldRefreshToken('file')
     const current = JSON.parse(fs.readFileSync(configPath, 'utf8')) as { mcpServers: Record<string, unknown> }

@@ -42,7 +42,7 @@ const DEFAULT_CASES: Array<[string, RetrieveArgs]> = [
   ['retrieve-default-repository-limit-2.json', { query: 'repository', limit: 2 }],
   ['retrieve-default-read-a-file-notice.json', { query: 'read a file' }],
   ['retrieve-default-no-match.json', { query: 'weather forecast' }],
-  // the one deliberate addition (issue 15, README): a locked tool named exactly gets a notice
+  // the one deliberate addition (docs/search.md): a locked tool named exactly gets a notice
   // (a query with no callable match, so its bytes carry no BM25 score that search tuning moves)
   ['retrieve-default-exact-name-export-secrets.json', { query: 'sketchy:export_secrets' }],
 ]

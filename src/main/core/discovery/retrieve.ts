@@ -112,7 +112,7 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
       response.remediation = remediation
     }
   } else {
-    // the one deliberate addition to the default path (README): a locked tool named exactly
+    // the one deliberate addition to the default path (docs/search.md): a locked tool named exactly
     const exact = exactNameHint(exactLockedMatches(catalog, args.query, scope))
     const count = callable.length === 0 && locked.length > 0 ? lockedNotice(locked.length) : null
     const notice = [exact, count].filter((t): t is string => t !== null).join('. ')
