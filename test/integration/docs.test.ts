@@ -207,7 +207,7 @@ describe('the checkers', () => {
     ['a missing file', 'docs/x.md', 'See [the thing](nothing-here.md).'],
     ['a missing anchor in another page', 'docs/x.md', 'See [its keys](config.md#no-such-section).'],
     ['a missing anchor in the same page', 'docs/x.md', '# Title\n\nSee [below](#below).'],
-    ['a link out of the repository', 'docs/x.md', 'See [the contract](../../shared/CONTRACT.md).'],
+    ['a link out of the repository', 'docs/x.md', 'See [the notes](../../elsewhere.md).'],
     ['a missing image', 'README.md', '![Servers](docs/screenshots/nope.png)'],
   ])('finds %s', (_what, file, md) => {
     expect(linkProblems(file, md)).toHaveLength(1)
