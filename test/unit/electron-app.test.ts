@@ -29,7 +29,7 @@ describe('tray app lifecycle', () => {
     expect(running).not.toBeNull()
     expect(startCore).toHaveBeenCalledTimes(1)
     expect(startCore.mock.calls[0][0]).toMatchObject({ serveHttp: true, dataDir: '/tmp/d', configPath: '/tmp/c.json', kind: 'app' })
-    // the secret store's key is sealed with Electron safeStorage (README "Secrets")
+    // the secret store's key is sealed with Electron safeStorage (docs/secrets.md)
     expect(startCore.mock.calls[0][0].secretSealer?.label).toMatch(/^Electron safeStorage \(/)
     expect(fake.windows).toHaveLength(1)
     const prefs = fake.windows[0].options.webPreferences as Record<string, unknown>
