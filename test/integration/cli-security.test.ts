@@ -1,4 +1,4 @@
-// The security model end to end (docs/contract.md §4): server quarantine, inspect and approve through
+// The security model end to end (CONTRACT.md §4): server quarantine, inspect and approve through
 // the CLI against a live `toolgate serve`, rug-pull detection with a real upstream that changes a
 // description and sends list_changed, user and config locks, identity change, and config errors.
 // The fixture upstreams log every call that reaches them (--log), which is how "never called" is
