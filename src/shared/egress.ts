@@ -1,5 +1,5 @@
 // The egress allowlist of a sandboxed server (`sandbox.network: ["api.github.com", "host:port"]`,
-// CONTRACT §8): how an entry is written, and whether a destination matches. Pure: the config
+// docs/contract.md §8): how an entry is written, and whether a destination matches. Pure: the config
 // schema checks entries with it, Toolgate's egress proxy matches with it.
 
 /** One entry: a host (or `*.` and a domain: its subdomains) and the ports it may be reached on. */

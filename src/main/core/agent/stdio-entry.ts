@@ -5,7 +5,7 @@
 // Anything else (initialize, or a ping before it) is a 2025 client: the agent server is connected
 // to the line transport directly, as the SDK's entry would pin it, without the entry's per-message
 // layer (it re-checked every message with schema-based guards: ~15 µs of CPU per request, most of
-// what SDK v2 added to a stdio request; measured with `npm run bench`, README "Benchmarks").
+// what SDK v2 added to a stdio request; measured with `npm run bench`, docs/benchmarks.md).
 import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import type { LineStdioTransport } from './stdio-transport'

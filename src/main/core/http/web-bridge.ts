@@ -22,7 +22,7 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request
  * 2.4.0) reads: method, URL and `headers.get()` (it reads nothing else once the body is given as
  * `parsedBody`). Building a real fetch Request costs ~30 µs of CPU per request (undici's
  * constructor, a Headers copy, an AbortController): most of what SDK 2 added to a 2025 session's
- * requests. Measured with the bench (README "Benchmarks"); test/integration/agent-eras covers the
+ * requests. Measured with the bench (docs/benchmarks.md); test/integration/agent-eras covers the
  * path. The 2026-07-28 path builds the real Request (the SDK classifies it, reads its signal).
  */
 export function sessionRequestView(req: IncomingMessage): Request {
