@@ -3,6 +3,7 @@
 // ever read approved text. The approval covers name, title, description, schemas and every
 // annotation key; a stricter call variant applies at once, a weaker one waits for the user; the
 // control API gives the approval view the whole previous definition and flags deceptive names.
+import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -70,7 +71,10 @@ describe('agents only ever read approved text', () => {
   beforeAll(async () => {
     assertBuilt()
     const tmp = tempDir('toolgate-approved-defs-')
-    toolsFile = writeJson(path.join(tmp, 'tools.json'), [READ_DOC, EDIT_DOC, NOTE_DOC])
+    // rewritten by the test: in a folder of its own, since files beside the config are shown to a
+    // sandboxed server as they were at its start (see Isolation in the docs)
+    fs.mkdirSync(path.join(tmp, 'upstream'))
+    toolsFile = writeJson(path.join(tmp, 'upstream', 'tools.json'), [READ_DOC, EDIT_DOC, NOTE_DOC])
     const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
       mcpServers: { docs: { command: process.execPath, args: [VERBATIM, '--tools', toolsFile], quarantined: false } },
     })

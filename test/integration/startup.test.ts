@@ -43,13 +43,17 @@ describe('an embedded `toolgate stdio` while its upstreams start', () => {
     beforeAll(async () => {
       assertBuilt()
       tmp = tempDir('toolgate-starting-')
-      gate = path.join(tmp, 'gate')
+      // the gate appears after the server started: in a folder of its own, since the config's
+      // folder is shown to a sandboxed server as it was at its start (see Isolation in the docs)
+      const gateDir = path.join(tmp, 'gate-dir')
+      fs.mkdirSync(gateDir)
+      gate = path.join(gateDir, 'gate')
       const toolsFile = writeJson(path.join(tmp, 'tools.json'), TOOLS)
       const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
         mcpServers: {
           wiki: fixtureEntry(toolsFile, path.join(tmp, 'calls.log'), { quarantined: false }),
           // the gate file is looked for from inside the sandbox
-          slow: { command: process.execPath, args: [MISBEHAVING, '--init-gate', gate], quarantined: false, sandbox: { fs_read: [tmp] } },
+          slow: { command: process.execPath, args: [MISBEHAVING, '--init-gate', gate], quarantined: false, sandbox: { fs_read: [gateDir] } },
         },
       })
       c = await connectStdio(['--config', configPath, '--data-dir', path.join(tmp, 'data')])

@@ -59,7 +59,11 @@ describe('state.json version 1 → 2', () => {
     const dataDir = path.join(tmp, 'data')
     fs.mkdirSync(dataDir, { recursive: true })
     fs.copyFileSync(STATE_V1, path.join(dataDir, 'state.json'))
-    const toolsFile = writeJson(path.join(tmp, 'tools.json'), TOOLS)
+    // the upstream's own folder: files beside the config are shown to a sandboxed server as they
+    // were at its start (the config's folder is masked, docs/isolation.md), so a file the test
+    // rewrites lives in a folder of its own
+    fs.mkdirSync(path.join(tmp, 'upstream'))
+    const toolsFile = writeJson(path.join(tmp, 'upstream', 'tools.json'), TOOLS)
     config = {
       mcpServers: {
         notes: { command: process.execPath, args: [VERBATIM, '--tools', toolsFile], quarantined: false },
@@ -93,7 +97,7 @@ describe('state.json version 1 → 2', () => {
       15_000,
       'envsrv to be quarantined for review',
     )
-    writeJson(path.join(tmp, 'tools.json'), [{ ...TOOLS[0], annotations: { readOnlyHint: true, openWorldHint: true } }, TOOLS[1]])
+    writeJson(path.join(tmp, 'upstream', 'tools.json'), [{ ...TOOLS[0], annotations: { readOnlyHint: true, openWorldHint: true } }, TOOLS[1]])
     const r = await waitForToolStatus(serve, 'notes:list_notes', 'pending_approval')
     expect(r.approval.status).toBe('changed')
   })
