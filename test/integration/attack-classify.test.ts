@@ -158,6 +158,16 @@ describe('classifying tools without annotations', () => {
     expect((await view('force_push')).call_with).toBe('call_tool_destructive')
   }, 60_000)
 
+  it('the CLI says what is wrong: a class that is none (exit 2), a tool that does not exist (exit 1)', async () => {
+    const bad = await runCli(['tools', 'classify', 'github:delete_repository', 'harmless', ...serve.flags])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/class must be read, write or destructive, not "harmless"/)
+    const unknown = await runCli(['tools', 'classify', 'github:nope', 'read', ...serve.flags])
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toMatch(/no known tool "nope"/)
+    expect((await view('delete_repository')).classification).toBeUndefined()
+  }, 60_000)
+
   it("the operator's tool_classes wins over the user: create_repository is write, shown as the operator's, and the user cannot change it", async () => {
     expect(await view('create_repository')).toMatchObject({
       call_with: 'call_tool_write',
