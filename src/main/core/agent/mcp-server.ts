@@ -33,6 +33,7 @@ import type { AccessRequests } from '../requests/access'
 import type { GrantKeeper } from '../grants/keeper'
 import { ApiError } from '../../../shared/api'
 import type { CallConfirmations } from '../requests/confirmations'
+import { completePromptArgument, registerPromptHandlers } from './prompts'
 
 export interface AgentDeps extends ServerOpsDeps {
   catalog: Catalog
@@ -78,7 +79,7 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
   const server = new Server(
     { name: 'toolgate', version: VERSION },
     {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, completions: {} },
       // scoped to the credential: a 2026-07-28 client may keep it, but only for this credential
       cacheHints: { 'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'private' } },
     },
@@ -86,6 +87,17 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
   const recorder = deps.learned ? sessionRecorder(deps.learned) : null
   // The scope is live: an agent narrowed or removed in the config is refused from its next request.
   const gone = (): string => `agent "${scope.agent}" is no longer configured in Toolgate; ask the user (or operator) to add it back to "agents" in the config.`
+
+  registerPromptHandlers(server, deps, scope, gone)
+  server.setRequestHandler('completion/complete', async (req, ctx) => {
+    if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
+    const { ref } = req.params
+    if (ref.type === 'ref/prompt') return (await completePromptArgument(deps, scope, { ...req.params, ref }, ctx.mcpReq.signal)) as never
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `unknown resource template "${ref.uri}"; resources/templates/list names the templates you can complete.`,
+    )
+  })
 
   server.setRequestHandler('tools/list', async () => {
     if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())

@@ -442,6 +442,11 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
 
   // ---- prompts ------------------------------------------------------------------------------
 
+  /** Lists the prompts again (a prompt answered other text than it listed); nothing when not connected. */
+  relistPrompts(): void {
+    if (this.conn) this.onPromptListChanged(this.conn)
+  }
+
   /** Lists the prompts (after connect, and on notifications/prompts/list_changed); one listing at a time per connection. */
   private onPromptListChanged(conn: UpstreamConnection): void {
     if (conn !== this.conn) return

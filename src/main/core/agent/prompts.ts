@@ -1,0 +1,136 @@
+// Prompts for agents (issue 27 point 1): prompts/list offers the callable prompts of the servers
+// in the agent's scope as `<server>__<prompt>` with their approved definitions; prompts/get
+// relays to the server under the prompt's own name and answers with the approved description.
+// A prompt that needs no argument is checked again when it is read: the messages the server
+// answers must be the ones the user approved (their hash is part of the approval), else the agent
+// gets an error, nothing of the new text, and the server's prompts are listed again (the change
+// then waits for the user). completion/complete relays for a prompt's arguments.
+import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server'
+import type { Catalog } from '../catalog/catalog'
+import type { PromptEntry } from '../catalog/prompts'
+import { messagesDigest } from '../upstream/prompts'
+import { UpstreamCallError } from '../upstream/types'
+import type { UpstreamManager } from '../upstream-manager'
+import type { Logger } from '../log'
+import type { Scope } from './scope'
+
+export interface PromptDeps {
+  catalog: Catalog
+  manager: UpstreamManager
+  logger: Logger
+}
+
+/** `_meta` key naming what Toolgate relays a name to ("server:prompt", "server:tool"; CONTRACT §8). */
+export const TOOLGATE_ID_KEY = 'toolgate/id'
+
+/** The prompts an agent may read: callable, on a server in its scope. */
+export function agentPrompts(catalog: Catalog, scope: Scope): PromptEntry[] {
+  const out: PromptEntry[] = []
+  for (const s of catalog.currentConfig.servers) {
+    if (!scope.allowsServer(s.name)) continue
+    for (const e of catalog.prompts.entries(s.name)) if (e.status === 'callable') out.push(e)
+  }
+  return out
+}
+
+/** An upstream's failure as the agent's protocol error: the server's own JSON-RPC error keeps its code. */
+export function relayError(e: unknown): ProtocolError {
+  if (e instanceof UpstreamCallError) {
+    if (e.code === 'upstream_error' && e.rpcCode !== undefined) return new ProtocolError(e.rpcCode, e.message)
+    return new ProtocolError(ProtocolErrorCode.InternalError, e.message)
+  }
+  return new ProtocolError(ProtocolErrorCode.InternalError, (e as Error).message)
+}
+
+/** The prompt an agent named, if it may read it; else a protocol error that says why (nothing about a prompt out of its scope). */
+function gatePrompt(catalog: Catalog, scope: Scope, name: string): PromptEntry {
+  const e = catalog.prompts.byAgentName(name)
+  if (!e || !scope.allowsServer(e.server)) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown prompt "${name}"; prompts/list names the prompts you can get.`)
+  }
+  if (e.status !== 'callable') {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `the prompt "${name}" is not available (${e.status}): ${e.status === 'pending_approval' ? 'it is new or changed and waits for the user to review it' : 'it is locked'}; ask the user to check it in the Toolgate window.`,
+    )
+  }
+  return e
+}
+
+function upstreamOf(manager: UpstreamManager, server: string): NonNullable<ReturnType<UpstreamManager['get']>> {
+  const up = manager.get(server)
+  if (!up) throw new ProtocolError(ProtocolErrorCode.InternalError, `server "${server}" is not running; ask the user to check it in the Toolgate window.`)
+  return up
+}
+
+export function registerPromptHandlers(server: Server, deps: PromptDeps, scope: Scope, gone: () => string): void {
+  const { catalog, manager } = deps
+  const active = (): void => {
+    if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
+  }
+
+  server.setRequestHandler('prompts/list', async () => {
+    active()
+    return {
+      prompts: agentPrompts(catalog, scope).map((e) => ({
+        name: catalog.prompts.agentName(e.id) ?? e.id,
+        ...(e.def.title ? { title: e.def.title } : {}),
+        description: e.def.description,
+        arguments: e.def.arguments.map((a) => ({ ...a })),
+        _meta: { [TOOLGATE_ID_KEY]: e.id },
+      })),
+    }
+  })
+
+  server.setRequestHandler('prompts/get', async (req, ctx) => {
+    active()
+    const e = gatePrompt(catalog, scope, req.params.name)
+    const args = req.params.arguments ?? {}
+    const up = upstreamOf(manager, e.server)
+    let result: Record<string, unknown>
+    try {
+      result = await up.relay(
+        'prompts/get',
+        { name: e.name, arguments: args },
+        { timeoutMs: catalog.currentConfig.call_timeout_ms, signal: ctx.mcpReq.signal, label: e.id },
+      )
+    } catch (err) {
+      throw relayError(err)
+    }
+    const messages = Array.isArray(result.messages) ? result.messages : []
+    // the text the user approved is the text an agent gets: a prompt read without arguments must match it
+    if (Object.keys(args).length === 0 && e.def.messages_hash !== undefined && messagesDigest(messages).messages_hash !== e.def.messages_hash) {
+      deps.logger.warn(
+        { server: e.server, prompt: e.name },
+        'a prompt answered other text than the approved one; it was not relayed, and the prompts are listed again',
+      )
+      up.relistPrompts()
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        `the prompt "${req.params.name}" changed since the user approved it; it is not relayed until the user reviews the change in the Toolgate window.`,
+      )
+    }
+    return { description: e.def.description, messages: messages as never }
+  })
+}
+
+/** completion/complete for a prompt's argument: relayed to its server under the prompt's own name. */
+export async function completePromptArgument(
+  deps: PromptDeps,
+  scope: Scope,
+  params: { ref: { name: string }; argument: unknown; context?: unknown },
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
+  const e = gatePrompt(deps.catalog, scope, params.ref.name)
+  const up = upstreamOf(deps.manager, e.server)
+  if (!up.capabilities?.completions) return { completion: { values: [], total: 0, hasMore: false } }
+  try {
+    return await up.relay(
+      'completion/complete',
+      { ...params, ref: { type: 'ref/prompt', name: e.name } },
+      { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: e.id },
+    )
+  } catch (err) {
+    throw relayError(err)
+  }
+}
