@@ -142,6 +142,11 @@ export interface ServerInfo {
   auth?: ServerAuthSummary
   /** confirmation of risky calls (issue 15): the operator's rule and the user's own switch */
   confirm: ServerConfirmInfo
+  /**
+   * Set when an agent added the server (`upstream_servers add`): which agent (null: a session
+   * without an agent, the admin key) and the client name its session gave (untrusted, made safe).
+   */
+  added_by?: { agent: string | null; client: string | null }
 }
 
 export type ApprovalStatus = 'approved' | 'pending' | 'changed' | 'unknown'
@@ -307,6 +312,19 @@ export interface ToolActionOptions {
 export interface ActionResult {
   ok: true
   message: string
+}
+
+/**
+ * Options of Approve all (issue 24 §2): `hashes` ({tool: definition hash}) approves exactly those
+ * tools as the user saw them (each changed tool's diff); without it only new tools are approved.
+ */
+export interface ApproveAllOptions {
+  hashes?: Record<string, string>
+}
+
+/** Approve all's answer: `waiting` names the tools it left waiting (changed ones need their own review; ones not sent). */
+export interface ApproveAllResult extends ActionResult {
+  waiting: string[]
 }
 
 export interface RequestActionResult extends ActionResult {

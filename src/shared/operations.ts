@@ -9,6 +9,8 @@ import {
   ApiError,
   type ActionResult,
   type AgentTokenInfo,
+  type ApproveAllOptions,
+  type ApproveAllResult,
   type ApiEvent,
   type AppInfo,
   type AuthStatus,
@@ -109,6 +111,19 @@ const GrantOptionsSchema = z.strictObject(
   { error: 'grant options must be {hash?: "<launch_hash or definition_hash>"}' },
 ) satisfies z.ZodType<GrantOptions>
 
+const ApproveAllOptionsSchema = z.strictObject(
+  {
+    hashes: z
+      .record(
+        z.string().min(1, 'a tool name in hashes must not be empty'),
+        z.string({ error: 'each value of hashes must be the definition hash you reviewed' }).min(1, 'a hash must not be empty'),
+        { error: 'hashes must be an object like {"<tool>": "<definition hash>"}' },
+      )
+      .optional(),
+  },
+  { error: 'approve-all options must be {hashes?: {"<tool>": "<definition hash>"}}' },
+) satisfies z.ZodType<ApproveAllOptions>
+
 /** The search page's query: `q`, `limit`, `include_disabled` as strings (GET /api/v1/search), checked again as retrieve_tools checks them. */
 const SearchQuery = z.object({
   q: z.string({ error: 'q is required: GET /api/v1/search?q=read+a+file' }),
@@ -173,11 +188,12 @@ export const OPERATIONS = {
     },
     result: json<ActionResult>(),
   }),
+  /** Approves the server's new tools together; a changed tool only with its definition hash in `hashes` (what the user reviewed). */
   approveAll: op({
-    names: ['server'],
-    args: z.tuple([Server]),
-    http: { method: 'POST', paths: ['/servers/:server/tools/approve-all'] },
-    result: json<ActionResult>(),
+    names: ['server', 'options'],
+    args: z.tuple([Server, ApproveAllOptionsSchema.optional()]),
+    http: { method: 'POST', paths: ['/servers/:server/tools/approve-all'], body: { options: { arg: 'options', keys: ['hashes'] }, others: 'refuse' } },
+    result: json<ApproveAllResult>(),
   }),
   /**
    * The user's class for a tool (issue 24 point 1): its call variant where its server gives no

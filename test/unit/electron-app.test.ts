@@ -147,9 +147,10 @@ describe('tray app lifecycle', () => {
     expect(fake.windows[0].visible).toBe(true)
 
     // approving everything calms the icon down and does not notify
-    await api.approveAll('gh')
+    const reviewed = async (server: string) => ({ hashes: Object.fromEntries((await api.tools(server)).tools.map((t) => [t.tool, t.approval.hash])) })
+    await api.approveAll('gh', await reviewed('gh'))
     await api.serverAction('sketchy', 'approve')
-    await api.approveAll('sketchy') // the tools it listed when inspected wait for their own approval
+    await api.approveAll('sketchy', await reviewed('sketchy')) // the tools it listed when inspected wait for their own approval
     await api.serverAction('newcomer', 'approve')
     await vi.waitFor(() => expect(tray.image.path).toMatch(/tray\.png$/), { timeout: 5000 })
     await tick(600) // longer than the settle time: calming down never notifies

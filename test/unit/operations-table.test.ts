@@ -34,6 +34,7 @@ const CALLS: Array<[OpName, unknown[], string, unknown?, unknown[]?]> = [
   ['prompts', ['everything'], 'GET /servers/everything/prompts'],
   ['promptAction', ['everything', 'simple-prompt', 'approve', { hash: H }], 'POST /servers/everything/prompts/simple-prompt/approve', { hash: H }],
   ['promptAction', ['everything', 'a/b c', 'disable'], 'POST /servers/everything/prompts/a%2Fb%20c/disable', {}],
+  ['approveAll', ['gh', { hashes: { list: H } }], 'POST /servers/gh/tools/approve-all', { hashes: { list: H } }],
   ['agentTokens', ['reader'], 'GET /agents/reader/tokens'],
   ['revokeAgentTokens', ['reader', 't1'], 'DELETE /agents/reader/tokens/t1'],
   ['revokeAgentTokens', ['reader'], 'DELETE /agents/reader/tokens'],

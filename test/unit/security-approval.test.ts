@@ -94,12 +94,17 @@ describe('As a user, the first tools of a server I approved are its baseline', (
     expect(statusOf(fx, 'gh:rotate_keys')).toBe('callable')
   })
 
-  it('approve-all approves every pending and changed tool of the server', async () => {
+  it('approve-all approves the new tools together; a changed one only with the hash of its reviewed definition', async () => {
     const fx = makeFixture(USER_DECIDES)
     await runServer(fx, 'gh', [LIST, DEL])
     await ingestTools(fx.catalog, 'gh', [LIST, { ...DEL, description: 'Delete a repository and its forks' }, NEW])
     expect(statusOf(fx, 'gh:delete_repo')).toBe('pending_approval')
-    expect(await approveAll(fx.catalog, 'gh')).toMatch(/Approved 2 tool/)
+    const blind = await approveAll(fx.catalog, 'gh')
+    expect(blind.message).toMatch(/Approved 1 tool.*delete_repo/)
+    expect(blind.waiting).toEqual(['delete_repo'])
+    expect(statusOf(fx, 'gh:delete_repo')).toBe('pending_approval')
+    const reviewed = fx.catalog.entry('gh:delete_repo')!.hash
+    expect((await approveAll(fx.catalog, 'gh', { delete_repo: reviewed })).message).toMatch(/Approved 1 tool/)
     expect(fx.catalog.entries('gh').map((e) => e.status)).toEqual(['callable', 'callable', 'callable'])
   })
 })

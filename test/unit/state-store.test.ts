@@ -219,7 +219,13 @@ describe('As a user, an unreadable state.json never unlocks anything (fail close
   it("approve-all after corruption is the user's explicit act and resumes normal baselines for that server", async () => {
     const fx = makeFixture(TRUSTED, { state: 'xx' })
     await ingestTools(fx.catalog, 'gh', TOOLS)
-    await approveAll(fx.catalog, 'gh')
+    // tools whose approval was lost are approved only as reviewed (each one's hash)
+    expect((await approveAll(fx.catalog, 'gh')).message).toMatch(/Approved nothing.*wait for your review of each/)
+    expect(statusOf(fx, 'gh:list_repos')).toBe('disabled_unknown')
+    // a second click does not turn them into "new" tools that approve together
+    expect((await approveAll(fx.catalog, 'gh')).waiting.sort()).toEqual(['delete_repo', 'list_repos'])
+    expect(statusOf(fx, 'gh:list_repos')).toBe('disabled_unknown')
+    await approveAll(fx.catalog, 'gh', Object.fromEntries(fx.catalog.entries('gh').map((e) => [e.name, e.hash])))
     expect(statusOf(fx, 'gh:list_repos')).toBe('callable')
     await ingestTools(fx.catalog, 'gh', [...TOOLS, tool('later', 'A later tool')])
     expect(statusOf(fx, 'gh:later')).toBe('pending_approval')

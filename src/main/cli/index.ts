@@ -13,7 +13,7 @@ import { fail, UsageError } from './errors'
 import { openOperator, type Where } from './control-client'
 import { approveHint, printAgentTokens, printLaunchNotice, printServers, printTools } from './print'
 import { printJsonText, say, sayErr } from './output'
-import { approveReviewed, classifyReviewed, toolDiff } from './review-commands'
+import { approveAllReviewed, approveReviewed, classifyReviewed, toolDiff } from './review-commands'
 import { serve } from './serve'
 import { stdio } from './stdio'
 import { demo } from './demo'
@@ -161,7 +161,7 @@ where(tools.command('diff <target>'))
 for (const action of TOOL_ACTIONS) {
   const cmd = where(tools.command(`${action} <target>`))
   if (action === 'approve') {
-    cmd.option('--all', 'approve every pending/changed tool of SERVER')
+    cmd.option('--all', 'approve every new tool of SERVER, and each changed one after showing its change and asking')
     cmd.option('-y, --yes', 'approve a changed tool without asking (for scripts; the change is still printed)')
   }
   if (takesOption(TOOL_ACTION_OPTIONS, action, 'for')) cmd.option('--for <duration>', 'only for this long (30m, 1h, 8h), then it goes back', grantForOption)
@@ -169,7 +169,7 @@ for (const action of TOOL_ACTIONS) {
     if (action === 'approve' && o.all) {
       const op = await openOperator(w(o))
       try {
-        say((await op.api.approveAll(target)).message)
+        await approveAllReviewed(op, target, { yes: o.yes === true })
       } finally {
         await op.close()
       }

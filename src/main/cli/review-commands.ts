@@ -100,3 +100,39 @@ export async function classifyReviewed(op: Operator, ref: Ref, cls: Variant, has
   }
   say((await op.api.classifyTool(ref.server, ref.tool, cls, hash ?? t.approval.hash)).message)
 }
+
+/**
+ * `toolgate tools approve SERVER --all`: the new tools are approved together; every changed tool
+ * (or one whose approval was lost with the state) shows its change first and is asked about on
+ * a terminal (--yes for scripts; refused without a terminal). Sends the hash of every definition
+ * shown, so a tool that changes meanwhile is not approved.
+ */
+export async function approveAllReviewed(op: Operator, server: string, o: { yes?: boolean }): Promise<void> {
+  const { tools } = await op.api.tools(server)
+  const waiting = tools.filter((t) => t.approval.status !== 'approved' && t.approval.rejected_at === undefined)
+  const changed = waiting.filter((t) => t.approval.status === 'changed' || t.approval.status === 'unknown')
+  if (changed.length && !o.yes && !process.stdin.isTTY) {
+    for (const t of changed) process.stdout.write(formatReview(t, terminalStyle()))
+    throw new UsageError(
+      `${changed.map((t) => t.name).join(', ')} changed since you approved ${changed.length === 1 ? 'it' : 'them'} (or lost the approval; the changes are above); nothing was approved. ` +
+        `Approve on a terminal to confirm each, or pass --yes in a script: toolgate tools approve ${server} --all --yes`,
+    )
+  }
+  const hashes: Record<string, string> = {}
+  for (const t of waiting) {
+    if (changed.includes(t)) {
+      process.stdout.write(formatReview(t, terminalStyle()))
+      if (!o.yes && !(await confirm(`Approve this new definition of ${t.name}? Agents will see and call it as shown. [y/N] `))) {
+        process.stderr.write(`Not approved: ${t.name}.\n`)
+        process.exitCode = 1
+        continue
+      }
+    }
+    hashes[t.tool] = t.approval.hash
+  }
+  if (waiting.length && Object.keys(hashes).length === 0) {
+    process.stderr.write('Nothing approved.\n')
+    return
+  }
+  say((await op.api.approveAll(server, { hashes })).message)
+}

@@ -156,18 +156,45 @@ export async function rejectTool(catalog: Catalog, server: string, tool: string,
   return `Rejected ${e.id}: it stays off and this definition will not ask again; if ${server} changes it again, it waits for your review.`
 }
 
-export async function approveAll(catalog: Catalog, server: string): Promise<string> {
+/** A waiting tool that has something to compare: changed since approved, or its approval lost with the state (unknown). */
+const needsOwnReview = (e: CatalogEntry): boolean => e.approval === 'changed' || e.approval === 'unknown'
+
+/**
+ * Approve all (issue 24 §2): no one-click way around the review. Without `hashes` it approves the
+ * new tools (no version approved before) together; a changed tool, or one whose approval was lost
+ * with the state, waits for its own review. With `hashes` ({tool: definition hash}, what the user
+ * saw: each changed tool's diff) it approves exactly those tools, and only if every one is still
+ * that definition (409 definition_changed, nothing approved). A rejected definition stays rejected.
+ */
+export async function approveAll(catalog: Catalog, server: string, hashes?: Readonly<Record<string, string>>): Promise<{ message: string; waiting: string[] }> {
   const cfg = requireServer(catalog, server)
   if (catalog.quarantineOf(cfg) !== null) {
     throw new ApiError('server_quarantined', `"${server}" is quarantined; approve the server first.`, 409)
   }
+  for (const [tool, hash] of Object.entries(hashes ?? {})) requireReviewed(requireTool(catalog, server, tool), hash)
   // a definition the user rejected stays rejected: "Approve all" approves what waits, not what was refused
-  const todo = catalog.entries(server).filter((e) => e.approval !== 'approved' && e.rejectedAt === undefined)
+  const waiting = catalog.entries(server).filter((e) => e.approval !== 'approved' && e.rejectedAt === undefined)
+  const todo = waiting.filter((e) => (hashes ? Object.hasOwn(hashes, e.name) : !needsOwnReview(e)))
+  const left = waiting.filter((e) => !todo.includes(e))
+  const review = left.filter(needsOwnReview)
   await catalog.decide([server], (s) => {
-    s.servers[server] = { ...s.servers[server], baseline_taken: true }
+    // the server's baseline resumes once nothing whose approval was lost waits (else those would turn "new")
+    if (!left.some((e) => e.approval === 'unknown')) s.servers[server] = { ...s.servers[server], baseline_taken: true }
     for (const e of todo) s.tools[e.id] = { ...s.tools[e.id], approved: record(e.def, e.hash) }
   })
-  return todo.length ? `Approved ${todo.length} tool(s) of ${server}.` : `Nothing waits for approval on ${server}.`
+  const parts = [
+    todo.length ? `Approved ${todo.length} tool(s) of ${server}.` : left.length ? `Approved nothing on ${server}.` : `Nothing waits for approval on ${server}.`,
+  ]
+  if (review.length) {
+    const first = review[0].id
+    parts.push(
+      `${review.length} tool(s) changed since you approved them (or lost their approval) and wait for your review of each: ${review.map((e) => e.name).join(', ')}. ` +
+        `See what changed with \`toolgate tools diff ${first}\` and approve with \`toolgate tools approve ${first}\` (or \`toolgate tools approve ${server} --all\`, which shows each change and asks).`,
+    )
+  }
+  const fresh = left.filter((e) => !needsOwnReview(e))
+  if (fresh.length) parts.push(`${fresh.length} tool(s) you did not send still wait: ${fresh.map((e) => e.name).join(', ')}.`)
+  return { message: parts.join(' '), waiting: left.map((e) => e.name) }
 }
 
 export const CONFIG_LOCK_MESSAGE = (id: string): string =>
@@ -297,7 +324,7 @@ export async function setServerEnabled(
 }
 
 /** A server an agent added: in review whatever the defaults say, with no decisions left over from an earlier server of that name. */
-export async function markNeedsReview(catalog: Catalog, server: string, addedBy?: { agent: string; entry: string }): Promise<void> {
+export async function markNeedsReview(catalog: Catalog, server: string, addedBy?: { agent: string; entry: string; client?: string }): Promise<void> {
   await catalog.decide([server], (s) => {
     const ask = s.servers[server]?.confirm === true
     s.servers[server] = { needs_review: true, ...(addedBy ? { added_by_agent: addedBy } : {}), ...(ask ? { confirm: true } : {}) }

@@ -9,6 +9,8 @@ import {
   type AgentTokenInfo,
   type ConnectSnippet,
   type ActionResult,
+  type ApproveAllOptions,
+  type ApproveAllResult,
   type ConfirmationActionResult,
   type Api,
   type AuthStatus,
@@ -454,9 +456,10 @@ export class ControlService implements Api {
     return this.decided('classify', server, await classifyTool(this.d.catalog, server, tool, body.data.class, body.data.hash), tool)
   }
 
-  async approveAll(server: string): Promise<ActionResult> {
+  async approveAll(server: string, options: ApproveAllOptions = {}): Promise<ApproveAllResult> {
     this.configOf(server)
-    return this.decided('approve', server, await approveAll(this.d.catalog, server))
+    const r = await approveAll(this.d.catalog, server, options.hashes)
+    return { ...this.decided('approve', server, r.message), waiting: r.waiting }
   }
 
   async search(args: SearchArgs): Promise<string> {
