@@ -38,6 +38,7 @@ describe('a grant that switches a server on binds to the launch shown', () => {
     })
     expect(req().textContent).not.toContain('NODE_OPTIONS')
     fireEvent.click(allow())
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes, allow always' }))
     await waitFor(() => expect(api.calls).toContain(`grantRequest ${id} always {"hash":"${shown}"}`))
     await screen.findByText(/changed since you reviewed it/)
     expect((await api.service.requests()).requests.find((r) => r.id === id)?.status).toBe('pending')

@@ -69,6 +69,8 @@ describe('the window binds approvals to the launch it shows', () => {
 
     swapLaunch(api)
     fireEvent.click(allow())
+    // Allow always is a deliberate second step
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes, allow always' }))
     await waitFor(() => expect(api.calls).toContain(`grantRequest ${id} always {"hash":"${shown}"}`))
     await screen.findByText(/changed since you reviewed it/)
     expect((await api.service.requests()).requests.find((r) => r.id === id)?.status).toBe('pending')
@@ -78,6 +80,7 @@ describe('the window binds approvals to the launch it shows', () => {
 
     const now = await hashOf(api, 'sketchy')
     fireEvent.click(allow())
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes, allow always' }))
     await waitFor(() => expect(api.calls).toContain(`grantRequest ${id} always {"hash":"${now}"}`))
     await waitFor(() => expect(req().getAttribute('data-status')).toBe('granted'))
     expect(api.world.catalog.quarantineOf(api.world.catalog.serverConfig('sketchy')!)).toBeNull()

@@ -112,9 +112,11 @@ describe('server view: tools', () => {
     await waitFor(() => expect(row('gh:search_code').getAttribute('data-status')).toBe('callable'))
     // it approves exactly the definition shown
     expect(api.calls).toContain(`toolAction gh search_code approve {"hash":"${shown}"}`)
+    const rotate = (await api.service.tools('gh')).tools.find((t) => t.tool === 'rotate_keys')!.approval.hash
+    // only new tools wait now: one click, bound to the definitions shown
     fireEvent.click(within(card('gh')).getByRole('button', { name: 'Approve all' }))
     await waitFor(() => expect(row('gh:rotate_keys').getAttribute('data-status')).toBe('callable'))
-    expect(api.calls).toContain('approveAll gh')
+    expect(api.calls).toContain(`approveAll gh {"hashes":{"rotate_keys":"${rotate}"}}`)
     expect(within(card('gh')).queryByRole('button', { name: 'Approve all' })).toBeNull()
     expect(card('gh').querySelector('[data-count="callable"]')?.textContent).toBe('4')
   })

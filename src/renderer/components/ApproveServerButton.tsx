@@ -2,12 +2,13 @@
 // Inspect, or a server approved before). Approving blind stays possible, behind a confirmation that
 // says the first tool list the server gives will be trusted as it is; the same for approving it for
 // a time (its clock ▾ menu). Every approval carries the launch_hash of the launch shown.
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import type { ServerInfo } from '../../shared/api'
 import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
 import { ConfirmDialog } from './ConfirmDialog'
 import { TimedMenu } from './TimedMenu'
+import { AddedBy } from './AddedBy'
 
 /** Whether the user can have seen this server's tools: the catalog knows some (inspected, or approved before). */
 export function toolsSeen(server: ServerInfo): boolean {
@@ -36,22 +37,43 @@ export function ApproveServerButton({ server }: { server: ServerInfo }) {
       </button>
       <TimedMenu label={`Approve server ${server.name} for a time`} disabled={timedBusy} onPick={(f) => (seen ? approve({ for: f }) : setAsking({ for: f }))} />
       {asking && (
-        <ConfirmDialog
-          title={`Approve ${server.name} without inspecting it?`}
-          confirmLabel="Approve without inspecting"
+        <BlindApprovalDialog
+          server={server}
           onCancel={() => setAsking(null)}
           onConfirm={() => {
             setAsking(null)
             approve(asking)
           }}
-        >
-          <p data-approve-blind={server.name}>
-            Nobody has seen this server&apos;s tools yet. Toolgate will start it and <strong>trust the first tool list it gives</strong>: every tool it lists
-            becomes callable by agents at once, without a review. Only later changes wait for your approval.
-          </p>
-          <p>Inspect first to see its tools, then approve exactly those.</p>
-        </ConfirmDialog>
+        />
       )}
     </>
+  )
+}
+
+/**
+ * The blind-approval question: approving a server nobody inspected trusts the first tool list it
+ * gives. Asked by Approve server and by a request grant that would approve such a server.
+ */
+export function BlindApprovalDialog({
+  server,
+  onConfirm,
+  onCancel,
+  children,
+}: {
+  server: ServerInfo
+  onConfirm: () => void
+  onCancel: () => void
+  children?: ReactNode
+}) {
+  return (
+    <ConfirmDialog title={`Approve ${server.name} without inspecting it?`} confirmLabel="Approve without inspecting" onCancel={onCancel} onConfirm={onConfirm}>
+      <p data-approve-blind={server.name}>
+        Nobody has seen this server&apos;s tools yet. Toolgate will start it and <strong>trust the first tool list it gives</strong>: every tool it lists
+        becomes callable by agents at once, without a review. Only later changes wait for your approval.
+      </p>
+      <AddedBy server={server} />
+      {children}
+      <p>Inspect first to see its tools, then approve exactly those.</p>
+    </ConfirmDialog>
   )
 }

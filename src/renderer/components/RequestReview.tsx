@@ -13,6 +13,7 @@ import { ToolReview } from './ToolReview'
 import { Visible } from './Visible'
 import { IsolationBadge } from './ServerIsolation'
 import { LaunchDetails } from './Launch'
+import { AddedBy } from './AddedBy'
 
 /** A grant on this server acts on the server itself (switches it on, approves it): the core's rule, on what the window shows now. */
 export function grantsServer(server: ServerInfo): boolean {
@@ -59,6 +60,7 @@ export function RequestReview({ req }: { req: AccessRequest }) {
           <p className="launch">
             <span className="muted small">Launch</span> <code>{server.target}</code> <IsolationBadge server={server} />
           </p>
+          <AddedBy server={server} />
           {approves && <LaunchDetails launch={server.launch} />}
           {approves && (
             <p className="muted small">

@@ -1,6 +1,7 @@
 // The Requests view: what agents asked for, newest first. A waiting request shows the agent, the
 // tool, the lock and the agent's reason (untrusted text, already escaped by the core, rendered as
-// text), the review, and Allow once / Allow for 1 hour / Allow always / Deny.
+// text), the review, and Allow once / Allow for 1 hour / Allow always / Deny (the safe answer
+// primary, always behind a question).
 import type { AccessRequest } from '../../shared/requests'
 import { ONCE_STATUSES } from '../../shared/requests'
 import { timeLeft } from '../../shared/grant-for'
@@ -8,13 +9,22 @@ import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
 import { useNow } from '../lib/now'
 import { StatusBadge } from './Badge'
-import { RequestReview, reviewedHash, useReviewReady } from './RequestReview'
+import { grantsServer, RequestReview, reviewedHash, useReviewReady } from './RequestReview'
+import { BlindApprovalDialog, toolsSeen } from './ApproveServerButton'
+import { ConfirmDialog } from './ConfirmDialog'
+import { useState } from 'react'
 
 function who(req: AccessRequest): string {
   if (req.agent) return req.client ? `${req.agent} (${req.client})` : req.agent
   return req.client ? `${req.client} (no agent)` : 'a session without an agent'
 }
 
+/**
+ * The answers (issue 24 §2): the safe one is primary — Allow once, or for an hour where one call
+ * cannot be opened (a server that is off or in quarantine). Allow always is a deliberate second
+ * step (it asks), Deny is a real button. A grant that would approve a server nobody inspected asks
+ * the Servers view's blind-approval question first, whatever the duration.
+ */
 function Answers({ req }: { req: AccessRequest }) {
   const busy = useApp((s) => Boolean(s.busy[busyKey('request', req.id)]))
   const grant = useApp((s) => s.grantRequest)
@@ -22,30 +32,67 @@ function Answers({ req }: { req: AccessRequest }) {
   const ready = useReviewReady(req)
   const server = useApp((s) => s.servers.find((x) => x.name === req.server))
   const tool = useApp((s) => s.tools[req.server]?.find((t) => t.tool === req.tool))
+  /** the grant waiting for the answer to its question */
+  const [asking, setAsking] = useState<string | null>(null)
   // what the review shows is what a grant acts on: the launch, or the tool's definition
   const bound = reviewedHash(server, tool)
-  const onceOk = ONCE_STATUSES.has(req.lock)
+  const onServer = server !== undefined && grantsServer(server)
+  const onceOk = ONCE_STATUSES.has(req.lock) && !onServer
+  const blind = server !== undefined && server.quarantined && !toolsSeen(server)
   const off = busy || !ready
+  const answer = (f: string): void => {
+    if (blind || f === 'always') setAsking(f)
+    else void grant(req.id, f, bound)
+  }
+  const confirmed = (): void => {
+    const f = asking
+    setAsking(null)
+    if (f) void grant(req.id, f, bound)
+  }
   return (
     <div className="actions request-actions">
       <button
         type="button"
-        className="btn"
+        className={onceOk ? 'btn btn--primary' : 'btn'}
         disabled={off || !onceOk}
         title={onceOk ? 'One call of this tool by this agent, then it is locked again' : 'The server is not running: it cannot be opened for a single call'}
-        onClick={() => void grant(req.id, 'once', bound)}
+        onClick={() => answer('once')}
       >
         Allow once
       </button>
-      <button type="button" className="btn" disabled={off} onClick={() => void grant(req.id, '1h', bound)}>
+      <button type="button" className={onceOk ? 'btn' : 'btn btn--primary'} disabled={off} onClick={() => answer('1h')}>
         Allow for 1 hour
       </button>
-      <button type="button" className="btn btn--primary" disabled={off} onClick={() => void grant(req.id, 'always', bound)}>
+      <button type="button" className="btn" disabled={off} title="Asks first: it stays allowed until you lock it again" onClick={() => answer('always')}>
         Allow always
       </button>
-      <button type="button" className="btn btn--ghost" disabled={busy} onClick={() => void deny(req.id)}>
+      <button type="button" className="btn" disabled={busy} onClick={() => void deny(req.id)}>
         Deny
       </button>
+      {asking && blind && server && (
+        <BlindApprovalDialog server={server} onCancel={() => setAsking(null)} onConfirm={confirmed}>
+          <p className="small">
+            {asking === 'always'
+              ? 'Allowing always approves it for good.'
+              : `Allowing for ${asking} approves it until then; it goes back into quarantine after.`}
+          </p>
+        </BlindApprovalDialog>
+      )}
+      {asking === 'always' && !blind && (
+        <ConfirmDialog
+          title={`Allow ${who(req)} to use ${req.name} always?`}
+          confirmLabel="Yes, allow always"
+          risky={false}
+          marker={{ 'data-confirm-always': req.id }}
+          onCancel={() => setAsking(null)}
+          onConfirm={confirmed}
+        >
+          <p>
+            It stays allowed until you lock it again: {onServer ? 'the server' : 'the tool'} is switched on or approved for good, for every agent in scope, not
+            only for this request. Allow once or for an hour keeps the lock.
+          </p>
+        </ConfirmDialog>
+      )}
     </div>
   )
 }

@@ -8,6 +8,7 @@ import { ApproveServerButton, toolsSeen } from './ApproveServerButton'
 import { isFailing } from '../../shared/summary'
 import { TimedMenu } from './TimedMenu'
 import { SignInButton, SignOutButton } from './ServerSignIn'
+import { ApproveAllButton } from './ApproveAllButton'
 
 interface ActionProps {
   server: string
@@ -69,16 +70,6 @@ function InspectButton({ server, network = false, primary = false }: { server: S
         />
       )}
     </>
-  )
-}
-
-function ApproveAllButton({ server }: { server: string }) {
-  const busy = useApp((s) => Boolean(s.busy[busyKey('approve-all', server)]))
-  const run = useApp((s) => s.approveAll)
-  return (
-    <button type="button" className="btn btn--primary" disabled={busy} aria-busy={busy || undefined} onClick={() => void run(server)}>
-      Approve all
-    </button>
   )
 }
 

@@ -15,6 +15,7 @@ import { ToolList } from './ToolList'
 import { PromptList } from './PromptList'
 import { GrantLeft } from './GrantLeft'
 import { ServerAskSwitch } from './AskSwitch'
+import { AddedBy } from './AddedBy'
 
 const STATE_LABEL: Record<ServerInfo['state'], string> = {
   connected: 'connected',
@@ -90,6 +91,7 @@ export function ServerCard({ server }: { server: ServerInfo }) {
       </div>
       <LaunchLine launch={server.launch} protocol={server.protocol} protocolVersion={server.protocol_version} />
       <ServerNotice server={server} />
+      <AddedBy server={server} />
       {open && (
         <div id={bodyId} className="server-body">
           <ServerPermissions server={server} />

@@ -8,6 +8,7 @@ import {
   type Api,
   type ApiEvent,
   type AppInfo,
+  type ApproveAllOptions,
   type GrantOptions,
   type ServerAction,
   type ServerActionOptions,
@@ -77,10 +78,11 @@ export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignI
   /** The user's class for a tool without annotations, bound to the definition on screen (`hash`). */
   classifyTool(server: string, tool: string, cls: Variant, hash: string): Promise<void>
   loadRequests(): Promise<void>
-  /** `options.hash`: the launch_hash of the server launch the review showed, when the grant approves a quarantined server */
+  /** `options.hash`: what the review showed: the launch_hash when the grant acts on the server, the tool's definition hash when it acts on the tool */
   grantRequest(id: string, grantFor: string, options?: GrantOptions): Promise<void>
   denyRequest(id: string): Promise<void>
-  approveAll(server: string): Promise<void>
+  /** `options.hashes`: every waiting tool as the window showed it (each changed one's diff was shown and confirmed) */
+  approveAll(server: string, options?: ApproveAllOptions): Promise<void>
   loadStats(): Promise<void>
   loadAgents(): Promise<void>
   setTab(tab: Tab): void
@@ -348,8 +350,12 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
         return act(busyKey('request', id), () => api.denyRequest(id))
       },
 
-      approveAll(server) {
-        return act(busyKey('approve-all', server), () => api.approveAll(server))
+      approveAll(server, options) {
+        return act(
+          busyKey('approve-all', server),
+          () => (options ? api.approveAll(server, options) : api.approveAll(server)),
+          () => get().loadTools(server),
+        )
       },
 
       async loadStats() {

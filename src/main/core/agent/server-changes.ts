@@ -8,6 +8,9 @@ import type { Catalog } from '../catalog/catalog'
 import { readServerEntry } from '../config/write'
 import type { Scope } from './scope'
 
+/** `added_by_agent.agent` of a server added by a session without an agent (the admin key). */
+export const ADMIN_SESSION = '(admin)'
+
 /** What an agent may give when it adds a server. */
 export const AGENT_FIELDS = ['name', 'command', 'args', 'url', 'protocol'] as const
 /** Keys of an agent-added entry that agents and the user toggle without making it the operator's. */

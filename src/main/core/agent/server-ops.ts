@@ -13,6 +13,8 @@ import type { Scope } from './scope'
 import { NOBODY, type ActivityRecorder, type Who } from '../activity/recorder'
 import type { DecisionAction } from '../../../shared/activity'
 import { mentionsReference } from '../../../shared/secret-refs'
+import { CLIENT_NAME_MAX, safeText } from '../../../shared/requests'
+import { ADMIN_SESSION } from './server-changes'
 
 export interface ServerOpsDeps {
   catalog: Catalog
@@ -90,7 +92,9 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
       return fail(`a server named "${name}" already exists; choose another name (agents never replace an existing entry or what the operator wrote in it)`)
     }
     const clean = Object.fromEntries(Object.entries({ name, ...fields }).filter(([, v]) => v !== undefined)) as { name: string }
-    await markNeedsReview(catalog, name, { agent: scope.agent ?? '(admin)', entry: agentEntryKey(clean) })
+    // who added it, for the user's review (the window's card and the request say so)
+    const client = who.client === null ? undefined : safeText(who.client, CLIENT_NAME_MAX)
+    await markNeedsReview(catalog, name, { agent: scope.agent ?? ADMIN_SESSION, entry: agentEntryKey(clean), ...(client ? { client } : {}) })
     addServerEntry(deps.configPath, clean)
     deps.reloadConfig()
     const cfg = catalog.serverConfig(name)

@@ -11,6 +11,7 @@ import type { ConnectionStates } from '../upstream/states'
 import { isolationOf } from '../upstream/sandbox'
 import { timedGrantOf } from '../grants/undo'
 import { serverConfirmInfo } from '../requests/confirmations'
+import { ADMIN_SESSION } from '../agent/server-changes'
 
 export function serverState(catalog: Catalog, connections: ConnectionStates, s: ServerConfig): ServerState {
   if (!s.enabled) return 'disabled'
@@ -39,6 +40,7 @@ export function serverInfo(
   const q = catalog.quarantineOf(s)
   const grant = timedGrantOf(catalog.store.current, s.name)
   const auth = authOf(s)
+  const added = catalog.store.current.servers[s.name]?.added_by_agent
   return {
     name: s.name,
     protocol: protocolOf(s),
@@ -59,6 +61,7 @@ export function serverInfo(
     ...(grant ? { grant } : {}),
     ...(auth ? { auth } : {}),
     confirm: serverConfirmInfo(catalog, s),
+    ...(added ? { added_by: { agent: added.agent === ADMIN_SESSION ? null : added.agent, client: added.client ?? null } } : {}),
   }
 }
 

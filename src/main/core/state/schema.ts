@@ -28,7 +28,15 @@ export const ServerStateSchema = z.object({
   /** the user's "Ask me before each call" on the whole server (issue 15): only adds to the config's `confirm` */
   confirm: z.boolean().optional(),
   /** an agent added it, with exactly these agent-settable fields (canonical JSON); agents may remove only such servers */
-  added_by_agent: z.object({ agent: z.string(), entry: z.string() }).optional(),
+  added_by_agent: z
+    .object({
+      /** the configured agent; "(admin)" for a session without an agent */
+      agent: z.string(),
+      entry: z.string(),
+      /** the client name the adding session gave (untrusted, made safe) */
+      client: z.string().optional(),
+    })
+    .optional(),
 })
 export type ServerRecord = z.infer<typeof ServerStateSchema>
 
