@@ -153,7 +153,7 @@ describe('As a user, a server an agent adds always lands in quarantine', () => {
     expect(fx.catalog.quarantineOf(fx.catalog.serverConfig('weather')!)).toBe('review')
     expect(fx.store.current.servers.weather).toEqual({
       needs_review: true,
-      added_by_agent: { agent: '(admin)', entry: JSON.stringify({ args: ['-y', 'weather-mcp'], command: 'npx' }) },
+      added_by_agent: { agent: '(admin)', entry: JSON.stringify({ args: ['-y', 'weather-mcp'], command: 'npx' }), client: 'toolgate-test' },
     })
   })
 
