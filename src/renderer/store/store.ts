@@ -351,11 +351,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
       },
 
       approveAll(server, options) {
-        return act(
-          busyKey('approve-all', server),
-          () => (options ? api.approveAll(server, options) : api.approveAll(server)),
-          () => get().loadTools(server),
-        )
+        return act(busyKey('approve-all', server), () => (options ? api.approveAll(server, options) : api.approveAll(server)))
       },
 
       async loadStats() {
