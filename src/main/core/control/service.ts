@@ -71,7 +71,7 @@ import { RetrieveArgsSchema, retrieveWhenStarted } from '../discovery/retrieve'
 import type { DiscoveryStats } from '../discovery/stats'
 import type { UpstreamManager } from '../upstream-manager'
 import { inspectUpstream } from '../upstream/inspect'
-import { sandboxSupport } from '../upstream/sandbox'
+import { launcherOf, looksLikeNetworkFailure, registryAccess, sandboxSupport } from '../upstream/sandbox'
 import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import type { AgentTokens } from '../agent/tokens'
@@ -384,19 +384,25 @@ export class ControlService implements Api {
     return this.decided(action, name, message)
   }
 
-  /** Starts a quarantined server once, sandboxed (no network unless asked), to list its tools. */
+  /**
+   * Starts a quarantined server once, sandboxed, to list its tools: no network unless asked, but
+   * an npx/uvx server may reach its package registry (and nothing else) to download itself.
+   */
   private async inspect(s: ServerConfig, network: boolean): Promise<string> {
     const { catalog } = this.d
     const name = s.name
     const stdio = usesStdio(s)
     const support = sandboxSupport()
+    const registry = stdio && !network ? registryAccess(launcherOf(s)) : null
     const how = !stdio
       ? ''
       : !support.available
         ? ` It ran NOT isolated, with your full rights (${support.reason}).`
         : network
           ? ' It ran isolated, with network access.'
-          : ' It ran isolated, without network access.'
+          : registry
+            ? ` It ran isolated; its only network was ${registry.label}, to download its package.`
+            : ' It ran isolated, without network access.'
     try {
       const tools = await inspectUpstream(s, {
         logger: this.d.logger.child({ server: name, inspect: true }),
@@ -418,10 +424,12 @@ export class ControlService implements Api {
         )
       }
       const why = `could not inspect ${name}: ${(e as Error).message}`
-      if (stdio && support.available && !network) {
+      // only a failure about the network offers the network (not `spawn uvx ENOENT`, a missing secret, a crash)
+      if (stdio && support.available && !network && looksLikeNetworkFailure((e as Error).message)) {
+        const reach = registry ? `lets it reach only ${registry.label}` : 'runs a server without network access'
         throw new ApiError(
           'inspect_failed_offline',
-          `${why}. Inspect runs a server without network access. If it must download its package first (npx, uvx), use Inspect with network ` +
+          `${why}. Inspect ${reach}. If it needs more of the network to start, use Inspect with network ` +
             `(\`toolgate servers inspect ${name} --network\`): that lets this unreviewed server reach the network.`,
           502,
         )

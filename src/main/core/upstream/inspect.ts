@@ -8,14 +8,19 @@ import { DEFAULT_CONNECT_TIMEOUT_MS } from './types'
 import type { UpstreamOptions } from './types'
 import type { ToolDefinition } from '../../../shared/tool-definition'
 import { defaultSandboxContext } from './sandbox/launch'
+import { launcherOf } from './sandbox/registries'
+
+/** How long Inspect waits for a server started by npx/uvx: the first start downloads it. */
+export const LAUNCHER_INSPECT_TIMEOUT_MS = 180_000
 
 /**
  * A stdio server is inspected in the sandbox whatever its own permissions say (even with
- * `sandbox: false`): no network unless `network` is set, nothing writable but its private temp
- * dir and the package caches.
+ * `sandbox: false`): no network unless `network` is set (an npx/uvx server: its package registry
+ * only), nothing writable but its private temp dir and its own package caches.
  */
 export async function inspectUpstream(config: ServerConfig, opts: UpstreamOptions & { timeoutMs?: number; network?: boolean }): Promise<ToolDefinition[]> {
-  const timeoutMs = opts.timeoutMs ?? opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
+  // npx/uvx download the package (and its dependencies) first, into an empty cache the first time
+  const timeoutMs = opts.timeoutMs ?? opts.connectTimeoutMs ?? (launcherOf(config) ? LAUNCHER_INSPECT_TIMEOUT_MS : DEFAULT_CONNECT_TIMEOUT_MS)
   const log = serverLogger(opts.logger, config.name)
   log.info({ network: opts.network === true }, 'inspecting upstream')
   const sandbox = { ctx: opts.sandbox?.ctx ?? defaultSandboxContext(), mode: opts.network ? ('inspect-network' as const) : ('inspect' as const) }

@@ -13,6 +13,7 @@ import { buildPlan, cacheRoot, cacheSource, CACHE_DIRS, currentPlanEnv, real, ty
 import { innerUserFlags, networkSupport, pastaCommand, PASTA_NOISE, sandboxResolvConf } from './network'
 import { seatbeltProfile } from './seatbelt'
 import { egressProxy, type EgressLog } from './egress-proxy'
+import { launcherOf, registryAccess } from './registries'
 
 /** What the transport needs to start an upstream in a sandbox (absent = the default data dir). */
 export interface SandboxRequest {
@@ -62,10 +63,12 @@ export function launchSpec(
   const planEnv = currentPlanEnv()
   const home = env.HOME ? path.resolve(env.HOME) : planEnv.home
   const caches = ensureCaches(config, ctx.dataDir, home)
-  const plan = buildPlan(config, ctx, mode, { ...planEnv, home, homes: [...new Set([...planEnv.homes, real(home)])] })
+  // Inspect of an npx/uvx server: its registry, through the proxy, and nothing else
+  const registry = mode === 'inspect' ? registryAccess(launcherOf(config), { ...process.env, PATH: env.PATH ?? process.env.PATH }) : null
+  const plan = buildPlan(config, ctx, mode, { ...planEnv, home, homes: [...new Set([...planEnv.homes, real(home)])] }, registry)
   // an allowlist: the server's own registration with Toolgate's egress proxy
   const proxy = plan.network === 'allow' ? egressProxy().register(config.name, plan.allow, req?.logger ?? null) : null
-  const viaProxy = proxy ? proxyEnv(proxy.url) : {}
+  const viaProxy = { ...(proxy ? proxyEnv(proxy.url) : {}), ...(registry?.env ?? {}) }
   if (support.mechanism === 'bwrap') {
     const release = holdCovers(plan.hidden.filter((h) => !h.dir).map((h) => h.path))
     const [command, ...args] = linuxCommand(plan, config, support.binary, ctx.dataDir, planEnv.uid, proxy ? egressProxy().listenPort : null)

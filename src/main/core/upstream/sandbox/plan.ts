@@ -9,7 +9,10 @@ import type { ServerConfig } from '../../../../shared/config-schema'
 import { parseEgressRules, type EgressRule } from '../../../../shared/egress'
 import { hiddenPaths, type HiddenPath } from './hidden'
 
-/** run: the server's own permissions; inspect: no network, nothing writable but temp and caches. */
+/**
+ * run: the server's own permissions; inspect: nothing writable but temp and caches, no network but
+ * its package runner's registry; inspect-network: the same with an open network.
+ */
 export type SandboxMode = 'run' | 'inspect' | 'inspect-network'
 
 /** Where Toolgate keeps what upstreams must never see. */
@@ -163,12 +166,20 @@ export function cacheSource(root: string, dir: string): string {
  * Builds the plan. Throws SandboxGrantError when a grant (or the cwd) reaches into Toolgate's
  * data dir or config file, or reaches a hidden path only through a symlink.
  */
-export function buildPlan(config: ServerConfig, ctx: SandboxContext, mode: SandboxMode, env: PlanEnv = currentPlanEnv()): SandboxPlan {
+export function buildPlan(
+  config: ServerConfig,
+  ctx: SandboxContext,
+  mode: SandboxMode,
+  env: PlanEnv = currentPlanEnv(),
+  /** inspect: what its package runner may reach (npx: the npm registry; registries.ts) */
+  inspectAccess: { hosts: string[]; loopback: number[] } | null = null,
+): SandboxPlan {
   const grants = sandboxGrants(config)
-  const allow = mode === 'run' && Array.isArray(grants.network) ? parseEgressRules(grants.network) : []
+  const inspectAllow = mode === 'inspect' && inspectAccess ? parseEgressRules(inspectAccess.hosts) : []
+  const allow = mode === 'run' && Array.isArray(grants.network) ? parseEgressRules(grants.network) : inspectAllow
   const own: NetworkPlan = grants.network === true ? 'open' : allow.length > 0 ? 'allow' : 'none'
-  const network: NetworkPlan = mode === 'inspect' ? 'none' : mode === 'inspect-network' ? 'open' : own
-  const loopback = mode === 'run' ? [...new Set(grants.loopback)] : []
+  const network: NetworkPlan = mode === 'inspect' ? (allow.length > 0 ? 'allow' : 'none') : mode === 'inspect-network' ? 'open' : own
+  const loopback = mode === 'run' ? [...new Set(grants.loopback)] : mode === 'inspect' ? [...new Set(inspectAccess?.loopback ?? [])] : []
   const ownPort = toolgatePort(ctx.dataDir)
   grants.loopback.forEach((port, i) => {
     if (port === ownPort) {
