@@ -195,6 +195,11 @@ export const AgentSchema = z.object({
   name: ServerNameSchema,
   servers: z.union([z.literal('*'), z.array(z.string())]).default('*'),
   permissions: z.array(z.enum(['read', 'write', 'destructive'])).default(['read', 'write', 'destructive']),
+  /**
+   * Questions for this agent's calls (a confirmation) may also go to its own client, when the
+   * client can show them (MCP elicitation): only where a person answers them there, never a model.
+   */
+  ask_in_client: z.boolean().default(false),
 })
 export type AgentConfig = z.infer<typeof AgentSchema>
 

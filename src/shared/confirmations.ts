@@ -62,8 +62,8 @@ export function operatorConfirmSentence(rule: string): string {
 export const CONFIRMATION_STATUSES = ['pending', 'allowed', 'denied', 'timeout', 'cancelled'] as const
 export type ConfirmationStatus = (typeof CONFIRMATION_STATUSES)[number]
 
-/** Where an answer came from (the activity record says who allowed). */
-export const CONFIRM_VIA = ['window', 'ui', 'tray', 'cli', 'api'] as const
+/** Where an answer came from (the activity record says who allowed). `client`: the person at the agent's own client (ask_in_client). */
+export const CONFIRM_VIA = ['window', 'ui', 'tray', 'cli', 'api', 'client'] as const
 export type ConfirmVia = (typeof CONFIRM_VIA)[number]
 
 export interface Confirmation {

@@ -84,9 +84,10 @@ describe('As an operator I get the documented defaults', () => {
     expect(s.disabled_tools).toBeUndefined()
   })
 
-  it('agent: all servers and all permissions', () => {
+  it('agent: all servers and all permissions, questions only in the window', () => {
     const c = parseConfig(FILE, { agents: [{ name: 'bot' }] })
-    expect(c.agents[0]).toEqual({ name: 'bot', servers: '*', permissions: ['read', 'write', 'destructive'] })
+    expect(c.agents[0]).toEqual({ name: 'bot', servers: '*', permissions: ['read', 'write', 'destructive'], ask_in_client: false })
+    expect(() => parseConfig(FILE, { agents: [{ name: 'bot', ask_in_client: 'yes' }] })).toThrow(/ask_in_client/)
   })
 
   it('explicit values are kept (tools_limit bounds 1 and 100 are valid)', () => {

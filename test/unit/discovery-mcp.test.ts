@@ -159,7 +159,14 @@ describe('As a user I can see how often agents look for locked tools (stats, in 
     const stats = new DiscoveryStats()
     const agent = await agentSession(
       world,
-      { agent: 'x', active: () => true, allowsServer: (s) => s === 'gh', allowsVariant: () => true, allows: (e) => e.server === 'gh' },
+      {
+        agent: 'x',
+        active: () => true,
+        allowsServer: (s) => s === 'gh',
+        allowsVariant: () => true,
+        allows: (e) => e.server === 'gh',
+        askInClient: () => false,
+      },
       stats,
     )
     await agent.text('retrieve_tools', { query: 'support tickets' })

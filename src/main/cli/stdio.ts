@@ -62,7 +62,7 @@ export async function stdio(o: { config?: string; dataDir?: string; agent?: stri
     const scope = core.scopeForAgent(o.agent)
     const transport = new LineStdioTransport()
     const handle = serveAgentStdio(
-      () => createAgentServer(core.agentDeps, scope),
+      () => createAgentServer(core.agentDeps, scope, `stdio:${process.pid}`),
       transport,
       (e) => core.logger.debug({ err: e.message }, 'stdio MCP'),
     )

@@ -23,6 +23,7 @@ import { ActivityRecorder, storeLimits, NOBODY } from './activity/recorder'
 import { ActivityStore } from './activity/store'
 import { configDecisions } from './activity/config-decisions'
 import { createAgentServer, type AgentDeps } from './agent/mcp-server'
+import { askCodec as askCodecFor, ASK_STATE_TTL_S } from './agent/in-client'
 import { LearnedStore } from './search/learned-store'
 import { FULL_SCOPE, liveAgentScope, noScope, type Scope } from './agent/scope'
 import { AgentTokens } from './agent/tokens'
@@ -270,7 +271,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     })
     // grants that ended while Toolgate was stopped end now, before any agent or upstream is served
     await keeper.start()
-    const agentDeps: AgentDeps = { catalog, manager, stats, logger, configPath, reloadConfig, learned, requests, keeper, activity, confirmations }
+    // questions asked in a 2026-07-28 client carry a requestState signed with a key derived from the instance key
+    const askCodec = askCodecFor(instanceKey, ASK_STATE_TTL_S)
+    const agentDeps: AgentDeps = { catalog, manager, stats, logger, configPath, reloadConfig, learned, requests, keeper, activity, confirmations, askCodec }
     const forgetLearned = (): Promise<number> => learned.clear()
     const api = new ControlService({
       catalog,
@@ -312,7 +315,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         }
       }
       const mcp = new McpEndpoint(
-        (scope) => createAgentServer(agentDeps, scope),
+        (scope, principal) => createAgentServer(agentDeps, scope, principal),
         scopeFor,
         () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
       )

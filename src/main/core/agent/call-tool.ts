@@ -2,7 +2,7 @@
 // (scope → status → variant; an "Allow once" pass), the user's OK when the call needs one
 // (confirm-gate.ts), the upstream call with the configured timeout, and one activity record per
 // call with its outcome, duration and result size.
-import type { CallToolResult, Progress } from '@modelcontextprotocol/server'
+import type { CallToolResult, InputRequiredResult, Progress, RequestStateCodec } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import type { Variant } from '../../../shared/call-variant'
 import { parseToolId } from '../../../shared/ids'
@@ -17,8 +17,9 @@ import type { ActivityRecorder, CallRecord, Who } from '../activity/recorder'
 import { checkVariant, resolveTool } from './call-gate'
 import type { GrantKeeper } from '../grants/keeper'
 import { takeOncePass } from './once-pass'
-import type { CallConfirmations } from '../requests/confirmations'
-import { confirmBeforeCall } from './confirm-gate'
+import type { CallConfirmations, ClientAsk, ConfirmResult } from '../requests/confirmations'
+import { afterConfirm, confirmBeforeCall, type ConfirmGateResult } from './confirm-gate'
+import { askResult, type AskState } from './in-client'
 import type { Scope } from './scope'
 
 export interface CallDeps {
@@ -31,6 +32,16 @@ export interface CallDeps {
   keeper?: GrantKeeper
   /** calls that wait for the user's OK (issue 15) */
   confirmations?: CallConfirmations
+}
+
+/**
+ * Asking in the agent's own client (in-client.ts), when its agent has ask_in_client and its client
+ * shows questions: `clientAsk` for a 2025 session; `modern` for 2026-07-28 (the question goes back
+ * in the answer; `state` and `answer` are the retry's verified requestState and the person's answer).
+ */
+export interface InClient {
+  clientAsk?: ClientAsk
+  modern?: { principal: string; codec: RequestStateCodec<AskState>; state?: AskState; answer: 'allow' | 'deny' | null }
 }
 
 const CallArgsSchema = z.object(
@@ -76,7 +87,8 @@ export async function callTool(
   signal: AbortSignal,
   onCallable?: (id: string) => void,
   onProgress?: (p: Progress) => void,
-): Promise<CallToolResult> {
+  inClient?: InClient,
+): Promise<CallToolResult | InputRequiredResult> {
   const started = performance.now()
   const variant = tool.slice('call_tool_'.length) as Variant
   const parsed = CallArgsSchema.safeParse(raw)
@@ -124,7 +136,35 @@ export async function callTool(
   if (!deps.manager.get(gate.entry.server)) return refuse({ outcome: 'error' }, notRunning(gate.entry.server))
   const callArgs = parsed.data.args ?? {}
   // the user's OK, bound to this very call (agent, tool, these arguments); the gate again after a wait
-  const confirmed = await confirmBeforeCall(deps.confirmations, deps.catalog, scope, who, gate.entry, variant, callArgs, signal, onProgress)
+  let confirmed: ConfirmGateResult
+  if (inClient?.modern && deps.confirmations) {
+    const m = inClient.modern
+    const c = deps.confirmations
+    let r: ConfirmResult
+    if (m.state) {
+      // the retry of a call that asked: bound to this credential, this tool, these arguments, once
+      const asked = c.queue.get(m.state.c)
+      const bound =
+        asked !== undefined && m.state.p === m.principal && m.state.t === gate.entry.id && asked.args_hmac === m.state.a && asked.agent === who.agent
+      if (!bound)
+        return refuse(
+          { outcome: 'declined' },
+          `CALL_DECLINED: the answer (requestState) does not belong to this call; nothing ran. Call the tool again to ask anew.`,
+        )
+      if (m.answer) c.answerFromClient(m.state.c, m.answer)
+      const taken = c.take(m.state.c, callArgs)
+      // nobody answered yet (the question was dismissed): ask again, the same confirmation
+      if (taken === 'pending') return askResult(m.codec, asked, m.principal, gate.entry.id)
+      r = taken
+    } else {
+      const opened = c.open(who, gate.entry, variant, callArgs)
+      if (opened.kind === 'open') return askResult(m.codec, opened.confirmation, m.principal, gate.entry.id)
+      r = opened.result
+    }
+    confirmed = afterConfirm(deps.catalog, scope, gate.entry, variant, r)
+  } else {
+    confirmed = await confirmBeforeCall(deps.confirmations, deps.catalog, scope, who, gate.entry, variant, callArgs, signal, onProgress, inClient?.clientAsk)
+  }
   if (!confirmed.ok) return refuse({ outcome: confirmed.outcome, ...(confirmed.status ? { status: confirmed.status } : {}) }, confirmed.text)
   const up = deps.manager.get(confirmed.entry.server)
   if (!up) return refuse({ outcome: 'error' }, notRunning(confirmed.entry.server))

@@ -5,7 +5,7 @@
 import type { Variant } from '../../../shared/call-variant'
 import type { BlockReason, CallOutcome } from '../../../shared/activity'
 import type { Catalog, CatalogEntry } from '../catalog/catalog'
-import type { CallConfirmations, WaitProgress } from '../requests/confirmations'
+import type { CallConfirmations, ClientAsk, ConfirmResult, WaitProgress } from '../requests/confirmations'
 import type { Asker } from '../requests/access'
 import { checkVariant, resolveTool } from './call-gate'
 import type { Scope } from './scope'
@@ -24,9 +24,14 @@ export async function confirmBeforeCall(
   args: Record<string, unknown>,
   signal?: AbortSignal,
   progress?: WaitProgress,
+  clientAsk?: ClientAsk,
 ): Promise<ConfirmGateResult> {
   if (!confirmations) return { ok: true, entry }
-  const r = await confirmations.confirm(who, entry, variant, args, signal, progress)
+  return afterConfirm(catalog, scope, entry, variant, await confirmations.confirm(who, entry, variant, args, signal, progress, clientAsk))
+}
+
+/** The gate's last step once the user's answer is known: a call allowed after a wait passes the gate again as the tool is now. */
+export function afterConfirm(catalog: Catalog, scope: Scope, entry: CatalogEntry, variant: Variant, r: ConfirmResult): ConfirmGateResult {
   if (!r.go) return { ok: false, text: r.text, outcome: r.confirmation?.status === 'cancelled' ? 'cancelled' : 'declined' }
   if (!r.confirmation) return { ok: true, entry }
   // unchanged since the call arrived (an "Allow once" pass included): go on

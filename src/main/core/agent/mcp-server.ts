@@ -5,12 +5,17 @@
 // what an agent sees never depends on a connection. Arguments are validated here with clear
 // messages; upstream results are passed through unchanged.
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   Server,
   type CallToolResult,
+  type ClientCapabilities,
+  type InputRequiredResult,
   type Progress,
+  type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server'
 import { z } from 'zod'
@@ -23,7 +28,8 @@ import type { Logger } from '../log'
 import { VERSION } from '../version'
 import { resolveTool } from './call-gate'
 import type { ActivityRecorder, Who } from '../activity/recorder'
-import { callTool } from './call-tool'
+import { callTool, type InClient } from './call-tool'
+import { ASK_KEY, ASK_SCHEMA, answerOf, askMessage, isAskState, type AskState } from './in-client'
 import { retrieveForAgent } from './retrieve-tool'
 import type { Scope } from './scope'
 import { agentToolNames, agentTools } from './tool-defs'
@@ -48,6 +54,8 @@ export interface AgentDeps extends ServerOpsDeps {
   activity?: ActivityRecorder
   /** calls that wait for the user's OK (requests/confirmations.ts) */
   confirmations?: CallConfirmations
+  /** signs the requestState of questions asked in a 2026-07-28 client (in-client.ts); keyed from the instance key */
+  askCodec?: RequestStateCodec<AskState>
 }
 
 /**
@@ -68,6 +76,40 @@ function textResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] }
 }
 
+/** A form elicitation the client declared (an empty elicitation capability means form, MCP 2025-06-18). */
+function showsForms(caps: ClientCapabilities | undefined): boolean {
+  const el = caps?.elicitation as { form?: unknown; url?: unknown } | undefined
+  return el !== undefined && el !== null && (el.form !== undefined || el.url === undefined)
+}
+
+/**
+ * Asking in this client (ask_in_client): only for an agent that has it and a client that shows
+ * forms; 2026-07-28 by input_required (the retry's verified state and answer), 2025 by
+ * elicitation/create raced against the window.
+ */
+function inClientFor(deps: AgentDeps, scope: Scope, server: Server, ctx: ServerContext, principal: string): InClient | undefined {
+  if (!scope.askInClient() || !deps.askCodec) return undefined
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
+  if (typeof envelope?.[PROTOCOL_VERSION_META_KEY] === 'string') {
+    if (!showsForms(envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)) return undefined
+    const state: unknown = ctx.mcpReq.requestState()
+    return {
+      modern: { principal, codec: deps.askCodec, ...(isAskState(state) ? { state } : {}), answer: answerOf(ctx.mcpReq.inputResponses?.[ASK_KEY]) },
+    }
+  }
+  if (!showsForms(server.getClientCapabilities())) return undefined
+  return {
+    clientAsk: async (c, signal) => {
+      try {
+        const timeout = Math.max(1000, Date.parse(c.expires_at) - Date.now())
+        return answerOf(await ctx.mcpReq.elicitInput({ mode: 'form', message: askMessage(c), requestedSchema: ASK_SCHEMA }, { signal, timeout }))
+      } catch {
+        return null // withdrawn, dismissed, or the client could not show it: the window still can
+      }
+    },
+  }
+}
+
 /** The client's name: from initialize (2025) or from this request's envelope (2026-07-28). */
 function clientName(server: Server, ctx: ServerContext): string | null {
   const info = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined
@@ -75,13 +117,19 @@ function clientName(server: Server, ctx: ServerContext): string | null {
   return typeof name === 'string' ? name : null
 }
 
-export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
+/**
+ * `principal`: the credential this server answers (HTTP: the admin key as an agent, or one agent
+ * token; stdio: the process): a question asked in the client is bound to it.
+ */
+export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'local'): Server {
   const server = new Server(
     { name: 'toolgate', version: VERSION },
     {
       capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, completions: {} },
       // scoped to the credential: a 2026-07-28 client may keep it, but only for this credential
       cacheHints: { 'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'private' } },
+      // a requestState that Toolgate did not sign, or that expired, never reaches a handler (-32602)
+      ...(deps.askCodec ? { requestState: { verify: deps.askCodec.verify } } : {}),
     },
   )
   const recorder = deps.learned ? sessionRecorder(deps.learned) : null
@@ -104,7 +152,7 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
     return { tools: [...agentTools(scope)] }
   })
 
-  server.setRequestHandler('tools/call', async (req, ctx): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', async (req, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const { name } = req.params
     const args: unknown = req.params.arguments ?? {}
     // the agent of this session and the client name it gave (initialize, or this request's envelope)
@@ -166,7 +214,8 @@ export function createAgentServer(deps: AgentDeps, scope: Scope): Server {
               sending.push(extra.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {}))
             }
       try {
-        return await callTool(deps, scope, who(), name, args, extra.signal, (id) => recorder?.called(id), onProgress)
+        const inClient = inClientFor(deps, scope, server, ctx, principal)
+        return await callTool(deps, scope, who(), name, args, extra.signal, (id) => recorder?.called(id), onProgress, inClient)
       } finally {
         await Promise.all(sending)
       }

@@ -13,6 +13,8 @@ export interface Scope {
   allowsServer(server: string): boolean
   allowsVariant(v: Variant): boolean
   allows(e: { server: string; variant: Variant }): boolean
+  /** the agent's ask_in_client: its questions may go to its own client too */
+  askInClient(): boolean
 }
 
 export const FULL_SCOPE: Scope = {
@@ -21,6 +23,7 @@ export const FULL_SCOPE: Scope = {
   allowsServer: () => true,
   allowsVariant: () => true,
   allows: () => true,
+  askInClient: () => false,
 }
 
 /** The live scope of a configured agent (unknown now: an error naming the config file). */
@@ -45,10 +48,11 @@ export function liveAgentScope(agents: () => readonly AgentConfig[], name: strin
     allowsServer: (s) => now()?.allowsServer(s) ?? false,
     allowsVariant: (v) => now()?.allowsVariant(v) ?? false,
     allows: (e) => now()?.allows(e) ?? false,
+    askInClient: () => now()?.askInClient() ?? false,
   }
 }
 
-export function agentScope(agent: AgentConfig): Scope {
+export function agentScope(agent: Omit<AgentConfig, 'ask_in_client'> & { ask_in_client?: boolean }): Scope {
   const servers = agent.servers === '*' ? null : new Set(agent.servers)
   const variants = new Set<Variant>(agent.permissions)
   return {
@@ -59,10 +63,11 @@ export function agentScope(agent: AgentConfig): Scope {
     allows(e) {
       return this.allowsServer(e.server) && this.allowsVariant(e.variant)
     },
+    askInClient: () => agent.ask_in_client === true,
   }
 }
 
 /** The scope of an agent that is no longer configured: nothing is allowed. */
 export function noScope(agent: string | null): Scope {
-  return { agent, active: () => false, allowsServer: () => false, allowsVariant: () => false, allows: () => false }
+  return { agent, active: () => false, allowsServer: () => false, allowsVariant: () => false, allows: () => false, askInClient: () => false }
 }

@@ -86,11 +86,14 @@ export class McpEndpoint {
   private readonly modern: McpHttpHandler
 
   constructor(
-    private readonly makeServer: (scope: Scope) => Server,
+    /** an agent server for this scope, answering this credential (principal key) */
+    private readonly makeServer: (scope: Scope, principal: string) => Server,
     private readonly scopeFor: (p: Principal) => Scope | null,
     private readonly limits: () => SessionLimits,
   ) {
-    this.modern = createMcpHandler(({ authInfo }) => makeServer((authInfo as RequestAuth).extra.scope), { legacy: 'reject' })
+    this.modern = createMcpHandler(({ authInfo }) => makeServer((authInfo as RequestAuth).extra.scope, (authInfo as RequestAuth).clientId), {
+      legacy: 'reject',
+    })
   }
 
   /** Open sessions (all, or of one principal). */
@@ -155,8 +158,8 @@ export class McpEndpoint {
           `Close sessions you no longer use (HTTP DELETE /mcp with their mcp-session-id) or wait: idle sessions expire after ${Math.round(idleMs / 1000)} s (limits.session_idle_s).`,
       )
     }
-    const server = this.makeServer(scope)
     const key = principalKey(principal)
+    const server = this.makeServer(scope, key)
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // Every answer is an SSE stream (the SDK's default): a call made with a progress token gets

@@ -65,8 +65,20 @@ export type ConfirmResult = { go: true; confirmation: Confirmation | null } | { 
 
 const whoLabel = (who: Asker): string => (who.agent !== null ? `agent "${who.agent}"` : `this session${who.client ? ` (${safeText(who.client, 40)})` : ''}`)
 
+/**
+ * The person at the agent's own client is asked too (ask_in_client, a 2025 session: an
+ * elicitation/create raced against the window). Resolves with their answer, or null when they
+ * gave none (dismissed, or `signal` withdrew the question because the window answered first).
+ */
+export type ClientAsk = (c: Confirmation, signal: AbortSignal) => Promise<'allow' | 'deny' | null>
+
+/** A confirmation opened without waiting (2026-07-28: the question goes back to the client in the answer). */
+export type Opened = { kind: 'open'; confirmation: Confirmation } | { kind: 'done'; result: ConfirmResult }
+
 export class CallConfirmations {
   readonly queue = new PendingDecisions<Confirmation, Answer>((c) => this.settle(c, 'timeout'))
+  /** confirmations whose call already ran or was refused once: a second use (a replayed requestState) is refused */
+  private readonly used = new Set<string>()
 
   constructor(private readonly d: ConfirmationsDeps) {}
 
@@ -98,24 +110,84 @@ export class CallConfirmations {
     args: Record<string, unknown>,
     signal?: AbortSignal,
     progress?: WaitProgress,
+    clientAsk?: ClientAsk,
   ): Promise<ConfirmResult> {
+    const opened = this.open(who, e, variant, args)
+    if (opened.kind === 'done') return opened.result
+    const c = opened.confirmation
+    const timeoutS = this.timeoutS(e.server)
+    const now = Date.parse(c.created_at)
+
+    // the agent that asked for progress hears at once that its call waits for a person, and then every PROGRESS_EVERY_MS
+    const tell = (): void => {
+      const waited = Math.min(timeoutS, Math.round(((this.d.now?.() ?? Date.now()) - now) / 1000))
+      progress?.({
+        progress: waited,
+        total: timeoutS,
+        message: `Waiting for the user to allow or deny this call of ${e.id} in Toolgate (${timeoutS - waited} s left); it runs only if they allow it.`,
+      })
+    }
+    const ticker = progress ? setInterval(tell, PROGRESS_EVERY_MS) : undefined
+    ticker?.unref?.()
+    if (progress) tell()
+    // asked in the agent's own client too: whichever answers first wins, the other is withdrawn
+    const asking = new AbortController()
+    if (clientAsk) {
+      void clientAsk({ ...c }, asking.signal)
+        .then((d) => {
+          if (d !== null && !asking.signal.aborted) this.answerFromClient(c.id, d)
+        })
+        .catch(() => undefined)
+    }
+    // the expiry (add's ttl) answers first; the wait's own bound is only a backstop
+    const r = await this.queue.wait(c.id, timeoutS * 1000 + 5000, signal).finally(() => {
+      clearInterval(ticker)
+      asking.abort()
+    })
+    this.used.add(c.id)
+    if (r.kind === 'answered' && r.answer.decision === 'allow') {
+      // bound to the arguments the user saw: the call goes on only with exactly those
+      if (this.digest(args) !== c.args_hmac) return { go: false, confirmation: c, text: declinedText(e.id) }
+      return { go: true, confirmation: c }
+    }
+    if (r.kind === 'answered' && r.answer.decision === 'deny') return { go: false, confirmation: c, text: declinedText(e.id) }
+    if (r.kind === 'expired' || r.kind === 'timeout') {
+      if (this.queue.isPending(c.id)) this.withdraw(c, 'timeout')
+      return { go: false, confirmation: c, text: timeoutText(e.id, timeoutS) }
+    }
+    // cancelled: the agent withdrew its request, or Toolgate is stopping
+    this.withdraw(c, 'cancelled')
+    return { go: false, confirmation: c, text: `CALL_DECLINED: the call of ${e.id} was cancelled before the user answered; it was not run.` }
+  }
+
+  /**
+   * A confirmation for this call, waiting for the user's answer, without waiting here (or the
+   * answer at once: not required, over a limit). The window and tray show it as usual.
+   */
+  open(who: Asker, e: CatalogEntry, variant: Variant, args: Record<string, unknown>): Opened {
     const need = this.requirement(e)
-    if (!need.required) return { go: true, confirmation: null }
+    if (!need.required) return { kind: 'done', result: { go: true, confirmation: null } }
     const key = who.agent ?? `client:${who.client ?? ''}`
     const waiting = this.queue.pending()
     const mine = waiting.filter((c) => (c.agent ?? `client:${c.client ?? ''}`) === key).length
     if (mine >= MAX_CONFIRMATIONS_PER_AGENT) {
       return {
-        go: false,
-        confirmation: null,
-        text: `CALL_DECLINED (limit): ${whoLabel(who)} already has ${mine} calls waiting for the user's confirmation (at most ${MAX_CONFIRMATIONS_PER_AGENT}); the call of ${e.id} was not run. Wait for those answers before making more calls that need confirmation.`,
+        kind: 'done',
+        result: {
+          go: false,
+          confirmation: null,
+          text: `CALL_DECLINED (limit): ${whoLabel(who)} already has ${mine} calls waiting for the user's confirmation (at most ${MAX_CONFIRMATIONS_PER_AGENT}); the call of ${e.id} was not run. Wait for those answers before making more calls that need confirmation.`,
+        },
       }
     }
     if (waiting.length >= MAX_CONFIRMATIONS_TOTAL) {
       return {
-        go: false,
-        confirmation: null,
-        text: `CALL_DECLINED (limit): ${MAX_CONFIRMATIONS_TOTAL} calls already wait for the user's confirmation; the call of ${e.id} was not run. Try again later.`,
+        kind: 'done',
+        result: {
+          go: false,
+          confirmation: null,
+          text: `CALL_DECLINED (limit): ${MAX_CONFIRMATIONS_TOTAL} calls already wait for the user's confirmation; the call of ${e.id} was not run. Try again later.`,
+        },
       }
     }
     const timeoutS = this.timeoutS(e.server)
@@ -149,34 +221,44 @@ export class CallConfirmations {
     this.queue.add(c, timeoutS * 1000)
     this.queue.prune(KEEP_ANSWERED)
     this.d.emit({ id: c.id, status: 'pending', new: true })
+    return { kind: 'open', confirmation: c }
+  }
 
-    // the agent that asked for progress hears at once that its call waits for a person, and then every PROGRESS_EVERY_MS
-    const tell = (): void => {
-      const waited = Math.min(timeoutS, Math.round(((this.d.now?.() ?? Date.now()) - now) / 1000))
-      progress?.({
-        progress: waited,
-        total: timeoutS,
-        message: `Waiting for the user to allow or deny this call of ${e.id} in Toolgate (${timeoutS - waited} s left); it runs only if they allow it.`,
-      })
-    }
-    const ticker = progress ? setInterval(tell, PROGRESS_EVERY_MS) : undefined
-    ticker?.unref?.()
-    if (progress) tell()
-    // the expiry (add's ttl) answers first; the wait's own bound is only a backstop
-    const r = await this.queue.wait(c.id, timeoutS * 1000 + 5000, signal).finally(() => clearInterval(ticker))
-    if (r.kind === 'answered' && r.answer.decision === 'allow') {
-      // bound to the arguments the user saw: the call goes on only with exactly those
-      if (argsHmac(hmacKey, args) !== c.args_hmac) return { go: false, confirmation: c, text: declinedText(e.id) }
+  /** The keyed digest of a call's arguments (args_hmac: the same key as the activity record's). */
+  private digest(args: Record<string, unknown>): string {
+    return argsHmac(argsKey(path.dirname(this.d.catalog.store.file)), args)
+  }
+
+  /** The person at the agent's own client answered (ask_in_client): the first answer wins. */
+  answerFromClient(id: string, decision: 'allow' | 'deny'): boolean {
+    if (!this.queue.isPending(id)) return false
+    if (decision === 'allow') this.allow(id, 'client')
+    else this.deny(id, 'client')
+    return true
+  }
+
+  /**
+   * The call of an opened confirmation comes back (2026-07-28: the retry with requestState) with
+   * `args`: it goes on once if the answer was allow and the arguments are the ones asked about,
+   * else the agent gets why not. `pending` while nobody answered yet. Single use: a second take of
+   * the same confirmation is refused, whatever the answer was.
+   */
+  take(id: string, args: Record<string, unknown>): ConfirmResult | 'pending' {
+    const c = this.queue.get(id)
+    if (!c)
+      return { go: false, confirmation: null, text: `CALL_DECLINED: this confirmation is unknown or too old; call the tool again to ask anew. Nothing ran.` }
+    if (this.used.has(id))
+      return { go: false, confirmation: c, text: `CALL_DECLINED: this confirmation was already used; a confirmation allows one call. Nothing ran.` }
+    if (this.queue.isPending(id)) return 'pending'
+    this.used.add(id)
+    if (c.status === 'allowed') {
+      if (this.digest(args) !== c.args_hmac) return { go: false, confirmation: c, text: declinedText(c.tool) }
       return { go: true, confirmation: c }
     }
-    if (r.kind === 'answered' && r.answer.decision === 'deny') return { go: false, confirmation: c, text: declinedText(e.id) }
-    if (r.kind === 'expired' || r.kind === 'timeout') {
-      if (this.queue.isPending(c.id)) this.withdraw(c, 'timeout')
-      return { go: false, confirmation: c, text: timeoutText(e.id, timeoutS) }
-    }
-    // cancelled: the agent withdrew its request, or Toolgate is stopping
-    this.withdraw(c, 'cancelled')
-    return { go: false, confirmation: c, text: `CALL_DECLINED: the call of ${e.id} was cancelled before the user answered; it was not run.` }
+    if (c.status === 'timeout') return { go: false, confirmation: c, text: timeoutText(c.tool, this.timeoutS(c.server)) }
+    if (c.status === 'cancelled')
+      return { go: false, confirmation: c, text: `CALL_DECLINED: the call of ${c.tool} was cancelled before the user answered; it was not run.` }
+    return { go: false, confirmation: c, text: declinedText(c.tool) }
   }
 
   /** Ends a waiting confirmation that nobody answered (cancelled, or a backstop timeout). */
