@@ -4,7 +4,8 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { launchCommand } from '../../src/main/core/clients/launch'
 import { connectSnippet } from '../../src/main/core/clients/snippet'
-import { writeClientConfig } from '../../src/main/core/clients/write'
+import { removeClientServers, writeClientConfig } from '../../src/main/core/clients/write'
+import { parse, type ParseError } from 'jsonc-parser'
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/clients')
 const launch = launchCommand({ execPath: '/usr/bin/node', binPath: '/opt/toolgate/bin/toolgate.js' })
@@ -145,11 +146,41 @@ describe('connect --write: missing files and files Toolgate must not touch', () 
     expect(backups(file)).toHaveLength(0)
   })
 
-  it('a JSONC file (comments) is refused rather than losing the comments', () => {
+  it('a JSONC file (comments, trailing commas) gets the entry and keeps its comments, commas and every other server as written', () => {
     const file = copyFixture('vscode-mcp.jsonc', 'mcp.json')
-    const original = fs.readFileSync(file)
-    expect(() => writeClientConfig(file, connectSnippet('vscode', { launch }))).toThrowError(/comments or trailing commas.*Nothing was changed/)
-    expect(fs.readFileSync(file).equals(original)).toBe(true)
+    const original = fs.readFileSync(file, 'utf8')
+    const r = writeClientConfig(file, connectSnippet('vscode', { launch }))
+    expect(r.changed).toBe(true)
+    expect(fs.readFileSync(r.backup as string, 'utf8')).toBe(original)
+    const text = fs.readFileSync(file, 'utf8')
+    // what the user wrote is still there, word for word
+    for (const kept of [
+      '  // VS Code workspace MCP config (JSONC: comments and trailing commas are allowed)\n',
+      '    { "type": "promptString", "id": "gh-token", "description": "GitHub token", "password": true },\n  ],\n',
+      '    /* a local server */\n    "memory": {\n',
+      '      "envFile": "${workspaceFolder}/.env",\n    },\n',
+    ])
+      expect(text).toContain(kept)
+    const errors: ParseError[] = []
+    const after = parse(text, errors, { allowTrailingComma: true }) as { servers: Record<string, unknown> }
+    expect(errors).toEqual([])
+    expect(Object.keys(after.servers)).toEqual(['github', 'memory', 'socket', 'toolgate'])
+    expect(after.servers.toolgate).toEqual({ type: 'stdio', command: '/usr/bin/node', args: ['/opt/toolgate/bin/toolgate.js', 'stdio'] })
+    // a second run finds it there: nothing written
+    expect(writeClientConfig(file, connectSnippet('vscode', { launch }))).toEqual({ changed: false })
+    expect(fs.readFileSync(file, 'utf8')).toBe(text)
+  })
+
+  it('import --move takes a server out of a commented file and leaves the rest, comments included', () => {
+    const file = copyFixture('vscode-mcp.jsonc', 'mcp.json')
+    const r = removeClientServers(file, 'servers', ['socket', 'nope'])
+    expect(r.removed).toEqual(['socket'])
+    const text = fs.readFileSync(file, 'utf8')
+    expect(text).toContain('// VS Code workspace MCP config')
+    expect(text).toContain('/* a local server */')
+    expect(text).not.toContain('websocket')
+    const after = parse(text, [], { allowTrailingComma: true }) as { servers: Record<string, unknown> }
+    expect(Object.keys(after.servers)).toEqual(['github', 'memory'])
   })
 
   it('a top level that is not an object, or a servers key that is not an object, is refused', () => {

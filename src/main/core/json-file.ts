@@ -1,9 +1,11 @@
 // JSON file helpers for the files Toolgate rewrites (mcp_config.json, MCP clients' configs):
-// tolerant reading (BOM, JSONC for read-only use), writing that keeps the file's own
-// indentation / line endings, atomically.
+// tolerant reading (BOM; JSONC, with jsonc-parser, where asked), writing that keeps the file's
+// own indentation / line endings, atomically, and edits in place that keep a client file's
+// comments and formatting.
 import fs from 'node:fs'
 import path from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
+import { applyEdits, modify, parse as parseJsonc, type ParseError } from 'jsonc-parser'
 
 export type JsonObject = Record<string, unknown>
 
@@ -45,56 +47,12 @@ export function stripBom(text: string): string {
   return text.startsWith('\uFEFF') ? text.slice(1) : text
 }
 
-/**
- * Removes `//` and `/* *\/` comments and trailing commas outside strings (VS Code's JSONC).
- * Only for reading: a file with comments is never rewritten (the comments would be lost).
- */
-export function stripJsonc(text: string): string {
-  let out = ''
-  let i = 0
-  while (i < text.length) {
-    const c = text[i]
-    if (c === '"') {
-      let j = i + 1
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1
-      out += text.slice(i, j + 1)
-      i = j + 1
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2)
-      i = end < 0 ? text.length : end + 2
-      out += ' '
-    } else {
-      out += c
-      i++
-    }
-  }
-  // trailing commas: a comma followed only by whitespace before } or ] (strings copied verbatim)
-  let result = ''
-  for (let k = 0; k < out.length; k++) {
-    const c = out[k]
-    if (c === '"') {
-      let j = k + 1
-      while (j < out.length && out[j] !== '"') j += out[j] === '\\' ? 2 : 1
-      result += out.slice(k, j + 1)
-      k = j
-    } else if (c === ',') {
-      let n = k + 1
-      while (n < out.length && /\s/.test(out[n])) n++
-      if (out[n] !== '}' && out[n] !== ']') result += c
-    } else {
-      result += c
-    }
-  }
-  return result
-}
-
 export type ReadJson = { exists: false } | { exists: true; text: string; value: unknown; layout: JsonLayout; jsonc: boolean }
 
 /**
  * Reads a JSON file. Missing → `{exists:false}`; empty → `{}`. With `allowJsonc`, comments and
- * trailing commas are accepted (and reported by `jsonc: true`). Errors name the file.
+ * trailing commas are accepted (VS Code's JSONC, read by jsonc-parser, and reported by
+ * `jsonc: true`). Errors name the file.
  */
 export function readJsonFile(file: string, opts: { allowJsonc?: boolean; what?: string } = {}): ReadJson {
   let text: string
@@ -110,19 +68,35 @@ export function readJsonFile(file: string, opts: { allowJsonc?: boolean; what?: 
   try {
     return { exists: true, text, value: JSON.parse(body) as unknown, layout, jsonc: false }
   } catch (strictError) {
-    let jsoncValue: unknown
-    let jsoncOk = false
-    try {
-      jsoncValue = JSON.parse(stripJsonc(body)) as unknown
-      jsoncOk = true
-    } catch {
-      // not JSONC either
-    }
-    if (jsoncOk && opts.allowJsonc) return { exists: true, text, value: jsoncValue, layout, jsonc: true }
+    const errors: ParseError[] = []
+    const value: unknown = parseJsonc(body, errors, { allowTrailingComma: true, disallowComments: false })
+    const jsoncOk = errors.length === 0
+    if (jsoncOk && opts.allowJsonc) return { exists: true, text, value, layout, jsonc: true }
     const what = opts.what ? `${opts.what} ` : ''
     const detail = jsoncOk ? 'it contains comments or trailing commas' : (strictError as Error).message
     throw new JsonFileError(file, `${what}${file} is not valid JSON (${detail})`)
   }
+}
+
+/** One change of a JSON document: the value at `path` set (inserted or replaced), or removed when `value` is undefined. */
+export interface JsonEdit {
+  path: Array<string | number>
+  value: unknown
+}
+
+/**
+ * The text with `edits` applied where they apply and nothing else touched: comments, trailing
+ * commas, key order and the formatting of every other part stay (jsonc-parser's modify, as VS
+ * Code edits its settings). New parts are indented like the file. A blank text starts as `{}`.
+ */
+export function editJsonText(text: string, edits: readonly JsonEdit[], layout: JsonLayout): string {
+  const bom = text.startsWith('\uFEFF')
+  let body = bom ? text.slice(1) : text
+  if (body.trim() === '') body = formatJson({}, { ...layout, bom: false })
+  const tabs = layout.indent.startsWith('\t')
+  const formattingOptions = { insertSpaces: !tabs, tabSize: tabs ? 1 : Math.max(layout.indent.length, 1), eol: layout.eol }
+  for (const e of edits) body = applyEdits(body, modify(body, e.path, e.value, { formattingOptions }))
+  return (bom ? '\uFEFF' : '') + body
 }
 
 export class JsonFileError extends Error {
@@ -137,10 +111,15 @@ export class JsonFileError extends Error {
 
 /** Atomic write (temp file + rename); creates parent dirs; new files are private (0600). */
 export function writeJsonFile(file: string, value: unknown, layout: JsonLayout = DEFAULT_LAYOUT): void {
+  writeTextFile(file, formatJson(value, layout))
+}
+
+/** Atomic write of a text as it is (an edited JSON document); creates parent dirs; new files are private (0600). */
+export function writeTextFile(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true })
   const exists = fs.existsSync(file)
   // an existing file keeps its mode and owner (write-file-atomic copies them)
-  writeFileAtomic.sync(file, formatJson(value, layout), exists ? { fsync: true } : { fsync: true, mode: 0o600 })
+  writeFileAtomic.sync(file, text, exists ? { fsync: true } : { fsync: true, mode: 0o600 })
 }
 
 /** JSON-semantic equality: object key order does not matter, array order does. */

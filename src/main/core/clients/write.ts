@@ -1,12 +1,12 @@
 // Writing an MCP client's own config file: `toolgate connect <client> --write` merges the
 // Toolgate entry in; `toolgate import … --move` takes imported servers out. Backup before the
-// first change, idempotent, every other key and server kept (in order), atomic write. A file
-// Toolgate cannot safely rewrite is left untouched with a clear error.
+// first change, idempotent, edited in place (every other key and server, the comments and the
+// formatting kept; JSONC files too), atomic write. A file Toolgate cannot read is left untouched
+// with a clear error.
 import fs from 'node:fs'
-import { z } from 'zod'
 import type { ClientSnippet } from './snippet'
 import { isToolgateEntry, serverContainer, SourceEntrySchema } from './client-servers'
-import { DEFAULT_LAYOUT, JsonFileError, getOwn, isJsonObject, jsonEqual, readJsonFile, setOwn, writeJsonFile, type JsonObject } from '../json-file'
+import { DEFAULT_LAYOUT, JsonFileError, editJsonText, getOwn, isJsonObject, jsonEqual, readJsonFile, writeTextFile, type JsonEdit } from '../json-file'
 
 export interface WriteClientResult {
   /** false when the file already had exactly this entry (nothing written, no backup) */
@@ -21,8 +21,6 @@ export interface WriteClientOptions {
   /** clock for the backup name (tests) */
   now?: Date
 }
-
-const ServerMapSchema = z.record(z.string(), z.unknown())
 
 function untouched(file: string, problem: string): JsonFileError {
   return new JsonFileError(
@@ -40,36 +38,26 @@ export function writeClientConfig(file: string, snippet: ClientSnippet, opts: Wr
     if (e instanceof JsonFileError) throw untouched(file, e.message.replace(`${file} is `, 'the file is '))
     throw untouched(file, `cannot read the file (${(e as Error).message})`)
   }
-  if (read.exists && read.jsonc) {
-    throw untouched(file, 'the file contains comments or trailing commas, which rewriting would lose')
-  }
   const root: unknown = read.exists ? read.value : {}
   if (!isJsonObject(root)) throw untouched(file, 'the top level is not a JSON object')
 
-  let changed = false
+  const edits: JsonEdit[] = []
   for (const [key, servers] of Object.entries(snippet as Record<string, Record<string, unknown>>)) {
     const current = getOwn(root, key)
-    let map: JsonObject
-    if (current === undefined) {
-      map = {}
-    } else {
-      const parsed = ServerMapSchema.safeParse(current)
-      if (!parsed.success || !isJsonObject(current)) throw untouched(file, `"${key}" is not an object of servers`)
-      map = current
-    }
+    if (current !== undefined && !isJsonObject(current)) throw untouched(file, `"${key}" is not an object of servers`)
     for (const [name, entry] of Object.entries(servers)) {
-      if (Object.hasOwn(map, name) && jsonEqual(map[name], entry)) continue
-      setOwn(map, name, entry) // replaces in place (keeps position) or appends
-      changed = true
+      if (current && Object.hasOwn(current, name) && jsonEqual(current[name], entry)) continue
+      // replaces in place (keeps position) or appends; a missing key is appended after the others
+      edits.push({ path: [key, name], value: entry })
     }
-    if (current === undefined) setOwn(root, key, map) // appended after the existing keys
   }
-  if (!changed) return { changed: false }
+  if (edits.length === 0) return { changed: false }
 
   const result: WriteClientResult = { changed: true }
   if (read.exists) result.backup = backupFile(file, opts.now ?? new Date())
   else result.created = true
-  writeJsonFile(file, root, read.exists ? read.layout : DEFAULT_LAYOUT)
+  // edited where it changes: the file's comments, trailing commas and formatting stay
+  writeTextFile(file, editJsonText(read.exists ? read.text : '', edits, read.exists ? read.layout : DEFAULT_LAYOUT))
   return result
 }
 
@@ -96,37 +84,34 @@ export interface RemoveClientResult {
 
 /**
  * Takes the servers `names` out of the client's file (under `key`, as read by
- * readClientServers), after a backup; every other key and server is kept. Nothing to remove →
- * nothing written. A file with comments is left untouched (rewriting would lose them).
+ * readClientServers), after a backup; every other key and server is kept, and so are the file's
+ * comments and formatting. Nothing to remove → nothing written.
  */
 export function removeClientServers(file: string, key: string, names: readonly string[], opts: WriteClientOptions = {}): RemoveClientResult {
   const read = readJsonFile(file, { allowJsonc: true })
   if (!read.exists || !isJsonObject(read.value)) throw untouched(file, 'the file is gone or its top level is not a JSON object')
-  if (read.jsonc) throw untouched(file, 'the file contains comments or trailing commas, which rewriting would lose; remove the imported servers by hand')
   const root = read.value
   const container = serverContainer(root, key === 'mcpServers' ? 'claude-desktop' : key === 'servers' ? 'vscode' : 'auto')
   const value = container?.key === key ? container.value : undefined
+  const at = key === 'mcp.servers' ? ['mcp', 'servers'] : [key]
   const drop = new Set(names)
   let removed: string[] = []
+  const edits: JsonEdit[] = []
   if (Array.isArray(value)) {
-    const keep = value.filter((e, i) => !drop.has(isJsonObject(e) && typeof e.name === 'string' ? e.name : `${key}[${i}]`))
     removed = names.filter((n) => value.some((e) => isJsonObject(e) && e.name === n))
-    if (removed.length) setContainer(root, key, keep)
+    // from the last: each removal leaves the earlier indexes where they were
+    for (let i = value.length - 1; i >= 0; i--) {
+      const e: unknown = value[i]
+      if (drop.has(isJsonObject(e) && typeof e.name === 'string' ? e.name : `${key}[${i}]`)) edits.push({ path: [...at, i], value: undefined })
+    }
   } else if (isJsonObject(value)) {
     removed = names.filter((n) => Object.hasOwn(value, n))
-    for (const n of removed) delete value[n]
+    for (const n of removed) edits.push({ path: [...at, n], value: undefined })
   }
   if (removed.length === 0) return { removed }
   const backup = backupFile(file, opts.now ?? new Date())
-  writeJsonFile(file, root, read.layout)
+  writeTextFile(file, editJsonText(read.text, edits, read.layout))
   return { removed, backup }
-}
-
-function setContainer(root: JsonObject, key: string, value: unknown): void {
-  if (key === 'mcp.servers') {
-    const mcp = getOwn(root, 'mcp')
-    if (isJsonObject(mcp)) setOwn(mcp, 'servers', value)
-  } else setOwn(root, key, value)
 }
 
 /** Copies `file` byte for byte to `<file>.toolgate-backup-<timestamp>` (never overwrites). */
