@@ -306,10 +306,6 @@ export function changeSummary(c: ToolChange): string[] {
   return lines
 }
 
-export function isEmptyChange(c: ToolChange): boolean {
-  return !c.title && !c.description && c.annotations.length === 0 && !c.variant && !c.inputSchema && !c.outputSchema
-}
-
 /**
  * How many hidden characters (control, bidi, invisible: see text.ts) a definition holds in any
  * text an agent reads: title, description, and every key and string of its schemas and annotations.

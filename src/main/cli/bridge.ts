@@ -190,8 +190,13 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
       req.end(body)
     })
 
+  /** To the client, without waiting for its stdout; a stdout that fails closes the transport (and so the bridge): the rejection has nothing to add. */
+  const toClient = (m: JSONRPCMessage): void => {
+    local.send(m).catch(() => {})
+  }
+
   const fail = (m: JSONRPCMessage, why: string): void => {
-    if (isRequest(m)) void local.send({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: why } } as JSONRPCMessage)
+    if (isRequest(m)) toClient({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: why } } as JSONRPCMessage)
   }
 
   /** Opens a new upstream session with the client's initialize (its answer is not the client's). */
@@ -258,7 +263,7 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
           local.setProtocolVersion(v)
         }
       }
-      void local.send(fixed)
+      toClient(fixed)
     }
     // A 404 may be the owner's "unknown or expired session" error: held back until the session
     // is opened again (the client then gets the resent request's answer, not that error).
@@ -329,7 +334,7 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
       if (id !== undefined) inFlight.set(id, req)
     }
     try {
-      const r = await send(t, 'POST', JSON.stringify(m), (msg) => void local.send(msg), null, { headers: modernHeaders(m, version), onRequest: track })
+      const r = await send(t, 'POST', JSON.stringify(m), (msg) => toClient(msg), null, { headers: modernHeaders(m, version), onRequest: track })
       if (r.status === 401 && !retried) {
         await takeOver(t).catch(() => {})
         return relayModern(m, version, true)
@@ -356,7 +361,7 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
     }
     // a 2025 client may ping before initialize: answered here, as the embedded stdio does
     if (isRequest(m) && m.method === 'ping' && initialize === null) {
-      void local.send({ jsonrpc: '2.0', id: m.id, result: {} } as JSONRPCMessage)
+      toClient({ jsonrpc: '2.0', id: m.id, result: {} } as JSONRPCMessage)
       return
     }
     if (isRequest(m) && m.method === 'initialize') {

@@ -4,7 +4,10 @@
 // soon as that many bytes arrived without a newline (never buffered whole); the rest of it, up to
 // its newline, is dropped. A JSON-RPC batch (an array: protocol 2025-03-26 allows them, later
 // versions do not) is answered with one array of the responses to its requests. Nothing but
-// JSON-RPC is written to stdout.
+// JSON-RPC is written to stdout. send() honours back-pressure and stdout errors as the SDK's
+// transport does: it resolves once stdout took the message (at once, or on 'drain' when its
+// buffer is full) and rejects when stdout fails, which also reports the error and closes the
+// transport; later write errors are swallowed, not thrown.
 import { StringDecoder } from 'node:string_decoder'
 import type { Readable, Writable } from 'node:stream'
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server'
@@ -26,6 +29,10 @@ function asMessage(raw: unknown): JSONRPCMessage | null {
 }
 
 export const MAX_LINE_BYTES = 4 * 1024 * 1024
+
+/** Marks the stdout 'error' listener a closed transport leaves behind to swallow late write errors (a new transport on the same stream removes it). */
+const swallowsAfterClose = Symbol('swallowsAfterClose')
+type StdoutErrorListener = ((error: Error) => void) & { [swallowsAfterClose]?: true }
 /** The last protocol version with JSON-RPC batches (2025-06-18 removed them). */
 export const LAST_BATCH_VERSION = '2025-03-26'
 
@@ -48,6 +55,11 @@ export class LineStdioTransport implements Transport {
   /** inside a line that was refused for its size: drop bytes until its newline */
   private skipping = false
   private readonly onData = (chunk: Buffer | string): void => this.feed(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+  private readonly onStdoutError: StdoutErrorListener = (error: Error): void => {
+    if (this.closed) return
+    this.onerror?.(error)
+    void this.close()
+  }
   private readonly onEnd = (): void => {
     if (!this.skipping && this.pendingBytes > 0) this.line(Buffer.concat(this.pending))
     this.pending = []
@@ -76,6 +88,8 @@ export class LineStdioTransport implements Transport {
   async start(): Promise<void> {
     if (this.started) return
     this.started = true
+    for (const l of this.output.listeners('error') as StdoutErrorListener[]) if (l[swallowsAfterClose]) this.output.off('error', l)
+    this.output.on('error', this.onStdoutError)
     this.input.on('data', this.onData)
     this.input.on('end', this.onEnd)
     this.input.on('close', this.onEnd)
@@ -190,26 +204,47 @@ export class LineStdioTransport implements Transport {
       messages.push(m)
     }
     for (const m of messages) this.deliver(m)
-    if (batch.waiting.size === 0 && batch.responses.length > 0) this.writeRaw(batch.responses)
+    if (batch.waiting.size === 0 && batch.responses.length > 0) this.write(batch.responses)
   }
 
-  private write(message: JSONRPCMessage): void {
-    this.writeRaw(message)
-  }
-
-  private writeRaw(message: JSONRPCMessage | JSONRPCMessage[]): void {
+  /** Our own error answers (a line that does not parse): sent without waiting; a failure is stdout's error, reported once. */
+  private write(message: JSONRPCMessage | JSONRPCMessage[]): void {
     if (this.closed) return
-    this.output.write(JSON.stringify(message) + '\n')
+    this.writeRaw(message).catch(() => {})
+  }
+
+  /** One line to stdout: resolves once stdout took it (at once, or on 'drain'), rejects when stdout fails. */
+  private writeRaw(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the stdio transport is closed'))
+    return new Promise((resolve, reject) => {
+      let settled = false
+      const done = (error?: Error): void => {
+        if (settled) return
+        settled = true
+        this.output.off('error', onError)
+        this.output.off('drain', onDrain)
+        if (error) reject(error)
+        else resolve()
+      }
+      const onError = (error: Error): void => done(error)
+      const onDrain = (): void => done()
+      this.output.once('error', onError)
+      // false: stdout's buffer is full; the message is queued, and the caller waits for it to drain
+      if (this.output.write(JSON.stringify(message) + '\n')) done()
+      else if (!settled) this.output.once('drain', onDrain)
+    })
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) throw new Error('the stdio transport is closed')
     const id = 'id' in message && !('method' in message) ? (message.id as Id | null) : null
     const batch = id === null ? undefined : this.batches.get(id)
-    if (!batch || id === null) return this.write(message)
+    if (!batch || id === null) return this.writeRaw(message)
     this.batches.delete(id)
     batch.waiting.delete(id)
     batch.responses.push(message)
-    if (batch.waiting.size === 0) this.writeRaw(batch.responses)
+    // the batch's answer goes out with its last response; the others are held, not written
+    if (batch.waiting.size === 0) return this.writeRaw(batch.responses)
   }
 
   async close(): Promise<void> {
@@ -219,6 +254,8 @@ export class LineStdioTransport implements Transport {
     this.input.off('data', this.onData)
     this.input.off('end', this.onEnd)
     this.input.off('close', this.onEnd)
+    // stays attached, doing nothing: a write still in flight that fails (EPIPE) must not crash the process
+    this.onStdoutError[swallowsAfterClose] = true
     this.onclose?.()
   }
 }
