@@ -180,9 +180,17 @@ export function cmdline(pid: number): string {
   }
 }
 
-/** A sandbox process (bwrap, outside and as PID 1 inside): it carries the server's argv too. */
+/** The sandbox's own processes around a server: they carry the server's argv too. */
+const SANDBOX_PROCESSES = new Set([
+  'bwrap', // outside, and as PID 1 inside
+  'pasta', // the server's network namespace (passt), which runs bwrap
+  'passt',
+  'setpriv', // kills pasta with Toolgate (--pdeathsig), then runs it
+])
+
+/** A sandbox process (bwrap, pasta, setpriv around it): not the server itself. */
 export function isSandboxWrapper(pid: number): boolean {
-  return path.basename(cmdline(pid).split(' ')[0]) === 'bwrap'
+  return SANDBOX_PROCESSES.has(path.basename(cmdline(pid).split(' ')[0]))
 }
 
 /**
