@@ -12,7 +12,8 @@ import type { Confirmation, ConfirmationFilter, ConfirmLevel, ConfirmRequirement
 /** `{callable, <status>: n}`; zero-valued statuses omitted, `callable` always present. */
 export type StatusCounts = { callable: number } & Partial<Record<LockStatus, number>>
 
-export type QuarantineSource = 'config' | 'user' | 'review'
+/** Why a server is quarantined: the config (operator hold), the organisation's policy (a hold nobody in Toolgate can release), the user, or review. */
+export type QuarantineSource = 'config' | 'organisation' | 'user' | 'review'
 
 /** What an isolated stdio server may touch beyond the read-only filesystem (docs/isolation.md). */
 export interface SandboxProfileInfo {
@@ -147,6 +148,10 @@ export interface ServerInfo {
    * without an agent, the admin key) and the client name its session gave (untrusted, made safe).
    */
   added_by?: { agent: string | null; client: string | null }
+  /** present when the organisation's machine-wide policy locks something of this server (issue 24 point 6) */
+  policy?: 'organisation'
+  /** what it locks: the server keys it sets, and why the server may not run (it is then off for good) */
+  organisation?: { fields: string[]; blocked?: string }
 }
 
 export type ApprovalStatus = 'approved' | 'pending' | 'changed' | 'unknown'
@@ -172,6 +177,8 @@ export interface ToolInfo {
   description?: string
   status: ToolStatus
   remediation?: string
+  /** the lock deciding its status is the organisation's machine-wide policy (issue 24 point 6): set by your organisation */
+  policy?: 'organisation'
   call_with: CallWith
   annotations?: ToolAnnotations
   /** the tool gives neither readOnlyHint nor destructiveHint: call_with follows the MCP spec's defaults (destructive) unless it is classified */
@@ -254,6 +261,8 @@ export interface AppInfo {
   /** keys of the config file that Toolgate does not know and ignores ("$.mcpServers.x.colour") */
   config_warnings: string[]
   state_warning: string | null
+  /** the organisation's machine-wide policy when one applies (issue 24 point 6); `error`: it cannot be used, so no server runs */
+  policy?: { file: string; error: string | null }
   connect?: ConnectSnippet[]
   secrets?: SecretStoreInfo
 }
@@ -387,6 +396,8 @@ export interface ServerEntryView extends Omit<ServerInput, 'protocol' | 'enabled
     /** the operator's call variant per tool (issue 24 point 1) */
     tool_classes?: Record<string, Variant>
   }
+  /** what the organisation's machine-wide policy sets (issue 24 point 6): each key with the value that applies, read-only (set by your organisation) */
+  organisation?: { fields: Record<string, unknown>; blocked?: string }
   /** args/url shown with secret-looking parts masked: send them back unchanged to keep them */
   masked: Array<'args' | 'url'>
 }

@@ -5,6 +5,7 @@ import { findReferences, referenceProblem, referencingStrings, withPlaceholders 
 import { VARIANTS } from './call-variant'
 import { CONFIRM_LEVELS, CONFIRM_TIMEOUT_DEFAULT_S, CONFIRM_TIMEOUT_MAX_S } from './confirmations'
 import { parseEgressRule } from './egress'
+import type { OrganisationLocks, OrganisationPolicy } from './policy'
 
 export const SERVER_NAME_RE = /^[A-Za-z0-9._-]+$/
 
@@ -270,8 +271,12 @@ export const KNOWN_SERVER_KEYS = ['name', ...Object.keys(serverFields)]
 export type ConfigFile = z.infer<typeof ConfigFileSchema>
 export type ServerConfigInput = z.input<typeof ServerEntrySchema>
 
-/** A validated server entry with its name always set. */
-export type ServerConfig = z.infer<typeof ServerBody> & { name: string }
+/**
+ * A validated server entry with its name always set. `organisation`: what the organisation's
+ * machine-wide policy sets on it (src/shared/policy.ts); only on the effective config the core
+ * applies, never read from or written to mcp_config.json.
+ */
+export type ServerConfig = z.infer<typeof ServerBody> & { name: string; organisation?: OrganisationLocks }
 
 /** The normalized config the core works with. */
 export interface Config extends Omit<ConfigFile, 'mcpServers'> {
@@ -280,4 +285,6 @@ export interface Config extends Omit<ConfigFile, 'mcpServers'> {
   servers: ServerConfig[]
   /** "array" or "object": how mcpServers was written, so writes keep the operator's style. */
   style: 'array' | 'object'
+  /** the organisation's machine-wide policy when one applies (the effective config only) */
+  organisation?: OrganisationPolicy
 }

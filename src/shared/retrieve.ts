@@ -20,6 +20,8 @@ export interface LockedEntry {
   server: string
   description?: string
   status: LockStatus
+  /** the lock is the organisation's machine-wide policy (issue 24 point 6): set by your organisation */
+  policy?: 'organisation'
 }
 
 export interface RetrieveResponse {

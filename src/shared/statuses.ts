@@ -41,16 +41,31 @@ export const REMEDIATION: Readonly<Record<LockStatus, string>> = {
 export const OPERATOR_HOLD_REMEDIATION =
   'The operator holds this server in quarantine ("quarantined": true in mcp_config.json); this is NOT something the user can approve in Toolgate, so ask the operator who manages the Toolgate config to release it.'
 
-/** The remediation sentence for a status; an operator hold has its own. */
-export function remediationFor(status: LockStatus, operatorHold = false): string {
+/**
+ * The statuses the organisation's machine-wide policy can decide (issue 24 point 6), each with its
+ * sentence: set by your organisation, so neither the user, nor mcp_config.json, nor an agent can
+ * change it.
+ */
+export const ORGANISATION_REMEDIATION: Readonly<Partial<Record<LockStatus, string>>> = {
+  server_disabled:
+    "The server is blocked by your organisation's policy (set by your organisation: its command or URL is not allowed there); this is NOT user-overridable and not in mcp_config.json, so ask your organisation's administrators.",
+  disabled_by_config:
+    "Blocked by your organisation's policy (set by your organisation, in its machine-wide policy.json); this is NOT user-overridable and not in mcp_config.json, so ask your organisation's administrators to change the policy.",
+  server_quarantined:
+    "Your organisation's policy holds this server in quarantine (set by your organisation); this is NOT something the user can approve in Toolgate, so ask your organisation's administrators to release it.",
+}
+
+/** The remediation sentence for a status; an operator hold and the organisation's locks have their own. */
+export function remediationFor(status: LockStatus, operatorHold = false, organisation = false): string {
+  if (organisation) return ORGANISATION_REMEDIATION[status] ?? REMEDIATION[status]
   return status === 'server_quarantined' && operatorHold ? OPERATOR_HOLD_REMEDIATION : REMEDIATION[status]
 }
 
 export const DISCOVERY_HINT = 'Run retrieve_tools with include_disabled:true to see locked capabilities and remediation.'
 
 /** The text of a call rejected because the tool is locked (docs/contract.md §3 "Calling a locked tool"). */
-export function blockedMessage(status: LockStatus, operatorHold = false): string {
-  return `TOOL_BLOCKED (${status}): ${remediationFor(status, operatorHold)} ${DISCOVERY_HINT}`
+export function blockedMessage(status: LockStatus, operatorHold = false, organisation = false): string {
+  return `TOOL_BLOCKED (${status}): ${remediationFor(status, operatorHold, organisation)} ${DISCOVERY_HINT}`
 }
 
 /** Short human labels for badges in the UI. */

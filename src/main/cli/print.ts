@@ -36,7 +36,9 @@ export function printServers(servers: ServerInfo[], json: boolean): void {
     rows.push([s.name, s.state + (s.last_error ? ` (${s.last_error})` : ''), `${s.counts.callable} callable`, locked || '-', isolationLabel(s)])
     // a server waiting for review: the token of this launch, for `servers approve NAME --hash`
     const review = s.quarantined ? `\n    launch_hash: ${s.launch_hash}` : ''
-    launches.push(`${s.launch.url !== undefined ? 'connects to' : 'runs'}: ${launchText(s.launch)}${review}`)
+    // what the organisation's machine-wide policy sets on it (issue 24 point 6)
+    const org = s.organisation?.fields.length ? `\n    set by your organisation: ${s.organisation.fields.join(', ')}` : ''
+    launches.push(`${s.launch.url !== undefined ? 'connects to' : 'runs'}: ${launchText(s.launch)}${review}${org}`)
   }
   say(table(rows, launches))
   say('\nPermissions:\n' + servers.map((s) => `  ${s.name}: ${permissionsText(s)}`).join('\n'))
@@ -80,7 +82,12 @@ export function printTools(tools: ToolInfo[], json: boolean): void {
   const rows = [['TOOL', 'STATUS', 'CALL WITH', 'DESCRIPTION']]
   const notes: Array<string | null> = [null]
   for (const t of tools) {
-    rows.push([t.name, t.status, t.call_with, (t.description ?? '').split('\n')[0].slice(0, 70)])
+    rows.push([
+      t.name,
+      t.status + (t.policy === 'organisation' ? ' (set by your organisation)' : ''),
+      t.call_with,
+      (t.description ?? '').split('\n')[0].slice(0, 70),
+    ])
     notes.push(variantNote(t))
   }
   say(table(rows, notes))

@@ -10,6 +10,8 @@ import { Catalog } from './catalog/catalog'
 import { finishStateUpgrade, pinFailClosedServers } from './catalog/decisions'
 import { loadConfigFile, type ConfigError } from './config/load'
 import { watchConfig, type ConfigWatcher } from './config/watch'
+import { applyPolicy, policyLocation, readPolicy, type PolicyState } from './config/policy'
+import { watchPolicy } from './config/policy-watch'
 import { StateStore } from './state/store'
 import { argsKey } from './state/data-keys'
 import { LastCatalogWriter, loadLastCatalog, readLastCatalog } from './state/last-catalog'
@@ -106,8 +108,17 @@ export interface Core {
 export async function startCore(opts: CoreOptions): Promise<Core> {
   const dataDir = resolveDataDir(opts.dataDir)
   const configPath = resolveConfigPath(dataDir, opts.configPath)
-  let config: Config = loadConfigFile(configPath).config // throws ConfigError: the CLI exits 2
+  // the user's config as written, and the effective one (the organisation's policy applied: issue 24 point 6)
+  let userConfig: Config = loadConfigFile(configPath).config // throws ConfigError: the CLI exits 2
+  let policy: PolicyState | null = readPolicy(policyLocation())
+  let config: Config = applyPolicy(userConfig, policy)
   const logger = opts.logger ?? createLogger({ dataDir, stderr: opts.logToStderr !== false })
+  const logPolicy = (p: PolicyState | null): void => {
+    if (!p) return
+    if (p.error) logger.error({ file: p.file }, `your organisation's policy file cannot be used, so no server runs until it is fixed: ${p.error}`)
+    else logger.info({ file: p.file }, "your organisation's policy applies")
+  }
+  logPolicy(policy)
 
   const lock = DataDirLock.tryAcquire(dataDir)
   if (!lock) throw new OwnerExistsError(readLiveInstance(dataDir), dataDir)
@@ -217,10 +228,18 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     // (the user's decisions, already recorded) reload through reloadConfig.
     let ownWrite = false
     const onConfig = (next: Config): void => {
-      if (!ownWrite) for (const d of configDecisions(config, next)) activity.decision({ by: 'operator', via: 'config' }, NOBODY, d)
-      applyConfig(next)
+      if (!ownWrite) for (const d of configDecisions(userConfig, next)) activity.decision({ by: 'operator', via: 'config' }, NOBODY, d)
+      userConfig = next
+      applyConfig(applyPolicy(next, policy))
     }
     const watcher: ConfigWatcher = watchConfig(configPath, { onConfig, onError: onConfigError })
+    // the organisation's policy changes apply like a config edit (a policy that becomes invalid blocks every server)
+    const policyWatcher = watchPolicy(policy, (next) => {
+      policy = next
+      logPolicy(next)
+      if (!next) logger.info("your organisation's policy file is gone; the user's config applies as written")
+      applyConfig(applyPolicy(userConfig, policy))
+    })
     // Toolgate's own config writes reload through the watcher: one edit, one reload.
     const reloadConfig = (): void => {
       ownWrite = true
@@ -362,6 +381,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         requests.close()
         confirmations.close()
         await watcher.close()
+        await policyWatcher.close()
         await stopWatchingState()
         detachSecrets()
         await oauth.settle()

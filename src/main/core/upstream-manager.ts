@@ -2,6 +2,7 @@
 // config and the user's decisions: adding, removing or changing a server starts, stops or
 // restarts just that upstream. Tool lists flow into the catalog; connection states into
 // `connections`, which never affect a tool's status.
+import { launchCheck } from './config/policy'
 import type { ServerConfig } from '../../shared/config-schema'
 import type { Catalog } from './catalog/catalog'
 import { ingestTools } from './catalog/decisions'
@@ -54,6 +55,11 @@ export class UpstreamManager {
       maxAnnotationsBytes: l.max_annotations_bytes,
       maxResultBytes: l.max_result_bytes,
     }
+  }
+
+  /** The organisation's policy on a resolved launch (a start or an Inspect): why it may not run, or null. */
+  launchCheck(resolved: ServerConfig): string | null {
+    return launchCheck(this.catalog.currentConfig.organisation, resolved)
   }
 
   private shouldRun(s: ServerConfig): boolean {
@@ -149,6 +155,7 @@ export class UpstreamManager {
       references: this.references,
       ...(this.oauth ? { oauth: this.oauth } : {}),
       ...(this.sandbox ? { sandbox: { ctx: this.sandbox, mode: 'run' as const } } : {}),
+      launchCheck: (resolved) => this.launchCheck(resolved),
     })
     const entry = { up, key: canonicalJson(cfg), ready: false }
     this.running.set(cfg.name, entry)

@@ -38,10 +38,11 @@ export function resolveTool(catalog: Catalog, scope: Scope, name: unknown): Gate
     }
   }
   const lock = catalog.serverLock(server)
-  if (lock) return { ok: false, blocked: true, reason: lock.status, message: blockedMessage(lock.status, lock.operatorHold) }
+  if (lock) return { ok: false, blocked: true, reason: lock.status, message: blockedMessage(lock.status, lock.operatorHold, lock.organisation) }
   if (!entry)
     return { ok: false, blocked: false, message: `unknown tool "${ref.tool}" on server "${ref.server}"; use retrieve_tools to find the right tool name.` }
-  if (entry.status !== 'callable') return { ok: false, blocked: true, reason: entry.status, message: blockedMessage(entry.status, entry.operatorHold) }
+  if (entry.status !== 'callable')
+    return { ok: false, blocked: true, reason: entry.status, message: blockedMessage(entry.status, entry.operatorHold, entry.organisation) }
   return { ok: true, entry }
 }
 

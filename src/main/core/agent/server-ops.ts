@@ -1,6 +1,8 @@
 // upstream_servers (docs/contract.md §3): list/get for any agent (within scope); add always lands in
 // quarantine; remove/enable/disable/restart only when the operator allows agent server changes.
 import type { CallToolResult } from '@modelcontextprotocol/server'
+import { agentMayChangeServers, SET_BY_ORGANISATION } from '../../../shared/policy'
+import { blockedText, writtenLaunchBlocked } from '../config/policy'
 import { z } from 'zod'
 import { ProtocolSchema, ServerEntrySchema, ServerNameSchema } from '../../../shared/config-schema'
 import type { Catalog } from '../catalog/catalog'
@@ -76,6 +78,12 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
   if (!a.name) return fail(`operation "${a.operation}" needs "name"`)
   const name = a.name
   if (a.operation !== 'get' && !canChangeServers(scope)) return fail(readOnlyRefusal(scope, a.operation))
+  const org = catalog.currentConfig.organisation
+  if (a.operation !== 'get' && !agentMayChangeServers(org, scope.agent ?? null)) {
+    return fail(
+      `${scope.agent ? `agent "${scope.agent}"` : 'this session'} may not ${a.operation} servers: ${SET_BY_ORGANISATION} (allow_agent_server_changes in its machine-wide policy.json). Ask the user, who may ask the organisation's administrators.`,
+    )
+  }
   if (a.operation === 'add') {
     const { operation: _op, ...fields } = a
     // ${secret:…}/${env:…} would hand the user's secrets to a server the agent chose: refused
@@ -88,6 +96,9 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
     }
     const entry = ServerEntrySchema.safeParse({ ...fields, name })
     if (!entry.success) return fail(`invalid server: ${entry.error.issues[0].path.join('.') || 'entry'}: ${entry.error.issues[0].message}`)
+    // a launch the organisation's policy does not allow is never added (it could not run anyway)
+    const blocked = writtenLaunchBlocked(org, entry.data)
+    if (blocked) return fail(`"${name}" cannot be added: ${blocked}`)
     if (catalog.serverConfig(name)) {
       return fail(`a server named "${name}" already exists; choose another name (agents never replace an existing entry or what the operator wrote in it)`)
     }
@@ -128,6 +139,7 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
     }
     case 'enable':
     case 'disable':
+      if (a.operation === 'enable' && cfg.organisation?.blocked) return fail(`"${name}" cannot be enabled: ${blockedText(cfg.organisation.blocked)}`)
       setServerField(deps.configPath, name, 'enabled', a.operation === 'enable' ? undefined : false)
       deps.reloadConfig()
       decided(a.operation, name, `Agent ${a.operation}d "${name}".`)

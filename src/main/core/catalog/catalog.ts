@@ -9,6 +9,7 @@ import type { QuarantineSource, StatusCounts } from '../../../shared/api'
 import { LOCK_STATUSES, NAME_ONLY_STATUSES, type ToolStatus } from '../../../shared/statuses'
 import { hasVariantHints, type Classification, type ToolAnnotations, type Variant, type VariantSource } from '../../../shared/call-variant'
 import { toolId } from '../../../shared/ids'
+import { organisationDenies } from '../../../shared/policy'
 import type { ToolDefinition } from '../../../shared/tool-definition'
 import type { StateStore } from '../state/store'
 import type { ApprovedTool, State } from '../state/schema'
@@ -45,8 +46,10 @@ export interface CatalogEntry {
   readonly classification?: Classification
   /** docs/contract.md §3 rule 6: on a quarantined server and denied by config → never surfaced by discovery */
   readonly hidden: boolean
-  /** the server is held in quarantine by the operator (config "quarantined": true): its own remediation */
+  /** the server is held in quarantine by the operator (config "quarantined": true) or the organisation: its own remediation */
   readonly operatorHold: boolean
+  /** the lock that decides its status is the organisation's policy (a server it blocks or holds, a tool its lists deny): "set by your organisation" */
+  readonly organisation: boolean
 }
 
 /** One server's classified tools, built once per change of that server and never mutated after. */
@@ -217,9 +220,10 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
       const id = toolId(s.name, def.name)
       const approval = approvalOf(hash, approved, failClosed)
       const rec = state.tools[id]
+      const orgDenied = organisationDenies(def.name, s.organisation)
       const facts: ToolFacts = Object.freeze({
         serverEnabled: s.enabled,
-        configDenied: configDenies(def.name, s),
+        configDenied: configDenies(def.name, s) || orgDenied,
         serverQuarantined: quarantined,
         userDisabled: userLocked(rec, hash),
         approval,
@@ -228,6 +232,7 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
       const classFor = classificationFor(s, def.name, rec)
       const classification = classFor(hash)
       const decision = effectiveVariant({ annotations: def.annotations, hash }, approved, classFor)
+      const status = classify(facts)
       out.push(
         Object.freeze({
           id,
@@ -239,13 +244,17 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
           previous: approval === 'changed' && approved ? Object.freeze({ ...approved }) : undefined,
           ...(rejected ? { rejectedAt: rejected.at } : {}),
           facts,
-          status: classify(facts),
+          status,
           variant: decision.variant,
           variantSource: decision.source,
           annotationsMissing: !hasVariantHints(def.annotations),
           ...(classification ? { classification } : {}),
           hidden: facts.serverQuarantined && facts.configDenied,
-          operatorHold: quarantine === 'config',
+          operatorHold: quarantine === 'config' || quarantine === 'organisation',
+          organisation:
+            (status === 'server_disabled' && s.organisation?.blocked !== undefined) ||
+            (status === 'disabled_by_config' && orgDenied) ||
+            (status === 'server_quarantined' && quarantine === 'organisation'),
         }),
       )
     }

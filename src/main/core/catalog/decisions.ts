@@ -4,6 +4,7 @@
 // with its decision), which changes state.json and the catalog together, and resolves once the
 // state is on disk. An act made for a time (`timed`) records its undo in the same update; a
 // permanent act on the same thing drops that undo (grants/undo.ts).
+import { organisationDenies, SET_BY_ORGANISATION } from '../../../shared/policy'
 import { ApiError } from '../../../shared/api'
 import { ConfigError } from '../config/load'
 import { setServerField } from '../config/write'
@@ -200,8 +201,18 @@ export async function approveAll(catalog: Catalog, server: string, hashes?: Read
 export const CONFIG_LOCK_MESSAGE = (id: string): string =>
   `${id} is blocked by operator policy in mcp_config.json (enabled_tools/disabled_tools). This is the operator's decision and cannot be overridden from Toolgate; ask the operator to change enabled_tools/disabled_tools in the config file.`
 
+/** The refusal of anything the organisation's machine-wide policy decides (issue 24 point 6). */
+export function organisationRefusal(what: string): ApiError {
+  return new ApiError(
+    'organisation_policy',
+    `${what}: ${SET_BY_ORGANISATION} (its machine-wide policy.json). Neither Toolgate, nor mcp_config.json, nor an agent can change that; ask your organisation's administrators.`,
+    409,
+  )
+}
+
 export async function setToolDisabled(catalog: Catalog, server: string, tool: string, disabled: boolean, timed?: TimedAct): Promise<string> {
   const e = requireTool(catalog, server, tool)
+  if (!disabled && organisationDenies(e.name, catalog.serverConfig(server)?.organisation)) throw organisationRefusal(`${e.id} is blocked`)
   if (!disabled && e.facts.configDenied) throw new ApiError('config_locked', CONFIG_LOCK_MESSAGE(e.id), 409)
   const key = { type: 'tool_enabled' as const, tool: e.name }
   const held = findUndo(catalog.store.current, server, key)
@@ -243,6 +254,8 @@ export async function approveServer(catalog: Catalog, server: string, timed?: Ti
   requireReviewedLaunch(catalog, cfg, expectedLaunch)
   const q = catalog.quarantineOf(cfg)
   const key = { type: 'server_review' as const }
+  if (q === 'organisation') throw organisationRefusal(`"${server}" is held in quarantine`)
+  if (cfg.organisation?.blocked) throw organisationRefusal(`"${server}" may not run (${cfg.organisation.blocked})`)
   if (q === 'config') {
     throw new ApiError(
       'operator_hold',
@@ -302,6 +315,7 @@ export async function setServerEnabled(
   timed?: TimedAct,
 ): Promise<string> {
   const cfg = requireServer(catalog, server)
+  if (enabled && cfg.organisation?.blocked) throw organisationRefusal(`"${server}" may not run (${cfg.organisation.blocked})`)
   const key = { type: 'server_enabled' as const }
   const held = findUndo(catalog.store.current, server, key)
   if (cfg.enabled === enabled && !held) return `${server} is already ${enabled ? 'enabled' : 'disabled'}.`

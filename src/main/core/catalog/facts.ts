@@ -20,7 +20,7 @@ import { serverIdentity, toolHash } from './hash'
 /** Why a server is quarantined, or null when it is not (docs/contract.md §4: config hold first, then the user, then review). */
 export function quarantineOf(config: Config, state: Readonly<State>, s: ServerConfig): QuarantineSource | null {
   const rec = state.servers[s.name]
-  if (s.quarantined === true) return 'config'
+  if (s.quarantined === true) return s.organisation?.fields.includes('quarantined') ? 'organisation' : 'config'
   if (rec?.user_quarantined) return 'user'
   if (s.quarantined === false) return null
   if (rec?.needs_review) return 'review'
@@ -35,10 +35,10 @@ export function serverLockOf(
   config: Config,
   state: Readonly<State>,
   s: ServerConfig,
-): { status: 'server_disabled' | 'server_quarantined'; operatorHold: boolean } | null {
-  if (!s.enabled) return { status: 'server_disabled', operatorHold: false }
+): { status: 'server_disabled' | 'server_quarantined'; operatorHold: boolean; organisation: boolean } | null {
+  if (!s.enabled) return { status: 'server_disabled', operatorHold: false, organisation: s.organisation?.blocked !== undefined }
   const q = quarantineOf(config, state, s)
-  return q ? { status: 'server_quarantined', operatorHold: q === 'config' } : null
+  return q ? { status: 'server_quarantined', operatorHold: q === 'config' || q === 'organisation', organisation: q === 'organisation' } : null
 }
 
 /** Fail closed (docs/contract.md §4, issue 3): after an unreadable state file, servers that existed then take no baseline until reviewed. */
@@ -48,7 +48,7 @@ export function isFailClosed(state: Readonly<State>, server: string): boolean {
   return !fc.servers || fc.servers.includes(server)
 }
 
-/** Config allow/deny lists (exact names): operator policy, never written to state.json. */
+/** Config allow/deny lists (exact names): operator policy, never written to state.json. The organisation's lists: organisationDenies (shared/policy.ts). */
 export function configDenies(tool: string, lists: { enabled_tools?: string[]; disabled_tools?: string[] }): boolean {
   if (lists.enabled_tools && !lists.enabled_tools.includes(tool)) return true
   if (lists.disabled_tools && lists.disabled_tools.includes(tool)) return true

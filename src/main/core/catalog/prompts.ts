@@ -2,6 +2,7 @@
 // from the one classifier (classify.ts), like a tool: server off → config lists
 // (enabled_prompts/disabled_prompts) → quarantine → the user's Disable/Reject → new or changed
 // since approval. Built per server by the Catalog's refresh, never mutated after.
+import type { QuarantineSource } from '../../../shared/api'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { PromptDefinition } from '../../../shared/prompts'
 import type { ToolStatus } from '../../../shared/statuses'
@@ -32,7 +33,7 @@ export interface PromptEntry {
 
 /** The facts of a server that every one of its prompts shares. */
 export interface ServerFacts {
-  readonly quarantine: 'config' | 'user' | 'review' | null
+  readonly quarantine: QuarantineSource | null
   readonly failClosed: boolean
 }
 
@@ -89,7 +90,7 @@ export function promptEntries(s: ServerConfig, state: Readonly<State>, server: S
         ...(rejected ? { rejectedAt: rejected.at } : {}),
         facts,
         status: classify(facts),
-        operatorHold: server.quarantine === 'config',
+        operatorHold: server.quarantine === 'config' || server.quarantine === 'organisation',
       }),
     )
   }

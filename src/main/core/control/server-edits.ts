@@ -13,6 +13,9 @@ import { ConfigError } from '../config/load'
 import { addServerEntry, checkConfigEdit, editConfig, readServerEntry, removeServerEntry } from '../config/write'
 import type { ServerRecord, ToolRecord } from '../state/schema'
 import { envValueMasked, maskArgs, maskUrl } from '../upstream/mask'
+import { organisationFieldsFor } from '../../../shared/policy'
+import { blockedText, writtenLaunchBlocked } from '../config/policy'
+import { organisationRefusal } from '../catalog/decisions'
 
 /** How long a removed server can be brought back with its approvals. */
 export const UNDO_WINDOW_MS = 10 * 60 * 1000
@@ -44,7 +47,9 @@ const InputSchema = z
 
 const LOCK_SENTENCE = 'it is operator policy in mcp_config.json and can only be changed there by the operator, not from Toolgate'
 
-function policyError(field: string): ApiError {
+/** A policy key in an add or edit: the operator's in mcp_config.json, or the organisation's (set by your organisation: issue 24 point 6). */
+function policyError(field: string, organisation = false): ApiError {
+  if (organisation) return organisationRefusal(`"${field}" cannot be set here`)
   return new ApiError('operator_policy', `"${field}" cannot be set here: ${LOCK_SENTENCE}.`, 409)
 }
 
@@ -111,6 +116,18 @@ export class ServerEdits {
     }
     const policy: ServerEntryView['policy'] = {}
     for (const f of POLICY_FIELDS) if (isSet(raw[f])) Object.assign(policy, { [f]: raw[f] })
+    const org = cfg.organisation
+    const organisation: ServerEntryView['organisation'] = org
+      ? {
+          fields: Object.fromEntries(
+            org.fields.map((f) => [
+              f,
+              f === 'enabled_tools' ? org.enabled_tools : f === 'disabled_tools' ? org.disabled_tools : (cfg as Record<string, unknown>)[f],
+            ]),
+          ),
+          ...(org.blocked ? { blocked: blockedText(org.blocked) } : {}),
+        }
+      : undefined
     return {
       name,
       ...(typeof raw.command === 'string' ? { command: raw.command } : {}),
@@ -122,14 +139,19 @@ export class ServerEdits {
       protocol: cfg.protocol,
       enabled: cfg.enabled,
       policy,
+      ...(organisation ? { organisation } : {}),
       masked,
     }
   }
 
   async add(rawInput: unknown): Promise<ActionResult> {
     const input = parseInput(rawInput)
-    for (const f of POLICY_FIELDS) if (isSet(input[f])) throw policyError(f)
+    const org = this.d.catalog.currentConfig.organisation
+    for (const f of POLICY_FIELDS) if (isSet(input[f])) throw policyError(f, (organisationFieldsFor(org, input.name) as string[]).includes(f))
     const name = input.name
+    // a command or URL the organisation's policy does not allow is refused now, not added to sit there blocked
+    const blocked = writtenLaunchBlocked(org, input)
+    if (blocked) throw organisationRefusal(`${name} cannot be added: ${blocked}`)
     if (this.d.catalog.serverConfig(name) || readServerEntry(this.d.configPath, name)) {
       throw new ApiError('server_exists', `a server named "${name}" already exists; choose another name or edit it.`, 409)
     }
@@ -168,9 +190,17 @@ export class ServerEdits {
     if (input.name !== name)
       throw new ApiError('invalid_server', `the body names "${input.name}", the path "${name}"; renaming is not supported: remove it and add it again.`, 400)
     const current = this.existing(name)
+    const orgFields: string[] = this.d.catalog.serverConfig(name)?.organisation?.fields ?? []
     for (const f of POLICY_FIELDS) {
-      if (isSet(input[f]) && JSON.stringify(input[f]) !== JSON.stringify(current[f])) throw policyError(f)
+      if (isSet(input[f]) && JSON.stringify(input[f]) !== JSON.stringify(current[f])) throw policyError(f, orgFields.includes(f))
     }
+    // an edit sends the whole entry: the launch it describes is the one to judge
+    const blocked = writtenLaunchBlocked(this.d.catalog.currentConfig.organisation, {
+      ...(input.protocol ? { protocol: input.protocol } : {}),
+      ...(input.command ? { command: input.command } : {}),
+      ...(input.url ? { url: input.url } : {}),
+    })
+    if (blocked) throw organisationRefusal(`${name} cannot be saved: ${blocked}`)
     const before = this.d.catalog.serverConfig(name)
     const wasWaiting = before ? this.d.catalog.quarantineOf(before) !== null : true
     const view = this.view(name)

@@ -12,6 +12,8 @@ import { isolationOf } from '../upstream/sandbox'
 import { timedGrantOf } from '../grants/undo'
 import { serverConfirmInfo } from '../requests/confirmations'
 import { ADMIN_SESSION } from '../agent/server-changes'
+import { ORGANISATION } from '../../../shared/policy'
+import { blockedText } from '../config/policy'
 
 export function serverState(catalog: Catalog, connections: ConnectionStates, s: ServerConfig): ServerState {
   if (!s.enabled) return 'disabled'
@@ -20,6 +22,8 @@ export function serverState(catalog: Catalog, connections: ConnectionStates, s: 
 }
 
 function lastError(catalog: Catalog, connections: ConnectionStates, s: ServerConfig): string | null {
+  // why the organisation's policy keeps it off: on every surface, agents' included
+  if (s.organisation?.blocked) return blockedText(s.organisation.blocked)
   if (!s.enabled || catalog.quarantineOf(s) !== null) return null
   const rt = connections.of(s.name)
   if (rt.state === 'connecting' && rt.attempt > 0 && rt.lastError) return `${rt.lastError} (reconnecting, attempt ${rt.attempt})`
@@ -62,6 +66,12 @@ export function serverInfo(
     ...(auth ? { auth } : {}),
     confirm: serverConfirmInfo(catalog, s),
     ...(added ? { added_by: { agent: added.agent === ADMIN_SESSION ? null : added.agent, client: added.client ?? null } } : {}),
+    ...(s.organisation
+      ? {
+          policy: ORGANISATION,
+          organisation: { fields: [...s.organisation.fields], ...(s.organisation.blocked ? { blocked: blockedText(s.organisation.blocked) } : {}) },
+        }
+      : {}),
   }
 }
 
@@ -85,5 +95,6 @@ export function agentServerEntry(catalog: Catalog, connections: ConnectionStates
   entry.isolation = iso.isolated ? { isolated: true } : { isolated: false, reason: iso.reason }
   // the MCP protocol version the server speaks (docs/contract.md §8), null before it ever connected
   entry.protocol_version = connections.of(s.name).protocolVersion ?? null
+  if (s.organisation) entry.policy = ORGANISATION
   return entry
 }

@@ -41,6 +41,7 @@ import { approvePrompt, rejectPrompt, setPromptDisabled } from '../catalog/promp
 import { promptInfo } from './prompt-view'
 import type { State } from '../state/schema'
 import { remediationFor } from '../../../shared/statuses'
+import { ORGANISATION } from '../../../shared/policy'
 import { summarizeServers } from '../../../shared/summary'
 import { callWith, requiredVariant, type ToolAnnotations, type Variant } from '../../../shared/call-variant'
 import { ClassifyBodySchema } from '../../../shared/tool-class'
@@ -55,6 +56,7 @@ import {
   approveAll,
   approveServer,
   approveTool,
+  organisationRefusal,
   quarantineServer,
   rejectTool,
   requireReviewedLaunch,
@@ -161,7 +163,8 @@ export function toolInfo(e: CatalogEntry, state?: Readonly<State>): ToolInfo {
     // shown to the user for review (rendered as text); never indexed unless approved
     description: e.def.description,
     status: e.status,
-    ...(e.status !== 'callable' ? { remediation: remediationFor(e.status, e.operatorHold) } : {}),
+    ...(e.status !== 'callable' ? { remediation: remediationFor(e.status, e.operatorHold, e.organisation) } : {}),
+    ...(e.organisation ? { policy: ORGANISATION } : {}),
     call_with: callWith(e.variant),
     ...(e.def.annotations ? { annotations: e.def.annotations } : {}),
     ...(e.annotationsMissing ? { annotations_missing: true as const } : {}),
@@ -247,6 +250,9 @@ export class ControlService implements Api {
       config_error: this.d.configError(),
       config_warnings: this.d.catalog.currentConfig.warnings,
       state_warning: this.d.catalog.store.warning,
+      ...(this.d.catalog.currentConfig.organisation
+        ? { policy: { file: this.d.catalog.currentConfig.organisation.file, error: this.d.catalog.currentConfig.organisation.error } }
+        : {}),
       connect: connectSnippets(this.d.dataDir),
       secrets: this.d.secrets.info(),
     }
@@ -371,6 +377,8 @@ export class ControlService implements Api {
         message = `Restarting ${name}.`
         break
       case 'inspect': {
+        // Inspect runs the program: not one the organisation's policy blocks
+        if (s.organisation?.blocked) throw organisationRefusal(`"${name}" may not run (${s.organisation.blocked})`)
         if (catalog.quarantineOf(s) === null && s.enabled) {
           message = `${name} is approved and running; its tools are listed in the catalog.`
           break
@@ -410,6 +418,7 @@ export class ControlService implements Api {
         network,
         ...(this.d.oauth ? { oauth: this.d.oauth } : {}),
         sandbox: { ctx: { dataDir: this.d.dataDir, configPath: this.d.configPath }, mode: 'inspect' },
+        launchCheck: (resolved) => this.d.manager.launchCheck(resolved),
         references: { secret: (n) => this.d.secrets.get(n), env: process.env },
       })
       catalog.setLiveTools(name, tools, 'inspect')

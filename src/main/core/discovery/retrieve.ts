@@ -4,7 +4,8 @@
 // `toolgate search` and the UI's search panel.
 import { z } from 'zod'
 import type { CallableEntry, LockedEntry, RetrieveResponse } from '../../../shared/retrieve'
-import { LOCK_STATUSES, OPERATOR_HOLD_REMEDIATION, REMEDIATION, type LockStatus } from '../../../shared/statuses'
+import { LOCK_STATUSES, OPERATOR_HOLD_REMEDIATION, REMEDIATION, remediationFor, type LockStatus } from '../../../shared/statuses'
+import { ORGANISATION } from '../../../shared/policy'
 import { callWith } from '../../../shared/call-variant'
 import { isNameOnly, type Catalog, type CatalogEntry } from '../catalog/catalog'
 import { nameMatcher } from '../search/name-match'
@@ -102,13 +103,17 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
     if (locked.length > 0) {
       const shown = locked.slice(0, Math.min(limit, LOCKED_CAP))
       response.disabled = shown.map(lockedEntry)
-      const present = new Set(shown.map((e) => e.status as LockStatus))
+      // one sentence per status, from the shown entries: a quarantine held by the operator never says
+      // "ask the user to approve", a lock of the organisation says "set by your organisation"; the
+      // plain sentence first, then the operator's, then the organisation's when kinds are mixed
       const remediation: Partial<Record<LockStatus, string>> = {}
-      for (const s of LOCK_STATUSES) if (present.has(s)) remediation[s] = REMEDIATION[s]
-      // quarantine held by the operator: never "ask the user to approve"; both sentences when both kinds are shown
-      const held = shown.filter((e) => e.status === 'server_quarantined').map((e) => e.operatorHold)
-      if (held.length > 0 && held.every(Boolean)) remediation.server_quarantined = OPERATOR_HOLD_REMEDIATION
-      else if (held.some(Boolean)) remediation.server_quarantined = `${REMEDIATION.server_quarantined} ${OPERATOR_HOLD_REMEDIATION}`
+      for (const s of LOCK_STATUSES) {
+        const of = shown.filter((e) => e.status === s)
+        if (of.length === 0) continue
+        const sentences = new Set(of.map((e) => remediationFor(s, e.operatorHold, e.organisation)))
+        const rank = (t: string): number => (t === REMEDIATION[s] ? 0 : t === OPERATOR_HOLD_REMEDIATION ? 1 : 2)
+        remediation[s] = [...sentences].sort((a, b) => rank(a) - rank(b)).join(' ')
+      }
       response.remediation = remediation
     }
   } else {
@@ -133,8 +138,9 @@ export function lockedNotice(n: number): string {
 
 function lockedEntry(e: CatalogEntry): LockedEntry {
   const status = e.status as LockStatus
-  if (isNameOnly(e)) return { name: e.id, server: e.server, status }
-  return { name: e.id, server: e.server, description: e.def.description, status }
+  const policy = e.organisation ? { policy: ORGANISATION } : {}
+  if (isNameOnly(e)) return { name: e.id, server: e.server, status, ...policy }
+  return { name: e.id, server: e.server, description: e.def.description, status, ...policy }
 }
 
 /** The exact text every surface returns. */

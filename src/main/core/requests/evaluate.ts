@@ -3,7 +3,8 @@
 // agent), then the operator's locks (config lists, operator hold: not requestable), then the
 // lock a user can lift. A tool on a quarantined or switched-off server may be one nobody has
 // seen yet: the request then names the server, and granting opens the server.
-import { OPERATOR_HOLD_REMEDIATION, REMEDIATION } from '../../../shared/statuses'
+import { OPERATOR_HOLD_REMEDIATION, REMEDIATION, remediationFor } from '../../../shared/statuses'
+import { organisationDenies } from '../../../shared/policy'
 import { callWith } from '../../../shared/call-variant'
 import { isRequestable, type RequestableStatus } from '../../../shared/requests'
 import type { ToolRef } from '../../../shared/ids'
@@ -40,8 +41,11 @@ export function evaluateRequest(catalog: Catalog, scope: Scope, ref: ToolRef): E
       message: `${id} is not in scope for agent "${scope.agent}": it needs ${callWith(entry.variant)}, which this agent is not permitted to use; the operator assigns permissions, the user cannot grant them.${unannotatedNote(entry)}`,
     }
   }
+  if (organisationDenies(ref.tool, cfg.organisation)) return { kind: 'not_requestable', message: `${id}: ${remediationFor('disabled_by_config', false, true)}` }
   if (configDenies(ref.tool, cfg)) return { kind: 'not_requestable', message: `${id}: ${REMEDIATION.disabled_by_config}` }
   const lock = catalog.serverLock(cfg)
+  // what the organisation's policy decides (a blocked server, its quarantine hold) no grant can change
+  if (lock?.organisation) return { kind: 'not_requestable', message: `${id}: ${remediationFor(lock.status, lock.operatorHold, true)}` }
   if (lock?.operatorHold) return { kind: 'not_requestable', message: `${id}: ${OPERATOR_HOLD_REMEDIATION}` }
   if (lock) return { kind: 'requestable', status: lock.status, ...(entry ? { entry } : {}) }
   if (!entry)

@@ -27,6 +27,9 @@ export async function inspectUpstream(config: ServerConfig, opts: UpstreamOption
   // ${secret:…}/${env:…} resolved before the sandbox builds its command line
   const resolved = resolveReferences(config, opts.references)
   if (!resolved.ok) throw new Error(`inspecting server "${config.name}" failed: ${resolved.error}`)
+  // Inspect runs the program: the organisation's policy judges it like a start
+  const blocked = opts.launchCheck?.(resolved.config) ?? null
+  if (blocked) throw new Error(`inspecting server "${config.name}" refused: ${blocked}`)
   const auth = opts.oauth?.sessionFor(resolved.config) ?? null
   const conn = await openConnection(
     resolved.config,

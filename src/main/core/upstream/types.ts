@@ -60,6 +60,8 @@ export interface UpstreamOptions {
   references?: ReferenceSource
   /** HTTP upstreams: OAuth sign-in (tokens, renewal, needs_auth) */
   oauth?: AuthSessions
+  /** the organisation's policy on the resolved launch (issue 24 point 6): why it may not run, or null */
+  launchCheck?: (resolved: ServerConfig) => string | null
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000

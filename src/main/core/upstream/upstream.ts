@@ -260,6 +260,16 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       this.setState('error', resolved.error)
       return
     }
+    // the organisation's policy judges what will run, references resolved
+    const blocked = this.opts.launchCheck?.(resolved.config) ?? null
+    if (blocked) {
+      if (gen !== this.gen) return
+      this.running = false
+      this._attempt = 0
+      this.log.error(`upstream may not start: ${this.redact(blocked)}`)
+      this.setState('error', this.redact(blocked))
+      return
+    }
     // the resolved entry: values read through ${env:…} are masked like the rest of env, headers and the URL
     const mask = new SecretMask(launchSecrets(resolved.config, resolved.secretValues))
     this._mask = mask

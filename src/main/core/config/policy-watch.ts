@@ -1,0 +1,57 @@
+// Watches the organisation's policy file like the config (issue 24 point 6): the directories of
+// the machine-wide file and of TOOLGATE_POLICY's, so a policy written, replaced (rename), changed
+// or removed while Toolgate runs applies at once. Each change is read again from scratch (which
+// file applies may change too) and handed over when its text differs.
+import chokidar, { type FSWatcher } from 'chokidar'
+import fs from 'node:fs'
+import path from 'node:path'
+import { machinePolicyFile, POLICY_ENV, policyLocation, readPolicy, type PolicyState } from './policy'
+
+export interface PolicyWatcher {
+  close(): Promise<void>
+}
+
+export function watchPolicy(
+  first: PolicyState | null,
+  onChange: (state: PolicyState | null) => void,
+  env: NodeJS.ProcessEnv = process.env,
+  machine = machinePolicyFile(process.platform, env),
+  debounceMs = 150,
+): PolicyWatcher {
+  const files = [machine, ...(env[POLICY_ENV] ? [path.resolve(env[POLICY_ENV])] : [])]
+  // a directory that does not exist cannot be watched here; creating it later takes a restart
+  const dirs = [...new Set(files.map((f) => path.dirname(f)))].filter((d) => fs.existsSync(d))
+  let last = key(first)
+  let timer: NodeJS.Timeout | null = null
+  const reload = (): void => {
+    timer = null
+    const next = readPolicy(policyLocation(env, machine))
+    const k = key(next)
+    if (k === last) return
+    last = k
+    onChange(next)
+  }
+  const schedule = (): void => {
+    if (timer) clearTimeout(timer)
+    timer = setTimeout(reload, debounceMs)
+  }
+  if (dirs.length === 0) return { close: async () => undefined }
+  const watcher: FSWatcher = chokidar.watch(dirs, { ignoreInitial: true, depth: 0, awaitWriteFinish: false })
+  const watched = new Set(files.map((f) => path.resolve(f)))
+  watcher.on('all', (_event, p) => {
+    if (watched.has(path.resolve(p))) schedule()
+  })
+  // a change between the first read and the watcher being ready has no event: look once more then
+  watcher.on('ready', schedule)
+  watcher.on('error', () => {})
+  return {
+    async close() {
+      if (timer) clearTimeout(timer)
+      await watcher.close()
+    },
+  }
+}
+
+function key(s: PolicyState | null): string {
+  return s ? `${s.file}\u0000${s.text ?? ''}\u0000${s.error ?? ''}` : ''
+}
