@@ -33,8 +33,13 @@ function serverItem(s: ServerInfo, h: TrayHandlers): MenuItemConstructorOptions 
   if (s.enabled && (s.state === 'needs_auth' || s.auth?.status === 'needs_sign_in')) submenu.push({ label: 'Sign in…', click: () => h.signIn(s.name) })
   if (s.quarantined) {
     submenu.push({
-      label: s.quarantine_source === 'config' ? 'Held in quarantine by the config' : 'Review in Toolgate…',
-      enabled: s.quarantine_source !== 'config',
+      label:
+        s.quarantine_source === 'config'
+          ? 'Held in quarantine by the config'
+          : s.quarantine_source === 'organisation'
+            ? 'Held in quarantine: set by your organisation'
+            : 'Review in Toolgate…',
+      enabled: s.quarantine_source !== 'config' && s.quarantine_source !== 'organisation',
       click: () => h.open(),
     })
   } else if (pending > 0) {

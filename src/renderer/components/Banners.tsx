@@ -20,6 +20,16 @@ export function Banners() {
           </div>
         </div>
       )}
+      {info?.policy?.error && (
+        <div className="banner banner--danger" role="alert" data-banner="policy-error">
+          <AlertIcon />
+          <div>
+            <strong>Your organisation&apos;s policy file cannot be used, so no server runs until it is fixed.</strong>
+            <p className="mono small">{info.policy.file}</p>
+            <p>{info.policy.error}</p>
+          </div>
+        </div>
+      )}
       {info && info.config_warnings?.length > 0 && (
         <div className="banner banner--warn" role="status" data-banner="config-warnings">
           <AlertIcon />

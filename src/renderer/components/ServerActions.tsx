@@ -97,15 +97,17 @@ function ManageButtons({ server }: { server: string }) {
 export function ServerActions({ server }: { server: ServerInfo }) {
   const { name, quarantined, enabled, state } = server
   const pending = server.counts.pending_approval ?? 0
-  const operatorHold = quarantined && server.quarantine_source === 'config'
+  const operatorHold = quarantined && (server.quarantine_source === 'config' || server.quarantine_source === 'organisation')
+  // the organisation's policy does not let it run: nothing here can switch it on or run it
+  const blocked = server.organisation?.blocked !== undefined
   const offlineFailed = useApp((s) => Boolean(s.inspectOffline[name]))
   return (
     <div className="actions">
       <SignInButton server={server} />
       {/* the first step of a review is to look: Inspect is primary until the tools have been seen */}
-      {quarantined && <InspectButton server={server} primary={!operatorHold && !toolsSeen(server)} />}
-      {quarantined && offlineFailed && <InspectButton server={server} network />}
-      {quarantined && !operatorHold && <ApproveServerButton server={server} />}
+      {quarantined && !blocked && <InspectButton server={server} primary={!operatorHold && !toolsSeen(server)} />}
+      {quarantined && !blocked && offlineFailed && <InspectButton server={server} network />}
+      {quarantined && !operatorHold && !blocked && <ApproveServerButton server={server} />}
       {!quarantined && pending > 0 && <ApproveAllButton server={name} />}
       {enabled && !quarantined && (isFailing(server) || state === 'stopped') && (
         // the way out of a failure: the primary action of a failing server
@@ -113,7 +115,7 @@ export function ServerActions({ server }: { server: ServerInfo }) {
       )}
       {enabled ? (
         <ActionButton server={name} action="disable" label="Disable server" />
-      ) : (
+      ) : blocked ? null : (
         <>
           <ActionButton server={name} action="enable" label="Enable server" primary={!quarantined} />
           <ForATime server={name} action="enable" label="Enable server" />

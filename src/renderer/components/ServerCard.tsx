@@ -39,6 +39,15 @@ function ServerBadges({ server }: { server: ServerInfo }) {
           locked by config
         </Badge>
       )}
+      {server.policy === 'organisation' && (
+        <Badge
+          tone="lock"
+          icon={<LockIcon />}
+          title={`Set by your organisation: ${(server.organisation?.fields ?? []).join(', ') || 'this server may not run'}`}
+        >
+          <span data-policy="organisation">set by your organisation</span>
+        </Badge>
+      )}
       {server.trust === 'auto' && <Badge tone="info">auto-trust</Badge>}
       {server.grant && <GrantLeft grant={server.grant} />}
     </>
@@ -48,6 +57,8 @@ function ServerBadges({ server }: { server: ServerInfo }) {
 function stateLabel(server: ServerInfo): string {
   if (server.state === 'connecting' && isFailing(server)) return 'retrying'
   if (server.state === 'quarantined' && server.quarantine_source === 'config') return 'quarantined by config'
+  if (server.state === 'quarantined' && server.quarantine_source === 'organisation') return 'quarantined by your organisation'
+  if (server.organisation?.blocked) return 'blocked by your organisation'
   return STATE_LABEL[server.state]
 }
 

@@ -34,6 +34,32 @@ function PolicyBlock({ policy }: { policy: ServerEntryView['policy'] }) {
   )
 }
 
+/** What the organisation's machine-wide policy sets on this server (issue 24 point 6): the values that apply, read-only. */
+function OrganisationBlock({ organisation }: { organisation: NonNullable<ServerEntryView['organisation']> }) {
+  const entries = Object.entries(organisation.fields)
+  return (
+    <section className="policy" aria-label="Set by your organisation" data-policy="organisation">
+      <h3>
+        <LockIcon /> Set by your organisation (read-only)
+      </h3>
+      {organisation.blocked && <p className="notice notice--lock">{organisation.blocked}</p>}
+      {entries.length > 0 && (
+        <dl>
+          {entries.map(([k, v]) => (
+            <div key={k}>
+              <dt className="mono">{k}</dt>
+              <dd className="mono">{JSON.stringify(v)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      <p className="muted small">
+        Your organisation&apos;s machine-wide policy sets these; they win over mcp_config.json and cannot be changed from Toolgate, the config or an agent.
+      </p>
+    </section>
+  )
+}
+
 function Review({ name, onClose }: { name: string; onClose(): void }) {
   const tools = useApp((s) => s.tools[name])
   const server = useApp((s) => s.servers.find((x) => x.name === name))
@@ -217,6 +243,7 @@ export function ServerForm({ editing }: { editing: string | null }) {
                 />
               </>
             )}
+            {entry?.organisation && <OrganisationBlock organisation={entry.organisation} />}
             {entry && <PolicyBlock policy={entry.policy} />}
             {error && (
               <p className="form-error" role="alert">

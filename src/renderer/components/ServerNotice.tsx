@@ -4,8 +4,29 @@ import { isFailing } from '../../shared/summary'
 import { LockIcon, PowerIcon, ShieldIcon } from './icons'
 import { ServerError } from './ServerError'
 import { offersSignIn, SignInNotice } from './ServerSignIn'
+import { Visible } from './Visible'
 
 export function ServerNotice({ server }: { server: ServerInfo }) {
+  if (server.organisation?.blocked) {
+    return (
+      <p className="notice notice--lock" data-policy="organisation">
+        <LockIcon />
+        <span>
+          Blocked: <Visible text={server.organisation.blocked} />. Ask your organisation&apos;s administrators.
+        </span>
+      </p>
+    )
+  }
+  if (server.quarantined && server.quarantine_source === 'organisation') {
+    return (
+      <p className="notice notice--lock" data-policy="organisation">
+        <LockIcon />
+        <span>
+          Held in quarantine: set by your organisation (its machine-wide policy). It can&apos;t be approved here; ask your organisation&apos;s administrators.
+        </span>
+      </p>
+    )
+  }
   if (server.quarantined && server.quarantine_source === 'config') {
     return (
       <p className="notice notice--lock">

@@ -7,7 +7,7 @@ import { KeyIcon } from './icons'
 
 /** Whether the card offers Sign in: the server waits in needs_auth, or (quarantined) its Inspect needs a sign-in first. */
 export function offersSignIn(server: ServerInfo): boolean {
-  if (!server.enabled || server.quarantine_source === 'config') return false
+  if (!server.enabled || server.quarantine_source === 'config' || server.quarantine_source === 'organisation') return false
   const a = server.auth?.status
   return server.state === 'needs_auth' || a === 'needs_sign_in' || a === 'signing_in' || (server.quarantined && a === 'not_signed_in')
 }

@@ -70,6 +70,17 @@ function Action({ tool, nameId }: { tool: ToolInfo; nameId: string }) {
 function LockNote({ tool }: { tool: ToolInfo }) {
   switch (tool.status) {
     case 'disabled_by_config':
+      if (tool.policy === 'organisation') {
+        return (
+          <p className="lock-note" data-policy="organisation">
+            <LockIcon />
+            <span>
+              Locked: set by your organisation (its machine-wide policy). Neither Toolgate, nor mcp_config.json, nor an agent can change it; ask your
+              organisation&apos;s administrators.
+            </span>
+          </p>
+        )
+      }
       return (
         <p className="lock-note">
           <LockIcon />
@@ -133,7 +144,9 @@ export function ToolRow({ tool }: { tool: ToolInfo }) {
             </Badge>
           )}
           {/* a lock on the whole server is said once, on the server: not again on each of its tools */}
-          {tool.status !== 'server_disabled' && tool.status !== 'server_quarantined' && <StatusBadge status={tool.status} label={label} />}
+          {tool.status !== 'server_disabled' && tool.status !== 'server_quarantined' && (
+            <StatusBadge status={tool.status} label={tool.policy === 'organisation' ? 'set by your organisation' : label} />
+          )}
           <VariantBadge tool={tool} />
           {tool.grant && <GrantLeft grant={tool.grant} />}
         </div>
