@@ -45,8 +45,8 @@ export function requiredVariant(annotations: ToolAnnotations | undefined): Varia
   return hintVariant(annotations) ?? 'destructive'
 }
 
-/** Who classified a tool: the operator in mcp_config.json (`tool_classes`), or the user (bound to the definition hash). */
-export type ClassifiedBy = 'operator' | 'user'
+/** Who classified a tool: the operator in mcp_config.json (`tool_classes`), the organisation's machine-wide policy (its `tool_classes`), or the user (bound to the definition hash). */
+export type ClassifiedBy = 'operator' | 'organisation' | 'user'
 
 export interface Classification {
   class: Variant
@@ -89,6 +89,8 @@ export function variantReason(d: VariantDecision, annotations?: ToolAnnotations)
   switch (d.source) {
     case 'operator':
       return `the operator classified it ${d.variant} (tool_classes in mcp_config.json)`
+    case 'organisation':
+      return `your organisation classified it ${d.variant} (set by your organisation, tool_classes in its policy)`
     case 'user':
       return `the user classified it ${d.variant}`
     case 'no_annotations':

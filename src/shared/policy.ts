@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { CONFIRM_LEVELS, CONFIRM_TIMEOUT_MAX_S } from './confirmations'
 import { SandboxSchema, ServerNameSchema } from './config-schema'
+import { VARIANTS, type Variant } from './call-variant'
 
 /** What API entries carry on what the organisation's policy locks (`"policy": "organisation"`). */
 export const ORGANISATION = 'organisation' as const
@@ -23,6 +24,7 @@ export const POLICY_SERVER_KEYS = [
   'confirm',
   'confirm_tools',
   'confirm_timeout_s',
+  'tool_classes',
 ] as const
 export type PolicyServerKey = (typeof POLICY_SERVER_KEYS)[number]
 
@@ -42,6 +44,16 @@ export const PolicyServerSchema = z.strictObject(
       .int()
       .min(1)
       .max(CONFIRM_TIMEOUT_MAX_S)
+      .optional(),
+    /** the organisation's call variant per tool name: wins over the user's config and the user's classification */
+    tool_classes: z
+      .record(
+        z.string().min(1, 'a tool name in tool_classes must not be empty'),
+        z.enum(VARIANTS, { error: 'a tool class must be "read", "write" or "destructive"' }),
+        {
+          error: 'tool_classes must be an object {"<tool>": "read" | "write" | "destructive"}',
+        },
+      )
       .optional(),
   },
   { error: 'a server entry of the policy must be an object of operator keys (quarantined, enabled_tools, disabled_tools, sandbox, confirm, …)' },
@@ -155,6 +167,8 @@ export interface OrganisationLocks {
   /** the organisation's own tool lists (the user's stay in enabled_tools/disabled_tools) */
   enabled_tools?: string[]
   disabled_tools?: string[]
+  /** the organisation's tool classes (merged into tool_classes, where they win over the user's) */
+  tool_classes?: Record<string, Variant>
   /** why the server may not run (its command or URL, or an invalid policy file): it is off and cannot be switched on */
   blocked?: string
 }

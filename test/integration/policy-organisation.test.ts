@@ -46,7 +46,7 @@ describe('an organisation policy on a live serve', () => {
   const policy = {
     mcpServers: {
       '*': { confirm: 'destructive' },
-      notes: { disabled_tools: ['wipe_notes'], sandbox: { fs_write: [] as string[] } },
+      notes: { disabled_tools: ['wipe_notes'], sandbox: { fs_write: [] as string[] }, tool_classes: { count_notes: 'read' } },
       held: { quarantined: true },
     },
     allowed_commands: [process.execPath],
@@ -59,6 +59,7 @@ describe('an organisation policy on a live serve', () => {
     const tools = writeJson(path.join(tmp, 'tools.json'), [
       { name: 'read_notes', description: 'Read the notes', annotations: { readOnlyHint: true } },
       { name: 'wipe_notes', description: 'Erase every note', annotations: { readOnlyHint: false, destructiveHint: true } },
+      { name: 'count_notes', description: 'Count the notes' },
     ])
     const log = path.join(tmp, 'calls.log')
     policy.mcpServers.notes.sandbox.fs_write = [tmp]
@@ -68,7 +69,13 @@ describe('an organisation policy on a live serve', () => {
       allow_agent_server_changes: true,
       mcpServers: {
         // the user tries to unlock the tool, drop isolation and skip confirmations
-        notes: fixtureEntry(tools, log, { quarantined: false, enabled_tools: ['read_notes', 'wipe_notes'], sandbox: false, confirm: 'never' }),
+        notes: fixtureEntry(tools, log, {
+          quarantined: false,
+          enabled_tools: ['read_notes', 'wipe_notes', 'count_notes'],
+          sandbox: false,
+          confirm: 'never',
+          tool_classes: { count_notes: 'destructive' },
+        }),
         // the user releases a server the organisation holds
         held: fixtureEntry(tools, log, { quarantined: false }),
         // a command the organisation does not allow
@@ -141,6 +148,17 @@ describe('an organisation policy on a live serve', () => {
     expect(entry.policy).toMatchObject({ confirm: 'never', sandbox: false })
     const cli = await runCli(['servers', 'list', ...serve.flags], { env })
     expect(cli.stdout).toMatch(/set by your organisation: .*sandbox/)
+  })
+
+  it("the organisation's tool class wins over the user's config and cannot be changed by the user", async () => {
+    const count = await waitForToolStatus(serve, 'notes:count_notes', 'callable')
+    const tools = (await serve.api<{ tools: ToolInfo[] }>('GET', '/api/v1/servers/notes/tools')).json.tools
+    expect(tools.find((t) => t.name === 'notes:count_notes')).toMatchObject({ call_with: 'call_tool_read', variant_source: 'organisation' })
+    const r = await apiRequest(serve, 'POST', '/api/v1/servers/notes/tools/count_notes/classify', { class: 'write', hash: count.approval.hash })
+    expect(r.status).toBe(409)
+    expect(r.json.error.message).toMatch(ORG)
+    const called = await agent.call('call_tool_read', { name: 'notes:count_notes' })
+    expect(called.isError, textOf(called)).toBeFalsy()
   })
 
   it('a server the policy holds stays in quarantine; approving it is refused', async () => {

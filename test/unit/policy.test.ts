@@ -157,6 +157,23 @@ describe('the effective config', () => {
     expect(user.servers.find((s) => s.name === 'gh')).toMatchObject({ sandbox: false, confirm: 'never', quarantined: false })
   })
 
+  it("tool_classes: the organisation's class wins per tool, \"*\" and a server's own entry merge, the user's others stay", () => {
+    const withClasses = parseConfig('mcp_config.json', {
+      mcpServers: { gh: { command: 'npx', tool_classes: { list_repos: 'destructive', get_issue: 'write' } } },
+    })
+    const c = applyPolicy(
+      withClasses,
+      readPolicy({
+        file: policyFile({ mcpServers: { '*': { tool_classes: { list_repos: 'read' } }, gh: { tool_classes: { search: 'read' } } } }),
+        from: 'env',
+      }),
+    )
+    const gh = c.servers[0]
+    expect(gh.tool_classes).toEqual({ list_repos: 'read', get_issue: 'write', search: 'read' })
+    expect(gh.organisation?.tool_classes).toEqual({ list_repos: 'read', search: 'read' })
+    expect(gh.organisation?.fields).toEqual(['tool_classes'])
+  })
+
   it('an invalid policy blocks every server and every agent change', () => {
     const state = readPolicy({ file: policyFile('{"allowed_commands": ["npx"],'), from: 'env' })
     const c = applyPolicy(user, state)

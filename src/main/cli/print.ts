@@ -96,11 +96,13 @@ export function printTools(tools: ToolInfo[], json: boolean): void {
 /** The line under a tool whose variant is not simply its own hints': the spec's defaults, or a classification and by whom. */
 export function variantNote(t: ToolInfo): string | null {
   const c = t.classification
-  const who = c?.by === 'operator' ? 'the operator (tool_classes in mcp_config.json)' : 'you'
+  const who =
+    c?.by === 'operator' ? 'the operator (tool_classes in mcp_config.json)' : c?.by === 'organisation' ? 'your organisation (set by your organisation)' : 'you'
   switch (t.variant_source) {
     case 'no_annotations':
       return escapeControls(`${NO_ANNOTATIONS_TEXT}; to classify it: toolgate tools classify ${t.name} read|write|destructive`)
     case 'operator':
+    case 'organisation':
     case 'user':
       return `${t.annotations_missing ? 'no annotations: ' : ''}classified ${c?.class ?? t.call_with.replace('call_tool_', '')} by ${who}`
     case 'annotations':

@@ -30,6 +30,16 @@ export function ToolClass({ tool, nameId }: { tool: ToolInfo; nameId: string }) 
   const busy = useApp((s) => VARIANTS.some((v) => Boolean(s.busy[busyKey('tool', tool.server, tool.tool, 'classify', v)])))
   if (!tool.annotations_missing) return null
   const c = tool.classification
+  if (tool.variant_source === 'organisation' && c) {
+    return (
+      <p className="lock-note" data-classification="organisation" data-policy="organisation">
+        <LockIcon />
+        <span>
+          No annotations: classified {c.class}, set by your organisation (its machine-wide policy). It cannot be changed from Toolgate, the config or an agent.
+        </span>
+      </p>
+    )
+  }
   if (tool.variant_source === 'operator' && c) {
     return (
       <p className="lock-note" data-classification="operator">

@@ -114,8 +114,8 @@ function VariantBadge({ tool }: { tool: ToolInfo }) {
   const text =
     tool.variant_source === 'no_annotations'
       ? NO_ANNOTATIONS_TEXT
-      : tool.annotations_missing && c && (tool.variant_source === 'user' || tool.variant_source === 'operator')
-        ? `${variant} (classified by ${c.by === 'user' ? 'you' : 'the operator'})`
+      : tool.annotations_missing && c && (tool.variant_source === 'user' || tool.variant_source === 'operator' || tool.variant_source === 'organisation')
+        ? `${variant} (classified by ${c.by === 'user' ? 'you' : c.by === 'organisation' ? 'your organisation' : 'the operator'})`
         : variant
   return (
     <span data-variant={variant} data-annotations-missing={tool.annotations_missing ? 'true' : undefined}>

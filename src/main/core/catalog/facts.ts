@@ -97,9 +97,11 @@ export function operatorClassOf(s: Pick<ServerConfig, 'tool_classes'>, tool: str
  * A tool's classification by definition hash: the operator's (config, any definition) wins over
  * the user's, which holds only for the definition the user classified (a changed tool asks again).
  */
-export function classificationFor(s: Pick<ServerConfig, 'tool_classes'>, tool: string, rec: ToolRecord | undefined): ClassificationFor {
+export function classificationFor(s: Pick<ServerConfig, 'tool_classes' | 'organisation'>, tool: string, rec: ToolRecord | undefined): ClassificationFor {
   const operator = operatorClassOf(s, tool)
-  if (operator) return () => ({ class: operator, by: 'operator' })
+  // the organisation's class is merged into tool_classes (it wins there); it says whose it is
+  const org = s.organisation?.tool_classes && Object.hasOwn(s.organisation.tool_classes, tool)
+  if (operator) return () => ({ class: operator, by: org ? 'organisation' : 'operator' })
   const user = rec?.classified
   if (!user) return UNCLASSIFIED
   return (hash) => (hash === user.hash ? { class: user.class, by: 'user' } : undefined)

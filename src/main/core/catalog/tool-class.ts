@@ -5,7 +5,7 @@
 import { ApiError } from '../../../shared/api'
 import { callWith, hintVariant, variantRank, variantReason, type Variant } from '../../../shared/call-variant'
 import type { Catalog } from './catalog'
-import { requireReviewed, requireTool } from './decisions'
+import { organisationRefusal, requireReviewed, requireTool } from './decisions'
 import { operatorClassOf } from './facts'
 
 export async function classifyTool(catalog: Catalog, server: string, tool: string, cls: Variant, expectedHash: string): Promise<string> {
@@ -13,6 +13,9 @@ export async function classifyTool(catalog: Catalog, server: string, tool: strin
   requireReviewed(e, expectedHash)
   const cfg = catalog.serverConfig(server)
   const operator = cfg ? operatorClassOf(cfg, e.name) : undefined
+  if (operator && cfg?.organisation?.tool_classes && Object.hasOwn(cfg.organisation.tool_classes, e.name)) {
+    throw organisationRefusal(`${e.id} is classified ${operator}`)
+  }
   if (operator) {
     throw new ApiError(
       'operator_policy',

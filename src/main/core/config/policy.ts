@@ -101,6 +101,7 @@ function ruleFor(p: Policy, name: string): PolicyServer {
   const all = p.mcpServers?.['*'] ?? {}
   const own = p.mcpServers?.[name] ?? {}
   const rule: PolicyServer = { ...all, ...own }
+  if (all.tool_classes && own.tool_classes) rule.tool_classes = { ...all.tool_classes, ...own.tool_classes }
   if (own.enabled_tools || own.disabled_tools) {
     delete rule.enabled_tools
     delete rule.disabled_tools
@@ -164,6 +165,12 @@ function applyToServer(s: ServerConfig, state: PolicyState): ServerConfig {
     if (rule.disabled_tools) {
       locks.disabled_tools = rule.disabled_tools
       locks.fields.push('disabled_tools')
+    }
+    if (rule.tool_classes) {
+      // per tool: the organisation's class wins over the user's config
+      out.tool_classes = { ...s.tool_classes, ...rule.tool_classes }
+      locks.tool_classes = rule.tool_classes
+      locks.fields.push('tool_classes')
     }
     const why = launchBlocked(p, s)
     if (why) locks.blocked = why
