@@ -319,8 +319,9 @@ async function sandboxSection() {
           ms(r.call.sandboxed.p99),
         ],
         [`sandboxed, network off (${r.mechanism} alone)`, ms(r.start.offline.p50), ms(r.start.offline.p95), '', '', ''],
+        [`sandboxed, an allowlist (${r.mechanism} in pasta, the egress proxy's port only)`, ms(r.start.allow.p50), ms(r.start.allow.p95), '', '', ''],
         [
-          `added start p50: network on ${ms(startAdded)} ms (median paired ${ms(r.start.pairedDiffMedian)} ms), network off ${ms(r.start.offline.p50 - r.start.direct.p50)} ms (paired ${ms(r.start.offlinePairedDiffMedian)} ms); building the plan and argv p50 ${ms(r.plan.p50)} ms ${verdict(r.start.offlinePairedDiffMedian, 20)} ≤20 ms without network`,
+          `added start p50: network on ${ms(startAdded)} ms (median paired ${ms(r.start.pairedDiffMedian)} ms), network off ${ms(r.start.offline.p50 - r.start.direct.p50)} ms (paired ${ms(r.start.offlinePairedDiffMedian)} ms), allowlist paired ${ms(r.start.allowPairedDiffMedian)} ms; building the plan and argv p50 ${ms(r.plan.p50)} ms ${verdict(r.start.offlinePairedDiffMedian, 20)} ≤20 ms without network`,
           '',
           '',
           `added call p50: ${ms(callAdded)} ms (median paired ${ms(r.call.pairedDiffMedian)} ms)`,

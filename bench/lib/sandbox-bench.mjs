@@ -40,6 +40,8 @@ function launches(core, dir, tools) {
     sandboxed: boxed(config),
     // no network: bwrap alone
     offline: boxed({ ...config, sandbox: { network: false } }),
+    // an allowlist: pasta with the egress proxy's port only
+    allow: boxed({ ...config, sandbox: { network: ['registry.npmjs.org'] } }),
   }
 }
 
@@ -63,6 +65,7 @@ export async function sandboxOverhead({ starts = 20, calls = 300, warm = 50 } = 
   const core = requireRoot(path.join(ROOT, 'out/main/core.js'))
   const support = core.sandboxSupport()
   if (!support.available) return { available: false, reason: support.reason }
+  await core.startEgressProxy()
   const dir = tmpDir('toolgate-bench-sandbox-')
   const tools = fixtureTools(dir)
   const l = launches(core, dir, tools)
@@ -70,14 +73,17 @@ export async function sandboxOverhead({ starts = 20, calls = 300, warm = 50 } = 
   const d = [],
     s = [],
     o = [],
+    a = [],
     diff = [],
-    odiff = []
+    odiff = [],
+    adiff = []
   const orders = [
-    ['d', 's', 'o'],
-    ['s', 'o', 'd'],
-    ['o', 'd', 's'],
+    ['d', 's', 'o', 'a'],
+    ['s', 'o', 'a', 'd'],
+    ['o', 'a', 'd', 's'],
+    ['a', 'd', 's', 'o'],
   ]
-  const specOf = { d: l.direct, s: l.sandboxed, o: l.offline }
+  const specOf = { d: l.direct, s: l.sandboxed, o: l.offline, a: l.allow }
   for (let i = 0; i < starts + 2; i++) {
     const t = {}
     for (const k of orders[i % orders.length]) {
@@ -89,8 +95,10 @@ export async function sandboxOverhead({ starts = 20, calls = 300, warm = 50 } = 
     d.push(t.d)
     s.push(t.s)
     o.push(t.o)
+    a.push(t.a)
     diff.push(t.s - t.d)
     odiff.push(t.o - t.d)
+    adiff.push(t.a - t.d)
   }
   // launchSpec alone (plan + argv, in process)
   const plans = []
@@ -132,7 +140,15 @@ export async function sandboxOverhead({ starts = 20, calls = 300, warm = 50 } = 
     mechanism: support.mechanism,
     starts,
     calls,
-    start: { direct: stats(d), sandboxed: stats(s), offline: stats(o), pairedDiffMedian: median(diff), offlinePairedDiffMedian: median(odiff) },
+    start: {
+      direct: stats(d),
+      sandboxed: stats(s),
+      offline: stats(o),
+      allow: stats(a),
+      pairedDiffMedian: median(diff),
+      offlinePairedDiffMedian: median(odiff),
+      allowPairedDiffMedian: median(adiff),
+    },
     network: core.networkSupport ? core.networkSupport(support.binary) : null,
     plan: stats(plans),
     call: { direct: stats(cd), sandboxed: stats(cs), pairedDiffMedian: median(cdiff) },

@@ -99,13 +99,22 @@ export function currentPlanEnv(): PlanEnv {
 }
 
 /** The path with every symlink resolved, as far as it exists (the rest appended). */
-export function real(p: string): string {
+export function real(p: string, memo?: Map<string, string>): string {
+  return realPath(p, memo)
+}
+
+function realPath(p: string, memo?: Map<string, string>): string {
+  const hit = memo?.get(p)
+  if (hit !== undefined) return hit
+  let out: string
   try {
-    return fs.realpathSync.native(p)
+    out = fs.realpathSync.native(p)
   } catch {
     const parent = path.dirname(p)
-    return parent === p ? p : path.join(real(parent), path.basename(p))
+    out = parent === p ? p : path.join(realPath(parent, memo), path.basename(p))
   }
+  memo?.set(p, out)
+  return out
 }
 
 export function isInside(child: string, parent: string): boolean {
@@ -174,6 +183,9 @@ export function buildPlan(
   /** inspect: what its package runner may reach (npx: the npm registry; registries.ts) */
   inspectAccess: { hosts: string[]; loopback: number[] } | null = null,
 ): SandboxPlan {
+  // one plan resolves ~100 paths, most of them missing and sharing parents: resolve each once
+  const memo = new Map<string, string>()
+  const real = (p: string): string => realPath(p, memo)
   const grants = sandboxGrants(config)
   const inspectAllow = mode === 'inspect' && inspectAccess ? parseEgressRules(inspectAccess.hosts) : []
   const allow = mode === 'run' && Array.isArray(grants.network) ? parseEgressRules(grants.network) : inspectAllow
