@@ -129,7 +129,7 @@ const http = async (p, method = 'GET') => {
 try {
   const ready = await next('SMOKE_READY', 30_000)
 
-  await step('the built bundle starts: one instance lock, a secure window, a tray, CSP, 34 IPC handlers', () => {
+  await step('the built bundle starts: one instance lock, a secure window, a tray, CSP, every operation of the table as an IPC handler', () => {
     assert.deepEqual(ready.errorBoxes, [])
     assert.equal(ready.singleInstanceRequested, 1)
     assert.equal(ready.windows, 1)
@@ -155,6 +155,7 @@ try {
           'allowConfirmation',
           'approveAll',
           'authStatus',
+          'classifyTool',
           'confirmations',
           'deleteSecret',
           'denyConfirmation',
@@ -162,6 +163,8 @@ try {
           'editServer',
           'grantRequest',
           'info',
+          'promptAction',
+          'prompts',
           'removeServer',
           'requests',
           'restoreServer',
