@@ -5,6 +5,16 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createAppStore, type AppStore } from '../../src/renderer/store/store'
 import { worldApi, type WorldApi } from '../helpers/world-api'
+import { ingestPrompts } from '../../src/main/core/catalog/prompt-decisions'
+import { messagesDigest } from '../../src/main/core/upstream/prompts'
+import type { PromptDefinition } from '../../src/shared/prompts'
+
+const SUMMARY: PromptDefinition = {
+  name: 'summary',
+  description: 'Summarize the open issues',
+  arguments: [],
+  ...messagesDigest([{ role: 'user', content: { type: 'text', text: 'Summarize my issues' } }]),
+}
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -34,6 +44,28 @@ describe('one click, one refresh of what changed', () => {
     expect(count('toolAction gh list_repos disable')).toBe(1)
     expect([count('servers'), count('status'), count('tools gh')]).toEqual([1, 1, 1])
     expect([count('tools files'), count('info'), count('requests'), count('confirmations')]).toEqual([0, 0, 0, 0])
+    stop()
+  })
+
+  it('approving a prompt fetches that server’s tools and prompts once, with the server list and status', async () => {
+    const api = await worldApi()
+    await ingestPrompts(api.world.catalog, 'gh', [])
+    await ingestPrompts(api.world.catalog, 'gh', [SUMMARY])
+    const store = createAppStore(api, { refreshDelayMs: 10, settleMs: 150 })
+    const stop = store.getState().start()
+    await vi.waitFor(() => expect(store.getState().loaded).toBe(true))
+    await store.getState().loadTools('gh')
+    await store.getState().loadPrompts('gh')
+    await tick(50)
+    const from = api.calls.length
+    const hash = store.getState().prompts.gh[0].approval.hash
+    await store.getState().promptAction('gh', 'summary', 'approve', { hash })
+    expect(store.getState().prompts.gh[0].status).toBe('callable')
+    await tick(200)
+    const calls = api.calls.slice(from)
+    const count = (c: string) => calls.filter((x) => x === c).length
+    expect([count('servers'), count('status'), count('tools gh'), count('prompts gh')]).toEqual([1, 1, 1, 1])
+    expect([count('info'), count('requests')]).toEqual([0, 0])
     stop()
   })
 

@@ -7,6 +7,7 @@ import type { ServerInfo } from '../../shared/api'
 import type { PromptAction, PromptInfo } from '../../shared/prompts'
 import { promptChange, argumentLines } from '../../shared/prompt-diff'
 import { escapedName } from '../../shared/tool-name'
+import { PROMPT_ACTION_OPTIONS, takesOption } from '../../shared/operations'
 import { useApp } from '../store/context'
 import { promptKey } from '../store/prompts'
 import { Badge, StatusBadge } from './Badge'
@@ -18,7 +19,7 @@ import { Visible } from './Visible'
 function PromptButton({ p, action, label, primary, nameId }: { p: PromptInfo; action: PromptAction; label: string; primary?: boolean; nameId: string }) {
   const busy = useApp((s) => Boolean(s.busy[promptKey(p.server, p.prompt, action)]))
   const run = useApp((s) => s.promptAction)
-  const bound = action === 'approve' || action === 'reject'
+  const bound = takesOption(PROMPT_ACTION_OPTIONS, action, 'hash')
   return (
     <button
       type="button"

@@ -45,16 +45,17 @@ export function createPromptsSlice(set: Set, get: Get): PromptsSlice {
       const key = promptKey(server, prompt, action)
       if (get().busy[key]) return
       busy(key, true)
+      const mark = get().changeMark()
       try {
         const r = options ? await get().api.promptAction(server, prompt, action, options) : await get().api.promptAction(server, prompt, action)
+        // the change's event reloads this server's prompts (and its card): the toast comes with them
+        await get().afterChange(mark)
         set({ toast: r.message || 'Done.', toastAction: null })
       } catch (err) {
         get().reportError(err)
       } finally {
         busy(key, false)
       }
-      // the refresh reloads this server's prompts with everything else
-      await get().refresh()
     },
   }
 }
