@@ -42,6 +42,7 @@ import { GrantForTextSchema, LaunchHashSchema, ReviewedHashSchema, TimedForSchem
 import { argsOfIpc, json, op, queryCodec, text } from './operation'
 import { ClassifiedHashSchema, ToolClassSchema } from './tool-class'
 import { PROMPT_ACTIONS, type PromptAction, type PromptActionOptions, type PromptInfo } from './prompts'
+import type { ResourceInfo } from './resources'
 
 /** Which options each server action takes: `for` times enable/approve, `hash` binds approve/inspect to the launch reviewed, `network` lets Inspect reach the network. */
 export const SERVER_ACTION_OPTIONS = {
@@ -230,6 +231,8 @@ export const OPERATIONS = {
     },
     result: json<ActionResult>(),
   }),
+  /** The server's resources and templates (issue 27), read live from the running server: its URIs and the URIs agents see. */
+  resources: op({ names: ['server'], args: z.tuple([Server]), http: { method: 'GET', paths: ['/servers/:server/resources'] }, result: json<ResourceInfo>() }),
   agentTokens: op({
     names: ['agent'],
     args: z.tuple([name('agent')]),

@@ -66,6 +66,7 @@ describe('IPC handlers', () => {
       'prompts',
       'removeServer',
       'requests',
+      'resources',
       'restoreServer',
       'revokeAgentTokens',
       'search',

@@ -32,6 +32,7 @@ const CALLS: Array<[OpName, unknown[], string, unknown?, unknown[]?]> = [
   ['approveAll', ['gh'], 'POST /servers/gh/tools/approve-all', {}],
   ['classifyTool', ['gh', 'get_file', 'read', H], 'POST /servers/gh/tools/get_file/classify', { class: 'read', hash: H }],
   ['prompts', ['everything'], 'GET /servers/everything/prompts'],
+  ['resources', ['everything'], 'GET /servers/everything/resources'],
   ['promptAction', ['everything', 'simple-prompt', 'approve', { hash: H }], 'POST /servers/everything/prompts/simple-prompt/approve', { hash: H }],
   ['promptAction', ['everything', 'a/b c', 'disable'], 'POST /servers/everything/prompts/a%2Fb%20c/disable', {}],
   ['approveAll', ['gh', { hashes: { list: H } }], 'POST /servers/gh/tools/approve-all', { hashes: { list: H } }],

@@ -1,11 +1,14 @@
 // @vitest-environment happy-dom
-// The window's prompts (issue 27): per server, with the same badges and review as tools: rows
+// The window's prompts and resources (issue 27): per server, with the same badges and review as tools: rows
 // marked data-prompt="server:prompt" with data-status, a changed prompt's previous and new text,
 // Reject beside Approve (bound to the definition on screen), Disable / Re-enable, and the lock
 // note of a config lock with no enable control. The Api is the real ControlService over a real catalog.
 import fs from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, fireEvent, waitFor, within } from '@testing-library/react'
+import { cleanup, fireEvent, render, waitFor, within } from '@testing-library/react'
+import { ResourceList } from '../../src/renderer/components/ResourceList'
+import { StoreProvider } from '../../src/renderer/store/context'
+import { createAppStore } from '../../src/renderer/store/store'
 import { renderApp } from '../helpers/render-app'
 import { worldApi } from '../helpers/world-api'
 import { ingestPrompts } from '../../src/main/core/catalog/prompt-decisions'
@@ -66,5 +69,34 @@ describe('server view: prompts', () => {
     expect(row('gh:triage').getAttribute('data-status')).toBe('disabled_by_config')
     expect(buttons('gh:triage')).toEqual([])
     expect(row('gh:triage').textContent).toContain('disabled_prompts')
+  })
+})
+
+describe('server view: resources', () => {
+  it('lists a server’s resources and templates with its URI and the URI agents read (text only)', async () => {
+    const api = await worldApi()
+    const store = createAppStore(api, { refreshDelayMs: 5 })
+    const server = (await api.servers()).servers.find((s) => s.name === 'gh')!
+    store.setState({
+      resources: {
+        gh: {
+          server: 'gh',
+          resources: [
+            { uri: 'file:///r/a.txt', agent_uri: 'file://gh.toolgate.invalid/~/r/a.txt', name: 'a', description: '<b>not html</b>', mimeType: 'text/plain' },
+          ],
+          templates: [{ uriTemplate: 'file:///r/{id}', agent_uri_template: 'file://gh.toolgate.invalid/~/r/{id}', name: 'by id' }],
+        },
+      },
+    })
+    const view = render(
+      <StoreProvider store={store}>
+        <ResourceList server={server} />
+      </StoreProvider>,
+    )
+    const row = view.container.querySelector('[data-resource="file://gh.toolgate.invalid/~/r/a.txt"]') as HTMLElement
+    expect(row.textContent).toContain('file:///r/a.txt')
+    expect(row.textContent).toContain('<b>not html</b>')
+    expect(row.querySelector('b')).toBeNull()
+    expect(view.container.querySelector('[data-resource-template="file://gh.toolgate.invalid/~/r/{id}"]')).toBeTruthy()
   })
 })

@@ -65,6 +65,7 @@ export async function stdio(o: { config?: string; dataDir?: string; agent?: stri
       () => createAgentServer(core.agentDeps, scope, `stdio:${process.pid}`),
       transport,
       (e) => core.logger.debug({ err: e.message }, 'stdio MCP'),
+      { deps: core.agentDeps, scope },
     )
     const stop = async (): Promise<void> => {
       await handle.close().catch(() => {})

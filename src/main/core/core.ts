@@ -337,6 +337,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         (scope, principal) => createAgentServer(agentDeps, scope, principal),
         scopeFor,
         () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
+        agentDeps,
       )
       const httpOptions: HttpOptions = {
         host,

@@ -18,6 +18,7 @@ import type { ReferenceSource } from './secrets/resolve'
 import type { Secrets } from './secrets/store'
 import { secretsUsedBy } from '../../shared/secret-refs'
 import type { OAuthService } from './oauth/service'
+import { ResourceSubscriptions } from './upstream/resource-subscriptions'
 
 /** How long retrieve_tools, and a call to a tool of a server still starting, wait for it. */
 export const STARTING_WAIT_MS = 3000
@@ -31,6 +32,8 @@ export class UpstreamManager {
   private inflight = 0
   /** the connection state of every server, as last seen */
   readonly connections = new ConnectionStates()
+  /** agents' resource subscriptions, per server and its own URI (issue 27) */
+  readonly subscriptions = new ResourceSubscriptions((server, uris) => this.running.get(server)?.up.setResourceSubscriptions(uris))
   /** where servers' ${secret:…} / ${env:…} references are resolved */
   private references: ReferenceSource | undefined
   /** OAuth sign-in of HTTP servers (sessions per connection) */
@@ -180,6 +183,11 @@ export class UpstreamManager {
         .catch((e: unknown) => this.logger.error({ server: cfg.name, err: String(e) }, 'could not record prompt approvals'))
         .finally(() => this.inflight--)
     })
+    up.on('resourceUpdated', (uri: string) => {
+      if (current()) this.subscriptions.deliver(cfg.name, uri)
+    })
+    const wanted = this.subscriptions.uris(cfg.name)
+    if (wanted.size > 0) up.setResourceSubscriptions(wanted)
     this.connections.set(cfg.name, { state: 'connecting', lastError: null, attempt: 0 })
     up.start()
   }

@@ -13,6 +13,7 @@ import { ServerNotice } from './ServerNotice'
 import { IsolationBadge, ServerPermissions } from './ServerIsolation'
 import { ToolList } from './ToolList'
 import { PromptList } from './PromptList'
+import { ResourceList } from './ResourceList'
 import { GrantLeft } from './GrantLeft'
 import { ServerAskSwitch } from './AskSwitch'
 import { AddedBy } from './AddedBy'
@@ -69,12 +70,15 @@ export function ServerCard({ server }: { server: ServerInfo }) {
   const loadTools = useApp((s) => s.loadTools)
   const hasPrompts = useApp((s) => s.prompts[server.name] !== undefined)
   const loadPrompts = useApp((s) => s.loadPrompts)
+  const hasResources = useApp((s) => s.resources[server.name] !== undefined)
+  const loadResources = useApp((s) => s.loadResources)
   const bodyId = `tools-of-${server.name}`
 
   useEffect(() => {
     if (open && !hasTools) void loadTools(server.name)
     if (open && !hasPrompts) void loadPrompts(server.name)
-  }, [open, hasTools, loadTools, hasPrompts, loadPrompts, server.name])
+    if (open && !hasResources) void loadResources(server.name)
+  }, [open, hasTools, loadTools, hasPrompts, loadPrompts, hasResources, loadResources, server.name])
 
   return (
     <section
@@ -109,6 +113,7 @@ export function ServerCard({ server }: { server: ServerInfo }) {
           <ServerAskSwitch server={server} />
           <ToolList server={server} />
           <PromptList server={server} />
+          <ResourceList server={server} />
         </div>
       )}
     </section>

@@ -30,6 +30,7 @@ import { createConfirmationsSlice, type ConfirmationsSlice } from './confirmatio
 import { opensByDefault } from './selectors'
 import { LiveUpdates, type Due } from './live'
 import { createPromptsSlice, type PromptsSlice } from './prompts'
+import { createResourcesSlice, type ResourcesSlice } from './resources'
 
 export type Tab = 'servers' | 'requests' | 'search' | 'secrets' | 'activity' | 'agents'
 
@@ -41,7 +42,7 @@ export interface Banner {
   message: string
 }
 
-export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignInSlice, ConfirmationsSlice, PromptsSlice {
+export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignInSlice, ConfirmationsSlice, PromptsSlice, ResourcesSlice {
   api: Api
   loaded: boolean
   /** the key was refused (web UI): show the key screen instead of the app */
@@ -153,6 +154,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
         await Promise.all([
           ...[...named].filter((s) => get().tools[s]).map((s) => get().loadTools(s)),
           ...[...named].filter((s) => get().prompts[s]).map((s) => get().loadPrompts(s)),
+          ...[...named].filter((s) => get().resources[s]).map((s) => get().loadResources(s)),
         ])
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) set({ authError: err })
@@ -234,6 +236,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
       ...createSignInSlice(set, get, opts.openUrl),
       ...createConfirmationsSlice(set, get),
       ...createPromptsSlice(set, get),
+      ...createResourcesSlice(set, get),
 
       start() {
         const unsubscribe = api.subscribe(onEvent)
@@ -263,6 +266,9 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
             ...Object.keys(get().prompts)
               .filter((name) => names.has(name))
               .map((name) => get().loadPrompts(name)),
+            ...Object.keys(get().resources)
+              .filter((name) => names.has(name))
+              .map((name) => get().loadResources(name)),
             get().loadRequests(),
           ])
         } catch (err) {
@@ -289,6 +295,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
         set((s) => ({ expanded: { ...s.expanded, [server]: open } }))
         if (open && !get().tools[server]) void get().loadTools(server)
         if (open && !get().prompts[server]) void get().loadPrompts(server)
+        if (open && !get().resources[server]) void get().loadResources(server)
       },
 
       serverAction(server, action, options) {

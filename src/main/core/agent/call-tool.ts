@@ -21,6 +21,7 @@ import type { CallConfirmations, ClientAsk, ConfirmResult } from '../requests/co
 import { afterConfirm, confirmBeforeCall, type ConfirmGateResult } from './confirm-gate'
 import { askResult, type AskState } from './in-client'
 import type { Scope } from './scope'
+import { rewriteToolResult } from './resource-links'
 
 export interface CallDeps {
   catalog: Catalog
@@ -170,9 +171,10 @@ export async function callTool(
   if (!up) return refuse({ outcome: 'error' }, notRunning(confirmed.entry.server))
   const timeoutMs = deps.catalog.currentConfig.call_timeout_ms
   try {
-    const result = (await up.callTool(confirmed.entry.name, callArgs, { timeoutMs, signal, onProgress })) as CallToolResult
-    record({ outcome: result.isError ? 'error' : 'ok', resultBytes: RESULT_BYTES.get(result) })
-    return result
+    const raw = (await up.callTool(confirmed.entry.name, callArgs, { timeoutMs, signal, onProgress })) as CallToolResult
+    record({ outcome: raw.isError ? 'error' : 'ok', resultBytes: RESULT_BYTES.get(raw) })
+    // resource links and embedded resources name Toolgate's URIs, which read back through it
+    return rewriteToolResult(confirmed.entry.server, raw)
   } catch (e) {
     deps.logger.warn({ tool, err: (e as Error).message }, 'agent call failed')
     return refuse({ outcome: outcomeOf(e) }, (e as Error).message)

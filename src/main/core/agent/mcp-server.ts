@@ -40,6 +40,8 @@ import type { GrantKeeper } from '../grants/keeper'
 import { ApiError } from '../../../shared/api'
 import type { CallConfirmations } from '../requests/confirmations'
 import { completePromptArgument, registerPromptHandlers } from './prompts'
+import { completeTemplateArgument, registerResourceHandlers } from './resources'
+import { registerSubscribeHandlers } from './resource-subscribe'
 
 export interface AgentDeps extends ServerOpsDeps {
   catalog: Catalog
@@ -125,7 +127,12 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
   const server = new Server(
     { name: 'toolgate', version: VERSION },
     {
-      capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, completions: {} },
+      capabilities: {
+        tools: { listChanged: false },
+        prompts: { listChanged: false },
+        resources: { subscribe: true, listChanged: false },
+        completions: {},
+      },
       // scoped to the credential: a 2026-07-28 client may keep it, but only for this credential
       cacheHints: { 'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'private' } },
       // a requestState that Toolgate did not sign, or that expired, never reaches a handler (-32602)
@@ -137,14 +144,13 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
   const gone = (): string => `agent "${scope.agent}" is no longer configured in Toolgate; ask the user (or operator) to add it back to "agents" in the config.`
 
   registerPromptHandlers(server, deps, scope, gone)
+  registerResourceHandlers(server, deps, scope, gone)
+  registerSubscribeHandlers(server, deps, scope, gone)
   server.setRequestHandler('completion/complete', async (req, ctx) => {
     if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
     const { ref } = req.params
     if (ref.type === 'ref/prompt') return (await completePromptArgument(deps, scope, { ...req.params, ref }, ctx.mcpReq.signal)) as never
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `unknown resource template "${ref.uri}"; resources/templates/list names the templates you can complete.`,
-    )
+    return (await completeTemplateArgument(deps, scope, { ...req.params, ref }, ctx.mcpReq.signal)) as never
   })
 
   server.setRequestHandler('tools/list', async () => {

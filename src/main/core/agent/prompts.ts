@@ -13,6 +13,7 @@ import { UpstreamCallError } from '../upstream/types'
 import type { UpstreamManager } from '../upstream-manager'
 import type { Logger } from '../log'
 import type { Scope } from './scope'
+import { rewriteMessages } from './resource-links'
 
 export interface PromptDeps {
   catalog: Catalog
@@ -110,7 +111,7 @@ export function registerPromptHandlers(server: Server, deps: PromptDeps, scope: 
         `the prompt "${req.params.name}" changed since the user approved it; it is not relayed until the user reviews the change in the Toolgate window.`,
       )
     }
-    return { description: e.def.description, messages: messages as never }
+    return { description: e.def.description, messages: rewriteMessages(e.server, messages) as never }
   })
 }
 

@@ -9,6 +9,9 @@
 import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import type { LineStdioTransport } from './stdio-transport'
+import { ListenSubscriptions } from './resource-subscribe'
+import type { ResourceDeps } from './resources'
+import type { Scope } from './scope'
 
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion'
 
@@ -23,7 +26,48 @@ export interface StdioEntry {
   close(): Promise<void>
 }
 
-export function serveAgentStdio(makeServer: () => Server, transport: LineStdioTransport, onerror: (e: Error) => void): StdioEntry {
+/**
+ * A 2026-07-28 connection's subscriptions/listen naming resources: only the URIs the agent may
+ * read stay in it, the servers are subscribed while the stream is open (until its
+ * notifications/cancelled or the end of the connection), and a change reaches the stream through
+ * the pinned server instance.
+ */
+function tapListens(transport: LineStdioTransport, resources: { deps: ResourceDeps; scope: Scope }, instance: () => Server | undefined): () => void {
+  const listens = new ListenSubscriptions(
+    resources.deps,
+    (uri) =>
+      void instance()
+        ?.sendResourceUpdated({ uri })
+        .catch(() => {}),
+  )
+  const open = new Map<string | number, () => void>()
+  const inner = transport.onmessage
+  transport.onmessage = (m: JSONRPCMessage) => {
+    const msg = m as { id?: string | number; method?: string; params?: Record<string, unknown> }
+    const n = msg.params?.notifications as Record<string, unknown> | undefined
+    if (msg.method === 'subscriptions/listen' && msg.id !== undefined && Array.isArray(n?.resourceSubscriptions)) {
+      const { allowed, release } = listens.open(resources.scope, n.resourceSubscriptions)
+      open.set(msg.id, release)
+      m = { ...m, params: { ...msg.params, notifications: { ...n, resourceSubscriptions: allowed } } } as JSONRPCMessage
+    } else if (msg.method === 'notifications/cancelled') {
+      const id = msg.params?.requestId as string | number | undefined
+      if (id !== undefined) open.get(id)?.()
+      if (id !== undefined) open.delete(id)
+    }
+    inner?.call(transport, m)
+  }
+  return () => {
+    for (const release of open.values()) release()
+    open.clear()
+  }
+}
+
+export function serveAgentStdio(
+  makeServer: () => Server,
+  transport: LineStdioTransport,
+  onerror: (e: Error) => void,
+  resources?: { deps: ResourceDeps; scope: Scope },
+): StdioEntry {
   let close: () => Promise<void> = () => transport.close()
   transport.onmessage = (first: JSONRPCMessage) => {
     // what arrives while the era is decided waits, in order, behind the first message
@@ -31,8 +75,19 @@ export function serveAgentStdio(makeServer: () => Server, transport: LineStdioTr
     transport.onmessage = undefined
     void (async () => {
       if (claimsEnvelope(first)) {
-        const handle = serveStdio(makeServer, { transport, onerror })
-        close = () => handle.close()
+        let pinned: Server | undefined
+        const handle = serveStdio(
+          () => {
+            pinned = makeServer()
+            return pinned
+          },
+          { transport, onerror },
+        )
+        const untap = resources ? tapListens(transport, resources, () => pinned) : () => undefined
+        close = async () => {
+          untap()
+          await handle.close()
+        }
       } else {
         const server = makeServer()
         server.onerror = onerror

@@ -39,6 +39,8 @@ import { actionsTaking, PROMPT_ACTION_OPTIONS, SERVER_ACTION_OPTIONS, TOOL_ACTIO
 import type { PromptAction, PromptActionOptions, PromptInfo } from '../../../shared/prompts'
 import { approvePrompt, rejectPrompt, setPromptDisabled } from '../catalog/prompt-decisions'
 import { promptInfo } from './prompt-view'
+import type { ResourceInfo } from '../../../shared/resources'
+import { serverResources } from '../agent/resources'
 import type { State } from '../state/schema'
 import { remediationFor } from '../../../shared/statuses'
 import { ORGANISATION } from '../../../shared/policy'
@@ -344,6 +346,45 @@ export class ControlService implements Api {
         return this.decided(action, server, await setPromptDisabled(catalog, server, prompt, false))
       default:
         throw new ApiError('unknown_action', `unknown prompt action "${String(action)}"; use enable, disable, approve or reject.`, 404)
+    }
+  }
+
+  async resources(server: string): Promise<ResourceInfo> {
+    const s = this.configOf(server)
+    const empty = (note: string): ResourceInfo => ({ server, resources: [], templates: [], note })
+    const lock = this.d.catalog.serverLock(s)
+    if (lock)
+      return empty(
+        lock.status === 'server_disabled' ? 'The server is switched off.' : 'The server is in quarantine: its resources are listed once it is approved.',
+      )
+    const up = this.d.manager.get(server)
+    if (!up || up.state !== 'connected') return empty('The server is not running now; its resources are listed while it runs.')
+    if (!up.capabilities?.resources) return empty('This server offers no resources.')
+    try {
+      const got = await serverResources(up, Math.min(this.d.catalog.currentConfig.call_timeout_ms, 10_000))
+      const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
+      return {
+        server,
+        resources: got.resources.map((r) => ({
+          uri: r.original,
+          agent_uri: r.uri,
+          name: text(r.name) ?? r.original,
+          ...(text(r.title) ? { title: text(r.title) } : {}),
+          ...(text(r.description) ? { description: text(r.description) } : {}),
+          ...(text(r.mimeType) ? { mimeType: text(r.mimeType) } : {}),
+          ...(typeof r.size === 'number' ? { size: r.size } : {}),
+        })),
+        templates: got.templates.map((t) => ({
+          uriTemplate: t.original,
+          agent_uri_template: t.uriTemplate,
+          name: text(t.name) ?? t.original,
+          ...(text(t.title) ? { title: text(t.title) } : {}),
+          ...(text(t.description) ? { description: text(t.description) } : {}),
+          ...(text(t.mimeType) ? { mimeType: text(t.mimeType) } : {}),
+        })),
+      }
+    } catch (e) {
+      return empty(`The server did not list its resources: ${(e as Error).message}`)
     }
   }
 

@@ -21,6 +21,8 @@ import {
 import type { Principal } from './auth'
 import type { Scope } from '../agent/scope'
 import { sendWebResponse, sessionRequestView, toWebRequest } from './web-bridge'
+import { ListenSubscriptions } from '../agent/resource-subscribe'
+import type { ResourceDeps } from '../agent/resources'
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport
@@ -84,16 +86,20 @@ export class McpEndpoint {
   private sweeper: NodeJS.Timeout | null = null
   /** 2026-07-28: stateless, one agent server per request; 2025 traffic never reaches it */
   private readonly modern: McpHttpHandler
+  /** 2026-07-28 resource subscriptions (subscriptions/listen), through the resource gate */
+  private readonly listens: ListenSubscriptions | null
 
   constructor(
     /** an agent server for this scope, answering this credential (principal key) */
     private readonly makeServer: (scope: Scope, principal: string) => Server,
     private readonly scopeFor: (p: Principal) => Scope | null,
     private readonly limits: () => SessionLimits,
+    resources?: ResourceDeps,
   ) {
     this.modern = createMcpHandler(({ authInfo }) => makeServer((authInfo as RequestAuth).extra.scope, (authInfo as RequestAuth).clientId), {
       legacy: 'reject',
     })
+    this.listens = resources ? new ListenSubscriptions(resources, (uri) => this.modern.notify.resourceUpdated(uri)) : null
   }
 
   /** Open sessions (all, or of one principal). */
@@ -125,7 +131,23 @@ export class McpEndpoint {
     const scope = this.scopeFor(principal)
     if (!scope || !scope.active()) return rpcError(res, 403, -32003, 'this agent is no longer configured; ask the operator')
     const authInfo: RequestAuth = { token: '', clientId: principalKey(principal), scopes: [], extra: { scope } }
-    await sendWebResponse(res, await this.modern.fetch(request, { authInfo, parsedBody: body }))
+    const listen = this.listenThrough(scope, body)
+    if (listen) res.once('close', listen.release)
+    await sendWebResponse(res, await this.modern.fetch(request, { authInfo, parsedBody: listen ? listen.body : body }))
+  }
+
+  /**
+   * A subscriptions/listen naming resources: only the URIs this agent may read stay in it, and
+   * the servers are subscribed while the stream is open (released when the response closes).
+   */
+  private listenThrough(scope: Scope, body: unknown): { body: unknown; release: () => void } | null {
+    const m = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | null
+    const uris = m?.method === 'subscriptions/listen' ? m.params?.notifications?.resourceSubscriptions : undefined
+    if (!this.listens || !Array.isArray(uris)) return null
+    const { allowed, release } = this.listens.open(scope, uris)
+    const params = m?.params as Record<string, unknown>
+    const notifications = params.notifications as Record<string, unknown>
+    return { body: { ...m, params: { ...params, notifications: { ...notifications, resourceSubscriptions: allowed } } }, release }
   }
 
   private async inSession(req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown, sessionId: string): Promise<void> {

@@ -49,6 +49,8 @@ export interface ConnectionHooks {
   onToolListChanged(conn: UpstreamConnection): void
   /** the upstream sent notifications/prompts/list_changed */
   onPromptListChanged?(conn: UpstreamConnection): void
+  /** the upstream sent notifications/resources/updated for a resource Toolgate subscribed to */
+  onResourceUpdated?(conn: UpstreamConnection, uri: string): void
 }
 
 export interface ConnectionOptions {
@@ -91,6 +93,9 @@ export class UpstreamConnection {
   private closedByUs = false
   private closedReason: string | null = null
   private lastTransportError: string | null = null
+  /** the resources subscribed to upstream, and the listen stream that carries them (2026-07-28) */
+  private subscribed = new Set<string>()
+  private listening: { close(): Promise<void> } | null = null
   private loggedErrors = 0
   private closePromise: Promise<void> | null = null
   /** the process ended by itself before the handshake finished (not killed by our cleanup) */
@@ -184,6 +189,10 @@ export class UpstreamConnection {
       throw err
     }
     this.catchProgress()
+    // resources/updated: unsolicited after resources/subscribe (2025), or on the listen stream (2026-07-28)
+    this.mcp.setNotificationHandler('notifications/resources/updated', (n) => {
+      if (!this.closing && this.closedReason === null) this.hooks.onResourceUpdated?.(this, n.params.uri)
+    })
     // A server that sends list_changed without announcing `tools.listChanged` is heard too (the
     // SDK's listChanged option only listens where the capability is announced).
     if (this.era === 'legacy') {
@@ -275,6 +284,27 @@ export class UpstreamConnection {
       )
     }
     return this.mask.value(result)
+  }
+
+  /**
+   * The resources Toolgate wants notifications/resources/updated for: resources/subscribe and
+   * unsubscribe for what changed (2025), or one subscriptions/listen stream naming them all,
+   * opened again when the set changes (2026-07-28). A server without resource subscriptions: nothing.
+   */
+  async setResourceSubscriptions(uris: readonly string[], timeoutMs: number): Promise<void> {
+    if (!this.mcp.getServerCapabilities()?.resources?.subscribe || !this.isOpen) return
+    const want = new Set(uris)
+    if (this.era === 'modern') {
+      const before = this.listening
+      this.listening = null
+      await before?.close().catch(() => undefined)
+      if (want.size > 0) this.listening = await this.mcp.listen({ resourceSubscriptions: [...want] }, { timeout: timeoutMs })
+      this.subscribed = want
+      return
+    }
+    for (const uri of want) if (!this.subscribed.has(uri)) await this.mcp.subscribeResource({ uri }, { timeout: timeoutMs })
+    for (const uri of this.subscribed) if (!want.has(uri)) await this.mcp.unsubscribeResource({ uri }, { timeout: timeoutMs }).catch(() => undefined)
+    this.subscribed = want
   }
 
   /** Liveness: `ping` (2025); 2026-07-28 has no ping, so `server/discover` (cheap, stateless). */

@@ -34,6 +34,8 @@ export interface UpstreamEvents {
   tools: [tools: ToolDefinition[]]
   /** a prompts/list finished (after connect and after notifications/prompts/list_changed) */
   prompts: [prompts: PromptDefinition[]]
+  /** the server said a resource Toolgate subscribed to changed (its own URI) */
+  resourceUpdated: [uri: string]
 }
 
 /** Upper bound for a health ping of an HTTP upstream. */
@@ -71,6 +73,9 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   private promptsRefreshing: UpstreamConnection | null = null
   private promptsAgain = false
   private _prompts: PromptDefinition[] | null = null
+  /** the server's URIs agents subscribed to (through Toolgate), applied in order */
+  private resourceSubscriptions = new Set<string>()
+  private subscribing: Promise<void> = Promise.resolve()
   private pinging = false
   private retryTimer: NodeJS.Timeout | undefined
   private stableTimer: NodeJS.Timeout | undefined
@@ -248,6 +253,14 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       onClosed: (c, reason) => this.onConnectionClosed(c, reason),
       onToolListChanged: (c) => this.onToolListChanged(c),
       onPromptListChanged: (c) => this.onPromptListChanged(c),
+      onResourceUpdated: (c, uri) => {
+        if (c !== this.conn) return
+        try {
+          this.emit('resourceUpdated', uri)
+        } catch (err) {
+          this.log.error({ event: 'resourceUpdated', err: errorText(err) }, 'an upstream event listener threw')
+        }
+      },
     }
     // ${secret:…}/${env:…} are resolved here, for this connection only; a missing one is an
     // error naming it (retrying cannot help: setting the secret restarts the server)
@@ -346,6 +359,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     }
     if (this.relistOnOpen) this.onToolListChanged(conn)
     this.onPromptListChanged(conn)
+    if (this.resourceSubscriptions.size > 0) this.applySubscriptions()
   }
 
   /** The OAuth session of a new connection (HTTP); when it finds the server needs sign-in, the state says so. */
@@ -448,6 +462,23 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       if (conn !== this.conn) return
       this.applyListing(listing, true)
     } while (this.refreshAgain && conn === this.conn)
+  }
+
+  // ---- resource subscriptions ---------------------------------------------------------------
+
+  /** Asks the server for notifications/resources/updated of `uri` (its own URI) while subscribed; kept across reconnects. */
+  setResourceSubscriptions(uris: ReadonlySet<string>): void {
+    this.resourceSubscriptions = new Set(uris)
+    this.applySubscriptions()
+  }
+
+  private applySubscriptions(): void {
+    const conn = this.conn
+    if (!conn) return
+    const uris = [...this.resourceSubscriptions]
+    this.subscribing = this.subscribing
+      .then(() => (conn === this.conn ? conn.setResourceSubscriptions(uris, this.connectTimeoutMs) : undefined))
+      .catch((err: unknown) => this.log.warn(`resource subscriptions failed: ${this.redact(errorText(err))}`))
   }
 
   // ---- prompts ------------------------------------------------------------------------------

@@ -1,0 +1,97 @@
+// Resource subscriptions of agents (issue 27 point 2), in both eras. A 2025 session subscribes
+// with resources/subscribe and hears notifications/resources/updated on its session; a
+// 2026-07-28 agent names the URIs in subscriptions/listen and hears them on that stream (the SDK
+// filters each stream by the URIs it honored). Either way every URI passes the resource gate
+// first, a URI the agent may not read is left out of what it hears, and the server is subscribed
+// (once per URI however many agents want it) under its own URI for as long as someone listens.
+import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server'
+import { toAgentUri } from '../../../shared/resource-uri'
+import { gateResource, type ResourceDeps } from './resources'
+import type { Scope } from './scope'
+
+/** Subscribes an agent to one of its URIs; `hear` gets the agent's URI on each change. Throws the gate's error. */
+export function subscribeAgent(deps: ResourceDeps, scope: Scope, agentUri: string, hear: (agentUri: string) => void): () => void {
+  const g = gateResource(deps, scope, agentUri)
+  if (!g.up.capabilities?.resources?.subscribe)
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `server "${g.server.name}" does not offer resource subscriptions.`)
+  const name = g.server.name
+  return deps.manager.subscriptions.add(name, g.uri, (uri) => hear(toAgentUri(name, uri) ?? agentUri))
+}
+
+/** resources/subscribe and resources/unsubscribe of a 2025 session; its subscriptions end with the session. */
+export function registerSubscribeHandlers(server: Server, deps: ResourceDeps, scope: Scope, gone: () => string): void {
+  const held = new Map<string, () => void>()
+  const previous = server.onclose
+  server.onclose = () => {
+    previous?.()
+    for (const release of held.values()) release()
+    held.clear()
+  }
+  server.setRequestHandler('resources/subscribe', async (req) => {
+    if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
+    const uri = req.params.uri
+    if (held.has(uri)) return {}
+    held.set(
+      uri,
+      subscribeAgent(deps, scope, uri, (changed) => void server.sendResourceUpdated({ uri: changed }).catch(() => {})),
+    )
+    return {}
+  })
+  server.setRequestHandler('resources/unsubscribe', async (req) => {
+    held.get(req.params.uri)?.()
+    held.delete(req.params.uri)
+    return {}
+  })
+}
+
+/**
+ * The resource URIs of a 2026-07-28 subscriptions/listen, through the gate: the ones the agent
+ * may hear (the request goes on with only those), subscribed for as long as the stream is open
+ * (call `release` when it ends). Every change is published once per URI (`publish`), whatever
+ * number of streams listen to it: the SDK delivers it to each stream that honored the URI.
+ */
+export class ListenSubscriptions {
+  private readonly shared = new Map<string, { count: number; release: () => void }>()
+
+  constructor(
+    private readonly deps: ResourceDeps,
+    private readonly publish: (agentUri: string) => void,
+  ) {}
+
+  open(scope: Scope, uris: readonly unknown[]): { allowed: string[]; release: () => void } {
+    const allowed: string[] = []
+    const taken: string[] = []
+    for (const uri of uris) {
+      if (typeof uri !== 'string' || allowed.includes(uri)) continue
+      const held = this.shared.get(uri)
+      try {
+        if (held) {
+          // the gate again for this agent, then share the one subscription
+          gateResource(this.deps, scope, uri)
+          held.count++
+        } else {
+          this.shared.set(uri, { count: 1, release: subscribeAgent(this.deps, scope, uri, (changed) => this.publish(changed)) })
+        }
+        allowed.push(uri)
+        taken.push(uri)
+      } catch {
+        // not this agent's to hear: left out of its stream
+      }
+    }
+    let released = false
+    return {
+      allowed,
+      release: () => {
+        if (released) return
+        released = true
+        for (const uri of taken) {
+          const held = this.shared.get(uri)
+          if (!held) continue
+          if (--held.count > 0) continue
+          this.shared.delete(uri)
+          held.release()
+        }
+      },
+    }
+  }
+}

@@ -1,0 +1,195 @@
+// Resources for agents (issue 27 point 2): resources/list and resources/templates/list gather the
+// resources of the approved, running servers in the agent's scope, their URIs rewritten to name
+// their server (shared/resource-uri.ts); resources/read, completion/complete of a template and
+// subscriptions read an agent's URI back to its server and that server's own URI, and pass the
+// same gate as a call: the agent's scope (its servers, read permission), then the server's lock
+// (off or quarantined: RESOURCE_BLOCKED with the status and its remediation, like a locked call).
+// The server is only ever the one the URI's host names: no other part of a URI can reach another.
+import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server'
+import { fromAgentUri, toAgentTemplate, toAgentUri } from '../../../shared/resource-uri'
+import { remediationFor } from '../../../shared/statuses'
+import type { ServerConfig } from '../../../shared/config-schema'
+import type { Catalog } from '../catalog/catalog'
+import type { UpstreamManager } from '../upstream-manager'
+import type { Upstream } from '../upstream/upstream'
+import type { Logger } from '../log'
+import { relayError } from './prompts'
+import { rewriteContents } from './resource-links'
+import type { Scope } from './scope'
+
+export interface ResourceDeps {
+  catalog: Catalog
+  manager: UpstreamManager
+  logger: Logger
+}
+
+/** At most this many resources (and as many templates) per server in one list. */
+export const MAX_RESOURCES_PER_SERVER = 1000
+const MAX_PAGES = 50
+/** The longest one server may take to list its resources before the list goes on without it. */
+const LIST_TIMEOUT_MAX_MS = 10_000
+
+/** The configured server a URI's host names: exactly, else the one whose name matches ignoring case (hosts are lowercased by some clients). */
+function serverNamed(catalog: Catalog, name: string): ServerConfig | undefined {
+  const servers = catalog.currentConfig.servers
+  const exact = servers.find((s) => s.name === name)
+  if (exact) return exact
+  const folded = servers.filter((s) => s.name.toLowerCase() === name.toLowerCase())
+  return folded.length === 1 ? folded[0] : undefined
+}
+
+export interface GatedResource {
+  server: ServerConfig
+  up: Upstream
+  /** the server's own URI */
+  uri: string
+}
+
+const invalid = (message: string): ProtocolError => new ProtocolError(ProtocolErrorCode.InvalidParams, message)
+
+/** An agent's resource URI through the gate, or a protocol error saying why (never anything of a server out of scope). */
+export function gateResource(deps: ResourceDeps, scope: Scope, agentUri: string): GatedResource {
+  const parsed = fromAgentUri(agentUri)
+  const unknown = invalid(
+    `unknown resource "${agentUri}": it is not a URI Toolgate gave out; resources/list and resources/templates/list name the resources you can read.`,
+  )
+  if (!parsed) throw unknown
+  const server = serverNamed(deps.catalog, parsed.server)
+  if (!server || !scope.allowsServer(server.name)) throw unknown
+  if (!scope.allowsVariant('read')) throw invalid(`agent "${scope.agent}" may not read: its permissions do not include read.`)
+  const lock = deps.catalog.serverLock(server)
+  if (lock) throw invalid(`RESOURCE_BLOCKED (${lock.status}): ${remediationFor(lock.status, lock.operatorHold)}`)
+  const up = deps.manager.get(server.name)
+  if (!up || up.state !== 'connected')
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `server "${server.name}" is not running (${up?.state ?? 'stopped'}); retry in a moment, or ask the user to check it in the Toolgate window.`,
+    )
+  return { server, up, uri: parsed.uri }
+}
+
+/** The running, unlocked servers in the agent's scope that offer resources. */
+function resourceServers(deps: ResourceDeps, scope: Scope): Array<{ name: string; up: Upstream }> {
+  if (!scope.allowsVariant('read')) return []
+  const out: Array<{ name: string; up: Upstream }> = []
+  for (const s of deps.catalog.currentConfig.servers) {
+    if (!scope.allowsServer(s.name) || deps.catalog.serverLock(s)) continue
+    const up = deps.manager.get(s.name)
+    if (up?.state === 'connected' && up.capabilities?.resources) out.push({ name: s.name, up })
+  }
+  return out
+}
+
+/** Every page of a list from one server, up to the cap. */
+async function listAll(
+  up: Upstream,
+  method: 'resources/list' | 'resources/templates/list',
+  key: 'resources' | 'resourceTemplates',
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = []
+  let cursor: string | undefined
+  for (let page = 0; page < MAX_PAGES && out.length < MAX_RESOURCES_PER_SERVER; page++) {
+    const r = await up.relay(method, cursor === undefined ? {} : { cursor }, { timeoutMs, signal, label: up.name })
+    const items = Array.isArray(r[key]) ? (r[key] as unknown[]) : []
+    for (const i of items) if (typeof i === 'object' && i !== null && !Array.isArray(i)) out.push(i as Record<string, unknown>)
+    cursor = typeof r.nextCursor === 'string' && r.nextCursor !== '' ? r.nextCursor : undefined
+    if (cursor === undefined) break
+  }
+  return out.slice(0, MAX_RESOURCES_PER_SERVER)
+}
+
+/** One server's resources and templates with the URIs agents see (a resource whose URI cannot be rewritten is left out). */
+export async function serverResources(
+  up: Upstream,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{
+  resources: Array<Record<string, unknown> & { uri: string; original: string }>
+  templates: Array<Record<string, unknown> & { uriTemplate: string; original: string }>
+}> {
+  const [resources, templates] = await Promise.all([
+    listAll(up, 'resources/list', 'resources', timeoutMs, signal),
+    listAll(up, 'resources/templates/list', 'resourceTemplates', timeoutMs, signal),
+  ])
+  const r = []
+  for (const x of resources) {
+    const uri = typeof x.uri === 'string' ? toAgentUri(up.name, x.uri) : null
+    if (uri) r.push({ ...x, uri, original: x.uri as string })
+  }
+  const t = []
+  for (const x of templates) {
+    const uriTemplate = typeof x.uriTemplate === 'string' ? toAgentTemplate(up.name, x.uriTemplate) : null
+    if (uriTemplate) t.push({ ...x, uriTemplate, original: x.uriTemplate as string })
+  }
+  return { resources: r, templates: t }
+}
+
+/** The same lists from every server the agent may read, in config order; a server that fails or is slow is left out (logged). */
+async function gather(deps: ResourceDeps, scope: Scope, signal: AbortSignal, which: 'resources' | 'templates'): Promise<Record<string, unknown>[]> {
+  const timeoutMs = Math.min(deps.catalog.currentConfig.call_timeout_ms, LIST_TIMEOUT_MAX_MS)
+  const lists = await Promise.all(
+    resourceServers(deps, scope).map(async ({ name, up }) => {
+      try {
+        const got = await serverResources(up, timeoutMs, signal)
+        return which === 'resources' ? got.resources : got.templates
+      } catch (e) {
+        deps.logger.warn({ server: name, err: (e as Error).message }, `${which} of a server could not be listed for an agent`)
+        return []
+      }
+    }),
+  )
+  // `original` is for the control API only: agents see Toolgate's URIs
+  return lists.flat().map(({ original, ...rest }) => (void original, rest))
+}
+
+export function registerResourceHandlers(server: Server, deps: ResourceDeps, scope: Scope, gone: () => string): void {
+  const active = (): void => {
+    if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
+  }
+  server.setRequestHandler('resources/list', async (_req, ctx) => {
+    active()
+    return { resources: (await gather(deps, scope, ctx.mcpReq.signal, 'resources')) as never }
+  })
+  server.setRequestHandler('resources/templates/list', async (_req, ctx) => {
+    active()
+    return { resourceTemplates: (await gather(deps, scope, ctx.mcpReq.signal, 'templates')) as never }
+  })
+  server.setRequestHandler('resources/read', async (req, ctx) => {
+    active()
+    const g = gateResource(deps, scope, req.params.uri)
+    let result: Record<string, unknown>
+    try {
+      result = await g.up.relay(
+        'resources/read',
+        { uri: g.uri },
+        { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal: ctx.mcpReq.signal, label: `${g.server.name} ${g.uri}` },
+      )
+    } catch (e) {
+      throw relayError(e)
+    }
+    const contents = Array.isArray(result.contents) ? result.contents : []
+    return { ...result, contents: rewriteContents(g.server.name, contents) as never }
+  })
+}
+
+/** completion/complete of a resource template's argument: relayed to its server with the server's own template. */
+export async function completeTemplateArgument(
+  deps: ResourceDeps,
+  scope: Scope,
+  params: { ref: { uri: string }; argument: unknown; context?: unknown },
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
+  const g = gateResource(deps, scope, params.ref.uri)
+  if (!g.up.capabilities?.completions) return { completion: { values: [], total: 0, hasMore: false } }
+  try {
+    return await g.up.relay(
+      'completion/complete',
+      { ...params, ref: { type: 'ref/resource', uri: g.uri } },
+      { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: `${g.server.name} ${g.uri}` },
+    )
+  } catch (e) {
+    throw relayError(e)
+  }
+}

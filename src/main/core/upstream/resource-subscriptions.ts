@@ -1,0 +1,50 @@
+// Who wants to hear that a server's resource changed (issue 27 point 2): agents subscribe to a
+// server's URI (through Toolgate's rewritten one); the server is subscribed once per URI however
+// many agents want it, and unsubscribed when the last one leaves. Kept per server name, so a
+// server that restarts (a new connection, a new Upstream) is subscribed again to what is wanted.
+export type Delivery = (uri: string) => void
+
+export class ResourceSubscriptions {
+  private readonly byServer = new Map<string, Map<string, Set<Delivery>>>()
+
+  /** `apply`: tells the running server which of its URIs are wanted now. */
+  constructor(private readonly apply: (server: string, uris: ReadonlySet<string>) => void) {}
+
+  /** `deliver` hears of changes to the server's `uri` until the returned release is called (idempotent). */
+  add(server: string, uri: string, deliver: Delivery): () => void {
+    let uris = this.byServer.get(server)
+    if (!uris) this.byServer.set(server, (uris = new Map()))
+    let set = uris.get(uri)
+    const first = !set
+    if (!set) uris.set(uri, (set = new Set()))
+    set.add(deliver)
+    if (first) this.apply(server, this.uris(server))
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      const now = this.byServer.get(server)?.get(uri)
+      if (!now) return
+      now.delete(deliver)
+      if (now.size > 0) return
+      this.byServer.get(server)?.delete(uri)
+      this.apply(server, this.uris(server))
+    }
+  }
+
+  /** The server's URIs someone wants. */
+  uris(server: string): Set<string> {
+    return new Set(this.byServer.get(server)?.keys() ?? [])
+  }
+
+  /** The server said its `uri` changed: everyone who wants it hears it (a throwing listener does not stop the others). */
+  deliver(server: string, uri: string): void {
+    for (const d of [...(this.byServer.get(server)?.get(uri) ?? [])]) {
+      try {
+        d(uri)
+      } catch {
+        // a subscriber that went away mid-delivery
+      }
+    }
+  }
+}
