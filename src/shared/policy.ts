@@ -109,10 +109,19 @@ export function commandName(command: string): string {
   return base.replace(/\.(exe|cmd|bat|com)$/i, '')
 }
 
-/** An entry with a path names that file only; a bare name matches that program wherever it is (`npx` matches `/usr/local/bin/npx`). */
+const windowsPath = (p: string): boolean => /^[A-Za-z]:|\\/.test(p)
+
+/**
+ * An entry with a path names that file only; a bare name matches that program wherever it is
+ * (`npx` matches `/usr/local/bin/npx`), whatever its case (`CURL.EXE` is curl where file names
+ * ignore case, as on Windows and macOS). A Windows path compares without case too.
+ */
 export function commandMatches(entry: string, command: string): boolean {
-  if (/[\\/]/.test(entry)) return entry.replace(/\\/g, '/') === command.replace(/\\/g, '/')
-  return commandName(entry) === commandName(command)
+  if (/[\\/]/.test(entry)) {
+    const norm = (p: string): string => (windowsPath(entry) || windowsPath(p) ? p.replace(/\\/g, '/').toLowerCase() : p)
+    return norm(entry) === norm(command)
+  }
+  return commandName(entry).toLowerCase() === commandName(command).toLowerCase()
 }
 
 /** Why the policy does not let this command run, or null. */

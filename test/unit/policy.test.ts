@@ -40,6 +40,13 @@ describe('commands', () => {
     expect(commandBlocked(p, command)).toBe(why)
   })
 
+  it('a bare name matches whatever its case (CURL.EXE is curl on Windows and macOS); a Windows path too', () => {
+    expect(commandBlocked({ blocked_commands: ['curl'] }, 'C:\\Tools\\CURL.EXE')).toBe('the command "C:\\Tools\\CURL.EXE" is in blocked_commands')
+    expect(commandBlocked({ blocked_commands: ['curl'] }, '/usr/local/bin/Curl')).not.toBeNull()
+    expect(commandBlocked({ allowed_commands: ['C:\\Program Files\\nodejs\\node.exe'] }, 'c:\\program files\\NodeJS\\node.exe')).toBeNull()
+    expect(commandBlocked({ allowed_commands: ['/usr/bin/node'] }, '/USR/BIN/NODE')).not.toBeNull()
+  })
+
   it('blocked_commands win over allowed_commands, by name wherever it is', () => {
     expect(commandBlocked({ allowed_commands: ['curl'], blocked_commands: ['curl'] }, '/usr/bin/curl')).toBe(
       'the command "/usr/bin/curl" is in blocked_commands',
