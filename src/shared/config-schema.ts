@@ -73,14 +73,27 @@ export const SandboxSchema = z.union([z.boolean(), SandboxObjectSchema], {
 })
 export type SandboxConfig = z.infer<typeof SandboxSchema>
 
-/** Sign-in for an HTTP server (RFC 6749 + the MCP authorization spec): a pre-registered client, when the server offers no dynamic registration. */
+/** The OAuth grants Toolgate signs in with: a person in the browser, or the client alone (machine to machine). */
+export const OAUTH_GRANTS = ['authorization_code', 'client_credentials'] as const
+
+/**
+ * Sign-in for an HTTP server (RFC 6749 + the MCP authorization spec): a pre-registered client
+ * (when the server offers no dynamic registration), the client-credentials grant (no browser), or
+ * a client ID metadata document Toolgate offers where the authorization server takes one.
+ */
 export const OAuthConfigSchema = z.strictObject(
   {
+    grant_type: z.enum(OAUTH_GRANTS, { error: 'grant_type must be "authorization_code" or "client_credentials"' }).optional(),
     client_id: z.string({ error: 'client_id must be a string' }).min(1, 'client_id must not be empty').optional(),
     client_secret: z.string({ error: 'client_secret must be a string' }).min(1, 'client_secret must not be empty').optional(),
     scopes: z.array(z.string().min(1, 'a scope must not be empty'), { error: 'scopes must be a list of strings' }).optional(),
+    client_metadata_url: z.string({ error: 'client_metadata_url must be a string' }).optional(),
   },
-  { error: 'oauth must be an object {"client_id": "...", "client_secret": "${secret:NAME}", "scopes": ["..."]}' },
+  {
+    error:
+      'oauth must be an object {"client_id": "...", "client_secret": "${secret:NAME}", "scopes": ["..."]}, ' +
+      'or {"grant_type": "client_credentials", "client_id": "...", "client_secret": "${secret:NAME}"}, or {"client_metadata_url": "https://..."}',
+  },
 )
 export type OAuthConfig = z.infer<typeof OAuthConfigSchema>
 
@@ -151,6 +164,24 @@ function checkServer(s: z.infer<typeof ServerBody>, ctx: z.RefinementCtx): void 
     if (s.oauth.client_secret !== undefined && !s.oauth.client_id) {
       ctx.addIssue({ code: 'custom', message: 'client_secret needs client_id', path: ['oauth', 'client_secret'] })
     }
+    if (s.oauth.grant_type === 'client_credentials' && (!s.oauth.client_id || s.oauth.client_secret === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'the client_credentials grant needs client_id and client_secret ("${secret:NAME}"): the client signs in alone, with no browser',
+        path: ['oauth', 'grant_type'],
+      })
+    }
+    if (s.oauth.client_metadata_url !== undefined) {
+      const problem = clientMetadataUrlProblem(s.oauth.client_metadata_url)
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['oauth', 'client_metadata_url'] })
+      else if (s.oauth.client_id || s.oauth.grant_type === 'client_credentials') {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'set either client_id (a client registered at the provider) or client_metadata_url (a client ID metadata document), not both',
+          path: ['oauth', 'client_metadata_url'],
+        })
+      }
+    }
     if (s.oauth.client_secret !== undefined && findReferences(s.oauth.client_secret).length === 0) {
       ctx.addIssue({
         code: 'custom',
@@ -173,6 +204,33 @@ function checkServer(s: z.infer<typeof ServerBody>, ctx: z.RefinementCtx): void 
     const problem = referenceProblem(value)
     if (problem) ctx.addIssue({ code: 'custom', message: problem, path })
   }
+}
+
+/** An IPv4 or IPv6 literal, or a name, that means this machine or a private network. */
+const LOCAL_HOST =
+  /^(localhost|.*\.localhost|0\.0\.0\.0|127(\.\d{1,3}){3}|10(\.\d{1,3}){3}|192\.168(\.\d{1,3}){2}|172\.(1[6-9]|2\d|3[01])(\.\d{1,3}){2}|169\.254(\.\d{1,3}){2}|\[(::1?|f[cd][0-9a-f:]*|fe80:[0-9a-f:]*|::ffff:[0-9a-f.:]*)\])$/i
+
+/**
+ * Why a client ID metadata document URL cannot work, or null: the authorization server fetches
+ * it, so it must be https on a public host with a path (draft-ietf-oauth-client-id-metadata-document);
+ * a URL on this machine or a private network would make the authorization server fetch its own
+ * neighbourhood (and no remote one can read Toolgate's loopback anyway).
+ */
+export function clientMetadataUrlProblem(value: string): string | null {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return 'client_metadata_url must be a URL like https://example.org/toolgate/client.json'
+  }
+  if (url.protocol !== 'https:') return 'client_metadata_url must be an https URL (the authorization server fetches it)'
+  if (url.pathname === '/' || url.hash || url.username || url.password) {
+    return 'client_metadata_url must name a document by its path (https://host/path), without credentials or a fragment'
+  }
+  if (LOCAL_HOST.test(url.hostname)) {
+    return `client_metadata_url must be on a public host, not ${url.hostname} (this machine or a private network): the authorization server fetches it`
+  }
+  return null
 }
 
 /** Whether a server entry is reached over stdio (else over HTTP at its url). */

@@ -18,7 +18,12 @@ export class MemorySlots {
 export const OAUTH_FIXTURE = path.join(ROOT, 'test/fixtures/servers/oauth-mcp-server.mjs')
 
 export interface FixtureState {
-  counts: Record<'authorize' | 'token_code' | 'token_refresh' | 'refresh_refused' | 'register' | 'mcp_401' | 'mcp_ok' | 'revoke', number>
+  counts: Record<
+    'authorize' | 'token_cc' | 'cc_refused' | 'token_code' | 'token_refresh' | 'refresh_refused' | 'register' | 'mcp_401' | 'mcp_403' | 'mcp_ok' | 'revoke',
+    number
+  >
+  /** the scope of every authorization request, in order */
+  scopes_asked: Array<string | null>
   issued: { access: string[]; refresh: string[]; codes: string[]; client_secrets: string[] }
   resources: Array<string | null>
   /** every bearer token shown to /mcp */

@@ -46,4 +46,36 @@ describe('oauth in a server entry', () => {
       error: 'secret LINEAR_CLIENT_SECRET is not set: toolgate secrets set LINEAR_CLIENT_SECRET',
     })
   })
+
+  it('takes the client_credentials grant only with a client id and a referenced secret', () => {
+    const cfg = parseConfig(FILE, entry({ grant_type: 'client_credentials', client_id: 'svc', client_secret: '${secret:SVC}', scopes: ['read'] }))
+    expect(cfg.servers[0].oauth).toEqual({ grant_type: 'client_credentials', client_id: 'svc', client_secret: '${secret:SVC}', scopes: ['read'] })
+    expect(problem(entry({ grant_type: 'client_credentials', client_id: 'svc' })).problem).toMatch(/needs client_id and client_secret/)
+    expect(problem(entry({ grant_type: 'client_credentials', client_secret: '${secret:SVC}' })).problem).toMatch(/client_secret needs client_id/)
+    expect(problem(entry({ grant_type: 'password' })).problem).toMatch(/grant_type must be "authorization_code" or "client_credentials"/)
+  })
+
+  it('takes a client ID metadata document URL only over https, by path, on a public host (the authorization server fetches it)', () => {
+    const url = 'https://toolgate.example.org/oauth/client.json'
+    expect(parseConfig(FILE, entry({ client_metadata_url: url })).servers[0].oauth).toEqual({ client_metadata_url: url })
+    const refused: Array<[string, RegExp]> = [
+      ['http://toolgate.example.org/client.json', /must be an https URL/],
+      ['https://toolgate.example.org/', /by its path/],
+      ['https://user:pw@toolgate.example.org/c.json', /without credentials/],
+      ['https://127.0.0.1/client.json', /public host, not 127\.0\.0\.1/],
+      ['https://localhost:8719/oauth/client.json', /public host, not localhost/],
+      ['https://[::1]/client.json', /public host/],
+      ['https://0x7f000001/client.json', /public host, not 127\.0\.0\.1/],
+      ['https://192.168.1.10/client.json', /public host/],
+      ['https://10.0.0.8/client.json', /public host/],
+      ['https://metadata.localhost/client.json', /public host/],
+      ['not a url', /must be a URL/],
+    ]
+    for (const [value, why] of refused) {
+      const err = problem(entry({ client_metadata_url: value }))
+      expect(err.jsonPath, value).toBe('$.mcpServers.linear.oauth.client_metadata_url')
+      expect(err.problem, value).toMatch(why)
+    }
+    expect(problem(entry({ client_metadata_url: url, client_id: 'abc' })).problem).toMatch(/either client_id .* or client_metadata_url/)
+  })
 })

@@ -8,8 +8,13 @@ import type { BlockReason } from '../../../shared/activity'
 import type { Catalog, CatalogEntry } from '../catalog/catalog'
 import type { Scope } from './scope'
 
-/** `reason`: why a refusal is a block (a lock, or the agent's scope), for the activity record. */
-export type GateResult = { ok: true; entry: CatalogEntry } | { ok: false; blocked: boolean; message: string; reason?: BlockReason }
+/**
+ * `reason`: why a refusal is a block (a lock, or the agent's scope), for the activity record.
+ * `unknownTool`: the server is known and not locked, but has no such tool (yet: a server waiting
+ * for sign-in has listed nothing; the caller answers the sign-in sentence for it).
+ */
+export type GateResult =
+  { ok: true; entry: CatalogEntry } | { ok: false; blocked: boolean; message: string; reason?: BlockReason; unknownTool?: { server: string } }
 
 export function resolveTool(catalog: Catalog, scope: Scope, name: unknown): GateResult {
   const ref = parseToolId(name)
@@ -39,8 +44,14 @@ export function resolveTool(catalog: Catalog, scope: Scope, name: unknown): Gate
   }
   const lock = catalog.serverLock(server)
   if (lock) return { ok: false, blocked: true, reason: lock.status, message: blockedMessage(lock.status, lock.operatorHold, lock.organisation) }
-  if (!entry)
-    return { ok: false, blocked: false, message: `unknown tool "${ref.tool}" on server "${ref.server}"; use retrieve_tools to find the right tool name.` }
+  if (!entry) {
+    return {
+      ok: false,
+      blocked: false,
+      unknownTool: { server: ref.server },
+      message: `unknown tool "${ref.tool}" on server "${ref.server}"; use retrieve_tools to find the right tool name.`,
+    }
+  }
   if (entry.status !== 'callable')
     return { ok: false, blocked: true, reason: entry.status, message: blockedMessage(entry.status, entry.operatorHold, entry.organisation) }
   return { ok: true, entry }

@@ -6,6 +6,7 @@ import type { CallToolResult, InputRequiredResult, Progress, RequestStateCodec }
 import { z } from 'zod'
 import type { Variant } from '../../../shared/call-variant'
 import { parseToolId } from '../../../shared/ids'
+import { signInMessage } from '../../../shared/statuses'
 import type { CallOutcome } from '../../../shared/activity'
 import type { Catalog } from '../catalog/catalog'
 import type { DiscoveryStats } from '../discovery/stats'
@@ -60,6 +61,11 @@ function errorResult(text: string): CallToolResult {
 function outcomeOf(e: unknown): CallOutcome {
   if (e instanceof UpstreamCallError && (e.code === 'timeout' || e.code === 'cancelled')) return e.code
   return 'error'
+}
+
+/** The server is running and waits for the user to sign in (OAuth): no call can go through until then. */
+function waitsForSignIn(manager: UpstreamManager, server: string): boolean {
+  return manager.get(server)?.state === 'needs_auth'
 }
 
 /**
@@ -124,6 +130,8 @@ export async function callTool(
   }
   if (!gate.ok) {
     deps.stats.recordCall(gate.blocked)
+    // a server waiting for sign-in has listed no tools: any name on it gets the sign-in sentence, not "unknown tool"
+    if (gate.unknownTool && waitsForSignIn(deps.manager, gate.unknownTool.server)) return refuse({ outcome: 'error' }, signInMessage(gate.unknownTool.server))
     return refuse(gate.reason ? { outcome: 'blocked', status: gate.reason } : { outcome: 'error' }, gate.message)
   }
   const wrong = checkVariant(gate.entry, variant)
@@ -132,6 +140,8 @@ export async function callTool(
     return refuse({ outcome: 'blocked', status: 'wrong_variant' }, wrong)
   }
   deps.stats.recordCall(false)
+  // no confirmation for a call that cannot go through
+  if (waitsForSignIn(deps.manager, gate.entry.server)) return refuse({ outcome: 'error' }, signInMessage(gate.entry.server))
   onCallable?.(gate.entry.id)
   const notRunning = (server: string): string => `server "${server}" is not running; ask the user to check it in the Toolgate window.`
   if (!deps.manager.get(gate.entry.server)) return refuse({ outcome: 'error' }, notRunning(gate.entry.server))

@@ -1,6 +1,8 @@
 // What Toolgate tells an authorization server about itself (RFC 7591 client metadata) and which
-// client it signs in as: the one the operator registered (`oauth.client_id` in the config) or
-// the one dynamic registration gave it (kept in the server's OAuth record).
+// client it signs in as: the one the operator registered (`oauth.client_id` in the config), the
+// client ID metadata document the config names (`oauth.client_metadata_url`, used where the
+// authorization server takes one), or the one dynamic registration gave it (kept in the server's
+// OAuth record). A client-credentials server signs in as its configured client alone.
 import type { OAuthClientInformationMixed, OAuthClientMetadata } from '@modelcontextprotocol/client'
 import type { ServerConfig } from '../../../shared/config-schema'
 import { VERSION } from '../version'
@@ -13,8 +15,29 @@ export function configScopes(config: ServerConfig): string | undefined {
   return s && s.length > 0 ? s.join(' ') : undefined
 }
 
-export function clientMetadata(config: ServerConfig, redirectUrl: string): OAuthClientMetadata {
+/** Whether the server signs in with the client-credentials grant (machine to machine, no browser). */
+export function usesClientCredentials(config: ServerConfig): boolean {
+  return config.oauth?.grant_type === 'client_credentials'
+}
+
+/** The client ID metadata document URL to offer (draft-ietf-oauth-client-id-metadata-document), if the config names one. */
+export function clientMetadataUrl(config: ServerConfig): string | undefined {
+  return config.oauth?.client_metadata_url
+}
+
+export function clientMetadata(config: ServerConfig, redirectUrl: string | undefined): OAuthClientMetadata {
   const scope = configScopes(config)
+  if (redirectUrl === undefined) {
+    return {
+      client_name: 'Toolgate',
+      redirect_uris: [],
+      grant_types: ['client_credentials'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      software_id: 'toolgate',
+      software_version: VERSION,
+      ...(scope ? { scope } : {}),
+    }
+  }
   return {
     client_name: 'Toolgate',
     redirect_uris: [redirectUrl],

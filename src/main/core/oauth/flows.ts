@@ -28,6 +28,8 @@ export interface SignInFlow {
   discovery?: OAuthDiscoveryState
   resourceMetadataUrl?: string
   authorizationUrl?: string
+  /** the scope the authorization URL asks for */
+  scopeRequested?: string
   /** settles when the callback came (or the flow ended otherwise) */
   readonly done: Promise<FlowOutcome>
   /** why it ended before its code exchange was through (the server removed, signed out, superseded); null while live */

@@ -29,6 +29,8 @@ const RecordSchema = z.object({
   signed_in_at: z.string().optional(),
   /** the authorization server the tokens came from */
   authorization_server: z.string().optional(),
+  /** the scope the grant asked for (a 403 insufficient_scope for no more than this cannot be helped by another sign-in) */
+  scope_requested: z.string().optional(),
 })
 
 export interface OAuthRecord {
@@ -39,6 +41,8 @@ export interface OAuthRecord {
   lifetime_ms?: number
   signed_in_at?: string
   authorization_server?: string
+  /** the scope the grant asked for */
+  scope_requested?: string
 }
 
 /** The resource a server URL names: no query (it may carry a key), no fragment, no credentials. */
@@ -79,6 +83,7 @@ export class OAuthRecords {
       ...(parsed.lifetime_ms !== undefined ? { lifetime_ms: parsed.lifetime_ms } : {}),
       ...(parsed.signed_in_at ? { signed_in_at: parsed.signed_in_at } : {}),
       ...(parsed.authorization_server ? { authorization_server: parsed.authorization_server } : {}),
+      ...(parsed.scope_requested ? { scope_requested: parsed.scope_requested } : {}),
     }
   }
 
@@ -129,8 +134,12 @@ export function refreshMargin(r: OAuthRecord): number {
   return Math.min(60_000, Math.floor((r.lifetime_ms ?? 300_000) / 5))
 }
 
+/** True when the access token is expired or about to be. */
+export function expiresSoon(r: OAuthRecord, now: number): boolean {
+  return r.tokens !== undefined && r.expires_at !== undefined && now >= r.expires_at - refreshMargin(r)
+}
+
 /** True when the access token is expired or about to be, and a refresh token can renew it. */
 export function shouldRefresh(r: OAuthRecord, now: number): boolean {
-  if (!r.tokens?.refresh_token || r.expires_at === undefined) return false
-  return now >= r.expires_at - refreshMargin(r)
+  return Boolean(r.tokens?.refresh_token) && expiresSoon(r, now)
 }

@@ -7,14 +7,15 @@ import { EventEmitter } from 'node:events'
 import type { AuthState, AuthStatus, ServerAuthSummary, SignInStart } from '../../../shared/api'
 import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
-import { CALLBACK_PATH, configuredClient } from './client-info'
+import { scopeUnion, type Challenge } from './challenge'
+import { CALLBACK_PATH, configScopes, configuredClient, usesClientCredentials } from './client-info'
 import { NeedsSignInError } from './errors'
 import { InsecureUrlError, oauthFetch, secureUrl } from './fetch'
 import { PendingFlows, type FlowOutcome } from './flows'
 import { OAuthRecords, withoutTokens, type SecretSlots } from './record'
 import { revokeGrant, type Revocation } from './revoke'
 import { UpstreamAuth, type SessionHost } from './session'
-import { beginSignIn, finishSignIn, probe, type SignInDeps } from './sign-in'
+import { beginSignIn, finishSignIn, probe, type Probe, type SignInDeps } from './sign-in'
 
 export { CALLBACK_PATH }
 
@@ -58,6 +59,10 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
   private readonly flows: PendingFlows
   /** servers found to need sign-in, with why (until they are signed in) */
   private readonly required = new Map<string, string>()
+  /** the last 401/403 challenge each server's connection got: Sign in starts from it instead of probing */
+  private readonly challenges = new Map<string, Challenge>()
+  /** the scope the next sign-in of a server asks for, after a 403 insufficient_scope (a step-up) */
+  private readonly stepUps = new Map<string, { url: string; scope: string }>()
   /** how each server's last sign-in ended */
   private readonly attempts = new Map<string, { ok: boolean; message: string; at: string }>()
   /** revocations of removed servers' tokens (under way, or ended in the last minute) */
@@ -81,6 +86,8 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
         this.required.set(server, reason)
         this.emit('changed', server)
       },
+      challenged: (server, challenge) => void this.challenges.set(server, challenge),
+      stepUp: (server, scope) => void this.stepUps.set(server, { url: this.urlOf(server) ?? '', scope }),
       now: this.now,
     }
   }
@@ -88,6 +95,10 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
   redirectUrl(): string | null {
     const base = this.o.listenerUrl()
     return base ? `${base}${CALLBACK_PATH}` : null
+  }
+
+  private urlOf(server: string): string | undefined {
+    return this.o.serverConfig(server)?.url
   }
 
   /** The OAuth side of a new connection to `config` (resolved); null when OAuth does not apply. */
@@ -98,11 +109,12 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
     return new UpstreamAuth(config, this.host)
   }
 
-  private deps(): SignInDeps {
+  /** What a sign-in of the server at `serverUrl` needs. */
+  private deps(serverUrl: string): SignInDeps {
     return {
       records: this.records,
       now: this.now,
-      fetch: oauthFetch(fetch, () => undefined),
+      fetch: oauthFetch(fetch, { serverUrl }),
       discard: (flow, tokens, client) => {
         const done = revokeGrant(flow.discovery?.authorizationServerUrl, client, tokens, this.revocationFetch()).then((outcome) => {
           if (outcome.ok) this.o.logger.info({ server: flow.server }, 'a sign-in ended while its code was exchanged: the tokens it got were revoked')
@@ -130,23 +142,42 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
           : `server "${name}" sends its own Authorization header (config "headers"); remove it to sign in with OAuth`,
       )
     }
+    if (usesClientCredentials(config)) {
+      throw new SignInError(
+        'not_applicable',
+        `server "${name}" signs in by itself with its client credentials (oauth.grant_type "client_credentials"): there is no browser sign-in; restart it to get a new token`,
+      )
+    }
     const url = new URL(config.url as string)
     if (!secureUrl(url)) throw new SignInError('insecure', new InsecureUrlError(url).message)
     const redirectUrl = this.redirectUrl()
     if (!redirectUrl) throw new SignInError('no_listener', 'this Toolgate has no loopback listener to receive the sign-in')
-    const d = this.deps()
-    let p
-    try {
-      p = await probe(config, d.fetch)
-    } catch (e) {
-      throw new SignInError('failed', `could not reach server "${name}" at ${url.origin}: ${(e as Error).message}`)
+    const d = this.deps(config.url as string)
+    // what the connection was answered (a server may let initialize through and ask for a token only later), else one probe
+    const seen = this.challenges.get(name)
+    let p: Probe
+    if (seen && seen.url === config.url) {
+      p = {
+        asks: true,
+        ...(seen.resourceMetadataUrl ? { resourceMetadataUrl: new URL(seen.resourceMetadataUrl) } : {}),
+        ...(seen.scope ? { scope: seen.scope } : {}),
+      }
+    } else {
+      try {
+        p = await probe(config, d.fetch)
+      } catch (e) {
+        throw new SignInError('failed', `could not reach server "${name}" at ${url.origin}: ${(e as Error).message}`)
+      }
     }
     if (!p.asks && !config.oauth) {
       throw new SignInError('no_sign_in', `server "${name}" answers without asking for a sign-in; there is nothing to sign in to`)
     }
+    const stepUp = this.stepUps.get(name)
+    // the config's scopes, the challenge's, and the scope a step-up asked for: all of them, once
+    const scope = scopeUnion(configScopes(config), p.scope, stepUp && stepUp.url === config.url ? stepUp.scope : undefined)
     const flow = this.flows.create(name, config.url as string, redirectUrl)
     try {
-      await beginSignIn(flow, config, p, d)
+      await beginSignIn(flow, config, p, scope, d)
     } catch (e) {
       this.flows.drop(flow)
       throw new SignInError('failed', `could not start the sign-in of server "${name}": ${(e as Error).message}`)
@@ -172,7 +203,7 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
       return { status: 400, title: 'Sign-in refused', message: `Toolgate refused this sign-in redirect: ${taken.error}.` }
     }
     const flow = taken.flow
-    const outcome = await finishSignIn(flow, this.o.serverConfig(flow.server), params, this.deps())
+    const outcome = await finishSignIn(flow, this.o.serverConfig(flow.server), params, this.deps(flow.url))
     flow.finish(outcome)
     return outcome.ok
       ? { status: 200, title: 'Signed in', message: `Signed in to ${flow.server}. You can close this tab and go back to Toolgate.` }
@@ -183,6 +214,8 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
     this.attempts.set(server, { ...outcome, at: new Date(this.now()).toISOString() })
     if (outcome.ok) {
       this.required.delete(server)
+      this.challenges.delete(server)
+      this.stepUps.delete(server)
       this.o.logger.info({ server }, 'signed in')
       this.emit('signedIn', server)
     } else {
@@ -231,11 +264,13 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
     const r = this.records.read(name, config.url as string)
     const flow = this.flows.of(name)
     const needed = this.required.get(name) ?? null
-    const status: AuthState = flow ? 'signing_in' : r?.tokens ? 'signed_in' : needed ? 'needs_sign_in' : 'not_signed_in'
+    // signed in, but the server asks for more scope (a step-up): the tokens stay until the new sign-in replaces them
+    const steppingUp = needed !== null && this.stepUps.get(name)?.url === config.url
+    const status: AuthState = flow ? 'signing_in' : r?.tokens && !steppingUp ? 'signed_in' : needed ? 'needs_sign_in' : 'not_signed_in'
     return {
       ...base,
       status,
-      reason: r?.tokens ? null : needed,
+      reason: r?.tokens && !steppingUp ? null : needed,
       authorization_server: r?.authorization_server ?? null,
       client: base.client ?? (r?.client ? 'registered' : null),
       signed_in_at: r?.tokens ? (r.signed_in_at ?? null) : null,
@@ -255,7 +290,7 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
   }
 
   private revocationFetch() {
-    return oauthFetch(fetch, () => undefined)
+    return oauthFetch(fetch)
   }
 
   /**
@@ -268,6 +303,8 @@ export class OAuthService extends EventEmitter<{ changed: [server: string]; sign
   endSignIn(server: string, last: ServerConfig | null): void {
     this.flows.cancel(server, 'the server was removed')
     this.required.delete(server)
+    this.challenges.delete(server)
+    this.stepUps.delete(server)
     this.attempts.delete(server)
     let r
     try {

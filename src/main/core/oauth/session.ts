@@ -1,19 +1,24 @@
-// The OAuth side of one upstream connection: the MCP SDK's OAuthClientProvider that its HTTP
-// transports call on every request (for the bearer token) and on a 401 (through the SDK's
-// auth(): discovery, refresh). It never signs in by itself: where the SDK would send the user
-// to the authorization server, it stops with NeedsSignInError (state needs_auth) instead, and it
-// never registers a client in the background. It renews the access token shortly before it
-// expires, and the SDK renews it on a 401; a refused renewal forgets the tokens and says why.
-import { randomBytes } from 'node:crypto'
+// The OAuth side of one upstream connection. Its provider (session-provider.ts) is what the MCP
+// SDK's HTTP transports call on every request (for the bearer token) and on a 401/403 (through the
+// SDK's auth(): discovery, refresh, step-up). It never signs in by itself: where the SDK would send
+// the user to the authorization server, it stops with NeedsSignInError (state needs_auth) instead,
+// and it never registers a client in the background. It keeps the last challenge the server
+// answered with (Sign in starts from it), asks for more scope once on a 403 insufficient_scope,
+// and stops for good (OAuthRefusedError, state error) where no sign-in can help: a server that
+// refuses the scope it already has, names another resource, points at unsafe endpoints, or whose
+// authorization server refuses the configured client credentials. A client-credentials server
+// gets its tokens by itself, with no browser. Tokens are renewed shortly before they expire.
 import { auth } from '@modelcontextprotocol/client'
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client'
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client'
+import type { OAuthClientInformationMixed, OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client'
 import type { FetchLike } from '@modelcontextprotocol/client'
 import type { ServerConfig } from '../../../shared/config-schema'
-import { clientMetadata, configuredClient } from './client-info'
-import { NeedsSignInError, NoOAuthError } from './errors'
-import { oauthFetch, type RefreshFailure } from './fetch'
-import { shouldRefresh, withoutTokens, withTokens, type OAuthRecords } from './record'
+import { asksForScope, holdsScopes, isOAuthScheme, readChallenge, scopeUnion, type Challenge } from './challenge'
+import { configuredClient, usesClientCredentials } from './client-info'
+import { discover } from './discovery'
+import { NeedsSignInError, NoOAuthError, OAuthRefusedError, refusal } from './errors'
+import { oauthFetch, type TokenFailure } from './fetch'
+import { expiresSoon, shouldRefresh, withoutTokens, withTokens, type OAuthRecords } from './record'
+import { SessionProvider } from './session-provider'
 
 /** What a session needs from the OAuth service (oauth/service.ts). */
 export interface SessionHost {
@@ -24,7 +29,21 @@ export interface SessionHost {
   reasonFor(server: string): string | null
   /** a session found that the server needs sign-in: remembered for status and the UI */
   signInRequired(server: string, reason: string): void
+  /** the server answered 401/403 with `challenge`: the next sign-in starts from it */
+  challenged(server: string, challenge: Challenge): void
+  /** the next sign-in of `server` asks for `scope` (a step-up: the scope it had and the scope the server asked for) */
+  stepUp(server: string, scope: string): void
   now(): number
+}
+
+/** The server asks again for a scope it was given: another sign-in would loop. */
+export class ScopeRefusedError extends OAuthRefusedError {
+  override readonly name = 'ScopeRefusedError'
+}
+
+/** The authorization server refused the configured client credentials. */
+export class ClientRefusedError extends OAuthRefusedError {
+  override readonly name = 'ClientRefusedError'
 }
 
 export class UpstreamAuth {
@@ -32,14 +51,29 @@ export class UpstreamAuth {
   readonly provider: OAuthClientProvider
   /** the same storage without the early renewal (what the renewal itself runs auth() with) */
   private readonly plain: OAuthClientProvider
-  private discovery: OAuthDiscoveryState | undefined
+  private discovery: Promise<OAuthDiscoveryState> | undefined
+  /** the discovery once it settled */
+  private discovered: OAuthDiscoveryState | undefined
   private refreshing: Promise<void> | null = null
-  private lastRefreshFailure: RefreshFailure | null = null
+  private lastTokenFailure: TokenFailure | null = null
+  /** the scope the last client-credentials grant asked for */
+  private grantScope: string | undefined
+  /** why the next sign-in is needed after a 403 insufficient_scope */
+  private stepUpReason: string | null = null
   /** set once the server turned out to need sign-in on this connection */
   needsSignIn: NeedsSignInError | null = null
+  /** set once no sign-in or retry can help this server (the connection stops in state error) */
+  refused: OAuthRefusedError | null = null
   /** called (once per connection) when the server needs sign-in */
   onNeedsSignIn: (err: NeedsSignInError) => void = () => undefined
+  /** called (once per connection) when no sign-in or retry can help */
+  onRefused: (err: OAuthRefusedError) => void = () => undefined
+  /** the last 401/403 challenge of the MCP endpoint */
+  lastChallenge: Challenge | null = null
   readonly url: string
+  /** the MCP endpoint as requests name it (no credentials, no fragment) */
+  private readonly endpoint: string
+  readonly clientCredentials: boolean
   /** the secret values this session handed out (tokens, a registered client's secret): masked in all the server sends back */
   private readonly secrets = new Set<string>()
   private readonly secretListeners = new Set<(values: string[]) => void>()
@@ -50,6 +84,12 @@ export class UpstreamAuth {
   ) {
     if (!config.url) throw new Error(`server "${config.name}" has no url`)
     this.url = config.url
+    const u = new URL(config.url)
+    u.username = ''
+    u.password = ''
+    u.hash = ''
+    this.endpoint = u.href
+    this.clientCredentials = usesClientCredentials(config)
     this.provider = new SessionProvider(this, true)
     this.plain = new SessionProvider(this, false)
   }
@@ -79,16 +119,86 @@ export class UpstreamAuth {
     for (const l of this.secretListeners) l([value])
   }
 
-  redirectUrl(): string {
+  /** The loopback callback, or none for a client-credentials server (no browser: the SDK then runs its grant alone). */
+  redirectUrl(): string | undefined {
+    if (this.clientCredentials) return undefined
     // never visited in the background; the sign-in flow (sign-in.ts) has its own provider
     return this.host.redirectUrl() ?? 'http://127.0.0.1/oauth/callback'
   }
 
-  /** The transport's fetch with the OAuth rules (https only, refused renewals observed). */
+  /**
+   * The transport's fetch with the OAuth rules (https only, nothing on this machine for a remote
+   * server, failed token requests observed), which also reads the challenges of the MCP endpoint.
+   */
   fetch(base: FetchLike): FetchLike {
-    return oauthFetch(base, (f) => {
-      this.lastRefreshFailure = f
-    })
+    const inner = oauthFetch(base, { serverUrl: this.url, onTokenFailure: (f) => this.tokenFailed(f) })
+    return async (input, init) => {
+      if (this.refused) throw this.refused // a refused server is sent nothing more
+      let res: Response
+      try {
+        res = await inner(input, init)
+      } catch (e) {
+        const r = refusal(e)
+        if (r) this.refuse(r)
+        throw e
+      }
+      const target = typeof input === 'string' ? input : input instanceof URL ? input.href : (input as Request).url
+      if (target.split('#')[0] === this.endpoint) this.observe(res)
+      return res
+    }
+  }
+
+  /** A 401/403 of the MCP endpoint: remembered for Sign in; a 403 insufficient_scope asks for more scope once. */
+  private observe(res: Response): void {
+    const c = readChallenge(res, this.url)
+    if (!c) return
+    this.lastChallenge = c
+    this.host.challenged(this.name, c)
+    if (c.status === 401 && !isOAuthScheme(c)) {
+      this.refuse(
+        new NoOAuthError(
+          `server "${this.name}" answered 401 Unauthorized asking for ${c.scheme} credentials, not an OAuth sign-in; ` +
+            'give its credentials in "headers" of its config entry',
+        ),
+      )
+      return
+    }
+    if (!asksForScope(c)) return
+    const r = this.record()
+    const have = scopeUnion(r?.scope_requested, r?.tokens?.scope)
+    if (c.scope === undefined || holdsScopes(have, c.scope)) {
+      this.refuse(
+        new ScopeRefusedError(
+          `server "${this.name}" answered 403 insufficient_scope ${c.scope ? `for scope "${c.scope}", which its sign-in already asked for` : 'without naming the scope it needs'}; ` +
+            "another sign-in would ask for the same again, so Toolgate stopped trying. Ask the server's operator which permission is missing, then restart the server",
+        ),
+      )
+      return
+    }
+    const wanted = scopeUnion(have, c.scope) ?? c.scope
+    this.host.stepUp(this.name, wanted)
+    this.stepUpReason = `it needs more permissions (scope "${c.scope}") for what was asked; sign in again to grant them`
+  }
+
+  private tokenFailed(f: TokenFailure): void {
+    this.lastTokenFailure = f
+    if (f.grant === 'client_credentials' && f.refused) {
+      this.refuse(
+        new ClientRefusedError(
+          `the authorization server refused Toolgate's client credentials for server "${this.name}" (${f.text}); ` +
+            'check oauth.client_id and the secret its client_secret names, then restart the server',
+        ),
+      )
+    }
+  }
+
+  /** No sign-in or retry can help: said once, the connection stops in state error. */
+  refuse(err: OAuthRefusedError): OAuthRefusedError {
+    if (!this.refused) {
+      this.refused = err
+      this.onRefused(err)
+    }
+    return this.refused
   }
 
   // ---- storage, shared by both providers --------------------------------------------------
@@ -105,21 +215,36 @@ export class UpstreamAuth {
       this.noteSecret(stored.client_secret)
       return stored
     }
-    if (this.discovery && !this.discovery.authorizationServerMetadata) {
-      throw new NoOAuthError(
-        `server "${this.name}" answered 401 Unauthorized and offers no OAuth sign-in (no authorization server metadata was found); ` +
-          'give its credentials in "headers" of its config entry',
+    throw this.stop(this.host.reasonFor(this.name) ?? this.unsignedReason())
+  }
+
+  /** Why a server nobody signed in to needs sign-in; one with no OAuth metadata at all gets the 2025-03-26 defaults. */
+  private unsignedReason(): string {
+    if (this.discovered && !this.discovered.authorizationServerMetadata) {
+      return (
+        'it asks for a token and publishes no OAuth metadata; Sign in tries the default endpoints of the 2025-03-26 spec ' +
+        `(/authorize, /token, /register at ${new URL(this.url).origin}). If it takes an API key instead, give it in "headers" of its config entry`
       )
     }
-    throw this.stop(this.host.reasonFor(this.name) ?? 'it uses OAuth and nobody has signed in yet')
+    return 'it uses OAuth and nobody has signed in yet'
   }
 
   saveTokens(tokens: OAuthTokens): void {
     this.noteTokens(tokens)
+    const now = this.host.now()
+    if (this.clientCredentials) {
+      this.host.records.update(this.name, this.url, (r) => ({
+        ...withTokens(r, tokens, now),
+        signed_in_at: new Date(now).toISOString(),
+        ...(this.grantScope ? { scope_requested: this.grantScope } : {}),
+      }))
+      this.lastTokenFailure = null
+      return
+    }
     // a renewal that was under way when the sign-in ended (sign-out, the server removed) does not bring it back
     if (!this.record()?.tokens) return
-    this.host.records.update(this.name, this.url, (r) => withTokens(r, tokens, this.host.now()))
-    this.lastRefreshFailure = null
+    this.host.records.update(this.name, this.url, (r) => withTokens(r, tokens, now))
+    this.lastTokenFailure = null
   }
 
   saveClientInformation(info: OAuthClientInformationMixed): void {
@@ -128,9 +253,16 @@ export class UpstreamAuth {
     this.host.records.update(this.name, this.url, (r) => ({ ...r, client: info }))
   }
 
+  /** The client-credentials token request (the SDK's default for everything else). */
+  tokenRequest(scope: string | undefined): URLSearchParams | undefined {
+    if (!this.clientCredentials) return undefined
+    this.grantScope = scope
+    return new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) })
+  }
+
   forget(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
-    if (scope === 'discovery') this.discovery = undefined
-    if (scope === 'verifier') return
+    if (scope === 'discovery') this.discovery = this.discovered = undefined
+    if (scope === 'verifier' || scope === 'discovery') return
     const dropClient = scope === 'all' || scope === 'client'
     const dropTokens = scope === 'all' || scope === 'tokens'
     if (!this.record()) return
@@ -142,27 +274,42 @@ export class UpstreamAuth {
   }
 
   saveDiscovery(state: OAuthDiscoveryState): void {
-    this.discovery = state
+    this.discovered = state
+    this.discovery = Promise.resolve(state)
   }
 
-  discoveryState(): OAuthDiscoveryState | undefined {
+  /** Where this server signs in, discovered once (from the challenge's metadata URL) and checked (discovery.ts). */
+  discoveryState(): Promise<OAuthDiscoveryState> {
+    if (this.refused) return Promise.reject(this.refused)
+    this.discovery ??= discover(this.name, this.url, {
+      resourceMetadataUrl: this.lastChallenge?.resourceMetadataUrl,
+      fetchFn: oauthFetch(fetch, { serverUrl: this.url }),
+    }).then(
+      (state) => (this.discovered = state),
+      (e: unknown) => {
+        this.discovery = undefined
+        const r = refusal(e)
+        throw r ? this.refuse(r) : e
+      },
+    )
     return this.discovery
   }
 
   /** Where the SDK would send the user to the authorization server: this connection stops instead. */
   redirectInstead(): never {
-    const f = this.lastRefreshFailure
+    if (this.refused) throw this.refused
+    const f = this.lastTokenFailure
     if (f && !f.refused && this.record()?.tokens?.refresh_token) {
       // an outage, not a refusal: the tokens stay, the connection is retried later
       throw new Error(`could not renew the sign-in of server "${this.name}": ${f.text}`)
     }
     const reason = f?.refused
       ? `the authorization server refused to renew the sign-in (${f.text}); sign in again`
-      : (this.host.reasonFor(this.name) ?? 'the sign-in is missing or expired; sign in again')
+      : (this.stepUpReason ?? this.host.reasonFor(this.name) ?? 'the sign-in is missing or expired; sign in again')
     throw this.stop(reason)
   }
 
-  private stop(reason: string): NeedsSignInError {
+  stop(reason: string): NeedsSignInError {
     const err = new NeedsSignInError(this.name, reason)
     if (!this.needsSignIn) {
       this.needsSignIn = err
@@ -172,11 +319,12 @@ export class UpstreamAuth {
     return err
   }
 
-  /** Tokens for a request: renewed first when the access token expires soon. */
+  /** Tokens for a request: renewed first when the access token expires soon (a client-credentials token by a new grant). */
   async freshTokens(): Promise<OAuthTokens | undefined> {
     const r = this.record()
     if (!r?.tokens) return undefined
-    if (!shouldRefresh(r, this.host.now())) return r.tokens
+    const now = this.host.now()
+    if (!(this.clientCredentials ? expiresSoon(r, now) : shouldRefresh(r, now))) return r.tokens
     this.refreshing ??= this.renew().finally(() => {
       this.refreshing = null
     })
@@ -185,67 +333,12 @@ export class UpstreamAuth {
   }
 
   private async renew(): Promise<void> {
+    const d = await this.discoveryState()
     const result = await auth(this.plain, {
       serverUrl: this.url,
-      ...(this.discovery?.resourceMetadataUrl ? { resourceMetadataUrl: new URL(this.discovery.resourceMetadataUrl) } : {}),
+      ...(d.resourceMetadataUrl ? { resourceMetadataUrl: new URL(d.resourceMetadataUrl) } : {}),
       fetchFn: this.fetch(fetch),
     })
     if (result !== 'AUTHORIZED') this.redirectInstead()
-  }
-}
-
-/** The SDK's view of an UpstreamAuth. `early` renews tokens before they expire. */
-class SessionProvider implements OAuthClientProvider {
-  constructor(
-    private readonly s: UpstreamAuth,
-    private readonly early: boolean,
-  ) {}
-
-  get redirectUrl(): string {
-    return this.s.redirectUrl()
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return clientMetadata(this.s.config, this.redirectUrl)
-  }
-  state(): string {
-    return randomBytes(32).toString('base64url')
-  }
-  clientInformation(): OAuthClientInformationMixed {
-    return this.s.clientInformation()
-  }
-  saveClientInformation(info: OAuthClientInformationMixed): void {
-    this.s.saveClientInformation(info)
-  }
-  tokens(): Promise<OAuthTokens | undefined> | OAuthTokens | undefined {
-    if (!this.early) {
-      const t = this.s.record()?.tokens
-      this.s.noteTokens(t)
-      return t
-    }
-    return this.s.freshTokens().then((t) => {
-      this.s.noteTokens(t)
-      return t
-    })
-  }
-  saveTokens(tokens: OAuthTokens): void {
-    this.s.saveTokens(tokens)
-  }
-  redirectToAuthorization(): void {
-    this.s.redirectInstead()
-  }
-  saveCodeVerifier(): void {
-    // no authorization starts here
-  }
-  codeVerifier(): string {
-    throw new Error('no sign-in is in progress on this connection')
-  }
-  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
-    this.s.forget(scope)
-  }
-  saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.s.saveDiscovery(state)
-  }
-  discoveryState(): OAuthDiscoveryState | undefined {
-    return this.s.discoveryState()
   }
 }

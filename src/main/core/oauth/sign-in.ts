@@ -1,18 +1,21 @@
 // The interactive sign-in, run with the MCP SDK's auth(): start (discovery of the protected
-// resource (RFC 9728) and of its authorization server (RFC 8414 / OpenID), dynamic client
-// registration (RFC 7591) unless the config names a client, PKCE S256 and the `resource`
-// parameter (RFC 8707) in the authorization URL the user opens), then finish when the browser
-// comes back to the loopback callback: the code is exchanged at the token endpoint of the very
-// authorization server the sign-in started with, after the `iss` check of RFC 9207 (mix-up).
+// resource (RFC 9728) and of its authorization server (RFC 8414 / OpenID), checked by
+// discovery.ts; the config's client, else a client ID metadata document where the authorization
+// server takes one and the config names one, else dynamic client registration (RFC 7591); PKCE
+// S256 and the `resource` parameter (RFC 8707) in the authorization URL the user opens), then
+// finish when the browser comes back to the loopback callback: the code is exchanged at the token
+// endpoint of the very authorization server the sign-in started with, after the `iss` check of
+// RFC 9207 (mix-up). The scope asked for is remembered: a server that later refuses a request for
+// no more than that scope cannot be helped by another sign-in.
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client'
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client'
+import type { OAuthClientProvider, OAuthDiscoveryState, OAuthMetadata } from '@modelcontextprotocol/client'
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client'
 import type { FetchLike } from '@modelcontextprotocol/client'
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/client'
 import type { ServerConfig } from '../../../shared/config-schema'
-import { clientMetadata, configScopes, configuredClient } from './client-info'
+import { clientMetadata, clientMetadataUrl, configuredClient } from './client-info'
+import { checkAuthorizationEndpoint, discover } from './discovery'
 import { cleanRemoteText } from './errors'
-import { InsecureUrlError, secureUrl } from './fetch'
 import type { FlowOutcome, SignInFlow } from './flows'
 import { withTokens, type OAuthRecords } from './record'
 
@@ -40,6 +43,10 @@ class SignInProvider implements OAuthClientProvider {
   get clientMetadata(): OAuthClientMetadata {
     return clientMetadata(this.config, this.flow.redirectUrl)
   }
+  /** offered as the client ID where the authorization server takes client ID metadata documents (else: dynamic registration) */
+  get clientMetadataUrl(): string | undefined {
+    return clientMetadataUrl(this.config)
+  }
   state(): string {
     return this.flow.state
   }
@@ -49,6 +56,8 @@ class SignInProvider implements OAuthClientProvider {
     const stored = this.d.records.read(this.config.name, this.flow.url)?.client ?? (this.flow.endedBecause ? this.client : undefined)
     // registered for another callback (another port): register again
     if (stored && 'redirect_uris' in stored && Array.isArray(stored.redirect_uris) && !stored.redirect_uris.includes(this.flow.redirectUrl)) return undefined
+    // a client ID metadata document the config no longer names: not that client any more
+    if (stored && /^https:\/\//.test(stored.client_id) && !('redirect_uris' in stored) && stored.client_id !== this.clientMetadataUrl) return undefined
     return (this.client = stored)
   }
   saveClientInformation(info: OAuthClientInformationMixed): void {
@@ -63,7 +72,11 @@ class SignInProvider implements OAuthClientProvider {
     // the sign-in ended while its code was being exchanged (the server removed or signed out): not kept
     if (this.flow.endedBecause) return this.d.discard(this.flow, tokens, this.client)
     const now = this.d.now()
-    this.d.records.update(this.config.name, this.flow.url, (r) => ({ ...withTokens(r, tokens, now), signed_in_at: new Date(now).toISOString() }))
+    const asked = this.flow.scopeRequested
+    this.d.records.update(this.config.name, this.flow.url, (r) => {
+      const { scope_requested: _old, ...rest } = withTokens(r, tokens, now)
+      return { ...rest, signed_in_at: new Date(now).toISOString(), ...(asked ? { scope_requested: asked } : {}) }
+    })
   }
   redirectToAuthorization(url: URL): void {
     this.flow.authorizationUrl = url.href
@@ -88,7 +101,9 @@ class SignInProvider implements OAuthClientProvider {
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     this.flow.discovery = state
   }
-  discoveryState(): OAuthDiscoveryState | undefined {
+  /** Discovered once, when the sign-in starts, and checked (discovery.ts); the callback uses the same. */
+  async discoveryState(): Promise<OAuthDiscoveryState> {
+    this.flow.discovery ??= await discover(this.config.name, this.flow.url, { resourceMetadataUrl: this.flow.resourceMetadataUrl, fetchFn: this.d.fetch })
     return this.flow.discovery
   }
 }
@@ -126,10 +141,13 @@ export async function probe(config: ServerConfig, fetchFn: FetchLike): Promise<P
   return { asks: false }
 }
 
-/** Runs discovery, registration and PKCE for `flow`; on return `flow.authorizationUrl` is the page to open. */
-export async function beginSignIn(flow: SignInFlow, config: ServerConfig, p: Probe, d: SignInDeps): Promise<void> {
+/**
+ * Runs discovery, registration and PKCE for `flow`; on return `flow.authorizationUrl` is the page
+ * to open. `scope`: what to ask for (the config's, the challenge's and a step-up's, together);
+ * none lets the SDK choose (the server's scopes_supported, or no scope).
+ */
+export async function beginSignIn(flow: SignInFlow, config: ServerConfig, p: Probe, scope: string | undefined, d: SignInDeps): Promise<void> {
   if (p.resourceMetadataUrl) flow.resourceMetadataUrl = p.resourceMetadataUrl.href
-  const scope = configScopes(config) ?? p.scope
   const result = await auth(new SignInProvider(flow, config, d), {
     serverUrl: flow.url,
     ...(p.resourceMetadataUrl ? { resourceMetadataUrl: p.resourceMetadataUrl } : {}),
@@ -138,8 +156,11 @@ export async function beginSignIn(flow: SignInFlow, config: ServerConfig, p: Pro
   })
   if (result !== 'REDIRECT' || !flow.authorizationUrl) throw new Error('the authorization server did not start a sign-in')
   const page = new URL(flow.authorizationUrl)
-  // the browser opens this: https only (plain http to this machine), never javascript:, file: or the like
-  if (!secureUrl(page)) throw new InsecureUrlError(page)
+  // the browser opens this: https only (plain http to this machine), never javascript:, file: or the like; on its issuer's origin unless iss is promised
+  const md = flow.discovery?.authorizationServerMetadata as (OAuthMetadata & { authorization_response_iss_parameter_supported?: boolean }) | undefined
+  const issuer = md?.issuer ?? flow.discovery?.authorizationServerUrl ?? flow.url
+  checkAuthorizationEndpoint(config.name, flow.url, issuer, page.href, md?.authorization_response_iss_parameter_supported === true)
+  flow.scopeRequested = page.searchParams.get('scope') ?? undefined
 }
 
 /**

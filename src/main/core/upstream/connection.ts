@@ -13,7 +13,7 @@ import { launchSecrets, SecretMask } from './secret-mask'
 import { buildTransport, transportKinds, withTimeout } from './transport'
 import type { SandboxRequest } from './sandbox'
 import type { UpstreamAuth } from '../oauth/session'
-import { needsSignIn } from '../oauth/errors'
+import { needsSignIn, refusal } from '../oauth/errors'
 import type { BuiltTransport } from './transport'
 import { fetchToolList } from './tools'
 import { fetchPromptList, type PromptListing } from './prompts'
@@ -492,9 +492,11 @@ export async function openConnection(
         await conn.open(opts.timeoutMs)
         return conn
       } catch (err) {
-        // the server needs sign-in: another transport would only ask again
+        // the server needs sign-in, or no sign-in can help: another transport would only ask again
         const signIn = opts.auth?.needsSignIn ?? needsSignIn(err)
         if (signIn) throw signIn
+        const refused = opts.auth?.refused ?? refusal(err)
+        if (refused) throw refused
         if (kind === 'stdio' && negotiation === 'auto' && conn.exitedInHandshake) {
           opts.logger.info(`the server exited during the protocol handshake (${errorText(err)}); starting it again with initialize only`)
           continue

@@ -38,6 +38,7 @@ export async function inspectUpstream(config: ServerConfig, opts: UpstreamOption
   ).catch((err: unknown) => {
     // an OAuth-protected server is listed for review only after sign-in
     if (auth?.needsSignIn) throw auth.needsSignIn
+    if (auth?.refused) throw new Error(`inspecting server "${config.name}" failed: ${auth.refused.message}`)
     throw new Error(`inspecting server "${config.name}" failed: ${err instanceof Error ? err.message : String(err)}`)
   })
   try {

@@ -21,7 +21,7 @@ import type { PromptDefinition } from '../../../shared/prompts'
 import type { RelayMethod } from './connection'
 import type { ServerCapabilities } from '@modelcontextprotocol/client'
 import { signInMessage } from '../../../shared/statuses'
-import { NoOAuthError } from '../oauth/errors'
+import { refusal } from '../oauth/errors'
 import type { UpstreamAuth } from '../oauth/session'
 
 export type { UpstreamLimits, UpstreamOptions, UpstreamState } from './types'
@@ -211,8 +211,12 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     try {
       return await conn.callTool(name, args, opts)
     } catch (err) {
-      // the server asked for a sign-in while answering (a refused renewal): say so, not the transport error
+      // the server asked for a sign-in while answering (a refused renewal, a step-up): say so, not the transport error
       if (this.state === 'needs_auth') throw new UpstreamCallError('needs_auth', signInMessage(this.name), this.name, name)
+      // its OAuth was refused while answering (a step-up loop): the reason, not the transport error
+      if (this.state === 'error') {
+        throw new UpstreamCallError('not_connected', `server "${this.name}" is not connected (${this.whyNotConnected()})`, this.name, name)
+      }
       // HTTP has no process to watch: a failed request is the hint to check the connection.
       if (err instanceof UpstreamCallError && err.code === 'transport_error' && conn.kind !== 'stdio') {
         void this.checkHealth(conn)
@@ -313,7 +317,9 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     } catch (err) {
       if (gen !== this.gen) return
       this.opening = null
-      if (err instanceof NoOAuthError || /offers no OAuth sign-in/.test(errorText(err))) return this.giveUp(errorText(err))
+      // no sign-in and no retry can help (its OAuth setup is refused): state error at once, with why
+      const refused = refusal(err)
+      if (refused) return this.giveUp(refused.message)
       this.onFailure(errorText(err))
       return
     }
@@ -365,8 +371,20 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   /** The OAuth session of a new connection (HTTP); when it finds the server needs sign-in, the state says so. */
   private authSession(config: ServerConfig, gen: number): UpstreamAuth | null {
     const auth = this.opts.oauth?.sessionFor(config) ?? null
-    if (auth) auth.onNeedsSignIn = (err) => gen === this.gen && this.enterNeedsAuth(err.reason)
+    if (auth) {
+      auth.onNeedsSignIn = (err) => gen === this.gen && this.enterNeedsAuth(err.reason)
+      auth.onRefused = (err) => gen === this.gen && this.enterRefused(err.message)
+    }
     return auth
+  }
+
+  /** The server's OAuth was refused (no sign-in or retry can help): state error at once, the connection closed. */
+  private enterRefused(reason: string): void {
+    if (!this.running) return
+    const conns = this.halt()
+    this.log.error(`upstream cannot connect: ${this.redact(reason)}`)
+    this.setState('error', this.redact(reason))
+    for (const c of conns) void c.close()
   }
 
   /** No retries: only a sign-in helps (it restarts this upstream). Calls answer the sign-in sentence. */
