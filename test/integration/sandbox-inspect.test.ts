@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiRequest, assertBuilt, cleanupProcesses, cleanupTemp, runCli, startServe, stopProcess, tempDir, writeJson, ROOT, type Serve } from '../helpers/cli'
+import { apiRequest, assertBuilt, cleanupProcesses, cleanupTemp, runCli, startServe, stopProcess, tempDir, waitForServerState, writeJson, ROOT, type Serve } from '../helpers/cli'
 import { NO_REGISTRY, REGISTRY_HOST, registryReachable } from '../helpers/network'
 import { which } from '../../src/main/core/upstream/sandbox/detect'
 
@@ -44,6 +44,14 @@ beforeAll(async () => {
       'needs-secret': { command: process.execPath, args: [ATTACKER], env: { TOKEN: '${secret:NOT_SET_ANYWHERE}' } },
       crasher: { command: process.execPath, args: ['-e', "console.error('Error: boom'); process.exit(1)"] },
       'needs-net': { command: process.execPath, args: [ATTACKER], env: { NEED_NETWORK: `${REGISTRY_HOST}:443` } },
+      // runs (approved) with an allowlist that does not name the registry: npx still downloads itself
+      'npx-listed': {
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-sequential-thinking'],
+        cwd: work,
+        quarantined: false,
+        sandbox: { network: ['api.example.com'] },
+      },
     },
   })
   serve = await startServe({ configPath, dataDir, env: { HOME: home } })
@@ -56,6 +64,15 @@ afterAll(async () => {
 })
 
 const inspect = (name: string) => apiRequest(serve, 'POST', `/api/v1/servers/${name}/inspect`)
+
+describe('an npx server with an allowlist', () => {
+  it('reaches its registry too when it runs (it downloads itself first), and every view says so', async (ctx) => {
+    if (!(await registryReachable())) return ctx.skip(NO_REGISTRY)
+    await waitForServerState(serve, 'npx-listed', 'connected', 200_000)
+    const r = await serve.api<{ servers: Array<{ name: string; isolation: { profile: { network: unknown } } }> }>('GET', '/api/v1/servers')
+    expect(r.json.servers.find((x) => x.name === 'npx-listed')?.isolation.profile.network).toEqual(['api.example.com', REGISTRY_HOST])
+  }, 240_000)
+})
 
 describe('Inspect of npx / uvx servers', () => {
   it('a real npx server: it downloads its package from the registry into its own cache and lists its tools', async (ctx) => {

@@ -63,8 +63,10 @@ export function launchSpec(
   const planEnv = currentPlanEnv()
   const home = env.HOME ? path.resolve(env.HOME) : planEnv.home
   const caches = ensureCaches(config, ctx.dataDir, home)
-  // Inspect of an npx/uvx server: its registry, through the proxy, and nothing else
-  const registry = mode === 'inspect' ? registryAccess(launcherOf(config), { ...process.env, PATH: env.PATH ?? process.env.PATH }) : null
+  // an npx/uvx server's registry: all the network of its Inspect; added to its allowlist
+  const listed = typeof config.sandbox === 'object' && Array.isArray(config.sandbox.network) && config.sandbox.network.length > 0
+  const registry =
+    mode === 'inspect' || (mode === 'run' && listed) ? registryAccess(launcherOf(config), { ...process.env, PATH: env.PATH ?? process.env.PATH }) : null
   const plan = buildPlan(config, ctx, mode, { ...planEnv, home, homes: [...new Set([...planEnv.homes, real(home)])] }, registry)
   // an allowlist: the server's own registration with Toolgate's egress proxy
   const proxy = plan.network === 'allow' ? egressProxy().register(config.name, plan.allow, req?.logger ?? null) : null

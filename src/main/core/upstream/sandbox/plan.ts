@@ -180,18 +180,23 @@ export function buildPlan(
   ctx: SandboxContext,
   mode: SandboxMode,
   env: PlanEnv = currentPlanEnv(),
-  /** inspect: what its package runner may reach (npx: the npm registry; registries.ts) */
-  inspectAccess: { hosts: string[]; loopback: number[] } | null = null,
+  /**
+   * what its package runner must reach to start (npx: the npm registry; registries.ts): the only
+   * network of Inspect, and added to an allowlist (the runner downloads the package first)
+   */
+  runner: { hosts: string[]; loopback: number[] } | null = null,
 ): SandboxPlan {
   // one plan resolves ~100 paths, most of them missing and sharing parents: resolve each once
   const memo = new Map<string, string>()
   const real = (p: string): string => realPath(p, memo)
   const grants = sandboxGrants(config)
-  const inspectAllow = mode === 'inspect' && inspectAccess ? parseEgressRules(inspectAccess.hosts) : []
-  const allow = mode === 'run' && Array.isArray(grants.network) ? parseEgressRules(grants.network) : inspectAllow
+  const listed = Array.isArray(grants.network) && grants.network.length > 0
+  const withRunner = runner !== null && (mode === 'inspect' || (mode === 'run' && listed))
+  const allow = parseEgressRules([...(mode === 'run' && listed ? (grants.network as string[]) : []), ...(withRunner ? runner.hosts : [])])
   const own: NetworkPlan = grants.network === true ? 'open' : allow.length > 0 ? 'allow' : 'none'
   const network: NetworkPlan = mode === 'inspect' ? (allow.length > 0 ? 'allow' : 'none') : mode === 'inspect-network' ? 'open' : own
-  const loopback = mode === 'run' ? [...new Set(grants.loopback)] : mode === 'inspect' ? [...new Set(inspectAccess?.loopback ?? [])] : []
+  const runnerPorts = withRunner ? runner.loopback : []
+  const loopback = [...new Set([...(mode === 'run' ? grants.loopback : []), ...(mode !== 'inspect-network' ? runnerPorts : [])])]
   const ownPort = toolgatePort(ctx.dataDir)
   grants.loopback.forEach((port, i) => {
     if (port === ownPort) {

@@ -6,6 +6,7 @@ import type { IsolationInfo, SandboxProfileInfo } from '../../../../shared/api'
 import { usesStdio, type ServerConfig } from '../../../../shared/config-schema'
 import { sandboxSupport, type SandboxSupport } from './detect'
 import { networkSupport } from './network'
+import { launcherOf, registryAccess } from './registries'
 import { CACHE_DIRS, expandHome, sandboxGrants } from './plan'
 
 export const OPT_OUT_REASON =
@@ -20,9 +21,11 @@ export function profileOf(config: ServerConfig, home = process.env.HOME || os.ho
     ...(config.cwd !== undefined ? [path.resolve(config.cwd)] : []),
     ...g.fs_write.map((p) => expandHome(p, home)),
   ]
+  // an npx/uvx server with an allowlist also reaches its package registry (to download itself)
+  const runner = Array.isArray(g.network) && g.network.length > 0 ? registryAccess(launcherOf(config)) : null
   return {
-    network: g.network,
-    loopback: [...new Set(g.loopback)],
+    network: runner ? [...new Set([...(g.network as string[]), ...runner.hosts.map((h) => h.replace(/:443$/, ''))])] : g.network,
+    loopback: [...new Set([...g.loopback, ...(runner?.loopback ?? [])])],
     fs_read: [...new Set(g.fs_read.map((p) => expandHome(p, home)))],
     fs_write: [...new Set(write)],
   }
