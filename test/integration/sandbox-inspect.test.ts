@@ -8,7 +8,20 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiRequest, assertBuilt, cleanupProcesses, cleanupTemp, runCli, startServe, stopProcess, tempDir, waitForServerState, writeJson, ROOT, type Serve } from '../helpers/cli'
+import {
+  apiRequest,
+  assertBuilt,
+  cleanupProcesses,
+  cleanupTemp,
+  runCli,
+  startServe,
+  stopProcess,
+  tempDir,
+  waitForServerState,
+  writeJson,
+  ROOT,
+  type Serve,
+} from '../helpers/cli'
 import { NO_REGISTRY, REGISTRY_HOST, registryReachable } from '../helpers/network'
 import { which } from '../../src/main/core/upstream/sandbox/detect'
 
