@@ -8,6 +8,8 @@ export interface CallableEntry {
   server: string
   description: string
   inputSchema: Record<string, unknown>
+  /** the approved outputSchema, when the tool has one (issue 27): its structuredContent is checked against it */
+  outputSchema?: Record<string, unknown>
   annotations?: ToolAnnotations
   /** present (true) only when the tool gives neither readOnlyHint nor destructiveHint: call_with then follows the spec's defaults or a classification */
   annotations_missing?: true

@@ -23,6 +23,7 @@ import { afterConfirm, confirmBeforeCall, type ConfirmGateResult } from './confi
 import { askResult, type AskState } from './in-client'
 import type { Scope } from './scope'
 import { rewriteToolResult } from './resource-links'
+import { checkStructuredOutput } from './structured-output'
 
 export interface CallDeps {
   catalog: Catalog
@@ -182,9 +183,12 @@ export async function callTool(
   const timeoutMs = deps.catalog.currentConfig.call_timeout_ms
   try {
     const raw = (await up.callTool(confirmed.entry.name, callArgs, { timeoutMs, signal, onProgress })) as CallToolResult
-    record({ outcome: raw.isError ? 'error' : 'ok', resultBytes: RESULT_BYTES.get(raw) })
+    // structuredContent must match the approved outputSchema, else the agent gets an error instead
+    const checked = checkStructuredOutput(confirmed.entry.id, confirmed.entry.def.outputSchema, raw)
+    const firstText = (checked.content as Array<{ text?: string }>)[0]?.text
+    record({ outcome: checked.isError ? 'error' : 'ok', resultBytes: RESULT_BYTES.get(raw), ...(checked !== raw ? { error: firstText } : {}) })
     // resource links and embedded resources name Toolgate's URIs, which read back through it
-    return rewriteToolResult(confirmed.entry.server, raw)
+    return rewriteToolResult(confirmed.entry.server, checked)
   } catch (e) {
     deps.logger.warn({ tool, err: (e as Error).message }, 'agent call failed')
     return refuse({ outcome: outcomeOf(e) }, (e as Error).message)

@@ -85,6 +85,7 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
       server: e.server,
       description: e.def.description,
       inputSchema: e.def.inputSchema,
+      ...(e.def.outputSchema ? { outputSchema: e.def.outputSchema } : {}),
       ...(e.def.annotations && Object.keys(e.def.annotations).length ? { annotations: e.def.annotations } : {}),
       ...(e.annotationsMissing ? { annotations_missing: true as const } : {}),
       call_with: callWith(e.variant),

@@ -1,0 +1,48 @@
+// Structured output (issue 27 point 5): a tool whose approved definition has an outputSchema must
+// answer structuredContent that matches it (the MCP spec: servers MUST; clients SHOULD validate).
+// Toolgate validates before the agent sees the result: a result without structuredContent, or
+// with structuredContent the schema refuses, becomes an error result naming the mismatch, and
+// none of the unchecked content passes. An error result (isError) is passed as it is. A schema
+// that cannot be compiled cannot vouch for anything: its results are refused too (fail closed).
+import type { CallToolResult } from '@modelcontextprotocol/server'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv'
+
+type Check = (value: unknown) => { valid: true } | { valid: false; errorMessage?: string }
+
+const validator = new AjvJsonSchemaValidator()
+/** compiled per schema object (an approved definition's schema is never changed after it is listed) */
+const compiled = new WeakMap<object, Check | { error: string }>()
+
+function checkerFor(schema: Record<string, unknown>): Check | { error: string } {
+  let c = compiled.get(schema)
+  if (!c) {
+    try {
+      c = validator.getValidator(schema as never) as Check
+    } catch (e) {
+      c = { error: (e as Error).message }
+    }
+    compiled.set(schema, c)
+  }
+  return c
+}
+
+const refused = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] })
+
+/** The result as the agent may get it, checked against `outputSchema` (the tool's approved one). */
+export function checkStructuredOutput(id: string, outputSchema: Record<string, unknown> | undefined, result: CallToolResult): CallToolResult {
+  if (!outputSchema || result.isError) return result
+  const check = checkerFor(outputSchema)
+  if ('error' in check)
+    return refused(
+      `STRUCTURED_OUTPUT_MISMATCH: the approved outputSchema of ${id} is not a JSON Schema Toolgate can check (${check.error}), so its results are not passed on; ask the user to report it to the server's author.`,
+    )
+  if (result.structuredContent === undefined)
+    return refused(
+      `STRUCTURED_OUTPUT_MISMATCH: ${id} answered without structuredContent, though its approved outputSchema requires it; the result was not passed on.`,
+    )
+  const r = check(result.structuredContent)
+  if (r.valid) return result
+  return refused(
+    `STRUCTURED_OUTPUT_MISMATCH: ${id} answered structuredContent that does not match its approved outputSchema (${(r.errorMessage ?? 'invalid').slice(0, 500)}); the result was not passed on.`,
+  )
+}
