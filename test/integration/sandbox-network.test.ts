@@ -6,6 +6,7 @@
 // (.ci/run installs them).
 import { execFile, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -40,7 +41,7 @@ beforeAll(async () => {
     probe,
     `const net = require('net')
 const one = (t) => new Promise((resolve) => {
-  const where = t.startsWith('@') ? { path: '\\0' + t.slice(1) } : { host: t.slice(0, t.lastIndexOf(':')), port: Number(t.slice(t.lastIndexOf(':') + 1)) }
+  const where = t.startsWith('@') ? { path: '\\0' + t.slice(1) } : t.startsWith('/') ? { path: t } : { host: t.slice(0, t.lastIndexOf(':')), port: Number(t.slice(t.lastIndexOf(':') + 1)) }
   const s = net.connect(where)
   const done = (text) => { s.destroy(); console.log(t + ' ' + text); resolve() }
   s.setTimeout(3000, () => done('ERR TIMEOUT'))
@@ -48,7 +49,7 @@ const one = (t) => new Promise((resolve) => {
   s.on('data', (d) => done('GOT ' + String(d).trim()))
   s.on('error', (e) => done('ERR ' + e.code))
 })
-;(async () => { for (const t of process.argv.slice(2)) await one(t) })()
+;(async () => { for (const t of [...process.argv.slice(2), ...(process.env.PROBE_TARGETS ? process.env.PROBE_TARGETS.split(',') : [])]) await one(t) })()
 `,
     { mode: 0o644 },
   )
@@ -74,10 +75,12 @@ function world() {
 /** Runs the probe in the sandbox the entry would get; returns target → answer. */
 function reach(targets: string[], extra: Partial<ServerConfig> = {}, mode: 'run' | 'inspect' | 'inspect-network' = 'run'): Promise<Record<string, string>> {
   const w = world()
+  // paths go in the environment: an absolute path among the arguments has its folder shown to the server
+  const paths = targets.filter((t) => t.startsWith('/'))
   const config = {
     name: 'probe',
     command: process.execPath,
-    args: [probe, ...targets],
+    args: [probe, ...targets.filter((t) => !t.startsWith('/'))],
     protocol: 'auto',
     enabled: true,
     trust: 'manual',
@@ -85,7 +88,8 @@ function reach(targets: string[], extra: Partial<ServerConfig> = {}, mode: 'run'
   } as ServerConfig & {
     command: string
   }
-  const spec = launchSpec(config, { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: w.home }, { ctx: { dataDir: w.dataDir, configPath: w.configPath }, mode })
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: w.home, PROBE_TARGETS: paths.join(',') }
+  const spec = launchSpec(config, env, { ctx: { dataDir: w.dataDir, configPath: w.configPath }, mode })
   return new Promise((resolve) =>
     execFile(spec.command, spec.args, { env: spec.env, timeout: 30_000 }, (_e, stdout, stderr) => {
       spec.cleanup()
@@ -170,6 +174,34 @@ describe('the network of a sandboxed server (Linux: its own namespace, pasta for
     expect(() =>
       launchSpec(config, { PATH: process.env.PATH ?? '', HOME: w.home }, { ctx: { dataDir: w.dataDir, configPath: w.configPath }, mode: 'run' }),
     ).toThrow(/Toolgate's own port/)
+  })
+})
+
+describe('Unix sockets of local services (/run is private, like /tmp)', () => {
+  const dir = `/run/toolgate-test-${process.pid}`
+  let server: net.Server | null = null
+
+  beforeAll(async () => {
+    try {
+      fs.mkdirSync(dir, { mode: 0o755 })
+    } catch {
+      return // not root: the test skips
+    }
+    server = net.createServer((s) => s.end('hello\n'))
+    await new Promise<void>((r) => server?.listen(path.join(dir, 'service.sock'), r))
+  })
+  afterAll(async () => {
+    if (server) await new Promise((r) => server?.close(r))
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("a local service's socket in /run is out of reach unless its folder is granted", async (ctx) => {
+    if (!server) return ctx.skip('needs root to make a folder in /run')
+    const sock = path.join(dir, 'service.sock')
+    expect((await reach([sock]))[sock]).toMatch(/^ERR /)
+    expect((await reach([sock], { sandbox: { network: false } }))[sock]).toMatch(/^ERR /)
+    expect((await reach([sock], { sandbox: { fs_read: [dir] } }))[sock]).toBe('GOT hello')
+    expect((await reach([sock], { sandbox: false }))[sock]).toBe('GOT hello')
   })
 })
 

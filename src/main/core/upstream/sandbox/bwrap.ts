@@ -4,7 +4,7 @@
 // PID/IPC/UTS namespaces, no capabilities, a new session (no terminal injection), killed with
 // Toolgate. Its network namespace is bwrap's own (no network) or pasta's (network.ts).
 import path from 'node:path'
-import { depth, type SandboxPlan } from './plan'
+import { depth, real, type SandboxPlan } from './plan'
 
 /** Flags every sandbox gets; the availability probe runs with exactly these. */
 export const BWRAP_BASE_FLAGS = [
@@ -43,7 +43,8 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: readonly str
   const emptyFile = opts.emptyFile ?? '/dev/null'
   const out: string[] = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']
   for (const d of plan.privateDirs) out.push('--tmpfs', d)
-  if (opts.resolvConf) out.push('--ro-bind', opts.resolvConf, '/etc/resolv.conf')
+  // bound where /etc/resolv.conf leads (systemd: into /run, which is private: bwrap makes the path)
+  if (opts.resolvConf) out.push('--ro-bind', opts.resolvConf, real('/etc/resolv.conf'))
   const layers: Layer[] = []
   for (const m of plan.mounts) layers.push({ at: m.path, order: 0, args: [m.write ? '--bind' : '--ro-bind', m.source, m.path] })
   const readOnly: string[] = []

@@ -81,7 +81,7 @@ export interface PlanEnv {
   homes: string[]
   uid: number | null
   platform: NodeJS.Platform
-  /** the temp dirs replaced by a private one */
+  /** the folders replaced by a private, empty one: the temp dirs, and /run on Linux */
   tempDirs: string[]
 }
 
@@ -94,7 +94,10 @@ export function currentPlanEnv(): PlanEnv {
     // no password database entry (some containers)
   }
   const homes = unique([home, os.homedir(), account].filter((h): h is string => Boolean(h)).map((h) => real(path.resolve(h))))
-  const tempDirs = process.platform === 'win32' ? [] : unique(['/tmp', '/var/tmp', os.tmpdir()].map((d) => real(d)))
+  // Linux: /run too (/var/run is a link to it): the sockets of local services live there (a
+  // database's, the system bus, docker's), reachable whatever the network namespace
+  const runDirs = process.platform === 'linux' ? ['/run', '/var/run'].filter((d) => exists(d)) : []
+  const tempDirs = process.platform === 'win32' ? [] : unique(['/tmp', '/var/tmp', os.tmpdir(), ...runDirs].map((d) => real(d)))
   return { home: path.resolve(home), homes, uid: process.getuid?.() ?? null, platform: process.platform, tempDirs }
 }
 
