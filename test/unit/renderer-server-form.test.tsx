@@ -152,8 +152,11 @@ describe('Secrets view', () => {
     expect(value.type).toBe('password')
     fireEvent.change(value, { target: { value: 'ghp_typed_once_0987654321' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save secret' }))
-    await waitFor(() => expect(document.querySelector('[data-secret="GH_TOKEN"]')?.getAttribute('data-set')).toBe('true'))
-    expect(value.value).toBe('')
+    // the row shows the new state with the core's event; the field is emptied once the save answered
+    await waitFor(() => {
+      expect(document.querySelector('[data-secret="GH_TOKEN"]')?.getAttribute('data-set')).toBe('true')
+      expect(value.value).toBe('')
+    })
     expect(document.body.innerHTML).not.toContain('ghp_typed_once_0987654321')
     expect(fs.readFileSync(path.join(api.world.dir, 'secrets.json'), 'utf8')).not.toContain('ghp_typed_once_0987654321')
     fireEvent.click(screen.getByRole('button', { name: 'Remove secret GH_TOKEN' }))
