@@ -3,7 +3,7 @@
 // targets are printed beside the numbers ("ok" / "MISS").
 //
 //   npm run bench                                   every section (≈ 5–10 min on 2 cores)
-//   npm run bench -- --only retrieval,classify      some sections: retrieval quality classify incremental stdio call activity sandbox bridge soak owner
+//   npm run bench -- --only retrieval,classify      some sections: retrieval quality locked classify incremental stdio call activity sandbox bridge soak owner
 //   npm run bench -- --skip soak
 //   npm run bench -- --sizes 527,5000 --stdio-sizes 527,5000 --queries 2000
 //   npm run bench -- --quick                        fewer queries/requests (smoke run, ≈ 2–3 min)
@@ -24,7 +24,7 @@ const opt = (f, d) => {
   return i >= 0 ? argv[i + 1] : d
 }
 const flag = (f) => argv.includes(f)
-const ALL = ['retrieval', 'quality', 'classify', 'incremental', 'stdio', 'call', 'activity', 'sandbox', 'bridge', 'soak', 'owner']
+const ALL = ['retrieval', 'quality', 'locked', 'classify', 'incremental', 'stdio', 'call', 'activity', 'sandbox', 'bridge', 'soak', 'owner']
 const only = opt('--only') ? opt('--only').split(',') : ALL
 const skip = opt('--skip') ? opt('--skip').split(',') : []
 for (const s of [...only, ...skip])
@@ -520,6 +520,13 @@ try {
     const out = execFileSync(process.execPath, [path.join(BENCH, 'retrieval-quality.mjs'), '--ablations', '--replay'], { encoding: 'utf8' })
     console.log(out)
     section('quality', out)
+  }
+  if (want('locked')) {
+    // locked_ahead on the retrieval sets: the callable ranking unchanged, how often the locked tool is named (docs/retrieval.md)
+    startSection('locked')
+    const out = execFileSync(process.execPath, [path.join(BENCH, 'retrieval-locked.mjs')], { encoding: 'utf8' })
+    console.log(out)
+    section('locked', out)
   }
   if (want('classify')) {
     startSection('classify')

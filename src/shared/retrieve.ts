@@ -26,6 +26,14 @@ export interface LockedEntry {
   policy?: 'organisation'
 }
 
+/** A locked tool that would rank above the best callable result or within the page: never its description. */
+export interface LockedAheadEntry {
+  name: string
+  server: string
+  status: LockStatus
+  remediation: string
+}
+
 export interface RetrieveResponse {
   query: string
   tools: CallableEntry[]
@@ -33,4 +41,6 @@ export interface RetrieveResponse {
   disabled?: LockedEntry[]
   remediation?: Partial<Record<LockStatus, string>>
   notice?: string
+  /** round three, always last: the locked tools that outrank the callable results (docs/search.md) */
+  locked_ahead?: LockedAheadEntry[]
 }

@@ -422,6 +422,16 @@ try {
     assert.equal(b.tools.length, 0)
     assert.ok(b.notice, 'only locked matches: notice present')
     await page.getByText(b.notice).waitFor()
+    // locked_ahead (issue 28): the window names the locked tool as the agent is told, without its description
+    assert.deepEqual(
+      b.locked_ahead.map((e) => [e.name, e.status]),
+      [['everything:get-env', 'disabled_by_config']],
+    )
+    const ahead = page.locator('[data-locked-ahead="everything:get-env"]')
+    assert.equal(await ahead.getAttribute('data-status'), 'disabled_by_config')
+    assert.match(await ahead.textContent(), /NOT user-overridable/)
+    assert.doesNotMatch(await ahead.textContent(), /Returns all environment variables/)
+    await shot('search-locked-ahead.png')
   })
 
   await step('search with "Include locked tools" lists locked entries with remediation', async () => {

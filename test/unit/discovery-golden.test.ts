@@ -1,6 +1,10 @@
 // docs/contract.md §3 rule 1: without include_disabled the response is byte-for-byte what a build
 // without the feature returns. Golden files pin the exact bytes; absent and false are identical.
 //
+// Round three's `locked_ahead` (docs/search.md) is the one key added since: always the last key, so
+// the response without it is byte for byte the golden file of the build before it; its own bytes
+// are pinned in the `.locked-ahead.json` files.
+//
 // The golden files are regenerated only deliberately:
 //   TOOLGATE_UPDATE_GOLDEN=1 npx vitest run test/unit/discovery-golden.test.ts
 // and the diff is reviewed before it is committed. The callable entries carry BM25 scores, so a
@@ -32,6 +36,27 @@ function golden(name: string, text: string): void {
   }
 }
 
+/**
+ * The response as the build before `locked_ahead` wrote it, and the added entries (null when none).
+ * Fails when locked_ahead is not the last key (the bytes before it would then have moved).
+ */
+function splitLockedAhead(text: string): { before: string; lockedAhead: string } {
+  const r = JSON.parse(text) as Record<string, unknown>
+  const keys = Object.keys(r)
+  if (!('locked_ahead' in r)) return { before: text, lockedAhead: 'null' }
+  expect(keys.at(-1), 'locked_ahead is the last key').toBe('locked_ahead')
+  const lockedAhead = JSON.stringify(r.locked_ahead)
+  const suffix = `,"locked_ahead":${lockedAhead}}`
+  expect(text.endsWith(suffix), 'locked_ahead is appended as is').toBe(true)
+  return { before: `${text.slice(0, text.length - suffix.length)}}`, lockedAhead }
+}
+
+function goldenWithLockedAhead(file: string, text: string): void {
+  const { before, lockedAhead } = splitLockedAhead(text)
+  golden(file, before)
+  golden(file.replace(/\.json$/, '.locked-ahead.json'), lockedAhead)
+}
+
 let world: Fixture
 beforeAll(async () => {
   world = await buildWorld()
@@ -48,8 +73,8 @@ const DEFAULT_CASES: Array<[string, RetrieveArgs]> = [
 ]
 
 describe('As an agent that never heard of include_disabled, my responses do not change', () => {
-  it.each(DEFAULT_CASES)('%s: the default response matches the golden bytes', (file, args) => {
-    golden(file, retrieveText(world.catalog, args, FULL_SCOPE))
+  it.each(DEFAULT_CASES)('%s: the default response matches the golden bytes (locked_ahead pinned on its own)', (file, args) => {
+    goldenWithLockedAhead(file, retrieveText(world.catalog, args, FULL_SCOPE))
   })
 
   it.each(DEFAULT_CASES)('%s: include_disabled absent and false give identical bytes', (_file, args) => {
@@ -60,11 +85,11 @@ describe('As an agent that never heard of include_disabled, my responses do not 
 
   it('the default response never has disabled or remediation keys, even when locked tools match', () => {
     for (const query of ['list repositories', 'delete repository', 'read a file', 'rotate keys', 'support tickets', 'export secrets', 'archive']) {
-      const text = retrieveText(world.catalog, { query }, FULL_SCOPE)
-      const r = JSON.parse(text)
+      const { before } = splitLockedAhead(retrieveText(world.catalog, { query }, FULL_SCOPE))
+      const r = JSON.parse(before)
       expect(Object.keys(r)).not.toContain('disabled')
       expect(Object.keys(r)).not.toContain('remediation')
-      expect(text).not.toMatch(/"status"|disabled_by_|server_quarantined|pending_approval|server_disabled/)
+      expect(before).not.toMatch(/"status"|disabled_by_|server_quarantined|pending_approval|server_disabled/)
     }
   })
 
@@ -83,7 +108,7 @@ describe('As an agent that opts in, the locked part has a stable format', () => 
   it.each([
     ['retrieve-include-disabled-rotate-keys.json', { query: 'rotate keys', include_disabled: true }],
     ['retrieve-include-disabled-read-a-file.json', { query: 'read a file', include_disabled: true }],
-  ] as Array<[string, RetrieveArgs]>)('%s matches the golden bytes', (file, args) => {
-    golden(file, retrieveText(world.catalog, args, FULL_SCOPE))
+  ] as Array<[string, RetrieveArgs]>)('%s matches the golden bytes (locked_ahead pinned on its own)', (file, args) => {
+    goldenWithLockedAhead(file, retrieveText(world.catalog, args, FULL_SCOPE))
   })
 })

@@ -13,7 +13,7 @@ import { EXPECTED_REMEDIATION } from '../helpers/remediation-text'
 import type { RetrieveResponse } from '../../src/shared/retrieve'
 import { allStatuses, buildWorld, DESTRUCTIVE, makeFixture, READ, runServer, tool, WORLD_TOOLS, WRITE, type Fixture } from '../helpers/catalog-fixture'
 
-const RESPONSE_KEYS = ['query', 'tools', 'total', 'disabled', 'remediation', 'notice']
+const RESPONSE_KEYS = ['query', 'tools', 'total', 'disabled', 'remediation', 'notice', 'locked_ahead']
 const CALLABLE_KEYS = ['name', 'server', 'description', 'inputSchema', 'annotations', 'annotations_missing', 'call_with', 'score']
 const LOCKED_KEYS = ['name', 'server', 'description', 'status']
 
@@ -63,7 +63,7 @@ describe('As an agent I can opt in to see locked tools (include_disabled)', () =
   it('locked matches follow the callable results: keys in contract order, entries in contract key order', () => {
     const text = retrieveText(world.catalog, { query: 'list repositories', include_disabled: true }, FULL_SCOPE)
     const r = JSON.parse(text) as RetrieveResponse
-    expect(Object.keys(r)).toEqual(['query', 'tools', 'total', 'disabled', 'remediation'])
+    expect(Object.keys(r)).toEqual(['query', 'tools', 'total', 'disabled', 'remediation', 'locked_ahead'])
     expect(r.total).toBe(r.tools.length)
     expect(r.tools.length).toBeGreaterThan(0)
     for (const t of r.tools) expectOrder(Object.keys(t), CALLABLE_KEYS)
@@ -326,9 +326,10 @@ describe('As an agent, the locked list is capped at min(limit, 10)', () => {
 })
 
 describe('As an agent that never heard of the flag, a notice tells me locked tools exist', () => {
-  it('no callable result but locked matches → notice with the count, and no entries', () => {
+  it('no callable result but locked matches → notice with the count, and no entries (only their names in locked_ahead)', () => {
     const r = search(world, 'read a file')
-    expect(Object.keys(r)).toEqual(['query', 'tools', 'total', 'notice'])
+    expect(Object.keys(r)).toEqual(['query', 'tools', 'total', 'notice', 'locked_ahead'])
+    expect(r.locked_ahead!.every((e) => Object.keys(e).join() === 'name,server,status,remediation')).toBe(true)
     expect(r.tools).toEqual([])
     expect(r.total).toBe(0)
     const count = search(world, 'read a file', { include_disabled: true, limit: 100 }).disabled!.length

@@ -81,6 +81,32 @@ describe('search panel', () => {
     expect(JSON.parse(raw.textContent!).tools.map((t: { name: string }) => t.name)).toEqual(['gh:list_repos', 'gh:create_issue', 'gh:search_code'])
   })
 
+  it('names the locked tools that rank above or among the results, as the agent is told (locked_ahead), without descriptions', async () => {
+    const { api } = await openSearch()
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search tools' }), { target: { value: 'repository' } })
+    await waitFor(() => expect(document.querySelectorAll('[data-locked-ahead]').length).toBeGreaterThan(0))
+    const shown = [...document.querySelectorAll('[data-locked-ahead]')].map((e) => [e.getAttribute('data-locked-ahead'), e.getAttribute('data-status')])
+    // the config-locked delete_repo ("Delete a GitHub repository permanently") outranks callable results
+    expect(shown).toContainEqual(['gh:delete_repo', 'disabled_by_config'])
+    // exactly the entries the agent gets, in its order
+    const agentGets = JSON.parse(await api.service.search({ query: 'repository', limit: 15, include_disabled: false }))
+    expect(shown).toEqual(agentGets.locked_ahead.map((e: { name: string; status: string }) => [e.name, e.status]))
+    const entry = document.querySelector('[data-locked-ahead="gh:delete_repo"]')!
+    expect(entry.textContent).toContain('NOT user-overridable')
+    expect(entry.textContent).not.toContain('permanently')
+    expect(screen.getByRole('region', { name: 'Locked tools ranked ahead' }).textContent).toMatch(/rank above or among these results/)
+    // not counted as results: the contract's data-result markers stay one per result
+    expect(results().map(([id]) => id)).not.toContain('gh:delete_repo')
+    // with "Include locked tools" the same entries are marked in the locked list, not shown twice
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Include locked tools' }))
+    await waitFor(() => expect(document.querySelector('[data-result="gh:delete_repo"]')).toBeTruthy())
+    const marked = document.querySelector('[data-result="gh:delete_repo"]')!
+    expect(marked.getAttribute('data-locked-ahead')).toBe('gh:delete_repo')
+    expect(marked.textContent).toContain('ranks ahead')
+    expect(document.querySelectorAll('[data-locked-ahead="gh:delete_repo"]')).toHaveLength(1)
+    expect(screen.queryByRole('region', { name: 'Locked tools ranked ahead' })).toBeNull()
+  })
+
   it('results follow changes in the core (live)', async () => {
     const { api } = await openSearch()
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search tools' }), { target: { value: 'repo' } })

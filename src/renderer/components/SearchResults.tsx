@@ -1,6 +1,6 @@
 // The answer of retrieve_tools, rendered (or shown raw). Each entry carries data-result /
 // data-status (docs/contract.md §6). Descriptions are upstream text: rendered as text only.
-import type { RetrieveResponse } from '../../shared/retrieve'
+import type { LockedAheadEntry, RetrieveResponse } from '../../shared/retrieve'
 import { isLockStatus } from '../../shared/statuses'
 import { useApp } from '../store/context'
 import { Badge, StatusBadge } from './Badge'
@@ -57,8 +57,40 @@ export function SearchResults() {
   )
 }
 
+/**
+ * locked_ahead: the locked tools the ranking puts above these results (or within them), as the agent
+ * is told: name, status and the sentence about the lock, never a description.
+ */
+function LockedAhead({ entries, anyCallable }: { entries: readonly LockedAheadEntry[]; anyCallable: boolean }) {
+  return (
+    <section className="locked-ahead" aria-label="Locked tools ranked ahead">
+      <p className="locked-ahead-title">
+        {anyCallable
+          ? `${entries.length === 1 ? 'A locked tool ranks' : `${entries.length} locked tools rank`} above or among these results; the agent is told:`
+          : `The agent is told which locked ${entries.length === 1 ? 'tool matches' : 'tools match'}:`}
+      </p>
+      <ul className="locked-ahead-list">
+        {entries.map((e) => (
+          <li key={e.name} data-locked-ahead={e.name} data-status={e.status}>
+            <div className="result-title">
+              <span className="mono tool-id">{e.name}</span>
+              {isLockStatus(e.status) ? <StatusBadge status={e.status} /> : <Badge tone="danger">{String(e.status)}</Badge>}
+            </div>
+            <p className="remediation">{e.remediation}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
 function Rendered({ data }: { data: RetrieveResponse }) {
   const locked = data.disabled ?? []
+  const ahead = data.locked_ahead ?? []
+  // with "Include locked tools" the entries are listed anyway: marked there, not shown twice
+  const listed = new Set(locked.map((t) => t.name))
+  const aheadNames = new Set(ahead.map((e) => e.name))
+  const aheadOnly = ahead.filter((e) => !listed.has(e.name))
   return (
     <>
       <p className="results-summary">
@@ -66,6 +98,7 @@ function Rendered({ data }: { data: RetrieveResponse }) {
         {locked.length > 0 && `, ${locked.length} locked`}
       </p>
       {data.notice && <p className="notice notice--warn">{data.notice}</p>}
+      {aheadOnly.length > 0 && <LockedAhead entries={aheadOnly} anyCallable={data.total > 0} />}
       <ol className="result-list">
         {data.tools.map((t) => (
           <li key={t.name} className="result" data-result={t.name} data-status="callable">
@@ -82,10 +115,21 @@ function Rendered({ data }: { data: RetrieveResponse }) {
           </li>
         ))}
         {locked.map((t) => (
-          <li key={t.name} className="result result--locked" data-result={t.name} data-status={t.status}>
+          <li
+            key={t.name}
+            className="result result--locked"
+            data-result={t.name}
+            data-status={t.status}
+            data-locked-ahead={aheadNames.has(t.name) ? t.name : undefined}
+          >
             <div className="result-title">
               <span className="mono">{t.name}</span>
               {isLockStatus(t.status) ? <StatusBadge status={t.status} /> : <Badge tone="danger">{String(t.status)}</Badge>}
+              {aheadNames.has(t.name) && (
+                <Badge tone="lock" title="locked_ahead: the agent is told this locked tool ranks above or among the callable results">
+                  ranks ahead
+                </Badge>
+              )}
               {t.description === undefined && <span className="muted small">matched by name only</span>}
             </div>
             {t.description && <LongText text={t.description} className="tool-desc" />}

@@ -11,6 +11,7 @@ import { isNameOnly, type Catalog, type CatalogEntry } from '../catalog/catalog'
 import { nameMatcher } from '../search/name-match'
 import type { Scope } from '../agent/scope'
 import { exactLockedMatches, exactNameHint } from './exact-name'
+import { lockedAhead, lockedAheadEntry, type NameMatched, type RankedLocked } from './locked-ahead'
 
 /** Told about every search (DiscoveryStats counts them; the activity recorder notes them). */
 export interface SearchObserver {
@@ -38,16 +39,19 @@ export type RetrieveArgs = z.infer<typeof RetrieveArgsSchema>
 
 export const LOCKED_CAP = 10
 
-/** The locked tools (not callable, in scope, surfaceable) that match the query, in contract order. */
-function lockedMatches(catalog: Catalog, query: string, hits: CatalogEntry[], scope: Scope): CatalogEntry[] {
-  const byName: Array<{ e: CatalogEntry; score: number }> = []
-  const match = nameMatcher(query)
+/** The name-only locked tools (quarantined, pending; in scope, surfaceable) whose name matches the query, best first. */
+function nameMatches(catalog: Catalog, match: (toolName: string) => number, scope: Scope): NameMatched[] {
+  const byName: NameMatched[] = []
   for (const e of catalog.snapshot().nameOnly) {
     if (!scope.allows(e)) continue
     const score = match(e.name)
     if (score > 0) byName.push({ e, score })
   }
-  byName.sort((a, b) => b.score - a.score || (a.e.id < b.e.id ? -1 : a.e.id > b.e.id ? 1 : 0))
+  return byName.sort((a, b) => b.score - a.score || (a.e.id < b.e.id ? -1 : a.e.id > b.e.id ? 1 : 0))
+}
+
+/** The locked tools (not callable, in scope, surfaceable) that match the query, in contract order. */
+function lockedMatches(byName: readonly NameMatched[], hits: CatalogEntry[]): CatalogEntry[] {
   const out = byName.map((x) => x.e)
   const seen = new Set(out.map((e) => e.id))
   for (const e of hits) {
@@ -68,11 +72,15 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
   const snapshot = catalog.snapshot()
   const callable: CallableEntry[] = []
   const lockedHits: CatalogEntry[] = []
+  // locked_ahead: how many callable results each ranked locked tool follows (the callable ranking is not touched)
+  const ranked: RankedLocked[] = []
+  let best: CatalogEntry | null = null
   for (const hit of catalog.index.search(args.query)) {
     const e = snapshot.byId.get(hit.id)
     if (!e || !scope.allows(e)) continue
     if (e.status !== 'callable') {
       lockedHits.push(e)
+      if (!isNameOnly(e) && !e.hidden) ranked.push({ e, callableBefore: callable.length })
       continue
     }
     if (callable.length >= limit) {
@@ -91,9 +99,12 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
       call_with: callWith(e.variant),
       score: Math.round(hit.score * 1000) / 1000,
     })
+    best ??= e
   }
   const response: RetrieveResponse = { query: args.query, tools: callable, total: callable.length }
-  const locked = args.include_disabled === true || callable.length === 0 ? lockedMatches(catalog, args.query, lockedHits, scope) : []
+  const match = nameMatcher(args.query)
+  const byName = nameMatches(catalog, match, scope)
+  const locked = args.include_disabled === true || callable.length === 0 ? lockedMatches(byName, lockedHits) : []
   stats?.recordSearch(
     args.query,
     args.include_disabled === true,
@@ -129,6 +140,10 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
     const before = response.notice ? `${response.notice}${response.notice.endsWith('.') ? ' ' : '. '}` : ''
     response.notice = before + startingNotice(starting)
   }
+  // the round-three addition, always the last key: without it the bytes are those of the build before it
+  const bestCallableNameScore = best ? match(best.name) : 0
+  const ahead = lockedAhead(ranked, byName, { limit, bestCallableNameScore, cap: Math.min(limit, LOCKED_CAP) })
+  if (ahead.length > 0) response.locked_ahead = ahead.map(lockedAheadEntry)
   return response
 }
 
