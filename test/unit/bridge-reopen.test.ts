@@ -21,6 +21,11 @@ function fakeOwner() {
   let holdInit = false
   let release: () => void = () => {}
   const server = http.createServer((req, res) => {
+    // the session's own stream (GET), which the bridge opens: this owner has none
+    if (req.method === 'GET') {
+      res.writeHead(405)
+      return res.end()
+    }
     let raw = ''
     req.on('data', (c: Buffer) => (raw += c.toString()))
     req.on('end', () => {

@@ -8,6 +8,9 @@
 // - 2026-07-28 (the per-request _meta envelope): no session; each request goes out with the
 //   headers the protocol wants (MCP-Protocol-Version, Mcp-Method, Mcp-Name), and the client's
 //   notifications/cancelled for a request closes that request's stream (how 2026-07-28 cancels).
+// - Requests of the owner to the client (a 2025 session: elicitation/create, sampling, roots,
+//   ping; on a call's stream or the session's own GET stream, which the bridge keeps open) reach
+//   the client under the bridge's own ids, and only answers to those go back (bridge-asks.ts).
 // The owner can go away (its client quit, or it crashed): the bridge notices within a few
 // hundred ms (the owner's pid and the data dir lock are watched), fails the request in flight
 // with a clear error, and reconnects: to whichever process took the data dir over, or it takes
@@ -18,8 +21,11 @@ import http from 'node:http'
 import type { Readable, Writable } from 'node:stream'
 import type { JSONRPCMessage } from '@modelcontextprotocol/server'
 import { LineStdioTransport } from '../core/agent/stdio-transport'
+import { OwnerRequests } from './bridge-asks'
 import { DataDirLock, pidAlive } from '../core/state/lock'
-import { parseSseChunk, type SseFrame } from '../../shared/sse'
+import { bodyReader, envelopeVersion, modernHeaders } from './bridge-wire'
+
+export { bodyReader, envelopeVersion, messagesOf, modernHeaders } from './bridge-wire'
 
 type Id = string | number
 
@@ -32,71 +38,6 @@ export interface Target {
 
 function isRequest(m: JSONRPCMessage): m is JSONRPCMessage & { id: Id; method: string } {
   return 'method' in m && 'id' in m && m.id !== undefined
-}
-
-const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion'
-
-/** The protocol version a 2026-07-28 message names in its _meta envelope; undefined for a 2025 message. */
-export function envelopeVersion(m: JSONRPCMessage): string | undefined {
-  const params = 'method' in m ? (m.params as { _meta?: Record<string, unknown> } | undefined) : undefined
-  const v = params?._meta?.[PROTOCOL_VERSION_KEY]
-  return typeof v === 'string' ? v : undefined
-}
-
-/** The 2026-07-28 routing headers of a request: its method, and the tool or prompt name or resource URI it names. */
-export function modernHeaders(m: JSONRPCMessage & { method: string }, version: string): Record<string, string> {
-  const headers: Record<string, string> = { 'mcp-protocol-version': version, 'mcp-method': m.method }
-  const params = (m as { params?: { name?: unknown; uri?: unknown } }).params
-  const name = m.method === 'resources/read' ? params?.uri : m.method === 'tools/call' || m.method === 'prompts/get' ? params?.name : undefined
-  // a header carries no line breaks or non-ASCII; such a name goes without it (the owner checks the body)
-  if (typeof name === 'string' && /^[\x20-\x7e]*$/.test(name)) headers['mcp-name'] = name
-  return headers
-}
-
-/** The JSON-RPC messages in a whole reply body: a JSON message or array, or SSE `data:` events. */
-export function messagesOf(type: string, body: string): JSONRPCMessage[] {
-  const out: JSONRPCMessage[] = []
-  const reader = bodyReader(type, (m) => out.push(m))
-  reader.feed(body)
-  reader.end()
-  return out
-}
-
-/** Reads a reply as it arrives: SSE events one by one, plain JSON at the end. */
-export function bodyReader(type: string, onMessage: (m: JSONRPCMessage) => void): { feed(chunk: string): void; end(): void } {
-  let text = ''
-  if (type.includes('text/event-stream')) {
-    // One SSE frame parser for the whole product (src/shared/sse.ts): each `message` frame's data
-    // is one JSON-RPC message; id, retry and comment lines are skipped there.
-    const emit = (frames: SseFrame[]): void => {
-      for (const f of frames) if (f.event === 'message' && f.data.trim()) onMessage(JSON.parse(f.data) as JSONRPCMessage)
-    }
-    return {
-      feed: (c) => {
-        text += c
-        // A frame can only end in a chunk with a line break: the middle of a large result is
-        // appended without parsing the buffer again.
-        if (!/[\r\n]/.test(c)) return
-        const { frames, rest } = parseSseChunk(text)
-        text = rest
-        emit(frames)
-      },
-      // the stream ended: a last frame without its blank line still counts
-      end: () => {
-        const { frames } = parseSseChunk(`${text}\n\n`)
-        text = ''
-        emit(frames)
-      },
-    }
-  }
-  return {
-    feed: (c) => void (text += c),
-    end: () => {
-      if (!text.trim()) return
-      const parsed = JSON.parse(text) as JSONRPCMessage | JSONRPCMessage[]
-      for (const m of Array.isArray(parsed) ? parsed : [parsed]) onMessage(m)
-    },
-  }
 }
 
 export interface BridgeOptions {
@@ -135,7 +76,8 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
     t: Target,
     method: 'POST' | 'DELETE',
     body: string | undefined,
-    onMessage: (m: JSONRPCMessage, status: number) => void,
+    /** each JSON-RPC message of the reply, with the reply's status and the session it was sent on (null: none) */
+    onMessage: (m: JSONRPCMessage, status: number, sid: string | null) => void,
     /** the session to send on: the current one unless given (null: none, for a new initialize) */
     sid: string | null = session ?? null,
     /** 2026-07-28: the request's own headers (and no session); `onRequest` gets the request, to close it */
@@ -163,7 +105,7 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
           // only JSON-RPC goes to the client (a 401 or 403 body is Toolgate's own error JSON)
           if ((m as { jsonrpc?: unknown }).jsonrpc !== '2.0') return
           messages++
-          onMessage(m, res.statusCode ?? 0)
+          onMessage(m, res.statusCode ?? 0, modern ? null : sid)
         })
         res.setEncoding('utf8')
         res.on('data', (c: string) => {
@@ -199,6 +141,66 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
     if (isRequest(m)) toClient({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: why } } as JSONRPCMessage)
   }
 
+  /** The owner's requests to the client (elicitation, sampling, roots, ping) and the client's answers to them. */
+  const asks = new OwnerRequests()
+  /** A message of the owner, from a stream of session `sid` (null: a 2026-07-28 request's), to the client. */
+  const fromOwner = (m: JSONRPCMessage, sid: string | null): void => {
+    const out = asks.fromOwner(m, sid)
+    if (out) toClient(out)
+  }
+  /** The client answers a request of the owner: to the session that asked, under the owner's id; never resent elsewhere. */
+  const answerOwner = (m: JSONRPCMessage): void => {
+    const to = asks.answer(m)
+    // never sent to this client, withdrawn, or answered already: nothing of it reaches the owner
+    if (!to) return
+    send(target, 'POST', JSON.stringify(to.message), () => {}, to.session).catch(() => {})
+  }
+
+  /**
+   * A 2025 session's own stream (GET /mcp): what the owner sends outside any request (a request
+   * of an upstream relayed to this client, a list_changed, a resource update) reaches the client.
+   * One per session; opened again when it drops while the session lasts; a session the owner no
+   * longer knows (404) or a stream it refuses is left until the next session.
+   */
+  let listening: { sid: string; req: http.ClientRequest } | null = null
+  let closed = false
+  const listenOn = (t: Target, sid: string): void => {
+    if (closed || listening?.sid === sid) return
+    listening?.req.destroy()
+    const headers: Record<string, string> = { authorization: `Bearer ${t.key}`, accept: 'text/event-stream', 'mcp-session-id': sid }
+    if (protocol) headers['mcp-protocol-version'] = protocol
+    if (o.agent) headers['x-toolgate-agent'] = o.agent
+    let again = true
+    const req = http.request(t.mcpUrl, { method: 'GET', agent, headers }, (res) => {
+      if (res.statusCode !== 200) {
+        again = false
+        res.resume()
+        return
+      }
+      const reader = bodyReader('text/event-stream', (m) => {
+        if ((m as { jsonrpc?: unknown }).jsonrpc === '2.0') fromOwner(m, sid)
+      })
+      res.setEncoding('utf8')
+      res.on('data', (c: string) => reader.feed(c))
+    })
+    const ended = (): void => {
+      if (listening?.req !== req) return
+      listening = null
+      // the stream dropped while the session goes on: listen again (a new session listens itself)
+      if (again && !closed && session === sid) setTimeout(() => session === sid && listenOn(target, sid), 1000).unref()
+    }
+    req.on('error', ended)
+    req.on('close', ended)
+    listening = { sid, req }
+    req.end()
+  }
+
+  /** The session upstream is now `sid`: questions still open on the one before are withdrawn in the client. */
+  const useSession = (sid: string): void => {
+    if (session !== undefined && session !== sid) for (const c of asks.endSession(session)) toClient(c)
+    session = sid
+  }
+
   /** Opens a new upstream session with the client's initialize (its answer is not the client's). */
   // The old session stays current until the new one is open: a request sent meanwhile carries the
   // old id (its 404 then waits for this reopen) and never goes out with no session at all (that is
@@ -208,7 +210,8 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
     const r = await send(t, 'POST', JSON.stringify({ ...initialize, id: `toolgate-bridge-reinit-${++reinits}` }), () => {}, null)
     if (r.status >= 400 || !r.session) return false
     await send(t, 'POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), () => {}, r.session)
-    session = r.session
+    useSession(r.session)
+    listenOn(t, r.session)
     return true
   }
 
@@ -252,7 +255,7 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
     // a session is being opened again: this request goes out on the new one
     if (reopening) await reopening.catch(() => false)
     const t = target
-    const forward = (msg: JSONRPCMessage): void => {
+    const forward = (msg: JSONRPCMessage, sid: string | null): void => {
       // an HTTP-level error (no session, ...) comes with id null: give it the request's id
       const fixed = 'error' in msg && (msg as { id?: unknown }).id == null && isRequest(m) ? ({ ...msg, id: m.id } as JSONRPCMessage) : msg
       if ('result' in fixed && isRequest(m) && m.method === 'initialize') {
@@ -263,16 +266,16 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
           local.setProtocolVersion(v)
         }
       }
-      toClient(fixed)
+      fromOwner(fixed, sid)
     }
     // A 404 may be the owner's "unknown or expired session" error: held back until the session
     // is opened again (the client then gets the resent request's answer, not that error).
-    const held: JSONRPCMessage[] = []
+    const held: Array<[JSONRPCMessage, string | null]> = []
     const sent = session
     try {
-      let r = await send(t, 'POST', JSON.stringify(m), (msg, status) => {
-        if (status === 404) held.push(msg)
-        else forward(msg)
+      let r = await send(t, 'POST', JSON.stringify(m), (msg, status, sid) => {
+        if (status === 404) held.push([msg, sid])
+        else forward(msg, sid)
       })
       // Our key is refused: another process listens at that address now (a new owner took the
       // port over). The message was not handled: send it again once the bridge has reconnected.
@@ -280,12 +283,14 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
         await takeOver(t).catch(() => {})
         return relay(m, true)
       }
-      if (r.session) session = r.session
+      if (r.session) useSession(r.session)
       // the owner forgot the session (it expired, or this owner is new): open one and resend once
       if (r.status === 404 && sent && !(isRequest(m) && m.method === 'initialize') && (await reopenExpired(t, sent))) {
-        r = await send(t, 'POST', JSON.stringify(m), forward)
-      } else held.forEach(forward)
+        r = await send(t, 'POST', JSON.stringify(m), (msg, _status, sid) => forward(msg, sid))
+      } else for (const [msg, sid] of held) forward(msg, sid)
       if (r.status >= 400 && r.messages === 0) fail(m, `Toolgate answered HTTP ${r.status}: ${r.text.slice(0, 300)}`)
+      // the client's session is set up: its own stream carries what the owner says outside requests
+      if ('method' in m && m.method === 'notifications/initialized' && r.status < 300 && session) listenOn(t, session)
     } catch (err) {
       // Refused: the owner never saw this message, so it is sent again once a new owner is there.
       // Any other failure may have happened mid-call: that request gets the error.
@@ -334,7 +339,7 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
       if (id !== undefined) inFlight.set(id, req)
     }
     try {
-      const r = await send(t, 'POST', JSON.stringify(m), (msg) => toClient(msg), null, { headers: modernHeaders(m, version), onRequest: track })
+      const r = await send(t, 'POST', JSON.stringify(m), (msg) => fromOwner(msg, null), null, { headers: modernHeaders(m, version), onRequest: track })
       if (r.status === 401 && !retried) {
         await takeOver(t).catch(() => {})
         return relayModern(m, version, true)
@@ -354,6 +359,8 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
   }
 
   local.onmessage = (m: JSONRPCMessage) => {
+    // an answer of the client: to a request of the owner (or to nothing it was sent)
+    if (!('method' in m)) return answerOwner(m)
     const version = 'method' in m ? envelopeVersion(m) : undefined
     if (version !== undefined && 'method' in m) {
       void ready.then(() => relayModern(m, version))
@@ -366,6 +373,8 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
     }
     if (isRequest(m) && m.method === 'initialize') {
       initialize = m
+      // a new session: what the client was asked on the old one is withdrawn
+      if (session !== undefined) for (const c of asks.endSession(session)) toClient(c)
       session = undefined
       ready = ready.then(() => relay(m))
       return
@@ -374,6 +383,9 @@ export async function runBridge(o: BridgeOptions): Promise<void> {
   }
   local.onclose = () => {
     clearInterval(watch)
+    closed = true
+    listening?.req.destroy()
+    listening = null
     const end = (): void => {
       o.onClose()
         .catch(() => {})

@@ -104,7 +104,10 @@ function inClientFor(deps: AgentDeps, scope: Scope, server: Server, ctx: ServerC
     clientAsk: async (c, signal) => {
       try {
         const timeout = Math.max(1000, Date.parse(c.expires_at) - Date.now())
-        return answerOf(await ctx.mcpReq.elicitInput({ mode: 'form', message: askMessage(c), requestedSchema: ASK_SCHEMA }, { signal, timeout }))
+        // on the call's own stream (relatedRequestId): it reaches a client that never opened the
+        // session's GET stream too, and it is withdrawn on the stream it came on
+        const asked = { signal, timeout, relatedRequestId: ctx.mcpReq.id }
+        return answerOf(await ctx.mcpReq.elicitInput({ mode: 'form', message: askMessage(c), requestedSchema: ASK_SCHEMA }, asked))
       } catch {
         return null // withdrawn, dismissed, or the client could not show it: the window still can
       }
