@@ -167,6 +167,7 @@ try {
           'prompts',
           'removeServer',
           'requests',
+          'resources',
           'restoreServer',
           'revokeAgentTokens',
           'search',
