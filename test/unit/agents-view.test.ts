@@ -3,7 +3,7 @@
 // context cost counted with the real tokenizer (checked against what a real MCP session lists).
 import { describe, expect, it, beforeAll } from 'vitest'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
-import { agentScope, FULL_SCOPE } from '../../src/main/core/agent/scope'
+import { agentScope, FULL_SCOPE } from '../../src/main/core/access/scope'
 import { agentViews } from '../../src/main/core/agents/view'
 import { activityRecorder, agentSession, buildWorld, WORLD_TOOLS, type Fixture } from '../helpers/catalog-fixture'
 
@@ -18,12 +18,17 @@ describe('what each agent sees', () => {
     const views = await agentViews({ catalog: world.catalog, activity, tokensOf: () => [] })
     const reader = views.find((v) => v.name === 'reader')!
     const gh = reader.reach.find((r) => r.server === 'gh')!
-    // gh: list_repos, search_code are read (callable); create_issue needs write; delete_repo config, archive_repo user, rotate_keys pending
-    expect(gh).toMatchObject({
+    // gh: list_repos, search_code are read (callable); create_issue, archive_repo, rotate_keys need write, delete_repo
+    // destructive: out of its scope whatever their lock (the call gate answers "not in scope" for them too)
+    expect(gh).toMatchObject({ reachable: true, callable: 2, needs_permission: { write: 3, destructive: 1 } })
+    expect(gh.locked).toBeUndefined()
+    // no-destroy may write: archive_repo (switched off by the user) and rotate_keys (pending) are locked for it
+    const noDestroy = views.find((v) => v.name === 'no-destroy')!.reach.find((r) => r.server === 'gh')!
+    expect(noDestroy).toMatchObject({
       reachable: true,
-      callable: 2,
-      needs_permission: { write: 1 },
-      locked: { disabled_by_config: 1, disabled_by_user: 1, pending_approval: 1 },
+      callable: 3,
+      needs_permission: { destructive: 1 },
+      locked: { disabled_by_user: 1, pending_approval: 1 },
     })
     expect(reader.reach.find((r) => r.server === 'files')).toMatchObject({ reachable: false, why: 'the server is switched off' })
     expect(reader.reach.find((r) => r.server === 'legacy')).toMatchObject({ reachable: false, why: 'waiting for review in quarantine' })

@@ -3,7 +3,7 @@
 // come first; the hint is name-only; every other default response keeps its bytes.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { retrieveText } from '../../src/main/core/discovery/retrieve'
-import { agentScope, FULL_SCOPE } from '../../src/main/core/agent/scope'
+import { agentScope, FULL_SCOPE } from '../../src/main/core/access/scope'
 import { AgentSchema } from '../../src/shared/config-schema'
 import { setToolDisabled } from '../../src/main/core/catalog/decisions'
 import { agentSession, buildWorld, controlService, makeFixture, READ, runServer, tool, WRITE, type Fixture } from '../helpers/catalog-fixture'

@@ -13,7 +13,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { retrieveText, type RetrieveArgs } from '../../src/main/core/discovery/retrieve'
-import { FULL_SCOPE } from '../../src/main/core/agent/scope'
+import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import { buildWorld, type Fixture } from '../helpers/catalog-fixture'
 
 const GOLDEN_DIR = path.resolve(__dirname, '../fixtures/golden')

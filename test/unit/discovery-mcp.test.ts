@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { retrieveText } from '../../src/main/core/discovery/retrieve'
 import { DiscoveryStats } from '../../src/main/core/discovery/stats'
-import { FULL_SCOPE } from '../../src/main/core/agent/scope'
+import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import { ApiError } from '../../src/shared/api'
 import { agentSession, buildWorld, controlService, type Fixture } from '../helpers/catalog-fixture'
 

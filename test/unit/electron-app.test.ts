@@ -8,7 +8,7 @@ import { API_OPS, EVENT_CHANNEL, opChannel, SETTINGS_CHANNELS } from '../../src/
 import { worldApi, type WorldApi } from '../helpers/world-api'
 import { WORLD_CONFIG, WORLD_TOOLS, tool } from '../helpers/catalog-fixture'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
-import { FULL_SCOPE, agentScope } from '../../src/main/core/agent/scope'
+import { FULL_SCOPE, agentScope } from '../../src/main/core/access/scope'
 
 beforeEach(() => fake.reset())
 

@@ -3,7 +3,7 @@
 // would answer "not running", so every TOOL_BLOCKED answer proves the gate answered on its own.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DiscoveryStats } from '../../src/main/core/discovery/stats'
-import { agentScope, FULL_SCOPE } from '../../src/main/core/agent/scope'
+import { agentScope, FULL_SCOPE } from '../../src/main/core/access/scope'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
 import { LOCK_STATUSES, type LockStatus } from '../../src/shared/statuses'
 import { EXPECTED_REMEDIATION } from '../helpers/remediation-text'

@@ -3,7 +3,7 @@
 // when the operator allows agent server changes, scope on every operation.
 import fs from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { agentScope } from '../../src/main/core/agent/scope'
+import { agentScope } from '../../src/main/core/access/scope'
 import { approveServer } from '../../src/main/core/catalog/decisions'
 import { agentSession, buildWorld, makeFixture, READ, runServer, tool, WORLD_CONFIG, type Fixture } from '../helpers/catalog-fixture'
 

@@ -5,7 +5,7 @@
 // locked tool in one click.
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { agentScope, FULL_SCOPE } from '../../src/main/core/agent/scope'
+import { agentScope, FULL_SCOPE } from '../../src/main/core/access/scope'
 import { agentSession } from '../helpers/catalog-fixture'
 import { renderApp } from '../helpers/render-app'
 import { worldApi, type WorldApi } from '../helpers/world-api'

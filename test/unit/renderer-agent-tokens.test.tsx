@@ -6,7 +6,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { renderApp } from '../helpers/render-app'
 import { worldApi } from '../helpers/world-api'
 import { agentSession, WORLD_CONFIG } from '../helpers/catalog-fixture'
-import { FULL_SCOPE } from '../../src/main/core/agent/scope'
+import { FULL_SCOPE } from '../../src/main/core/access/scope'
 
 afterEach(cleanup)
 

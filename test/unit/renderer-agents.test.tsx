@@ -4,7 +4,7 @@
 // and recent activity; data-agent on each card.
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { FULL_SCOPE } from '../../src/main/core/agent/scope'
+import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import { agentSession } from '../helpers/catalog-fixture'
 import { renderApp } from '../helpers/render-app'
 import { worldApi } from '../helpers/world-api'
@@ -28,7 +28,7 @@ describe('Agents view', () => {
     const gh = reader.querySelector('[data-reach="gh"]') as HTMLElement
     expect(gh.getAttribute('data-reachable')).toBe('true')
     expect(gh.textContent).toContain('2 callable')
-    expect(gh.textContent).toContain('1 need write permission')
+    expect(gh.textContent).toContain('3 need write permission')
     expect(reader.querySelector('[data-reach="files"]')!.textContent).toContain('the server is switched off')
     const ghOnly = document.querySelector('[data-agent="gh-only"]') as HTMLElement
     expect(ghOnly.querySelector('[data-reach="legacy"]')!.textContent).toContain('not assigned to this agent')

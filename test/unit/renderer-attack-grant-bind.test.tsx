@@ -8,7 +8,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { renderApp } from '../helpers/render-app'
 import { worldApi } from '../helpers/world-api'
 import { WORLD_CONFIG } from '../helpers/catalog-fixture'
-import { agentScope } from '../../src/main/core/agent/scope'
+import { agentScope } from '../../src/main/core/access/scope'
 
 afterEach(cleanup)
 

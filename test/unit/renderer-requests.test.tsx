@@ -6,7 +6,7 @@ import { cleanup, fireEvent, waitFor, within } from '@testing-library/react'
 import { renderApp } from '../helpers/render-app'
 import { worldApi, type WorldApi } from '../helpers/world-api'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
-import { agentScope } from '../../src/main/core/agent/scope'
+import { agentScope } from '../../src/main/core/access/scope'
 import { READ, tool, WORLD_TOOLS } from '../helpers/catalog-fixture'
 
 afterEach(cleanup)

@@ -9,7 +9,7 @@ import { requestEffect } from '../../src/main/core/search/intent'
 import { leadingVerb } from '../../src/main/core/search/synonyms'
 import { isStopWord, splitIdentifier } from '../../src/main/core/search/tokenize'
 import { retrieve } from '../../src/main/core/discovery/retrieve'
-import { FULL_SCOPE } from '../../src/main/core/agent/scope'
+import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import type { Variant } from '../../src/shared/call-variant'
 import { DESTRUCTIVE, READ, WRITE, makeFixture, runServer, tool } from '../helpers/catalog-fixture'
 

@@ -7,7 +7,7 @@ import { parseConfig } from '../../src/main/core/config/load'
 import { approveAll, approveServer, approveTool, ingestTools, quarantineServer, setToolDisabled } from '../../src/main/core/catalog/decisions'
 import { toolHash } from '../../src/main/core/catalog/hash'
 import { resolveTool } from '../../src/main/core/agent/call-gate'
-import { FULL_SCOPE } from '../../src/main/core/agent/scope'
+import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import { controlService, DESTRUCTIVE, makeFixture, READ, runServer, statusOf, tool } from '../helpers/catalog-fixture'
 
 const LIST = tool('list_repos', 'List repositories of the user', { annotations: READ, props: { owner: { type: 'string' } } })

@@ -9,7 +9,7 @@ import { CONFIG_LOCK_MESSAGE, setToolDisabled } from '../../src/main/core/catalo
 import { retrieve } from '../../src/main/core/discovery/retrieve'
 import { agentSession, buildWorld, controlService, makeFixture, runServer, tool, type Fixture } from '../helpers/catalog-fixture'
 import { agentServerEntry, serverInfo } from '../../src/main/core/control/server-view'
-import { FULL_SCOPE } from '../../src/main/core/agent/scope'
+import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import { ConnectionStates } from '../../src/main/core/upstream/states'
 
 /** Wording that offers the user a switch. Config key names are not wording and are removed first. */

@@ -11,7 +11,7 @@ import { DataDirLock, readLiveInstance } from '../../src/main/core/state/lock'
 import { approveAll, approveTool, setToolDisabled } from '../../src/main/core/catalog/decisions'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
 import { resolveTool } from '../../src/main/core/agent/call-gate'
-import { FULL_SCOPE } from '../../src/main/core/agent/scope'
+import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import { makeFixture, runServer, statusOf, tmpDir, tool, agentSession } from '../helpers/catalog-fixture'
 
 const TRUSTED = { mcpServers: { gh: { command: 'node', args: ['gh.js'], quarantined: false } } }

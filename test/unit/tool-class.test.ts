@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../src/shared/api'
 import { suggestClass } from '../../src/shared/tool-class'
 import { approveServer, approveTool, ingestTools, markNeedsReview } from '../../src/main/core/catalog/decisions'
-import { agentScope } from '../../src/main/core/agent/scope'
+import { agentScope } from '../../src/main/core/access/scope'
 import { agentSession, config, controlService, makeFixture, READ, runServer, tool, type Fixture } from '../helpers/catalog-fixture'
 
 const DELETE = tool('delete_repository', 'Delete a repository')

@@ -1,12 +1,13 @@
-// The one gate every call to an upstream tool passes (docs/contract.md §3, §4): id → scope → server
-// lock → status → variant. A call that fails here never reaches the upstream. A server that is
-// off or quarantined answers TOOL_BLOCKED for every tool name, known or not (issue 11 §1).
+// The call gate's answer to an agent (docs/contract.md §3, §4): the access decision
+// (access/decide.ts) in the words a call gets, and the variant check (call_tool_read cannot run a
+// write tool). A call that fails here never reaches the upstream. A server that is off or
+// quarantined answers TOOL_BLOCKED for every tool name, known or not.
 import { blockedMessage } from '../../../shared/statuses'
 import { callWith, variantRank, variantReason, type Variant } from '../../../shared/call-variant'
-import { parseToolId } from '../../../shared/ids'
 import type { BlockReason } from '../../../shared/activity'
 import type { Catalog, CatalogEntry } from '../catalog/catalog'
-import type { Scope } from './scope'
+import { decideAccess, type Access } from '../access/decide'
+import type { Scope } from '../access/scope'
 
 /**
  * `reason`: why a refusal is a block (a lock, or the agent's scope), for the activity record.
@@ -17,44 +18,39 @@ export type GateResult =
   { ok: true; entry: CatalogEntry } | { ok: false; blocked: boolean; message: string; reason?: BlockReason; unknownTool?: { server: string } }
 
 export function resolveTool(catalog: Catalog, scope: Scope, name: unknown): GateResult {
-  const ref = parseToolId(name)
-  if ('error' in ref) return { ok: false, blocked: false, message: ref.error }
-  const id = `${ref.server}:${ref.tool}`
-  if (!scope.allowsServer(ref.server)) {
-    return {
-      ok: false,
-      blocked: false,
-      reason: 'out_of_scope',
-      message: `${id} is not in scope for agent "${scope.agent}"; this agent may only use the servers the operator assigned to it.`,
-    }
+  return gateResult(decideAccess(catalog, scope, name), scope)
+}
+
+/** The decision as the call gate answers it. */
+export function gateResult(a: Access, scope: Scope): GateResult {
+  switch (a.kind) {
+    case 'invalid':
+      return { ok: false, blocked: false, message: a.message }
+    case 'out_of_scope':
+      return {
+        ok: false,
+        blocked: false,
+        reason: 'out_of_scope',
+        message:
+          a.needs === undefined
+            ? `${a.id} is not in scope for agent "${scope.agent}"; this agent may only use the servers the operator assigned to it.`
+            : `${a.id} is not in scope for agent "${scope.agent}": it needs ${callWith(a.needs)}, which this agent is not permitted to use.${a.entry ? unannotatedNote(a.entry) : ''}`,
+      }
+    case 'unknown':
+      return {
+        ok: false,
+        blocked: false,
+        ...(a.what === 'tool' ? { unknownTool: { server: a.server } } : {}),
+        message:
+          a.what === 'server'
+            ? `unknown server "${a.server}" in "${a.id}"; use retrieve_tools to find tools and their "server:tool" names.`
+            : `unknown tool "${a.tool}" on server "${a.server}"; use retrieve_tools to find the right tool name.`,
+      }
+    case 'blocked':
+      return { ok: false, blocked: true, reason: a.status, message: blockedMessage(a.status, a.operatorHold, a.organisation) }
+    case 'callable':
+      return { ok: true, entry: a.entry }
   }
-  const server = catalog.serverConfig(ref.server)
-  if (!server) {
-    return { ok: false, blocked: false, message: `unknown server "${ref.server}" in "${id}"; use retrieve_tools to find tools and their "server:tool" names.` }
-  }
-  const found = catalog.entry(id)
-  const entry = found && !found.hidden ? found : undefined
-  if (entry && !scope.allows(entry)) {
-    return {
-      ok: false,
-      blocked: false,
-      reason: 'out_of_scope',
-      message: `${id} is not in scope for agent "${scope.agent}": it needs ${callWith(entry.variant)}, which this agent is not permitted to use.${unannotatedNote(entry)}`,
-    }
-  }
-  const lock = catalog.serverLock(server)
-  if (lock) return { ok: false, blocked: true, reason: lock.status, message: blockedMessage(lock.status, lock.operatorHold, lock.organisation) }
-  if (!entry) {
-    return {
-      ok: false,
-      blocked: false,
-      unknownTool: { server: ref.server },
-      message: `unknown tool "${ref.tool}" on server "${ref.server}"; use retrieve_tools to find the right tool name.`,
-    }
-  }
-  if (entry.status !== 'callable')
-    return { ok: false, blocked: true, reason: entry.status, message: blockedMessage(entry.status, entry.operatorHold, entry.organisation) }
-  return { ok: true, entry }
 }
 
 /** Said after a refusal over the variant of a tool without hints: why it is destructive, and that only a person changes that. */

@@ -15,13 +15,14 @@ import type { Logger } from '../log'
 import { UpstreamCallError } from '../upstream/types'
 import { RESULT_BYTES } from '../upstream/connection'
 import type { ActivityRecorder, CallRecord, Who } from '../activity/recorder'
-import { checkVariant, resolveTool } from './call-gate'
+import { checkVariant, gateResult } from './call-gate'
+import { decideAccess } from '../access/decide'
 import type { GrantKeeper } from '../grants/keeper'
 import { takeOncePass } from './once-pass'
 import type { CallConfirmations, ClientAsk, ConfirmResult } from '../requests/confirmations'
 import { afterConfirm, confirmBeforeCall, type ConfirmGateResult } from './confirm-gate'
 import { askResult, type AskState } from './in-client'
-import type { Scope } from './scope'
+import type { Scope } from '../access/scope'
 import { rewriteToolResult } from './resource-links'
 import { checkStructuredOutput } from './structured-output'
 
@@ -123,10 +124,11 @@ export async function callTool(
   if (!parsed.success) return refuse({ outcome: 'error' }, `${tool}: ${parsed.error.issues[0].message}`)
   const still = await waitForServerOf(deps.manager, scope, parsed.data.name)
   if (still) return refuse({ outcome: 'error' }, still)
-  let gate = resolveTool(deps.catalog, scope, parsed.data.name)
+  const access = decideAccess(deps.catalog, scope, parsed.data.name)
+  let gate = gateResult(access, scope)
   if (!gate.ok && gate.blocked) {
     // "Allow once" (issue 15): a pass the user gave this agent for exactly this tool, taken before the call starts
-    const passed = takeOncePass(deps.catalog, deps.keeper, scope, parsed.data.name, variant, (s) => deps.manager.get(s) !== undefined)
+    const passed = takeOncePass(deps.keeper, scope, access, variant, (s) => deps.manager.get(s) !== undefined)
     if (passed) gate = { ok: true, entry: passed }
   }
   if (!gate.ok) {

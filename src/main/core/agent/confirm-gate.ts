@@ -8,7 +8,8 @@ import type { Catalog, CatalogEntry } from '../catalog/catalog'
 import type { CallConfirmations, ClientAsk, ConfirmResult, WaitProgress } from '../requests/confirmations'
 import type { Asker } from '../requests/access'
 import { checkVariant, resolveTool } from './call-gate'
-import type { Scope } from './scope'
+import type { Scope } from '../access/scope'
+import { entryAccess } from '../access/decide'
 
 /** Refused: the text the agent gets, and the outcome on the activity record (a lock found after the wait is `blocked`). */
 export type ConfirmGateResult =
@@ -36,7 +37,11 @@ export function afterConfirm(catalog: Catalog, scope: Scope, entry: CatalogEntry
   if (!r.confirmation) return { ok: true, entry }
   // unchanged since the call arrived (an "Allow once" pass included): go on
   const now = catalog.entry(entry.id)
-  if (now && !now.hidden && now.hash === entry.hash && now.status === entry.status && scope.allows(now)) return { ok: true, entry: now }
+  const unchanged = now !== undefined && now.hash === entry.hash && now.status === entry.status
+  if (unchanged) {
+    const a = entryAccess(catalog, scope, now)
+    if (a.kind === 'callable' || (a.kind === 'blocked' && a.once)) return { ok: true, entry: now }
+  }
   const again = resolveTool(catalog, scope, entry.id)
   if (!again.ok) return { ok: false, text: again.message, outcome: 'blocked', ...(again.reason ? { status: again.reason } : {}) }
   const wrong = checkVariant(again.entry, variant)

@@ -12,7 +12,8 @@ import { messagesDigest } from '../upstream/prompts'
 import { UpstreamCallError } from '../upstream/types'
 import type { UpstreamManager } from '../upstream-manager'
 import type { Logger } from '../log'
-import type { Scope } from './scope'
+import type { Scope } from '../access/scope'
+import { decidePrompt, promptEntryAccess } from '../access/decide'
 import { rewriteMessages } from './resource-links'
 
 export interface PromptDeps {
@@ -28,8 +29,7 @@ export const TOOLGATE_ID_KEY = 'toolgate/id'
 export function agentPrompts(catalog: Catalog, scope: Scope): PromptEntry[] {
   const out: PromptEntry[] = []
   for (const s of catalog.currentConfig.servers) {
-    if (!scope.allowsServer(s.name)) continue
-    for (const e of catalog.prompts.entries(s.name)) if (e.status === 'callable') out.push(e)
+    for (const e of catalog.prompts.entries(s.name)) if (promptEntryAccess(scope, e).kind === 'callable') out.push(e)
   }
   return out
 }
@@ -45,17 +45,17 @@ export function relayError(e: unknown): ProtocolError {
 
 /** The prompt an agent named, if it may read it; else a protocol error that says why (nothing about a prompt out of its scope). */
 function gatePrompt(catalog: Catalog, scope: Scope, name: string): PromptEntry {
-  const e = catalog.prompts.byAgentName(name)
-  if (!e || !scope.allowsServer(e.server)) {
+  const a = decidePrompt(catalog, scope, name)
+  if (a.kind === 'unknown' || a.kind === 'out_of_scope') {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown prompt "${name}"; prompts/list names the prompts you can get.`)
   }
-  if (e.status !== 'callable') {
+  if (a.kind === 'blocked') {
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,
-      `the prompt "${name}" is not available (${e.status}): ${e.status === 'pending_approval' ? 'it is new or changed and waits for the user to review it' : 'it is locked'}; ask the user to check it in the Toolgate window.`,
+      `the prompt "${name}" is not available (${a.status}): ${a.status === 'pending_approval' ? 'it is new or changed and waits for the user to review it' : 'it is locked'}; ask the user to check it in the Toolgate window.`,
     )
   }
-  return e
+  return a.entry
 }
 
 function upstreamOf(manager: UpstreamManager, server: string): NonNullable<ReturnType<UpstreamManager['get']>> {

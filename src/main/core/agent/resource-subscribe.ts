@@ -7,7 +7,7 @@
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server'
 import { toAgentUri } from '../../../shared/resource-uri'
 import { gateResource, type ResourceDeps } from './resources'
-import type { Scope } from './scope'
+import type { Scope } from '../access/scope'
 
 /** Subscribes an agent to one of its URIs; `hear` gets the agent's URI on each change. Throws the gate's error. */
 export function subscribeAgent(deps: ResourceDeps, scope: Scope, agentUri: string, hear: (agentUri: string) => void): () => void {

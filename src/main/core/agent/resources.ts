@@ -15,7 +15,7 @@ import type { Upstream } from '../upstream/upstream'
 import type { Logger } from '../log'
 import { relayError } from './prompts'
 import { rewriteContents } from './resource-links'
-import type { Scope } from './scope'
+import type { Scope } from '../access/scope'
 
 export interface ResourceDeps {
   catalog: Catalog

@@ -8,7 +8,7 @@ import type { UpstreamManager } from '../upstream-manager'
 import type { Catalog } from '../catalog/catalog'
 import type { DiscoveryStats } from '../discovery/stats'
 import type { ActivityRecorder, Who } from '../activity/recorder'
-import type { Scope } from './scope'
+import type { Scope } from '../access/scope'
 
 export async function retrieveForAgent(
   deps: { catalog: Catalog; stats: DiscoveryStats; activity?: ActivityRecorder; manager: Pick<UpstreamManager, 'waitStarted'> },

@@ -6,7 +6,7 @@
 import { canonicalJson } from '../catalog/hash'
 import type { Catalog } from '../catalog/catalog'
 import { readServerEntry } from '../config/write'
-import type { Scope } from './scope'
+import type { Scope } from '../access/scope'
 
 /** `added_by_agent.agent` of a server added by a session without an agent (the admin key). */
 export const ADMIN_SESSION = '(admin)'

@@ -11,7 +11,7 @@ import { addServerEntry, removeServerEntry, setServerField } from '../config/wri
 import { agentServerEntry } from '../control/server-view'
 import { forgetRemovedServer, markNeedsReview } from '../catalog/decisions'
 import { AGENT_FIELDS, agentEntryKey, canChangeServers, readOnlyRefusal, removalRefusal } from './server-changes'
-import type { Scope } from './scope'
+import type { Scope } from '../access/scope'
 import { NOBODY, type ActivityRecorder, type Who } from '../activity/recorder'
 import type { DecisionAction } from '../../../shared/activity'
 import { mentionsReference } from '../../../shared/secret-refs'

@@ -11,7 +11,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import type { LineStdioTransport } from './stdio-transport'
 import { ListenSubscriptions } from './resource-subscribe'
 import type { ResourceDeps } from './resources'
-import type { Scope } from './scope'
+import type { Scope } from '../access/scope'
 
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion'
 

@@ -1,7 +1,7 @@
 // The tools Toolgate itself offers to agents, as MCP tool definitions (JSON Schema).
 import type { Tool } from '@modelcontextprotocol/server'
 import { VARIANTS, type Variant } from '../../../shared/call-variant'
-import type { Scope } from './scope'
+import type { Scope } from '../access/scope'
 
 export const RETRIEVE_DESCRIPTION =
   'Search every tool behind Toolgate by describing what you want to do (BM25 over tool names, descriptions and parameters); returns the best callable tools with their input schema and which call_tool_* variant to use. Always search before concluding a capability does not exist. ' +

@@ -1,10 +1,11 @@
-// Which servers and tools one agent can reach, and why the others are out of reach: the agent's
-// scope (servers, permissions) over the catalog's one classification of every tool.
+// Which servers and tools one agent can reach, and why the others are out of reach: the access
+// decision (access/decide.ts) for each of the catalog's tools, counted per server.
 import type { ServerReach } from '../../../shared/agents'
 import type { Variant } from '../../../shared/call-variant'
 import type { LockStatus } from '../../../shared/statuses'
 import type { Catalog, CatalogEntry } from '../catalog/catalog'
-import type { Scope } from '../agent/scope'
+import type { Scope } from '../access/scope'
+import { entryAccess } from '../access/decide'
 
 export function serverReach(catalog: Catalog, scope: Scope): { reach: ServerReach[]; callable: CatalogEntry[] } {
   const reach: ServerReach[] = []
@@ -19,12 +20,12 @@ export function serverReach(catalog: Catalog, scope: Scope): { reach: ServerReac
     const needs: Partial<Record<Variant, number>> = {}
     const locked: Partial<Record<LockStatus, number>> = {}
     for (const e of entries) {
-      if (e.status !== 'callable') locked[e.status] = (locked[e.status] ?? 0) + 1
-      else if (!scope.allowsVariant(e.variant)) needs[e.variant] = (needs[e.variant] ?? 0) + 1
-      else {
+      const a = entryAccess(catalog, scope, e)
+      if (a.kind === 'callable') {
         n++
         callable.push(e)
-      }
+      } else if (a.kind === 'out_of_scope' && a.needs) needs[a.needs] = (needs[a.needs] ?? 0) + 1
+      else if (a.kind === 'blocked') locked[a.status] = (locked[a.status] ?? 0) + 1
     }
     const q = catalog.quarantineOf(s)
     const why = !s.enabled

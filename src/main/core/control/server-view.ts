@@ -5,7 +5,8 @@ import type { ServerAuthSummary, ServerInfo, StatusCounts } from '../../../share
 import type { ServerConfig } from '../../../shared/config-schema'
 import { signInMessage, type ServerState } from '../../../shared/statuses'
 import { Catalog } from '../catalog/catalog'
-import type { Scope } from '../agent/scope'
+import type { Scope } from '../access/scope'
+import { entryAccess, isKnown } from '../access/decide'
 import { describeLaunch, describeTarget } from '../upstream/target'
 import type { ConnectionStates } from '../upstream/states'
 import { isolationOf } from '../upstream/sandbox'
@@ -87,7 +88,7 @@ export function agentServerEntry(catalog: Catalog, connections: ConnectionStates
   // an agent learns that a sign-in is needed, never why (the authorization server's answer is for the user)
   const err = entry.state === 'needs_auth' ? signInMessage(s.name) : lastError(catalog, connections, s)
   if (err) entry.last_error = err
-  const visible = catalog.entries(s.name).filter((e) => scope.allows(e) && !e.hidden)
+  const visible = catalog.entries(s.name).filter((e) => isKnown(entryAccess(catalog, scope, e)))
   const counts: StatusCounts = Catalog.counts(visible)
   if (visible.some((e) => e.status !== 'callable')) entry.tools = counts
   // last, after the contract's keys: whether the server runs isolated, and why not

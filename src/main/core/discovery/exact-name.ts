@@ -4,7 +4,8 @@
 // (a hidden tool never does either), and name-only: the hint carries the id and status, never text
 // the upstream wrote.
 import type { Catalog, CatalogEntry } from '../catalog/catalog'
-import type { Scope } from '../agent/scope'
+import type { Scope } from '../access/scope'
+import { entryAccess, isKnown } from '../access/decide'
 
 /** At most this many tools are named in one hint (a tool name shared by many servers). */
 export const EXACT_HINT_CAP = 3
@@ -35,7 +36,7 @@ export function exactLockedMatches(catalog: Catalog, query: string, scope: Scope
   const out: CatalogEntry[] = []
   for (const [server, entries] of catalog.snapshot().byServer) {
     if (!scope.allowsServer(server)) continue
-    for (const e of lockedNames(entries).get(q) ?? []) if (scope.allows(e)) out.push(e)
+    for (const e of lockedNames(entries).get(q) ?? []) if (isKnown(entryAccess(catalog, scope, e))) out.push(e)
   }
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 }

@@ -9,7 +9,8 @@ import { ORGANISATION } from '../../../shared/policy'
 import { callWith } from '../../../shared/call-variant'
 import { isNameOnly, type Catalog, type CatalogEntry } from '../catalog/catalog'
 import { nameMatcher } from '../search/name-match'
-import type { Scope } from '../agent/scope'
+import type { Scope } from '../access/scope'
+import { entryAccess, isKnown } from '../access/decide'
 import { exactLockedMatches, exactNameHint } from './exact-name'
 import { lockedAhead, lockedAheadEntry, type NameMatched, type RankedLocked } from './locked-ahead'
 
@@ -43,7 +44,7 @@ export const LOCKED_CAP = 10
 function nameMatches(catalog: Catalog, match: (toolName: string) => number, scope: Scope): NameMatched[] {
   const byName: NameMatched[] = []
   for (const e of catalog.snapshot().nameOnly) {
-    if (!scope.allows(e)) continue
+    if (entryAccess(catalog, scope, e).kind !== 'blocked') continue
     const score = match(e.name)
     if (score > 0) byName.push({ e, score })
   }
@@ -77,10 +78,13 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
   let best: CatalogEntry | null = null
   for (const hit of catalog.index.search(args.query)) {
     const e = snapshot.byId.get(hit.id)
-    if (!e || !scope.allows(e)) continue
-    if (e.status !== 'callable') {
-      lockedHits.push(e)
-      if (!isNameOnly(e) && !e.hidden) ranked.push({ e, callableBefore: callable.length })
+    if (!e) continue
+    const access = entryAccess(catalog, scope, e)
+    if (access.kind !== 'callable') {
+      if (isKnown(access)) {
+        lockedHits.push(e)
+        if (!isNameOnly(e)) ranked.push({ e, callableBefore: callable.length })
+      }
       continue
     }
     if (callable.length >= limit) {

@@ -19,7 +19,7 @@ import {
   type Server,
 } from '@modelcontextprotocol/server'
 import type { Principal } from './auth'
-import type { Scope } from '../agent/scope'
+import type { Scope } from '../access/scope'
 import { sendWebResponse, sessionRequestView, toWebRequest } from './web-bridge'
 import { ListenSubscriptions } from '../agent/resource-subscribe'
 import type { ResourceDeps } from '../agent/resources'

@@ -20,7 +20,7 @@ import {
   type RequestFilter,
 } from '../../../shared/requests'
 import type { Catalog } from '../catalog/catalog'
-import type { Scope } from '../agent/scope'
+import type { Scope } from '../access/scope'
 import { PendingDecisions, newId } from './pending'
 import { evaluateRequest, type Evaluation } from './evaluate'
 import { grantsServer, liftLocks, type LiftContext } from './grant'

@@ -9,7 +9,6 @@ import { escapedName, nameWarning } from '../../../shared/tool-name'
 import { CLIENT_NAME_MAX, safeText } from '../../../shared/requests'
 import {
   ARGS_NOTE_CHARS,
-  confirmRequirement,
   declinedText,
   operatorConfirmSentence,
   safeArgsText,
@@ -29,6 +28,7 @@ import { argsKey } from '../state/data-keys'
 import { PendingDecisions, newId } from './pending'
 import type { Asker } from './access'
 import { argsForDisplay } from './confirm-args'
+import { confirmationNeeded } from '../access/decide'
 
 /** One agent (or one agent-less client) may keep this many calls waiting; more is refused at once. */
 export const MAX_CONFIRMATIONS_PER_AGENT = 5
@@ -88,10 +88,7 @@ export class CallConfirmations {
 
   /** Does a call of this tool need the user's OK, and on whose word? */
   requirement(e: CatalogEntry): ConfirmRequirement {
-    const cfg = this.d.catalog.serverConfig(e.server)
-    const state = this.d.catalog.store.current
-    const user = { server: state.servers[e.server]?.confirm === true, tool: state.tools[e.id]?.confirm === true }
-    return confirmRequirement(cfg ?? {}, user, e.name, e.variant)
+    return confirmationNeeded(this.d.catalog, e)
   }
 
   /** Seconds a call of this server waits: the server's confirm_timeout_s, else the top level's. */
