@@ -125,6 +125,20 @@ function toolAccess(catalog: Catalog, e: CatalogEntry): Extract<Access, { kind: 
   return { kind: 'blocked', ...at, on: 'tool', entry: e, ...why, request, once: ONCE_STATUSES.has(e.status) }
 }
 
+/** May this agent use this server for something that needs `needs` (reading its resources: read), and if not, why. */
+export type ServerAccess =
+  { kind: 'out_of_scope'; needs?: Variant } | { kind: 'unknown' } | ({ kind: 'blocked' } & LockWhy) | { kind: 'open'; server: ServerConfig }
+
+/** The decision for a whole server (resources): the same steps as a tool's, without the tool. */
+export function decideServer(catalog: Catalog, scope: Scope, server: string, needs: Variant): ServerAccess {
+  if (!scope.allowsServer(server)) return { kind: 'out_of_scope' }
+  const cfg = catalog.serverConfig(server)
+  if (!cfg) return { kind: 'unknown' }
+  if (!scope.allowsVariant(needs)) return { kind: 'out_of_scope', needs }
+  const lock = catalog.serverLock(cfg)
+  return lock ? { kind: 'blocked', ...lock } : { kind: 'open', server: cfg }
+}
+
 /** Does a call of this tool wait for the user's OK, and on whose word (the config's rule, the user's switch)? */
 export function confirmationNeeded(catalog: Catalog, e: CatalogEntry): ConfirmRequirement {
   const cfg = catalog.serverConfig(e.server)

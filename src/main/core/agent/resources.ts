@@ -2,8 +2,9 @@
 // resources of the approved, running servers in the agent's scope, their URIs rewritten to name
 // their server (shared/resource-uri.ts); resources/read, completion/complete of a template and
 // subscriptions read an agent's URI back to its server and that server's own URI, and pass the
-// same gate as a call: the agent's scope (its servers, read permission), then the server's lock
-// (off or quarantined: RESOURCE_BLOCKED with the status and its remediation, like a locked call).
+// same gate as a call (access/decide.ts, decideServer): the agent's scope (its servers, read
+// permission), then the server's lock (off or quarantined: RESOURCE_BLOCKED with the status and its
+// remediation, like a locked call).
 // The server is only ever the one the URI's host names: no other part of a URI can reach another.
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server'
 import { fromAgentUri, toAgentTemplate, toAgentUri } from '../../../shared/resource-uri'
@@ -16,6 +17,7 @@ import type { Logger } from '../log'
 import { relayError } from './prompts'
 import { rewriteContents } from './resource-links'
 import type { Scope } from '../access/scope'
+import { decideServer } from '../access/decide'
 
 export interface ResourceDeps {
   catalog: Catalog
@@ -54,11 +56,12 @@ export function gateResource(deps: ResourceDeps, scope: Scope, agentUri: string)
     `unknown resource "${agentUri}": it is not a URI Toolgate gave out; resources/list and resources/templates/list name the resources you can read.`,
   )
   if (!parsed) throw unknown
-  const server = serverNamed(deps.catalog, parsed.server)
-  if (!server || !scope.allowsServer(server.name)) throw unknown
-  if (!scope.allowsVariant('read')) throw invalid(`agent "${scope.agent}" may not read: its permissions do not include read.`)
-  const lock = deps.catalog.serverLock(server)
-  if (lock) throw invalid(`RESOURCE_BLOCKED (${lock.status}): ${remediationFor(lock.status, lock.operatorHold)}`)
+  const named = serverNamed(deps.catalog, parsed.server)
+  const a = named ? decideServer(deps.catalog, scope, named.name, 'read') : ({ kind: 'unknown' } as const)
+  if (a.kind === 'unknown' || (a.kind === 'out_of_scope' && !a.needs)) throw unknown
+  if (a.kind === 'out_of_scope') throw invalid(`agent "${scope.agent}" may not read: its permissions do not include read.`)
+  if (a.kind === 'blocked') throw invalid(`RESOURCE_BLOCKED (${a.status}): ${remediationFor(a.status, a.operatorHold, a.organisation)}`)
+  const server = a.server
   const up = deps.manager.get(server.name)
   if (!up || up.state !== 'connected')
     throw new ProtocolError(
@@ -70,10 +73,9 @@ export function gateResource(deps: ResourceDeps, scope: Scope, agentUri: string)
 
 /** The running, unlocked servers in the agent's scope that offer resources. */
 function resourceServers(deps: ResourceDeps, scope: Scope): Array<{ name: string; up: Upstream }> {
-  if (!scope.allowsVariant('read')) return []
   const out: Array<{ name: string; up: Upstream }> = []
   for (const s of deps.catalog.currentConfig.servers) {
-    if (!scope.allowsServer(s.name) || deps.catalog.serverLock(s)) continue
+    if (decideServer(deps.catalog, scope, s.name, 'read').kind !== 'open') continue
     const up = deps.manager.get(s.name)
     if (up?.state === 'connected' && up.capabilities?.resources) out.push({ name: s.name, up })
   }
