@@ -13,6 +13,8 @@
 //   error with why, no retries, no authorization request.
 // - The client_credentials grant (machine to machine): no browser, the secret from the secret
 //   store, a new grant before the token expires; refused credentials stop with why, no retry loop.
+// - The same sign-in and step-up with a server of the 2026-07-28 era (SDK v2 server package: no
+//   session, no initialize; server/discover is let through, tools/list asks for a token).
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -42,6 +44,7 @@ let poser: OAuthFixture // ... and one naming it as its resource
 let plainPage: OAuthFixture // its authorization page is plain http on another machine
 let elsewhere: OAuthFixture // its authorization page is on another origin, without the iss promise
 let machine: OAuthFixture // grants client_credentials to svc:CC_SECRET
+let modern: OAuthFixture // 2026-07-28 era, server/discover open, tools/call needs mcp:admin too
 let serve: Serve
 let dataDir: string
 const CC_SECRET = 'cc_MachineSecret_4f9d2a7c1b'
@@ -74,7 +77,7 @@ async function quiet(fx: OAuthFixture, ms = 1500): Promise<void> {
 
 beforeAll(async () => {
   assertBuilt()
-  ;[lazy, stepUp, loop, target, plainPage, elsewhere, machine] = await Promise.all([
+  ;[lazy, stepUp, loop, target, plainPage, elsewhere, machine, modern] = await Promise.all([
     startOAuthFixture(['--open-initialize']),
     startOAuthFixture(['--call-scope', 'mcp:admin']),
     startOAuthFixture(['--always-insufficient']),
@@ -82,6 +85,7 @@ beforeAll(async () => {
     startOAuthFixture(['--authorize-endpoint', 'http://login.example.com/authorize']),
     startOAuthFixture(['--no-iss', '--authorize-endpoint', 'https://login.example.com/authorize']),
     startOAuthFixture(['--client-credentials', `svc:${CC_SECRET}`, '--access-ttl', '3']),
+    startOAuthFixture(['--modern', '--open-initialize', '--call-scope', 'mcp:admin']),
   ])
   poser = await startOAuthFixture(['--claim-resource', target.url])
   dataDir = tempDir('toolgate-oauth-dead-ends-')
@@ -98,6 +102,7 @@ beforeAll(async () => {
       locked: { ...entry(target), enabled: false },
       machine: cc('SVC_SECRET'),
       wrongsecret: cc('SVC_WRONG'),
+      modern: entry(modern),
     },
   })
   serve = await startServe({ configPath, dataDir, env: { TOOLGATE_SECRET_STORE: 'file' } })
@@ -107,7 +112,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await agent?.close().catch(() => undefined)
   if (serve) await stopProcess(serve.child)
-  await Promise.all([lazy, stepUp, loop, target, poser, plainPage, elsewhere, machine].map((f) => f?.stop()))
+  await Promise.all([lazy, stepUp, loop, target, poser, plainPage, elsewhere, machine, modern].map((f) => f?.stop()))
   await cleanupProcesses()
   cleanupTemp()
 })
@@ -240,5 +245,21 @@ describe('sign-in that never dead-ends', () => {
     const log = fs.readFileSync(path.join(dataDir, 'logs', 'toolgate.log'), 'utf8')
     expect(log).toMatch(/client credentials/)
     for (const secret of [CC_SECRET, 'not-the-secret', ...(await machine.state()).issued.access]) expect(log).not.toContain(secret)
+  })
+
+  it('a 2026-07-28 server: Sign in from the challenge of a later request, then a step-up, once, and the call goes through', async () => {
+    await waitForServerState(serve, 'modern', 'needs_auth', 15_000)
+    expect(await call('modern:echo', { text: 'a' })).toBe(SENTENCE('modern'))
+    await signIn('modern')
+    await waitForServerState(serve, 'modern', 'connected', 15_000)
+    const view = await apiRequest(serve, 'GET', '/api/v1/servers/modern')
+    expect(view.json.server.protocol_version).toBe('2026-07-28')
+    expect(await call('modern:echo', { text: 'more' })).toBe(SENTENCE('modern'))
+    const page = await signIn('modern')
+    expect(page.searchParams.get('scope')).toBe('mcp:tools mcp:admin')
+    await waitForServerState(serve, 'modern', 'connected', 15_000)
+    expect(await call('modern:echo', { text: 'more' })).toBe('echo: more')
+    expect(await call('modern:whoami')).toMatch(/^signed in through client \S+ for .* \(modern\)$/)
+    expect((await modern.state()).scopes_asked).toEqual(['mcp:tools', 'mcp:tools mcp:admin'])
   })
 })
