@@ -260,6 +260,8 @@ export interface AppInfo {
   config_error: string | null
   /** keys of the config file that Toolgate does not know and ignores ("$.mcpServers.x.colour") */
   config_warnings: string[]
+  /** what looks wrong in the config but does not stop it, one sentence each with its JSON path and "did you mean" (docs/config.md) */
+  config_notes?: string[]
   state_warning: string | null
   /** the organisation's machine-wide policy when one applies (issue 24 point 6); `error`: it cannot be used, so no server runs */
   policy?: { file: string; error: string | null }

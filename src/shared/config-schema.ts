@@ -148,6 +148,15 @@ function checkServer(s: z.infer<typeof ServerBody>, ctx: z.RefinementCtx): void 
   if (s.enabled_prompts && s.disabled_prompts) {
     ctx.addIssue({ code: 'custom', message: 'set either enabled_prompts or disabled_prompts, not both', path: ['disabled_prompts'] })
   }
+  if (s.command !== undefined && s.url !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        '"command" and "url" in one entry: a server is either a program Toolgate starts ("command", "args") or an HTTP server it connects to ("url"), not both; ' +
+        'keep the one you mean (did you mean two servers? give each its own entry)',
+      path: ['url'],
+    })
+  }
   const stdio = s.protocol === 'stdio' || (s.protocol === 'auto' && !s.url)
   if (stdio && !s.command) {
     ctx.addIssue({ code: 'custom', message: 'a stdio server needs "command" (or give "url" for an HTTP server)', path: ['command'] })
@@ -336,10 +345,28 @@ export type ServerConfigInput = z.input<typeof ServerEntrySchema>
  */
 export type ServerConfig = z.infer<typeof ServerBody> & { name: string; organisation?: OrganisationLocks }
 
+/** A server entry left out of the running config because it has a mistake (`toolgate stdio` starts anyway: docs/config.md). */
+export interface SkippedServer {
+  /** the entry's name (its key, or its "name" in the array style; `mcpServers[i]` when it has none) */
+  name: string
+  /** the JSON path of the mistake, e.g. $.mcpServers.memory.disable_tools */
+  path: string
+  /** what is wrong, with "did you mean" when a key is a near miss */
+  problem: string
+  /** as written: "stdio" for a command, "http" for a url (else its "protocol") */
+  protocol: string
+  /** as written: false only for "enabled": false */
+  enabled: boolean
+}
+
 /** The normalized config the core works with. */
 export interface Config extends Omit<ConfigFile, 'mcpServers'> {
   /** keys that were ignored because the schema does not know them (likely typos) */
   warnings: string[]
+  /** what looks wrong but does not stop the config, one sentence each with its JSON path ("did you mean …?") */
+  notes: string[]
+  /** server entries left out because of a mistake inside them (only a lenient load skips; a strict one throws) */
+  skipped: SkippedServer[]
   servers: ServerConfig[]
   /** "array" or "object": how mcpServers was written, so writes keep the operator's style. */
   style: 'array' | 'object'

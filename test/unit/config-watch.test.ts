@@ -20,7 +20,7 @@ function setup(): { file: string; configs: Config[]; errors: ConfigError[]; watc
   const configs: Config[] = []
   const errors: ConfigError[] = []
   const watch = () => {
-    const w = watchConfig(file, { onConfig: (c) => configs.push(c), onError: (e) => errors.push(e) }, 20)
+    const w = watchConfig(file, { onConfig: (c) => configs.push(c), onError: (e) => errors.push(e) }, { debounceMs: 20 })
     open.push(w)
     return w
   }

@@ -238,6 +238,20 @@ describe('server list', () => {
     expect(document.querySelector('[data-banner="config-warnings"]')?.textContent).toContain('ignored')
   })
 
+  it('shows the config notes with "did you mean" as a banner (issue 28: a near-miss top-level key, an agent scoped to no server)', async () => {
+    renderApp(await worldApi())
+    await loaded()
+    expect(document.querySelector('[data-banner="config-notes"]')).toBeNull()
+    cleanup()
+    renderApp(new WorldApi(makeFixture({ ...WORLD_CONFIG, tool_limit: 3, agents: [{ name: 'helper', servers: ['fils'] }] })))
+    await waitFor(() => expect(document.querySelector('[data-banner="config-notes"]')).not.toBeNull())
+    const text = document.querySelector('[data-banner="config-notes"]')?.textContent ?? ''
+    expect(text).toContain('did you mean "tools_limit"?')
+    expect(text).toMatch(/no server named "fils".*did you mean "files"\?/)
+    // a near-miss key is said once, with its near name, not also as a bare unknown key
+    expect(document.querySelector('[data-banner="config-warnings"]')).toBeNull()
+  })
+
   it('header summary and the window title count what waits', async () => {
     renderApp(await worldApi())
     await loaded()

@@ -91,6 +91,7 @@ where(servers.command('list'))
       printServers((await op.api.servers()).servers, o.json === true)
       const info = await op.api.info()
       for (const k of info.config_warnings ?? []) sayErr(`warning: ${info.config_path}: unknown key ${k} is ignored (a typo?)`)
+      for (const n of info.config_notes ?? []) sayErr(`warning: ${info.config_path}: ${n}`)
     } finally {
       await op.close()
     }

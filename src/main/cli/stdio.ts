@@ -32,7 +32,9 @@ async function reachOwner(o: { configPath: string; dataDir: string; configKey: s
       if (key) return { target: { mcpUrl: live.mcp_url, key, pid: live.pid } }
     }
     try {
-      return { core: await startCore({ configPath: o.configPath, dataDir: o.dataDir, serveHttp: true, fallbackPort: true, kind: 'stdio' }) }
+      return {
+        core: await startCore({ configPath: o.configPath, dataDir: o.dataDir, serveHttp: true, fallbackPort: true, kind: 'stdio', lenientConfig: true }),
+      }
     } catch (e) {
       if (!(e instanceof OwnerExistsError)) throw e
       await new Promise((r) => setTimeout(r, 50))
@@ -46,7 +48,9 @@ async function reachOwner(o: { configPath: string; dataDir: string; configKey: s
 export async function stdio(o: { config?: string; dataDir?: string; agent?: string }): Promise<void> {
   const dataDir = resolveDataDir(o.dataDir)
   const configPath = resolveConfigPath(dataDir, o.config)
-  const { config } = loadConfigFile(configPath)
+  // A mistake inside a server entry must not cost the client every tool: that entry is left out
+  // and the agent and the window are told (docs/config.md); a file that does not parse exits 2.
+  const { config } = loadConfigFile(configPath, { lenient: true })
   if (o.agent && !config.agents.some((a) => a.name === o.agent)) {
     throw new UsageError(
       `${configPath}: at $.agents: no agent named "${o.agent}"; add {"name": "${o.agent}", "servers": [...], "permissions": [...]} to "agents"`,

@@ -8,7 +8,7 @@ import { ApiError } from '../../shared/api'
 import type { Config, ServerConfig } from '../../shared/config-schema'
 import { Catalog } from './catalog/catalog'
 import { finishStateUpgrade, pinFailClosedServers } from './catalog/decisions'
-import { loadConfigFile, type ConfigError } from './config/load'
+import { loadConfigFile, skippedMessage, type ConfigError } from './config/load'
 import { watchConfig, type ConfigWatcher } from './config/watch'
 import { applyPolicy, policyLocation, readPolicy, type PolicyState } from './config/policy'
 import { watchPolicy } from './config/policy-watch'
@@ -64,6 +64,11 @@ export interface CoreOptions {
   offline?: boolean
   /** the app's Electron safeStorage, sealing the secret store's key (docs/secrets.md) */
   secretSealer?: SecretSealer | null
+  /**
+   * A mistake inside a server entry leaves that server out instead of refusing to start (`toolgate
+   * stdio`: a client must not lose every tool over one typo); the window and agents are told.
+   */
+  lenientConfig?: boolean
 }
 
 export class OwnerExistsError extends Error {
@@ -109,7 +114,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const dataDir = resolveDataDir(opts.dataDir)
   const configPath = resolveConfigPath(dataDir, opts.configPath)
   // the user's config as written, and the effective one (the organisation's policy applied: issue 24 point 6)
-  let userConfig: Config = loadConfigFile(configPath).config // throws ConfigError: the CLI exits 2
+  const lenient = opts.lenientConfig === true
+  // a file that does not parse or whose mistake is outside a server entry throws ConfigError: the CLI exits 2
+  const loaded = loadConfigFile(configPath, { lenient })
+  let userConfig: Config = loaded.config
   let policy: PolicyState | null = readPolicy(policyLocation())
   let config: Config = applyPolicy(userConfig, policy)
   const logger = opts.logger ?? createLogger({ dataDir, stderr: opts.logToStderr !== false })
@@ -128,6 +136,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const store = new StateStore(path.join(dataDir, 'state.json'))
     if (store.warning) logger.warn(store.warning)
     if (config.warnings.length) logger.warn(`${configPath}: ignoring unknown key(s) ${config.warnings.join(', ')} (typo?)`)
+    for (const n of config.notes) logger.warn(`${configPath}: ${n}`)
+    if (config.skipped.length) logger.error(`${configPath}: ${skippedMessage(config.skipped)}`)
     const sandbox = sandboxSupport() // probed once per process, here rather than at the first spawn
     if (sandbox.available) logger.info({ sandbox: sandbox.mechanism, binary: sandbox.binary }, 'stdio upstreams run isolated')
     else logger.warn(`stdio upstreams are NOT isolated: ${sandbox.reason}`)
@@ -200,13 +210,15 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     // a sign-in started, ended or failed: the window shows the server's sign-in state
     oauth.on('changed', (server) => events.serversChanged([server]))
     // a server removed while Toolgate was not running: its sign-in ends now (docs/remote-servers.md)
-    const orphans = oauth.endSignInsNotIn(config.servers.map((s) => s.name))
+    // an entry left out for a mistake in it is not removed: its sign-in stays
+    const orphans = oauth.endSignInsNotIn([...config.servers, ...config.skipped].map((s) => s.name))
     if (orphans.length) logger.info({ servers: orphans }, 'ended the sign-ins of servers no longer in the config')
 
     let configError: string | null = null
     const applyConfig = (next: Config): void => {
       // a removed server's sign-in ends, whoever removed it (the window, the CLI, an agent, the file)
-      for (const s of config.servers) if (!next.servers.some((n) => n.name === s.name)) oauth.endSignIn(s.name, resolved(s))
+      for (const s of config.servers)
+        if (!next.servers.some((n) => n.name === s.name) && !next.skipped.some((n) => n.name === s.name)) oauth.endSignIn(s.name, resolved(s))
       config = next
       configError = null
       catalog.setConfig(next)
@@ -217,6 +229,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       adminKey = resolveAdminKey()
       logger.info({ servers: next.servers.length }, 'config loaded')
       if (next.warnings.length) logger.warn(`${configPath}: ignoring unknown key(s) ${next.warnings.join(', ')} (typo?)`)
+      for (const n of next.notes) logger.warn(`${configPath}: ${n}`)
       emit({ type: 'config.reloaded', data: { servers: next.servers.map((s) => s.name) } })
     }
     const onConfigError = (err: ConfigError): void => {
@@ -232,7 +245,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       userConfig = next
       applyConfig(applyPolicy(next, policy))
     }
-    const watcher: ConfigWatcher = watchConfig(configPath, { onConfig, onError: onConfigError })
+    // the text just loaded is the watcher's starting point: a server entry left out at start is not reported again as a reload error
+    const watcher: ConfigWatcher = watchConfig(configPath, { onConfig, onError: onConfigError }, { initialText: loaded.text, lenient })
     // the organisation's policy changes apply like a config edit (a policy that becomes invalid blocks every server)
     const policyWatcher = watchPolicy(policy, (next) => {
       policy = next
@@ -292,7 +306,21 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     await keeper.start()
     // questions asked in a 2026-07-28 client carry a requestState signed with a key derived from the instance key
     const askCodec = askCodecFor(instanceKey, ASK_STATE_TTL_S)
-    const agentDeps: AgentDeps = { catalog, manager, stats, logger, configPath, reloadConfig, learned, requests, keeper, activity, confirmations, askCodec }
+    const agentDeps: AgentDeps = {
+      catalog,
+      manager,
+      stats,
+      logger,
+      configPath,
+      reloadConfig,
+      learned,
+      requests,
+      keeper,
+      activity,
+      confirmations,
+      askCodec,
+      configProblem: () => configError,
+    }
     const forgetLearned = (): Promise<number> => learned.clear()
     const api = new ControlService({
       catalog,
@@ -307,7 +335,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       reloadConfig,
       running: !offline,
       mcpUrl: () => (http ? `${http.url}/mcp` : null),
-      configError: () => configError,
+      // a reload that failed, else the entries left out at start (until the file is fixed)
+      configError: () => configError ?? (config.skipped.length ? `${configPath}: ${skippedMessage(config.skipped)}` : null),
       tokens,
       requests,
       activity,

@@ -14,7 +14,7 @@ export function Banners() {
         <div className="banner banner--danger" role="alert">
           <AlertIcon />
           <div>
-            <strong>The config file has an error; Toolgate keeps running the last good config.</strong>
+            <strong>The config file has an error; Toolgate keeps running the last good config, without what it cannot use.</strong>
             <p className="mono small">{info.config_path}</p>
             <p>{info.config_error}</p>
           </div>
@@ -37,6 +37,18 @@ export function Banners() {
             <strong>The config file has keys Toolgate does not know; they are ignored (typos?).</strong>
             <p className="mono small">{info.config_path}</p>
             <p className="mono small">{info.config_warnings.join(', ')}</p>
+          </div>
+        </div>
+      )}
+      {info && (info.config_notes?.length ?? 0) > 0 && (
+        <div className="banner banner--warn" role="status" data-banner="config-notes">
+          <AlertIcon />
+          <div>
+            <strong>The config file has something that looks like a mistake.</strong>
+            <p className="mono small">{info.config_path}</p>
+            {info.config_notes?.map((n) => (
+              <p key={n}>{n}</p>
+            ))}
           </div>
         </div>
       )}

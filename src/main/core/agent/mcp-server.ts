@@ -58,6 +58,8 @@ export interface AgentDeps extends ServerOpsDeps {
   confirmations?: CallConfirmations
   /** signs the requestState of questions asked in a 2026-07-28 client (in-client.ts); keyed from the instance key */
   askCodec?: RequestStateCodec<AskState>
+  /** the config edit that could not be applied (the last good config runs), else null: retrieve_tools says so */
+  configProblem?: () => string | null
 }
 
 /**

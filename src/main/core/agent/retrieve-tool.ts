@@ -11,7 +11,14 @@ import type { ActivityRecorder, Who } from '../activity/recorder'
 import type { Scope } from '../access/scope'
 
 export async function retrieveForAgent(
-  deps: { catalog: Catalog; stats: DiscoveryStats; activity?: ActivityRecorder; manager: Pick<UpstreamManager, 'waitStarted'> },
+  deps: {
+    catalog: Catalog
+    stats: DiscoveryStats
+    activity?: ActivityRecorder
+    manager: Pick<UpstreamManager, 'waitStarted'>
+    /** the config edit that could not be applied (the last good config runs), else null */
+    configProblem?: () => string | null
+  },
   args: RetrieveArgs,
   scope: Scope,
   who: Who,
@@ -31,6 +38,7 @@ export async function retrieveForAgent(
       },
     },
     starting,
+    deps.configProblem?.() ?? null,
   )
   deps.activity?.search(who, { query: args.query, include_disabled: args.include_disabled === true, hits: response.total, locked_only: lockedOnly, locked })
   return JSON.stringify(response)

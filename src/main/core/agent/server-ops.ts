@@ -8,7 +8,7 @@ import { ProtocolSchema, ServerEntrySchema, ServerNameSchema } from '../../../sh
 import type { Catalog } from '../catalog/catalog'
 import type { UpstreamManager } from '../upstream-manager'
 import { addServerEntry, removeServerEntry, setServerField } from '../config/write'
-import { agentServerEntry } from '../control/server-view'
+import { agentServerEntry, skippedServerEntry } from '../control/server-view'
 import { forgetRemovedServer, markNeedsReview } from '../catalog/decisions'
 import { AGENT_FIELDS, agentEntryKey, canChangeServers, readOnlyRefusal, removalRefusal } from './server-changes'
 import type { Scope } from '../access/scope'
@@ -73,6 +73,8 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
     const servers = catalog.currentConfig.servers
       .filter((s) => scope.allowsServer(s.name))
       .map((s) => agentServerEntry(catalog, deps.manager.connections, s, scope))
+    // entries left out because of a mistake in them: the agent learns they exist and what is wrong
+    for (const s of catalog.currentConfig.skipped) if (scope.allowsServer(s.name)) servers.push(skippedServerEntry(s))
     return ok({ servers })
   }
   if (!a.name) return fail(`operation "${a.operation}" needs "name"`)
@@ -117,6 +119,13 @@ export async function upstreamServersOp(deps: ServerOpsDeps, scope: Scope, raw: 
   }
   const nameCheck = ServerNameSchema.safeParse(name)
   const cfg = nameCheck.success ? catalog.serverConfig(name) : undefined
+  const skipped = cfg ? undefined : catalog.currentConfig.skipped.find((s) => s.name === name)
+  if (skipped && scope.allowsServer(name)) {
+    if (a.operation === 'get') return ok({ server: skippedServerEntry(skipped) })
+    return fail(
+      `"${name}" is not running: its entry in the Toolgate config has a mistake (at ${skipped.path}: ${skipped.problem}); ask the operator to fix mcp_config.json`,
+    )
+  }
   if (!cfg || !scope.allowsServer(name)) {
     if (cfg) return fail(`server "${name}" is not in scope for agent "${scope.agent}"`)
     return fail(`unknown server "${name}"; use {"operation": "list"} to see the servers`)

@@ -2,7 +2,7 @@
 // and `upstream_servers`. Counts come from the catalog's classified entries only; the connection
 // state from the upstream manager's ConnectionStates.
 import type { ServerAuthSummary, ServerInfo, StatusCounts } from '../../../shared/api'
-import type { ServerConfig } from '../../../shared/config-schema'
+import type { ServerConfig, SkippedServer } from '../../../shared/config-schema'
 import { signInMessage, type ServerState } from '../../../shared/statuses'
 import { Catalog } from '../catalog/catalog'
 import type { Scope } from '../access/scope'
@@ -98,4 +98,19 @@ export function agentServerEntry(catalog: Catalog, connections: ConnectionStates
   entry.protocol_version = connections.of(s.name).protocolVersion ?? null
   if (s.organisation) entry.policy = ORGANISATION
   return entry
+}
+
+/**
+ * The `upstream_servers` entry of a server left out of the running config because its entry has a
+ * mistake: state `error`, and the mistake in `last_error`, so the agent can tell the user what to fix.
+ */
+export function skippedServerEntry(s: SkippedServer): Record<string, unknown> {
+  return {
+    name: s.name,
+    protocol: s.protocol,
+    enabled: s.enabled,
+    quarantined: false,
+    state: 'error',
+    last_error: `not running: its entry in the Toolgate config has a mistake (at ${s.path}: ${s.problem}); ask the operator to fix mcp_config.json`,
+  }
 }

@@ -251,6 +251,7 @@ export class ControlService implements Api {
       mcp_url: this.d.mcpUrl(),
       config_error: this.d.configError(),
       config_warnings: this.d.catalog.currentConfig.warnings,
+      config_notes: this.d.catalog.currentConfig.notes,
       state_warning: this.d.catalog.store.warning,
       ...(this.d.catalog.currentConfig.organisation
         ? { policy: { file: this.d.catalog.currentConfig.organisation.file, error: this.d.catalog.currentConfig.organisation.error } }

@@ -68,7 +68,35 @@ export function startingNotice(n: number): string {
   return `${n} server(s) are still starting; their tools are not in these results yet. Retry in a few seconds.`
 }
 
-export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, stats?: SearchObserver, starting = 0): RetrieveResponse {
+/**
+ * What a mistake in Toolgate's config costs this agent, one sentence (docs/config.md): the server
+ * entries in its scope that were left out, and a file that could not be applied (`problem`: the
+ * last good config runs). An agent with a narrowed scope learns that something is wrong,
+ * not what, for entries outside its scope.
+ */
+export function configNotice(catalog: Catalog, scope: Scope, problem: string | null): string | null {
+  const out: string[] = []
+  for (const s of catalog.currentConfig.skipped) {
+    if (!scope.allowsServer(s.name)) continue
+    out.push(
+      `Server "${s.name}" is left out: its entry in Toolgate's config has a mistake (at ${s.path}: ${s.problem}); its tools are missing until the operator fixes the config.`,
+    )
+  }
+  if (problem !== null) {
+    const what = scope.agent === null ? ` (${problem})` : ''
+    out.push(`Toolgate's config has a mistake${what}; the last config that worked stays in use until the operator fixes it.`)
+  }
+  return out.length ? out.join(' ') : null
+}
+
+export function retrieve(
+  catalog: Catalog,
+  args: RetrieveArgs,
+  scope: Scope,
+  stats?: SearchObserver,
+  starting = 0,
+  configProblem: string | null = null,
+): RetrieveResponse {
   const limit = args.limit ?? catalog.currentConfig.tools_limit
   const snapshot = catalog.snapshot()
   const callable: CallableEntry[] = []
@@ -143,6 +171,12 @@ export function retrieve(catalog: Catalog, args: RetrieveArgs, scope: Scope, sta
   if (starting > 0) {
     const before = response.notice ? `${response.notice}${response.notice.endsWith('.') ? ' ' : '. '}` : ''
     response.notice = before + startingNotice(starting)
+  }
+  // a mistake in the config (a server left out, a file not applied): the agent can tell the user what to fix
+  const trouble = configNotice(catalog, scope, configProblem)
+  if (trouble) {
+    const before = response.notice ? `${response.notice}${response.notice.endsWith('.') ? ' ' : '. '}` : ''
+    response.notice = before + trouble
   }
   // the round-three addition, always the last key: without it the bytes are those of the build before it
   const bestCallableNameScore = best ? match(best.name) : 0

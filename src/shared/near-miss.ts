@@ -1,4 +1,4 @@
-// "Did you mean …?" for config keys: a key close to a known one is almost always a typo, and a
+// "Did you mean …?" for config keys and names: a key close to a known one is almost always a typo, and a
 // misspelled policy key (`disable_tools`, `quarantine`) silently leaves the policy off.
 // Close means: the same key up to case and `_`/`-` (`disabledTools`), or at most 1 edit
 // (keys of up to 5 letters) / 2 edits (longer keys) apart, counted by Levenshtein distance.
