@@ -68,6 +68,15 @@ describe('toolgate stdio with a mistake in one server entry', () => {
       expect(info.config_error).toContain('did you mean "disabled_tools"')
       expect(info.config_notes?.join(' ')).toMatch(/\$\.agents\[0\]\.servers\[1\]: no server named "memroy".*did you mean "memory"\?/)
 
+      // an edit that does not parse: the running config stays, and the agent hears of it
+      fs.writeFileSync(configPath, '{"mcpServers": ')
+      const broken = await waitFor(async () => {
+        const r = jsonOf<{ tools: Array<{ name: string }>; notice?: string }>(await tg.call('retrieve_tools', { query: 'look up a customer record' }))
+        return r.notice?.includes('the last config that worked stays in use') ? r : undefined
+      }, 10_000)
+      expect(broken.notice).toContain('not valid JSON')
+      expect(broken.tools.map((t) => t.name)).toContain('fixture:lookup_record')
+
       // the operator fixes the file: memory starts, the notice and the banner go
       writeJson(configPath, { ...good, mcpServers: { ...good.mcpServers, memory: { ...memory, disabled_tools: ['delete_entities'] } } })
       await waitForUpstreams(tg, ['fixture', 'memory'])
