@@ -88,11 +88,23 @@ describe('addresses the proxy never connects to', () => {
       'ff02::1',
       '::ffff:127.0.0.1',
       '::ffff:169.254.169.254',
+      // other spellings of the same addresses (an allowlist entry is taken as written)
+      '0:0::1',
+      '0000:0000:0000:0000:0000:0000:0000:0001',
+      '::0',
+      '::ffff:7f00:1',
+      '::ffff:a9fe:a9fe',
+      '::127.0.0.1',
+      'FE80::1%eth0',
+      '0.1.2.3',
     ]) {
       expect(forbiddenAddress(a, []), a).not.toBeNull()
     }
     for (const a of ['203.0.113.7', '10.1.2.3', '2001:db8::1']) expect(forbiddenAddress(a, []), a).toBeNull()
     expect(forbiddenAddress('192.0.2.99', ['192.0.2.99'])).toMatch(/own address/)
+    expect(forbiddenAddress('::ffff:c000:263', ['192.0.2.99'])).toMatch(/own address/)
+    expect(forbiddenAddress('2001:db8:0:0::5', ['2001:db8::5'])).toMatch(/own address/)
+    expect(forbiddenAddress('not-an-address', [])).toMatch(/not an IP address/)
   })
 
   it('CONNECT targets: host:port, [v6]:port; anything else is refused', () => {

@@ -29,24 +29,61 @@ interface Grant {
 const USER = 'toolgate'
 const CONNECT_TIMEOUT_MS = 15_000
 
+/**
+ * What the proxy never connects to, by range: Node's BlockList compares addresses as numbers, so
+ * every spelling of one (`0:0::1`, `::ffff:7f00:1` for 127.0.0.1, `::0`) matches, and an IPv4
+ * rule matches its IPv4-mapped IPv6 form too.
+ */
+const FORBIDDEN: ReadonlyArray<{ why: string; ranges: ReadonlyArray<[string, number, 'ipv4' | 'ipv6']> }> = [
+  {
+    why: 'a loopback address (grant a local service with sandbox.loopback instead)',
+    ranges: [
+      ['127.0.0.0', 8, 'ipv4'],
+      ['::1', 128, 'ipv6'],
+    ],
+  },
+  // ::/96 also holds the deprecated IPv4-compatible addresses (::127.0.0.1): never the network
+  {
+    why: 'an unspecified address',
+    ranges: [
+      ['0.0.0.0', 8, 'ipv4'],
+      ['::', 96, 'ipv6'],
+    ],
+  },
+  {
+    why: 'a link-local address (cloud metadata services live there)',
+    ranges: [
+      ['169.254.0.0', 16, 'ipv4'],
+      ['fe80::', 10, 'ipv6'],
+    ],
+  },
+  {
+    why: 'a multicast or reserved address',
+    ranges: [
+      ['224.0.0.0', 3, 'ipv4'],
+      ['ff00::', 8, 'ipv6'],
+    ],
+  },
+]
+const FORBIDDEN_LISTS = FORBIDDEN.map(({ why, ranges }) => {
+  const list = new net.BlockList()
+  for (const [prefix, bits, family] of ranges) list.addSubnet(prefix, bits, family)
+  return { why, list }
+})
+
 /** Why a destination address is never connected to (null: it may be). */
 export function forbiddenAddress(address: string, own: readonly string[] = ownAddresses()): string | null {
-  let a = address.toLowerCase()
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a)
-  if (mapped) a = mapped[1]
-  if (net.isIPv4(a)) {
-    const [x, y] = a.split('.').map(Number)
-    if (x === 127) return 'a loopback address (grant a local service with sandbox.loopback instead)'
-    if (x === 0) return 'an unspecified address'
-    if (x === 169 && y === 254) return 'a link-local address (cloud metadata services live there)'
-    if (x >= 224) return 'a multicast or reserved address'
-  } else if (net.isIPv6(a)) {
-    if (a === '::1' || a === '0:0:0:0:0:0:0:1') return 'a loopback address (grant a local service with sandbox.loopback instead)'
-    if (a === '::' || a === '0:0:0:0:0:0:0:0') return 'an unspecified address'
-    if (/^fe[89ab]/.test(a)) return 'a link-local address'
-    if (a.startsWith('ff')) return 'a multicast address'
-  } else return 'not an IP address'
-  if (own.includes(a)) return "this machine's own address (its services are not the network)"
+  // a zone (fe80::1%eth0) names the interface, not another address
+  const a = address.toLowerCase().replace(/%.*$/, '')
+  const family = net.isIPv4(a) ? 'ipv4' : net.isIPv6(a) ? 'ipv6' : null
+  if (!family) return 'not an IP address'
+  for (const { why, list } of FORBIDDEN_LISTS) if (list.check(a, family)) return why
+  const mine = new net.BlockList()
+  for (const o of own) {
+    const f = net.isIPv4(o) ? 'ipv4' : net.isIPv6(o) ? 'ipv6' : null
+    if (f) mine.addAddress(o, f)
+  }
+  if (mine.check(a, family)) return "this machine's own address (its services are not the network)"
   return null
 }
 
