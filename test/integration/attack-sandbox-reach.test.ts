@@ -1,8 +1,9 @@
 // Issue 24 point 3 from outside, the attacks the other sandbox tests leave out: a sandboxed server
 // (the attacker fixture, through a real `toolgate serve`) tries to reach Toolgate (its control
 // port written as other spellings of the loopback in its own allowlist, so the egress proxy is
-// the only way left; its data dir, owner lock and instance file, to plant its own owner) and the
-// desktop session (the abstract Unix sockets an X server and a D-Bus session bus listen on).
+// the only way left; its data dir, owner lock and instance file, to plant its own owner; the
+// backup of a client's config that `toolgate import --move` leaves next to it) and the desktop
+// session (the abstract Unix sockets an X server and a D-Bus session bus listen on).
 // Each attack is tried with `sandbox: false` too, so the test can fail.
 import fs from 'node:fs'
 import path from 'node:path'
@@ -38,6 +39,8 @@ const sessionSockets: Array<Awaited<ReturnType<typeof abstractListener>>> = []
 // the names an X server and a D-Bus session bus use (abstract sockets, Linux)
 const X11 = `/tmp/.X11-unix/X${4000 + (process.pid % 1000)}`
 const DBUS = `/tmp/dbus-toolgate${process.pid}`
+const CLAUDE_TOKEN = 'ghp_R8xk2LmQ9vT4nW7pZ3sY6aB1cD5eF0gH'
+let backup = ''
 
 beforeAll(async () => {
   assertBuilt()
@@ -58,6 +61,13 @@ beforeAll(async () => {
       open: { command: process.execPath, args: [ATTACKER], quarantined: false, sandbox: false },
     },
   })
+  // Claude Code's config holds another server's token; `import --move` leaves a backup next to it
+  writeJson(path.join(home, '.claude.json'), { mcpServers: { gh: { command: 'gh-mcp-not-installed', env: { GITHUB_TOKEN: CLAUDE_TOKEN } } } })
+  const moved = await runCli(['import', 'claude-code', '--move', '--config', configPath, '--data-dir', dataDir], { env: { HOME: home } })
+  expect(moved.code, moved.stderr).toBe(0)
+  const backups = fs.readdirSync(home).filter((f) => f.startsWith('.claude.json.toolgate-backup-'))
+  expect(backups).toHaveLength(1)
+  backup = path.join(home, backups[0])
   serve = await startServe({ configPath, dataDir, env: { HOME: home }, port })
   for (const name of ['listed', 'boxed', 'open']) await waitForServerState(serve, name, 'connected')
   mcp = await mcpOn(serve)
@@ -121,6 +131,15 @@ describe("Toolgate's data dir: no key to read, no owner to plant", () => {
     expect(list.stdout).toContain('boxed')
 
     expect(await attack('open', 'read_file', { path: path.join(dataDir, 'toolgate.lock') })).toBe(`ok: ${String(serve.child.pid)}`)
+  })
+})
+
+describe("the backup Toolgate's import --move leaves of a client's config", () => {
+  it("is hidden like the config itself: the other server's token stays out of reach (with sandbox: false it is read)", async () => {
+    expect(fs.readFileSync(backup, 'utf8')).toContain(CLAUDE_TOKEN)
+    expect(await attack('boxed', 'read_file', { path: backup })).toMatch(/^denied: ENOENT/)
+    expect(await attack('listed', 'read_file', { path: backup })).toMatch(/^denied: ENOENT/)
+    expect(await attack('open', 'read_file', { path: backup })).toContain(CLAUDE_TOKEN)
   })
 })
 

@@ -138,6 +138,37 @@ describe('bwrap sandbox (Linux)', () => {
     for (const text of Object.values(neighbours)) expect(out).toContain(text)
   })
 
+  it("copies and variants of a hidden file are hidden with it (backups, Toolgate import --move's, .env.local, the config's editor backup); look-alike names stay", () => {
+    const w = world()
+    const secrets: Record<string, string> = {
+      '.claude.json.toolgate-backup-2026-11-27T10-00-00Z': 'CLAUDE-BACKUP-SECRET',
+      '.claude.json.backup': 'CLAUDE-OWN-BACKUP-SECRET',
+      '.netrc~': 'NETRC-BACKUP-SECRET',
+      '.pgpass.bak': 'PGPASS-BACKUP-SECRET',
+      '.env.local': 'ENV-LOCAL-SECRET',
+      '.config/Code/User/mcp.json.toolgate-backup-1': 'VSCODE-BACKUP-SECRET',
+    }
+    const neighbours: Record<string, string> = { '.envrc': 'ENVRC-OK', '.netrcs': 'NETRCS-OK', '.claude.jsonx': 'CLAUDEX-OK' }
+    fs.writeFileSync(path.join(w.home, '.claude.json'), '{}')
+    for (const [rel, text] of Object.entries({ ...secrets, ...neighbours })) {
+      fs.mkdirSync(path.dirname(path.join(w.home, rel)), { recursive: true })
+      fs.writeFileSync(path.join(w.home, rel), text)
+    }
+    fs.writeFileSync(`${w.configPath}~`, '{"api_key": "CONFIG-BACKUP-KEY"}')
+    const files = [...Object.keys(secrets), ...Object.keys(neighbours)].map((rel) => `${w.home}/${rel}`)
+    const root = process.getuid?.() === 0
+    const { out } = run(
+      w,
+      [...files, `${w.configPath}~`, ...(root ? ['/etc/shadow-', '/etc/gshadow-'] : [])].map((f) => `cat '${f}' 2>/dev/null; echo`).join('; ') +
+        `; ls -A ${w.home} ${path.dirname(w.configPath)}`,
+    )
+    for (const text of [...Object.values(secrets), 'CONFIG-BACKUP-KEY']) expect(out).not.toContain(text)
+    for (const name of [...Object.keys(secrets).filter((r) => !r.includes('/')), 'mcp_config.json~']) expect(out).not.toContain(name)
+    for (const text of Object.values(neighbours)) expect(out).toContain(text)
+    // as root, the shadow files' backups too (root owns them; no capability is needed to read them)
+    if (root && fs.existsSync('/etc/shadow-')) expect(out).not.toMatch(/^root:/m)
+  })
+
   it('symlinks into hidden places lead nowhere', () => {
     const w = world()
     const { out } = run(w, `cat ${w.files}/innocent.txt; ls ${w.files}/data-link/; cat ${w.files}/data-link/instance.key; echo done`, {

@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { seatbeltProfile, sbplString } from '../../src/main/core/upstream/sandbox/seatbelt'
+import { seatbeltProfile, sbplString, variantRule } from '../../src/main/core/upstream/sandbox/seatbelt'
 import { buildPlan, cacheRoot, type PlanEnv } from '../../src/main/core/upstream/sandbox/plan'
 import type { ServerConfig } from '../../src/shared/config-schema'
 
@@ -54,8 +54,12 @@ function parse(text: string): Sx[] {
     }
     if (text[i] === '"') return { str: str() }
     if (text[i] === '#' && text[i + 1] === '"') {
-      i++
-      return { regex: str() }
+      // a regex literal is raw: its backslashes are the regex's
+      const end = text.indexOf('"', i + 2)
+      if (end < 0) throw new Error('unterminated regex')
+      const raw = text.slice(i + 2, end)
+      i = end + 1
+      return { regex: raw }
     }
     let atom = ''
     while (i < text.length && !/[\s()]/.test(text[i])) atom += text[i++]
@@ -166,10 +170,15 @@ function world() {
   return { root, home, dataDir, configPath, temp, env }
 }
 
-function profileFor(extra: Partial<ServerConfig>, mode: 'run' | 'inspect' | 'inspect-network' = 'run', proxyPort: number | null = null) {
+function profileFor(
+  extra: Partial<ServerConfig>,
+  mode: 'run' | 'inspect' | 'inspect-network' = 'run',
+  proxyPort: number | null = null,
+  runner: { hosts: string[]; loopback: number[] } | null = null,
+) {
   const w = world()
   const config = { name: 'x', command: 'node', args: ['server.js'], protocol: 'auto', enabled: true, trust: 'manual', ...extra } as ServerConfig
-  const plan = buildPlan(config, { dataDir: w.dataDir, configPath: w.configPath }, mode, w.env)
+  const plan = buildPlan(config, { dataDir: w.dataDir, configPath: w.configPath }, mode, w.env, runner)
   const own = path.join(w.temp, 'toolgate-sbx-abc')
   const text = seatbeltProfile(plan, own, { proxyPort })
   return { ...w, config, own, text, rs: rules(text) }
@@ -281,6 +290,20 @@ describe('the macOS sandbox-exec profile', () => {
     expect(allowed(profileFor({ sandbox: { network: [] } }, 'run', 41234).rs, { op: 'network-outbound', ip: 'localhost:41234' })).toBe(false)
   })
 
+  it("Inspect of an npx server: its registry through Toolgate's egress proxy and nothing else (no DNS, no loopback grant, no other host)", () => {
+    const npm = { hosts: ['registry.npmjs.org:443'], loopback: [] }
+    const p = profileFor({ command: 'npx', args: ['-y', 'some-server'], sandbox: { network: true, loopback: [5432] } }, 'inspect', 41234, npm)
+    expect(allowed(p.rs, { op: 'network-outbound', ip: 'localhost:41234' })).toBe(true)
+    expect(allowed(p.rs, { op: 'network-outbound', ip: '*:443' })).toBe(false)
+    expect(allowed(p.rs, { op: 'network-outbound', ip: 'localhost:5432' })).toBe(false)
+    expect(allowed(p.rs, { op: 'network-outbound', ip: 'localhost:8719' })).toBe(false)
+    expect(allowed(p.rs, { op: 'network-outbound', socket: '/private/var/run/mDNSResponder' })).toBe(false)
+    // a registry mirror on this machine is reached on its port, only while inspected
+    const mirror = profileFor({ command: 'npx', args: ['-y', 'some-server'] }, 'inspect', 41234, { hosts: [], loopback: [4873] })
+    expect(allowed(mirror.rs, { op: 'network-outbound', ip: 'localhost:4873' })).toBe(true)
+    expect(allowed(mirror.rs, { op: 'network-outbound', ip: 'localhost:8719' })).toBe(false)
+  })
+
   it('hides the credential files of issue 24 whether they exist or not (path rules hold through a rename or a later creation)', () => {
     const p = profileFor({})
     for (const rel of [
@@ -300,6 +323,42 @@ describe('the macOS sandbox-exec profile', () => {
       expect(allowed(p.rs, { op: 'file-read-data', path: path.join(p.home, rel) }), rel).toBe(false)
     }
     expect(allowed(p.rs, { op: 'file-read-data', path: path.join(p.home, '.gitconfig') })).toBe(true)
+  })
+
+  it("copies and variants of a hidden file are hidden with it, existing or not: backups (Toolgate's own too), locks, .env.local", () => {
+    const p = profileFor({})
+    fs.writeFileSync(path.join(p.home, '.claude.json'), '{"mcpServers":{}}')
+    const read = (file: string) => allowed(p.rs, { op: 'file-read-data', path: file })
+    for (const rel of [
+      '.claude.json.toolgate-backup-2026-11-27T10-00-00Z',
+      '.claude.json.backup',
+      '.netrc~',
+      '.pgpass.bak',
+      '.env.local',
+      '.zsh_history.LOCK',
+      'Library/Application Support/Code/User/mcp.json.toolgate-backup-1',
+    ]) {
+      expect(read(path.join(p.home, rel)), rel).toBe(false)
+    }
+    expect(read(`${p.configPath}~`)).toBe(false)
+    expect(read(`${p.configPath}.swp`)).toBe(false)
+    // names that only begin the same way stay readable
+    for (const rel of ['.envrc', '.netrcs', '.gitconfig', '.claude.jsonx']) expect(read(path.join(p.home, rel)), rel).toBe(true)
+  })
+
+  it('the variant rule escapes the regex characters of a path; a path with a quote or backslash gets none', () => {
+    const rule = variantRule('/Users/a+b (x)/.netrc')
+    expect(rule).not.toBeNull()
+    const [[kind, re]] = parse(rule ?? '') as [[string, { regex: string }]]
+    expect(kind).toBe('regex')
+    const r = new RegExp(re.regex)
+    expect(r.test('/Users/a+b (x)/.netrc.bak')).toBe(true)
+    expect(r.test('/Users/a+b (x)/.netrc~')).toBe(true)
+    expect(r.test('/Users/a+b (x)/.netrcXbak')).toBe(false)
+    expect(r.test('/Users/aab (x)/.netrc.bak')).toBe(false)
+    expect(r.test('/Users/a+b x/.netrc.bak')).toBe(false)
+    expect(variantRule('/Users/a"b/.netrc')).toBeNull()
+    expect(variantRule('/Users/a\\b/.netrc')).toBeNull()
   })
 
   it('other processes are invisible and the keychain service is unreachable', () => {

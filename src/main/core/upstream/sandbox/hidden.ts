@@ -100,6 +100,16 @@ export const HOME_SECRETS: readonly HomeSecret[] = [
   d('.gemini', `${MCP_CLIENT} (Gemini CLI; also its OAuth credentials)`),
 ]
 
+/**
+ * Whether `name` is a copy or variant of the hidden file `hidden` lying next to it, hidden with it:
+ * its name and then `.`, `~` or `-`. An editor's backup (`.netrc~`, `.pgpass.bak`), a tool's
+ * (`.claude.json.backup`, Toolgate's own `<file>.toolgate-backup-<time>` of `import --move`), a
+ * lock or temp file, `.env.local`, `/etc/shadow-`: the same secrets under another name.
+ */
+export function isVariantName(name: string, hidden: string): boolean {
+  return name.length > hidden.length && name.startsWith(hidden) && /^[.~-]/.test(name.slice(hidden.length))
+}
+
 /** One hidden path, absolute. */
 export interface HiddenPath {
   path: string

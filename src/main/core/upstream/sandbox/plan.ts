@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { ServerConfig } from '../../../../shared/config-schema'
 import { parseEgressRules, type EgressRule } from '../../../../shared/egress'
-import { hiddenPaths, type HiddenPath } from './hidden'
+import { hiddenPaths, isVariantName, type HiddenPath } from './hidden'
 
 /**
  * run: the server's own permissions; inspect: nothing writable but temp and caches, no network but
@@ -208,7 +208,8 @@ export function buildPlan(
       )
     }
   })
-  const hiddenAll = hiddenPaths({ homes: env.homes, dataDir: ctx.dataDir, configPath: ctx.configPath, uid: env.uid, platform: env.platform })
+  const named = hiddenPaths({ homes: env.homes, dataDir: ctx.dataDir, configPath: ctx.configPath, uid: env.uid, platform: env.platform })
+  const hiddenAll = [...named, ...variantsOf(named, real)]
   const toolgateOwn = [real(path.resolve(ctx.dataDir)), real(path.resolve(ctx.configPath))]
   const kindOf = new Map<string, HiddenPath['kind']>()
   for (const h of hiddenAll) {
@@ -349,6 +350,28 @@ export function buildPlan(
     home: env.home,
     ...(cwd ? { cwd } : {}),
   }
+}
+
+/**
+ * The existing copies and variants of the hidden files (isVariantName), next to each file as
+ * written and next to where it leads: hidden like the file itself. Those created later are left
+ * out too on Linux (a re-created folder shows what was there at the start) and by a path rule on
+ * macOS (seatbelt.ts).
+ */
+function variantsOf(hidden: readonly HiddenPath[], real: (p: string) => string): HiddenPath[] {
+  const names = new Map<string, string[]>()
+  const out: HiddenPath[] = []
+  for (const h of hidden) {
+    if (h.kind !== 'file') continue
+    for (const file of new Set([h.path, real(h.path)])) {
+      const folder = path.dirname(file)
+      const base = path.basename(file)
+      let list = names.get(folder)
+      if (!list) names.set(folder, (list = readdir(folder)))
+      for (const n of list) if (isVariantName(n, base)) out.push({ path: path.join(folder, n), kind: 'file' })
+    }
+  }
+  return out
 }
 
 /** The port of the live Toolgate owning this data dir (its instance.json), if any. */

@@ -20,6 +20,17 @@ const subpath = (p: string): string => `(subpath ${sbplString(p)})`
 const literal = (p: string): string => `(literal ${sbplString(p)})`
 
 /**
+ * A path rule for the copies and variants of a hidden file (hidden.ts, isVariantName): its path
+ * and then `.`, `~` or `-`, existing or not. An SBPL regex literal (`#"…"`) is raw: the path's
+ * regex characters are escaped with a backslash; a path with a quote, a backslash or a control character gets
+ * no such rule (its existing variants are still denied one by one).
+ */
+export function variantRule(p: string): string | null {
+  if (/["\\\u0000-\u001f\u007f]/.test(p)) return null
+  return `(regex #"^${p.replace(/[.*+?^${}()|[\]]/g, '\\$&')}[.~-]")`
+}
+
+/**
  * `tmpDir`: the server's private temp dir (canonical path; it also gets TMPDIR); `proxyPort`:
  * Toolgate's egress proxy, the one way out of a server with an allowlist.
  */
@@ -38,8 +49,11 @@ export function seatbeltProfile(plan: SandboxPlan, tmpDir: string, opts: { proxy
     else rules.push(`(allow file-read* ${subpath(m.source)})`, `(deny file-write* ${subpath(m.source)})`)
   }
   for (const m of plan.mounts) if (!insideHidden(m.source)) mount(m)
-  if (plan.secrets.length)
-    rules.push(`(deny file-read* file-write* ${plan.secrets.map((h) => (h.kind === 'dir' ? subpath(h.path) : literal(h.path))).join(' ')})`)
+  if (plan.secrets.length) {
+    const variants = plan.secrets.filter((h) => h.kind === 'file').map((h) => variantRule(h.path))
+    const all = [...plan.secrets.map((h) => (h.kind === 'dir' ? subpath(h.path) : literal(h.path))), ...variants.filter((r): r is string => r !== null)]
+    rules.push(`(deny file-read* file-write* ${all.join(' ')})`)
+  }
   for (const m of plan.mounts) if (insideHidden(m.source)) mount(m)
   rules.push('(deny network-outbound (remote unix-socket))', `(allow network-outbound (remote unix-socket (path-literal ${sbplString(DNS_SOCKET)})))`)
   // none, and an allowlist: no network but the proxy (not even DNS: the proxy resolves names)
