@@ -11,4 +11,10 @@ export interface ToolDefinition {
   outputSchema?: Record<string, unknown>
   /** as listed; the hints are read with strict equality (a string "false" is not false) */
   annotations?: ToolAnnotations
+  /**
+   * `_meta.ui` of an MCP App tool (its `resourceUri` is the App's `ui://` resource; the older
+   * `_meta["ui/resourceUri"]` is read into it): kept, approved with the rest, and shown to hosts
+   * in the direct view (issue 27)
+   */
+  ui?: Record<string, unknown>
 }

@@ -69,6 +69,7 @@ where(program.command('serve'))
 where(program.command('stdio'))
   .description('MCP over stdio for Claude Desktop / Cursor (bridges to a running Toolgate, else runs embedded)')
   .option('--agent <name>', 'restrict this connection to an agent from the config')
+  .option('--direct', 'the direct view: list every callable tool as its own tool <server>__<tool> too (MCP Apps need it)')
   .action((o) => stdio(o))
 
 where(program.command('open'))

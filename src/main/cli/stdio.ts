@@ -45,7 +45,7 @@ async function reachOwner(o: { configPath: string; dataDir: string; configKey: s
   )
 }
 
-export async function stdio(o: { config?: string; dataDir?: string; agent?: string }): Promise<void> {
+export async function stdio(o: { config?: string; dataDir?: string; agent?: string; direct?: boolean }): Promise<void> {
   const dataDir = resolveDataDir(o.dataDir)
   const configPath = resolveConfigPath(dataDir, o.config)
   // A mistake inside a server entry must not cost the client every tool: that entry is left out
@@ -66,7 +66,7 @@ export async function stdio(o: { config?: string; dataDir?: string; agent?: stri
     const scope = core.scopeForAgent(o.agent)
     const transport = new LineStdioTransport()
     const handle = serveAgentStdio(
-      () => createAgentServer(core.agentDeps, scope, `stdio:${process.pid}`),
+      () => createAgentServer(core.agentDeps, scope, `stdio:${process.pid}`, o.direct ? 'direct' : 'meta'),
       transport,
       (e) => core.logger.debug({ err: e.message }, 'stdio MCP'),
       { deps: core.agentDeps, scope },
@@ -88,16 +88,18 @@ export async function stdio(o: { config?: string; dataDir?: string; agent?: stri
     await owned?.stop()
   }
   onShutdown(stopOwned)
+  // the direct view is the owner's /mcp/direct
+  const view = (t: Target): Target => (o.direct ? { ...t, mcpUrl: `${t.mcpUrl}/direct` } : t)
   await runBridge({
-    first: first.target,
+    first: view(first.target),
     agent: o.agent,
     dataDir,
     reconnect: async () => {
       const next = await reachOwner(where)
-      if ('target' in next) return next.target
+      if ('target' in next) return view(next.target)
       owned = next.core
       next.core.logger.info({ pid: process.pid }, 'took over the data dir from an owner that went away')
-      return { mcpUrl: `${next.core.url}/mcp`, key: next.core.instanceKey, pid: process.pid }
+      return view({ mcpUrl: `${next.core.url}/mcp`, key: next.core.instanceKey, pid: process.pid })
     },
     onClose: stopOwned,
   })

@@ -368,11 +368,19 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
         agentDeps,
       )
+      // the direct view (issue 27): the same endpoint, its servers listing every callable tool too
+      const mcpDirect = new McpEndpoint(
+        (scope, principal) => createAgentServer(agentDeps, scope, principal, 'direct'),
+        scopeFor,
+        () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
+        agentDeps,
+      )
       const httpOptions: HttpOptions = {
         host,
         port,
         api,
         mcp,
+        mcpDirect,
         apiKeys: () => [adminKey.key, instanceKey],
         agentToken: (presented) => tokens.authenticate(presented),
         createAgentToken,

@@ -42,6 +42,10 @@ import type { CallConfirmations } from '../requests/confirmations'
 import { completePromptArgument, registerPromptHandlers } from './prompts'
 import { completeTemplateArgument, registerResourceHandlers } from './resources'
 import { registerSubscribeHandlers } from './resource-subscribe'
+import { directTools, resolveDirect } from './direct-view'
+
+/** What tools/list offers: Toolgate's own tools (meta), or those and every callable upstream tool (direct, issue 27). */
+export type AgentView = 'meta' | 'direct'
 
 export interface AgentDeps extends ServerOpsDeps {
   catalog: Catalog
@@ -128,7 +132,7 @@ function clientName(server: Server, ctx: ServerContext): string | null {
  * `principal`: the credential this server answers (HTTP: the admin key as an agent, or one agent
  * token; stdio: the process): a question asked in the client is bound to it.
  */
-export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'local'): Server {
+export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'local', view: AgentView = 'meta'): Server {
   const server = new Server(
     { name: 'toolgate', version: VERSION },
     {
@@ -139,7 +143,8 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
         completions: {},
       },
       // scoped to the credential: a 2026-07-28 client may keep it, but only for this credential
-      cacheHints: { 'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'private' } },
+      // (the direct view lists upstream tools, which change with every approval, lock and list: not to be kept)
+      cacheHints: { 'tools/list': { ttlMs: view === 'direct' ? 0 : TOOLS_LIST_TTL_MS, cacheScope: 'private' } },
       // a requestState that Toolgate did not sign, or that expired, never reaches a handler (-32602)
       ...(deps.askCodec ? { requestState: { verify: deps.askCodec.verify } } : {}),
     },
@@ -160,12 +165,23 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
 
   server.setRequestHandler('tools/list', async () => {
     if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
-    return { tools: [...agentTools(scope)] }
+    return { tools: view === 'direct' ? [...agentTools(scope), ...directTools(deps.catalog, scope)] : [...agentTools(scope)] }
   })
 
   server.setRequestHandler('tools/call', async (req, ctx): Promise<CallToolResult | InputRequiredResult> => {
-    const { name } = req.params
-    const args: unknown = req.params.arguments ?? {}
+    let { name } = req.params
+    let args: unknown = req.params.arguments ?? {}
+    // the direct view: an upstream tool by its own name becomes the call_tool_* call of it (same gate, confirmation, activity)
+    if (view === 'direct' && scope.active() && !agentToolNames(scope).has(name)) {
+      const direct = resolveDirect(deps.catalog, scope, name)
+      if ('error' in direct) return errorResult(direct.error)
+      if (!scope.allows(direct.entry)) {
+        const gate = resolveTool(deps.catalog, scope, direct.entry.id)
+        return errorResult(gate.ok ? `${direct.entry.id} is not in scope for agent "${scope.agent}".` : gate.message)
+      }
+      args = { name: direct.entry.id, args }
+      name = `call_tool_${direct.entry.variant}`
+    }
     // the agent of this session and the client name it gave (initialize, or this request's envelope)
     const who = (): Who => ({ agent: scope.agent, client: clientName(server, ctx) })
     const extra = ctx.mcpReq

@@ -273,6 +273,7 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
           ...(a.title ? { title: a.title } : {}),
           ...(a.outputSchema ? { outputSchema: a.outputSchema } : {}),
           ...(a.annotations ? { annotations: a.annotations as ToolAnnotations } : {}),
+          ...(a.ui ? { ui: a.ui } : {}),
         }
         push(def, a.hash, a)
       }

@@ -27,6 +27,7 @@ function record(def: ToolDefinition, hash: string): ApprovedTool {
     ...(def.title ? { title: def.title } : {}),
     ...(def.outputSchema ? { outputSchema: def.outputSchema } : {}),
     ...(def.annotations ? { annotations: def.annotations } : {}),
+    ...(def.ui ? { ui: def.ui } : {}),
     approved_at: new Date().toISOString(),
   }
 }

@@ -24,6 +24,7 @@ export interface HashableTool {
   inputSchema?: Record<string, unknown>
   outputSchema?: Record<string, unknown>
   annotations?: Record<string, unknown>
+  ui?: Record<string, unknown>
 }
 
 /**
@@ -38,6 +39,8 @@ export function toolHash(t: HashableTool): string {
   if (t.title) parts.title = t.title
   if (t.outputSchema) parts.outputSchema = t.outputSchema
   if (t.annotations && Object.keys(t.annotations).length > 0) parts.annotations = t.annotations
+  // an App's UI (issue 27): only when present, so every other tool keeps the hash it had
+  if (t.ui && Object.keys(t.ui).length > 0) parts.ui = t.ui
   const hash = sha256(canonicalJson(parts))
   hashes.set(t, hash)
   return hash

@@ -23,6 +23,8 @@ export interface HttpOptions {
   /** the Api recording decisions as made from `origin` */
   apiFor?(origin: DecisionOrigin): Api
   mcp: McpEndpoint
+  /** POST /mcp/direct: the direct view (every callable tool as its own tool; issue 27) */
+  mcpDirect?: McpEndpoint
   apiKeys: () => string[]
   /** the agent (and token id) a presented token belongs to */
   agentToken: (presented: string) => { agent: string; tokenId: string } | null
@@ -99,7 +101,8 @@ export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
       if (req.method !== 'GET') return sendJson(res, 405, { error: { code: 'method_not_allowed', message: 'the sign-in callback is GET only' } })
       return sendCallbackPage(res, await o.oauthCallback(url.searchParams))
     }
-    const isMcp = url.pathname === '/mcp'
+    const isDirect = url.pathname === '/mcp/direct' && o.mcpDirect !== undefined
+    const isMcp = url.pathname === '/mcp' || isDirect
     const isApi = url.pathname === '/api/v1' || url.pathname.startsWith('/api/v1/')
     if (!isMcp && !isApi) {
       if (req.method !== 'GET' && req.method !== 'HEAD')
@@ -126,7 +129,7 @@ export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
       if (isMcp && e instanceof ApiError && e.code === 'invalid_json') return rpcError(res, 400, -32700, `Parse error: ${e.message}`)
       throw e
     }
-    if (isMcp) return o.mcp.handle(req, res, principal, body)
+    if (isMcp) return (isDirect && o.mcpDirect ? o.mcpDirect : o.mcp).handle(req, res, principal, body)
     if (principal.kind !== 'admin') throw new ApiError('forbidden', 'agent tokens may use /mcp only; the control API needs the admin key', 403)
     return handleControl(o.apiFor ? o.apiFor(originOf(req)) : o.api, o, req, res, url, body)
   }

@@ -10,6 +10,8 @@ export const ApprovedToolSchema = z.object({
   inputSchema: z.record(z.string(), z.unknown()),
   outputSchema: z.record(z.string(), z.unknown()).optional(),
   annotations: z.record(z.string(), z.unknown()).optional(),
+  /** an MCP App tool's _meta.ui (issue 27) */
+  ui: z.record(z.string(), z.unknown()).optional(),
   approved_at: z.string().optional(),
 })
 export type ApprovedTool = z.infer<typeof ApprovedToolSchema>

@@ -75,6 +75,19 @@ function truncate(text: string, max: number): string {
   return `${cut}…`
 }
 
+/** The largest `_meta.ui` kept (JSON bytes); a bigger one is dropped (the tool then has no App). */
+const MAX_UI_BYTES = 4096
+
+/** An MCP App tool's `_meta.ui` (with the older `_meta["ui/resourceUri"]` read into it), when it is a small object. */
+function appUi(meta: unknown): Record<string, unknown> | undefined {
+  if (!isPlainObject(meta)) return undefined
+  const ui: Record<string, unknown> = isPlainObject(meta.ui) ? { ...meta.ui } : {}
+  const legacy = meta['ui/resourceUri']
+  if (typeof ui.resourceUri !== 'string' && typeof legacy === 'string') ui.resourceUri = legacy
+  if (Object.keys(ui).length === 0 || JSON.stringify(ui).length > MAX_UI_BYTES) return undefined
+  return ui
+}
+
 /** Validate and cap a raw tool list. Pure: exported for unit tests. */
 export function sanitizeTools(raw: readonly unknown[], limits: UpstreamLimits, moreNotFetched = false): ToolListing {
   const warnings: string[] = []
@@ -124,6 +137,8 @@ export function sanitizeTools(raw: readonly unknown[], limits: UpstreamLimits, m
       if (capped !== item.annotations) cappedAnnotations++
       tool.annotations = capped
     }
+    const ui = appUi(item._meta)
+    if (ui) tool.ui = ui
     if (typeof item.title === 'string') {
       const max = limits.maxTitleChars ?? DEFAULT_MAX_TITLE_CHARS
       tool.title = item.title.length > max ? truncate(item.title, max) : item.title

@@ -1,0 +1,87 @@
+// The direct view (issue 27 point 5, CONTRACT §8): `POST /mcp/direct` and `toolgate stdio
+// --direct` list, next to Toolgate's own tools, every callable tool in the agent's scope as a tool
+// of its own, `<server>__<tool>` (agent-names.ts), with its approved definition and annotations and
+// `_meta["toolgate/id"] = "server:tool"`. A tool with `_meta.ui` (an MCP App) keeps it, its
+// `ui://` resource URI rewritten to the one that reads back through Toolgate. A call by such a
+// name, or by a tool's original name (what an App calls its own tool by, when one tool in scope
+// has it), becomes the call_tool_* call of that tool: the same gate, confirmation and activity.
+import type { Tool } from '@modelcontextprotocol/server'
+import { toAgentUri } from '../../../shared/resource-uri'
+import type { Catalog, CatalogEntry, CatalogSnapshot } from '../catalog/catalog'
+import { agentNames } from '../catalog/agent-names'
+import { TOOLGATE_ID_KEY } from './prompts'
+import type { Scope } from './scope'
+
+interface Names {
+  byId: Map<string, string>
+  byName: Map<string, string>
+}
+
+/** The agent-visible names of every known tool, once per catalog snapshot. */
+const namesOf = new WeakMap<CatalogSnapshot, Names>()
+
+function names(snapshot: CatalogSnapshot): Names {
+  let n = namesOf.get(snapshot)
+  if (!n) {
+    const byId = agentNames([...snapshot.byId.values()].map((e) => ({ id: e.id, server: e.server, name: e.name })))
+    n = { byId, byName: new Map([...byId].map(([id, name]) => [name, id])) }
+    namesOf.set(snapshot, n)
+  }
+  return n
+}
+
+/** A tool an agent may call through the direct view: callable, surfaced, in its scope (servers and call variant). */
+function offered(e: CatalogEntry, scope: Scope): boolean {
+  return e.status === 'callable' && !e.hidden && scope.allows(e)
+}
+
+/** `_meta.ui` of an App tool, its resourceUri naming Toolgate's URI (also under the older "ui/resourceUri" key). */
+function uiMeta(e: CatalogEntry): Record<string, unknown> {
+  const ui = e.def.ui
+  if (!ui) return {}
+  const original = typeof ui.resourceUri === 'string' ? ui.resourceUri : undefined
+  const rewritten = original === undefined ? undefined : (toAgentUri(e.server, original) ?? original)
+  return { ui: { ...ui, ...(rewritten !== undefined ? { resourceUri: rewritten } : {}) }, ...(rewritten !== undefined ? { 'ui/resourceUri': rewritten } : {}) }
+}
+
+/** The upstream tools of the direct view, in catalog order. */
+export function directTools(catalog: Catalog, scope: Scope): Tool[] {
+  const snapshot = catalog.snapshot()
+  const n = names(snapshot)
+  const out: Tool[] = []
+  for (const list of snapshot.byServer.values()) {
+    for (const e of list) {
+      if (!offered(e, scope)) continue
+      out.push({
+        name: n.byId.get(e.id) ?? e.id,
+        ...(e.def.title ? { title: e.def.title } : {}),
+        description: e.def.description,
+        inputSchema: e.def.inputSchema as Tool['inputSchema'],
+        ...(e.def.outputSchema ? { outputSchema: e.def.outputSchema as Tool['outputSchema'] } : {}),
+        ...(e.def.annotations ? { annotations: { ...e.def.annotations } } : {}),
+        _meta: { [TOOLGATE_ID_KEY]: e.id, ...uiMeta(e) },
+      })
+    }
+  }
+  return out
+}
+
+/**
+ * The tool a direct call names: its agent-visible name, or the original name of exactly one tool
+ * the agent may call (an App calls its tool by that). Else a sentence saying why not.
+ */
+export function resolveDirect(catalog: Catalog, scope: Scope, name: string): { entry: CatalogEntry } | { error: string } {
+  const snapshot = catalog.snapshot()
+  const id = names(snapshot).byName.get(name)
+  const byAgentName = id === undefined ? undefined : snapshot.byId.get(id)
+  // the gate (call_tool_*) decides about a named tool, also a locked one: it says why
+  if (byAgentName) return { entry: byAgentName }
+  const matches: CatalogEntry[] = []
+  for (const list of snapshot.byServer.values()) for (const e of list) if (e.name === name && offered(e, scope)) matches.push(e)
+  if (matches.length === 1) return { entry: matches[0] }
+  if (matches.length > 1)
+    return {
+      error: `tool name "${name}" is ambiguous: ${matches.map((e) => names(snapshot).byId.get(e.id) ?? e.id).join(', ')} have it; call one of these names.`,
+    }
+  return { error: `unknown tool "${name}"; tools/list names the tools you can call (Toolgate's own and <server>__<tool>).` }
+}
