@@ -10,7 +10,8 @@ import { toAgentUri } from '../../../shared/resource-uri'
 import type { Catalog, CatalogEntry, CatalogSnapshot } from '../catalog/catalog'
 import { agentNames } from '../catalog/agent-names'
 import { TOOLGATE_ID_KEY } from './prompts'
-import type { Scope } from './scope'
+import type { Scope } from '../access/scope'
+import { entryAccess } from '../access/decide'
 
 interface Names {
   byId: Map<string, string>
@@ -30,9 +31,9 @@ function names(snapshot: CatalogSnapshot): Names {
   return n
 }
 
-/** A tool an agent may call through the direct view: callable, surfaced, in its scope (servers and call variant). */
-function offered(e: CatalogEntry, scope: Scope): boolean {
-  return e.status === 'callable' && !e.hidden && scope.allows(e)
+/** A tool an agent may call through the direct view: what the one access decision calls callable for it. */
+function offered(catalog: Catalog, e: CatalogEntry, scope: Scope): boolean {
+  return !e.hidden && entryAccess(catalog, scope, e).kind === 'callable'
 }
 
 /** `_meta.ui` of an App tool, its resourceUri naming Toolgate's URI (also under the older "ui/resourceUri" key). */
@@ -51,7 +52,7 @@ export function directTools(catalog: Catalog, scope: Scope): Tool[] {
   const out: Tool[] = []
   for (const list of snapshot.byServer.values()) {
     for (const e of list) {
-      if (!offered(e, scope)) continue
+      if (!offered(catalog, e, scope)) continue
       out.push({
         name: n.byId.get(e.id) ?? e.id,
         ...(e.def.title ? { title: e.def.title } : {}),
@@ -77,7 +78,7 @@ export function resolveDirect(catalog: Catalog, scope: Scope, name: string): { e
   // the gate (call_tool_*) decides about a named tool, also a locked one: it says why
   if (byAgentName) return { entry: byAgentName }
   const matches: CatalogEntry[] = []
-  for (const list of snapshot.byServer.values()) for (const e of list) if (e.name === name && offered(e, scope)) matches.push(e)
+  for (const list of snapshot.byServer.values()) for (const e of list) if (e.name === name && offered(catalog, e, scope)) matches.push(e)
   if (matches.length === 1) return { entry: matches[0] }
   if (matches.length > 1)
     return {
