@@ -43,6 +43,7 @@ import { completePromptArgument, registerPromptHandlers } from './prompts'
 import { completeTemplateArgument, registerResourceHandlers } from './resources'
 import { registerSubscribeHandlers } from './resource-subscribe'
 import { directTools, resolveDirect } from './direct-view'
+import { directResourceUri } from './direct-resources'
 
 /** What tools/list offers: Toolgate's own tools (meta), or those and every callable upstream tool (direct, issue 27). */
 export type AgentView = 'meta' | 'direct'
@@ -153,13 +154,16 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
   // The scope is live: an agent narrowed or removed in the config is refused from its next request.
   const gone = (): string => `agent "${scope.agent}" is no longer configured in Toolgate; ask the user (or operator) to add it back to "agents" in the config.`
 
-  registerPromptHandlers(server, deps, scope, gone)
-  registerResourceHandlers(server, deps, scope, gone)
-  registerSubscribeHandlers(server, deps, scope, gone)
+  // the direct view also takes a prompt's and a resource's own name on its server, where one server in reach has it
+  const direct = view === 'direct'
+  const resolveUri = direct ? (uri: string, signal?: AbortSignal) => directResourceUri(deps, scope, uri, signal) : undefined
+  registerPromptHandlers(server, deps, scope, gone, direct)
+  registerResourceHandlers(server, deps, scope, gone, resolveUri)
+  registerSubscribeHandlers(server, deps, scope, gone, resolveUri)
   server.setRequestHandler('completion/complete', async (req, ctx) => {
     if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
     const { ref } = req.params
-    if (ref.type === 'ref/prompt') return (await completePromptArgument(deps, scope, { ...req.params, ref }, ctx.mcpReq.signal)) as never
+    if (ref.type === 'ref/prompt') return (await completePromptArgument(deps, scope, { ...req.params, ref }, ctx.mcpReq.signal, direct)) as never
     return (await completeTemplateArgument(deps, scope, { ...req.params, ref }, ctx.mcpReq.signal)) as never
   })
 

@@ -43,8 +43,25 @@ export function relayError(e: unknown): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InternalError, (e as Error).message)
 }
 
+/**
+ * The direct view (issue 27): a prompt named by its server's own name, when exactly one prompt the
+ * agent may get has that name (a client that knows its server's prompts, as an App knows its
+ * tools); its agent-visible name, or the name as it came (then unknown), else.
+ */
+function directPromptName(catalog: Catalog, scope: Scope, name: string): string {
+  if (catalog.prompts.byAgentName(name)) return name
+  const matches = agentPrompts(catalog, scope).filter((e) => e.name === name)
+  if (matches.length > 1)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `prompt name "${name}" is ambiguous: ${matches.map((e) => catalog.prompts.agentName(e.id) ?? e.id).join(', ')} have it; get one of these names.`,
+    )
+  return matches.length === 1 ? (catalog.prompts.agentName(matches[0].id) ?? name) : name
+}
+
 /** The prompt an agent named, if it may read it; else a protocol error that says why (nothing about a prompt out of its scope). */
-function gatePrompt(catalog: Catalog, scope: Scope, name: string): PromptEntry {
+function gatePrompt(catalog: Catalog, scope: Scope, asked: string, direct: boolean): PromptEntry {
+  const name = direct ? directPromptName(catalog, scope, asked) : asked
   const a = decidePrompt(catalog, scope, name)
   if (a.kind === 'unknown' || a.kind === 'out_of_scope') {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown prompt "${name}"; prompts/list names the prompts you can get.`)
@@ -64,7 +81,8 @@ function upstreamOf(manager: UpstreamManager, server: string): NonNullable<Retur
   return up
 }
 
-export function registerPromptHandlers(server: Server, deps: PromptDeps, scope: Scope, gone: () => string): void {
+/** `direct`: the direct view, where a prompt may also be named by its server's own name (directPromptName). */
+export function registerPromptHandlers(server: Server, deps: PromptDeps, scope: Scope, gone: () => string, direct = false): void {
   const { catalog, manager } = deps
   const active = (): void => {
     if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
@@ -85,7 +103,7 @@ export function registerPromptHandlers(server: Server, deps: PromptDeps, scope: 
 
   server.setRequestHandler('prompts/get', async (req, ctx) => {
     active()
-    const e = gatePrompt(catalog, scope, req.params.name)
+    const e = gatePrompt(catalog, scope, req.params.name, direct)
     const args = req.params.arguments ?? {}
     const up = upstreamOf(manager, e.server)
     let result: Record<string, unknown>
@@ -121,8 +139,9 @@ export async function completePromptArgument(
   scope: Scope,
   params: { ref: { name: string }; argument: unknown; context?: unknown },
   signal: AbortSignal,
+  direct = false,
 ): Promise<Record<string, unknown>> {
-  const e = gatePrompt(deps.catalog, scope, params.ref.name)
+  const e = gatePrompt(deps.catalog, scope, params.ref.name, direct)
   const up = upstreamOf(deps.manager, e.server)
   if (!up.capabilities?.completions) return { completion: { values: [], total: 0, hasMore: false } }
   try {

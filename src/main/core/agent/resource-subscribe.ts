@@ -6,7 +6,7 @@
 // (once per URI however many agents want it) under its own URI for as long as someone listens.
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server'
 import { toAgentUri } from '../../../shared/resource-uri'
-import { gateResource, type ResourceDeps } from './resources'
+import { gateResource, type AgentUriResolver, type ResourceDeps } from './resources'
 import type { Scope } from '../access/scope'
 
 /** Subscribes an agent to one of its URIs; `hear` gets the agent's URI on each change. Throws the gate's error. */
@@ -19,7 +19,13 @@ export function subscribeAgent(deps: ResourceDeps, scope: Scope, agentUri: strin
 }
 
 /** resources/subscribe and resources/unsubscribe of a 2025 session; its subscriptions end with the session. */
-export function registerSubscribeHandlers(server: Server, deps: ResourceDeps, scope: Scope, gone: () => string): void {
+export function registerSubscribeHandlers(
+  server: Server,
+  deps: ResourceDeps,
+  scope: Scope,
+  gone: () => string,
+  resolve: AgentUriResolver = async (uri) => uri,
+): void {
   const held = new Map<string, () => void>()
   const previous = server.onclose
   server.onclose = () => {
@@ -31,9 +37,11 @@ export function registerSubscribeHandlers(server: Server, deps: ResourceDeps, sc
     if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
     const uri = req.params.uri
     if (held.has(uri)) return {}
+    const gated = await resolve(uri)
+    // a server's own URI (the direct view) is told back as the agent subscribed it
     held.set(
       uri,
-      subscribeAgent(deps, scope, uri, (changed) => void server.sendResourceUpdated({ uri: changed }).catch(() => {})),
+      subscribeAgent(deps, scope, gated, (changed) => void server.sendResourceUpdated({ uri: gated === uri ? changed : uri }).catch(() => {})),
     )
     return {}
   })

@@ -72,7 +72,7 @@ export function gateResource(deps: ResourceDeps, scope: Scope, agentUri: string)
 }
 
 /** The running, unlocked servers in the agent's scope that offer resources. */
-function resourceServers(deps: ResourceDeps, scope: Scope): Array<{ name: string; up: Upstream }> {
+export function readableResourceServers(deps: ResourceDeps, scope: Scope): Array<{ name: string; up: Upstream }> {
   const out: Array<{ name: string; up: Upstream }> = []
   for (const s of deps.catalog.currentConfig.servers) {
     if (decideServer(deps.catalog, scope, s.name, 'read').kind !== 'open') continue
@@ -132,7 +132,7 @@ export async function serverResources(
 async function gather(deps: ResourceDeps, scope: Scope, signal: AbortSignal, which: 'resources' | 'templates'): Promise<Record<string, unknown>[]> {
   const timeoutMs = Math.min(deps.catalog.currentConfig.call_timeout_ms, LIST_TIMEOUT_MAX_MS)
   const lists = await Promise.all(
-    resourceServers(deps, scope).map(async ({ name, up }) => {
+    readableResourceServers(deps, scope).map(async ({ name, up }) => {
       try {
         const got = await serverResources(up, timeoutMs, signal)
         return which === 'resources' ? got.resources : got.templates
@@ -146,7 +146,16 @@ async function gather(deps: ResourceDeps, scope: Scope, signal: AbortSignal, whi
   return lists.flat().map(({ original, ...rest }) => (void original, rest))
 }
 
-export function registerResourceHandlers(server: Server, deps: ResourceDeps, scope: Scope, gone: () => string): void {
+/** How a URI an agent sent becomes the URI the gate reads (the direct view also takes a server's own URI: direct-resources.ts). */
+export type AgentUriResolver = (uri: string, signal?: AbortSignal) => Promise<string>
+
+export function registerResourceHandlers(
+  server: Server,
+  deps: ResourceDeps,
+  scope: Scope,
+  gone: () => string,
+  resolve: AgentUriResolver = async (uri) => uri,
+): void {
   const active = (): void => {
     if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
   }
@@ -160,7 +169,7 @@ export function registerResourceHandlers(server: Server, deps: ResourceDeps, sco
   })
   server.setRequestHandler('resources/read', async (req, ctx) => {
     active()
-    const g = gateResource(deps, scope, req.params.uri)
+    const g = gateResource(deps, scope, await resolve(req.params.uri, ctx.mcpReq.signal))
     let result: Record<string, unknown>
     try {
       result = await g.up.relay(

@@ -1,0 +1,49 @@
+// The direct view's resources (issue 27): a client of the direct view may name a resource by its
+// server's own URI (as a client that knows its server does, or an App its own resources) where the
+// agent may read exactly one server that offers it: the one server in the agent's reach that lists
+// that URI, or, when none lists it, the one whose template matches it. The URI is then the
+// Toolgate URI of that server's resource and passes the resource gate like any other; two servers
+// that offer it answer that the URI is ambiguous, naming Toolgate's URIs for both. A Toolgate URI
+// is never looked up: it names its server already.
+import { ProtocolError, ProtocolErrorCode, UriTemplate } from '@modelcontextprotocol/server'
+import { fromAgentUri, toAgentUri } from '../../../shared/resource-uri'
+import { readableResourceServers, serverResources, type ResourceDeps } from './resources'
+import type { Scope } from '../access/scope'
+
+/** The longest one server may take to list its resources for a lookup. */
+const LOOKUP_TIMEOUT_MAX_MS = 10_000
+
+function matches(template: string, uri: string): boolean {
+  try {
+    return new UriTemplate(template).match(uri) !== null
+  } catch {
+    return false
+  }
+}
+
+/** The Toolgate URI for a URI a direct-view client sent: itself when it is one, or when no server the agent may read offers it (the gate then answers). */
+export async function directResourceUri(deps: ResourceDeps, scope: Scope, uri: string, signal?: AbortSignal): Promise<string> {
+  if (typeof uri !== 'string' || fromAgentUri(uri)) return uri
+  const timeoutMs = Math.min(deps.catalog.currentConfig.call_timeout_ms, LOOKUP_TIMEOUT_MAX_MS)
+  const offers = await Promise.all(
+    readableResourceServers(deps, scope).map(async ({ name, up }) => {
+      try {
+        const got = await serverResources(up, timeoutMs, signal)
+        return { name, listed: got.resources.some((r) => r.original === uri), template: got.templates.some((t) => matches(t.original, uri)) }
+      } catch (e) {
+        deps.logger.warn({ server: name, err: (e as Error).message }, 'resources of a server could not be listed to find a URI')
+        return { name, listed: false, template: false }
+      }
+    }),
+  )
+  const listed = offers.filter((o) => o.listed)
+  const found = listed.length > 0 ? listed : offers.filter((o) => o.template)
+  if (found.length > 1) {
+    const names = found.map((o) => toAgentUri(o.name, uri) ?? o.name)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `resource "${uri}" is ambiguous: ${names.join(' and ')} name it on different servers; use one of these URIs.`,
+    )
+  }
+  return found.length === 1 ? (toAgentUri(found[0].name, uri) ?? uri) : uri
+}
