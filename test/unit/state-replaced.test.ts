@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { StateStore } from '../../src/main/core/state/store'
+import { StateStore, lastGoodPath } from '../../src/main/core/state/store'
 import type { State } from '../../src/main/core/state/schema'
 import { tmpDir } from '../helpers/catalog-fixture'
 
@@ -95,6 +95,32 @@ describe('what Toolgate leaves itself loads as it is', () => {
     const store = new StateStore(file)
     expect(store.warning).toBeNull()
     expect(store.current.tools['gh:create_issue']?.approved?.hash).toBe('h3')
+  })
+
+  it('state.json one write ahead with a decision less (a crash between the two writes of an Enable): taken as it is', async () => {
+    const file = await decided()
+    const backup = lastGoodPath(file)
+    const before = fs.readFileSync(backup, 'utf8')
+    const store = new StateStore(file)
+    await store.update((s) => delete s.tools['gh:delete_repo'].user_disabled)
+    fs.writeFileSync(backup, before) // the kill came after state.json was written, before its last good copy
+    const again = new StateStore(file)
+    expect(again.warning).toBeNull()
+    expect(again.current.tools['gh:delete_repo']?.user_disabled).toBeUndefined()
+    expect(again.current.tools['gh:list_repos']?.approved?.hash).toBe('h1')
+  })
+
+  it('two writes ahead of its last good copy cannot come from a crash: not trusted', async () => {
+    const file = await decided()
+    const backup = lastGoodPath(file)
+    const before = fs.readFileSync(backup, 'utf8')
+    const store = new StateStore(file)
+    await store.update((s) => delete s.tools['gh:delete_repo'].user_disabled)
+    await store.update((s) => (s.tools['gh:create_issue'] = { approved: { ...APPROVED, hash: 'h3' } }))
+    fs.writeFileSync(backup, before)
+    const again = new StateStore(file)
+    expect(again.warning).toMatch(/cannot be trusted.*the locks of 1 tool/)
+    expect(again.current.tools['gh:delete_repo']?.user_disabled).toBe(true)
   })
 
   it('no decisions while catalog.json shows only inspected servers (or is from before it said where its tools came from)', () => {

@@ -137,6 +137,8 @@ export type Grant = z.infer<typeof GrantSchema>
 export const StateSchema = z.object({
   /** 1: before title/annotations counted in the approval hash and env in the server identity (migrated on load, see migrate.ts) */
   version: z.union([z.literal(1), z.literal(2)]),
+  /** SHA-256 of the text Toolgate wrote before this one: a state.json one write ahead of its last good copy (a crash between the two writes) is recognised by it (tamper.ts) */
+  prev_sha256: z.string().optional(),
   /** set when a state file was unreadable: tools without a record stay locked (disabled_unknown) until reviewed */
   fail_closed: z
     .object({

@@ -16,7 +16,7 @@ import chokidar from 'chokidar'
 import { emptyState, StateSchema, type State } from './schema'
 import { migrateToolHashes } from './migrate'
 import { grantLocks } from '../grants/undo'
-import { ranWithoutDecisions, readText, replacedStateProblem } from './tamper'
+import { ranWithoutDecisions, readText, replacedStateProblem, sha256 } from './tamper'
 
 export class StateStore {
   private state: State
@@ -30,11 +30,15 @@ export class StateStore {
   /** the last good copy, written after every successful write of `file` */
   readonly backupFile: string
 
+  /** The text last written (or loaded): the next write names it as its predecessor. */
+  private written: string | null = null
+
   constructor(readonly file: string) {
     this.backupFile = lastGoodPath(file)
     const loaded = StateStore.read(file, this.backupFile)
     this.state = loaded.state
     this.warning = loaded.warning
+    if (!loaded.warning) this.written = readText(file)
     if (loaded.state.version === 1) {
       migrateToolHashes(this.state)
       this.migratedFrom = 1
@@ -104,19 +108,21 @@ export class StateStore {
     if (!this.dirty) return
     this.dirty = false
     fs.mkdirSync(path.dirname(this.file), { recursive: true })
-    const text = this.text()
+    const text = this.nextText()
     await writeFileAtomic(this.file, text, { fsync: true, mode: 0o600 })
     await writeFileAtomic(this.backupFile, text, { fsync: true, mode: 0o600 })
   }
 
-  /** The state as it is written. */
-  private text(): string {
-    return JSON.stringify(this.state, null, 2) + '\n'
+  /** The state's text for the next write, chained to the text written before it (prev_sha256, tamper.ts); remembered as written. */
+  private nextText(): string {
+    if (this.written !== null) this.state.prev_sha256 = sha256(this.written)
+    this.written = JSON.stringify(this.state, null, 2) + '\n'
+    return this.written
   }
 
   private writeNow(): void {
     fs.mkdirSync(path.dirname(this.file), { recursive: true })
-    const text = this.text()
+    const text = this.nextText()
     writeFileAtomic.sync(this.file, text, { fsync: true, mode: 0o600 })
     writeFileAtomic.sync(this.backupFile, text, { fsync: true, mode: 0o600 })
   }
@@ -135,7 +141,7 @@ export class StateStore {
       if (!ours.has(file)) return
       void this.queue.then(() => {
         const now = readText(file)
-        if (now === this.text()) return
+        if (now === this.written) return
         this.writeNow()
         if (now !== null)
           this.warning = `${file} was changed behind Toolgate's back at ${new Date().toISOString()}; it was written again from memory (your decisions are kept).`

@@ -1,11 +1,14 @@
 // Whether a state.json that parses was replaced or emptied behind Toolgate's back (issue 24 §5).
 // Toolgate writes state.json and its last good copy with the same text after every change, so at
-// start they differ only after a crash between the two writes or an outside write. A state that
+// start they differ only after a crash between the two writes or an outside write. Each write
+// carries the SHA-256 of the text written before it (prev_sha256): a state.json whose predecessor
+// is exactly its last good copy is the crash, one acknowledged change ahead, and is taken as it is. A state that
 // lost decisions its last good copy holds (approvals, a server's baseline, the user's locks, a
 // running grant's undo, the fail-closed mark) must not be taken as it is: the next tool list would
 // become the new baseline and a rug-pulled tool callable. Nor one that holds no decision at all
 // while there is evidence there were some (an unreadable last good copy; catalog.json showing
 // servers that ran, which takes a baseline). The store then fails closed like for an unreadable file.
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { StateSchema, type State } from './schema'
@@ -62,6 +65,11 @@ export function holdsDecisions(s: Readonly<State>): boolean {
   return Object.values(s.tools).some((r) => r.approved !== undefined) || Object.values(s.prompts ?? {}).some((r) => r.approved !== undefined)
 }
 
+/** The SHA-256 (hex) of a state file's text, as `prev_sha256` carries it. */
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex')
+}
+
 /** A file's text, or null when it cannot be read (missing, a directory, no permission). */
 export function readText(file: string): string | null {
   try {
@@ -79,7 +87,9 @@ export function readText(file: string): string | null {
 export function replacedStateProblem(state: Readonly<State>, file: string, backupFile: string): string | null {
   const text = readText(file)
   const backupText = fs.existsSync(backupFile) ? readText(backupFile) : null
-  if (backupText !== null && backupText !== text) {
+  // a crash between the two writes: state.json is the write right after its last good copy
+  const oneWriteAhead = backupText !== null && state.prev_sha256 === sha256(backupText)
+  if (backupText !== null && backupText !== text && !oneWriteAhead) {
     let backup: State | null = null
     let problem = ''
     try {
