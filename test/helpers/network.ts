@@ -1,6 +1,7 @@
 // Network targets for the isolation tests: the one outside host this machine reaches (the npm
 // registry; the tests that need it skip with the reason when it cannot be reached), the host's
 // own non-loopback addresses, and a TCP listener that answers "hello".
+import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 
@@ -31,6 +32,25 @@ export function hostAddresses(): string[] {
     .flat()
     .filter((a): a is os.NetworkInterfaceInfoIPv4 => a !== undefined && a.family === 'IPv4' && !a.internal)
     .map((a) => a.address)
+}
+
+/** The host's default gateways (IPv4, from /proc/net/route): pasta would map them to the host's loopback unless told not to. */
+export function defaultGateways(): string[] {
+  let text = ''
+  try {
+    text = fs.readFileSync('/proc/net/route', 'utf8')
+  } catch {
+    return []
+  }
+  const out = new Set<string>()
+  for (const line of text.split('\n').slice(1)) {
+    const [, dest, gw] = line.trim().split(/\s+/)
+    if (dest !== '00000000' || !gw || gw === '00000000') continue
+    // little-endian hex
+    const bytes = (gw.match(/../g) ?? []).map((h) => parseInt(h, 16)).reverse()
+    if (bytes.length === 4) out.add(bytes.join('.'))
+  }
+  return [...out]
 }
 
 /** A TCP listener answering "hello\n"; `host` 127.0.0.1 (loopback only) or 0.0.0.0 (every address). */

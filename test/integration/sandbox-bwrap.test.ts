@@ -2,12 +2,12 @@
 // and a shell run through it tries what a malicious server would (read keys, follow symlinks
 // into hidden folders, read Toolgate's /proc, write outside its grants, reach a loopback
 // listener). bwrap and passt must be installed (.ci/run installs them).
-import { execFile, spawnSync } from 'node:child_process'
+import { execFile, spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { launchSpec, sandboxSupport } from '../../src/main/core/upstream/sandbox'
 import { SandboxGrantError } from '../../src/main/core/upstream/sandbox/plan'
 import { PASTA_NOISE } from '../../src/main/core/upstream/sandbox/network'
@@ -167,6 +167,40 @@ describe('bwrap sandbox (Linux)', () => {
     for (const text of Object.values(neighbours)) expect(out).toContain(text)
     // as root, the shadow files' backups too (root owns them; no capability is needed to read them)
     if (root && fs.existsSync('/etc/shadow-')) expect(out).not.toMatch(/^root:/m)
+  })
+
+  it('a credential file created while the server runs stays hidden, also in a home that held none at its start', async () => {
+    const w = world()
+    const bare = path.join(w.root, 'bare-home')
+    fs.mkdirSync(bare)
+    fs.writeFileSync(path.join(bare, 'notes.txt'), 'ordinary file')
+    const config = {
+      name: 'probe',
+      command: '/bin/sh',
+      args: ['-c', `echo READY; sleep 3; cat ${bare}/.pgpass ${bare}/.netrc ${bare}/notes.txt 2>&1; ls -A ${bare}`],
+      protocol: 'auto',
+      enabled: true,
+      trust: 'manual',
+    } as ServerConfig & { command: string }
+    const spec = launchSpec(
+      config,
+      { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: bare },
+      { ctx: { dataDir: w.dataDir, configPath: w.configPath }, mode: 'run' },
+    )
+    const child = spawn(spec.command, spec.args, { env: spec.env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d))
+    const exited = new Promise((r) => child.once('exit', r))
+    await vi.waitFor(() => expect(out).toContain('READY'), { timeout: 10_000 })
+    fs.writeFileSync(path.join(bare, '.pgpass'), 'db:5432:*:me:LATE-PG-SECRET')
+    fs.writeFileSync(path.join(bare, '.netrc'), 'machine x password LATE-NETRC-SECRET')
+    await exited
+    spec.cleanup()
+    expect(out).toContain('ordinary file')
+    expect(out).not.toContain('LATE-PG-SECRET')
+    expect(out).not.toContain('LATE-NETRC-SECRET')
+    expect(out).not.toMatch(/^\.pgpass$/m)
   })
 
   it('symlinks into hidden places lead nowhere', () => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchSpec, networkSupport, sandboxSupport } from '../../src/main/core/upstream/sandbox'
 import { isolationOf } from '../../src/main/core/upstream/sandbox/view'
 import type { ServerConfig } from '../../src/shared/config-schema'
-import { abstractListener, helloListener, hostAddresses, NO_REGISTRY, registryReachable, REGISTRY_HOST } from '../helpers/network'
+import { abstractListener, defaultGateways, helloListener, hostAddresses, NO_REGISTRY, registryReachable, REGISTRY_HOST } from '../helpers/network'
 import { ROOT } from '../helpers/cli'
 
 const support = sandboxSupport()
@@ -111,7 +111,9 @@ const lo = (port: number) => `127.0.0.1:${port}`
 
 describe('the network of a sandboxed server (Linux: its own namespace, pasta for outbound)', () => {
   it('by default: no path to the host loopback, the host own addresses, nor its abstract sockets', async () => {
-    const targets = [lo(loop.port), `localhost:${loop.port}`, ...hostAddresses().map((a) => `${a}:${wide.port}`), `@${ABSTRACT}`]
+    // the gateway too: pasta maps it to the host's loopback unless told not to (--no-map-gw)
+    const gateways = defaultGateways().map((g) => `${g}:${loop.port}`)
+    const targets = [lo(loop.port), `localhost:${loop.port}`, ...hostAddresses().map((a) => `${a}:${wide.port}`), ...gateways, `@${ABSTRACT}`]
     const got = await reach(targets)
     for (const t of targets) {
       expect(got[t], `${t}: ${JSON.stringify(got)}`).toBeDefined()

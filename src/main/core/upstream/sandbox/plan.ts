@@ -306,7 +306,8 @@ export function buildPlan(
       // A folder the server may write cannot be re-created (what it writes there would be lost):
       // the file is covered where it lies (covers.ts keeps Toolgate's own writes in place).
       if (writable(parent)) continue
-      if (!maskedPaths.has(parent) && exists(h) && isDir(parent)) maskedPaths.add(parent)
+      // also when the file does not exist yet: one created while the server runs stays out of sight
+      if (!maskedPaths.has(parent) && isDir(parent)) maskedPaths.add(parent)
     }
     for (const folder of [...maskedPaths].sort((a, b) => depth(a) - depth(b))) {
       const entries: MaskedFolder['entries'] = []
