@@ -3,6 +3,7 @@
 // activity, and what its tool definitions cost in context. Pure types.
 import type { ActivityEvent } from './activity'
 import type { AgentInfo, AgentTokenInfo } from './api'
+import type { AskInClientInfo } from './ask-in-client'
 import type { Variant } from './call-variant'
 import type { LockStatus } from './statuses'
 
@@ -43,4 +44,6 @@ export interface AgentView extends AgentInfo {
   last_seen: string | null
   /** its newest records (at most 5) */
   recent: ActivityEvent[]
+  /** a configured agent's switch: its questions may go to its own client too (absent for a local client: never asked there) */
+  ask_in_client?: AskInClientInfo
 }

@@ -264,10 +264,12 @@ export const AgentSchema = z.object({
   servers: z.union([z.literal('*'), z.array(z.string())]).default('*'),
   permissions: z.array(z.enum(['read', 'write', 'destructive'])).default(['read', 'write', 'destructive']),
   /**
-   * Questions for this agent's calls (a confirmation) may also go to its own client, when the
-   * client can show them (MCP elicitation): only where a person answers them there, never a model.
+   * Questions for this agent's calls (a confirmation, an access request) may also go to its own
+   * client, when the client can show them (MCP elicitation): only where a person answers them
+   * there, never a model. Absent: the user decides (the Agents view; off until they turn it on);
+   * true or false: the operator decides, and the user's switch shows it locked (shared/ask-in-client.ts).
    */
-  ask_in_client: z.boolean().default(false),
+  ask_in_client: z.boolean({ error: 'ask_in_client must be true or false' }).optional(),
 })
 export type AgentConfig = z.infer<typeof AgentSchema>
 

@@ -246,6 +246,13 @@ export const OPERATIONS = {
     http: { method: 'DELETE', paths: ['/agents/:agent/tokens/:id', '/agents/:agent/tokens'] },
     result: json<ActionResult>(),
   }),
+  /** The user's ask_in_client switch of a configured agent: its questions may go to its own client too (409 ask_in_client_locked where the config or the organisation decides). */
+  setAskInClient: op({
+    names: ['agent', 'on'],
+    args: z.tuple([name('agent'), z.boolean({ error: 'on must be true or false' })]),
+    http: { method: 'POST', paths: ['/agents/:agent/ask-in-client'], body: { fields: { on: 'on' }, others: 'refuse' } },
+    result: json<ActionResult>(),
+  }),
   /** Agents' access requests, newest first. */
   requests: op({
     names: ['filter'],

@@ -88,6 +88,8 @@ export const PolicySchema = z
       allow_agent_server_changes: z
         .union([z.boolean(), z.array(ServerNameSchema)], { error: 'allow_agent_server_changes must be true, false or a list of agent names' })
         .optional(),
+      /** false: no agent is asked in its own client (ask_in_client); a list: only these agents may be (as far as the config and the user turn it on) */
+      ask_in_client: z.union([z.boolean(), z.array(ServerNameSchema)], { error: 'ask_in_client must be true, false or a list of agent names' }).optional(),
       /** true: every server the user adds waits for review, whatever the user's config says */
       quarantine_enabled: z.boolean({ error: 'quarantine_enabled must be true or false' }).optional(),
     },
@@ -189,6 +191,8 @@ export interface OrganisationPolicy {
   /** why the file could not be used; every server is then blocked (fail closed) */
   error: string | null
   allow_agent_server_changes?: boolean | string[]
+  /** which agents may be asked in their own client at all (shared/ask-in-client.ts) */
+  ask_in_client?: boolean | string[]
   allowed_commands?: string[]
   blocked_commands?: string[]
   allowed_urls?: string[]

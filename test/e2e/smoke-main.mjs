@@ -177,6 +177,7 @@ try {
           'serverEntry',
           'servers',
           'setAskBeforeCall',
+          'setAskInClient',
           'setSecret',
         ],
         'settings:getStartAtLogin',

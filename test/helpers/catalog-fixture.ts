@@ -1,6 +1,7 @@
 // Real parts for in-process behavior tests of the security model and discovery: a config file
 // and state.json in a temp dir, a real StateStore, a real Catalog (with its real ToolIndex), and
 // the agent MCP server connected to an SDK client over an in-memory transport. No mocks.
+import { AskInClientSwitch } from '../../src/main/core/agents/ask-in-client'
 import { argsKey } from '../../src/main/core/state/data-keys'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -272,6 +273,7 @@ export function controlService(fx: Fixture, stats = new DiscoveryStats(), activi
     tokens: new AgentTokens(fx.store, () => fx.catalog.currentConfig.agents, fx.configPath),
     activity,
     running: true,
+    askInClient: new AskInClientSwitch(fx.catalog),
   })
 }
 

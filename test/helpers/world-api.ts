@@ -2,6 +2,7 @@
 // real catalog of buildWorld() (or any fixture), with the core's own event stream. The wrapper
 // (one method per operation of the table) only records the calls the UI makes and can make the
 // next call fail like a broken transport.
+import { AskInClientSwitch } from '../../src/main/core/agents/ask-in-client'
 import { ApiError, type Api, type ApiEvent, type SearchArgs } from '../../src/shared/api'
 import { callOperation, proxyOperations, type ApiOps, type OpName } from '../../src/shared/operations'
 import { ControlService } from '../../src/main/core/control/service'
@@ -75,6 +76,7 @@ export class WorldApi implements Api {
       tokens: this.tokens,
       activity: this.activityLog,
       running: true,
+      askInClient: new AskInClientSwitch(world.catalog),
     })
     Object.assign(
       this,

@@ -59,6 +59,7 @@ describe('agents over a live `toolgate serve`', () => {
       expect(reader.reach).toEqual([{ server: 'notes', reachable: true, callable: 1, needs_permission: { write: 1 } }])
       expect(reader.context.encoding).toBe('o200k_base')
       expect(reader.context.callable_tools).toBe(1)
+      expect(reader.ask_in_client).toEqual({ on: false, source: 'default', locked: false })
       expect(reader.context.at_connect).toBeGreaterThan(100)
       const local = json.agents.find((a) => a.kind === 'local')!
       expect(local.name).toBe(evil)
@@ -68,7 +69,7 @@ describe('agents over a live `toolgate serve`', () => {
 
       const table = await runCli(['agents', 'list', ...serve.flags])
       expect(table.code).toBe(0)
-      expect(table.stdout).toMatch(new RegExp(`reader\\s+notes\\s+read\\s+1\\s+1\\s+${reader.context.at_connect} / ${reader.context.all_callable}`))
+      expect(table.stdout).toMatch(new RegExp(`reader\\s+notes\\s+read\\s+1\\s+off\\s+1\\s+${reader.context.at_connect} / ${reader.context.all_callable}`))
       expect(table.stdout).not.toContain('\u001b')
       const cli = await runCli(['agents', 'list', '--details', ...serve.flags])
       expect(cli.code).toBe(0)

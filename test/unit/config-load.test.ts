@@ -86,7 +86,8 @@ describe('As an operator I get the documented defaults', () => {
 
   it('agent: all servers and all permissions, questions only in the window', () => {
     const c = parseConfig(FILE, { agents: [{ name: 'bot' }] })
-    expect(c.agents[0]).toEqual({ name: 'bot', servers: '*', permissions: ['read', 'write', 'destructive'], ask_in_client: false })
+    expect(c.agents[0]).toEqual({ name: 'bot', servers: '*', permissions: ['read', 'write', 'destructive'] })
+    expect(c.agents[0].ask_in_client).toBeUndefined() // the user's switch decides (off until they turn it on)
     expect(() => parseConfig(FILE, { agents: [{ name: 'bot', ask_in_client: 'yes' }] })).toThrow(/ask_in_client/)
   })
 

@@ -304,6 +304,20 @@ where(agents.command('revoke <name> [token_id]'))
     }
   })
 
+where(agents.command('ask-in-client <name> <on|off>'))
+  .description(
+    'let questions for this agent (confirmations, access requests) go to its own client too, when it can show them; only where a person answers there, never a model (off by default; the window and tray still ask)',
+  )
+  .action(async (name: string, value: string, o) => {
+    if (value !== 'on' && value !== 'off') throw new UsageError(`say on or off, not "${value}": toolgate agents ask-in-client ${name} on`)
+    const op = await openOperator(w(o))
+    try {
+      say((await op.api.setAskInClient(name, value === 'on')).message)
+    } finally {
+      await op.close()
+    }
+  })
+
 const secrets = program.command('secrets').description('secrets for ${secret:NAME} references (values are write-only)')
 where(secrets.command('set <name>'))
   .description('store a secret: the value is read from a prompt that does not echo, or from stdin (never from the command line)')

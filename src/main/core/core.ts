@@ -28,6 +28,7 @@ import { createAgentServer, type AgentDeps } from './agent/mcp-server'
 import { askCodec as askCodecFor, ASK_STATE_TTL_S } from './agent/in-client'
 import { LearnedStore } from './search/learned-store'
 import { FULL_SCOPE, liveAgentScope, noScope, type Scope } from './access/scope'
+import { AskInClientSwitch } from './agents/ask-in-client'
 import { AgentTokens } from './agent/tokens'
 import { McpEndpoint } from './http/mcp-endpoint'
 import type { Principal } from './http/auth'
@@ -274,7 +275,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     // bridges authenticate with it whatever the configured key is (env, config or file).
     const instanceKey = writeInstanceKey(dataDir)
 
-    const scopeForAgent = (name: string | undefined): Scope => (name ? liveAgentScope(() => config.agents, name, configPath) : FULL_SCOPE)
+    // ask_in_client: the organisation's policy, the operator's config and the user's switch, read on every question
+    const askInClient = new AskInClientSwitch(catalog)
+    const scopeForAgent = (name: string | undefined): Scope => (name ? liveAgentScope(() => config.agents, name, configPath, askInClient.of) : FULL_SCOPE)
     // a request is answered with the scope its agent has now; an agent removed from the config has none
     const scopeOrNone = (agent: string | null): Scope => {
       try {
@@ -342,6 +345,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       activity,
       oauth,
       confirmations,
+      askInClient,
     })
 
     const createAgentToken = async (agent: string): Promise<string> => (await tokens.create(agent)).token

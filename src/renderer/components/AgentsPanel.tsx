@@ -8,6 +8,7 @@ import { LOCK_STATUSES } from '../../shared/statuses'
 import { escapeControls } from '../../shared/text'
 import { useApp } from '../store/context'
 import { timeOf, whoOf } from './ActivityTable'
+import { AgentAskInClient } from './AgentAskInClient'
 
 function when(ts: string | null): string {
   return ts ? timeOf(ts) : 'never'
@@ -108,6 +109,14 @@ function AgentCard({ a }: { a: AgentView }) {
               ) : (
                 <Tokens agent={a.name} tokens={a.token_list} />
               )}
+            </dd>
+          </div>
+        )}
+        {a.ask_in_client && (
+          <div className="kv">
+            <dt>questions</dt>
+            <dd>
+              <AgentAskInClient agent={a.name} info={a.ask_in_client} />
             </dd>
           </div>
         )}

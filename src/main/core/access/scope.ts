@@ -26,8 +26,11 @@ export const FULL_SCOPE: Scope = {
   askInClient: () => false,
 }
 
+/** Whether an agent is asked in its own client now (the organisation, the config and the user's switch: shared/ask-in-client.ts). */
+export type AskInClientFor = (agent: AgentConfig) => boolean
+
 /** The live scope of a configured agent (unknown now: an error naming the config file). */
-export function liveAgentScope(agents: () => readonly AgentConfig[], name: string, configPath: string): Scope {
+export function liveAgentScope(agents: () => readonly AgentConfig[], name: string, configPath: string, askOf?: AskInClientFor): Scope {
   if (!agents().some((a) => a.name === name)) {
     throw new ApiError('unknown_agent', `no agent named "${name}" in ${configPath} ("agents": [{"name": "${name}", ...}])`, 404)
   }
@@ -38,7 +41,7 @@ export function liveAgentScope(agents: () => readonly AgentConfig[], name: strin
     if (list !== seen) {
       seen = list
       const agent = list.find((a) => a.name === name)
-      current = agent ? agentScope(agent) : null
+      current = agent ? agentScope(agent, askOf) : null
     }
     return current
   }
@@ -52,7 +55,8 @@ export function liveAgentScope(agents: () => readonly AgentConfig[], name: strin
   }
 }
 
-export function agentScope(agent: Omit<AgentConfig, 'ask_in_client'> & { ask_in_client?: boolean }): Scope {
+/** `askOf`: asked live on each question (the user's switch may change); without it, the config's value alone. */
+export function agentScope(agent: AgentConfig, askOf?: AskInClientFor): Scope {
   const servers = agent.servers === '*' ? null : new Set(agent.servers)
   const variants = new Set<Variant>(agent.permissions)
   return {
@@ -63,7 +67,7 @@ export function agentScope(agent: Omit<AgentConfig, 'ask_in_client'> & { ask_in_
     allows(e) {
       return this.allowsServer(e.server) && this.allowsVariant(e.variant)
     },
-    askInClient: () => agent.ask_in_client === true,
+    askInClient: () => (askOf ? askOf(agent) : agent.ask_in_client === true),
   }
 }
 

@@ -3,6 +3,7 @@
 // its scope, tokens, reach, recent activity and context cost.
 import type { AgentView } from '../../../shared/agents'
 import type { AgentTokenInfo } from '../../../shared/api'
+import type { AskInClientInfo } from '../../../shared/ask-in-client'
 import { VARIANTS, type Variant } from '../../../shared/call-variant'
 import type { ActivityRecorder } from '../activity/recorder'
 import type { Catalog } from '../catalog/catalog'
@@ -18,6 +19,8 @@ export interface AgentViewDeps {
   catalog: Catalog
   activity: ActivityRecorder
   tokensOf(agent: string): AgentTokenInfo[]
+  /** a configured agent's ask_in_client switch (agents/ask-in-client.ts) */
+  askInClient?(agent: string): AskInClientInfo
 }
 
 function viewOf(d: AgentViewDeps, name: string, kind: AgentView['kind'], scope: Scope, servers: AgentView['servers'], permissions: Variant[]): AgentView {
@@ -34,6 +37,7 @@ function viewOf(d: AgentViewDeps, name: string, kind: AgentView['kind'], scope: 
     context: contextCost(agentTools(scope), callable),
     last_seen: recent[0]?.ts ?? null,
     recent,
+    ...(kind === 'agent' && d.askInClient ? { ask_in_client: d.askInClient(name) } : {}),
   }
 }
 

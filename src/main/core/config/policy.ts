@@ -190,7 +190,7 @@ export function applyPolicy(config: Config, state: PolicyState | null): Config {
   const p = state.policy
   const organisation: OrganisationPolicy = { file: state.file, error: state.error }
   if (p) {
-    for (const k of ['allow_agent_server_changes', 'allowed_commands', 'blocked_commands', 'allowed_urls', 'quarantine_enabled'] as const) {
+    for (const k of ['allow_agent_server_changes', 'ask_in_client', 'allowed_commands', 'blocked_commands', 'allowed_urls', 'quarantine_enabled'] as const) {
       if (p[k] !== undefined) Object.assign(organisation, { [k]: p[k] })
     }
     if (p.mcpServers) {

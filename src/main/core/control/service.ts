@@ -68,6 +68,7 @@ import {
 import { timedGrantOf, type TimedAct } from '../grants/undo'
 import { newId } from '../requests/pending'
 import type { AccessRequests } from '../requests/access'
+import type { AskInClientSwitch } from '../agents/ask-in-client'
 import type { CallConfirmations } from '../requests/confirmations'
 import { CONFIRM_VIA, type Confirmation, type ConfirmationFilter, type ConfirmVia } from '../../../shared/confirmations'
 import { FULL_SCOPE } from '../access/scope'
@@ -115,6 +116,8 @@ export interface ServiceDeps {
   oauth?: OAuthService
   /** calls waiting for the user's OK (requests/confirmations.ts) */
   confirmations: CallConfirmations
+  /** each agent's ask_in_client switch (agents/ask-in-client.ts) */
+  askInClient: AskInClientSwitch
 }
 
 /** `for` of an enable/approve action: nothing (permanent), "always", or a duration; "once" answers requests only. */
@@ -606,7 +609,19 @@ export class ControlService implements Api {
 
   /** Each configured agent (its AgentInfo: name, scope, token count) and each local client, with reach, tokens, recent activity and context cost. */
   async agents(): Promise<{ agents: AgentView[] }> {
-    return { agents: await agentViews({ catalog: this.d.catalog, activity: this.d.activity, tokensOf: (agent) => this.d.tokens.list(agent) }) }
+    return {
+      agents: await agentViews({
+        catalog: this.d.catalog,
+        activity: this.d.activity,
+        tokensOf: (agent) => this.d.tokens.list(agent),
+        askInClient: (agent) => this.d.askInClient.info(agent),
+      }),
+    }
+  }
+
+  /** The user's ask_in_client switch of one agent (refused where the config or the organisation decides). */
+  async setAskInClient(agent: string, on: boolean): Promise<ActionResult> {
+    return { ok: true, message: await this.d.askInClient.set(agent, on) }
   }
 
   async serverEntry(server: string): Promise<{ entry: ServerEntryView }> {

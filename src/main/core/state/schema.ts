@@ -160,6 +160,8 @@ export const StateSchema = z.object({
   agent_tokens: z.record(z.string(), z.array(AgentTokenRecordSchema)).default({}),
   /** time-boxed grants and unused "Allow once" passes, with what to undo when they end */
   grants: z.array(GrantSchema).default([]),
+  /** the user's switches per agent name: ask_in_client (the Agents view); the config's value, when it sets one, wins */
+  agents: z.record(z.string(), z.object({ ask_in_client: z.boolean().optional() })).optional(),
 })
 export type State = z.infer<typeof StateSchema>
 
