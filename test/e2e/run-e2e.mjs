@@ -130,7 +130,18 @@ try {
     await loc.scrollIntoViewIfNeeded()
     await loc.screenshot({ path: path.join(shots, name) })
     await page.setViewportSize({ width: 420, height: 3000 })
-    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 420, 'no sideways scrolling at 420 px')
+    const wide = await page.evaluate(() =>
+      document.documentElement.scrollWidth <= 420
+        ? []
+        : [...document.querySelectorAll('body *')]
+            .filter((e) => e.getBoundingClientRect().right > 420.5)
+            .slice(-6)
+            .map(
+              (e) =>
+                `${e.parentElement?.className ?? ''} > ${e.tagName.toLowerCase()}.${[...e.classList].join('.')} "${(e.textContent ?? '').slice(0, 60)}" right=${Math.round(e.getBoundingClientRect().right)}`,
+            ),
+    )
+    assert.deepEqual(wide, [], 'no sideways scrolling at 420 px (these elements reach beyond it)')
     await loc.screenshot({ path: path.join(shots, narrowName) })
     await page.setViewportSize({ width: 1180, height: 820 })
     await page.emulateMedia({ colorScheme: 'dark' })

@@ -29,7 +29,7 @@ export function ResourceList({ server }: { server: ServerInfo }) {
                   <Visible text={r.description} />
                 </p>
               )}
-              <p className="small muted">
+              <p className="small muted resource-uris">
                 <code title="The server's own URI">
                   <Visible text={r.uri} />
                 </code>{' '}
@@ -50,7 +50,7 @@ export function ResourceList({ server }: { server: ServerInfo }) {
                 </span>
                 <span className="muted small">template</span>
               </div>
-              <p className="small muted">
+              <p className="small muted resource-uris">
                 <code>
                   <Visible text={t.uriTemplate} />
                 </code>{' '}
