@@ -3,7 +3,7 @@
 // targets are printed beside the numbers ("ok" / "MISS").
 //
 //   npm run bench                                   every section (≈ 5–10 min on 2 cores)
-//   npm run bench -- --only retrieval,classify      some sections: retrieval quality locked classify incremental stdio call activity sandbox bridge soak owner
+//   npm run bench -- --only retrieval,classify      some sections: retrieval quality locked classify incremental stdio call activity sandbox bridge soak owner flood
 //   npm run bench -- --skip soak
 //   npm run bench -- --sizes 527,5000 --stdio-sizes 527,5000 --queries 2000
 //   npm run bench -- --quick                        fewer queries/requests (smoke run, ≈ 2–3 min)
@@ -24,7 +24,7 @@ const opt = (f, d) => {
   return i >= 0 ? argv[i + 1] : d
 }
 const flag = (f) => argv.includes(f)
-const ALL = ['retrieval', 'quality', 'locked', 'classify', 'incremental', 'stdio', 'call', 'activity', 'sandbox', 'bridge', 'soak', 'owner']
+const ALL = ['retrieval', 'quality', 'locked', 'classify', 'incremental', 'stdio', 'call', 'activity', 'sandbox', 'bridge', 'soak', 'owner', 'flood']
 const only = opt('--only') ? opt('--only').split(',') : ALL
 const skip = opt('--skip') ? opt('--skip').split(',') : []
 for (const s of [...only, ...skip])
@@ -497,6 +497,30 @@ async function ownerSection() {
   )
 }
 
+async function floodSectionRun() {
+  const { floodSection } = await import('./lib/flood-bench.mjs')
+  const r = await floodSection({ count: quick ? 100 : 200, overMs: quick ? 4000 : 8000 })
+  results.flood = r
+  section(
+    'flood',
+    table(
+      `9. A burst of list_changed: ${r.count} tools/list_changed and ${r.count} prompts/list_changed per upstream over ${r.overMs / 1000} s (re-lists counted by the upstreams)`,
+      ['upstream', 'notifications', 'tools/list', 'prompts/list', 'prompts/get', 'target', ''],
+      r.rows,
+    ) +
+      '\n\n' +
+      table(
+        '9b. CPU of toolgate serve over the burst and the same time without it',
+        ['run', 'wall ms', 'CPU ms'],
+        [
+          ['flood', ms(r.wallMs), ms(r.cpuMs)],
+          ['idle', ms(r.idleWallMs), ms(r.idleCpuMs)],
+          ['flood − idle', '', ms(r.cpuMs - r.idleCpuMs)],
+        ],
+      ),
+  )
+}
+
 let interrupted = false
 process.on('SIGINT', async () => {
   if (interrupted) process.exit(130)
@@ -556,6 +580,10 @@ try {
   if (want('owner')) {
     startSection('owner')
     await ownerSection()
+  }
+  if (want('flood')) {
+    startSection('flood')
+    await floodSectionRun()
   }
   console.log(
     `\ntotal ${((Date.now() - t0) / 1000).toFixed(0)} s; load average at end: ${os

@@ -4,7 +4,7 @@
 // process owns the data dir next, or becomes the owner itself (and relays to its own listener).
 // Nothing but JSON-RPC is ever written to stdout.
 import { startCore, OwnerExistsError, type Core } from '../core/core'
-import { createAgentServer } from '../core/agent/mcp-server'
+import { createAgentServer, sendListChanged } from '../core/agent/mcp-server'
 import { LineStdioTransport } from '../core/agent/stdio-transport'
 import { serveAgentStdio } from '../core/agent/stdio-entry'
 import { instanceKey, readLiveInstance } from '../core/state/lock'
@@ -70,6 +70,14 @@ export async function stdio(o: { config?: string; dataDir?: string; agent?: stri
       transport,
       (e) => core.logger.debug({ err: e.message }, 'stdio MCP'),
       { deps: core.agentDeps, scope },
+      (instance) =>
+        core.agentDeps.listChanged?.watch({
+          scope,
+          send: (kind) => {
+            const server = instance()
+            if (server) sendListChanged(server, kind)
+          },
+        }) ?? (() => {}),
     )
     const stop = async (): Promise<void> => {
       await handle.close().catch(() => {})

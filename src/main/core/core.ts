@@ -31,6 +31,7 @@ import { FULL_SCOPE, liveAgentScope, noScope, type Scope } from './access/scope'
 import { AskInClientSwitch } from './agents/ask-in-client'
 import { AgentTokens } from './agent/tokens'
 import { McpEndpoint } from './http/mcp-endpoint'
+import { ListChangedHub } from './agent/list-changed'
 import type { Principal } from './http/auth'
 import { startHttpServer, type HttpOptions, type RunningHttp } from './http/server'
 import { createLogger, type Logger } from './log'
@@ -309,6 +310,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     await keeper.start()
     // questions asked in a 2026-07-28 client carry a requestState signed with a key derived from the instance key
     const askCodec = askCodecFor(instanceKey, ASK_STATE_TTL_S)
+    const listChanged = new ListChangedHub(catalog)
     const agentDeps: AgentDeps = {
       catalog,
       manager,
@@ -323,6 +325,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       confirmations,
       askCodec,
       configProblem: () => configError,
+      listChanged,
     }
     const forgetLearned = (): Promise<number> => learned.clear()
     const api = new ControlService({
@@ -371,6 +374,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         scopeFor,
         () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
         agentDeps,
+        listChanged,
       )
       // the direct view (issue 27): the same endpoint, its servers listing every callable tool too
       const mcpDirect = new McpEndpoint(
@@ -422,6 +426,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         keeper.stop()
         requests.close()
         confirmations.close()
+        listChanged.close()
         await watcher.close()
         await policyWatcher.close()
         await stopWatchingState()

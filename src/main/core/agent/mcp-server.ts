@@ -44,6 +44,7 @@ import { completeTemplateArgument, registerResourceHandlers } from './resources'
 import { registerSubscribeHandlers } from './resource-subscribe'
 import { directTools, resolveDirect } from './direct-view'
 import { directResourceUri } from './direct-resources'
+import { type ListChangedHub, type ListKind } from './list-changed'
 
 /** What tools/list offers: Toolgate's own tools (meta), or those and every callable upstream tool (direct, issue 27). */
 export type AgentView = 'meta' | 'direct'
@@ -65,6 +66,33 @@ export interface AgentDeps extends ServerOpsDeps {
   askCodec?: RequestStateCodec<AskState>
   /** the config edit that could not be applied (the last good config runs), else null: retrieve_tools says so */
   configProblem?: () => string | null
+  /** list_changed for agents whose view changed (list-changed.ts) */
+  listChanged?: ListChangedHub
+}
+
+/** Sends notifications/<kind>/list_changed on this server's connection (a 2025 session, or a pinned stdio connection). */
+export function sendListChanged(server: Server, kind: ListKind): void {
+  const sent = kind === 'tools' ? server.sendToolListChanged() : kind === 'prompts' ? server.sendPromptListChanged() : server.sendResourceListChanged()
+  void sent.catch(() => {})
+}
+
+/**
+ * A 2025 session hears list_changed once it is initialized, until it closes (a 2026-07-28
+ * instance serves one request and never initializes: its listen streams are served elsewhere).
+ */
+function watchLists(server: Server, deps: AgentDeps, scope: Scope): void {
+  const hub = deps.listChanged
+  if (!hub) return
+  let stop: (() => void) | null = null
+  server.oninitialized = () => {
+    stop ??= hub.watch({ scope, send: (kind) => sendListChanged(server, kind) })
+  }
+  const previous = server.onclose
+  server.onclose = () => {
+    previous?.()
+    stop?.()
+    stop = null
+  }
 }
 
 /**
@@ -137,9 +165,10 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
   const server = new Server(
     { name: 'toolgate', version: VERSION },
     {
+      // list_changed: sent when the agent's own view changed (list-changed.ts)
       capabilities: {
-        tools: { listChanged: false },
-        prompts: { listChanged: false },
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
         resources: { subscribe: true, listChanged: false },
         completions: {},
       },
@@ -160,6 +189,7 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
   registerPromptHandlers(server, deps, scope, gone, direct)
   registerResourceHandlers(server, deps, scope, gone, resolveUri)
   registerSubscribeHandlers(server, deps, scope, gone, resolveUri)
+  watchLists(server, deps, scope)
   server.setRequestHandler('completion/complete', async (req, ctx) => {
     if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
     const { ref } = req.params

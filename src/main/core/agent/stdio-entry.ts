@@ -62,11 +62,16 @@ function tapListens(transport: LineStdioTransport, resources: { deps: ResourceDe
   }
 }
 
+/**
+ * `hear`: a 2026-07-28 connection hears list_changed on its listen streams through the instance
+ * pinned to it (a 2025 session watches its own lists once initialized, mcp-server.ts); returns the stop.
+ */
 export function serveAgentStdio(
   makeServer: () => Server,
   transport: LineStdioTransport,
   onerror: (e: Error) => void,
   resources?: { deps: ResourceDeps; scope: Scope },
+  hear?: (instance: () => Server | undefined) => () => void,
 ): StdioEntry {
   let close: () => Promise<void> = () => transport.close()
   transport.onmessage = (first: JSONRPCMessage) => {
@@ -84,8 +89,10 @@ export function serveAgentStdio(
           { transport, onerror },
         )
         const untap = resources ? tapListens(transport, resources, () => pinned) : () => undefined
+        const stop = hear?.(() => pinned) ?? (() => {})
         close = async () => {
           untap()
+          stop()
           await handle.close()
         }
       } else {

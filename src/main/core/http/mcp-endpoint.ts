@@ -23,6 +23,8 @@ import type { Scope } from '../access/scope'
 import { sendWebResponse, sessionRequestView, toWebRequest } from './web-bridge'
 import { ListenSubscriptions } from '../agent/resource-subscribe'
 import type { ResourceDeps } from '../agent/resources'
+import { ScopedEventBus } from './scoped-bus'
+import type { ListChangedHub } from '../agent/list-changed'
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport
@@ -88,6 +90,8 @@ export class McpEndpoint {
   private readonly modern: McpHttpHandler
   /** 2026-07-28 resource subscriptions (subscriptions/listen), through the resource gate */
   private readonly listens: ListenSubscriptions | null
+  /** 2026-07-28 listen streams, each tagged with its credential (list_changed per agent view) */
+  private readonly bus: ScopedEventBus
 
   constructor(
     /** an agent server for this scope, answering this credential (principal key) */
@@ -95,9 +99,12 @@ export class McpEndpoint {
     private readonly scopeFor: (p: Principal) => Scope | null,
     private readonly limits: () => SessionLimits,
     resources?: ResourceDeps,
+    listChanged?: ListChangedHub,
   ) {
+    this.bus = new ScopedEventBus(listChanged)
     this.modern = createMcpHandler(({ authInfo }) => makeServer((authInfo as RequestAuth).extra.scope, (authInfo as RequestAuth).clientId), {
       legacy: 'reject',
+      bus: this.bus,
     })
     this.listens = resources ? new ListenSubscriptions(resources, (uri) => this.modern.notify.resourceUpdated(uri)) : null
   }
@@ -133,7 +140,9 @@ export class McpEndpoint {
     const authInfo: RequestAuth = { token: '', clientId: principalKey(principal), scopes: [], extra: { scope } }
     const listen = this.listenThrough(scope, body)
     if (listen) res.once('close', listen.release)
-    await sendWebResponse(res, await this.modern.fetch(request, { authInfo, parsedBody: listen ? listen.body : body }))
+    const parsedBody = listen ? listen.body : body
+    const response = await this.bus.within({ principal: authInfo.clientId, scope }, () => this.modern.fetch(request, { authInfo, parsedBody }))
+    await sendWebResponse(res, response)
   }
 
   /**

@@ -9,6 +9,7 @@ import type { Logger } from '../log'
 import { Backoff } from './backoff'
 import { UpstreamConnection, errorText, openConnection } from './connection'
 import type { ConnectionHooks } from './connection'
+import { Relister } from './relist'
 import { describeTarget, makeRedactor } from './target'
 import { launchSecrets, SecretMask } from './secret-mask'
 import { resolveReferences } from '../secrets/resolve'
@@ -68,10 +69,8 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   /** once `auto` found a working transport, reconnects use it */
   private kinds: TransportKind[] | undefined
   private relistOnOpen = false
-  private refreshing: UpstreamConnection | null = null
-  private refreshAgain = false
-  private promptsRefreshing: UpstreamConnection | null = null
-  private promptsAgain = false
+  /** tools/list and prompts/list after list_changed, coalesced (relist.ts); one pair per live connection */
+  private relists: { conn: UpstreamConnection; tools: Relister; prompts: Relister } | null = null
   private _prompts: PromptDefinition[] | null = null
   /** the server's URIs agents subscribed to (through Toolgate), applied in order */
   private resourceSubscriptions = new Set<string>()
@@ -180,7 +179,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     const conns = [this.conn, this.opening].filter((c): c is UpstreamConnection => c !== null)
     this.conn = null
     this.opening = null
-    this.refreshing = null
+    this.stopRelists()
     this._attempt = 0
     return conns
   }
@@ -416,8 +415,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
 
   private dropConnection(conn: UpstreamConnection): void {
     this.conn = null
-    if (this.refreshing === conn) this.refreshing = null
-    if (this.promptsRefreshing === conn) this.promptsRefreshing = null
+    if (this.relists?.conn === conn) this.stopRelists()
     clearTimeout(this.stableTimer)
     clearInterval(this.pingTimer)
     this.stableTimer = undefined
@@ -453,33 +451,39 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
 
   // ---- tools --------------------------------------------------------------------------------
 
+  /** The re-listers of the live connection (made on first use). */
+  private relistsOf(conn: UpstreamConnection): { tools: Relister; prompts: Relister } {
+    if (this.relists?.conn === conn) return this.relists
+    this.stopRelists()
+    const fail = (what: string) => (err: unknown) => {
+      if (conn === this.conn) this.log.warn(`${what} failed: ${this.redact(errorText(err))}`)
+    }
+    this.relists = {
+      conn,
+      tools: new Relister(() => this.refreshTools(conn), fail('tools/list after list_changed'), this.opts.relistGapMs),
+      prompts: new Relister(() => this.refreshPrompts(conn), fail('prompts/list'), this.opts.relistGapMs),
+    }
+    return this.relists
+  }
+
+  private stopRelists(): void {
+    this.relists?.tools.stop()
+    this.relists?.prompts.stop()
+    this.relists = null
+  }
+
   private onToolListChanged(conn: UpstreamConnection): void {
     if (conn === this.opening) {
       this.relistOnOpen = true
       return
     }
     if (conn !== this.conn) return
-    if (this.refreshing === conn) {
-      this.refreshAgain = true
-      return
-    }
-    this.refreshing = conn
-    this.refreshTools(conn)
-      .catch((err: unknown) => {
-        if (conn === this.conn) this.log.warn(`tools/list after list_changed failed: ${this.redact(errorText(err))}`)
-      })
-      .finally(() => {
-        if (this.refreshing === conn) this.refreshing = null
-      })
+    this.relistsOf(conn).tools.request()
   }
 
   private async refreshTools(conn: UpstreamConnection): Promise<void> {
-    do {
-      this.refreshAgain = false
-      const listing = await conn.listTools(this.connectTimeoutMs)
-      if (conn !== this.conn) return
-      this.applyListing(listing, true)
-    } while (this.refreshAgain && conn === this.conn)
+    const listing = await conn.listTools(this.connectTimeoutMs)
+    if (conn === this.conn) this.applyListing(listing, true)
   }
 
   // ---- resource subscriptions ---------------------------------------------------------------
@@ -506,35 +510,22 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     if (this.conn) this.onPromptListChanged(this.conn)
   }
 
-  /** Lists the prompts (after connect, and on notifications/prompts/list_changed); one listing at a time per connection. */
+  /** Lists the prompts (after connect, and on notifications/prompts/list_changed), coalesced like tools. */
   private onPromptListChanged(conn: UpstreamConnection): void {
     if (conn !== this.conn) return
-    if (this.promptsRefreshing === conn) {
-      this.promptsAgain = true
-      return
+    this.relistsOf(conn).prompts.request()
+  }
+
+  private async refreshPrompts(conn: UpstreamConnection): Promise<void> {
+    const listing = await conn.listPrompts(this.connectTimeoutMs)
+    if (conn !== this.conn) return
+    for (const w of listing.warnings) this.log.warn(`upstream ${w}`)
+    this._prompts = listing.prompts
+    try {
+      this.emit('prompts', listing.prompts)
+    } catch (err) {
+      this.log.error({ event: 'prompts', err: errorText(err) }, 'an upstream event listener threw')
     }
-    this.promptsRefreshing = conn
-    const run = async (): Promise<void> => {
-      do {
-        this.promptsAgain = false
-        const listing = await conn.listPrompts(this.connectTimeoutMs)
-        if (conn !== this.conn) return
-        for (const w of listing.warnings) this.log.warn(`upstream ${w}`)
-        this._prompts = listing.prompts
-        try {
-          this.emit('prompts', listing.prompts)
-        } catch (err) {
-          this.log.error({ event: 'prompts', err: errorText(err) }, 'an upstream event listener threw')
-        }
-      } while (this.promptsAgain && conn === this.conn)
-    }
-    run()
-      .catch((err: unknown) => {
-        if (conn === this.conn) this.log.warn(`prompts/list failed: ${this.redact(errorText(err))}`)
-      })
-      .finally(() => {
-        if (this.promptsRefreshing === conn) this.promptsRefreshing = null
-      })
   }
 
   private applyListing(listing: ToolListing, updateWarning: boolean): void {

@@ -1,0 +1,105 @@
+// list_changed for agents (issue 27 point 4): an agent that can hear notifications (a 2025
+// session, a 2026-07-28 connection or listen stream) is told `notifications/{tools,prompts,
+// resources}/list_changed` when what it would list changed, and only then: its tools view (the
+// meta-tools, or a view that lists upstream tools) and its prompts view are compared before and
+// after each catalog change of a server in its scope; resources are relayed from the server's own
+// list_changed (Toolgate keeps no copy of resource lists). Each watcher hears at most one
+// notification per kind per second, however many changes arrive (relist.ts does the coalescing).
+import { createHash } from 'node:crypto'
+import type { Catalog } from '../catalog/catalog'
+import { Relister, RELIST_GAP_MS } from '../upstream/relist'
+import { agentPrompts } from './prompts'
+import type { Scope } from './scope'
+import { agentTools } from './tool-defs'
+
+export type ListKind = 'tools' | 'prompts' | 'resources'
+
+export interface ListWatch {
+  scope: Scope
+  /** sends notifications/<kind>/list_changed to this agent (never throws) */
+  send(kind: ListKind): void
+  /** what this agent lists, when it is not the default (the meta-tools; the callable prompts in scope) */
+  views?: Partial<Record<'tools' | 'prompts', () => unknown>>
+}
+
+interface Watcher {
+  w: ListWatch
+  seen: Record<'tools' | 'prompts', string>
+  resources: boolean
+  flush: Relister
+}
+
+const digest = (v: unknown): string => createHash('sha256').update(JSON.stringify(v)).digest('base64')
+
+export class ListChangedHub {
+  private readonly watchers = new Set<Watcher>()
+  private readonly onCatalog: (c: { servers: string[] }) => void
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly gapMs = RELIST_GAP_MS,
+  ) {
+    this.onCatalog = ({ servers }) => {
+      for (const x of this.watchers) if (servers.length === 0 || servers.some((s) => x.w.scope.allowsServer(s))) x.flush.request()
+    }
+    catalog.on('changed', this.onCatalog)
+  }
+
+  private view(w: ListWatch, kind: 'tools' | 'prompts'): string {
+    const own = w.views?.[kind]
+    if (own) return digest(own())
+    if (kind === 'tools') return digest(agentTools(w.scope).map((t) => t.name))
+    return digest(agentPrompts(this.catalog, w.scope).map((e) => [e.id, e.hash]))
+  }
+
+  /** Starts telling this agent about changes of its view (from what it would list now); returns the stop. */
+  watch(w: ListWatch): () => void {
+    const x: Watcher = {
+      w,
+      seen: { tools: this.view(w, 'tools'), prompts: this.view(w, 'prompts') },
+      resources: false,
+      flush: new Relister(
+        async () => {
+          if (!w.scope.active()) return
+          for (const kind of ['tools', 'prompts'] as const) {
+            const now = this.view(w, kind)
+            if (now === x.seen[kind]) continue
+            x.seen[kind] = now
+            w.send(kind)
+          }
+          if (x.resources) {
+            x.resources = false
+            w.send('resources')
+          }
+        },
+        () => {},
+        this.gapMs,
+      ),
+    }
+    this.watchers.add(x)
+    return () => {
+      x.flush.stop()
+      this.watchers.delete(x)
+    }
+  }
+
+  /** A server said its resource list changed: agents with it in scope hear it (coalesced). */
+  resourcesChanged(server: string): void {
+    for (const x of this.watchers) {
+      if (!x.w.scope.allowsServer(server)) continue
+      x.resources = true
+      x.flush.request()
+    }
+  }
+
+  /** How many agents listen (tests, diagnostics). */
+  get size(): number {
+    return this.watchers.size
+  }
+
+  close(): void {
+    this.catalog.off('changed', this.onCatalog)
+    for (const x of this.watchers) x.flush.stop()
+    this.watchers.clear()
+  }
+}

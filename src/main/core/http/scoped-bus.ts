@@ -1,0 +1,83 @@
+// The change-event bus behind 2026-07-28 `subscriptions/listen` streams on /mcp (SDK v2's
+// ServerEventBus), per credential: the SDK's own bus delivers every event to every open stream,
+// but list_changed must reach only the agents whose view changed (issue 27 point 4). Each stream
+// is tagged with the credential of the request that opened it (AsyncLocalStorage around the
+// handler: the SDK subscribes the stream while serving that request), and while a credential has
+// a stream open, the list-changed hub watches its view for it. Events published without a
+// credential (a resource update, which the SDK filters per URI itself) go to every stream.
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server'
+import type { ListChangedHub, ListKind } from '../agent/list-changed'
+import type { Scope } from '../agent/scope'
+
+interface Who {
+  principal: string
+  scope: Scope
+}
+
+const EVENT: Record<ListKind, ServerEvent> = {
+  tools: { kind: 'tools_list_changed' },
+  prompts: { kind: 'prompts_list_changed' },
+  resources: { kind: 'resources_list_changed' },
+}
+
+export class ScopedEventBus implements ServerEventBus {
+  private readonly current = new AsyncLocalStorage<Who>()
+  private readonly listeners = new Map<(e: ServerEvent) => void, string | null>()
+  /** per credential with streams open: how many, and the hub's watch of its view */
+  private readonly watched = new Map<string, { streams: number; stop: () => void }>()
+
+  constructor(private readonly hub?: ListChangedHub) {}
+
+  /** Serves `fn` (one /mcp request) as this credential: the streams it opens are its. */
+  within<T>(who: Who, fn: () => Promise<T>): Promise<T> {
+    return this.current.run(who, fn)
+  }
+
+  publish(event: ServerEvent): void {
+    for (const listener of [...this.listeners.keys()]) this.deliver(listener, event)
+  }
+
+  /** To the streams of one credential only. */
+  publishTo(principal: string, event: ServerEvent): void {
+    for (const [listener, owner] of [...this.listeners]) if (owner === principal) this.deliver(listener, event)
+  }
+
+  subscribe(listener: (event: ServerEvent) => void): () => void {
+    const who = this.current.getStore() ?? null
+    this.listeners.set(listener, who?.principal ?? null)
+    if (who) this.opened(who)
+    let done = false
+    return () => {
+      if (done) return
+      done = true
+      this.listeners.delete(listener)
+      if (who) this.closed(who.principal)
+    }
+  }
+
+  private deliver(listener: (e: ServerEvent) => void, event: ServerEvent): void {
+    try {
+      listener(event)
+    } catch {
+      // one broken stream must not keep the event from the others
+    }
+  }
+
+  private opened(who: Who): void {
+    const w = this.watched.get(who.principal)
+    if (w) {
+      w.streams++
+      return
+    }
+    const stop = this.hub?.watch({ scope: who.scope, send: (kind) => this.publishTo(who.principal, EVENT[kind]) }) ?? (() => {})
+    this.watched.set(who.principal, { streams: 1, stop })
+  }
+
+  private closed(principal: string): void {
+    const w = this.watched.get(principal)
+    if (!w || --w.streams > 0) return
+    this.watched.delete(principal)
+    w.stop()
+  }
+}
