@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import type { Catalog } from '../catalog/catalog'
 import { Relister, RELIST_GAP_MS } from '../upstream/relist'
 import { agentPrompts } from './prompts'
-import type { Scope } from './scope'
+import type { Scope } from '../access/scope'
 import { agentTools } from './tool-defs'
 
 export type ListKind = 'tools' | 'prompts' | 'resources'

@@ -8,7 +8,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server'
 import type { ListChangedHub, ListKind } from '../agent/list-changed'
-import type { Scope } from '../agent/scope'
+import type { Scope } from '../access/scope'
 
 interface Who {
   principal: string
