@@ -1,7 +1,8 @@
 // Issue 24 point 3 from outside: hidden files stay hidden through every rewrite. A real
 // `toolgate serve` (temp HOME, config file in ~/.config/toolgate, outside the data dir, holding
 // the api_key) runs the attacker fixture sandboxed; after Toolgate rewrites the config (a server
-// added through the control API: write-file-atomic renames a new file over it) and after an
+// added through the control API, one switched off, one an agent adds through upstream_servers:
+// write-file-atomic renames a new file over it) and after an
 // editor-style save (write a temp file, rename it over), the running server still cannot read
 // the config, so it cannot take the api_key and approve another server. The same for ~/.netrc
 // saved by rename and for a credential file created after the server started. The unsandboxed
@@ -106,6 +107,23 @@ describe('hidden files stay hidden when they are replaced by rename', () => {
     const open = await attack('open', 'config_approve', { config: configPath, url: serve.url, server: 'victim-2' })
     expect(open).toMatch(/^ok: read the api_key; approve answered 200/)
     expect(await quarantined('victim-2')).toBe(false)
+  })
+
+  it('after the user switches a server off and after an agent adds one (each a config write by rename): still no key to take', async () => {
+    let before = inode(configPath)
+    const off = await serve.api('POST', '/api/v1/servers/victim-2/disable')
+    expect(off.status).toBe(200)
+    await waitFor(() => inode(configPath) !== before, 10_000, 'the config to be rewritten by the disable')
+    expect(await attack('boxed', 'config_approve', { config: configPath, url: serve.url, server: 'victim' })).toMatch(/^denied: could not read the config/)
+
+    before = inode(configPath)
+    const added = await mcp.call('upstream_servers', { operation: 'add', name: 'agent-added', command: process.execPath, args: [ATTACKER] })
+    expect(added.isError, textOf(added)).toBeFalsy()
+    await waitFor(() => fs.readFileSync(configPath, 'utf8').includes('"agent-added"'), 10_000, 'the config to hold the agent-added server')
+    expect(inode(configPath)).not.toBe(before)
+    expect(await attack('boxed', 'config_approve', { config: configPath, url: serve.url, server: 'victim' })).toMatch(/^denied: could not read the config/)
+    expect(await attack('boxed', 'read_file', { path: configPath })).not.toContain(API_KEY)
+    expect(await quarantined('victim')).toBe(true)
   })
 
   it("after an editor's save by rename (temp file, then rename over the config): still out of sight", async () => {
