@@ -39,8 +39,8 @@ export type DecisionAction = (typeof DECISION_ACTIONS)[number]
  * agent (upstream_servers), or Toolgate itself when a grant the user gave for a time ends.
  */
 export type DecisionBy = 'user' | 'operator' | 'agent' | 'toolgate'
-/** From where: the web UI, the Electron window, the tray, the CLI, the bare control API, an agent's MCP session, the config file, the grant timer. */
-export type DecisionVia = 'ui' | 'window' | 'tray' | 'cli' | 'api' | 'mcp' | 'config' | 'timer'
+/** From where: the web UI, the Electron window, the tray, the CLI, the bare control API, an agent's MCP session, the config file, the grant timer, the person at the agent's own client (ask_in_client). */
+export type DecisionVia = 'ui' | 'window' | 'tray' | 'cli' | 'api' | 'mcp' | 'config' | 'timer' | 'client'
 
 export interface DecisionOrigin {
   by: DecisionBy

@@ -53,6 +53,8 @@ export interface AccessRequest {
   until?: string
   /** set once answered */
   answered_at?: string
+  /** `client`: the person at the agent's own client answered (ask_in_client); absent: the window, tray, CLI or API */
+  answered_via?: 'client'
   /**
    * Set while pending when granting would approve a server in quarantine: the `launch_hash` of the
    * server's launch now (as on GET /api/v1/servers/:name). Send the one you reviewed back as `hash`

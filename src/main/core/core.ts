@@ -295,6 +295,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       emit,
       logger,
       scopeFor: scopeOrNone,
+      // an answer given at the agent's own client (ask_in_client) is on the record like the window's
+      onClientAnswer: (req, action, message) =>
+        activity.decision({ by: 'user', via: 'client' }, { agent: req.agent, client: req.client }, { action, server: req.server, tool: req.tool, message }),
       // the end of a grant is on the record (a used "Allow once" pass is: it is the call)
       onEnd: (end, why) => {
         if (why !== 'expired') return

@@ -21,7 +21,7 @@ import type { GrantKeeper } from '../grants/keeper'
 import { takeOncePass } from './once-pass'
 import type { CallConfirmations, ClientAsk, ConfirmResult } from '../requests/confirmations'
 import { afterConfirm, confirmBeforeCall, type ConfirmGateResult } from './confirm-gate'
-import { askResult, type AskState } from './in-client'
+import { askResult, type AskState, type InClientState } from './in-client'
 import type { Scope } from '../access/scope'
 import { rewriteToolResult } from './resource-links'
 import { checkStructuredOutput } from './structured-output'
@@ -45,7 +45,7 @@ export interface CallDeps {
  */
 export interface InClient {
   clientAsk?: ClientAsk
-  modern?: { principal: string; codec: RequestStateCodec<AskState>; state?: AskState; answer: 'allow' | 'deny' | null }
+  modern?: { principal: string; codec: RequestStateCodec<InClientState>; state?: AskState; answer: 'allow' | 'deny' | null }
 }
 
 const CallArgsSchema = z.object(

@@ -18,6 +18,7 @@ import {
   type RequestStateCodec,
 } from '@modelcontextprotocol/server'
 import type { Confirmation } from '../../../shared/confirmations'
+import type { AccessAskState } from './in-client-access'
 
 /** What a 2026-07-28 confirmation's requestState says (signed; readable by the client, so nothing secret). */
 export interface AskState {
@@ -40,10 +41,13 @@ export interface AskState {
  */
 export const ASK_STATE_TTL_S = 3600
 
+/** What a requestState of Toolgate's names: a confirmation's question, or an access request's (in-client-access.ts). */
+export type InClientState = AskState | AccessAskState
+
 /** The key of requestState: derived from the instance key (never the key itself), 32 bytes. */
-export function askCodec(instanceKey: string, ttlSeconds: number): RequestStateCodec<AskState> {
+export function askCodec(instanceKey: string, ttlSeconds: number): RequestStateCodec<InClientState> {
   const key = createHash('sha256').update('toolgate requestState v1\u0000').update(instanceKey).digest()
-  return createRequestStateCodec<AskState>({ key: new Uint8Array(key), ttlSeconds })
+  return createRequestStateCodec<InClientState>({ key: new Uint8Array(key), ttlSeconds })
 }
 
 /** Is this a payload Toolgate signed (after the codec verified the signature and the expiry)? */
@@ -84,7 +88,7 @@ export function askMessage(c: Confirmation): string {
 export const ASK_KEY = 'toolgate_confirm'
 
 /** The 2026-07-28 answer that asks: the question, and the signed state of this confirmation. */
-export async function askResult(codec: RequestStateCodec<AskState>, c: Confirmation, principal: string, toolId: string): Promise<InputRequiredResult> {
+export async function askResult(codec: RequestStateCodec<InClientState>, c: Confirmation, principal: string, toolId: string): Promise<InputRequiredResult> {
   const state: AskState = { v: 1, c: c.id, p: principal, t: toolId, a: c.args_hmac, d: Date.parse(c.expires_at) }
   return inputRequired({
     inputRequests: { [ASK_KEY]: inputRequired.elicit({ message: askMessage(c), requestedSchema: ASK_SCHEMA }) },

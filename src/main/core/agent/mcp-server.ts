@@ -29,7 +29,9 @@ import { VERSION } from '../version'
 import { resolveTool } from './call-gate'
 import type { ActivityRecorder, Who } from '../activity/recorder'
 import { callTool, type InClient } from './call-tool'
-import { ASK_KEY, ASK_SCHEMA, answerOf, askMessage, isAskState, type AskState } from './in-client'
+import { ASK_KEY, ASK_SCHEMA, answerOf, askMessage, isAskState, type InClientState } from './in-client'
+import { ACCESS_CLIENT_WAIT_MS, ACCESS_KEY, accessAnswerOf, accessMessage, accessSchema } from './in-client-access'
+import { requestAccessTool, type AccessInClient } from './request-access'
 import { retrieveForAgent } from './retrieve-tool'
 import type { Scope } from '../access/scope'
 import { agentToolNames, agentTools } from './tool-defs'
@@ -63,7 +65,7 @@ export interface AgentDeps extends ServerOpsDeps {
   /** calls that wait for the user's OK (requests/confirmations.ts) */
   confirmations?: CallConfirmations
   /** signs the requestState of questions asked in a 2026-07-28 client (in-client.ts); keyed from the instance key */
-  askCodec?: RequestStateCodec<AskState>
+  askCodec?: RequestStateCodec<InClientState>
   /** the config edit that could not be applied (the last good config runs), else null: retrieve_tools says so */
   configProblem?: () => string | null
   /** list_changed for agents whose view changed (list-changed.ts) */
@@ -143,6 +145,35 @@ function inClientFor(deps: AgentDeps, scope: Scope, server: Server, ctx: ServerC
         // session's GET stream too, and it is withdrawn on the stream it came on
         const asked = { signal, timeout, relatedRequestId: ctx.mcpReq.id }
         return answerOf(await ctx.mcpReq.elicitInput({ mode: 'form', message: askMessage(c), requestedSchema: ASK_SCHEMA }, asked))
+      } catch {
+        return null // withdrawn, dismissed, or the client could not show it: the window still can
+      }
+    },
+  }
+}
+
+/**
+ * request_access asked in this client too (ask_in_client), under the same conditions as a
+ * confirmation: 2026-07-28 by input_required (the retry's verified state and the person's answer),
+ * 2025 by elicitation/create raced against the window.
+ */
+function accessInClientFor(deps: AgentDeps, scope: Scope, server: Server, ctx: ServerContext, principal: string): AccessInClient | undefined {
+  if (!scope.askInClient() || !deps.askCodec) return undefined
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
+  if (typeof envelope?.[PROTOCOL_VERSION_META_KEY] === 'string') {
+    if (!showsForms(envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)) return undefined
+    const state: unknown = ctx.mcpReq.requestState()
+    return { modern: { principal, codec: deps.askCodec, ...(state !== undefined ? { state } : {}), response: ctx.mcpReq.inputResponses?.[ACCESS_KEY] } }
+  }
+  if (!showsForms(server.getClientCapabilities())) return undefined
+  return {
+    ask: async (req, answers, signal) => {
+      try {
+        const asked = { signal, timeout: ACCESS_CLIENT_WAIT_MS, relatedRequestId: ctx.mcpReq.id }
+        return accessAnswerOf(
+          await ctx.mcpReq.elicitInput({ mode: 'form', message: accessMessage(req), requestedSchema: accessSchema(answers) }, asked),
+          answers,
+        )
       } catch {
         return null // withdrawn, dismissed, or the client could not show it: the window still can
       }
@@ -256,12 +287,7 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
       if (name === 'upstream_servers') return await upstreamServersOp(deps, scope, args, who())
       if (name === 'request_access') {
         if (!deps.requests) return errorResult('request_access is not available in this Toolgate.')
-        try {
-          return textResult(JSON.stringify(await deps.requests.ask(who(), scope, args, extra.signal)))
-        } catch (e) {
-          if (e instanceof ApiError) return errorResult(e.message)
-          throw e
-        }
+        return await requestAccessTool(deps.requests, who(), scope, args, extra.signal, accessInClientFor(deps, scope, server, ctx, principal))
       }
       // The agent asked for progress (a progressToken in _meta): relay the upstream's
       // notifications/progress under the agent's own token, on this request's stream.

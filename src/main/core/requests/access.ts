@@ -7,7 +7,7 @@
 import { ApiError } from '../../../shared/api'
 import { parseToolId } from '../../../shared/ids'
 import { callWith } from '../../../shared/call-variant'
-import { formatDuration, grantForText, type GrantFor } from '../../../shared/grant-for'
+import { formatDuration, grantForText, parseGrantFor, type GrantFor } from '../../../shared/grant-for'
 import {
   ASKED_NAME_MAX,
   CLIENT_NAME_MAX,
@@ -19,6 +19,7 @@ import {
   type RequestAnswer,
   type RequestFilter,
 } from '../../../shared/requests'
+import { NAME_ONLY_STATUSES } from '../../../shared/statuses'
 import type { Catalog } from '../catalog/catalog'
 import type { Scope } from '../access/scope'
 import { PendingDecisions, newId } from './pending'
@@ -48,6 +49,18 @@ export interface AskResult {
   message: string
 }
 
+/** A request_access that waits for the user: the request, the tool id asked for, the lock, the agent's wait_s. */
+export interface OpenRequest {
+  req: AccessRequest
+  id: string
+  ev: Evaluation
+  waitS: number
+}
+
+/** What the person at the agent's own client can answer (the window's buttons): once, 1h, always, deny. */
+export const CLIENT_ANSWERS = ['once', '1h', 'always', 'deny'] as const
+export type ClientAnswer = (typeof CLIENT_ANSWERS)[number]
+
 export interface RequestsDeps extends LiftContext {
   catalog: Catalog
   keeper: GrantKeeper
@@ -57,6 +70,8 @@ export interface RequestsDeps extends LiftContext {
   emit(data: { id: string; status: AccessRequest['status']; new?: boolean }): void
   /** a user's answer, for the activity record */
   onAnswered?(req: AccessRequest, message: string): void
+  /** the person at the agent's own client answered (ask_in_client), for the activity record */
+  onClientAnswer?(req: AccessRequest, action: 'grant' | 'deny', message: string): void
   now?(): number
 }
 
@@ -80,6 +95,15 @@ export class AccessRequests {
 
   /** request_access: validates, evaluates the lock, folds or adds, and waits up to wait_s for the answer. */
   async ask(who: Asker, scope: Scope, raw: unknown, signal?: AbortSignal): Promise<AskResult> {
+    const o = this.open(who, scope, raw)
+    return 'done' in o ? o.done : this.settle(o, o.waitS * 1000, signal)
+  }
+
+  /**
+   * The first half of request_access: an answer at once (callable, not requestable, an unused
+   * pass, a standing denial), or the pending request it made or joined (the agent's wait_s with it).
+   */
+  open(who: Asker, scope: Scope, raw: unknown): { done: AskResult } | OpenRequest {
     const parsed = RequestAccessArgsSchema.safeParse(raw)
     if (!parsed.success) throw new ApiError('invalid_arguments', `request_access: ${parsed.error.issues[0].message}`, 400)
     const ref = parseToolId(parsed.data.name)
@@ -90,8 +114,9 @@ export class AccessRequests {
     const id = `${ref.server}:${ref.tool}`
     if (ev.kind === 'error') throw new ApiError('not_requestable', ev.message, 400)
     if (ev.kind === 'not_requestable')
-      return { request_id: null, status: 'not_requestable', message: `${ev.message} request_access cannot help with this lock.` }
-    if (ev.kind === 'callable') return { request_id: null, status: 'granted', message: `${id} is callable: call it with ${callWith(ev.entry.variant)}.` }
+      return { done: { request_id: null, status: 'not_requestable', message: `${ev.message} request_access cannot help with this lock.` } }
+    if (ev.kind === 'callable')
+      return { done: { request_id: null, status: 'granted', message: `${id} is callable: call it with ${callWith(ev.entry.variant)}.` } }
 
     const agent = who.agent
     const reason = safeText(parsed.data.reason, REASON_MAX)
@@ -104,7 +129,7 @@ export class AccessRequests {
     const once = this.d.keeper.onceFor(agent, ref.server, tool, ev.entry?.hash)
     if (once) {
       const granted = all.find((r) => r.id === once.request_id)
-      return { request_id: granted?.id ?? null, status: 'granted', message: this.grantedMessage(id, 'once', ev) }
+      return { done: { request_id: granted?.id ?? null, status: 'granted', message: this.grantedMessage(id, 'once', ev) } }
     }
     // a denial holds for the whole server during the cooldown: another tool name of the same server
     // (a made-up one on a server in quarantine is a request for the server) gets the denial too
@@ -114,7 +139,7 @@ export class AccessRequests {
         (r) => r.agent === agent && r.server === ref.server && r.status === 'denied' && Date.parse(r.answered_at ?? r.updated_at) > now - DENY_COOLDOWN_MS,
       )
       .pop()
-    if (denied) return { request_id: denied.id, status: 'denied', message: this.deniedMessage(id, denied) }
+    if (denied) return { done: { request_id: denied.id, status: 'denied', message: this.deniedMessage(id, denied) } }
 
     let req = this.queue.pending().find(same)
     if (req) {
@@ -154,13 +179,19 @@ export class AccessRequests {
       this.queue.prune(KEEP_ANSWERED)
       this.d.emit({ id: req.id, status: 'pending', new: true })
     }
-    const waitS = parsed.data.wait_s ?? 0
-    if (waitS > 0) {
-      const r = await this.queue.wait(req.id, waitS * 1000, signal)
+    return { req, id, ev, waitS: parsed.data.wait_s ?? 0 }
+  }
+
+  /** The second half: the answer if there is one, else waits up to `waitMs` for it; still pending: how to wait. */
+  async settle(o: OpenRequest, waitMs: number, signal?: AbortSignal): Promise<AskResult> {
+    const { req, id, ev } = o
+    if (req.status !== 'pending' && req.status !== 'expired') return this.answered(req, id, ev)
+    if (waitMs > 0 && req.status === 'pending') {
+      const r = await this.queue.wait(req.id, waitMs, signal)
       if (r.kind === 'answered') return this.answered(req, id, ev)
-      if (r.kind === 'expired')
-        return { request_id: req.id, status: 'pending', message: `The request for ${id} expired unanswered; ask again if you still need it.` }
     }
+    if (req.status === 'expired')
+      return { request_id: req.id, status: 'pending', message: `The request for ${id} expired unanswered; ask again if you still need it.` }
     return {
       request_id: req.id,
       status: 'pending',
@@ -235,7 +266,7 @@ export class AccessRequests {
    * in quarantine), else the tool's definition hash; checked before any act (409 launch_changed /
    * definition_changed).
    */
-  async grant(id: string, grantFor: GrantFor, expected?: string): Promise<{ request: AccessRequest; message: string }> {
+  async grant(id: string, grantFor: GrantFor, expected?: string, via?: 'client'): Promise<{ request: AccessRequest; message: string }> {
     const req = this.pendingRequest(id)
     const ref = { server: req.server, tool: req.tool }
     const { catalog } = this.d
@@ -270,6 +301,7 @@ export class AccessRequests {
     if (!this.queue.isPending(id)) throw new ApiError('request_answered', `request ${id} was answered meanwhile.`, 409)
     req.status = 'granted'
     req.granted_for = forText
+    if (via) req.answered_via = via
     if (until) req.until = until
     req.answered_at = req.updated_at = this.iso()
     this.queue.answer(id, { status: 'granted', for: forText, ...(until ? { until } : {}) })
@@ -278,15 +310,59 @@ export class AccessRequests {
     return { request: { ...req }, message }
   }
 
-  async deny(id: string): Promise<{ request: AccessRequest; message: string }> {
+  async deny(id: string, via?: 'client'): Promise<{ request: AccessRequest; message: string }> {
     const req = this.pendingRequest(id)
     req.status = 'denied'
+    if (via) req.answered_via = via
     req.answered_at = req.updated_at = this.iso()
     this.queue.answer(id, { status: 'denied' })
     this.d.emit({ id, status: 'denied' })
     const message = `Denied ${req.name} to ${agentLabel(req.agent)}.`
     this.d.onAnswered?.(req, message)
     return { request: { ...req }, message }
+  }
+
+  /**
+   * What the person at the agent's own client may answer to a waiting request (once only where a
+   * single call can pass the lock), and the hash of what they are shown (launch or definition),
+   * which their grant is bound to. Null where granting would approve something nobody reviewed (a
+   * server in quarantine, a new or changed tool: NAME_ONLY_STATUSES): that review is the window's,
+   * with the launch or the definition in front of the user, never a one-line question elsewhere.
+   */
+  clientChoices(id: string): { answers: ClientAnswer[]; hash?: string } | null {
+    const req = this.queue.get(id)
+    if (!req || !this.queue.isPending(id)) return null
+    const ev = evaluateRequest(this.d.catalog, this.d.scopeFor(req.agent), { server: req.server, tool: req.tool })
+    if (ev.kind !== 'requestable' || NAME_ONLY_STATUSES.has(ev.status)) return null
+    const view = this.withLaunchHash(req)
+    const answers = CLIENT_ANSWERS.filter((a) => a !== 'once' || ONCE_STATUSES.has(ev.status))
+    const hash = view.launch_hash ?? view.definition_hash
+    return { answers: [...answers], ...(hash ? { hash } : {}) }
+  }
+
+  /**
+   * The person at the agent's own client answered (ask_in_client): the first answer wins (a
+   * request the window answered meanwhile is left as it is: false). `hash`: what they were shown;
+   * a launch or definition that changed since is refused (409), as from the window.
+   */
+  async answerFromClient(id: string, answer: ClientAnswer, hash?: string): Promise<boolean> {
+    if (!this.queue.isPending(id)) return false
+    const choices = this.clientChoices(id)
+    if (!choices || !choices.answers.includes(answer))
+      throw new ApiError(
+        'review_in_window',
+        `request ${id} can only be answered in the Toolgate window now (what it grants needs the user's review there).`,
+        409,
+      )
+    let r: { request: AccessRequest; message: string }
+    if (answer === 'deny') r = await this.deny(id, 'client')
+    else {
+      const g = parseGrantFor(answer)
+      if ('error' in g) throw new ApiError('invalid_arguments', g.error, 400)
+      r = await this.grant(id, g, hash, 'client')
+    }
+    this.d.onClientAnswer?.(r.request, answer === 'deny' ? 'deny' : 'grant', r.message)
+    return true
   }
 
   close(): void {

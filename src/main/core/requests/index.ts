@@ -33,6 +33,8 @@ export function setupRequests(o: {
   onEnd?(end: GrantEnd, why: 'expired' | 'used'): void
   /** the user answered a request (activity record) */
   onAnswered?(req: AccessRequest, message: string): void
+  /** the person at the agent's own client answered a request (ask_in_client; activity record) */
+  onClientAnswer?(req: AccessRequest, action: 'grant' | 'deny', message: string): void
   /** a confirmation of a call ended: allowed, denied, timed out or cancelled (activity record) */
   onConfirmation?(c: Confirmation): void
 }): RequestsSetup {
@@ -60,6 +62,7 @@ export function setupRequests(o: {
     scopeFor: o.scopeFor,
     emit: (data) => o.emit({ type: 'requests.changed', data }),
     ...(o.onAnswered ? { onAnswered: o.onAnswered } : {}),
+    ...(o.onClientAnswer ? { onClientAnswer: o.onClientAnswer } : {}),
   })
   const confirmations = new CallConfirmations({
     catalog: o.catalog,
