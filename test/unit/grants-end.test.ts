@@ -1,21 +1,49 @@
 // Time-boxed grants over the real catalog and StateStore (issue 15): each timed decision ends by
 // itself and puts back exactly what was there; a permanent decision in between keeps; granting
 // again extends without losing the original state; a lost state.json restores the locks a
-// running grant would bring back.
+// running grant would bring back. Time is vitest's fake clock (Date and the keeper's timer): each
+// test moves it to just before an end (nothing changed yet) and then past it (the end happened).
 import fs from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { approveServer, approveTool, ingestTools, setToolDisabled } from '../../src/main/core/catalog/decisions'
 import { UpstreamManager } from '../../src/main/core/upstream-manager'
 import { silentLogger } from '../../src/main/core/log'
 import { StateStore } from '../../src/main/core/state/store'
 import { buildWorld, fixtureRequests, READ, tool, WORLD_TOOLS, type Fixture } from '../helpers/catalog-fixture'
-import { waitFor } from '../helpers/wait'
+
+beforeEach(() => {
+  // only the clock and timers: file writes and promises run for real
+  vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], now: new Date('2026-11-27T10:00:00.000Z') })
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+/** Moves the fake clock by `ms`, firing the timers due on the way. */
+const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms)
+
+/**
+ * Waits for work the clock started (state writes are real file I/O) without moving the clock:
+ * polls on setImmediate, which the fake timers leave alone, for at most 5 s of real time.
+ */
+async function until(predicate: () => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + 5000
+  while (!predicate()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setImmediate(r))
+  }
+}
+
+/** Lets pending real I/O finish (a few turns of the event loop), for asserting that nothing changed. */
+async function quiet(): Promise<void> {
+  for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r))
+}
 
 const T = WORLD_TOOLS
-const soon = (ms = 300) => ({ id: `g_test_${Math.random().toString(36).slice(2)}`, until: new Date(Date.now() + ms).toISOString() })
+const soon = (ms: number) => ({ id: `g_test_${Math.random().toString(36).slice(2)}`, until: new Date(Date.now() + ms).toISOString() })
 
 async function keeperOver(fx: Fixture) {
-  const manager = new UpstreamManager(fx.catalog, silentLogger())
+  const manager = new UpstreamManager(fx.catalog, silentLogger(), undefined, { offline: true })
   const ended: string[] = []
   const setup = fixtureRequests(fx, manager, (ev) => ev.type === 'grant.ended' && ended.push(String(ev.data.message)))
   await setup.keeper.start()
@@ -35,35 +63,51 @@ describe('time-boxed grants end by themselves', () => {
     await approveTool(fx.catalog, 'gh', 'search_code', soon(1500))
     expect(status(fx, 'gh:rotate_keys')).toBe('callable')
     expect(status(fx, 'gh:search_code')).toBe('callable')
-    await waitFor(() => status(fx, 'gh:rotate_keys') === 'pending_approval' && status(fx, 'gh:search_code') === 'pending_approval', 5000, 'the grants to end')
+    await advance(1499)
+    await quiet()
+    expect(status(fx, 'gh:rotate_keys')).toBe('callable')
+    expect(status(fx, 'gh:search_code')).toBe('callable')
+    expect(ended).toEqual([])
+    await advance(1)
+    await until(() => ended.length === 2, 'the two grants to end')
+    expect(status(fx, 'gh:rotate_keys')).toBe('pending_approval')
+    expect(status(fx, 'gh:search_code')).toBe('pending_approval')
     expect(fx.catalog.entry('gh:rotate_keys')!.approval).toBe('pending')
     expect(fx.catalog.entry('gh:search_code')!.approval).toBe('changed')
     expect(fx.catalog.entry('gh:search_code')!.previous!.hash).toBe(before)
     expect(fx.catalog.store.current.grants).toEqual([])
-    await waitFor(() => ended.length === 2)
     expect(ended.join(' ')).toMatch(/gh:search_code waits for review of its change again/)
   })
 
   it('a server approved for a moment goes back into quarantine', async () => {
     const fx = await buildWorld()
-    await keeperOver(fx)
+    const { ended } = await keeperOver(fx)
     const cfg = fx.catalog.serverConfig('sketchy')!
     await approveServer(fx.catalog, 'sketchy', soon(1500))
     expect(fx.catalog.quarantineOf(cfg)).toBeNull()
-    await waitFor(() => fx.catalog.quarantineOf(cfg) === 'review', 5000, 'sketchy back in quarantine')
+    await advance(1499)
+    await quiet()
+    expect(fx.catalog.quarantineOf(cfg)).toBeNull()
+    await advance(1)
+    await until(() => ended.length === 1, 'the grant of sketchy to end')
+    expect(fx.catalog.quarantineOf(cfg)).toBe('review')
     // and the user-quarantined one back to the user's quarantine
     const legacy = fx.catalog.serverConfig('legacy')!
     await approveServer(fx.catalog, 'legacy', soon(1500))
     expect(fx.catalog.quarantineOf(legacy)).toBeNull()
-    await waitFor(() => fx.catalog.quarantineOf(legacy) === 'user', 5000, 'legacy back in the user quarantine')
+    await advance(1500)
+    await until(() => ended.length === 2, 'the grant of legacy to end')
+    expect(fx.catalog.quarantineOf(legacy)).toBe('user')
   })
 
   it('a permanent decision during the grant keeps; granting again extends from the original state', async () => {
     const fx = await buildWorld()
-    await keeperOver(fx)
+    const { ended } = await keeperOver(fx)
     await setToolDisabled(fx.catalog, 'gh', 'archive_repo', false, soon(1500))
     expect(await setToolDisabled(fx.catalog, 'gh', 'archive_repo', false)).toMatch(/for good/)
-    await new Promise((r) => setTimeout(r, 1800))
+    expect(fx.catalog.store.current.grants).toEqual([]) // the permanent decision took the grant's place
+    await advance(1500)
+    await quiet()
     expect(status(fx, 'gh:archive_repo')).toBe('callable')
 
     await setToolDisabled(fx.catalog, 'gh', 'list_repos', true)
@@ -71,9 +115,13 @@ describe('time-boxed grants end by themselves', () => {
     const longer = soon(4000)
     await setToolDisabled(fx.catalog, 'gh', 'list_repos', false, longer)
     expect(fx.catalog.store.current.grants.map((g) => g.until)).toEqual([longer.until])
-    await new Promise((r) => setTimeout(r, 1800))
+    await advance(3999) // past the first end, just before the extended one
+    await quiet()
     expect(status(fx, 'gh:list_repos')).toBe('callable')
-    await waitFor(() => status(fx, 'gh:list_repos') === 'disabled_by_user', 10_000, 'the extended grant to end')
+    expect(ended).toEqual([])
+    await advance(1)
+    await until(() => ended.length === 1, 'the extended grant to end')
+    expect(status(fx, 'gh:list_repos')).toBe('disabled_by_user')
   })
 
   it('a grant that ended while Toolgate was stopped ends at the next start', async () => {
@@ -81,7 +129,8 @@ describe('time-boxed grants end by themselves', () => {
     const first = await keeperOver(fx)
     first.keeper.stop()
     await setToolDisabled(fx.catalog, 'gh', 'archive_repo', false, soon(50))
-    await new Promise((r) => setTimeout(r, 100))
+    await advance(60_000)
+    await quiet()
     expect(status(fx, 'gh:archive_repo')).toBe('callable') // nobody kept time
     const again = fx.restart()
     await keeperOver(again)
