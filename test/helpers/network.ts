@@ -34,21 +34,35 @@ export function hostAddresses(): string[] {
     .map((a) => a.address)
 }
 
-/** The host's default gateways (IPv4, from /proc/net/route): pasta would map them to the host's loopback unless told not to. */
+/** The host's own global IPv6 addresses (not loopback, not link-local: those need a zone). */
+export function hostAddresses6(): string[] {
+  return Object.values(os.networkInterfaces())
+    .flat()
+    .filter((a): a is os.NetworkInterfaceInfoIPv6 => a !== undefined && a.family === 'IPv6' && !a.internal && !/^fe[89ab]/i.test(a.address))
+    .map((a) => a.address)
+}
+
+/** The host's default gateways (from /proc/net/route and ipv6_route): pasta would map them to the host's loopback unless told not to. */
 export function defaultGateways(): string[] {
-  let text = ''
-  try {
-    text = fs.readFileSync('/proc/net/route', 'utf8')
-  } catch {
-    return []
+  const read = (file: string): string => {
+    try {
+      return fs.readFileSync(file, 'utf8')
+    } catch {
+      return ''
+    }
   }
   const out = new Set<string>()
-  for (const line of text.split('\n').slice(1)) {
+  for (const line of read('/proc/net/route').split('\n').slice(1)) {
     const [, dest, gw] = line.trim().split(/\s+/)
     if (dest !== '00000000' || !gw || gw === '00000000') continue
     // little-endian hex
     const bytes = (gw.match(/../g) ?? []).map((h) => parseInt(h, 16)).reverse()
     if (bytes.length === 4) out.add(bytes.join('.'))
+  }
+  for (const line of read('/proc/net/ipv6_route').split('\n')) {
+    const [dest, len, , , hop] = line.trim().split(/\s+/)
+    if (dest !== '0'.repeat(32) || len !== '00' || !hop || /^0+$/.test(hop)) continue
+    out.add((hop.match(/.{4}/g) ?? []).join(':'))
   }
   return [...out]
 }

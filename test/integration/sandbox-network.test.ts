@@ -13,7 +13,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchSpec, networkSupport, sandboxSupport } from '../../src/main/core/upstream/sandbox'
 import { isolationOf } from '../../src/main/core/upstream/sandbox/view'
 import type { ServerConfig } from '../../src/shared/config-schema'
-import { abstractListener, defaultGateways, helloListener, hostAddresses, NO_REGISTRY, registryReachable, REGISTRY_HOST } from '../helpers/network'
+import {
+  abstractListener,
+  defaultGateways,
+  helloListener,
+  hostAddresses,
+  hostAddresses6,
+  NO_REGISTRY,
+  registryReachable,
+  REGISTRY_HOST,
+} from '../helpers/network'
 import { ROOT } from '../helpers/cli'
 
 const support = sandboxSupport()
@@ -21,6 +30,7 @@ const roots: string[] = []
 let loop: Awaited<ReturnType<typeof helloListener>>
 let other: Awaited<ReturnType<typeof helloListener>>
 let wide: Awaited<ReturnType<typeof helloListener>>
+let dual: Awaited<ReturnType<typeof helloListener>>
 let abstract: Awaited<ReturnType<typeof abstractListener>>
 const ABSTRACT = `toolgate-test-${process.pid}`
 let probe: string
@@ -31,6 +41,7 @@ beforeAll(async () => {
   loop = await helloListener('127.0.0.1')
   other = await helloListener('127.0.0.1')
   wide = await helloListener('0.0.0.0')
+  dual = await helloListener('::') // IPv6 and IPv4: a service on every address
   abstract = await abstractListener(ABSTRACT)
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tg-net-probe-')))
   fs.chmodSync(dir, 0o755)
@@ -56,7 +67,7 @@ const one = (t) => new Promise((resolve) => {
 })
 
 afterAll(async () => {
-  await Promise.all([loop.close(), other.close(), wide.close(), abstract.close()])
+  await Promise.all([loop.close(), other.close(), wide.close(), dual.close(), abstract.close()])
   for (const r of roots) fs.rmSync(r, { recursive: true, force: true })
 })
 
@@ -112,8 +123,9 @@ const lo = (port: number) => `127.0.0.1:${port}`
 describe('the network of a sandboxed server (Linux: its own namespace, pasta for outbound)', () => {
   it('by default: no path to the host loopback, the host own addresses, nor its abstract sockets', async () => {
     // the gateway too: pasta maps it to the host's loopback unless told not to (--no-map-gw)
-    const gateways = defaultGateways().map((g) => `${g}:${loop.port}`)
-    const targets = [lo(loop.port), `localhost:${loop.port}`, ...hostAddresses().map((a) => `${a}:${wide.port}`), ...gateways, `@${ABSTRACT}`]
+    const gateways = defaultGateways().map((g) => `${g}:${dual.port}`)
+    const v6 = [`::1:${dual.port}`, ...hostAddresses6().map((a) => `${a}:${dual.port}`)]
+    const targets = [lo(loop.port), `localhost:${loop.port}`, ...hostAddresses().map((a) => `${a}:${wide.port}`), ...v6, ...gateways, `@${ABSTRACT}`]
     const got = await reach(targets)
     for (const t of targets) {
       expect(got[t], `${t}: ${JSON.stringify(got)}`).toBeDefined()
@@ -122,9 +134,11 @@ describe('the network of a sandboxed server (Linux: its own namespace, pasta for
   })
 
   it('the same attacks succeed with sandbox: false (the test can fail)', async () => {
-    const got = await reach([lo(loop.port), `@${ABSTRACT}`, ...hostAddresses().map((a) => `${a}:${wide.port}`)], { sandbox: false })
+    const v6 = [`::1:${dual.port}`, ...hostAddresses6().map((a) => `${a}:${dual.port}`)]
+    const got = await reach([lo(loop.port), `@${ABSTRACT}`, ...hostAddresses().map((a) => `${a}:${wide.port}`), ...v6], { sandbox: false })
     expect(got[lo(loop.port)]).toBe('GOT hello')
     expect(got[`@${ABSTRACT}`]).toBe('GOT hello')
+    for (const t of v6) expect(got[t], t).toBe('GOT hello')
   })
 
   it('by default: the outside network works, names resolve (DNS through pasta)', async (ctx) => {
