@@ -34,8 +34,9 @@ export function requestsTable(requests: AccessRequest[], now: number): string {
       r.status === 'granted' && r.granted_for
         ? `granted ${r.granted_for}${r.until && r.granted_for !== 'once' ? ` (${timeLeft(r.until, now)})` : ''}`
         : r.status
+    const via = r.answered_via === 'client' ? ' (client)' : ''
     const agent = r.agent ?? `(no agent${r.client ? `: ${r.client}` : ''})`
-    rows.push([r.id, status, agent, r.name, r.lock, `${r.asked}x`, r.reason.length > 80 ? `${r.reason.slice(0, 79)}…` : r.reason])
+    rows.push([r.id, status + via, agent, r.name, r.lock, `${r.asked}x`, r.reason.length > 80 ? `${r.reason.slice(0, 79)}…` : r.reason])
   }
   return table(rows, after)
 }

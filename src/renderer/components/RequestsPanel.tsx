@@ -98,6 +98,7 @@ function Answers({ req }: { req: AccessRequest }) {
 }
 
 function Outcome({ req, now }: { req: AccessRequest; now: number }) {
+  const where = req.answered_via === 'client' ? ' in the agent’s own client' : ''
   if (req.status === 'granted') {
     const left = req.until && req.granted_for !== 'once' && req.granted_for !== 'always' ? ` (${timeLeft(req.until, now)})` : ''
     const what = req.granted_for === 'once' ? 'once' : req.granted_for === 'always' ? 'always' : `for ${req.granted_for}`
@@ -105,10 +106,11 @@ function Outcome({ req, now }: { req: AccessRequest; now: number }) {
       <p className="request-outcome request-outcome--granted">
         Allowed {what}
         {left}
+        {where}
       </p>
     )
   }
-  if (req.status === 'denied') return <p className="request-outcome request-outcome--denied">Denied</p>
+  if (req.status === 'denied') return <p className="request-outcome request-outcome--denied">Denied{where}</p>
   return <p className="request-outcome muted">Expired unanswered</p>
 }
 
