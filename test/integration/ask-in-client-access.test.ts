@@ -7,13 +7,17 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import {
+  BIN,
+  ROOT,
   apiRequest,
   assertBuilt,
   cleanupProcesses,
   cleanupTemp,
+  cliEnv,
   fixtureEntry,
   logLines,
   rawRequest,
@@ -21,6 +25,7 @@ import {
   startServe,
   stopProcess,
   tempDir,
+  track,
   waitFor,
   waitForServerState,
   writeJson,
@@ -72,7 +77,7 @@ describe('access requests asked in the agent’s own client (ask_in_client)', ()
       // "fresh" waits in quarantine: nobody reviewed its launch yet
       mcpServers: { notes: { ...fixtureEntry(toolsFile, log), quarantined: false }, fresh: fixtureEntry(toolsFile, path.join(tmp, 'logs', 'fresh.log')) },
       // a denial stands for the whole server for a while (per agent): each test that denies has an agent of its own
-      agents: [...['asker', 'other', 'd1', 'd2', 'd3'].map((n) => agent(n, { ask_in_client: true })), agent('plain')],
+      agents: [...['asker', 'other', 'd1', 'd2', 'd3', 'bridged'].map((n) => agent(n, { ask_in_client: true })), agent('plain')],
     })
     serve = await startServe({ configPath: path.join(tmp, 'mcp_config.json'), dataDir: path.join(tmp, 'data') })
     await waitForServerState(serve, 'notes', 'connected')
@@ -255,6 +260,38 @@ describe('access requests asked in the agent’s own client (ask_in_client)', ()
     expect(JSON.parse(r.content[0].text)).toMatchObject({ status: 'granted' })
     const question = wire.find((m) => m.method === 'elicitation/create')
     expect(wire.some((m) => m.method === 'notifications/cancelled' && m.params?.requestId === question?.id)).toBe(true)
+    await client.close()
+  })
+
+  it('2025 over the stdio bridge to the running owner: the question reaches the client, "Allow once" passes exactly one call', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'stdio', ...serve.flags, '--agent', 'bridged'],
+      env: cliEnv() as Record<string, string>,
+      cwd: ROOT,
+      stderr: 'pipe',
+    })
+    const client = new V1Client({ name: 'bridged-old-client', version: '1' }, { capabilities: { elicitation: {} } })
+    const seen: string[] = []
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      seen.push(String(req.params.message))
+      return { action: 'accept', content: { answer: 'once' } }
+    })
+    await client.connect(transport, { timeout: 60_000 })
+    track(transport.pid ?? undefined)
+    // a bridge, not an owner: the serve process owns the data dir
+    expect(JSON.parse(fs.readFileSync(path.join(serve.dataDir, 'instance.json'), 'utf8')).pid).toBe(serve.pid)
+    const r = (await client.callTool(ask('beta_notes'), undefined, { timeout: 30_000 })) as { content: Array<{ text: string }> }
+    expect(JSON.parse(r.content[0].text)).toMatchObject({ status: 'granted' })
+    expect(seen).toHaveLength(1)
+    expect(seen[0]).toMatch(/Agent "bridged" asks for access to notes:beta_notes/)
+    const before = calls('beta_notes')
+    const call = async () =>
+      ((await client.callTool({ name: 'call_tool_read', arguments: { name: 'notes:beta_notes', args: {} } })) as { content: Array<{ text: string }> })
+        .content[0].text
+    expect(await call()).not.toMatch(/TOOL_BLOCKED/)
+    expect(await call()).toMatch(/TOOL_BLOCKED/)
+    expect(calls('beta_notes')).toBe(before + 1)
     await client.close()
   })
 
