@@ -207,18 +207,51 @@ describe('tray app lifecycle', () => {
     expect(fake.notifications[4].options.title).toBe('Toolgate: Toolgate (no agent) asks for gh:archive_repo')
   })
 
-  it('a state that passes through "pending" for a moment does not notify', async () => {
+  it('a state that passes through "pending" for a moment does not notify; one that holds for the settle time does', async () => {
     const { api, startCore } = await coreFor()
-    await runApp(startCore, [], { refreshMs: 10, notifySettleMs: 150 })
-    await tick(200)
-    // gh lists a changed list_repos for a moment, then the approved definition again (reverting restores it)
-    const T = WORLD_TOOLS
-    const rest = [T.create_issue, T.search_code, T.delete_repo, T.archive_repo, T.rotate_keys]
-    await ingestTools(api.world.catalog, 'gh', [tool('list_repos', 'List repositories, briefly different'), ...rest])
-    await tick(40)
-    await ingestTools(api.world.catalog, 'gh', [T.list_repos, ...rest])
-    await tick(300)
-    expect(fake.notifications).toHaveLength(0)
+    // the app's timers (refresh, settle) on vitest's fake clock; the core's file I/O runs for real
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      await runApp(startCore, [], { refreshMs: 10, notifySettleMs: 150 })
+      const tray = fake.trays[0]
+      expect(tray.tooltip).toBe('Toolgate — 2 waiting for approval')
+      /** Polls without moving the fake clock (setImmediate is not faked), for at most 5 s of real time. */
+      const until = async (predicate: () => boolean, what: string) => {
+        const deadline = performance.now() + 5000
+        while (!predicate()) {
+          if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+          await new Promise((r) => setImmediate(r))
+        }
+      }
+      const T = WORLD_TOOLS
+      const rest = [T.create_issue, T.search_code, T.delete_repo, T.archive_repo, T.rotate_keys]
+      const changed = tool('list_repos', 'List repositories, briefly different')
+      /** gh lists `first`; after the refresh delay the tray shows `waiting` (the settle timer is set then). */
+      const list = async (first: typeof changed, waiting: number) => {
+        await ingestTools(api.world.catalog, 'gh', [first, ...rest])
+        await vi.advanceTimersByTimeAsync(10)
+        await until(() => tray.tooltip === `Toolgate — ${waiting} waiting for approval`, `the tray to show ${waiting} waiting`)
+      }
+
+      // gh lists a changed list_repos, then 100 ms later the approved definition again (reverting
+      // restores it): the tray showed it at 10 ms, the refresh of the revert comes at 120 ms, before the settle time
+      await list(changed, 3)
+      await vi.advanceTimersByTimeAsync(100)
+      expect(fake.notifications).toHaveLength(0)
+      await list(T.list_repos, 2)
+      await vi.advanceTimersByTimeAsync(1000)
+      expect(fake.notifications).toHaveLength(0)
+
+      // the same change, held: one notification when the settle time has passed, not before
+      await list(changed, 3)
+      await vi.advanceTimersByTimeAsync(149)
+      expect(fake.notifications).toHaveLength(0)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(fake.notifications).toHaveLength(1)
+      expect(fake.notifications[0].options.body).toContain('1 tool of "gh" is new or changed.')
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('Enable/Disable in the tray acts on the core', async () => {
