@@ -3,9 +3,10 @@
 // targets are printed beside the numbers ("ok" / "MISS").
 //
 //   npm run bench                                   every section (≈ 5–10 min on 2 cores)
-//   npm run bench -- --only retrieval,classify      some sections: retrieval quality locked classify incremental stdio call activity sandbox bridge soak owner flood
+//   npm run bench -- --only retrieval,classify      some sections: retrieval quality locked classify incremental stdio call activity sandbox bridge soak owner flood lifecycle
 //   npm run bench -- --skip soak
 //   npm run bench -- --sizes 527,5000 --stdio-sizes 527,5000 --queries 2000
+//   npm run bench -- --only lifecycle --lifecycle-servers 50   configured servers for section 10 (issue 29)
 //   npm run bench -- --quick                        fewer queries/requests (smoke run, ≈ 2–3 min)
 //   npm run bench -- --profile [--profile-out F]    CPU-profile the in-process queries at 5k, print the top functions
 //                                                   (and keep the raw .cpuprofile in F for Chrome DevTools)
@@ -24,7 +25,22 @@ const opt = (f, d) => {
   return i >= 0 ? argv[i + 1] : d
 }
 const flag = (f) => argv.includes(f)
-const ALL = ['retrieval', 'quality', 'locked', 'classify', 'incremental', 'stdio', 'call', 'activity', 'sandbox', 'bridge', 'soak', 'owner', 'flood']
+const ALL = [
+  'retrieval',
+  'quality',
+  'locked',
+  'classify',
+  'incremental',
+  'stdio',
+  'call',
+  'activity',
+  'sandbox',
+  'bridge',
+  'soak',
+  'owner',
+  'flood',
+  'lifecycle',
+]
 const only = opt('--only') ? opt('--only').split(',') : ALL
 const skip = opt('--skip') ? opt('--skip').split(',') : []
 for (const s of [...only, ...skip])
@@ -521,6 +537,85 @@ async function floodSectionRun() {
   )
 }
 
+async function lifecycleSection() {
+  const { memoryAtRest, restartToSearchable, firstCall } = await import('./lib/lifecycle-bench.mjs')
+  const n = Number(opt('--lifecycle-servers', 50))
+  console.error(`  memory with ${n} configured servers: always, on demand at rest, the proxy alone …`)
+  const mem = await memoryAtRest(n)
+  console.error('  first call to a stopped server …')
+  const first = await firstCall(quick ? 5 : 10)
+  console.error(`  restart with ${n} servers that ran before …`)
+  const rs = await restartToSearchable(mem.dataDir, n, quick ? 2 : 3)
+  results.lifecycle = { memory: { alone: mem.alone, always: mem.always, onDemand: mem.onDemand }, first, restart: rs }
+  const MB = (b) => mb(b)
+  section(
+    'lifecycle',
+    table(
+      `10a. Memory with ${n} configured servers (fixture-server.mjs, default sandbox): \`toolgate serve\` and every process under it, settled (PSS: shared pages split between their users; MB)`,
+      ['what', 'processes', 'tree PSS', 'tree RSS', 'toolgate PSS', 'toolgate heap', 'target'],
+      [
+        [
+          'every server running (lifecycle "always")',
+          String(mem.always.procs),
+          MB(mem.always.treePss),
+          MB(mem.always.treeRss),
+          MB(mem.always.ownPss),
+          MB(mem.always.heapUsed),
+          '',
+        ],
+        [
+          'on demand, at rest (each listed its tools once, then stopped after idle_stop_s)',
+          String(mem.onDemand.procs),
+          MB(mem.onDemand.treePss),
+          MB(mem.onDemand.treeRss),
+          MB(mem.onDemand.ownPss),
+          MB(mem.onDemand.heapUsed),
+          `${verdict(mem.onDemand.treePss - mem.alone.treePss, 10 * 1048576)} ≤ proxy alone + 10 MB`,
+        ],
+        [
+          'the proxy alone (no server configured)',
+          String(mem.alone.procs),
+          MB(mem.alone.treePss),
+          MB(mem.alone.treeRss),
+          MB(mem.alone.ownPss),
+          MB(mem.alone.heapUsed),
+          '',
+        ],
+      ],
+    ),
+  )
+  section(
+    'lifecycle',
+    table(
+      `10b. First call to a stopped server: call_tool_read over HTTP /mcp to an on-demand fixture server (default sandbox), spawn → sandbox → initialize → tools/list → the gate → the call, against the same call to it running; ${first.rounds} rounds, interleaved (ms)`,
+      ['call', 'p50', 'p95', 'max', 'target'],
+      [
+        ['to the stopped server (starts it)', ms(first.cold.p50), ms(first.cold.p95), ms(first.cold.max), `${verdict(first.cold.p50, 1000)} ≤1000 (p50)`],
+        ['to it running', ms(first.warm.p50), ms(first.warm.p95), ms(first.warm.max), ''],
+        [`added by the start (p50)`, ms(first.cold.p50 - first.warm.p50), '', '', first.errors ? `${first.errors} error(s)` : ''],
+      ],
+    ),
+  )
+  section(
+    'lifecycle',
+    table(
+      `10c. Restart of \`toolgate serve\` with ${n} servers that ran before, until every tool is searchable and callable (on demand: nothing starts; always: every server starts and lists again); medians of ${rs.rounds} rounds (ms)`,
+      ['lifecycle', 'spawn → listening', 'listening → every tool searchable', 'spawn → every tool searchable', 'processes started', 'target'],
+      [
+        [
+          'on_demand',
+          ms(rs.onDemand.spawnToListening),
+          ms(rs.onDemand.listeningToReady),
+          ms(rs.onDemand.spawnToReady),
+          String(rs.onDemand.processes),
+          `${verdict(rs.onDemand.listeningToReady, 100)} <100 after listening${rs.onDemand.found ? '' : '; search MISSED the last server'}`,
+        ],
+        ['always', ms(rs.always.spawnToListening), ms(rs.always.listeningToReady), ms(rs.always.spawnToReady), String(rs.always.processes), ''],
+      ],
+    ),
+  )
+}
+
 let interrupted = false
 process.on('SIGINT', async () => {
   if (interrupted) process.exit(130)
@@ -584,6 +679,10 @@ try {
   if (want('flood')) {
     startSection('flood')
     await floodSectionRun()
+  }
+  if (want('lifecycle')) {
+    startSection('lifecycle')
+    await lifecycleSection()
   }
   console.log(
     `\ntotal ${((Date.now() - t0) / 1000).toFixed(0)} s; load average at end: ${os

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import type { Variant } from './call-variant'
 import type { LockStatus } from './statuses'
 
-export const ACTIVITY_KINDS = ['search', 'call', 'decision'] as const
+export const ACTIVITY_KINDS = ['search', 'call', 'decision', 'start', 'stop'] as const
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number]
 
 /** `declined`: the call waited for the user's OK and did not get it (denied, timed out, over the limit; issue 15). */
@@ -103,9 +103,37 @@ export interface DecisionEvent extends EventBase {
   message: string
 }
 
-export type ActivityEvent = SearchEvent | CallEvent | DecisionEvent
+/**
+ * Why a server started (issue 29): an agent's `call`, `prompt` or `resource` read (the agent is
+ * named), the user's `inspect` or `restart`, `list` (its tools were never listed), `always`
+ * (lifecycle always), `config` (its launch changed while it ran).
+ */
+export const START_REASONS = ['call', 'prompt', 'resource', 'inspect', 'restart', 'list', 'always', 'config'] as const
+/** Why a server stopped: `idle` (unused for idle_stop_s), `config` (switched off, quarantined, removed or changed), `shutdown` (Toolgate stopped). */
+export const STOP_REASONS = ['idle', 'config', 'shutdown'] as const
+
+/** A server started or stopped (issue 29): the process of a stdio server, the connection of an HTTP one. */
+export interface StartEvent extends EventBase {
+  kind: 'start'
+  server: string
+  reason: (typeof START_REASONS)[number]
+  /** what happened, in words */
+  message: string
+}
+
+export interface StopEvent extends EventBase {
+  kind: 'stop'
+  server: string
+  reason: (typeof STOP_REASONS)[number]
+  /** what happened, in words */
+  message: string
+}
+
+export type LifecycleEvent = StartEvent | StopEvent
+
+export type ActivityEvent = SearchEvent | CallEvent | DecisionEvent | StartEvent | StopEvent
 /** A record before the store gives it its id. */
-export type NewActivityEvent = Omit<SearchEvent, 'id'> | Omit<CallEvent, 'id'> | Omit<DecisionEvent, 'id'>
+export type NewActivityEvent = Omit<SearchEvent, 'id'> | Omit<CallEvent, 'id'> | Omit<DecisionEvent, 'id'> | Omit<StartEvent, 'id'> | Omit<StopEvent, 'id'>
 
 export interface ActivityPage {
   events: ActivityEvent[]
@@ -182,7 +210,7 @@ export function matchesActivity(e: ActivityEvent, q: Omit<ActivityQuery, 'limit'
   if (q.outcome !== undefined && (e.kind !== 'call' || e.outcome !== q.outcome)) return false
   if (q.server !== undefined && (e.kind === 'search' || e.server !== q.server)) return false
   if (q.tool !== undefined) {
-    if (e.kind === 'search') return false
+    if (e.kind !== 'call' && e.kind !== 'decision') return false
     const id = e.kind === 'call' ? e.tool : e.tool !== undefined ? `${e.server}:${e.tool}` : ''
     const name = e.kind === 'call' ? id.slice(id.indexOf(':') + 1) : (e.tool ?? '')
     if ((q.tool.includes(':') ? id : name) !== q.tool) return false

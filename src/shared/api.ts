@@ -1,6 +1,7 @@
 // The types of the control API: what its operations take and answer (the operations themselves
 // and the `Api` they make are in operations.ts), its events and its error. The renderer talks to
 // the core through it only, over HTTP (web UI) or the preload bridge (Electron).
+import type { Lifecycle } from './lifecycle'
 import type { LockStatus, ServerState, ToolStatus } from './statuses'
 import type { CallWith, Classification, ToolAnnotations, Variant, VariantSource } from './call-variant'
 import type { ServerLaunch } from './launch'
@@ -152,6 +153,16 @@ export interface ServerInfo {
   policy?: 'organisation'
   /** what it locks: the server keys it sets, and why the server may not run (it is then off for good) */
   organisation?: { fields: string[]; blocked?: string }
+  /** issue 29: when it runs: "on_demand" (starts at first use, stops after idle_stop_s) or "always" */
+  lifecycle: Lifecycle
+  /** seconds without use before it is stopped (0 = never; only on_demand servers stop) */
+  idle_stop_s: number
+  /** stopped now and started by the next use (docs/contract.md §8) */
+  starts_on_demand?: true
+  /** running unused: when it will be stopped unless used (ISO time) */
+  idle_stop_at?: string
+  /** the server itself listed its tools at some run; false: what is shown comes from an Inspect or the approvals, or nothing yet */
+  has_run: boolean
 }
 
 export type ApprovalStatus = 'approved' | 'pending' | 'changed' | 'unknown'

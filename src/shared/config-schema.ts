@@ -6,6 +6,7 @@ import { VARIANTS } from './call-variant'
 import { CONFIRM_LEVELS, CONFIRM_TIMEOUT_DEFAULT_S, CONFIRM_TIMEOUT_MAX_S } from './confirmations'
 import { parseEgressRule } from './egress'
 import type { OrganisationLocks, OrganisationPolicy } from './policy'
+import { IdleStopSchema, LifecycleSchema } from './lifecycle'
 
 export const SERVER_NAME_RE = /^[A-Za-z0-9._-]+$/
 
@@ -137,6 +138,10 @@ const serverFields = {
       { error: 'tool_classes must be an object {"<tool>": "read" | "write" | "destructive"}' },
     )
     .optional(),
+  /** issue 29: "on_demand" (absent) starts the server at its first use and stops it after idle_stop_s; "always" keeps it running */
+  lifecycle: LifecycleSchema.optional(),
+  /** issue 29: seconds without use before an on-demand server is stopped (0 = never); absent = the top-level idle_stop_s */
+  idle_stop_s: IdleStopSchema.optional(),
 }
 
 const ServerBody = z.object(serverFields)
@@ -325,6 +330,8 @@ const ConfigBase = z.object({
       max_sessions_per_principal: 64,
     }),
   activity: ActivityConfigSchema.default({ retention_days: 30, max_mb: 50, record_args: true }),
+  /** issue 29: seconds without use before an on-demand server is stopped (0 = never); absent = DEFAULT_IDLE_STOP_S */
+  idle_stop_s: IdleStopSchema.optional(),
 })
 
 /** mcpServers as an array of entries with `name` (mcpproxy style). */

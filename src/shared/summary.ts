@@ -9,6 +9,8 @@ export interface ServersSummary {
   total: number
   /** by server state (a disabled server counts as disabled even when it is also quarantined) */
   connected: number
+  /** stopped servers that start at their next use (issue 29): not a problem, just not running now */
+  onDemand: number
   quarantined: number
   disabled: number
   error: number
@@ -58,6 +60,7 @@ export function summarizeServers(servers: readonly ServerInfo[]): ServersSummary
   return {
     total: servers.length,
     connected: inState('connected'),
+    onDemand: servers.filter((s) => s.starts_on_demand === true).length,
     quarantined: inState('quarantined'),
     disabled: inState('disabled'),
     error: inState('error'),
@@ -69,4 +72,10 @@ export function summarizeServers(servers: readonly ServerInfo[]): ServersSummary
     waiting: reviewServers.length + pendingTotal,
     failing: servers.filter(isFailing).map((s) => s.name),
   }
+}
+
+/** "2 of 5 servers connected" and, when some start at their first use, ", 3 start on first use". */
+export function connectedText(summary: Pick<ServersSummary, 'connected' | 'total' | 'onDemand'>): string {
+  const base = `${summary.connected} of ${summary.total} servers connected`
+  return summary.onDemand > 0 ? `${base}, ${summary.onDemand} start on first use` : base
 }

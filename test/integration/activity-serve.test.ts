@@ -16,6 +16,7 @@ import {
   tempDir,
   waitFor,
   waitForServerState,
+  waitForToolStatus,
   writeJson,
   type EventStream,
   type Serve,
@@ -271,8 +272,9 @@ describe('crash safety', () => {
     expect(lost).toEqual([])
     // a restart continues the ids after the last record on disk
     const again = await startServe({ configPath, dataDir: serve.dataDir })
-    await waitForServerState(again, 'notes', 'connected')
-    await again.api('POST', '/api/v1/servers/notes/tools/write_note/disable')
+    // its tools are known again (from the last run, or listed anew if kill -9 came before catalog.json was written)
+    await waitForToolStatus(again, 'notes:write_note', 'callable')
+    expect((await again.api('POST', '/api/v1/servers/notes/tools/write_note/disable')).status).toBe(200)
     const page = (await again.api<ActivityPage>('GET', '/api/v1/activity?limit=2')).json
     expect(Number(page.events[0].id)).toBeGreaterThan(Number(page.events[1].id))
     await stopProcess(again.child)

@@ -70,10 +70,11 @@ describe('a `serve` owner and `toolgate stdio` clients on the same data dir', ()
     docTools = writeJson(path.join(tmp, 'doc-tools.json'), DOC_TOOLS)
     docLog = path.join(tmp, 'doc-calls.log')
     const otherTools = writeJson(path.join(tmp, 'other-tools.json'), OTHER_TOOLS)
+    // lifecycle "always": each new owner (a takeover) starts the upstreams at once, as the tests wait for (issue 29)
     const configPath = writeJson(path.join(tmp, 'config', 'mcp_config.json'), {
       mcpServers: {
-        wiki: fixtureEntry(docTools, docLog, { quarantined: false }),
-        support: fixtureEntry(otherTools, path.join(tmp, 'other-calls.log'), { quarantined: false }),
+        wiki: fixtureEntry(docTools, docLog, { quarantined: false, lifecycle: 'always' }),
+        support: fixtureEntry(otherTools, path.join(tmp, 'other-calls.log'), { quarantined: false, lifecycle: 'always' }),
       },
       agents: [{ name: 'viewer', servers: ['wiki'], permissions: ['read'] }],
     })
@@ -229,7 +230,7 @@ describe('embedded `toolgate stdio` owners', () => {
     dataDir = path.join(tmp, 'data')
     tools = writeJson(path.join(tmp, 'tools.json'), DOC_TOOLS)
     log = path.join(tmp, 'calls.log')
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), { mcpServers: { wiki: fixtureEntry(tools, log, { quarantined: false }) } })
+    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), { mcpServers: { wiki: fixtureEntry(tools, log, { quarantined: false, lifecycle: 'always' }) } })
     args = ['--config', configPath, '--data-dir', dataDir]
   })
 

@@ -104,7 +104,7 @@ describe('operator commands with no live owner', () => {
     const search = await runCli(['search', 'read a wiki document', ...flags])
     expect((JSON.parse(search.stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toContain('wiki:read_doc')
     const list = await runCli(['servers', 'list', ...flags])
-    expect(list.stdout).toMatch(/^wiki\s+stopped\s+1 callable/m)
+    expect(list.stdout).toMatch(/^wiki\s+stopped \(starts on first use\)\s+1 callable/m)
 
     expect(started('wiki')).toBe(false)
     expect(started('fresh')).toBe(false)

@@ -380,7 +380,7 @@ describe('a time-boxed grant never outlives its end across a crash', () => {
     const events = await openEvents(serve)
     alice = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}`, 'x-toolgate-agent': 'alice' })
     try {
-      await waitForServerState(serve, 'notes', 'connected')
+      // notes need not run (on demand, issue 29): the grant is about its tools, known from the last run
       // still running after the restart (a loaded machine may have been slower than the grant: then it ended at start)
       if (Date.now() < until - 1000) {
         expect((await waitForToolStatus(serve, 'notes:edit_notes', 'callable')).status).toBe('callable')

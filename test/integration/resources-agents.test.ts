@@ -68,6 +68,8 @@ describe.each<Era>(['legacy', 'modern'])('resources for agents (%s era)', (era) 
       env: { PASSTHROUGH_STATE: state },
       quarantined: false,
       sandbox: { fs_read: [tmp] },
+      // resources/list lists running servers only, and a 2026-07-28 subscription needs the server up (docs/lifecycle.md)
+      lifecycle: 'always',
     })
     const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
       mcpServers: { pt: entry(ptState), other: entry(otherState), held: { ...entry(otherState), quarantined: true } },

@@ -6,6 +6,7 @@ import { worldApi } from '../helpers/world-api'
 const s = (over: Partial<Summary>): Summary => ({
   total: 0,
   connected: 0,
+  onDemand: 0,
   quarantined: 0,
   disabled: 0,
   error: 0,

@@ -34,11 +34,12 @@ describe('tray menu', () => {
     const { servers, summary } = await world()
     const items = buildTrayMenu(servers, summary, handlers()) as Item[]
     expect(labels(items)).toEqual([
-      '0 of 5 servers connected',
+      // gh is stopped and on demand (the default): it starts at its first use, it is not a problem
+      '0 of 5 servers connected, 1 start on first use',
       '3 tools callable',
       '2 waiting for approval…',
       '---',
-      'gh — stopped · 1 waiting',
+      'gh — stopped (starts on first use) · 1 waiting',
       'files — off',
       'legacy — quarantined',
       'sketchy — quarantined',
@@ -73,7 +74,9 @@ describe('tray menu', () => {
 
   it('a server that needs sign-in: "1 server needs sign-in…" opens the window, its submenu offers Sign in…, the tooltip says so', async () => {
     const { servers } = await world()
-    const withSignIn = servers.map((s) => (s.name === 'gh' ? { ...s, state: 'needs_auth' as const, auth: { status: 'needs_sign_in' as const } } : s))
+    const withSignIn = servers.map((s) =>
+      s.name === 'gh' ? { ...s, state: 'needs_auth' as const, starts_on_demand: undefined, auth: { status: 'needs_sign_in' as const } } : s,
+    )
     const summary = summarize(withSignIn)
     expect(summary.needsSignIn).toEqual(['gh'])
     const h = handlers()
@@ -89,6 +92,23 @@ describe('tray menu', () => {
     // servers that are fine offer no sign-in
     const plain = buildTrayMenu(servers, summarize(servers), handlers()) as Item[]
     expect(plain.flatMap((i) => [i, ...(i.submenu ?? [])]).some((i) => /sign-in|Sign in/.test(i.label ?? ''))).toBe(false)
+  })
+
+  it('a stopped on-demand server is not a problem: no failing count, no attention, plain words (issue 29)', async () => {
+    const { servers } = await world()
+    // gh: approved, nothing waits, stopped until its first use
+    const calm = servers.map((s) => (s.name === 'gh' ? { ...s, counts: { callable: 3 } } : s)).filter((s) => s.name === 'gh' || !s.enabled)
+    const summary = summarize(calm)
+    expect(summary).toMatchObject({ failing: [], error: 0, waiting: 0, needsSignIn: [], onDemand: 1 })
+    expect(tooltipFor(summary)).not.toMatch(/fail|error|attention|waiting/i)
+    const items = buildTrayMenu(calm, summary, handlers()) as Item[]
+    expect(labels(items)[0]).toBe('0 of 2 servers connected, 1 start on first use')
+    expect(labels(items)).toContain('gh — stopped (starts on first use)')
+    // with lifecycle "always", a stopped server is just stopped (nothing starts it by itself)
+    const always = calm.map((s) => (s.name === 'gh' ? { ...s, lifecycle: 'always' as const, starts_on_demand: undefined } : s))
+    const a = buildTrayMenu(always, summarize(always), handlers()) as Item[]
+    expect(labels(a)[0]).toBe('0 of 2 servers connected')
+    expect(labels(a)).toContain('gh — stopped')
   })
 
   it('Open Toolgate, the waiting line and Quit call their handlers', async () => {

@@ -7,7 +7,19 @@ import { agentScope } from '../../src/main/core/access/scope'
 import { approveServer } from '../../src/main/core/catalog/decisions'
 import { agentSession, buildWorld, makeFixture, READ, runServer, tool, WORLD_CONFIG, type Fixture } from '../helpers/catalog-fixture'
 
-const ENTRY_KEYS = ['name', 'protocol', 'enabled', 'quarantined', 'state', 'last_error', 'tools', 'isolation', 'protocol_version']
+const ENTRY_KEYS = [
+  'name',
+  'protocol',
+  'enabled',
+  'quarantined',
+  'state',
+  'last_error',
+  'tools',
+  'starts_on_demand',
+  'has_run',
+  'isolation',
+  'protocol_version',
+]
 /** These stdio servers run in bwrap on this machine (docs/isolation.md); never connected here, so no protocol version yet. */
 const ISOLATED = { isolation: { isolated: true }, protocol_version: null }
 
@@ -45,6 +57,8 @@ describe('As an agent I can list servers and see hidden capability cheaply', () 
       quarantined: false,
       state: 'stopped',
       tools: { callable: 3, disabled_by_config: 1, disabled_by_user: 1, pending_approval: 1 },
+      // lifecycle on_demand (the default, issue 29): stopped, its next use starts it
+      starts_on_demand: true,
       ...ISOLATED,
     })
     expect(Object.keys(byName.gh.tools)[0]).toBe('callable')
@@ -68,7 +82,15 @@ describe('As an agent I can list servers and see hidden capability cheaply', () 
     await runServer(fx, 'off', [tool('c_tool', 'C')])
     fx.writeConfig({ mcpServers: { ok: { command: 'node', quarantined: false }, off: { command: 'node', quarantined: false, enabled: false } } })
     const r = await op(fx, { operation: 'list' })
-    expect(r.json.servers[0]).toEqual({ name: 'ok', protocol: 'stdio', enabled: true, quarantined: false, state: 'stopped', ...ISOLATED })
+    expect(r.json.servers[0]).toEqual({
+      name: 'ok',
+      protocol: 'stdio',
+      enabled: true,
+      quarantined: false,
+      state: 'stopped',
+      starts_on_demand: true,
+      ...ISOLATED,
+    })
     expect(r.json.servers[1].tools).toEqual({ callable: 0, server_disabled: 1 })
   })
 
@@ -85,11 +107,23 @@ describe('As an agent I can list servers and see hidden capability cheaply', () 
         quarantined: false,
         state: 'error',
         last_error: 'spawn node ENOENT',
+        // it may run and never listed its tools (issue 29)
+        has_run: false,
         ...ISOLATED,
         protocol_version: '2026-07-28',
       },
     })
-    expect(Object.keys(r.json.server)).toEqual(['name', 'protocol', 'enabled', 'quarantined', 'state', 'last_error', 'isolation', 'protocol_version'])
+    expect(Object.keys(r.json.server)).toEqual([
+      'name',
+      'protocol',
+      'enabled',
+      'quarantined',
+      'state',
+      'last_error',
+      'has_run',
+      'isolation',
+      'protocol_version',
+    ])
   })
 
   it('an HTTP server reports protocol http', async () => {

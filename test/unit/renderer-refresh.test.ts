@@ -72,7 +72,7 @@ describe('one click, one refresh of what changed', () => {
   it('an action that changes nothing fetches nothing and still answers', async () => {
     const { store, calls, stop } = await opened()
     await store.getState().serverAction('gh', 'inspect')
-    expect(store.getState().toast).toMatch(/approved and running/)
+    expect(store.getState().toast).toMatch(/is approved/)
     await tick(200)
     expect(calls()).toEqual(['serverAction gh inspect'])
     stop()

@@ -35,6 +35,10 @@ export function activityLine(e: ActivityEvent): string {
     case 'decision':
       rest = `${e.action} ${e.server}${e.tool ? `:${e.tool}` : ''}  ${e.message}`
       break
+    case 'start':
+    case 'stop':
+      rest = `${e.server} (${e.reason})  ${e.message}`
+      break
   }
   return escapeControls(`${head}  ${rest}`)
 }

@@ -3,6 +3,7 @@ import type { AgentTokenInfo, ServerInfo, ToolInfo } from '../../shared/api'
 import { launchText } from '../../shared/launch'
 import { NO_ANNOTATIONS_TEXT } from '../../shared/call-variant'
 import { escapeControls } from '../../shared/text'
+import { lifecycleStateText } from '../../shared/lifecycle'
 import { printJson, say } from './output'
 
 /** Rows as aligned columns, every cell escaped first (so the widths are those shown). */
@@ -33,7 +34,13 @@ export function printServers(servers: ServerInfo[], json: boolean): void {
       .filter(([k, v]) => k !== 'callable' && v)
       .map(([k, v]) => `${k}:${v}`)
       .join(' ')
-    rows.push([s.name, s.state + (s.last_error ? ` (${s.last_error})` : ''), `${s.counts.callable} callable`, locked || '-', isolationLabel(s)])
+    rows.push([
+      s.name,
+      lifecycleStateText(s, Date.now()) + (s.last_error ? ` (${s.last_error})` : ''),
+      `${s.counts.callable} callable`,
+      locked || '-',
+      isolationLabel(s),
+    ])
     // a server waiting for review: the token of this launch, for `servers approve NAME --hash`
     const review = s.quarantined ? `\n    launch_hash: ${s.launch_hash}` : ''
     // what the organisation's machine-wide policy sets on it (issue 24 point 6)

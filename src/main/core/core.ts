@@ -18,6 +18,7 @@ import { LastCatalogWriter, loadLastCatalog, readLastCatalog } from './state/las
 import { DataDirLock, instanceKeyPath, readLiveInstance, writeInstanceKey, type Instance } from './state/lock'
 import { DiscoveryStats } from './discovery/stats'
 import { UpstreamManager } from './upstream-manager'
+import { lifecycleMessage } from './upstream/lifecycle'
 import { ControlService } from './control/service'
 import { ControlEvents } from './control/events'
 import type { DecisionOrigin } from '../../shared/activity'
@@ -164,10 +165,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       )
     forgetRemovedAgents()
     const offline = opts.offline === true
-    if (offline) {
-      const last = readLastCatalog(dataDir)
-      if (last) loadLastCatalog(catalog, last)
-    }
+    // the last known tool lists: offline commands show them; an owner answers search and listings
+    // from them while on-demand servers are stopped (issue 29: nothing has to start to be found)
+    const last = readLastCatalog(dataDir)
+    if (last) loadLastCatalog(catalog, last, offline ? 'all' : 'listed-by-server')
     const lastCatalog = offline ? null : new LastCatalogWriter(dataDir, catalog, logger)
     const stats = new DiscoveryStats()
     const learned = new LearnedStore(path.join(dataDir, 'search-learned.json'), logger)
@@ -185,6 +186,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       logger,
       argsKey: argsKey(dataDir),
     })
+    manager.attachLifecycle((c) => activity.lifecycle(c.kind === 'start' && c.by ? c.by : NOBODY, { ...c, message: lifecycleMessage(c) }))
     const secrets = new SecretStore({ dataDir, sealer: opts.secretSealer ?? null })
     const detachSecrets = manager.attachSecrets(secrets)
     const secretWarning = secrets.info().warning

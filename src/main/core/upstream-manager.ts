@@ -1,7 +1,9 @@
-// Keeps one Upstream per server that should run (enabled and not quarantined), in step with the
+// Keeps one Upstream per server that may run (enabled and not quarantined), in step with the
 // config and the user's decisions: adding, removing or changing a server starts, stops or
-// restarts just that upstream. Tool lists flow into the catalog; connection states into
-// `connections`, which never affect a tool's status.
+// restarts just that upstream. When each runs is its lifecycle (issue 29, docs/lifecycle.md):
+// "always" runs while Toolgate runs; "on_demand" starts at its first use (acquire) or once to
+// list tools it never listed, and stops after idle_stop_s without use. Tool lists flow into the
+// catalog; connection states into `connections`, which never affect a tool's status.
 import { launchCheck } from './config/policy'
 import type { ServerConfig } from '../../shared/config-schema'
 import type { Catalog } from './catalog/catalog'
@@ -19,25 +21,35 @@ import type { Secrets } from './secrets/store'
 import { secretsUsedBy } from '../../shared/secret-refs'
 import type { OAuthService } from './oauth/service'
 import { ResourceSubscriptions } from './upstream/resource-subscriptions'
+import { idleStopSeconds } from '../../shared/lifecycle'
+import { launchKeyOf, ServerSlot, type Lease, type LifecycleChange, type StartedBy, type StartReason, type StopReason } from './upstream/lifecycle'
+import { DEFAULT_CONNECT_TIMEOUT_MS } from './upstream/types'
+
+export type { Lease, LifecycleChange, StartReason, StopReason } from './upstream/lifecycle'
 
 /** How long retrieve_tools, and a call to a tool of a server still starting, wait for it. */
 export const STARTING_WAIT_MS = 3000
+/** How long a request that starts a stopped server waits for it (spawn, sandbox, initialize, tools/list). */
+export const ON_DEMAND_WAIT_MS = DEFAULT_CONNECT_TIMEOUT_MS
 
 export class UpstreamManager {
-  private readonly running = new Map<string, { up: Upstream; key: string; ready: boolean }>()
+  /** every server that may run (enabled, not quarantined), started or not */
+  private readonly slots = new Map<string, ServerSlot>()
   /** servers whose start is scheduled (one per event-loop turn, so the process stays responsive) */
-  private readonly queued = new Map<string, ServerConfig>()
+  private readonly queued = new Map<string, { slot: ServerSlot; reason: StartReason }>()
   private draining = false
   private stopped = false
   private inflight = 0
   /** the connection state of every server, as last seen */
   readonly connections = new ConnectionStates()
-  /** agents' resource subscriptions, per server and its own URI (issue 27) */
-  readonly subscriptions = new ResourceSubscriptions((server, uris) => this.running.get(server)?.up.setResourceSubscriptions(uris))
+  /** agents' resource subscriptions, per server and its own URI (issue 27); a subscribed server stays up */
+  readonly subscriptions = new ResourceSubscriptions((server, uris) => this.subscriptionsChanged(server, uris))
   /** where servers' ${secret:…} / ${env:…} references are resolved */
   private references: ReferenceSource | undefined
   /** OAuth sign-in of HTTP servers (sessions per connection) */
   private oauth: OAuthService | undefined
+  /** told of every start and stop (the activity record) */
+  private onLifecycle: ((c: LifecycleChange) => void) | undefined
 
   constructor(
     private readonly catalog: Catalog,
@@ -65,30 +77,69 @@ export class UpstreamManager {
     return launchCheck(this.catalog.currentConfig.organisation, resolved)
   }
 
+  /** Starts and stops are told to `listener` (the activity record). */
+  attachLifecycle(listener: (c: LifecycleChange) => void): void {
+    this.onLifecycle = listener
+  }
+
+  private tell(c: LifecycleChange): void {
+    try {
+      this.onLifecycle?.(c)
+    } catch (e) {
+      this.logger.warn({ server: c.server, err: String(e) }, 'could not record a start or stop')
+    }
+  }
+
   private shouldRun(s: ServerConfig): boolean {
     return s.enabled && this.catalog.quarantineOf(s) === null
   }
 
-  /** Brings the running set in line with the catalog's config and decisions. */
+  /** Its tools were listed by the server itself at some run (catalog.json keeps that across restarts of Toolgate). */
+  private listedBefore(name: string): boolean {
+    return this.catalog.liveSource(name) === 'upstream'
+  }
+
+  /** Brings the servers in line with the catalog's config and decisions. */
   sync(): void {
     if (this.stopped || this.opts.offline) return
     const wanted = new Map(this.catalog.currentConfig.servers.filter((s) => this.shouldRun(s)).map((s) => [s.name, s]))
-    for (const [name, { up, key }] of this.running) {
+    /** servers whose launch changed while they ran: they start again at once */
+    const relaunch = new Set<string>()
+    for (const [name, slot] of this.slots) {
       const cfg = wanted.get(name)
-      if (!cfg || canonicalJson(cfg) !== key) {
-        this.running.delete(name)
-        void up.stop().catch((e: unknown) => this.logger.warn({ server: name, err: String(e) }, 'stop failed'))
-        if (!cfg && this.catalog.serverConfig(name)) this.connections.set(name, { state: 'stopped', lastError: null, attempt: 0 })
-        else if (!cfg) this.connections.forget(name)
-      }
+      if (cfg && launchKeyOf(cfg, canonicalJson) === slot.key) continue
+      const wasActive = slot.active || this.queued.get(name)?.slot === slot
+      this.slots.delete(name)
+      this.queued.delete(name)
+      slot.clearIdle()
+      if (slot.running) this.tell({ kind: 'stop', server: name, reason: 'config' })
+      void slot.up.stop().catch((e: unknown) => this.logger.warn({ server: name, err: String(e) }, 'stop failed'))
+      if (cfg && wasActive) relaunch.add(name)
+      if (!cfg && this.catalog.serverConfig(name)) this.connections.set(name, { state: 'stopped', lastError: null, attempt: 0 })
+      else if (!cfg) this.connections.forget(name)
     }
-    for (const name of this.queued.keys()) if (!wanted.has(name)) this.queued.delete(name)
     for (const [name, cfg] of wanted) {
-      if (this.running.has(name)) continue
-      this.queued.set(name, cfg)
-      this.connections.set(name, { state: 'connecting', lastError: null, attempt: 0 })
+      let slot = this.slots.get(name)
+      if (slot) slot.cfg = cfg
+      else {
+        slot = this.create(cfg)
+        this.slots.set(name, slot)
+      }
+      if (slot.active || this.queued.has(name)) {
+        this.armIdle(slot)
+        continue
+      }
+      // stopped: "always" starts now, a changed launch that ran starts again, a server that never listed its tools starts once to list them
+      const reason: StartReason | null =
+        slot.lifecycle === 'always' ? 'always' : relaunch.has(name) ? 'config' : this.listedBefore(name) || slot.up.state !== 'stopped' ? null : 'list'
+      if (reason) this.enqueue(slot, reason)
     }
     this.drain()
+  }
+
+  private enqueue(slot: ServerSlot, reason: StartReason): void {
+    this.queued.set(slot.cfg.name, { slot, reason })
+    this.connections.set(slot.cfg.name, { state: 'connecting', lastError: null, attempt: 0, protocolVersion: slot.up.protocolVersion })
   }
 
   /**
@@ -103,12 +154,24 @@ export class UpstreamManager {
     this.draining = true
     setImmediate(() => {
       this.draining = false
-      const [name, cfg] = next.value
-      if (this.stopped || this.queued.get(name) !== cfg) return this.drain()
-      this.queued.delete(name)
-      this.start(cfg)
+      const [name, q] = next.value
+      if (this.stopped || this.queued.get(name) !== q) return this.drain()
+      this.startNow(q.slot, q.reason)
       this.drain()
     })
+  }
+
+  private startNow(slot: ServerSlot, reason: StartReason, by?: StartedBy): void {
+    const name = slot.cfg.name
+    this.queued.delete(name)
+    if (this.slots.get(name) !== slot || slot.active) return
+    slot.ready = false
+    slot.onDemandStart = reason === 'call' || reason === 'prompt' || reason === 'resource' || reason === 'inspect' || reason === 'restart'
+    slot.clearIdle()
+    const wanted = this.subscriptions.uris(name)
+    if (wanted.size > 0) slot.up.setResourceSubscriptions(wanted)
+    this.tell({ kind: 'start', server: name, reason, ...(by ? { by } : {}) })
+    slot.up.start()
   }
 
   /**
@@ -118,8 +181,8 @@ export class UpstreamManager {
   attachSecrets(secrets: Secrets): () => void {
     this.references = { secret: (name) => secrets.get(name), env: process.env }
     return secrets.onChange((names) => {
-      for (const [name, { up }] of this.running) {
-        if (!secretsUsedBy(up.config).some((n) => names.includes(n))) continue
+      for (const [name, { up }] of this.slots) {
+        if (up.state === 'stopped' || !secretsUsedBy(up.config).some((n) => names.includes(n))) continue
         this.logger.info({ server: name, secrets: names }, 'a secret it uses changed; restarting')
         void up.restart().catch((e: unknown) => this.logger.warn({ server: name, err: String(e) }, 'restart failed'))
       }
@@ -133,10 +196,10 @@ export class UpstreamManager {
   attachOAuth(oauth: OAuthService): () => void {
     this.oauth = oauth
     const restart = (server: string): void => {
-      const r = this.running.get(server)
-      if (!r) return
+      const slot = this.slots.get(server)
+      if (!slot) return
       this.logger.info({ server }, 'sign-in changed; reconnecting')
-      void r.up.restart().catch((e: unknown) => this.logger.warn({ server, err: String(e) }, 'restart failed'))
+      void this.restartSlot(slot).catch((e: unknown) => this.logger.warn({ server, err: String(e) }, 'restart failed'))
     }
     oauth.on('signedIn', restart)
     oauth.on('signedOut', restart)
@@ -151,7 +214,7 @@ export class UpstreamManager {
     return this.oauth
   }
 
-  private start(cfg: ServerConfig): void {
+  private create(cfg: ServerConfig): ServerSlot {
     const up = new Upstream(cfg, {
       logger: this.logger.child({ server: cfg.name }),
       limits: this.limits(),
@@ -160,11 +223,23 @@ export class UpstreamManager {
       ...(this.sandbox ? { sandbox: { ctx: this.sandbox, mode: 'run' as const } } : {}),
       launchCheck: (resolved) => this.launchCheck(resolved),
     })
-    const entry = { up, key: canonicalJson(cfg), ready: false }
-    this.running.set(cfg.name, entry)
-    const current = (): boolean => this.running.get(cfg.name)?.up === up
+    const slot = new ServerSlot(cfg, launchKeyOf(cfg, canonicalJson), up)
+    const current = (): boolean => this.slots.get(cfg.name) === slot
+    const announce = (): void => {
+      if (!current() || this.queued.has(cfg.name)) return
+      this.connections.set(cfg.name, {
+        state: up.state,
+        lastError: up.lastError,
+        attempt: up.attempt,
+        protocolVersion: up.protocolVersion,
+        idleStopAt: slot.idleStopAt,
+      })
+    }
     up.on('state', () => {
-      if (current()) this.connections.set(cfg.name, { state: up.state, lastError: up.lastError, attempt: up.attempt, protocolVersion: up.protocolVersion })
+      if (!current()) return
+      if (up.state !== 'connected') slot.ready = up.state === 'connecting' ? slot.ready : false
+      announce()
+      this.armIdle(slot)
     })
     up.on('tools', (tools: ToolDefinition[]) => {
       if (!current()) return
@@ -174,7 +249,11 @@ export class UpstreamManager {
         .finally(() => this.inflight--)
       // ingestTools puts the tools (and their baseline approval) into the catalog before its first
       // await; only the state file write is still running: callers need not wait for the disk.
-      entry.ready = true
+      // the idle clock runs from when it is ready (its prompts and resources are being listed now), not from its spawn
+      if (!slot.ready) up.touch()
+      slot.ready = true
+      slot.onDemandStart = false
+      this.armIdle(slot)
     })
     up.on('prompts', (prompts: PromptDefinition[]) => {
       if (!current()) return
@@ -186,59 +265,163 @@ export class UpstreamManager {
     up.on('resourceUpdated', (uri: string) => {
       if (current()) this.subscriptions.deliver(cfg.name, uri)
     })
-    const wanted = this.subscriptions.uris(cfg.name)
-    if (wanted.size > 0) up.setResourceSubscriptions(wanted)
-    this.connections.set(cfg.name, { state: 'connecting', lastError: null, attempt: 0 })
-    up.start()
+    up.on('used', () => {
+      if (current()) this.armIdle(slot)
+    })
+    slot.announce = announce
+    announce()
+    return slot
   }
 
+  // ---- on demand ----------------------------------------------------------------------------
+
   /**
-   * True while a server that should run has not finished its first start: queued, or connecting
-   * for the first time and its tools not yet in the catalog. A server whose first attempt failed
-   * (reconnecting, or in error) is not starting: callers do not wait for it.
+   * A user of the server (an agent's call, prompt or resource read; an Inspect) needs it: a
+   * stopped server that may run is started, and the lease waits until its tools are listed (the
+   * gate then decides on what the server lists now, not on the last known list). Until released,
+   * the lease keeps the server from being stopped for idleness. Null when the server may not run
+   * (off, quarantined, unknown) or Toolgate stops.
+   */
+  async acquire(name: string, o: { reason: StartReason; by?: StartedBy; signal?: AbortSignal; waitMs?: number } = { reason: 'call' }): Promise<Lease | null> {
+    const slot = this.slots.get(name)
+    if (!slot || this.stopped) return null
+    slot.holds++
+    slot.clearIdle()
+    slot.announce?.()
+    let released = false
+    const release = (): void => {
+      if (released) return
+      released = true
+      slot.holds--
+      slot.up.touch()
+      if (this.slots.get(name) === slot) this.armIdle(slot)
+    }
+    // a server that failed (error, needs sign-in) is not started again by a use: restart or sign-in does that
+    if (slot.up.state === 'stopped') this.startNow(slot, o.reason, o.by)
+    let stillStarting = false
+    if (this.isStarting(name)) {
+      slot.waiters++
+      try {
+        const bound = o.waitMs ?? (slot.onDemandStart ? ON_DEMAND_WAIT_MS : STARTING_WAIT_MS)
+        stillStarting = (await this.waitStarted([name], bound, o.signal)).length > 0
+      } finally {
+        slot.waiters--
+      }
+    }
+    return { up: slot.up, stillStarting, release }
+  }
+
+  /** Stops an on-demand server nobody used for its idle_stop_s; arms the clock again otherwise. */
+  private armIdle(slot: ServerSlot): void {
+    clearTimeout(slot.idleTimer)
+    slot.idleTimer = undefined
+    const before = slot.idleStopAt
+    slot.idleStopAt = null
+    const idleS = idleStopSeconds(this.catalog.currentConfig, slot.cfg)
+    const name = slot.cfg.name
+    const idle =
+      !this.stopped &&
+      slot.lifecycle === 'on_demand' &&
+      idleS > 0 &&
+      slot.ready &&
+      slot.up.state === 'connected' &&
+      slot.holds === 0 &&
+      slot.waiters === 0 &&
+      slot.up.busy === 0 &&
+      this.subscriptions.uris(name).size === 0
+    if (idle) {
+      slot.idleStopAt = slot.up.lastUsedAt + idleS * 1000
+      slot.idleTimer = setTimeout(() => this.idleCheck(slot, idleS), Math.max(0, slot.idleStopAt - Date.now())).unref()
+    }
+    if (before !== slot.idleStopAt) slot.announce?.()
+  }
+
+  private idleCheck(slot: ServerSlot, idleS: number): void {
+    slot.idleTimer = undefined
+    const name = slot.cfg.name
+    if (this.slots.get(name) !== slot || slot.idleStopAt === null) return
+    if (Date.now() < slot.idleStopAt) return this.armIdle(slot)
+    slot.clearIdle()
+    slot.ready = false
+    this.logger.info({ server: name, idle_stop_s: idleS }, 'stopping upstream: unused for its idle time; it starts again on first use')
+    this.tell({ kind: 'stop', server: name, reason: 'idle', idleS })
+    void slot.up.stop().catch((e: unknown) => this.logger.warn({ server: name, err: String(e) }, 'stop failed'))
+  }
+
+  private subscriptionsChanged(server: string, uris: ReadonlySet<string>): void {
+    const slot = this.slots.get(server)
+    if (!slot) return
+    slot.up.setResourceSubscriptions(uris)
+    // a subscription needs the server running to hear its changes: it starts (if stopped) and stays up while someone listens
+    if (uris.size > 0 && slot.up.state === 'stopped') this.startNow(slot, 'resource')
+    this.armIdle(slot)
+  }
+
+  /** When the idle clock stops a running on-demand server (Date.now() ms), or null. */
+  idleStopAt(name: string): number | null {
+    return this.slots.get(name)?.idleStopAt ?? null
+  }
+
+  // ---- waiting ------------------------------------------------------------------------------
+
+  /**
+   * True while a server that should run has not finished its start: queued, or connecting for
+   * the first time since its start and its tools not yet in the catalog. A server whose first
+   * attempt failed (reconnecting, or in error) is not starting: callers do not wait for it.
    */
   isStarting(name: string): boolean {
     if (this.queued.has(name)) return true
-    const r = this.running.get(name)
-    if (!r || r.ready) return false
-    return r.up.state === 'connecting' ? r.up.attempt === 0 : r.up.state === 'connected'
+    const slot = this.slots.get(name)
+    if (!slot || slot.ready) return false
+    return slot.up.state === 'connecting' ? slot.up.attempt === 0 : slot.up.state === 'connected'
   }
 
   /** The servers (of `names`, default all) still starting. */
   starting(names?: Iterable<string>): string[] {
-    const all = names ? [...names] : [...this.queued.keys(), ...this.running.keys()]
+    const all = names ? [...names] : [...this.slots.keys()]
     return all.filter((n) => this.isStarting(n))
   }
 
-  /** Waits until none of `names` is starting, at most `boundMs`; returns those still starting. */
-  async waitStarted(names: Iterable<string>, boundMs = STARTING_WAIT_MS): Promise<string[]> {
+  /** Waits until none of `names` is starting, at most `boundMs` (or until `signal` aborts); returns those still starting. */
+  async waitStarted(names: Iterable<string>, boundMs = STARTING_WAIT_MS, signal?: AbortSignal): Promise<string[]> {
     const list = [...names]
     const deadline = Date.now() + boundMs
     let left = this.starting(list)
-    while (left.length > 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20))
+    while (left.length > 0 && Date.now() < deadline && !signal?.aborted) {
+      await new Promise((r) => setTimeout(r, 10))
       left = this.starting(left)
     }
     return left
   }
 
+  /** The server's Upstream, started or not; undefined when it may not run (off, quarantined, unknown). */
   get(name: string): Upstream | undefined {
-    return this.running.get(name)?.up
+    return this.slots.get(name)?.up
   }
 
+  /** Restarts the server (a stopped on-demand server starts); false when it may not run. */
   async restart(name: string): Promise<boolean> {
-    const r = this.running.get(name)
-    if (!r) return false
-    await r.up.restart()
+    const slot = this.slots.get(name)
+    if (!slot) return false
+    await this.restartSlot(slot)
     return true
   }
 
-  /** Resolves when every running upstream is connected or has failed (or the timeout passes). */
+  private async restartSlot(slot: ServerSlot): Promise<void> {
+    const name = slot.cfg.name
+    this.queued.delete(name)
+    slot.clearIdle()
+    if (slot.active) await slot.up.stop()
+    if (this.slots.get(name) !== slot || this.stopped) return
+    this.startNow(slot, 'restart')
+  }
+
+  /** Resolves when every started upstream is connected or has failed (or the timeout passes). */
   async settled(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs
     while (Date.now() < deadline) {
       const pending =
-        this.queued.size > 0 || [...this.running.values()].some(({ up }) => up.state === 'connecting' || (up.state === 'connected' && up.tools === null))
+        this.queued.size > 0 || [...this.slots.values()].some(({ up }) => up.state === 'connecting' || (up.state === 'connected' && up.tools === null))
       if (!pending && this.inflight === 0) return
       await new Promise((r) => setTimeout(r, 25))
     }
@@ -247,8 +430,12 @@ export class UpstreamManager {
   async stopAll(): Promise<void> {
     this.stopped = true
     this.queued.clear()
-    const all = [...this.running.values()]
-    this.running.clear()
+    const all = [...this.slots.values()]
+    this.slots.clear()
+    for (const slot of all) {
+      slot.clearIdle()
+      if (slot.running) this.tell({ kind: 'stop', server: slot.cfg.name, reason: 'shutdown' })
+    }
     await Promise.allSettled(all.map(({ up }) => up.stop()))
   }
 }

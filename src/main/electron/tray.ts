@@ -2,7 +2,8 @@
 // Enable/Disable, Open Toolgate and Quit. The icon and tooltip change when something waits.
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions } from 'electron'
 import type { ServerInfo } from '../../shared/api'
-import { summarizeServers, type ServersSummary as Summary } from '../../shared/summary'
+import { connectedText, summarizeServers, type ServersSummary as Summary } from '../../shared/summary'
+import { STARTS_ON_FIRST_USE } from '../../shared/lifecycle'
 
 export interface TrayHandlers {
   open(): void
@@ -27,7 +28,7 @@ const STATE_LABEL: Record<ServerInfo['state'], string> = {
 
 function serverItem(s: ServerInfo, h: TrayHandlers): MenuItemConstructorOptions {
   const pending = s.counts.pending_approval ?? 0
-  const label = `${s.name} — ${STATE_LABEL[s.state]}${pending > 0 ? ` · ${pending} waiting` : ''}`
+  const label = `${s.name} — ${s.starts_on_demand ? STARTS_ON_FIRST_USE : STATE_LABEL[s.state]}${pending > 0 ? ` · ${pending} waiting` : ''}`
   const submenu: MenuItemConstructorOptions[] = [{ label: `${s.counts.callable} tool${s.counts.callable === 1 ? '' : 's'} callable`, enabled: false }]
   if (s.state === 'error' && s.last_error) submenu.push({ label: `Error: ${s.last_error.slice(0, 80)}`, enabled: false })
   if (s.enabled && (s.state === 'needs_auth' || s.auth?.status === 'needs_sign_in')) submenu.push({ label: 'Sign in…', click: () => h.signIn(s.name) })
@@ -55,7 +56,7 @@ function serverItem(s: ServerInfo, h: TrayHandlers): MenuItemConstructorOptions 
 /** The menu template; pure so it can be tested without Electron. */
 export function buildTrayMenu(servers: readonly ServerInfo[], summary: Summary, h: TrayHandlers, requests = 0, calls = 0): MenuItemConstructorOptions[] {
   const items: MenuItemConstructorOptions[] = [
-    { label: `${summary.connected} of ${summary.total} servers connected`, enabled: false },
+    { label: connectedText(summary), enabled: false },
     { label: `${summary.callable} tools callable`, enabled: false },
     summary.waiting > 0
       ? { label: `${summary.waiting} waiting for approval…`, click: () => h.open() }

@@ -83,6 +83,16 @@ function Fields({ e }: { e: ActivityEvent }) {
           <Row k="result">{escapeText(e.message)}</Row>
         </>
       )
+    case 'start':
+    case 'stop':
+      return (
+        <>
+          <Row k={e.kind === 'start' ? 'started' : 'stopped'}>
+            <code>{e.server}</code> ({e.reason})
+          </Row>
+          <Row k="result">{escapeText(e.message)}</Row>
+        </>
+      )
   }
 }
 

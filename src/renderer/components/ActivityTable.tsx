@@ -13,10 +13,12 @@ export function timeOf(ts: string): string {
   return sameDay ? d.toLocaleTimeString([], { hour12: false }) : d.toLocaleString([], { hour12: false })
 }
 
-/** What data-outcome says: a call's outcome; for a search whether it found anything callable; a decision happened. */
+/** What data-outcome says: a call's outcome; for a search whether it found anything callable; a decision happened; a server started or stopped. */
 export function outcomeOf(e: ActivityEvent): string {
   if (e.kind === 'call') return e.outcome
   if (e.kind === 'search') return e.hits > 0 ? 'ok' : e.locked_only ? 'locked_only' : 'no_match'
+  if (e.kind === 'start') return 'started'
+  if (e.kind === 'stop') return 'stopped'
   return 'decided'
 }
 
@@ -28,6 +30,12 @@ export function whoOf(e: ActivityEvent): string {
 function What({ e }: { e: ActivityEvent }) {
   if (e.kind === 'call') return <code>{escapeControls(e.tool)}</code>
   if (e.kind === 'search') return <span className="activity-query">search “{escapeControls(e.query)}”</span>
+  if (e.kind === 'start' || e.kind === 'stop')
+    return (
+      <span>
+        {e.kind === 'start' ? 'started' : 'stopped'} <code>{e.server}</code>
+      </span>
+    )
   return (
     <span>
       {e.action} <code>{e.tool ? `${e.server}:${e.tool}` : e.server}</code>
@@ -42,6 +50,7 @@ function Outcome({ e }: { e: ActivityEvent }) {
     return <span className={`outcome outcome--${o}`}>{text}</span>
   }
   if (e.kind === 'decision') return <span className="outcome outcome--decided">by {e.by}</span>
+  if (e.kind === 'start' || e.kind === 'stop') return <span className={`outcome outcome--${o}`}>{e.reason}</span>
   return (
     <span className={`outcome outcome--${o}`}>
       {o}

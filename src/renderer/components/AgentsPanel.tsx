@@ -150,7 +150,13 @@ function AgentCard({ a }: { a: AgentView }) {
             <li key={e.id} data-activity={e.id}>
               <span className="muted">{timeOf(e.ts)}</span>{' '}
               {escapeControls(
-                e.kind === 'call' ? `${e.tool} → ${e.outcome}` : e.kind === 'search' ? `search “${e.query}”` : `${e.action} ${e.server} (${whoOf(e)})`,
+                e.kind === 'call'
+                  ? `${e.tool} → ${e.outcome}`
+                  : e.kind === 'search'
+                    ? `search “${e.query}”`
+                    : e.kind === 'decision'
+                      ? `${e.action} ${e.server} (${whoOf(e)})`
+                      : `${e.kind === 'start' ? 'started' : 'stopped'} ${e.server}`,
               )}
             </li>
           ))}

@@ -1,7 +1,7 @@
 // The top bar: the overall state in one line, what needs the user (Attention), and the views.
 import { useEffect } from 'react'
 import { useApp } from '../store/context'
-import { summarizeServers } from '../../shared/summary'
+import { connectedText, summarizeServers } from '../../shared/summary'
 import type { Tab } from '../store/store'
 import type { DesktopSettings } from '../../shared/ipc'
 import { StartAtLogin } from './StartAtLogin'
@@ -35,9 +35,7 @@ export function Header({ desktop }: { desktop?: DesktopSettings }) {
         <span className="brand-name">Toolgate</span>
       </div>
       <p className="summary" aria-live="polite">
-        <span>
-          {summary.connected} of {summary.total} servers connected
-        </span>
+        <span>{connectedText(summary)}</span>
         <span className="sep" aria-hidden="true">
           ·
         </span>

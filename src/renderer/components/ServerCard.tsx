@@ -4,6 +4,7 @@ import { useEffect } from 'react'
 import type { ServerInfo } from '../../shared/api'
 import { useApp } from '../store/context'
 import { isFailing } from '../../shared/summary'
+import { lifecycleStateText } from '../../shared/lifecycle'
 import { Badge } from './Badge'
 import { Counts } from './Counts'
 import { LaunchLine } from './Launch'
@@ -60,6 +61,8 @@ function stateLabel(server: ServerInfo): string {
   if (server.state === 'quarantined' && server.quarantine_source === 'config') return 'quarantined by config'
   if (server.state === 'quarantined' && server.quarantine_source === 'organisation') return 'quarantined by your organisation'
   if (server.organisation?.blocked) return 'blocked by your organisation'
+  // issue 29: a stopped on-demand server is not a problem; a running one unused says when it stops
+  if (server.starts_on_demand || (server.state === 'connected' && server.idle_stop_at)) return lifecycleStateText(server, Date.now())
   return STATE_LABEL[server.state]
 }
 
@@ -93,7 +96,7 @@ export function ServerCard({ server }: { server: ServerInfo }) {
           <ChevronIcon open={open} />
           <span className="server-name">{server.name}</span>
         </button>
-        <span className={`state state--${server.state}`}>
+        <span className={`state state--${server.state}${server.starts_on_demand ? ' state--on-demand' : ''}`}>
           <span className="dot" aria-hidden="true" />
           {stateLabel(server)}
         </span>

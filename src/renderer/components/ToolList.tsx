@@ -22,7 +22,11 @@ export function ToolList({ server }: { server: ServerInfo }) {
   if (error && !tools) return <p className="notice notice--danger">Could not load the tools: {error}</p>
   if (!tools) return <p className="muted loading">Loading tools…</p>
   if (tools.length === 0) {
-    return <p className="muted empty-tools">{EMPTY_HINT[server.state] ?? 'This server offers no tools.'}</p>
+    const hint =
+      server.starts_on_demand && !server.has_run
+        ? 'It has not run yet: its tools are listed when it first starts (at its first use).'
+        : EMPTY_HINT[server.state]
+    return <p className="muted empty-tools">{hint ?? 'This server offers no tools.'}</p>
   }
   return (
     <ul className="tools" aria-label={`Tools of ${server.name}`}>

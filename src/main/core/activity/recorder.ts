@@ -14,6 +14,8 @@ import {
   type CallOutcome,
   type DecisionAction,
   type DecisionOrigin,
+  type StartEvent,
+  type StopEvent,
 } from '../../../shared/activity'
 import { ApiError } from '../../../shared/api'
 import type { Variant } from '../../../shared/call-variant'
@@ -167,6 +169,20 @@ export class ActivityRecorder {
         via: origin.via,
         message: masked(d.message, ERROR_MAX),
       },
+      now,
+    )
+  }
+
+  /** A server started or stopped (issue 29); `who` is the agent whose request started it, else nobody. */
+  lifecycle(who: Who, l: Pick<StartEvent, 'kind' | 'server' | 'reason' | 'message'> | Pick<StopEvent, 'kind' | 'server' | 'reason' | 'message'>): void {
+    const now = this.opts.now?.() ?? Date.now()
+    const ts = new Date(now).toISOString()
+    const server = clip(l.server, NAME_MAX)
+    const message = masked(l.message, ERROR_MAX)
+    this.append(
+      l.kind === 'start'
+        ? { kind: 'start', ts, ...this.who(who), server, reason: l.reason, message }
+        : { kind: 'stop', ts, ...this.who(who), server, reason: l.reason, message },
       now,
     )
   }

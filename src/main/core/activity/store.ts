@@ -27,7 +27,7 @@ export interface StoreFilter {
 }
 
 const PRUNE_EVERY_MAX_MS = 3_600_000
-const KINDS: ActivityKind[] = ['search', 'call', 'decision']
+const KINDS: ActivityKind[] = ['search', 'call', 'decision', 'start', 'stop']
 // appended only: a record's outcome is its index here ('declined' was missing: filtering by it matched every call)
 const OUTCOMES: Array<CallOutcome | undefined> = [undefined, 'ok', 'error', 'blocked', 'timeout', 'cancelled', 'declined']
 

@@ -7,10 +7,11 @@ import { z } from 'zod'
 import type { Variant } from '../../../shared/call-variant'
 import { parseToolId } from '../../../shared/ids'
 import { signInMessage } from '../../../shared/statuses'
+import { ONCE_STATUSES } from '../../../shared/requests'
 import type { CallOutcome } from '../../../shared/activity'
 import type { Catalog } from '../catalog/catalog'
 import type { DiscoveryStats } from '../discovery/stats'
-import { STARTING_WAIT_MS, type UpstreamManager } from '../upstream-manager'
+import type { Lease, UpstreamManager } from '../upstream-manager'
 import type { Logger } from '../log'
 import { UpstreamCallError } from '../upstream/types'
 import { RESULT_BYTES } from '../upstream/connection'
@@ -71,15 +72,33 @@ function waitsForSignIn(manager: UpstreamManager, server: string): boolean {
 }
 
 /**
- * A call to a tool of a server that is still starting waits for it (up to STARTING_WAIT_MS)
- * instead of answering "unknown tool"; returns the error text when it is still not ready.
+ * The server of the tool an agent calls, held for the call: a stopped on-demand server starts
+ * (issue 29) and the call waits until it listed its tools, so the gate decides on what it lists
+ * now (a rug pull while it was stopped is caught before the call); a server still starting is
+ * waited for instead of answering "unknown tool". Null when there is nothing to hold (a bad id,
+ * a server out of scope, off or quarantined: the gate answers those).
  */
-async function waitForServerOf(manager: UpstreamManager, scope: Scope, id: string): Promise<string | null> {
+async function holdServerOf(
+  catalog: Catalog,
+  manager: UpstreamManager,
+  scope: Scope,
+  id: string,
+  variant: Variant,
+  who: Who,
+  signal: AbortSignal,
+): Promise<Lease | { error: string } | null> {
   const ref = parseToolId(id)
-  if ('error' in ref || !scope.allowsServer(ref.server) || !manager.isStarting(ref.server)) return null
-  const left = await manager.waitStarted([ref.server], STARTING_WAIT_MS)
-  if (left.length === 0) return null
-  return `server "${ref.server}" is still starting (waited ${STARTING_WAIT_MS / 1000} s); retry in a few seconds.`
+  if ('error' in ref || !scope.allowsServer(ref.server)) return null
+  // a call the gate refuses whatever the server lists now (a lock no pass lifts, the wrong variant) starts nothing
+  const known = catalog.entry(`${ref.server}:${ref.tool}`)
+  if (known && known.status !== 'callable' && !ONCE_STATUSES.has(known.status as never)) return null
+  if (known && known.status === 'callable' && checkVariant(known, variant)) return null
+  const started = Date.now()
+  const lease = await manager.acquire(ref.server, { reason: 'call', by: who, signal })
+  if (!lease?.stillStarting) return lease
+  lease.release()
+  const waited = Math.max(1, Math.round((Date.now() - started) / 1000))
+  return { error: `server "${ref.server}" is still starting (waited ${waited} s); retry in a few seconds.` }
 }
 
 /**
@@ -122,8 +141,31 @@ export async function callTool(
   }
 
   if (!parsed.success) return refuse({ outcome: 'error' }, `${tool}: ${parsed.error.issues[0].message}`)
-  const still = await waitForServerOf(deps.manager, scope, parsed.data.name)
-  if (still) return refuse({ outcome: 'error' }, still)
+  const held = await holdServerOf(deps.catalog, deps.manager, scope, parsed.data.name, variant, who, signal)
+  if (held && 'error' in held) return refuse({ outcome: 'error' }, held.error)
+  try {
+    return await gatedCall(deps, scope, who, tool, variant, parsed.data, signal, refuse, record, onCallable, onProgress, inClient)
+  } finally {
+    held?.release()
+  }
+}
+
+/** The gate, the user's OK and the upstream call, for a call whose server is held. */
+async function gatedCall(
+  deps: CallDeps,
+  scope: Scope,
+  who: Who,
+  tool: string,
+  variant: Variant,
+  call: z.infer<typeof CallArgsSchema>,
+  signal: AbortSignal,
+  refuse: (r: Pick<CallRecord, 'outcome'> & Partial<CallRecord>, text: string) => CallToolResult,
+  record: (r: Pick<CallRecord, 'outcome'> & Partial<CallRecord>) => void,
+  onCallable?: (id: string) => void,
+  onProgress?: (p: Progress) => void,
+  inClient?: InClient,
+): Promise<CallToolResult | InputRequiredResult> {
+  const parsed = { data: call }
   const access = decideAccess(deps.catalog, scope, parsed.data.name)
   let gate = gateResult(access, scope)
   if (!gate.ok && gate.blocked) {

@@ -15,6 +15,7 @@ import type { Logger } from '../log'
 import type { Scope } from '../access/scope'
 import { decidePrompt, promptEntryAccess } from '../access/decide'
 import { rewriteMessages } from './resource-links'
+import { withServer } from './hold-server'
 
 export interface PromptDeps {
   catalog: Catalog
@@ -104,33 +105,41 @@ export function registerPromptHandlers(server: Server, deps: PromptDeps, scope: 
   server.setRequestHandler('prompts/get', async (req, ctx) => {
     active()
     const e = gatePrompt(catalog, scope, req.params.name, direct)
-    const args = req.params.arguments ?? {}
-    const up = upstreamOf(manager, e.server)
-    let result: Record<string, unknown>
-    try {
-      result = await up.relay(
-        'prompts/get',
-        { name: e.name, arguments: args },
-        { timeoutMs: catalog.currentConfig.call_timeout_ms, signal: ctx.mcpReq.signal, label: e.id },
-      )
-    } catch (err) {
-      throw relayError(err)
-    }
-    const messages = Array.isArray(result.messages) ? result.messages : []
-    // the text the user approved is the text an agent gets: a prompt read without arguments must match it
-    if (Object.keys(args).length === 0 && e.def.messages_hash !== undefined && messagesDigest(messages).messages_hash !== e.def.messages_hash) {
-      deps.logger.warn(
-        { server: e.server, prompt: e.name },
-        'a prompt answered other text than the approved one; it was not relayed, and the prompts are listed again',
-      )
-      up.relistPrompts()
-      throw new ProtocolError(
-        ProtocolErrorCode.InternalError,
-        `the prompt "${req.params.name}" changed since the user approved it; it is not relayed until the user reviews the change in the Toolgate window.`,
-      )
-    }
-    return { description: e.def.description, messages: rewriteMessages(e.server, messages) as never }
+    return withServer(manager, e.server, scope, 'prompt', ctx.mcpReq.signal, () =>
+      getPrompt(deps, e, req.params.arguments ?? {}, ctx.mcpReq.signal, req.params.name),
+    )
   })
+}
+
+/** prompts/get relayed to the (held) server, its answer checked against the approved text. */
+async function getPrompt(
+  deps: PromptDeps,
+  e: PromptEntry,
+  args: Record<string, string>,
+  signal: AbortSignal,
+  asked: string,
+): Promise<{ description: string; messages: never }> {
+  const up = upstreamOf(deps.manager, e.server)
+  let result: Record<string, unknown>
+  try {
+    result = await up.relay('prompts/get', { name: e.name, arguments: args }, { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: e.id })
+  } catch (err) {
+    throw relayError(err)
+  }
+  const messages = Array.isArray(result.messages) ? result.messages : []
+  // the text the user approved is the text an agent gets: a prompt read without arguments must match it
+  if (Object.keys(args).length === 0 && e.def.messages_hash !== undefined && messagesDigest(messages).messages_hash !== e.def.messages_hash) {
+    deps.logger.warn(
+      { server: e.server, prompt: e.name },
+      'a prompt answered other text than the approved one; it was not relayed, and the prompts are listed again',
+    )
+    up.relistPrompts()
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `the prompt "${asked}" changed since the user approved it; it is not relayed until the user reviews the change in the Toolgate window.`,
+    )
+  }
+  return { description: e.def.description, messages: rewriteMessages(e.server, messages) as never }
 }
 
 /** completion/complete for a prompt's argument: relayed to its server under the prompt's own name. */
@@ -142,15 +151,17 @@ export async function completePromptArgument(
   direct = false,
 ): Promise<Record<string, unknown>> {
   const e = gatePrompt(deps.catalog, scope, params.ref.name, direct)
-  const up = upstreamOf(deps.manager, e.server)
-  if (!up.capabilities?.completions) return { completion: { values: [], total: 0, hasMore: false } }
-  try {
-    return await up.relay(
-      'completion/complete',
-      { ...params, ref: { type: 'ref/prompt', name: e.name } },
-      { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: e.id },
-    )
-  } catch (err) {
-    throw relayError(err)
-  }
+  return withServer(deps.manager, e.server, scope, 'prompt', signal, async () => {
+    const up = upstreamOf(deps.manager, e.server)
+    if (!up.capabilities?.completions) return { completion: { values: [], total: 0, hasMore: false } }
+    try {
+      return await up.relay(
+        'completion/complete',
+        { ...params, ref: { type: 'ref/prompt', name: e.name } },
+        { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: e.id },
+      )
+    } catch (err) {
+      throw relayError(err)
+    }
+  })
 }

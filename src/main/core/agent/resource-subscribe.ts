@@ -6,7 +6,7 @@
 // (once per URI however many agents want it) under its own URI for as long as someone listens.
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server'
 import { toAgentUri } from '../../../shared/resource-uri'
-import { gateResource, type AgentUriResolver, type ResourceDeps } from './resources'
+import { gateResource, withServerOfUri, type AgentUriResolver, type ResourceDeps } from './resources'
 import type { Scope } from '../access/scope'
 
 /** Subscribes an agent to one of its URIs; `hear` gets the agent's URI on each change. Throws the gate's error. */
@@ -38,11 +38,15 @@ export function registerSubscribeHandlers(
     const uri = req.params.uri
     if (held.has(uri)) return {}
     const gated = await resolve(uri)
-    // a server's own URI (the direct view) is told back as the agent subscribed it
-    held.set(
-      uri,
-      subscribeAgent(deps, scope, gated, (changed) => void server.sendResourceUpdated({ uri: gated === uri ? changed : uri }).catch(() => {})),
-    )
+    // a stopped on-demand server starts for it (issue 29); the subscription then keeps it running
+    await withServerOfUri(deps, scope, gated, undefined, async () => {
+      if (held.has(uri)) return
+      // a server's own URI (the direct view) is told back as the agent subscribed it
+      held.set(
+        uri,
+        subscribeAgent(deps, scope, gated, (changed) => void server.sendResourceUpdated({ uri: gated === uri ? changed : uri }).catch(() => {})),
+      )
+    })
     return {}
   })
   server.setRequestHandler('resources/unsubscribe', async (req) => {

@@ -15,6 +15,7 @@ import type { UpstreamManager } from '../upstream-manager'
 import type { Upstream } from '../upstream/upstream'
 import type { Logger } from '../log'
 import { relayError } from './prompts'
+import { withServer } from './hold-server'
 import { rewriteContents } from './resource-links'
 import type { Scope } from '../access/scope'
 import { decideServer } from '../access/decide'
@@ -69,6 +70,23 @@ export function gateResource(deps: ResourceDeps, scope: Scope, agentUri: string)
       `server "${server.name}" is not running (${up?.state ?? 'stopped'}); retry in a moment, or ask the user to check it in the Toolgate window.`,
     )
   return { server, up, uri: parsed.uri }
+}
+
+/**
+ * Runs `work` with the server an agent's URI names held (issue 29: a stopped on-demand server
+ * starts for it); a URI that names no server the agent may use holds nothing (the gate answers).
+ */
+export async function withServerOfUri<T>(
+  deps: ResourceDeps,
+  scope: Scope,
+  agentUri: string,
+  signal: AbortSignal | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  const parsed = fromAgentUri(agentUri)
+  const server = parsed ? serverNamed(deps.catalog, parsed.server) : undefined
+  if (!server || decideServer(deps.catalog, scope, server.name, 'read').kind !== 'open') return work()
+  return withServer(deps.manager, server.name, scope, 'resource', signal, work)
 }
 
 /** The running, unlocked servers in the agent's scope that offer resources. */
@@ -169,20 +187,26 @@ export function registerResourceHandlers(
   })
   server.setRequestHandler('resources/read', async (req, ctx) => {
     active()
-    const g = gateResource(deps, scope, await resolve(req.params.uri, ctx.mcpReq.signal))
-    let result: Record<string, unknown>
-    try {
-      result = await g.up.relay(
-        'resources/read',
-        { uri: g.uri },
-        { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal: ctx.mcpReq.signal, label: `${g.server.name} ${g.uri}` },
-      )
-    } catch (e) {
-      throw relayError(e)
-    }
-    const contents = Array.isArray(result.contents) ? result.contents : []
-    return { ...result, contents: rewriteContents(g.server.name, contents) as never }
+    const uri = await resolve(req.params.uri, ctx.mcpReq.signal)
+    return withServerOfUri(deps, scope, uri, ctx.mcpReq.signal, () => readResource(deps, scope, uri, ctx.mcpReq.signal))
   })
+}
+
+/** resources/read of an agent's URI through the gate, relayed to its (held) server. */
+async function readResource(deps: ResourceDeps, scope: Scope, agentUri: string, signal: AbortSignal): Promise<never> {
+  const g = gateResource(deps, scope, agentUri)
+  let result: Record<string, unknown>
+  try {
+    result = await g.up.relay(
+      'resources/read',
+      { uri: g.uri },
+      { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: `${g.server.name} ${g.uri}` },
+    )
+  } catch (e) {
+    throw relayError(e)
+  }
+  const contents = Array.isArray(result.contents) ? result.contents : []
+  return { ...result, contents: rewriteContents(g.server.name, contents) } as never
 }
 
 /** completion/complete of a resource template's argument: relayed to its server with the server's own template. */
@@ -192,15 +216,17 @@ export async function completeTemplateArgument(
   params: { ref: { uri: string }; argument: unknown; context?: unknown },
   signal: AbortSignal,
 ): Promise<Record<string, unknown>> {
-  const g = gateResource(deps, scope, params.ref.uri)
-  if (!g.up.capabilities?.completions) return { completion: { values: [], total: 0, hasMore: false } }
-  try {
-    return await g.up.relay(
-      'completion/complete',
-      { ...params, ref: { type: 'ref/resource', uri: g.uri } },
-      { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: `${g.server.name} ${g.uri}` },
-    )
-  } catch (e) {
-    throw relayError(e)
-  }
+  return withServerOfUri(deps, scope, params.ref.uri, signal, async () => {
+    const g = gateResource(deps, scope, params.ref.uri)
+    if (!g.up.capabilities?.completions) return { completion: { values: [], total: 0, hasMore: false } }
+    try {
+      return await g.up.relay(
+        'completion/complete',
+        { ...params, ref: { type: 'ref/resource', uri: g.uri } },
+        { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: `${g.server.name} ${g.uri}` },
+      )
+    } catch (e) {
+      throw relayError(e)
+    }
+  })
 }

@@ -15,7 +15,7 @@ export async function retrieveForAgent(
     catalog: Catalog
     stats: DiscoveryStats
     activity?: ActivityRecorder
-    manager: Pick<UpstreamManager, 'waitStarted'>
+    manager: Pick<UpstreamManager, 'waitStarted' | 'get'>
     /** the config edit that could not be applied (the last good config runs), else null */
     configProblem?: () => string | null
   },
@@ -23,7 +23,7 @@ export async function retrieveForAgent(
   scope: Scope,
   who: Who,
 ): Promise<string> {
-  const starting = await stillStarting(deps.catalog, deps.manager, scope)
+  const notListed = await stillStarting(deps.catalog, deps.manager, scope)
   let lockedOnly = false
   let locked: readonly string[] = []
   const response = retrieve(
@@ -37,7 +37,7 @@ export async function retrieveForAgent(
         locked = matched
       },
     },
-    starting,
+    notListed,
     deps.configProblem?.() ?? null,
   )
   deps.activity?.search(who, { query: args.query, include_disabled: args.include_disabled === true, hits: response.total, locked_only: lockedOnly, locked })

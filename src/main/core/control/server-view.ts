@@ -15,6 +15,7 @@ import { serverConfirmInfo } from '../requests/confirmations'
 import { ADMIN_SESSION } from '../agent/server-changes'
 import { ORGANISATION } from '../../../shared/policy'
 import { blockedText } from '../config/policy'
+import { idleStopSeconds, lifecycleOf } from '../../../shared/lifecycle'
 
 export function serverState(catalog: Catalog, connections: ConnectionStates, s: ServerConfig): ServerState {
   if (!s.enabled) return 'disabled'
@@ -73,7 +74,30 @@ export function serverInfo(
           organisation: { fields: [...s.organisation.fields], ...(s.organisation.blocked ? { blocked: blockedText(s.organisation.blocked) } : {}) },
         }
       : {}),
+    ...lifecycleView(catalog, connections, s),
   }
+}
+
+/** When the server runs (issue 29): its lifecycle, whether the next use starts it, when idleness stops it, whether it ever listed its tools. */
+function lifecycleView(
+  catalog: Catalog,
+  connections: ConnectionStates,
+  s: ServerConfig,
+): Pick<ServerInfo, 'lifecycle' | 'idle_stop_s' | 'starts_on_demand' | 'idle_stop_at' | 'has_run'> {
+  const rt = connections.of(s.name)
+  const state = serverState(catalog, connections, s)
+  return {
+    lifecycle: lifecycleOf(s),
+    idle_stop_s: idleStopSeconds(catalog.currentConfig, s),
+    ...(startsOnDemand(state, s) ? { starts_on_demand: true as const } : {}),
+    ...(state === 'connected' && rt.idleStopAt ? { idle_stop_at: new Date(rt.idleStopAt).toISOString() } : {}),
+    has_run: catalog.liveSource(s.name) === 'upstream',
+  }
+}
+
+/** docs/contract.md §8: a stopped server that its next use starts. */
+function startsOnDemand(state: ServerState, s: ServerConfig): boolean {
+  return state === 'stopped' && lifecycleOf(s) === 'on_demand'
 }
 
 /** The `upstream_servers` entry (docs/contract.md §3): keys in contract order, `tools` only when something is locked. */
@@ -91,7 +115,10 @@ export function agentServerEntry(catalog: Catalog, connections: ConnectionStates
   const visible = catalog.entries(s.name).filter((e) => isKnown(entryAccess(catalog, scope, e)))
   const counts: StatusCounts = Catalog.counts(visible)
   if (visible.some((e) => e.status !== 'callable')) entry.tools = counts
-  // last, after the contract's keys: whether the server runs isolated, and why not
+  // after the contract's keys: a stopped server its next use starts (issue 29), one that never listed its tools
+  if (startsOnDemand(entry.state as ServerState, s)) entry.starts_on_demand = true
+  if (s.enabled && catalog.quarantineOf(s) === null && catalog.liveSource(s.name) !== 'upstream') entry.has_run = false
+  // whether the server runs isolated, and why not
   const iso = isolationOf(s)
   entry.isolation = iso.isolated ? { isolated: true } : { isolated: false, reason: iso.reason }
   // the MCP protocol version the server speaks (docs/contract.md §8), null before it ever connected

@@ -74,7 +74,8 @@ import { CONFIRM_VIA, type Confirmation, type ConfirmationFilter, type ConfirmVi
 import { FULL_SCOPE } from '../access/scope'
 import { RetrieveArgsSchema, retrieveWhenStarted } from '../discovery/retrieve'
 import type { DiscoveryStats } from '../discovery/stats'
-import type { UpstreamManager } from '../upstream-manager'
+import { ON_DEMAND_WAIT_MS, type UpstreamManager } from '../upstream-manager'
+import { idleStopSeconds, lifecycleOf } from '../../../shared/lifecycle'
 import { inspectUpstream } from '../upstream/inspect'
 import { launcherOf, looksLikeNetworkFailure, registryAccess, sandboxSupport } from '../upstream/sandbox'
 import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
@@ -425,7 +426,7 @@ export class ControlService implements Api {
         // Inspect runs the program: not one the organisation's policy blocks
         if (s.organisation?.blocked) throw organisationRefusal(`"${name}" may not run (${s.organisation.blocked})`)
         if (catalog.quarantineOf(s) === null && s.enabled) {
-          message = `${name} is approved and running; its tools are listed in the catalog.`
+          message = await this.listApproved(name)
           break
         }
         message = await this.inspect(s, options.network === true)
@@ -435,6 +436,31 @@ export class ControlService implements Api {
         throw new ApiError('unknown_action', `unknown server action "${String(action)}"; use enable, disable, approve, quarantine, restart or inspect.`, 404)
     }
     return this.decided(action, name, message)
+  }
+
+  /**
+   * Inspect of an approved server: its tools as it lists them now. A stopped on-demand server is
+   * started for it (issue 29), the very launch agents use, and stops again when idle.
+   */
+  private async listApproved(name: string): Promise<string> {
+    const { manager } = this.d
+    if (!this.d.running) return `${name} is approved; Toolgate is not running now, so the tools shown are the ones it last listed.`
+    const wasRunning = manager.get(name)?.state === 'connected'
+    const lease = await manager.acquire(name, { reason: 'inspect', waitMs: ON_DEMAND_WAIT_MS })
+    if (!lease) return `${name} is approved; its tools are listed in the catalog.`
+    try {
+      const up = lease.up
+      if (lease.stillStarting) return `${name} is still starting; its tools appear when it has listed them.`
+      if (up.state !== 'connected') return `${name} could not be started to list its tools (${up.lastError ?? up.state}).`
+      const n = up.tools?.length ?? 0
+      if (wasRunning) return `${name} is approved and running; it lists ${n} tool(s), shown in the catalog.`
+      const cfg = this.d.catalog.serverConfig(name) ?? lease.up.config
+      const idle = idleStopSeconds(this.d.catalog.currentConfig, cfg)
+      const stops = lifecycleOf(cfg) === 'on_demand' && idle > 0 ? ` It stops again after ${idle} s unused.` : ''
+      return `Started ${name} to list its tools: it lists ${n} tool(s), shown in the catalog.${stops}`
+    } finally {
+      lease.release()
+    }
   }
 
   /**

@@ -69,6 +69,20 @@ export function startingNotice(n: number): string {
 }
 
 /**
+ * Servers (in scope) that may run but never listed their tools (issue 29): nothing is known of
+ * them, so a search cannot find their tools; the agent is told rather than left to guess.
+ */
+export function notRunNotice(names: readonly string[]): string {
+  return `${names.length} server(s) have not run yet (${names.join(', ')}); their tools are not known, so they are not in these results.`
+}
+
+/** What a search says about servers whose tools it cannot show: how many are still starting, which have not run yet. */
+export interface NotListed {
+  starting: number
+  notRun: readonly string[]
+}
+
+/**
  * What a mistake in Toolgate's config costs this agent, one sentence (docs/config.md): the server
  * entries in its scope that were left out, and a file that could not be applied (`problem`: the
  * last good config runs). An agent with a narrowed scope learns that something is wrong,
@@ -94,9 +108,10 @@ export function retrieve(
   args: RetrieveArgs,
   scope: Scope,
   stats?: SearchObserver,
-  starting = 0,
+  notListed: NotListed | number = 0,
   configProblem: string | null = null,
 ): RetrieveResponse {
+  const { starting, notRun } = typeof notListed === 'number' ? { starting: notListed, notRun: [] } : notListed
   const limit = args.limit ?? catalog.currentConfig.tools_limit
   const snapshot = catalog.snapshot()
   const callable: CallableEntry[] = []
@@ -172,6 +187,10 @@ export function retrieve(
     const before = response.notice ? `${response.notice}${response.notice.endsWith('.') ? ' ' : '. '}` : ''
     response.notice = before + startingNotice(starting)
   }
+  if (notRun.length > 0) {
+    const before = response.notice ? `${response.notice}${response.notice.endsWith('.') ? ' ' : '. '}` : ''
+    response.notice = before + notRunNotice(notRun)
+  }
   // a mistake in the config (a server left out, a file not applied): the agent can tell the user what to fix
   const trouble = configNotice(catalog, scope, configProblem)
   if (trouble) {
@@ -198,14 +217,27 @@ function lockedEntry(e: CatalogEntry): LockedEntry {
 }
 
 /** The exact text every surface returns. */
-export function retrieveText(catalog: Catalog, args: RetrieveArgs, scope: Scope, stats?: SearchObserver, starting = 0): string {
-  return JSON.stringify(retrieve(catalog, args, scope, stats, starting))
+export function retrieveText(catalog: Catalog, args: RetrieveArgs, scope: Scope, stats?: SearchObserver, notListed: NotListed | number = 0): string {
+  return JSON.stringify(retrieve(catalog, args, scope, stats, notListed))
 }
 
-/** Waits (up to STARTING_WAIT_MS) for the servers in scope that are still starting; how many still are. */
-export async function stillStarting(catalog: Catalog, manager: { waitStarted(names: Iterable<string>): Promise<string[]> }, scope: Scope): Promise<number> {
+/** What retrieve_tools needs of the servers' supervisor. */
+export interface StartingSource {
+  waitStarted(names: Iterable<string>): Promise<string[]>
+  /** the server may run (enabled, not quarantined): started or not */
+  get(name: string): unknown
+}
+
+/**
+ * Waits (up to STARTING_WAIT_MS) for the servers in scope that are still starting; how many still
+ * are, and which servers that may run never listed their tools (not starting either: they failed,
+ * or were never started).
+ */
+export async function stillStarting(catalog: Catalog, manager: StartingSource, scope: Scope): Promise<NotListed> {
   const names = catalog.currentConfig.servers.map((s) => s.name).filter((n) => scope.allowsServer(n))
-  return (await manager.waitStarted(names)).length
+  const left = await manager.waitStarted(names)
+  const notRun = names.filter((n) => !left.includes(n) && manager.get(n) !== undefined && catalog.liveSource(n) !== 'upstream')
+  return { starting: left.length, notRun }
 }
 
 /**
@@ -214,7 +246,7 @@ export async function stillStarting(catalog: Catalog, manager: { waitStarted(nam
  */
 export async function retrieveWhenStarted(
   catalog: Catalog,
-  manager: { waitStarted(names: Iterable<string>): Promise<string[]> },
+  manager: StartingSource,
   args: RetrieveArgs,
   scope: Scope,
   stats?: SearchObserver,

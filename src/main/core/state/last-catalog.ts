@@ -55,9 +55,15 @@ export function serversThatRan(dataDir: string): string[] {
   return last ? Object.entries(last.servers).flatMap(([name, s]) => (s.source === 'upstream' && s.tools.length > 0 ? [name] : [])) : []
 }
 
-/** Puts the last known tool lists into a catalog that runs no upstream (no approvals are taken). */
-export function loadLastCatalog(catalog: Catalog, last: LastCatalog): void {
-  for (const [server, { tools }] of Object.entries(last.servers)) {
+/**
+ * Puts the last known tool lists into the catalog (no approvals are taken: state.json decides
+ * every status). `all`: every list (operator commands while nothing runs); `listed-by-server`:
+ * only the lists a running server gave (an owner starting; an Inspect's list is shown again only
+ * after a new Inspect, so approving a server never baselines a list from a file).
+ */
+export function loadLastCatalog(catalog: Catalog, last: LastCatalog, which: 'all' | 'listed-by-server' = 'all'): void {
+  for (const [server, { tools, source }] of Object.entries(last.servers)) {
+    if (which === 'listed-by-server' && source !== 'upstream') continue
     if (catalog.serverConfig(server)) void catalog.setLiveTools(server, tools as ToolDefinition[], 'upstream')
   }
 }

@@ -11,6 +11,8 @@ export interface ConnectionInfo {
   readonly attempt: number
   /** the MCP protocol version the server last agreed to (its era); null before it ever connected */
   readonly protocolVersion?: string | null
+  /** an on-demand server running unused: when its idle clock stops it (Date.now() ms); null or absent otherwise */
+  readonly idleStopAt?: number | null
 }
 
 const STOPPED: ConnectionInfo = Object.freeze({ state: 'stopped', lastError: null, attempt: 0, protocolVersion: null })

@@ -37,6 +37,8 @@ export interface UpstreamEvents {
   prompts: [prompts: PromptDefinition[]]
   /** the server said a resource Toolgate subscribed to changed (its own URI) */
   resourceUpdated: [uri: string]
+  /** the last request in flight (a call, a relayed request) finished: the idle clock starts again */
+  used: []
 }
 
 /** Upper bound for a health ping of an HTTP upstream. */
@@ -81,6 +83,10 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   private pingTimer: NodeJS.Timeout | undefined
   /** state/attempt/lastError as last announced, to emit 'state' only on change */
   private emitted = ''
+  /** agents' requests in flight (calls and relayed requests): a server busy with one is never idle */
+  private _busy = 0
+  /** when the last request finished, or the server started (Date.now()) */
+  private _lastUsedAt = Date.now()
 
   constructor(
     readonly config: ServerConfig,
@@ -147,7 +153,34 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     if (this._state !== 'connected' || conn === null || !conn.isOpen) {
       throw new UpstreamCallError('not_connected', `server "${this.name}" is not connected (${this.whyNotConnected()})`, this.name, opts.label)
     }
-    return conn.relay(method, params, opts)
+    return this.inFlight(() => conn.relay(method, params, opts))
+  }
+
+  /** Requests in flight now (calls and relayed requests). */
+  get busy(): number {
+    return this._busy
+  }
+
+  /** When the server was last used: the end of its last request, or its start (Date.now() ms). */
+  get lastUsedAt(): number {
+    return this._busy > 0 ? Date.now() : this._lastUsedAt
+  }
+
+  /** Marks the server used now (a lease ended, an Inspect looked at it): the idle clock starts again. */
+  touch(): void {
+    this._lastUsedAt = Date.now()
+  }
+
+  /** Counts a request in flight for the idle clock (lifecycle on_demand, issue 29). */
+  private async inFlight<T>(work: () => Promise<T>): Promise<T> {
+    this._busy++
+    try {
+      return await work()
+    } finally {
+      this._busy--
+      this._lastUsedAt = Date.now()
+      if (this._busy === 0) this.safeEmit('used')
+    }
   }
 
   /** pid of the stdio child of the live (or opening) connection, for diagnostics and tests. */
@@ -166,6 +199,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this.backoff.reset()
     this._attempt = 0
     this._lastError = null
+    this._lastUsedAt = Date.now()
     const gen = ++this.gen
     this.log.info({ target: describeTarget(this.config) }, 'starting upstream')
     this.connect(gen)
@@ -208,7 +242,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       throw new UpstreamCallError('not_connected', `server "${this.name}" is not connected (${this.whyNotConnected()})`, this.name, name)
     }
     try {
-      return await conn.callTool(name, args, opts)
+      return await this.inFlight(() => conn.callTool(name, args, opts))
     } catch (err) {
       // the server asked for a sign-in while answering (a refused renewal, a step-up): say so, not the transport error
       if (this.state === 'needs_auth') throw new UpstreamCallError('needs_auth', signInMessage(this.name), this.name, name)
@@ -572,12 +606,12 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   }
 
   /** A throwing listener must not break supervision. */
-  private safeEmit(event: 'state'): void
+  private safeEmit(event: 'state' | 'used'): void
   private safeEmit(event: 'tools', tools: ToolDefinition[]): void
-  private safeEmit(event: 'state' | 'tools', tools?: ToolDefinition[]): void {
+  private safeEmit(event: 'state' | 'used' | 'tools', tools?: ToolDefinition[]): void {
     try {
       if (event === 'tools') this.emit('tools', tools ?? [])
-      else this.emit('state')
+      else this.emit(event)
     } catch (err) {
       this.log.error({ event, err: errorText(err) }, 'an upstream event listener threw')
     }
