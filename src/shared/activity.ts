@@ -106,7 +106,7 @@ export interface DecisionEvent extends EventBase {
 /**
  * Why a server started (issue 29): an agent's `call`, `prompt` or `resource` read (the agent is
  * named), the user's `inspect` or `restart`, `list` (its tools were never listed), `always`
- * (lifecycle always), `config` (its launch changed while it ran).
+ * (lifecycle always), `config` (it ran when its launch changed or it went back to review).
  */
 export const START_REASONS = ['call', 'prompt', 'resource', 'inspect', 'restart', 'list', 'always', 'config'] as const
 /** Why a server stopped: `idle` (unused for idle_stop_s), `config` (switched off, quarantined, removed or changed), `shutdown` (Toolgate stopped). */

@@ -505,6 +505,8 @@ try {
 
   await step('Disable server offers Undo in the toast', async () => {
     const everything = card('everything')
+    const failing = async () => /(\d+) servers? failing/.exec(await page.locator('header').textContent())?.[1] ?? '0'
+    const failingBefore = await failing()
     await button(everything, 'Disable server').click()
     await waitAttr(everything, 'data-state', 'disabled')
     const undo = page.locator('.toast').getByRole('button', { name: 'Undo' })
@@ -512,8 +514,14 @@ try {
     assert.match(await page.locator('.toast').textContent(), /Disabled server everything/)
     await page.screenshot({ path: path.join(shots, 'undo-toast.png') })
     await undo.click()
-    await waitAttr(everything, 'data-state', 'connected', 30_000)
+    // back on, it waits for its first use (lifecycle on_demand, issue 29): the window says so plainly, not as a problem
+    await waitAttr(everything, 'data-state', 'stopped', 30_000)
+    await until('the on-demand words', async () => /stopped \(starts on first use\)/.test(await everything.locator('.state').textContent()))
+    assert.equal(await failing(), failingBefore, 'a stopped on-demand server is not counted as failing')
     assert.equal((await api.server('everything')).enabled, true)
+    // an agent's call starts it
+    assert.equal((await agent.callText('call_tool_read', { name: 'everything:echo', args: { message: 'hi' } })).isError, false)
+    await waitAttr(everything, 'data-state', 'connected', 30_000)
   })
 
   await step('activity view: real MCP calls appear live, with a detail drawer and the search demand', async () => {

@@ -227,7 +227,8 @@ describe('classifying while nothing runs (the CLI acts on the data dir)', () => 
     expect(r.stdout).toMatch(/Classified github:get_file_contents as read/)
     serve = await startServe({ configPath, dataDir })
     try {
-      await waitForServerState(serve, 'github', 'connected')
+      // github need not run (on demand, issue 29): its tools are known from the last run
+      await waitForToolStatus(serve, 'github:get_file_contents', 'callable')
       const t = (await apiRequest(serve, 'GET', '/api/v1/servers/github/tools')).json.tools as ToolView[]
       expect(t.find((x) => x.tool === 'get_file_contents')).toMatchObject({ call_with: 'call_tool_read', variant_source: 'user' })
     } finally {

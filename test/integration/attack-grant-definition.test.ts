@@ -55,7 +55,8 @@ const serve_ = (tools: Record<string, FixtureTool[]>) => {
   const entries: Record<string, unknown> = {}
   for (const [name, list] of Object.entries(tools)) {
     files[name] = writeJson(path.join(tmp, `${name}-tools.json`), list)
-    entries[name] = fixtureEntry(files[name], path.join(tmp, `${name}.log`), { quarantined: false })
+    // lifecycle "always": switched on by a grant, a server lists its (changed) tools at once (issue 29)
+    entries[name] = fixtureEntry(files[name], path.join(tmp, `${name}.log`), { quarantined: false, lifecycle: 'always' })
   }
   return writeJson(path.join(tmp, 'mcp_config.json'), { agents: [{ name: 'alice', servers: '*', permissions: ALL }], mcpServers: entries })
 }

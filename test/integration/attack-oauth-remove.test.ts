@@ -148,12 +148,13 @@ describe('from outside: what a removal must not carry over or touch', () => {
   it('a rename (remove "old", add "new" with its URL) does not sign "new" in; a restart keeps the sign-in of a server still configured', async () => {
     dataDir = tempDir('toolgate-attack-oauth-')
     configPath = path.join(dataDir, 'mcp_config.json')
-    writeJson(configPath, { mcpServers: { old: { url: a.url, quarantined: false } } })
+    // lifecycle "always": each server connects at once, as the test waits for (issue 29)
+    writeJson(configPath, { mcpServers: { old: { url: a.url, quarantined: false, lifecycle: 'always' } } })
     serve = await startServe({ configPath, dataDir, env: { TOOLGATE_SECRET_STORE: 'file' } })
     await signIn('old')
     const held = record('old')?.tokens?.refresh_token
     expect(held).toBeTruthy()
-    writeJson(configPath, { mcpServers: { new: { url: a.url, quarantined: false } } })
+    writeJson(configPath, { mcpServers: { new: { url: a.url, quarantined: false, lifecycle: 'always' } } })
     await waitFor(async () => (await apiRequest(serve, 'GET', '/api/v1/servers/new')).status === 200, 10_000, 'the server "new" to be added')
     await expectRevoked(held as string)
     expect(record('old')).toBeNull()

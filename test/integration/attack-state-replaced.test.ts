@@ -82,7 +82,8 @@ beforeAll(async () => {
   configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
     mcpServers: {
       // the operator trusts the server (it runs without review); its tools still need the user's approval
-      work: fixtureEntry(workTools, path.join(tmp, 'work.log'), { quarantined: false }),
+      // lifecycle "always": each start lists the rug-pulled tool at once, which must stay locked (issue 29)
+      work: fixtureEntry(workTools, path.join(tmp, 'work.log'), { quarantined: false, lifecycle: 'always' }),
       docs: fixtureEntry(docsTools, path.join(tmp, 'docs.log')),
     },
   })

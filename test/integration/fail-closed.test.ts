@@ -34,7 +34,9 @@ const server = async (s: Serve, name: string) => (await s.api<Servers>('GET', '/
 function setup(prefix: string) {
   const tmp = tempDir(prefix)
   const tools = (name: string) => writeJson(path.join(tmp, `${name}-tools.json`), [{ name: `${name}_tool`, description: `The ${name} tool` }])
-  const entry = (name: string, extra: Record<string, unknown> = {}) => fixtureEntry(tools(name), path.join(tmp, `${name}.log`), extra)
+  // lifecycle "always": each start on the lost state lists the tools at once, as the tests check (issue 29)
+  const entry = (name: string, extra: Record<string, unknown> = {}) =>
+    fixtureEntry(tools(name), path.join(tmp, `${name}.log`), { lifecycle: 'always', ...extra })
   return { tmp, dataDir: path.join(tmp, 'data'), entry, toolsPath: (name: string) => path.join(tmp, `${name}-tools.json`) }
 }
 

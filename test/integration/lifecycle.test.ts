@@ -10,6 +10,7 @@ import path from 'node:path'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  apiRequest,
   assertBuilt,
   cleanupProcesses,
   cleanupTemp,
@@ -289,6 +290,21 @@ describe('servers start on demand and stop when idle', () => {
     expect(r.isError).toBeFalsy()
     expect(textOf(r)).toMatch(/hi/)
     expect((await activity('server=remote&kind=start'))[0]).toMatchObject({ reason: 'call' })
+  })
+
+  it('a server that was running when the user put it back in quarantine starts again once approved', async () => {
+    expect((await agent.call('call_tool_read', { name: 'docs:read_doc', args: { id: 'before-review' } })).isError).toBeFalsy()
+    expect((await server('docs')).state).toBe('connected')
+    const since = Date.now()
+    expect((await serve.api('POST', '/api/v1/servers/docs/quarantine')).status).toBe(200)
+    await waitForServerState(serve, 'docs', 'quarantined')
+    await waitFor(() => upstreamPids().length === 0, 10_000, 'the docs process to be gone')
+    const hash = (await serve.api<{ server: { launch_hash: string } }>('GET', '/api/v1/servers/docs')).json.server.launch_hash
+    expect((await apiRequest(serve, 'POST', '/api/v1/servers/docs/approve', { hash })).status).toBe(200)
+    await waitForServerState(serve, 'docs', 'connected')
+    const events = (await activity('server=docs')).filter((e) => Date.parse(e.ts) >= since && (e.kind === 'start' || e.kind === 'stop'))
+    expect(events.map((e) => `${e.kind}:${e.reason}`)).toEqual(['start:config', 'stop:config'])
+    await stopped('docs')
   })
 
   it('after a restart of Toolgate nothing starts, yet every tool is found and a call starts its server', async () => {

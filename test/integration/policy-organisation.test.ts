@@ -239,6 +239,10 @@ describe('an organisation policy on a live serve', () => {
     expect(call.isError).toBe(true)
     expect(textOf(call)).toMatch(ORG)
     writeJson(policyFile, policy)
+    // back: stopped until its next use (on demand, issue 29), and that use starts it
+    await waitForServerState(serve, 'notes', 'stopped', 30_000)
+    const again = await agent.call('call_tool_read', { name: 'notes:read_notes' })
+    expect(again.isError, textOf(again)).toBeFalsy()
     await waitForServerState(serve, 'notes', 'connected', 30_000)
     await waitForToolStatus(serve, 'notes:wipe_notes', 'disabled_by_config')
   })

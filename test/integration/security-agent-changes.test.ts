@@ -100,9 +100,11 @@ describe('agent server changes never strip operator policy', () => {
     expect(onDisk().mcpServers.opsrv.enabled).toBe(false)
     expect((await op(writer, { operation: 'enable', name: 'opsrv' })).isError).toBe(false)
     expect(onDisk().mcpServers.opsrv.enabled).toBeUndefined()
-    await waitForServerState(serve, 'opsrv', 'connected')
+    // back on, it waits for its next use (on demand, issue 29); a restart starts it
+    await waitForServerState(serve, 'opsrv', 'stopped')
     const restarted = await op(writer, { operation: 'restart', name: 'opsrv' })
     expect(restarted.isError, restarted.text).toBe(false)
+    await waitForServerState(serve, 'opsrv', 'connected')
   })
 
   it('it cannot remove a server the operator added, nor any server that carries operator policy', async () => {

@@ -38,6 +38,8 @@ export class UpstreamManager {
   /** servers whose start is scheduled (one per event-loop turn, so the process stays responsive) */
   private readonly queued = new Map<string, { slot: ServerSlot; reason: StartReason }>()
   private draining = false
+  /** servers that ran when they went back to review (quarantined): approved again, they start again */
+  private readonly resumeAfterReview = new Set<string>()
   private stopped = false
   private inflight = 0
   /** the connection state of every server, as last seen */
@@ -115,6 +117,8 @@ export class UpstreamManager {
       if (slot.running) this.tell({ kind: 'stop', server: name, reason: 'config' })
       void slot.up.stop().catch((e: unknown) => this.logger.warn({ server: name, err: String(e) }, 'stop failed'))
       if (cfg && wasActive) relaunch.add(name)
+      // running when it went back to review (a changed launch, the user's quarantine): it starts again once approved
+      else if (!cfg && wasActive && this.catalog.serverConfig(name)?.enabled === true) this.resumeAfterReview.add(name)
       if (!cfg && this.catalog.serverConfig(name)) this.connections.set(name, { state: 'stopped', lastError: null, attempt: 0 })
       else if (!cfg) this.connections.forget(name)
     }
@@ -131,7 +135,13 @@ export class UpstreamManager {
       }
       // stopped: "always" starts now, a changed launch that ran starts again, a server that never listed its tools starts once to list them
       const reason: StartReason | null =
-        slot.lifecycle === 'always' ? 'always' : relaunch.has(name) ? 'config' : this.listedBefore(name) || slot.up.state !== 'stopped' ? null : 'list'
+        slot.lifecycle === 'always'
+          ? 'always'
+          : relaunch.has(name) || this.resumeAfterReview.delete(name)
+            ? 'config'
+            : this.listedBefore(name) || slot.up.state !== 'stopped'
+              ? null
+              : 'list'
       if (reason) this.enqueue(slot, reason)
     }
     this.drain()

@@ -7,7 +7,7 @@ import type { Upstream } from './upstream'
 
 /**
  * Why a server was started: an agent's call, prompt or resource read; the user's Inspect or
- * restart; its tools were never listed; lifecycle "always"; its launch changed while it ran.
+ * restart; its tools were never listed; lifecycle "always"; it ran when its launch changed or it went back to review.
  */
 export type StartReason = 'call' | 'prompt' | 'resource' | 'inspect' | 'restart' | 'list' | 'always' | 'config'
 /** Why a server was stopped: unused for idle_stop_s; switched off, quarantined, removed or changed; Toolgate stopped. */
@@ -88,7 +88,7 @@ const START_WORDS: Record<StartReason, string> = {
   restart: 'on restart',
   list: 'once, to list its tools (it never listed them)',
   always: 'because its lifecycle is "always"',
-  config: 'again: its launch changed while it ran',
+  config: 'again: it was running when its launch changed or it went back to review',
 }
 
 /** The activity record's words for a start or a stop. */
