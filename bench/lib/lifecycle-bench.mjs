@@ -150,7 +150,12 @@ export async function restartToSearchable({ dir, config, dataDir }, n, rounds = 
       fs.rmSync(logFile, { force: true })
       const s = await serveOn(dir, mode === 'always' ? alwaysConfig : config, dataDir)
       try {
-        const inst = await waitFor('instance.json of this serve', () => (instanceOf(dataDir)?.pid === s.child.pid && instanceOf(dataDir)?.url ? instanceOf(dataDir) : null), 60000, 5)
+        const inst = await waitFor(
+          'instance.json of this serve',
+          () => (instanceOf(dataDir)?.pid === s.child.pid && instanceOf(dataDir)?.url ? instanceOf(dataDir) : null),
+          60000,
+          5,
+        )
         await until(
           inst.url,
           `every tool callable (${mode})`,

@@ -230,7 +230,9 @@ describe('embedded `toolgate stdio` owners', () => {
     dataDir = path.join(tmp, 'data')
     tools = writeJson(path.join(tmp, 'tools.json'), DOC_TOOLS)
     log = path.join(tmp, 'calls.log')
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), { mcpServers: { wiki: fixtureEntry(tools, log, { quarantined: false, lifecycle: 'always' }) } })
+    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+      mcpServers: { wiki: fixtureEntry(tools, log, { quarantined: false, lifecycle: 'always' }) },
+    })
     args = ['--config', configPath, '--data-dir', dataDir]
   })
 
