@@ -92,6 +92,21 @@ describe('an event has what it names reloaded', () => {
     stop()
   })
 
+  it('an event naming a server removed meanwhile fetches none of its lists (they would answer 404)', async () => {
+    const { api, store, count, stop } = await opened()
+    // the window had "gone" open (its tools, prompts and resources shown) before it was removed
+    store.setState((s) => ({
+      tools: { ...s.tools, gone: [] },
+      prompts: { ...s.prompts, gone: [] },
+      resources: { ...s.resources, gone: { resources: [], templates: [] } as never },
+    }))
+    api.emit({ type: 'servers.changed', data: { servers: ['gone', 'gh'] } })
+    await tick(150)
+    expect([count('servers'), count('tools gh')]).toEqual([1, 1])
+    expect([count('tools gone'), count('prompts gone'), count('resources gone')]).toEqual([0, 0, 0])
+    stop()
+  })
+
   it('a config error re-reads the info only; a secret set re-reads the info and the secrets list once loaded', async () => {
     const { api, store, count, stop } = await opened()
     api.configError = 'mcpServers.x.command: required'

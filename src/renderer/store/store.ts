@@ -151,10 +151,13 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
       try {
         const [status, list] = await Promise.all([api.status(), api.servers()])
         applyServers(status, list.servers)
+        // a server removed since the event named it is not fetched (its lists would answer 404)
+        const names = new Set(list.servers.map((s) => s.name))
+        const open = [...named].filter((s) => names.has(s))
         await Promise.all([
-          ...[...named].filter((s) => get().tools[s]).map((s) => get().loadTools(s)),
-          ...[...named].filter((s) => get().prompts[s]).map((s) => get().loadPrompts(s)),
-          ...[...named].filter((s) => get().resources[s]).map((s) => get().loadResources(s)),
+          ...open.filter((s) => get().tools[s]).map((s) => get().loadTools(s)),
+          ...open.filter((s) => get().prompts[s]).map((s) => get().loadPrompts(s)),
+          ...open.filter((s) => get().resources[s]).map((s) => get().loadResources(s)),
         ])
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) set({ authError: err })
