@@ -9,13 +9,30 @@ import { toAgentUri } from '../../../shared/resource-uri'
 import { gateResource, withServerOfUri, type AgentUriResolver, type ResourceDeps } from './resources'
 import type { Scope } from '../access/scope'
 
-/** Subscribes an agent to one of its URIs; `hear` gets the agent's URI on each change. Throws the gate's error. */
-export function subscribeAgent(deps: ResourceDeps, scope: Scope, agentUri: string, hear: (agentUri: string) => void): () => void {
+/** Whether an agent may hear a change of one of its URIs now: the gate again (its scope may have narrowed, the server been locked since it subscribed). */
+export function mayHear(deps: ResourceDeps, scope: Scope, agentUri: string): boolean {
+  try {
+    gateResource(deps, scope, agentUri)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Subscribes the server of an agent's URI (gated for `scope` once); `hear` gets the agent's URI on each change. Throws the gate's error. */
+function subscribeServer(deps: ResourceDeps, scope: Scope, agentUri: string, hear: (agentUri: string) => void): () => void {
   const g = gateResource(deps, scope, agentUri)
   if (!g.up.capabilities?.resources?.subscribe)
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `server "${g.server.name}" does not offer resource subscriptions.`)
   const name = g.server.name
   return deps.manager.subscriptions.add(name, g.uri, (uri) => hear(toAgentUri(name, uri) ?? agentUri))
+}
+
+/** Subscribes an agent to one of its URIs; `hear` gets the agent's URI on each change it may still hear (the gate on every change). Throws the gate's error. */
+export function subscribeAgent(deps: ResourceDeps, scope: Scope, agentUri: string, hear: (agentUri: string) => void): () => void {
+  return subscribeServer(deps, scope, agentUri, (changed) => {
+    if (mayHear(deps, scope, changed)) hear(changed)
+  })
 }
 
 /** resources/subscribe and resources/unsubscribe of a 2025 session; its subscriptions end with the session. */
@@ -60,7 +77,8 @@ export function registerSubscribeHandlers(
  * The resource URIs of a 2026-07-28 subscriptions/listen, through the gate: the ones the agent
  * may hear (the request goes on with only those), subscribed for as long as the stream is open
  * (call `release` when it ends). Every change is published once per URI (`publish`), whatever
- * number of streams listen to it: the SDK delivers it to each stream that honored the URI.
+ * number of streams listen to it: the SDK delivers it to each stream that honored the URI, and
+ * whoever delivers it checks each stream's agent again (mayHear): the scope may have narrowed.
  */
 export class ListenSubscriptions {
   private readonly shared = new Map<string, { count: number; release: () => void }>()
@@ -82,7 +100,7 @@ export class ListenSubscriptions {
           gateResource(this.deps, scope, uri)
           held.count++
         } else {
-          this.shared.set(uri, { count: 1, release: subscribeAgent(this.deps, scope, uri, (changed) => this.publish(changed)) })
+          this.shared.set(uri, { count: 1, release: subscribeServer(this.deps, scope, uri, (changed) => this.publish(changed)) })
         }
         allowed.push(uri)
         taken.push(uri)

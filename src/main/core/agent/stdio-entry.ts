@@ -9,7 +9,7 @@
 import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import type { LineStdioTransport } from './stdio-transport'
-import { ListenSubscriptions } from './resource-subscribe'
+import { ListenSubscriptions, mayHear } from './resource-subscribe'
 import type { ResourceDeps } from './resources'
 import type { Scope } from '../access/scope'
 
@@ -33,13 +33,13 @@ export interface StdioEntry {
  * the pinned server instance.
  */
 function tapListens(transport: LineStdioTransport, resources: { deps: ResourceDeps; scope: Scope }, instance: () => Server | undefined): () => void {
-  const listens = new ListenSubscriptions(
-    resources.deps,
-    (uri) =>
-      void instance()
-        ?.sendResourceUpdated({ uri })
-        .catch(() => {}),
-  )
+  const listens = new ListenSubscriptions(resources.deps, (uri) => {
+    // the gate again: the agent's scope may have narrowed since it listened
+    if (!mayHear(resources.deps, resources.scope, uri)) return
+    void instance()
+      ?.sendResourceUpdated({ uri })
+      .catch(() => {})
+  })
   const open = new Map<string | number, () => void>()
   const inner = transport.onmessage
   transport.onmessage = (m: JSONRPCMessage) => {

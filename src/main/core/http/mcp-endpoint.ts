@@ -21,7 +21,7 @@ import {
 import type { Principal } from './auth'
 import type { Scope } from '../access/scope'
 import { sendWebResponse, sessionRequestView, toWebRequest } from './web-bridge'
-import { ListenSubscriptions } from '../agent/resource-subscribe'
+import { ListenSubscriptions, mayHear } from '../agent/resource-subscribe'
 import type { ResourceDeps } from '../agent/resources'
 import { ScopedEventBus } from './scoped-bus'
 import type { ListChangedHub } from '../agent/list-changed'
@@ -101,7 +101,7 @@ export class McpEndpoint {
     resources?: ResourceDeps,
     listChanged?: ListChangedHub,
   ) {
-    this.bus = new ScopedEventBus(listChanged)
+    this.bus = new ScopedEventBus(listChanged, resources ? (scope, uri) => mayHear(resources, scope, uri) : undefined)
     this.modern = createMcpHandler(({ authInfo }) => makeServer((authInfo as RequestAuth).extra.scope, (authInfo as RequestAuth).clientId), {
       legacy: 'reject',
       bus: this.bus,

@@ -4,7 +4,9 @@
 // is tagged with the credential of the request that opened it (AsyncLocalStorage around the
 // handler: the SDK subscribes the stream while serving that request), and while a credential has
 // a stream open, the list-changed hub watches its view for it. Events published without a
-// credential (a resource update, which the SDK filters per URI itself) go to every stream.
+// credential go to every stream, but a resource update (which the SDK filters per URI itself)
+// only to the streams whose agent may still read it (`mayHear`: its scope may have narrowed since
+// it listened).
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server'
 import type { ListChangedHub, ListKind } from '../agent/list-changed'
@@ -23,11 +25,14 @@ const EVENT: Record<ListKind, ServerEvent> = {
 
 export class ScopedEventBus implements ServerEventBus {
   private readonly current = new AsyncLocalStorage<Who>()
-  private readonly listeners = new Map<(e: ServerEvent) => void, string | null>()
+  private readonly listeners = new Map<(e: ServerEvent) => void, Who | null>()
   /** per credential with streams open: how many, and the hub's watch of its view */
   private readonly watched = new Map<string, { streams: number; stop: () => void }>()
 
-  constructor(private readonly hub?: ListChangedHub) {}
+  constructor(
+    private readonly hub?: ListChangedHub,
+    private readonly mayHear?: (scope: Scope, uri: string) => boolean,
+  ) {}
 
   /** Serves `fn` (one /mcp request) as this credential: the streams it opens are its. */
   within<T>(who: Who, fn: () => Promise<T>): Promise<T> {
@@ -35,17 +40,20 @@ export class ScopedEventBus implements ServerEventBus {
   }
 
   publish(event: ServerEvent): void {
-    for (const listener of [...this.listeners.keys()]) this.deliver(listener, event)
+    for (const [listener, who] of [...this.listeners]) {
+      if (event.kind === 'resource_updated' && this.mayHear && !(who && this.mayHear(who.scope, event.uri))) continue
+      this.deliver(listener, event)
+    }
   }
 
   /** To the streams of one credential only. */
   publishTo(principal: string, event: ServerEvent): void {
-    for (const [listener, owner] of [...this.listeners]) if (owner === principal) this.deliver(listener, event)
+    for (const [listener, who] of [...this.listeners]) if (who?.principal === principal) this.deliver(listener, event)
   }
 
   subscribe(listener: (event: ServerEvent) => void): () => void {
     const who = this.current.getStore() ?? null
-    this.listeners.set(listener, who?.principal ?? null)
+    this.listeners.set(listener, who)
     if (who) this.opened(who)
     let done = false
     return () => {
