@@ -209,12 +209,16 @@ describe('As an agent I can opt in to see locked tools (include_disabled)', () =
   })
 
   it('name-only entries (quarantined, pending, unknown) have no description key; others always have one', () => {
+    const checked = new Set<string>()
     for (const q of ['file', 'delete repository', 'archive', 'support tickets', 'export secrets', 'rotate keys', 'list']) {
       for (const d of search(world, q, { include_disabled: true }).disabled ?? []) {
         if (NAME_ONLY_STATUSES.has(d.status)) expect(Object.keys(d)).toEqual(['name', 'server', 'status'])
         else expect(Object.keys(d)).toEqual(['name', 'server', 'description', 'status'])
+        checked.add(d.status)
       }
     }
+    // every locked status of the world was looked at (disabled_unknown has its own test above)
+    expect([...checked].sort()).toEqual(LOCK_STATUSES.filter((s) => s !== 'disabled_unknown').sort())
   })
 
   it('quarantine and pending name matches come before other locked entries', async () => {
@@ -241,6 +245,7 @@ describe('As an agent I can opt in to see locked tools (include_disabled)', () =
   })
 
   it('remediation has exactly one sentence per status present in disabled, and the contract texts', () => {
+    const covered = new Set<string>()
     for (const q of [
       'list repositories',
       'file',
@@ -258,7 +263,10 @@ describe('As an agent I can opt in to see locked tools (include_disabled)', () =
       const present = new Set(r.disabled.map((d) => d.status))
       expect(new Set(Object.keys(r.remediation!))).toEqual(present)
       for (const [s, text] of Object.entries(r.remediation!)) expect(text).toBe(EXPECTED_REMEDIATION[s as LockStatus])
+      for (const s of present) covered.add(s)
     }
+    // the queries reached every locked status of the world (disabled_unknown is checked above)
+    expect([...covered].sort()).toEqual(LOCK_STATUSES.filter((s) => s !== 'disabled_unknown').sort())
   })
 
   it('the disabled_by_config remediation says operator policy in mcp_config.json, NOT user-overridable', () => {
@@ -388,11 +396,20 @@ describe('As a user, a tool of a quarantined server that the config also denies 
 
 describe('As an operator, agent scope is applied before anything else (rule 7)', () => {
   it('tools on servers outside the scope never appear, in tools or disabled', () => {
+    const shown = { tools: 0, locked: 0, elsewhere: 0 }
     for (const q of ['file', 'support tickets', 'export secrets', 'list', 'read a file', 'repository']) {
       const r = search(world, q, { include_disabled: true, limit: 100 }, AGENTS.ghOnly)
       for (const t of r.tools) expect(t.server).toBe('gh')
       for (const d of r.disabled ?? []) expect(d.server).toBe('gh')
+      shown.tools += r.tools.length
+      shown.locked += (r.disabled ?? []).length
+      const all = search(world, q, { include_disabled: true, limit: 100 })
+      shown.elsewhere += [...all.tools, ...(all.disabled ?? [])].filter((t) => t.server !== 'gh').length
     }
+    // the queries do find gh's tools, callable and locked, and the other servers' tools without the scope
+    expect(shown.tools).toBeGreaterThan(0)
+    expect(shown.locked).toBeGreaterThan(0)
+    expect(shown.elsewhere).toBeGreaterThan(0)
   })
 
   it('out-of-scope locked tools are not counted in the notice', () => {
@@ -417,7 +434,11 @@ describe('As an operator, agent scope is applied before anything else (rule 7)',
     const r = search(world, 'repository', { include_disabled: true, limit: 100 }, AGENTS.reader)
     expect(r.tools.map((t) => t.call_with)).toEqual(r.tools.map(() => 'call_tool_read'))
     expect(r.tools.map((t) => t.name)).not.toContain('gh:create_issue')
-    for (const d of r.disabled ?? []) expect(world.catalog.entry(d.name)!.variant).toBe('read')
+    expect(r.tools.length).toBeGreaterThan(0)
+    // locked tools a reader is told about are read tools (this query finds files:read_file, locked)
+    const locked = search(world, 'read a file', { include_disabled: true, limit: 100 }, AGENTS.reader).disabled ?? []
+    expect(locked.map((d) => d.name)).toContain('files:read_file')
+    for (const d of [...locked, ...(r.disabled ?? [])]) expect(world.catalog.entry(d.name)!.variant).toBe('read')
     // files:write_file is locked and write: a reader is told about read_file only
     const all = search(world, 'write text into a file', { include_disabled: true, limit: 100 }).disabled!
     expect(all.map((d) => d.name)).toContain('files:write_file')
@@ -440,9 +461,9 @@ describe('As a user, discovery never makes anything callable (rule 8)', () => {
     }
     expect(allStatuses(world.catalog)).toEqual(before)
     expect(fs.readFileSync(world.statePath).equals(stateBefore)).toBe(true)
-    for (const [id, status] of Object.entries(before)) {
-      if (status !== 'callable') expect(resolveTool(world.catalog, FULL_SCOPE, id).ok).toBe(false)
-    }
+    const locked = Object.entries(before).filter(([, status]) => status !== 'callable')
+    expect(locked.length).toBeGreaterThan(0)
+    for (const [id] of locked) expect(resolveTool(world.catalog, FULL_SCOPE, id).ok).toBe(false)
   })
 })
 
