@@ -8,7 +8,6 @@ import type { CallEvent, DecisionEvent, SearchEvent } from '../../src/shared/act
 import { agentScope, FULL_SCOPE } from '../../src/main/core/access/scope'
 import { argsHmac } from '../../src/main/core/activity/redact'
 import { ARGS_KEY_FILE } from '../../src/main/core/state/data-keys'
-import { canonicalJson } from '../../src/main/core/catalog/hash'
 import { createHash, createHmac } from 'node:crypto'
 import { activityRecorder, agentSession, buildWorld, controlService, makeFixture, runServer, tool, READ, type Fixture } from '../helpers/catalog-fixture'
 
@@ -64,10 +63,9 @@ describe('the activity record of an agent session', () => {
     expect(key.length).toBe(32)
     expect(calls[0].args_hmac).toBe(createHmac('sha256', key).update('{"repo":"x"}').digest('hex'))
     expect(calls[0].args_hmac).not.toBe(createHash('sha256').update('{"repo":"x"}').digest('hex'))
-    expect(argsHmac(key, { b: 1, a: 2 })).toBe(
-      createHmac('sha256', key)
-        .update(canonicalJson({ a: 2, b: 1 }))
-        .digest('hex'),
+    // keys sorted at every depth (docs/activity.md), written out here
+    expect(argsHmac(key, { b: 1, a: { d: [2, { f: 1, e: 0 }], c: 'x' } })).toBe(
+      createHmac('sha256', key).update('{"a":{"c":"x","d":[2,{"e":0,"f":1}]},"b":1}').digest('hex'),
     )
     expect(calls.every((c) => c.duration_ms >= 0 && Number(c.id) > 0)).toBe(true)
   })
