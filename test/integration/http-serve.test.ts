@@ -184,7 +184,9 @@ describe('`toolgate serve` over HTTP', () => {
     expect(JSON.parse(r.text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: expect.any(Number) as number } })
   })
 
-  it.skipIf(!fs.existsSync(RENDERER_INDEX))('GET / serves the web UI page', async () => {
+  it('GET / serves the web UI page', async () => {
+    // a missing build fails here instead of passing unchecked
+    expect(fs.existsSync(RENDERER_INDEX), `${RENDERER_INDEX} is missing: run \`npm run build\` first`).toBe(true)
     const r = await fetch(`${serve.url}/`)
     expect(r.status).toBe(200)
     expect(r.headers.get('content-type')).toMatch(/text\/html/)

@@ -228,7 +228,7 @@ describe('as an unprivileged user', () => {
     if (process.getuid?.() !== 0 || !setpriv) return ctx.skip('needs root (to switch to nobody) and setpriv')
     const w = world()
     const core = path.join(ROOT, 'out/main/core.js')
-    if (!fs.existsSync(core)) return ctx.skip('npm run build first (the test runs the built core as nobody)')
+    expect(fs.existsSync(core), `${core} is missing: run \`npm run build\` first (the test runs the built core as nobody)`).toBe(true)
     const script = `
 const core = require(${JSON.stringify(core)})
 const { execFileSync } = require('child_process')

@@ -25,8 +25,9 @@ describe('one CSP', () => {
     expect(CSP_META).toBe(CSP.replace("; frame-ancestors 'none'", ''))
   })
 
-  // test:all builds before the tests
-  it.skipIf(!fs.existsSync(BUILT))('the built page carries the same meta tag', () => {
+  // CI builds before the tests; a missing build fails here instead of passing unchecked
+  it('the built page carries the same meta tag', () => {
+    expect(fs.existsSync(BUILT), `${BUILT} is missing: run \`npm run build\` first`).toBe(true)
     expect(metaCsp(fs.readFileSync(BUILT, 'utf8'))).toEqual([CSP_META])
   })
 })
