@@ -148,6 +148,36 @@ try {
     await loc.screenshot({ path: path.join(shots, name.replace('.png', '-dark.png')) })
     await page.emulateMedia({ colorScheme: 'light' })
   }
+  /**
+   * Nothing inside `loc` covers anything else and nothing runs out of it (issue 28: the server
+   * form's environment rows sat on each other, the secret note and "Add variable"): the boxes of
+   * the elements matching `parts` are pairwise disjoint and inside `loc`'s box.
+   */
+  const assertLaidOut = async (loc, parts, what) => {
+    const bad = await loc.evaluate((root, sel) => {
+      const box = root.getBoundingClientRect()
+      const els = [...root.querySelectorAll(sel)].filter((e) => e.getClientRects().length > 0)
+      const r = els.map((e) => ({ e, b: e.getBoundingClientRect() }))
+      const name = (e) =>
+        `${e.tagName.toLowerCase()}${e.className ? '.' + String(e.className).split(' ').join('.') : ''}[${(e.getAttribute('aria-label') ?? e.textContent ?? '').trim().slice(0, 30)}]`
+      const out = []
+      for (const { e, b } of r)
+        if (b.left < box.left - 0.5 || b.right > box.right + 0.5)
+          out.push(`${name(e)} runs out (${Math.round(b.left)}..${Math.round(b.right)} of ${Math.round(box.left)}..${Math.round(box.right)})`)
+      for (let i = 0; i < r.length; i++)
+        for (let j = i + 1; j < r.length; j++) {
+          const [a, c] = [r[i].b, r[j].b]
+          if (r[i].e.contains(r[j].e) || r[j].e.contains(r[i].e)) continue
+          const w = Math.min(a.right, c.right) - Math.max(a.left, c.left)
+          const h = Math.min(a.bottom, c.bottom) - Math.max(a.top, c.top)
+          if (w > 0.5 && h > 0.5) out.push(`${name(r[i].e)} overlaps ${name(r[j].e)}`)
+        }
+      if (root.scrollWidth > root.clientWidth + 1) out.push(`scrolls sideways (${root.scrollWidth} > ${root.clientWidth})`)
+      return { out, n: els.length }
+    }, parts)
+    assert.ok(bad.n > 0, `${what}: nothing matched ${parts}`)
+    assert.deepEqual(bad.out, [], `${what}: ${bad.out.join('; ')}`)
+  }
   const openCard = async (name) => {
     const toggle = card(name).locator('.server-toggle')
     if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click()
@@ -676,6 +706,15 @@ try {
     assert.equal(await dialog.getByLabel('Name', { exact: true }).inputValue(), 'echo')
     assert.equal(await dialog.getByLabel('Keep API_TOKEN in the secret store').isChecked(), true)
     assert.equal(await dialog.getByLabel('Value of API_TOKEN').getAttribute('type'), 'password')
+    // the environment editor with its four variables (one secret, with its note) is laid out at 1280 and 420 px
+    const env = dialog.locator('fieldset', { has: page.locator('legend', { hasText: 'Environment' }) })
+    assert.equal(await env.locator('.kv-row').count(), 4)
+    for (const width of [1280, 420]) {
+      await page.setViewportSize({ width, height: 900 })
+      await assertLaidOut(env, '.kv-row > *, .kv-editor > .btn, .kv-editor > legend', `Environment at ${width} px`)
+      await assertLaidOut(dialog, 'fieldset', `Add server dialog at ${width} px`)
+    }
+    await page.setViewportSize({ width: 1180, height: 820 })
     await page.screenshot({ path: path.join(shots, 'add-server.png') })
     await button(dialog, 'Add').click()
     await button(dialog, 'Inspect').click()

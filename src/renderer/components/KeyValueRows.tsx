@@ -19,7 +19,7 @@ export function KeyValueRows({
 }) {
   const update = (i: number, patch: Partial<FormRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)))
   return (
-    <fieldset className="kv">
+    <fieldset className="kv-editor">
       <legend>{label}</legend>
       {rows.length === 0 && <p className="muted small">None.</p>}
       {rows.map((r, i) => (
@@ -33,7 +33,7 @@ export function KeyValueRows({
           />
           <input
             aria-label={`Value of ${r.key || `${keyLabel.toLowerCase()} ${i + 1}`}`}
-            className="input mono"
+            className="input mono kv-value"
             type={r.secret || r.hidden ? 'password' : 'text'}
             autoComplete="off"
             value={r.value}
