@@ -837,6 +837,20 @@ try {
       const shown = await cardEl.textContent()
       assert.ok(shown.includes('fixture:send_report') && shown.includes('{"to":"team@example.com","week":47}'), shown)
       await page.locator('section.confirmations').screenshot({ path: path.join(shots, 'confirmation.png') })
+      // at 420 px, from another view scrolled down: the attention line names the call first and its jump shows Allow / Deny below the top bar
+      await page.setViewportSize({ width: 420, height: 800 })
+      await button(page.locator('nav'), 'Activity').click()
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
+      const first = page.locator('.attention [data-attention]').first()
+      assert.equal(await attr(first, 'data-attention'), 'calls')
+      assert.equal(await first.textContent(), '1 call waits for your OK')
+      await first.click()
+      await until('the card in view below the top bar', async () => {
+        const bar = await page.locator('.topbar').boundingBox()
+        const boxes = await Promise.all(['Allow', 'Deny'].map((n) => button(cardEl, n).boundingBox()))
+        return boxes.every((b) => b && b.y >= bar.y + bar.height - 1 && b.y + b.height <= 800)
+      })
+      await page.setViewportSize({ width: 1180, height: 820 })
       await button(cardEl, 'Allow').click()
       const ran = await pending
       assert.ok(!ran.isError, JSON.stringify(ran))

@@ -47,6 +47,27 @@ describe('the window shows a call waiting for the OK', () => {
     expect(api.calls).toContain(`allowConfirmation ${id}`)
   })
 
+  it('"Needs your attention" names the waiting call first and jumps to its card (issue 28); the title counts it', async () => {
+    const api = await worldApi()
+    renderApp(api)
+    await waitFor(() => expect(document.querySelector('[data-server="gh"]')).toBeTruthy())
+    expect(document.querySelector('[data-attention="calls"]')).toBeNull()
+    const before = Number(/^\((\d+)\)/.exec(document.title)?.[1] ?? 0)
+    const { id } = await waitingCall(api, 'gh:create_issue', { repo: 'toolgate', title: 'x' })
+    await waitFor(() => expect(document.querySelector('[data-attention="calls"]')).toBeTruthy())
+    const line = document.querySelector('.attention')!
+    const items = [...line.querySelectorAll('[data-attention]')].map((e) => e.getAttribute('data-attention'))
+    expect(items[0]).toBe('calls')
+    expect(line.querySelector('[data-attention="calls"]')!.textContent).toBe('1 call waits for your OK')
+    await waitFor(() => expect(document.title).toBe(`(${before + 1}) Toolgate`))
+    // the jump: from another view too; the card gets the focus (not Allow: an Enter must not answer it)
+    fireEvent.click(screen.getByRole('button', { name: 'Activity' }))
+    fireEvent.click(line.querySelector('[data-attention="calls"]')!)
+    expect(document.activeElement).toBe(card(id))
+    await api.grants.confirmations.deny(id)
+    await waitFor(() => expect(document.querySelector('[data-attention="calls"]')).toBeNull())
+  })
+
   it('Deny answers CALL_DECLINED and the card goes away', async () => {
     const api = await worldApi()
     renderApp(api)

@@ -1,4 +1,5 @@
-// What needs the user, in the top bar (issue 14): servers that fail and what waits for approval
+// What needs the user, in the top bar (issue 14): calls waiting for the user's OK first (issue 28,
+// a jump to the card), servers that fail and what waits for approval
 // (servers to review, new or changed tools), each a button that opens the first such server, and
 // agents' access requests (a button to the Requests view), and remote servers that need sign-in.
 // The numbers are the one shared summary's (src/shared/summary.ts), as in the tray and /status.
@@ -7,8 +8,22 @@ import { useApp } from '../store/context'
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
-/** `asking`: agents' access requests waiting for an answer */
-export function Attention({ summary, asking }: { summary: ServersSummary; asking: number }) {
+/**
+ * Brings the first call waiting for the user's OK into view below the sticky top bar (at 420 px
+ * the bar is tall and the queue may sit under banners), and moves the focus to its card, never
+ * to Allow (an Enter must not answer it).
+ */
+function jumpToCalls(): void {
+  const card = document.querySelector<HTMLElement>('[data-confirmation]')
+  if (!card) return
+  const bar = document.querySelector<HTMLElement>('.topbar')
+  const below = bar && getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().height : 0
+  window.scrollTo({ top: card.getBoundingClientRect().top + window.scrollY - below - 8 })
+  card.focus({ preventScroll: true })
+}
+
+/** `asking`: agents' access requests waiting for an answer; `calls`: agents' calls waiting for the user's OK */
+export function Attention({ summary, asking, calls = 0 }: { summary: ServersSummary; asking: number; calls?: number }) {
   const setTab = useApp((s) => s.setTab)
   const setExpanded = useApp((s) => s.setExpanded)
   const goTo = (name: string | undefined) => {
@@ -24,7 +39,7 @@ export function Attention({ summary, asking }: { summary: ServersSummary; asking
   const { failing, waiting, reviewServers, pendingTools, pendingPrompts, needsSignIn } = summary
   const tools = Object.values(pendingTools).reduce((a, b) => a + b, 0)
   const prompts = Object.values(pendingPrompts).reduce((a, b) => a + b, 0)
-  if (failing.length === 0 && waiting === 0 && asking === 0 && needsSignIn.length === 0) {
+  if (calls === 0 && failing.length === 0 && waiting === 0 && asking === 0 && needsSignIn.length === 0) {
     return (
       <span className="attention attention--calm" data-attention="none">
         Nothing needs your attention
@@ -41,6 +56,12 @@ export function Attention({ summary, asking }: { summary: ServersSummary; asking
   return (
     <span className="attention">
       <span className="attention-label">Needs your attention:</span>
+      {calls > 0 && (
+        // first: an agent is waiting for this answer right now
+        <button type="button" className="waiting attention-item attention-item--danger" data-attention="calls" onClick={jumpToCalls}>
+          {calls === 1 ? '1 call waits for your OK' : `${calls} calls wait for your OK`}
+        </button>
+      )}
       {failing.length > 0 && (
         <button type="button" className="waiting attention-item attention-item--danger" data-attention="failing" onClick={() => goTo(failing[0])}>
           {plural(failing.length, 'server failing', 'servers failing')}

@@ -35,7 +35,7 @@ export function ConfirmationCard({ c }: { c: Confirmation }) {
   const who = c.agent !== null ? c.agent : c.client ? `a local client (${c.client})` : 'a local client'
   const needed = c.call_with.replace('call_tool_', '') as keyof typeof VARIANT_TONE
   return (
-    <li className="confirmation" data-confirmation={c.id} aria-labelledby={titleId}>
+    <li className="confirmation" data-confirmation={c.id} aria-labelledby={titleId} tabIndex={-1}>
       <div className="confirmation-head">
         <h3 id={titleId} className="confirmation-title">
           <span className="confirmation-agent">{who}</span> wants to run <code className="confirmation-tool">{c.tool}</code>

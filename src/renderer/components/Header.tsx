@@ -22,7 +22,8 @@ export function Header({ desktop }: { desktop?: DesktopSettings }) {
   const setTab = useApp((s) => s.setTab)
   const summary = summarizeServers(servers)
   const asking = useApp((s) => s.requests.filter((r) => r.status === 'pending').length)
-  const waiting = summary.waiting + asking
+  const calls = useApp((s) => s.confirmations.length)
+  const waiting = summary.waiting + asking + calls
 
   useEffect(() => {
     document.title = waiting > 0 ? `(${waiting}) Toolgate` : 'Toolgate'
@@ -43,7 +44,7 @@ export function Header({ desktop }: { desktop?: DesktopSettings }) {
         <span className="sep" aria-hidden="true">
           ·
         </span>
-        <Attention summary={summary} asking={asking} />
+        <Attention summary={summary} asking={asking} calls={calls} />
       </p>
       <nav className="tabs" aria-label="Views">
         {TABS.map((t) => (
