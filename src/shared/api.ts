@@ -241,6 +241,10 @@ export interface ConnectSnippet {
   config_path: string
   /** pretty JSON to merge into that file */
   snippet: string
+  /** the command that writes that snippet into the client's file: `--data-dir` named when not the default one */
+  write_command: string
+  /** the data dir is deleted when this Toolgate exits (the demo): the snippet stops working then */
+  temporary?: boolean
 }
 
 /** What protects the secret store (docs/secrets.md); `warning` when it is only a key file. */

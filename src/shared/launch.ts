@@ -24,6 +24,11 @@ export function shellQuote(s: string): string {
   return s !== '' && !/\s/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`
 }
 
+/** Quoting for a command the user copies and runs (POSIX shells): anything but plain path characters goes in single quotes. */
+export function shellArg(s: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`
+}
+
 /** `cd DIR && K=V … command args…` or `URL (headers: A, B)`; control characters shown as escapes. */
 export function launchText(l: ServerLaunch): string {
   if (l.url !== undefined) {

@@ -46,7 +46,11 @@ export class WorldApi implements Api {
   private failures = new Map<Op, ApiError>()
   private listeners = 0
 
-  constructor(readonly world: Fixture) {
+  /** `temporaryDataDir`: as `toolgate demo` runs it (the data dir goes when it exits) */
+  constructor(
+    readonly world: Fixture,
+    opts: { temporaryDataDir?: boolean } = {},
+  ) {
     const logger = silentLogger()
     this.tokens = new AgentTokens(world.store, () => world.catalog.currentConfig.agents, world.configPath)
     const manager = new UpstreamManager(world.catalog, logger)
@@ -77,6 +81,7 @@ export class WorldApi implements Api {
       activity: this.activityLog,
       running: true,
       askInClient: new AskInClientSwitch(world.catalog),
+      temporaryDataDir: opts.temporaryDataDir === true,
     })
     Object.assign(
       this,

@@ -272,6 +272,30 @@ describe('server list', () => {
     expect(document.body.textContent).toContain('http://127.0.0.1:8719/mcp')
   })
 
+  it('the connect instructions name the data dir of the snippet beside them (issue 28)', async () => {
+    const api = emptyApi()
+    renderApp(api)
+    await screen.findByText('No MCP servers yet')
+    const text = document.body.textContent ?? ''
+    // every command shown writes the snippet of this Toolgate's (non-default) data dir
+    const commands = [...text.matchAll(/toolgate connect [a-z-]+ --write[^,)]*/g)].map((m) => m[0])
+    expect(commands.length).toBeGreaterThanOrEqual(3)
+    for (const c of commands) expect(c).toContain(`--data-dir ${api.world.dir}`)
+    expect(document.querySelector('.snippets pre')?.textContent).toContain(api.world.dir)
+    expect(text).toContain(`["stdio", "--data-dir", ${JSON.stringify(api.world.dir)}]`)
+    expect(document.querySelector('[data-connect-temporary]')).toBeNull()
+  })
+
+  it("a demo's connect help says its data dir goes when it exits and points to the user's own Toolgate (issue 28)", async () => {
+    const api = new WorldApi(makeFixture({ mcpServers: {} }), { temporaryDataDir: true })
+    renderApp(api)
+    await screen.findByText('No MCP servers yet')
+    expect(document.querySelectorAll('[data-connect-temporary]').length).toBe(2)
+    expect(document.querySelector('[data-connect-temporary]')?.textContent).toContain('deleted when it exits')
+    const commands = [...(document.body.textContent ?? '').matchAll(/toolgate connect [a-z-]+ --write[^,)]*/g)].map((m) => m[0])
+    for (const c of commands) expect(c).not.toContain('--data-dir')
+  })
+
   it('a server added while the window is open appears without a reload', async () => {
     const api = emptyApi()
     renderApp(api)

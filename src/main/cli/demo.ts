@@ -112,6 +112,6 @@ async function startDemo(root: string, dataDir: string, listen: string): Promise
   const configPath = path.join(dataDir, 'mcp_config.json')
   fs.writeFileSync(configPath, JSON.stringify(config, null, 2))
   // 8719 taken (a running Toolgate, another demo): fall back to a free port rather than fail.
-  const core = await startCore({ configPath, dataDir, listen, serveHttp: true, fallbackPort: true, kind: 'serve', logToStderr: false })
+  const core = await startCore({ configPath, dataDir, listen, serveHttp: true, fallbackPort: true, kind: 'serve', logToStderr: false, temporaryDataDir: true })
   return { core, viaNpx }
 }

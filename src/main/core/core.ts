@@ -72,6 +72,8 @@ export interface CoreOptions {
    * stdio`: a client must not lose every tool over one typo); the window and agents are told.
    */
   lenientConfig?: boolean
+  /** the data dir is deleted when this process exits (`toolgate demo`): the window's connect snippets say so */
+  temporaryDataDir?: boolean
 }
 
 export class OwnerExistsError extends Error {
@@ -334,6 +336,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     }
     const forgetLearned = (): Promise<number> => learned.clear()
     const api = new ControlService({
+      temporaryDataDir: opts.temporaryDataDir === true,
       catalog,
       manager,
       stats,

@@ -34,10 +34,16 @@ export function ConnectSnippets({ snippets }: { snippets: ConnectSnippet[] }) {
           </button>
         ))}
       </div>
-      <p className="muted small">
-        Merge this into <span className="mono">{current.config_path}</span> (or run <code>toolgate connect {current.client} --write</code>), then restart{' '}
-        {current.label}.
-      </p>
+      {current.temporary ? (
+        <p className="muted small" data-connect-temporary="">
+          This Toolgate&apos;s data dir is deleted when it exits (a demo), so this snippet works only while it runs. To connect {current.label} to your own
+          Toolgate, run <code>toolgate connect {current.client} --write</code> (it uses ~/.toolgate), then restart {current.label}.
+        </p>
+      ) : (
+        <p className="muted small">
+          Merge this into <span className="mono">{current.config_path}</span> (or run <code>{current.write_command}</code>), then restart {current.label}.
+        </p>
+      )}
       <pre className="code">{current.snippet}</pre>
       <button type="button" className="btn" onClick={() => void copy()}>
         {copied === current.client ? 'Copied' : 'Copy snippet'}

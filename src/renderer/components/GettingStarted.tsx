@@ -13,19 +13,33 @@ const EXAMPLE = `{
 }`
 
 export function ConnectHelp({ info }: { info: AppInfo | null }) {
+  // the commands that write the snippet below (with this Toolgate's data dir when it is not the
+  // default one); a demo's data dir goes when it exits, so it points to the user's own Toolgate
+  const write = (client: string): string => {
+    const s = info?.connect?.find((c) => c.client === client)
+    return s && !s.temporary ? s.write_command : `toolgate connect ${client} --write`
+  }
+  const temporary = info?.connect?.some((c) => c.temporary) === true
+  const ownDir = !temporary && info?.connect?.some((c) => c.write_command.includes(' --data-dir ')) === true
+  const stdioArgs = info && ownDir ? `["stdio", "--data-dir", ${JSON.stringify(info.data_dir)}]` : '["stdio"]'
   return (
     <div className="connect">
       <h3>Connect an agent</h3>
+      {temporary && (
+        <p className="small" data-connect-temporary="">
+          This is a demo: its data dir is deleted when it exits. The commands below connect a client to your own Toolgate (~/.toolgate).
+        </p>
+      )}
       <ul>
         <li>
-          <strong>Claude Desktop:</strong> run <code>toolgate connect claude-desktop --write</code>, then restart Claude Desktop.
+          <strong>Claude Desktop:</strong> run <code>{write('claude-desktop')}</code>, then restart Claude Desktop.
         </li>
         <li>
-          <strong>Cursor:</strong> run <code>toolgate connect cursor --write</code> (also <code>claude-code</code>, <code>vscode</code>; without{' '}
-          <code>--write</code> it prints the snippet).
+          <strong>Cursor:</strong> run <code>{write('cursor')}</code> (also <code>claude-code</code>, <code>vscode</code>; without <code>--write</code> it
+          prints the snippet).
         </li>
         <li>
-          <strong>Any other MCP client:</strong> a stdio server with command <code>toolgate</code> and arguments <code>["stdio"]</code>
+          <strong>Any other MCP client:</strong> a stdio server with command <code>toolgate</code> and arguments <code>{stdioArgs}</code>
           {info?.mcp_url ? (
             <>
               , or Streamable HTTP at <code>{info.mcp_url}</code> with the API key

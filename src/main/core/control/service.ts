@@ -47,6 +47,7 @@ import { ORGANISATION } from '../../../shared/policy'
 import { summarizeServers } from '../../../shared/summary'
 import { callWith, requiredVariant, type ToolAnnotations, type Variant } from '../../../shared/call-variant'
 import { ClassifyBodySchema } from '../../../shared/tool-class'
+import { shellArg } from '../../../shared/launch'
 import { classifyTool } from '../catalog/tool-class'
 import { nameWarning } from '../../../shared/tool-name'
 import type { ActivityPage, ActivityQuery, DecisionAction, DecisionOrigin } from '../../../shared/activity'
@@ -119,6 +120,8 @@ export interface ServiceDeps {
   confirmations: CallConfirmations
   /** each agent's ask_in_client switch (agents/ask-in-client.ts) */
   askInClient: AskInClientSwitch
+  /** the data dir is deleted when this Toolgate exits (`toolgate demo`): the connect snippets say so */
+  temporaryDataDir?: boolean
 }
 
 /** `for` of an enable/approve action: nothing (permanent), "always", or a duration; "once" answers requests only. */
@@ -145,14 +148,18 @@ function onlyOptionsOf<A extends string, K extends string>(table: Readonly<Recor
 export const API_ORIGIN: DecisionOrigin = { by: 'user', via: 'api' }
 
 /** Snippets for every supported client, launching this install's `toolgate stdio`. */
-export function connectSnippets(dataDir: string): ConnectSnippet[] {
+export function connectSnippets(dataDir: string, o: { temporary?: boolean } = {}): ConnectSnippet[] {
   const launch = currentLaunchCommand(path.join(appRoot(), 'bin', 'toolgate.js'))
   const defaultDir = resolveDataDir(undefined)
+  const own = dataDir !== defaultDir
   return CLIENT_NAMES.map((client) => ({
     client,
     label: CLIENT_LABELS[client],
     config_path: clientConfigPath(client),
-    snippet: snippetText(client, { launch, ...(dataDir !== defaultDir ? { dataDir } : {}) }),
+    snippet: snippetText(client, { launch, ...(own ? { dataDir } : {}) }),
+    // the command that writes exactly this snippet (issue 28: it said the default data dir's beside a snippet of another)
+    write_command: `toolgate connect ${client} --write${own ? ` --data-dir ${shellArg(dataDir)}` : ''}`,
+    ...(o.temporary ? { temporary: true } : {}),
   }))
 }
 
@@ -260,7 +267,7 @@ export class ControlService implements Api {
       ...(this.d.catalog.currentConfig.organisation
         ? { policy: { file: this.d.catalog.currentConfig.organisation.file, error: this.d.catalog.currentConfig.organisation.error } }
         : {}),
-      connect: connectSnippets(this.d.dataDir),
+      connect: connectSnippets(this.d.dataDir, { temporary: this.d.temporaryDataDir === true }),
       secrets: this.d.secrets.info(),
     }
   }
