@@ -253,7 +253,10 @@ export interface SecretStoreInfo {
   protected_by: string
   /** the user's secrets in the store */
   count: number
+  /** in plain words: no keyring, so a key file protects the store (issue 28) */
   warning: string | null
+  /** why no keyring was usable, as the system said it (a D-Bus error, …): shown on request only */
+  warning_detail?: string | null
   /** the store cannot be opened or read (names the file and what to do) */
   error: string | null
 }

@@ -108,7 +108,7 @@ describe('SecretStore', () => {
     expect(info.backend).toBe('file')
     expect(info.count).toBe(1)
     expect(info.warning).toContain(keyFile)
-    expect(info.warning).toContain('0600')
+    expect(info.warning).toMatch(/^No keyring on this machine: secrets are encrypted with a key file in the data dir/)
     // the key file alone opens nothing: without secrets.json there is no value, and vice versa
     fs.rmSync(keyFile)
     expect(() => new SecretStore({ dataDir: dir, keychain: null }).get('A')).toThrow(/secrets.key cannot be read/)
@@ -147,7 +147,24 @@ describe('SecretStore', () => {
     const store = new SecretStore({ dataDir: dir, keychain: kc })
     store.set('A', 'value-a')
     expect(fs.existsSync(path.join(dir, 'secrets.key'))).toBe(true)
-    expect(store.info().warning).toContain('the test keychain is not usable here (keychain locked)')
+    // plain words in the warning; the system's reason is the detail (issue 28)
+    expect(store.info().warning).not.toContain('keychain locked')
+    expect(store.info().warning_detail).toBe('the test keychain is not usable here (keychain locked)')
+  })
+
+  it('says what will protect the first secret before it happens: a keychain that does not answer is no promise (issue 28)', () => {
+    const kc = memoryKeychain()
+    const works = new SecretStore({ dataDir: dataDir(), keychain: kc })
+    expect(works.info().protected_by).toBe('no secrets yet; the first one will be protected by the test keychain')
+    kc.broken = true
+    const dir = dataDir()
+    const store = new SecretStore({ dataDir: dir, keychain: kc })
+    expect(store.info().protected_by).toBe(
+      `no secrets yet; the first one will be protected by a key file in the data dir (${dir}, mode 0600), since there is no keyring on this machine`,
+    )
+    // and so it is
+    store.set('A', 'value-a')
+    expect(store.info().backend).toBe('file')
   })
 
   it('in the app the key is also sealed by safeStorage; the CLI (no safeStorage) opens the same store through the keychain', () => {
@@ -242,11 +259,13 @@ describe('the OS keychain through @napi-rs/keyring, on this machine', () => {
     expect('unavailable' in kc).toBe(false)
     const dir = dataDir()
     const store = new SecretStore({ dataDir: dir })
+    // before: no promise of the keyring that will not answer (issue 28)
+    expect(store.info().protected_by).toContain('a key file in the data dir')
     store.set('A', 'value-a')
     expect(store.get('A')).toBe('value-a')
     const info = store.info()
     expect(info.backend).toBe('file')
-    expect(info.warning).toMatch(/Secret Service keyring .* is not usable here \(.*(DBus|dbus|D-Bus).*\)/)
+    expect(info.warning_detail).toMatch(/Secret Service keyring .* is not usable here \(.*(DBus|dbus|D-Bus).*\)/)
   })
 
   it('TOOLGATE_SECRET_STORE=file skips the keychain', () => {

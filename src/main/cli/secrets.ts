@@ -30,7 +30,7 @@ export async function secretsList(where: Where, json: boolean): Promise<void> {
   const out: string[] = []
   if (store.error) out.push(`The secret store cannot be read: ${store.error}`)
   else out.push(`Protected by ${store.protected_by}.`)
-  if (store.warning) out.push(`WARNING: ${store.warning}`)
+  if (store.warning) out.push(`WARNING: ${store.warning}${store.warning_detail ? ` (${store.warning_detail})` : ''}`)
   if (secrets.length === 0) out.push('No secrets. Store one with `toolgate secrets set NAME` and use it as ${secret:NAME} in env, headers, args or url.')
   else {
     const rows = [['NAME', 'SET', 'USED BY'], ...secrets.map((s) => [s.name, s.set ? 'yes' : 'NO (not set)', s.used_by.join(', ') || '-'])]

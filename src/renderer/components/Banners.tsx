@@ -70,15 +70,6 @@ export function Banners() {
           </div>
         </div>
       )}
-      {info?.secrets?.warning && (
-        <div className="banner banner--warn" role="status" data-banner="secrets-file">
-          <AlertIcon />
-          <div>
-            <strong>Secrets are protected only by a file.</strong>
-            <p>{info.secrets.warning}</p>
-          </div>
-        </div>
-      )}
       {banners.map((b) => (
         <div key={b.id} className="banner banner--danger" role="alert">
           <AlertIcon />

@@ -4,6 +4,55 @@ import { useState, type FormEvent } from 'react'
 import { SECRET_NAME_RE, SECRET_NAME_RULE } from '../../shared/secret-refs'
 import { useApp } from '../store/context'
 
+/** Dismissed notices are remembered per text, so a changed one (another key file) shows again. */
+const DISMISSED = 'toolgate.dismissed.secrets-key-file'
+
+/**
+ * No keyring, so a key file protects the store (issue 28): said here, where it matters, in plain
+ * words, once: Dismiss hides it for good (this browser profile); the system's reason on request.
+ */
+function KeyFileNotice({ warning, detail }: { warning: string; detail: string | null }) {
+  const [dismissed, setDismissed] = useState(() => readDismissed() === warning)
+  if (dismissed) return null
+  return (
+    <div className="notice notice--warn" role="note" data-notice="secrets-key-file">
+      <p>{warning}</p>
+      {detail && (
+        <details>
+          <summary>Why</summary>
+          <p className="mono small">{detail}</p>
+        </details>
+      )}
+      <button
+        type="button"
+        className="btn btn--ghost btn--small"
+        onClick={() => {
+          writeDismissed(warning)
+          setDismissed(true)
+        }}
+      >
+        Dismiss
+      </button>
+    </div>
+  )
+}
+
+function readDismissed(): string | null {
+  try {
+    return window.localStorage.getItem(DISMISSED)
+  } catch {
+    return null
+  }
+}
+
+function writeDismissed(text: string): void {
+  try {
+    window.localStorage.setItem(DISMISSED, text)
+  } catch {
+    // no storage (a locked-down profile): dismissed until the view is opened again
+  }
+}
+
 export function SecretsPanel() {
   const list = useApp((s) => s.secretList)
   const setSecret = useApp((s) => s.setSecret)
@@ -29,7 +78,16 @@ export function SecretsPanel() {
         Use a secret in a server's environment, headers, arguments or URL as <code>{'${secret:NAME}'}</code>. Values are never shown again; a server that uses a
         secret restarts when it changes.
       </p>
-      {list && <p className="small">{list.store.error ? `The store cannot be read: ${list.store.error}` : `Protected by ${list.store.protected_by}.`}</p>}
+      {list && (
+        <p className="small">
+          {list.store.error
+            ? `The store cannot be read: ${list.store.error}`
+            : list.store.backend === 'none'
+              ? `${list.store.protected_by.charAt(0).toUpperCase()}${list.store.protected_by.slice(1)}.`
+              : `Protected by ${list.store.protected_by}.`}
+        </p>
+      )}
+      {list?.store.warning && <KeyFileNotice warning={list.store.warning} detail={list.store.warning_detail ?? null} />}
       {list && list.secrets.length > 0 && (
         <table className="queries secret-table">
           <thead>

@@ -12,7 +12,7 @@ import writeFileAtomic from 'write-file-atomic'
 import { z } from 'zod'
 import type { SecretStoreInfo } from '../../../shared/api'
 import { SECRET_NAME_RE, SECRET_NAME_RULE } from '../../../shared/secret-refs'
-import { backendOf, closeToOthers, ensureSlots, newKey, openKey, SecretStoreError, type KeyEnv, type SecretSealer } from './key'
+import { backendOf, closeToOthers, ensureSlots, keychainAccount, newKey, openKey, SecretStoreError, type KeyEnv, type SecretSealer } from './key'
 import { osKeychain, type Keychain } from './keychain'
 
 export { SecretStoreError, type SecretSealer } from './key'
@@ -73,6 +73,8 @@ function unseal(key: Buffer, name: string, sealed: string): string {
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
 }
 
+const FORCED_FILE = 'TOOLGATE_SECRET_STORE=file is set'
+
 function keyEnv(opts: SecretStoreOptions): KeyEnv {
   const forcedFile = process.env.TOOLGATE_SECRET_STORE === 'file'
   let keychain: Keychain | null = null
@@ -81,7 +83,7 @@ function keyEnv(opts: SecretStoreOptions): KeyEnv {
     keychain = opts.keychain
     if (!keychain) keychainUnavailable = 'the keychain is not used by this process'
   } else if (forcedFile) {
-    keychainUnavailable = 'TOOLGATE_SECRET_STORE=file is set'
+    keychainUnavailable = FORCED_FILE
   } else {
     const found = osKeychain()
     if ('unavailable' in found) keychainUnavailable = found.unavailable
@@ -132,7 +134,9 @@ export class SecretStore implements Secrets {
         backend,
         protected_by: `a key file, ${keyFile} (mode 0600)`,
         count,
-        warning: `Secrets are encrypted with a key kept in ${keyFile}, readable only by your user account (mode 0600): anyone or anything running as you can read them. No OS keychain was usable (${why}).`,
+        // plain words first (issue 28); the raw reason (often a D-Bus error) is the detail
+        warning: `${this.env.keychainUnavailable === FORCED_FILE ? `${FORCED_FILE}: ` : 'No keyring on this machine: '}secrets are encrypted with a key file in the data dir (${keyFile}), readable only by your user account, so anything that runs as you can read them.`,
+        warning_detail: why,
         error: null,
       }
     }
@@ -140,9 +144,26 @@ export class SecretStore implements Secrets {
     return { backend, protected_by: this.env.sealer?.label ?? 'Electron safeStorage (the OS keychain)', count, warning: null, error: null }
   }
 
+  /**
+   * What the first secret will be protected by, said before it happens (issue 28: the view promised
+   * the keyring, then the first secret went to a key file). A keychain the library offers is asked
+   * once whether it answers (a read of an entry that does not exist); one that does not is no promise.
+   */
   private plannedProtection(): string {
-    if (this.env.keychain) return this.env.keychain.label
-    return `a key file in ${this.env.dataDir} (mode 0600), since no OS keychain is usable (${this.env.keychainUnavailable ?? 'unknown'})`
+    if (this.env.keychain && this.keychainAnswers()) return this.env.keychain.label
+    return `a key file in the data dir (${this.env.dataDir}, mode 0600), since ${this.env.keychainUnavailable === FORCED_FILE ? FORCED_FILE : 'there is no keyring on this machine'}`
+  }
+
+  private probed: boolean | null = null
+  private keychainAnswers(): boolean {
+    if (this.probed !== null) return this.probed
+    try {
+      this.env.keychain?.get(`${keychainAccount(this.env.dataDir)}-probe`)
+      this.probed = true
+    } catch {
+      this.probed = false
+    }
+    return this.probed
   }
 
   // ---- the user's secrets (names without "/") -------------------------------------------------
