@@ -163,6 +163,12 @@ export interface ServerInfo {
   idle_stop_at?: string
   /** the server itself listed its tools at some run; false: what is shown comes from an Inspect or the approvals, or nothing yet */
   has_run: boolean
+  /**
+   * A quarantined server's Inspect (issue 28 point 5): what it waits for (`waits_for`, in words) and
+   * for how long at most; `offline_failure`: the last Inspect failed for want of network, so
+   * "Inspect with network" is offered (kept by the core: a reload of the window keeps the offer)
+   */
+  inspect?: { waits_for: string; timeout_s: number; offline_failure?: string }
 }
 
 export type ApprovalStatus = 'approved' | 'pending' | 'changed' | 'unknown'

@@ -94,6 +94,32 @@ describe('Inspect with network', () => {
     expect(within(card('fresh')).queryByRole('button', { name: 'Inspect with network' })).toBeNull()
   }, 40_000)
 
+  it('an Inspect shows that it runs and what it waits for; the offer of the network outlives a reload of the window (issue 28 point 5)', async () => {
+    // a program that fails to start for want of network after a while, as npx does offline
+    const offline = `setTimeout(() => { console.error('npm error request to https://registry.npmjs.org failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org'); process.exit(1) }, 1500)`
+    const a = new WorldApi(makeFixture({ mcpServers: { slow: { command: process.execPath, args: ['-e', offline] } } }))
+    renderApp(a)
+    await waitFor(() => expect(card('slow')).toBeTruthy())
+    expect(card('slow').querySelector('[data-inspect-progress]')).toBeNull()
+    fireEvent.click(within(card('slow')).getByRole('button', { name: 'Inspect' }))
+    fireEvent.click(within(card('slow')).getByRole('button', { name: 'Run and inspect' }))
+    const progress = await waitFor(() => card('slow').querySelector('[data-inspect-progress="slow"]') as HTMLElement)
+    expect(progress.getAttribute('role')).toBe('status')
+    expect(progress.textContent).toMatch(/^Inspecting: starting node in the sandbox and waiting for its list of tools… \d+ s \(gives up after 30 s\)$/)
+    // it ends: no progress, the offer of the network
+    await waitFor(() => within(card('slow')).getByRole('button', { name: 'Inspect with network' }), { timeout: 15_000 })
+    expect(card('slow').querySelector('[data-inspect-progress]')).toBeNull()
+    // a reload of the window (a new store, the same core): the offer stays
+    cleanup()
+    renderApp(a)
+    await waitFor(() => expect(card('slow')).toBeTruthy())
+    await waitFor(() => within(card('slow')).getByRole('button', { name: 'Inspect with network' }))
+    expect((await a.service.server('slow')).server.inspect?.offline_failure).toMatch(/Inspect with network/)
+    // an edit of the launch starts over: the offer was about the old one
+    a.world.writeConfig({ mcpServers: { slow: { command: process.execPath, args: ['-e', offline, 'edited'] } } })
+    await waitFor(() => expect(within(card('slow')).queryByRole('button', { name: 'Inspect with network' })).toBeNull())
+  }, 30_000)
+
   it('another failure (the core did not answer) does not offer it', async () => {
     const a = api()
     renderApp(a)

@@ -1,5 +1,5 @@
 // The server-level buttons: only the ones that make sense for the server's situation.
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import type { ServerAction, ServerActionOptions, ServerInfo } from '../../shared/api'
 import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
@@ -35,6 +35,33 @@ function ActionButton({ server, action, label, primary, quiet, risk, options }: 
     >
       {label}
     </button>
+  )
+}
+
+/**
+ * While an Inspect runs (issue 28 point 5): that it runs, what it waits for, for how long so far and
+ * at most; a dimmed button alone said nothing for up to 30 s (3 min for npx/uvx).
+ */
+function InspectProgress({ server }: { server: ServerInfo }) {
+  const plain = useApp((s) => Boolean(s.busy[busyKey('server', server.name, 'inspect', '')]))
+  const network = useApp((s) => Boolean(s.busy[busyKey('server', server.name, 'inspect', 'network')]))
+  const running = plain || network
+  const [since, setSince] = useState<number | null>(null)
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (!running) return setSince(null)
+    setSince(Date.now())
+    setNow(Date.now())
+    const t = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(t)
+  }, [running])
+  if (!running || !server.inspect) return null
+  const seconds = since === null ? 0 : Math.max(0, Math.floor((now - since) / 1000))
+  return (
+    <p className="inspect-progress small" role="status" data-inspect-progress={server.name}>
+      <span className="spinner" aria-hidden="true" />
+      Inspecting{network ? ' with network' : ''}: {server.inspect.waits_for}… {seconds} s (gives up after {server.inspect.timeout_s} s)
+    </p>
   )
 }
 
@@ -100,13 +127,15 @@ export function ServerActions({ server }: { server: ServerInfo }) {
   const operatorHold = quarantined && (server.quarantine_source === 'config' || server.quarantine_source === 'organisation')
   // the organisation's policy does not let it run: nothing here can switch it on or run it
   const blocked = server.organisation?.blocked !== undefined
-  const offlineFailed = useApp((s) => Boolean(s.inspectOffline[name]))
+  // the core keeps the offer too (a reload of the window keeps it); the store has it at once
+  const offlineFailed = useApp((s) => Boolean(s.inspectOffline[name])) || server.inspect?.offline_failure !== undefined
   return (
     <div className="actions">
       <SignInButton server={server} />
       {/* the first step of a review is to look: Inspect is primary until the tools have been seen */}
       {quarantined && !blocked && <InspectButton server={server} primary={!operatorHold && !toolsSeen(server)} />}
       {quarantined && !blocked && offlineFailed && <InspectButton server={server} network />}
+      {quarantined && !blocked && <InspectProgress server={server} />}
       {quarantined && !operatorHold && !blocked && <ApproveServerButton server={server} />}
       {!quarantined && pending > 0 && <ApproveAllButton server={name} />}
       {enabled && !quarantined && (isFailing(server) || state === 'stopped') && (

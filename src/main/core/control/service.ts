@@ -77,7 +77,7 @@ import { RetrieveArgsSchema, retrieveWhenStarted } from '../discovery/retrieve'
 import type { DiscoveryStats } from '../discovery/stats'
 import { ON_DEMAND_WAIT_MS, type UpstreamManager } from '../upstream-manager'
 import { idleStopSeconds, lifecycleOf } from '../../../shared/lifecycle'
-import { inspectUpstream } from '../upstream/inspect'
+import { inspectTimeoutMs, inspectUpstream } from '../upstream/inspect'
 import { launcherOf, looksLikeNetworkFailure, registryAccess, sandboxSupport } from '../upstream/sandbox'
 import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
@@ -210,6 +210,17 @@ export function toolInfo(e: CatalogEntry, state?: Readonly<State>): ToolInfo {
 /** Per core (its deps): the server editor, shared by every origin view of the service. */
 const perCore = new WeakMap<ServiceDeps, ServerEdits>()
 
+/** Inspect failures for want of network, per server: shared by every origin's view of one service (its deps). */
+const OFFLINE_FAILURES = new WeakMap<ServiceDeps, Map<string, { message: string; launchHash: string }>>()
+
+/** What an Inspect waits for, in words, for the window while it runs (issue 28 point 5). */
+function inspectWaitsFor(s: ServerConfig): string {
+  if (!usesStdio(s)) return `connecting to ${s.url ?? 'the server'} and waiting for its list of tools`
+  const launcher = launcherOf(s)
+  const download = launcher ? `${launcher === 'npm' ? 'npm' : 'PyPI'} to download the package, then ` : ''
+  return `starting ${path.basename(s.command ?? 'the program')} in the sandbox and waiting for ${download}its list of tools`
+}
+
 export class ControlService implements Api {
   private readonly edits: ServerEdits
 
@@ -289,8 +300,19 @@ export class ControlService implements Api {
     return { servers: this.d.catalog.currentConfig.servers.map((s) => this.serverInfo(s)) }
   }
 
+  private get inspectOffline(): Map<string, { message: string; launchHash: string }> {
+    let m = OFFLINE_FAILURES.get(this.d)
+    if (!m) OFFLINE_FAILURES.set(this.d, (m = new Map()))
+    return m
+  }
+
   private serverInfo(s: ServerConfig) {
-    return serverInfo(this.d.catalog, this.d.manager.connections, s, (c) => this.d.oauth?.summary(c))
+    const info = serverInfo(this.d.catalog, this.d.manager.connections, s, (c) => this.d.oauth?.summary(c))
+    if (!info.quarantined) return info
+    const offline = this.inspectOffline.get(s.name)
+    // a failure for want of network is about this launch: an edited entry starts over
+    const failure = offline && offline.launchHash === info.launch_hash ? { offline_failure: offline.message } : {}
+    return { ...info, inspect: { waits_for: inspectWaitsFor(s), timeout_s: Math.round(inspectTimeoutMs(s) / 1000), ...failure } }
   }
 
   private oauth(): OAuthService {
@@ -500,6 +522,7 @@ export class ControlService implements Api {
         references: { secret: (n) => this.d.secrets.get(n), env: process.env },
       })
       catalog.setLiveTools(name, tools, 'inspect')
+      this.inspectOffline.delete(name)
       return `Inspected ${name}: it offers ${tools.length} tool(s); the process was stopped again.${how} Review them, then approve the server.`
     } catch (e) {
       const signIn = needsSignIn(e)
@@ -514,13 +537,14 @@ export class ControlService implements Api {
       // only a failure about the network offers the network (not `spawn uvx ENOENT`, a missing secret, a crash)
       if (stdio && support.available && !network && looksLikeNetworkFailure((e as Error).message)) {
         const reach = registry ? `lets it reach only ${registry.label}` : 'runs a server without network access'
-        throw new ApiError(
-          'inspect_failed_offline',
+        const message =
           `${why}. Inspect ${reach}. If it needs more of the network to start, use Inspect with network ` +
-            `(\`toolgate servers inspect ${name} --network\`): that lets this unreviewed server reach the network.`,
-          502,
-        )
+          `(\`toolgate servers inspect ${name} --network\`): that lets this unreviewed server reach the network.`
+        this.inspectOffline.set(name, { message, launchHash: serverInfo(catalog, this.d.manager.connections, s).launch_hash })
+        this.d.events.emit('event', { type: 'servers.changed', data: { servers: [name] } } satisfies ApiEvent)
+        throw new ApiError('inspect_failed_offline', message, 502)
       }
+      if (!network) this.inspectOffline.delete(name)
       throw new ApiError('inspect_failed', why, 502)
     }
   }

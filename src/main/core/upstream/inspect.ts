@@ -18,9 +18,14 @@ export const LAUNCHER_INSPECT_TIMEOUT_MS = 180_000
  * `sandbox: false`): no network unless `network` is set (an npx/uvx server: its package registry
  * only), nothing writable but its private temp dir and its own package caches.
  */
+/** How long an Inspect waits for the server's list of tools: an npx/uvx launch may first download its package. */
+export function inspectTimeoutMs(config: ServerConfig): number {
+  return launcherOf(config) ? LAUNCHER_INSPECT_TIMEOUT_MS : DEFAULT_CONNECT_TIMEOUT_MS
+}
+
 export async function inspectUpstream(config: ServerConfig, opts: UpstreamOptions & { timeoutMs?: number; network?: boolean }): Promise<ToolDefinition[]> {
   // npx/uvx download the package (and its dependencies) first, into an empty cache the first time
-  const timeoutMs = opts.timeoutMs ?? opts.connectTimeoutMs ?? (launcherOf(config) ? LAUNCHER_INSPECT_TIMEOUT_MS : DEFAULT_CONNECT_TIMEOUT_MS)
+  const timeoutMs = opts.timeoutMs ?? opts.connectTimeoutMs ?? inspectTimeoutMs(config)
   const log = serverLogger(opts.logger, config.name)
   log.info({ network: opts.network === true }, 'inspecting upstream')
   const sandbox = { ctx: opts.sandbox?.ctx ?? defaultSandboxContext(), mode: opts.network ? ('inspect-network' as const) : ('inspect' as const) }
