@@ -851,6 +851,7 @@ try {
         return boxes.every((b) => b && b.y >= bar.y + bar.height - 1 && b.y + b.height <= 800)
       })
       await page.setViewportSize({ width: 1180, height: 820 })
+      await button(page.locator('nav'), 'Servers').click()
       await button(cardEl, 'Allow').click()
       const ran = await pending
       assert.ok(!ran.isError, JSON.stringify(ran))
