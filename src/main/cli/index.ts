@@ -6,6 +6,7 @@ import { parseToolId } from '../../shared/ids'
 import { SERVER_ACTIONS, TOOL_ACTIONS, type ServerActionOptions } from '../../shared/api'
 import { SERVER_ACTION_OPTIONS, takesOption, TOOL_ACTION_OPTIONS } from '../../shared/operations'
 import { isVariant } from '../../shared/call-variant'
+import { ACTIVITY_KINDS, CALL_OUTCOMES } from '../../shared/activity'
 import { escapeText } from '../../shared/text'
 import { VERSION } from '../core/version'
 import { parseListen } from '../core/paths'
@@ -84,7 +85,25 @@ program
   .action((args: string[]) => startApp(args))
 
 const servers = program.command('servers').description('operator actions on servers')
+/** One line per server action for `toolgate servers --help` (issue 28: they had none). */
+const SERVER_ACTION_HELP: Record<(typeof SERVER_ACTIONS)[number], string> = {
+  enable: 'switch a server on (it starts; a quarantined one still waits for approval)',
+  disable: 'switch a server off: it stops and agents see none of its tools',
+  approve: 'approve a quarantined server after reviewing it (its new tools still wait for approval)',
+  quarantine: 'put a server back into quarantine: its tools are locked until approved again',
+  restart: 'stop and start a server again (after a failure or a change it needs)',
+  inspect: 'start a quarantined server once, sandboxed, to list its tools for review; it is stopped again',
+}
+/** One line per tool action for `toolgate tools --help`. */
+const TOOL_ACTION_HELP: Record<(typeof TOOL_ACTIONS)[number], string> = {
+  enable: 'switch SERVER:TOOL on again (the user turned it off)',
+  disable: 'switch SERVER:TOOL off: agents find it only as locked',
+  approve: 'approve a new or changed SERVER:TOOL after showing what changed (--all: every one of a SERVER)',
+  reject: 'reject a new or changed SERVER:TOOL: it stays off as your decision',
+}
+
 where(servers.command('list'))
+  .description('the servers with their state and tool counts')
   .option('--json', 'print JSON')
   .action(async (o) => {
     const op = await openOperator(w(o))
@@ -98,7 +117,7 @@ where(servers.command('list'))
     }
   })
 for (const action of SERVER_ACTIONS) {
-  const cmd = where(servers.command(`${action} <name>`))
+  const cmd = where(servers.command(`${action} <name>`)).description(SERVER_ACTION_HELP[action])
   if (action === 'inspect') cmd.option('--network', 'let the (unreviewed) server reach the network while it is inspected, e.g. for npx to download it')
   if (takesOption(SERVER_ACTION_OPTIONS, action, 'for')) cmd.option('--for <duration>', 'only for this long (30m, 1h, 8h), then it goes back', grantForOption)
   if (action === 'approve')
@@ -121,6 +140,10 @@ for (const action of SERVER_ACTIONS) {
 }
 
 const collect = (v: string, prev: string[] = []): string[] => [...prev, v]
+/** `a, b or c`: help texts list what the code accepts, from the same constants. */
+function orList(xs: readonly string[]): string {
+  return xs.length > 1 ? `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}` : xs.join('')
+}
 where(servers.command('add <name> [command...]'))
   .description('add a server: toolgate servers add NAME -- COMMAND ARGS…, or --url URL; it waits in quarantine until inspected and approved')
   .option('--url <url>', 'an HTTP server (Streamable HTTP, falling back to SSE)')
@@ -136,6 +159,7 @@ where(servers.command('remove <name>'))
 
 const tools = program.command('tools').description('operator actions on tools')
 where(tools.command('list [server]'))
+  .description("every tool (or SERVER's) with its status and how agents call it")
   .option('--json', 'print JSON')
   .action(async (server: string | undefined, o) => {
     const op = await openOperator(w(o))
@@ -161,7 +185,7 @@ where(tools.command('diff <target>'))
     }
   })
 for (const action of TOOL_ACTIONS) {
-  const cmd = where(tools.command(`${action} <target>`))
+  const cmd = where(tools.command(`${action} <target>`)).description(TOOL_ACTION_HELP[action])
   if (action === 'approve') {
     cmd.option('--all', 'approve every new tool of SERVER, and each changed one after showing its change and asking')
     cmd.option('-y, --yes', 'approve a changed tool without asking (for scripts; the change is still printed)')
@@ -249,8 +273,8 @@ where(program.command('activity'))
   .option('--agent <name>', 'only this agent (or local client name)')
   .option('--server <name>', 'only calls and decisions about this server')
   .option('--tool <tool>', 'only this tool ("server:tool" or the bare tool name)')
-  .option('--kind <kind>', 'search, call or decision')
-  .option('--outcome <outcome>', 'ok, error, blocked, timeout or cancelled')
+  .option('--kind <kind>', orList(ACTIVITY_KINDS))
+  .option('--outcome <outcome>', `${orList(CALL_OUTCOMES)} (declined: a call that waited for your OK and was not allowed)`)
   .option('--since <when>', 'an ISO time or a relative time like 10m, 2h, 7d')
   .option('--limit <n>', 'how many records (1-500, default 50)')
   .option('--json', 'print the API page as JSON (with --follow: one JSON record per line)')

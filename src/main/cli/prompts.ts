@@ -90,9 +90,18 @@ async function approve(op: Operator, server: string, prompt: string, yes: boolea
   say((await op.api.promptAction(server, prompt, 'approve', { hash: p.approval.hash })).message)
 }
 
+/** One line per prompt action for `toolgate prompts --help`. */
+const PROMPT_ACTION_HELP: Record<(typeof PROMPT_ACTIONS)[number], string> = {
+  approve: 'approve a new or changed SERVER:PROMPT after showing what changed',
+  reject: 'reject a new or changed SERVER:PROMPT: it stays off as your decision',
+  disable: 'switch SERVER:PROMPT off: agents do not see it',
+  enable: 'switch SERVER:PROMPT on again',
+}
+
 export function registerPrompts(program: Command, where: (c: Command) => Command, w: W): void {
   const prompts = program.command('prompts').description("the upstream servers' prompts: list, approve, reject, disable, enable")
   where(prompts.command('list [server]'))
+    .description("every prompt (or SERVER's) with its status")
     .option('--json', 'print JSON')
     .action(async (server: string | undefined, o) => {
       const op = await openOperator(w(o))
@@ -106,7 +115,9 @@ export function registerPrompts(program: Command, where: (c: Command) => Command
       }
     })
   for (const action of PROMPT_ACTIONS) {
-    const cmd = where(prompts.command(`${action} <target>`)).option('-y, --yes', 'do not ask (for scripts; a change is still printed)')
+    const cmd = where(prompts.command(`${action} <target>`))
+      .description(PROMPT_ACTION_HELP[action])
+      .option('-y, --yes', 'do not ask (for scripts; a change is still printed)')
     cmd.action(async (target: string, o) => {
       const ref = parseToolId(target)
       if ('error' in ref)
