@@ -1,5 +1,7 @@
 // `toolgate connect` and `toolgate import`.
+import fs from 'node:fs'
 import path from 'node:path'
+import { nearMiss } from '../../shared/near-miss'
 import {
   bypassingServers,
   clientConfigPath,
@@ -73,6 +75,15 @@ export function importCmd(
 ): void {
   const dataDir = resolveDataDir(o.dataDir)
   const configFile = resolveConfigPath(dataDir, o.config)
+  // a client's name with a typo is not a file to read (issue 28: "import claud-desktop")
+  if (!isClientName(source) && !fs.existsSync(path.resolve(source))) {
+    const meant = nearMiss(source, CLIENT_NAMES)
+    throw new UsageError(
+      meant
+        ? `"${source}" is neither a client nor a file; did you mean ${meant}? (clients: ${CLIENT_NAMES.join(', ')}, or the path of a config file)`
+        : `${path.resolve(source)}: no such file; name a client (${CLIENT_NAMES.join(', ')}) or the path of a config file`,
+    )
+  }
   const secrets = o.secrets ? new SecretStore({ dataDir }) : undefined
   const r = importIntoConfigFile(resolveImportSource(source), configFile, {
     dryRun: o.dryRun === true,

@@ -11,6 +11,7 @@ import { escapeText } from '../../shared/text'
 import { VERSION } from '../core/version'
 import { parseListen } from '../core/paths'
 import { fail, UsageError } from './errors'
+import { checkDataDirFlag, checkNewFileFolder } from './new-paths'
 import { openOperator, type Where } from './control-client'
 import { approveHint, printAgentTokens, printLaunchNotice, printServers, printTools } from './print'
 import { printJsonText, say, sayErr } from './output'
@@ -44,6 +45,15 @@ program.hook('preAction', (_program, action) => {
   throw new UsageError(
     `${path.resolve(file)}: the config file does not exist; check the --config path (without --config, <data-dir>/mcp_config.json is used and created when missing)`,
   )
+})
+
+// A --data-dir or a connect --file folder that does not exist: asked in a terminal, refused when it looks like a typo otherwise (new-paths.ts).
+program.hook('preAction', async (_program, action) => {
+  const o = action.opts<{ dataDir?: unknown; file?: unknown; write?: unknown }>()
+  // `toolgate stdio`'s stdin is the client's MCP stream: nobody answers there
+  const asking = { interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY) && action.name() !== 'stdio' }
+  if (typeof o.dataDir === 'string') await checkDataDirFlag(o.dataDir, asking)
+  if (action.name() === 'connect' && o.write === true && typeof o.file === 'string') await checkNewFileFolder(o.file, asking)
 })
 
 function checkListen(v: string): string {
