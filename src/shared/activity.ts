@@ -101,6 +101,8 @@ export interface DecisionEvent extends EventBase {
   via: DecisionVia
   /** what happened, in words */
   message: string
+  /** the answer to a waiting call: the arguments' keyed digest, as on the call's record (Toolgate's own hex, never masked) */
+  args_hmac?: string
 }
 
 /**

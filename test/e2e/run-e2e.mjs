@@ -586,6 +586,32 @@ try {
     assert.match(await drawer.textContent(), new RegExp(ok.args_hmac))
     await shot('activity.png')
     await button(drawer, 'Close').click()
+    // issue 28: at 420 px no heading or outcome breaks inside a word ("outco me"), and a tool name is not
+    // underlined (the underline hid its underscores)
+    await page.setViewportSize({ width: 420, height: 900 })
+    const broken = await page.locator('.activity-table').evaluate((table) => {
+      const out = []
+      for (const el of table.querySelectorAll('th, .outcome')) {
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          for (const m of n.textContent.matchAll(/\S+/g)) {
+            const r = document.createRange()
+            r.setStart(n, m.index)
+            r.setEnd(n, m.index + m[0].length)
+            const lines = new Set([...r.getClientRects()].map((b) => Math.round(b.top)))
+            if (lines.size > 1) out.push(m[0])
+          }
+        }
+      }
+      return out
+    })
+    assert.deepEqual(broken, [], 'words broken across lines at 420 px')
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 420, 'the activity view scrolls sideways at 420 px')
+    const deco = await rowOf(ok)
+      .locator('.linklike')
+      .evaluate((e) => getComputedStyle(e).textDecorationLine)
+    assert.equal(deco, 'none', 'a tool name in the activity table is not underlined')
+    await page.setViewportSize({ width: 1180, height: 820 })
     // one click from the demand to the locked tool in the Servers view
     await button(demand, 'Review everything:get-env').click()
     await row('everything:get-env').waitFor()

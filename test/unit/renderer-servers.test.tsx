@@ -102,7 +102,7 @@ describe('server list', () => {
         .queryAllByRole('button')
         .map((b) => b.textContent)
     // ▾ (a clock icon and ▾): the same act for a time (its menu)
-    expect(names('sketchy')).toEqual(['sketchy', 'Inspect', 'Approve server', '▾', 'Disable server', 'Edit server', 'Remove server'])
+    expect(names('sketchy')).toEqual(['sketchy', 'Inspect', 'Approve server', 'For a time▾', 'Disable server', 'Edit server', 'Remove server'])
     // gh is stopped: Restart; rotate_keys: Reject or Approve; archive_repo: Re-enable; the three callable tools: Disable; delete_repo (config lock): nothing
     expect(names('gh')).toEqual([
       'gh',
@@ -114,15 +114,15 @@ describe('server list', () => {
       'Remove server',
       'Reject',
       'Approve',
-      '▾',
+      'For a time▾',
       'Re-enable',
-      '▾',
+      'For a time▾',
       'Disable',
       'Disable',
       'Disable',
     ])
     expect(within(row('gh:delete_repo')).queryByRole('button')).toBeNull()
-    expect(names('files')).toEqual(['files', 'Enable server', '▾', 'Quarantine server', 'Edit server', 'Remove server'])
+    expect(names('files')).toEqual(['files', 'Enable server', 'For a time▾', 'Quarantine server', 'Edit server', 'Remove server'])
   })
 
   it('an operator hold (quarantined: true in the config) gets an explanation instead of Approve server', async () => {

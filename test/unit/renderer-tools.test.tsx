@@ -59,10 +59,10 @@ describe('server view: tools', () => {
     await ghTools()
     expect(buttons('gh:list_repos')).toEqual(['Disable'])
     // ▾ (a clock icon and ▾): the same act for a time (its menu)
-    expect(buttons('gh:archive_repo')).toEqual(['Re-enable', '▾'])
+    expect(buttons('gh:archive_repo')).toEqual(['Re-enable', 'For a time▾'])
     // every review offers the safe choice next to the risky one
-    expect(buttons('gh:rotate_keys')).toEqual(['Reject', 'Approve', '▾'])
-    expect(buttons('gh:search_code')).toEqual(['Reject', 'Approve', '▾'])
+    expect(buttons('gh:rotate_keys')).toEqual(['Reject', 'Approve', 'For a time▾'])
+    expect(buttons('gh:search_code')).toEqual(['Reject', 'Approve', 'For a time▾'])
     expect(buttons('gh:delete_repo')).toEqual([])
   })
 
@@ -132,7 +132,7 @@ describe('server view: tools', () => {
     expect(api.calls).toContain(`toolAction gh search_code reject {"hash":"${shown}"}`)
     expect(row('gh:search_code').textContent).toContain('rejected')
     expect(row('gh:search_code').querySelector('[data-rejected]')?.textContent).toMatch(/does not ask again/)
-    expect(buttons('gh:search_code')).toEqual(['Re-enable', '▾'])
+    expect(buttons('gh:search_code')).toEqual(['Re-enable', 'For a time▾'])
     await waitFor(() => expect(document.querySelector('header')?.textContent).toContain('2 waiting'))
     expect((await api.status()).pending_approvals).toBe(2)
     // the server lists the same definition again (a restart, list_changed): still rejected
@@ -150,7 +150,7 @@ describe('server view: tools', () => {
       GH_NOW.map((t) => (t.name === 'search_code' ? again : t)),
     )
     await waitFor(() => expect(row('gh:search_code').getAttribute('data-status')).toBe('pending_approval'))
-    expect(buttons('gh:search_code')).toEqual(['Reject', 'Approve', '▾'])
+    expect(buttons('gh:search_code')).toEqual(['Reject', 'Approve', 'For a time▾'])
   })
 
   it('Disable and Re-enable toggle the user lock', async () => {

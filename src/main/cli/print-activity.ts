@@ -33,7 +33,7 @@ export function activityLine(e: ActivityEvent): string {
       rest = `${e.tool}  ${e.outcome}${e.status ? ` (${e.status})` : ''}  ${e.duration_ms.toFixed(1)} ms${e.result_bytes !== undefined ? `  ${bytes(e.result_bytes)}` : ''}${e.error ? `  ${e.error.split('\n')[0]}` : ''}`
       break
     case 'decision':
-      rest = `${e.action} ${e.server}${e.tool ? `:${e.tool}` : ''}  ${e.message}`
+      rest = `${e.action} ${e.server}${e.tool ? `:${e.tool}` : ''}  ${e.message}${e.args_hmac ? `  (arguments HMAC ${e.args_hmac})` : ''}`
       break
     case 'start':
     case 'stop':

@@ -56,7 +56,7 @@ function Fields({ e }: { e: ActivityEvent }) {
             <code>{escapeControls(e.query)}</code>
             {e.include_disabled ? ' (include_disabled)' : ''}
           </Row>
-          <Row k="found">{e.hits} callable tool(s)</Row>
+          <Row k="found">{e.hits === 1 ? '1 callable tool' : `${e.hits} callable tools`}</Row>
           {e.locked.length > 0 && (
             <Row k={e.locked_only ? 'only locked' : 'locked'}>
               <ul className="plain">
@@ -81,6 +81,11 @@ function Fields({ e }: { e: ActivityEvent }) {
             {e.by === 'agent' && e.agent ? ` ${e.agent}` : ''} via {e.via}
           </Row>
           <Row k="result">{escapeText(e.message)}</Row>
+          {e.args_hmac && (
+            <Row k="HMAC">
+              <code className="hash">{e.args_hmac}</code>
+            </Row>
+          )}
         </>
       )
     case 'start':

@@ -155,7 +155,8 @@ function AgentCard({ a }: { a: AgentView }) {
                   : e.kind === 'search'
                     ? `search “${e.query}”`
                     : e.kind === 'decision'
-                      ? `${e.action} ${e.server} (${whoOf(e)})`
+                      ? // the tool a decision was about, not only its server ("allow notes:save_note", not "allow notes": issue 28)
+                        `${e.action} ${e.tool ? `${e.server}:${e.tool}` : e.server} (${whoOf(e)})`
                       : `${e.kind === 'start' ? 'started' : 'stopped'} ${e.server}`,
               )}
             </li>

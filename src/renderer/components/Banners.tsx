@@ -3,6 +3,7 @@
 import { useEffect } from 'react'
 import { useApp } from '../store/context'
 import { AlertIcon } from './icons'
+import { localTimes } from '../lib/local-times'
 
 export function Banners() {
   const info = useApp((s) => s.info)
@@ -99,7 +100,7 @@ export function Toast() {
     <div className="toast-region" role="status" aria-live="polite">
       {toast && (
         <div className="toast">
-          <span>{toast}</span>
+          <span>{localTimes(toast)}</span>
           {action && (
             <button type="button" className="btn btn--small toast-action" onClick={action.run}>
               {action.label}

@@ -16,6 +16,14 @@ const TABS: Array<{ id: Tab; label: string }> = [
   { id: 'agents', label: 'Agents' },
 ]
 
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
+/** The overall state in words: "No servers yet" rather than "0 of 0 servers connected" (issue 28). */
+export function stateLine(summary: Parameters<typeof connectedText>[0] & { callable: number }): string {
+  if (summary.total === 0) return 'No servers yet'
+  return `${connectedText(summary)}, ${count(summary.callable, 'tool', 'tools')} callable`
+}
+
 export function Header({ desktop }: { desktop?: DesktopSettings }) {
   const servers = useApp((s) => s.servers)
   const tab = useApp((s) => s.tab)
@@ -35,15 +43,9 @@ export function Header({ desktop }: { desktop?: DesktopSettings }) {
         <span className="logo" aria-hidden="true" />
         <span className="brand-name">Toolgate</span>
       </div>
+      {/* one phrase and the attention line, no separators: a wrapped line never starts or ends with a stray "·" (issue 28) */}
       <p className="summary" aria-live="polite">
-        <span>{connectedText(summary)}</span>
-        <span className="sep" aria-hidden="true">
-          ·
-        </span>
-        <span>{summary.callable} tools callable</span>
-        <span className="sep" aria-hidden="true">
-          ·
-        </span>
+        <span className="summary-state">{stateLine(summary)}</span>
         <Attention summary={summary} asking={asking} calls={calls} />
       </p>
       <nav className="tabs" aria-label="Views">

@@ -36,6 +36,10 @@ export function TimedMenu({ label, disabled, onPick, small }: { label: string; d
         onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
       >
         <ClockIcon />
+        {/* words beside the clock: an icon alone did not say what the menu does (issue 28) */}
+        <span className="timed-text" aria-hidden="true">
+          For a time
+        </span>
         <span aria-hidden="true">▾</span>
       </button>
       {open && (

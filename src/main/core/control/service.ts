@@ -523,7 +523,7 @@ export class ControlService implements Api {
       })
       catalog.setLiveTools(name, tools, 'inspect')
       this.inspectOffline.delete(name)
-      return `Inspected ${name}: it offers ${tools.length} tool(s); the process was stopped again.${how} Review them, then approve the server.`
+      return `Inspected ${name}: it offers ${tools.length === 1 ? '1 tool' : `${tools.length} tools`}; the process was stopped again.${how} Review them, then approve the server.`
     } catch (e) {
       const signIn = needsSignIn(e)
       if (signIn) {
@@ -646,7 +646,7 @@ export class ControlService implements Api {
     this.d.activity.decision(
       this.origin,
       { agent: c.agent, client: c.client },
-      { action, server: c.server, tool: c.tool.slice(c.server.length + 1), message: `${r.message} (arguments HMAC ${c.args_hmac})` },
+      { action, server: c.server, tool: c.tool.slice(c.server.length + 1), message: r.message, args_hmac: c.args_hmac },
     )
     return { ok: true, ...r }
   }
