@@ -81,6 +81,8 @@ export function requireTool(catalog: Catalog, server: string, tool: string): Cat
 }
 
 const until = (t: TimedAct): string => ` until ${t.until}`
+/** "1 tool", "3 tools": the window shows these messages as they are (issue 28: no "tool(s)") */
+const tools = (n: number): string => (n === 1 ? '1 tool' : `${n} tools`)
 
 /** The definition the user reviewed must still be the one listed (approve, reject and a grant of a tool carry its hash). */
 export function requireReviewed(e: CatalogEntry, expectedHash: string | undefined): void {
@@ -185,17 +187,17 @@ export async function approveAll(catalog: Catalog, server: string, hashes?: Read
     for (const e of todo) s.tools[e.id] = { ...s.tools[e.id], approved: record(e.def, e.hash) }
   })
   const parts = [
-    todo.length ? `Approved ${todo.length} tool(s) of ${server}.` : left.length ? `Approved nothing on ${server}.` : `Nothing waits for approval on ${server}.`,
+    todo.length ? `Approved ${tools(todo.length)} of ${server}.` : left.length ? `Approved nothing on ${server}.` : `Nothing waits for approval on ${server}.`,
   ]
   if (review.length) {
     const first = review[0].id
     parts.push(
-      `${review.length} tool(s) changed since you approved them (or lost their approval) and wait for your review of each: ${review.map((e) => e.name).join(', ')}. ` +
+      `${tools(review.length)} changed since you approved them (or lost their approval) and wait for your review of each: ${review.map((e) => e.name).join(', ')}. ` +
         `See what changed with \`toolgate tools diff ${first}\` and approve with \`toolgate tools approve ${first}\` (or \`toolgate tools approve ${server} --all\`, which shows each change and asks).`,
     )
   }
   const fresh = left.filter((e) => !needsOwnReview(e))
-  if (fresh.length) parts.push(`${fresh.length} tool(s) you did not send still wait: ${fresh.map((e) => e.name).join(', ')}.`)
+  if (fresh.length) parts.push(`${tools(fresh.length)} you did not send still wait: ${fresh.map((e) => e.name).join(', ')}.`)
   return { message: parts.join(' '), waiting: left.map((e) => e.name) }
 }
 
