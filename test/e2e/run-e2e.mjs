@@ -178,6 +178,23 @@ try {
     assert.ok(bad.n > 0, `${what}: nothing matched ${parts}`)
     assert.deepEqual(bad.out, [], `${what}: ${bad.out.join('; ')}`)
   }
+  /** Plain words (letters only, as "outcome") split across two lines inside `loc` (issue 28: "outco me" at 420 px). */
+  const wordsBroken = (loc) =>
+    loc.evaluate((root) => {
+      const out = []
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT)
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (!n.parentElement || n.parentElement.closest('pre, code, .mono, [hidden]')) continue
+        for (const m of n.textContent.matchAll(/[A-Za-z]{2,15}/g)) {
+          const r = document.createRange()
+          r.setStart(n, m.index)
+          r.setEnd(n, m.index + m[0].length)
+          const lines = new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.top)))
+          if (lines.size > 1) out.push(m[0])
+        }
+      }
+      return out
+    })
   const openCard = async (name) => {
     const toggle = card(name).locator('.server-toggle')
     if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click()
@@ -589,23 +606,8 @@ try {
     // issue 28: at 420 px no heading or outcome breaks inside a word ("outco me"), and a tool name is not
     // underlined (the underline hid its underscores)
     await page.setViewportSize({ width: 420, height: 900 })
-    const broken = await page.locator('.activity-table').evaluate((table) => {
-      const out = []
-      for (const el of table.querySelectorAll('th, .outcome')) {
-        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
-        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-          for (const m of n.textContent.matchAll(/\S+/g)) {
-            const r = document.createRange()
-            r.setStart(n, m.index)
-            r.setEnd(n, m.index + m[0].length)
-            const lines = new Set([...r.getClientRects()].map((b) => Math.round(b.top)))
-            if (lines.size > 1) out.push(m[0])
-          }
-        }
-      }
-      return out
-    })
-    assert.deepEqual(broken, [], 'words broken across lines at 420 px')
+    const broken = await wordsBroken(page.locator('main'))
+    assert.deepEqual(broken, [], 'words broken across lines at 420 px in the Activity view')
     assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 420, 'the activity view scrolls sideways at 420 px')
     const deco = await rowOf(ok)
       .locator('.linklike')
@@ -629,6 +631,9 @@ try {
     assert.equal(await cardOf.locator('[data-context-tokens]').getAttribute('data-context-tokens'), String(me.context.at_connect))
     assert.match(await cardOf.textContent(), /everything:get-env → blocked/)
     await shot('agents.png')
+    await page.setViewportSize({ width: 420, height: 900 })
+    assert.deepEqual(await wordsBroken(page.locator('main')), [], 'words broken across lines at 420 px in the Agents view')
+    await page.setViewportSize({ width: 1180, height: 820 })
   })
 
   await step('an invalid config is shown as a banner; the last good config keeps running', async () => {
