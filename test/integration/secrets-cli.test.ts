@@ -122,7 +122,7 @@ describe('secrets with a live toolgate serve', () => {
     const list = await runCli(['secrets', 'list', ...flags()])
     keep(list.stdout + list.stderr)
     expect(list.stdout).toMatch(/ECHO_TOKEN\s+yes\s+echo/)
-    expect(list.stdout).toMatch(/WARNING: Secrets are encrypted with a key kept in .*secrets\.key/)
+    expect(list.stdout).toMatch(/WARNING: No keyring on this machine: secrets are encrypted with a key file in the data dir \(.*secrets\.key\)/)
     const api = await call(serve, 'GET', '/api/v1/secrets')
     keep(api.text)
     expect(api.json.secrets).toEqual([{ name: 'ECHO_TOKEN', set: true, updated_at: expect.any(String), used_by: ['echo'] }])
