@@ -61,7 +61,7 @@ describe('import --secrets', () => {
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('moved work env.GITHUB_TOKEN into the secret store as GITHUB_TOKEN')
-    expect(r.stdout).toMatch(/note: Secrets are encrypted with a key kept in .*secrets\.key/)
+    expect(r.stdout).toMatch(/note: No keyring on this machine: secrets are encrypted with a key file in the data dir \(.*secrets\.key\)/)
     const cfg = JSON.parse(fs.readFileSync(configPath, 'utf8'))
     expect(cfg.mcpServers.work.env).toEqual({
       GITHUB_TOKEN: '${secret:GITHUB_TOKEN}',
