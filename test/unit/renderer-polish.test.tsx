@@ -26,7 +26,7 @@ describe('the header', () => {
     renderApp(await worldApi())
     await waitFor(() => expect(card('gh')).toBeTruthy())
     const line = screen.getByRole('banner').querySelector('.summary')!.textContent!
-    expect(line).toMatch(/^0 of 4 servers connected, 3 tools callable/)
+    expect(line).toMatch(/^0 of 4 servers connected, (1 start on first use, )?3 tools callable/)
     expect(line).not.toContain('·')
   })
 })
