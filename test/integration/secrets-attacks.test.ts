@@ -4,7 +4,8 @@
 // upstream_servers list/get, tool-call errors and Inspect, and by the window through the control
 // API (servers, the edit form's entry, secrets, the activity record) and the CLI; a server that tries to read
 // Toolgate's own environment without a reference; an agent aiming references at a server it adds.
-// Every answer, the logs and every file of the data dir are searched for the values.
+// Every answer is searched for the values where it is read, and the logs and every file of the
+// data dir at the end. Each test stands alone (runs by itself with -t): it makes what it reads.
 import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -51,8 +52,16 @@ describe('secrets under attack (live serve)', () => {
   let remote: http.Server
   /** what the remote server received: proves the values were really sent (and so could leak) */
   const received: Array<{ url: string; authorization: string }> = []
-  const texts: Array<{ where: string; text: string }> = []
-  const keep = (where: string, text: string): string => (texts.push({ where, text }), text)
+  /** Fails when `text` holds any secret value; returns the text. */
+  const keep = (where: string, text: string): string => {
+    for (const value of VALUES) expect(text.includes(value), `${value} in ${where}: ${text.slice(0, 300)}`).toBe(false)
+    return text
+  }
+  /** Both failing servers have failed at least once: their (masked) errors are in the rows, the log and the activity. */
+  const failedOnce = async () => {
+    await waitFor(async () => /exited with code 3/.test((await row('leaky'))?.last_error ?? ''), 45_000, 'leaky failed once')
+    await waitFor(async () => Boolean((await row('remote'))?.last_error), 45_000, 'remote failed once')
+  }
   const flags = (): string[] => ['--config', configPath, '--data-dir', dataDir]
   const call = (method: string, p: string, body?: unknown) => apiRequest(serve, method, p, body)
   const row = async (name: string): Promise<{ state: string; last_error: string | null; target: string }> =>
@@ -125,7 +134,7 @@ describe('secrets under attack (live serve)', () => {
   })
 
   it('a server that prints its secrets to stderr as it fails: last_error shows the failure with the values masked', async () => {
-    await waitFor(async () => /exited with code 3/.test((await row('leaky'))?.last_error ?? ''), 45_000, 'leaky failed once')
+    await failedOnce()
     const r = await row('leaky')
     keep('leaky row', JSON.stringify(r))
     // the stderr line made it into last_error (so the values had a way out), masked
@@ -136,7 +145,7 @@ describe('secrets under attack (live serve)', () => {
   })
 
   it('an HTTP server quoting its URL and Authorization in its error: the values were sent, last_error masks them', async () => {
-    await waitFor(async () => Boolean((await row('remote'))?.last_error), 45_000, 'remote failed once')
+    await failedOnce()
     expect(received.some((q) => q.url.includes(URL_SECRET) && q.authorization === `Bearer ${HEADER_SECRET}`)).toBe(true)
     const r = await row('remote')
     keep('remote row', JSON.stringify(r))
@@ -150,6 +159,8 @@ describe('secrets under attack (live serve)', () => {
   })
 
   it('an agent reads nothing through upstream_servers list/get or the errors of calls and Inspect', async () => {
+    await failedOnce()
+    const answers = new Map<string, string>()
     for (const [name, args] of [
       ['upstream_servers', { operation: 'list' }],
       ['upstream_servers', { operation: 'get', name: 'leaky' }],
@@ -159,9 +170,10 @@ describe('secrets under attack (live serve)', () => {
       ['call_tool_read', { name: 'remote:anything', args: {} }],
       ['retrieve_tools', { query: 'anything', include_disabled: true }],
     ] as const) {
-      keep(`mcp ${name} ${JSON.stringify(args)}`, textOf((await mcp.client.callTool({ name, arguments: args })) as never))
+      const where = `mcp ${name} ${JSON.stringify(args)}`
+      answers.set(where, keep(where, textOf((await mcp.client.callTool({ name, arguments: args })) as never)))
     }
-    const get = JSON.parse(texts.find((t) => t.where.includes('"get","name":"leaky"'))!.text) as { server: { last_error?: string } }
+    const get = JSON.parse(answers.get('mcp upstream_servers {"operation":"get","name":"leaky"}') ?? '{}') as { server: { last_error?: string } }
     expect(get.server.last_error).toMatch(/TOKEN=\*\*\*/)
     // Inspect of the server waiting for review runs it: its failure is shown masked too
     const inspect = await call('POST', '/api/v1/servers/leaky_review/inspect')
@@ -186,6 +198,9 @@ describe('secrets under attack (live serve)', () => {
   })
 
   it('the window’s answers (servers, edit form entries, secrets) and the CLI show references and names, never values', async () => {
+    await failedOnce()
+    // an agent's failed call, for the activity record to hold its (masked) error
+    keep('mcp call leaky', textOf((await mcp.client.callTool({ name: 'call_tool_read', arguments: { name: 'leaky:anything', args: {} } })) as never))
     for (const p of [
       '/api/v1/servers',
       '/api/v1/servers/leaky',
@@ -251,16 +266,14 @@ describe('secrets under attack (live serve)', () => {
     expect(list.json.secrets.find((x: { name: string }) => x.name === 'STDIO_TOKEN').set).toBe(true)
   })
 
-  it('no value anywhere: every answer above, serve’s stderr, the logs and every file of the data dir', () => {
+  it('no value anywhere: serve’s stderr, the logs and every file of the data dir (after the servers failed and an agent called)', async () => {
+    await failedOnce()
+    keep('mcp call leaky', textOf((await mcp.client.callTool({ name: 'call_tool_read', arguments: { name: 'leaky:anything', args: {} } })) as never))
     keep('serve stderr', serve.stderr())
     const files = allFiles(dataDir)
     expect(files.some((f) => f.file.endsWith('secrets.json'))).toBe(true)
     expect(files.some((f) => f.file.includes(`${path.sep}logs${path.sep}`))).toBe(true)
-    expect(texts.length).toBeGreaterThan(20)
-    for (const value of VALUES) {
-      for (const f of files) expect(f.text.includes(value), `${value} in ${f.file}`).toBe(false)
-      for (const t of texts) expect(t.text.includes(value), `${value} in ${t.where}: ${t.text.slice(0, 300)}`).toBe(false)
-    }
+    for (const f of files) keep(f.file, f.text)
   })
 
   it('secrets.json and its key file are 0600 in a 0700 data dir', () => {
