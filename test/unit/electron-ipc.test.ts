@@ -76,6 +76,7 @@ describe('IPC handlers', () => {
       'serverEntry',
       'servers',
       'setAskBeforeCall',
+      'setAskInClient',
       'setSecret',
       'signIn',
       'signOut',
@@ -239,6 +240,10 @@ describe('preload bridge', () => {
       'approveAll gh',
       'toolAction gh delete_repo enable',
     ])
+    // the renderer gets the core's own error: code, message and status
+    const direct = (await api.service.toolAction('gh', 'delete_repo', 'enable').catch((e: unknown) => e)) as ApiError
+    expect(direct).toBeInstanceOf(ApiError)
+    expect(refused).toMatchObject({ code: direct.code, message: direct.message, status: direct.status })
     expect(api.world.catalog.entry('gh:rotate_keys')!.status).toBe('callable')
     expect(api.world.catalog.entry('gh:list_repos')!.status).toBe('disabled_by_user')
     expect(api.world.catalog.entry('legacy:close_ticket')!.status).toBe('callable')
@@ -259,6 +264,25 @@ describe('preload bridge', () => {
     expect(bad).toMatchObject({ status: 400 })
     await client.serverAction('sketchy', 'approve', { hash: (await client.server('sketchy')).server.launch_hash })
     expect(api.world.catalog.quarantineOf(api.world.catalog.serverConfig('sketchy')!)).toBeNull()
+  })
+
+  it("the renderer's subscribe gets the core's events through main and the preload until it unsubscribes", async () => {
+    const { api, win } = await wired()
+    const client = new IpcApi(await loadPreload())
+    const off = forwardEvents(api, (ev) => win.webContents.send(EVENT_CHANNEL, ev))
+    /** Electron delivers what main sent to the renderer's listeners of that channel. */
+    const deliver = () => {
+      for (const [channel, ev] of win.webContents.sent.splice(0)) fake.rendererListeners.get(channel as string)?.forEach((l) => l({}, ev))
+    }
+    const seen: ApiEvent[] = []
+    const unsubscribe = client.subscribe((e) => seen.push(e))
+    api.emit({ type: 'config.reloaded', data: { servers: ['gh'] } })
+    deliver()
+    unsubscribe()
+    api.emit({ type: 'servers.changed', data: { servers: ['gh'] } })
+    deliver()
+    off()
+    expect(seen).toEqual([{ type: 'config.reloaded', data: { servers: ['gh'] } }])
   })
 
   it('events from main reach the renderer listener until it unsubscribes', async () => {
