@@ -46,7 +46,14 @@ export interface CallDeps {
  */
 export interface InClient {
   clientAsk?: ClientAsk
-  modern?: { principal: string; codec: RequestStateCodec<InClientState>; state?: AskState; answer: 'allow' | 'deny' | null }
+  modern?: {
+    principal: string
+    codec: RequestStateCodec<InClientState>
+    state?: AskState
+    answer: 'allow' | 'deny' | null
+    /** the agent's switch is off now: the retry waits for the window's answer, the client's does not count */
+    windowOnly?: boolean
+  }
 }
 
 const CallArgsSchema = z.object(
@@ -207,10 +214,17 @@ async function gatedCall(
           { outcome: 'declined' },
           `CALL_DECLINED: the answer (requestState) does not belong to this call; nothing ran. Call the tool again to ask anew.`,
         )
-      if (m.answer) c.answerFromClient(m.state.c, m.answer)
-      const taken = c.take(m.state.c, callArgs)
+      if (m.answer && !m.windowOnly) c.answerFromClient(m.state.c, m.answer)
+      let taken = c.take(m.state.c, callArgs)
       // nobody answered yet (the question was dismissed): ask again, the same confirmation
-      if (taken === 'pending') return askResult(m.codec, asked, m.principal, gate.entry.id)
+      if (taken === 'pending' && !m.windowOnly) return askResult(m.codec, asked, m.principal, gate.entry.id)
+      if (taken === 'pending') {
+        // the switch is off now: this very confirmation waits for the window (it expires like any other)
+        await c.queue.wait(m.state.c, Math.max(0, Date.parse(asked.expires_at) - Date.now()) + 5000, signal)
+        taken = c.take(m.state.c, callArgs)
+        if (taken === 'pending')
+          return refuse({ outcome: 'cancelled' }, `CALL_DECLINED: the call of ${gate.entry.id} was cancelled before the user answered; it was not run.`)
+      }
       r = taken
     } else {
       const opened = c.open(who, gate.entry, variant, callArgs)

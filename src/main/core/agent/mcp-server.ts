@@ -127,8 +127,14 @@ function showsForms(caps: ClientCapabilities | undefined): boolean {
  * elicitation/create raced against the window.
  */
 function inClientFor(deps: AgentDeps, scope: Scope, server: Server, ctx: ServerContext, principal: string): InClient | undefined {
-  if (!scope.askInClient() || !deps.askCodec) return undefined
+  if (!deps.askCodec) return undefined
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
+  if (!scope.askInClient()) {
+    // the switch went off while a 2026-07-28 question was out: its retry waits for the window's
+    // answer to that same confirmation (the client's answer no longer counts), not a second card
+    const state: unknown = typeof envelope?.[PROTOCOL_VERSION_META_KEY] === 'string' ? ctx.mcpReq.requestState() : undefined
+    return isAskState(state) ? { modern: { principal, codec: deps.askCodec, state, answer: null, windowOnly: true } } : undefined
+  }
   if (typeof envelope?.[PROTOCOL_VERSION_META_KEY] === 'string') {
     if (!showsForms(envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)) return undefined
     const state: unknown = ctx.mcpReq.requestState()
