@@ -75,8 +75,9 @@ export function resolveDirect(catalog: Catalog, scope: Scope, name: string): { e
   const snapshot = catalog.snapshot()
   const id = names(snapshot).byName.get(name)
   const byAgentName = id === undefined ? undefined : snapshot.byId.get(id)
-  // the gate (call_tool_*) decides about a named tool, also a locked one: it says why
-  if (byAgentName) return { entry: byAgentName }
+  // the gate (call_tool_*) decides about a named tool, also a locked one: it says why; a tool of a
+  // server out of the agent's scope does not exist for it (the answer must not tell it apart from a made-up name)
+  if (byAgentName && scope.allowsServer(byAgentName.server)) return { entry: byAgentName }
   const matches: CatalogEntry[] = []
   for (const list of snapshot.byServer.values()) for (const e of list) if (e.name === name && offered(catalog, e, scope)) matches.push(e)
   if (matches.length === 1) return { entry: matches[0] }
