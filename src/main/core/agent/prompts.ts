@@ -111,7 +111,12 @@ export function registerPromptHandlers(server: Server, deps: PromptDeps, scope: 
   })
 }
 
-/** prompts/get relayed to the (held) server, its answer checked against the approved text. */
+/**
+ * prompts/get relayed to the (held) server, its answer checked against the approved text. A text
+ * filled in with arguments cannot be compared with the approved no-argument text, so a request
+ * with arguments of a prompt that has one reads that no-argument text first: a quiet change
+ * (a rug pull) shows there, and nothing is relayed.
+ */
 async function getPrompt(
   deps: PromptDeps,
   e: PromptEntry,
@@ -120,15 +125,22 @@ async function getPrompt(
   asked: string,
 ): Promise<{ description: string; messages: never }> {
   const up = upstreamOf(deps.manager, e.server)
-  let result: Record<string, unknown>
-  try {
-    result = await up.relay('prompts/get', { name: e.name, arguments: args }, { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: e.id })
-  } catch (err) {
-    throw relayError(err)
+  const get = async (a: Record<string, string>): Promise<unknown[]> => {
+    let result: Record<string, unknown>
+    try {
+      result = await up.relay('prompts/get', { name: e.name, arguments: a }, { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: e.id })
+    } catch (err) {
+      throw relayError(err)
+    }
+    return Array.isArray(result.messages) ? result.messages : []
   }
-  const messages = Array.isArray(result.messages) ? result.messages : []
-  // the text the user approved is the text an agent gets: a prompt read without arguments must match it
-  if (Object.keys(args).length === 0 && e.def.messages_hash !== undefined && messagesDigest(messages).messages_hash !== e.def.messages_hash) {
+  const approved = e.def.messages_hash
+  const withArgs = Object.keys(args).length > 0
+  // the text the user approved is the text an agent gets
+  const plain = approved === undefined ? null : withArgs ? await get({}) : null
+  const messages = await get(args)
+  const checked = plain ?? (withArgs ? null : messages)
+  if (approved !== undefined && checked !== null && messagesDigest(checked).messages_hash !== approved) {
     deps.logger.warn(
       { server: e.server, prompt: e.name },
       'a prompt answered other text than the approved one; it was not relayed, and the prompts are listed again',
