@@ -36,13 +36,20 @@ function offered(catalog: Catalog, e: CatalogEntry, scope: Scope): boolean {
   return !e.hidden && entryAccess(catalog, scope, e).kind === 'callable'
 }
 
-/** `_meta.ui` of an App tool, its resourceUri naming Toolgate's URI (also under the older "ui/resourceUri" key). */
+/**
+ * `_meta.ui` of an App tool, its resourceUri naming Toolgate's URI (also under the older
+ * "ui/resourceUri" key). A resourceUri that cannot be rewritten (not an absolute URI: "//host/…"
+ * a host could resolve anywhere) is left out: only URIs that read back to the tool's own server go out.
+ */
 function uiMeta(e: CatalogEntry): Record<string, unknown> {
   const ui = e.def.ui
   if (!ui) return {}
-  const original = typeof ui.resourceUri === 'string' ? ui.resourceUri : undefined
-  const rewritten = original === undefined ? undefined : (toAgentUri(e.server, original) ?? original)
-  return { ui: { ...ui, ...(rewritten !== undefined ? { resourceUri: rewritten } : {}) }, ...(rewritten !== undefined ? { 'ui/resourceUri': rewritten } : {}) }
+  const { resourceUri, ...rest } = ui
+  const rewritten = typeof resourceUri === 'string' ? (toAgentUri(e.server, resourceUri) ?? undefined) : undefined
+  return {
+    ui: { ...rest, ...(rewritten !== undefined ? { resourceUri: rewritten } : {}) },
+    ...(rewritten !== undefined ? { 'ui/resourceUri': rewritten } : {}),
+  }
 }
 
 /** The upstream tools of the direct view, in catalog order. */
