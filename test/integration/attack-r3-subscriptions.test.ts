@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { assertBuilt, cleanupProcesses, cleanupTemp, ROOT, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson } from '../helpers/cli'
-import { connectHttpV2, type Era } from '../helpers/mcp-v2-client'
+import { connectHttpV2, connectStdioV2, type Era } from '../helpers/mcp-v2-client'
 
 const SERVER = path.join(ROOT, 'test/fixtures/servers/passthrough-server.mjs')
 const NOTE = { uri: 'file:///notes/a.txt', name: 'note-a', mimeType: 'text/plain', text: 'alpha' }
@@ -79,6 +79,53 @@ describe.each<Era>(['legacy', 'modern'])('attack: a subscription outliving the a
     } finally {
       for (const c of closers) await c().catch(() => {})
       await stopProcess(serve.child)
+    }
+  }, 90_000)
+})
+
+describe.each<Era>(['legacy', 'modern'])('attack: a subscription outliving the agent’s scope over `toolgate stdio --agent` (%s era)', (era) => {
+  it('while the server is out of the agent’s scope, none of its updates arrive; back in scope, they do', async () => {
+    assertBuilt()
+    const tmp = tempDir('toolgate-attack-r3-sub-stdio-')
+    const ptState = path.join(tmp, 'pt.json')
+    fs.writeFileSync(ptState, JSON.stringify({ resources: [NOTE] }))
+    const otherState = path.join(tmp, 'other.json')
+    fs.writeFileSync(otherState, JSON.stringify({ resources: [] }))
+    const entry = (state: string) => ({
+      command: process.execPath,
+      args: [SERVER],
+      env: { PASSTHROUGH_STATE: state },
+      quarantined: false,
+      sandbox: { fs_read: [tmp] },
+    })
+    const config = (servers: string[]) => ({
+      mcpServers: { pt: entry(ptState), other: entry(otherState) },
+      agents: [{ name: 'reader', servers, permissions: ['read'] }],
+    })
+    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), config(['pt']))
+    const reader = await connectStdioV2(['--config', configPath, '--data-dir', path.join(tmp, 'data'), '--agent', 'reader'], era)
+    try {
+      await waitFor(async () => (await reader.client.listResources()).resources.some((r) => r.uri === URI), 20_000, 'pt to list its resource')
+      const heard: string[] = []
+      reader.client.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(n.params.uri))
+      if (era === 'modern') await reader.client.listen({ resourceSubscriptions: [URI] })
+      else await reader.client.subscribeResource({ uri: URI })
+      await new Promise((r) => setTimeout(r, 300))
+      fs.writeFileSync(ptState, JSON.stringify({ resources: [{ ...NOTE, text: 'one' }] }))
+      await waitFor(() => heard.length > 0, 10_000, 'the first update')
+      writeJson(configPath, config(['other']))
+      await waitFor(async () => !(await reader.client.listResources()).resources.some((r) => r.uri === URI), 10_000, 'pt to leave the list')
+      const before = heard.length
+      fs.writeFileSync(ptState, JSON.stringify({ resources: [{ ...NOTE, text: 'two' }] }))
+      await new Promise((r) => setTimeout(r, 300))
+      // back in scope: the next update arrives, after the one that must not have
+      writeJson(configPath, config(['pt']))
+      await waitFor(async () => (await reader.client.listResources()).resources.some((r) => r.uri === URI), 10_000, 'pt back in the list')
+      fs.writeFileSync(ptState, JSON.stringify({ resources: [{ ...NOTE, text: 'three' }] }))
+      await waitFor(() => heard.length > before, 10_000, 'the update once back in scope')
+      expect(heard.length).toBe(before + 1)
+    } finally {
+      await reader.close()
     }
   }, 90_000)
 })
