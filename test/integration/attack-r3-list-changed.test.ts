@@ -13,12 +13,14 @@ import {
   assertBuilt,
   cleanupProcesses,
   cleanupTemp,
+  fixtureEntry,
   ROOT,
   startServe,
   stopProcess,
   tempDir,
   waitFor,
   waitForServerState,
+  waitForToolStatus,
   writeJson,
 } from '../helpers/cli'
 
@@ -93,6 +95,42 @@ describe.each<Era>(['legacy', 'modern'])('attack: list_changed of a server out o
       // the same time again for anything addressed to the reader to arrive
       await new Promise((r) => setTimeout(r, 1500))
       expect({ meta: l.readerMeta.heard, direct: l.readerDirect.heard }).toEqual({ meta: { tools: 0, prompts: 0 }, direct: { tools: 0, prompts: 0 } })
+    } finally {
+      for (const x of Object.values(l)) await x.client.close().catch(() => {})
+      await stopProcess(serve.child)
+    }
+  }, 90_000)
+})
+
+describe.each<Era>(['legacy', 'modern'])('the direct view hears its own tools change, and only its own (%s era)', (era) => {
+  it('a tool switched off in scope: tools/list_changed; out of scope: nothing', async () => {
+    assertBuilt()
+    const tmp = tempDir('toolgate-attack-r3-lc-direct-')
+    const servers: Record<string, unknown> = {}
+    for (const name of ['mine', 'other']) {
+      fs.mkdirSync(path.join(tmp, name))
+      const tools = writeJson(path.join(tmp, name, 'tools.json'), [{ name: 'a', description: `Tool a of ${name}`, annotations: { readOnlyHint: true } }])
+      servers[name] = fixtureEntry(tools, path.join(tmp, name, 'calls.log'), { quarantined: false })
+    }
+    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+      mcpServers: servers,
+      agents: [{ name: 'reader', servers: ['mine'], permissions: ['read'] }],
+    })
+    const serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
+    for (const id of ['mine:a', 'other:a']) await waitForToolStatus(serve, id, 'callable')
+    const token = (await serve.api<{ token: string }>('POST', '/api/v1/agents/reader/token')).json.token
+    const l = { admin: await listener(`${serve.url}/mcp/direct`, serve.key, era), reader: await listener(`${serve.url}/mcp/direct`, token, era) }
+    try {
+      await new Promise((r) => setTimeout(r, 1000))
+      // out of the reader's scope: the admin's direct list changes, the reader's does not
+      expect((await apiRequest(serve, 'POST', '/api/v1/servers/other/tools/a/disable', {})).status).toBe(200)
+      await waitFor(() => l.admin.heard.tools >= 1, 10_000, 'the admin’s direct view to hear tools/list_changed')
+      await new Promise((r) => setTimeout(r, 1500))
+      expect(l.reader.heard.tools).toBe(0)
+      // in the reader's scope: it hears its list change
+      expect((await apiRequest(serve, 'POST', '/api/v1/servers/mine/tools/a/disable', {})).status).toBe(200)
+      await waitFor(() => l.reader.heard.tools >= 1, 10_000, 'the reader’s direct view to hear tools/list_changed')
+      expect((await l.reader.client.listTools()).tools.map((t) => t.name)).not.toContain('mine__a')
     } finally {
       for (const x of Object.values(l)) await x.client.close().catch(() => {})
       await stopProcess(serve.child)

@@ -7,6 +7,7 @@ import { startCore, OwnerExistsError, type Core } from '../core/core'
 import { createAgentServer, sendListChanged } from '../core/agent/mcp-server'
 import { LineStdioTransport } from '../core/agent/stdio-transport'
 import { serveAgentStdio } from '../core/agent/stdio-entry'
+import { directListViews } from '../core/agent/direct-view'
 import { instanceKey, readLiveInstance } from '../core/state/lock'
 import { resolveConfigPath, resolveDataDir } from '../core/paths'
 import { loadConfigFile } from '../core/config/load'
@@ -73,6 +74,7 @@ export async function stdio(o: { config?: string; dataDir?: string; agent?: stri
       (instance) =>
         core.agentDeps.listChanged?.watch({
           scope,
+          ...(o.direct ? { views: directListViews(core.agentDeps.catalog, scope) } : {}),
           send: (kind) => {
             const server = instance()
             if (server) sendListChanged(server, kind)

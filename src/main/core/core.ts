@@ -33,6 +33,7 @@ import { AskInClientSwitch } from './agents/ask-in-client'
 import { AgentTokens } from './agent/tokens'
 import { McpEndpoint } from './http/mcp-endpoint'
 import { ListChangedHub } from './agent/list-changed'
+import { directListViews } from './agent/direct-view'
 import type { Principal } from './http/auth'
 import { startHttpServer, type HttpOptions, type RunningHttp } from './http/server'
 import { createLogger, type Logger } from './log'
@@ -390,6 +391,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         scopeFor,
         () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
         agentDeps,
+        listChanged,
+        (scope) => directListViews(agentDeps.catalog, scope),
       )
       const httpOptions: HttpOptions = {
         host,

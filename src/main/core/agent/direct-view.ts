@@ -12,6 +12,8 @@ import { agentNames } from '../catalog/agent-names'
 import { TOOLGATE_ID_KEY } from './prompts'
 import type { Scope } from '../access/scope'
 import { entryAccess } from '../access/decide'
+import type { ListWatch } from './list-changed'
+import { agentTools } from './tool-defs'
 
 interface Names {
   byId: Map<string, string>
@@ -72,6 +74,11 @@ export function directTools(catalog: Catalog, scope: Scope): Tool[] {
     }
   }
   return out
+}
+
+/** What a direct-view agent's tools list is, for list_changed (list-changed.ts): the meta-tools and its upstream tools. */
+export function directListViews(catalog: Catalog, scope: Scope): NonNullable<ListWatch['views']> {
+  return { tools: () => [agentTools(scope).map((t) => t.name), directTools(catalog, scope)] }
 }
 
 /**

@@ -44,7 +44,7 @@ import type { CallConfirmations } from '../requests/confirmations'
 import { completePromptArgument, registerPromptHandlers } from './prompts'
 import { completeTemplateArgument, registerResourceHandlers } from './resources'
 import { registerSubscribeHandlers } from './resource-subscribe'
-import { directTools, resolveDirect } from './direct-view'
+import { directListViews, directTools, resolveDirect } from './direct-view'
 import { directResourceUri } from './direct-resources'
 import { type ListChangedHub, type ListKind } from './list-changed'
 
@@ -82,12 +82,12 @@ export function sendListChanged(server: Server, kind: ListKind): void {
  * A 2025 session hears list_changed once it is initialized, until it closes (a 2026-07-28
  * instance serves one request and never initializes: its listen streams are served elsewhere).
  */
-function watchLists(server: Server, deps: AgentDeps, scope: Scope): void {
+function watchLists(server: Server, deps: AgentDeps, scope: Scope, view: AgentView): void {
   const hub = deps.listChanged
   if (!hub) return
   let stop: (() => void) | null = null
   server.oninitialized = () => {
-    stop ??= hub.watch({ scope, send: (kind) => sendListChanged(server, kind) })
+    stop ??= hub.watch({ scope, send: (kind) => sendListChanged(server, kind), ...(view === 'direct' ? { views: directListViews(deps.catalog, scope) } : {}) })
   }
   const previous = server.onclose
   server.onclose = () => {
@@ -226,7 +226,7 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
   registerPromptHandlers(server, deps, scope, gone, direct)
   registerResourceHandlers(server, deps, scope, gone, resolveUri)
   registerSubscribeHandlers(server, deps, scope, gone, resolveUri)
-  watchLists(server, deps, scope)
+  watchLists(server, deps, scope, view)
   server.setRequestHandler('completion/complete', async (req, ctx) => {
     if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
     const { ref } = req.params

@@ -24,6 +24,7 @@ import { sendWebResponse, sessionRequestView, toWebRequest } from './web-bridge'
 import { ListenSubscriptions, mayHear } from '../agent/resource-subscribe'
 import type { ResourceDeps } from '../agent/resources'
 import { ScopedEventBus } from './scoped-bus'
+import type { ListWatch } from '../agent/list-changed'
 import type { ListChangedHub } from '../agent/list-changed'
 
 interface Session {
@@ -100,8 +101,10 @@ export class McpEndpoint {
     private readonly limits: () => SessionLimits,
     resources?: ResourceDeps,
     listChanged?: ListChangedHub,
+    /** what an agent of this endpoint lists, when not the default (the direct view): list_changed compares it */
+    views?: (scope: Scope) => ListWatch['views'],
   ) {
-    this.bus = new ScopedEventBus(listChanged, resources ? (scope, uri) => mayHear(resources, scope, uri) : undefined)
+    this.bus = new ScopedEventBus(listChanged, resources ? (scope, uri) => mayHear(resources, scope, uri) : undefined, views)
     this.modern = createMcpHandler(({ authInfo }) => makeServer((authInfo as RequestAuth).extra.scope, (authInfo as RequestAuth).clientId), {
       legacy: 'reject',
       bus: this.bus,

@@ -9,7 +9,7 @@
 // it listened).
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server'
-import type { ListChangedHub, ListKind } from '../agent/list-changed'
+import type { ListChangedHub, ListKind, ListWatch } from '../agent/list-changed'
 import type { Scope } from '../access/scope'
 
 interface Who {
@@ -32,6 +32,8 @@ export class ScopedEventBus implements ServerEventBus {
   constructor(
     private readonly hub?: ListChangedHub,
     private readonly mayHear?: (scope: Scope, uri: string) => boolean,
+    /** what an agent of this endpoint lists, when not the default (the direct view) */
+    private readonly views?: (scope: Scope) => ListWatch['views'],
   ) {}
 
   /** Serves `fn` (one /mcp request) as this credential: the streams it opens are its. */
@@ -78,7 +80,8 @@ export class ScopedEventBus implements ServerEventBus {
       w.streams++
       return
     }
-    const stop = this.hub?.watch({ scope: who.scope, send: (kind) => this.publishTo(who.principal, EVENT[kind]) }) ?? (() => {})
+    const views = this.views?.(who.scope)
+    const stop = this.hub?.watch({ scope: who.scope, send: (kind) => this.publishTo(who.principal, EVENT[kind]), ...(views ? { views } : {}) }) ?? (() => {})
     this.watched.set(who.principal, { streams: 1, stop })
   }
 
