@@ -1,5 +1,5 @@
 // A stand-in for the `electron` module (the binary cannot run here). Records what the main
-// process and the preload do with it. Use: vi.mock('electron', () => import('../helpers/fake-electron')).
+// process and the preload do with it. Use: vi.mock('electron', () => import('./fake-electron')).
 import { EventEmitter } from 'node:events'
 import { pathToFileURL } from 'node:url'
 import { vi } from 'vitest'

@@ -3,7 +3,7 @@
 // answer; short values only where they stand alone, values under 3 characters never.
 import { describe, expect, it } from 'vitest'
 import type { ServerConfig } from '../../src/shared/config-schema'
-import { launchSecrets, SecretMask, CONTENT_RULES } from '../../src/main/core/upstream/secret-mask'
+import { launchSecrets, SecretMask, CONTENT_RULES } from '../../src/main/core/masking/secret-mask'
 
 const TOKEN = 'ghp_R4nd0mT0k3nV4lu3xyzABCDEF123456'
 

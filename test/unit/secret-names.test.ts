@@ -4,7 +4,7 @@
 // reviewer needs, `author` and `max_tokens` included).
 import { describe, expect, it } from 'vitest'
 import { isSecretName, nameWords } from '../../src/shared/secret-names'
-import { maskArgs } from '../../src/main/core/upstream/mask'
+import { maskArgs } from '../../src/main/core/masking/mask'
 import { argsPreview } from '../../src/main/core/activity/redact'
 import { looksSecret } from '../../src/shared/secret-refs'
 

@@ -8,7 +8,7 @@ import { blockedMessage, LOCK_STATUSES, REMEDIATION, STATUS_LABEL } from '../../
 import { CONFIG_LOCK_MESSAGE, setToolDisabled } from '../../src/main/core/catalog/decisions'
 import { retrieve } from '../../src/main/core/discovery/retrieve'
 import { agentSession, buildWorld, controlService, makeFixture, runServer, tool, type Fixture } from '../helpers/catalog-fixture'
-import { agentServerEntry, serverInfo } from '../../src/main/core/control/server-view'
+import { agentServerEntry, serverInfo } from '../../src/main/core/views/server-view'
 import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import { ConnectionStates } from '../../src/main/core/upstream/states'
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ServerConfig } from '../../src/shared/config-schema'
 import { describeTarget, transportKinds } from '../../src/main/core/upstream'
-import { makeRedactor, maskUrl } from '../../src/main/core/upstream/target'
+import { makeRedactor, maskUrl } from '../../src/main/core/masking/target'
 import { resolveReferences } from '../../src/main/core/secrets/resolve'
 
 function cfg(extra: Partial<ServerConfig>): ServerConfig {

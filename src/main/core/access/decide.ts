@@ -169,3 +169,10 @@ export function promptEntryAccess(scope: Scope, e: PromptEntry): PromptAccess {
 export function isKnown(a: Access): a is Extract<Access, { kind: 'callable' }> | (Extract<Access, { kind: 'blocked' }> & { entry: CatalogEntry }) {
   return a.kind === 'callable' || (a.kind === 'blocked' && a.entry !== undefined)
 }
+
+/** Why an unannotated tool needs the destructive permission: worded once for the call gate and request_access. */
+export function unannotatedNote(entry: CatalogEntry): string {
+  return entry.variantSource === 'no_annotations'
+    ? " Its server gives no annotations, so it is treated as destructive (the MCP spec's defaults); only the user can classify it, an agent cannot."
+    : ''
+}

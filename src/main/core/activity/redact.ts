@@ -3,9 +3,9 @@
 // own env/header/URL secrets via makeRedactor), every string and the whole preview size-capped.
 import type { ServerConfig } from '../../../shared/config-schema'
 import { createHmac } from 'node:crypto'
-import { canonicalJson } from '../catalog/hash'
-import { makeRedactor } from '../upstream/target'
-import { isSecretName, looksLikeToken, MASK, maskUrl } from '../upstream/mask'
+import { canonicalJson } from '../state/hash'
+import { makeRedactor } from '../masking/target'
+import { isSecretName, looksLikeToken, MASK, maskUrl } from '../masking/mask'
 
 export const PREVIEW_MAX_CHARS = 1024
 const STRING_MAX_CHARS = 200

@@ -6,7 +6,7 @@ import { blockedMessage } from '../../../shared/statuses'
 import { callWith, variantRank, variantReason, type Variant } from '../../../shared/call-variant'
 import type { BlockReason } from '../../../shared/activity'
 import type { Catalog, CatalogEntry } from '../catalog/catalog'
-import { decideAccess, type Access } from '../access/decide'
+import { decideAccess, unannotatedNote, type Access } from '../access/decide'
 import type { Scope } from '../access/scope'
 
 /**
@@ -54,11 +54,6 @@ export function gateResult(a: Access, scope: Scope): GateResult {
 }
 
 /** Said after a refusal over the variant of a tool without hints: why it is destructive, and that only a person changes that. */
-export function unannotatedNote(entry: CatalogEntry): string {
-  return entry.variantSource === 'no_annotations'
-    ? " Its server gives no annotations, so it is treated as destructive (the MCP spec's defaults); only the user can classify it, an agent cannot."
-    : ''
-}
 
 export function checkVariant(entry: CatalogEntry, used: Variant): string | null {
   if (variantRank(used) >= variantRank(entry.variant)) return null

@@ -8,15 +8,15 @@ import { ProtocolSchema, ServerEntrySchema, ServerNameSchema } from '../../../sh
 import type { Catalog } from '../catalog/catalog'
 import type { UpstreamManager } from '../upstream-manager'
 import { addServerEntry, removeServerEntry, setServerField } from '../config/write'
-import { agentServerEntry, skippedServerEntry } from '../control/server-view'
+import { agentServerEntry, skippedServerEntry } from '../views/server-view'
 import { forgetRemovedServer, markNeedsReview } from '../catalog/decisions'
-import { AGENT_FIELDS, agentEntryKey, canChangeServers, readOnlyRefusal, removalRefusal } from './server-changes'
+import { AGENT_FIELDS, agentEntryKey, canChangeServers, readOnlyRefusal, removalRefusal } from '../access/server-changes'
 import type { Scope } from '../access/scope'
 import { NOBODY, type ActivityRecorder, type Who } from '../activity/recorder'
 import type { DecisionAction } from '../../../shared/activity'
 import { mentionsReference } from '../../../shared/secret-refs'
 import { CLIENT_NAME_MAX, safeText } from '../../../shared/requests'
-import { ADMIN_SESSION } from './server-changes'
+import { ADMIN_SESSION } from '../access/server-changes'
 
 export interface ServerOpsDeps {
   catalog: Catalog

@@ -3,20 +3,20 @@
 // quarantine, enable or disable a server). Each lands through catalog.decide() (or setLiveTools
 // with its decision), which changes state.json and the catalog together, and resolves once the
 // state is on disk. An act made for a time (`timed`) records its undo in the same update; a
-// permanent act on the same thing drops that undo (grants/undo.ts).
+// permanent act on the same thing drops that undo (state/grant-undo.ts).
 import { organisationDenies, SET_BY_ORGANISATION } from '../../../shared/policy'
 import { ApiError } from '../../../shared/api'
 import { ConfigError } from '../config/load'
 import { setServerField } from '../config/write'
-import { addUndo, dropUndo, findUndo, reviewRecord, type TimedAct } from '../grants/undo'
+import { addUndo, dropUndo, findUndo, reviewRecord, type TimedAct } from '../state/grant-undo'
 import { toolId } from '../../../shared/ids'
 import { MAX_REJECTED_PER_TOOL, type ApprovedTool, type State, type ToolRecord } from '../state/schema'
 import type { ToolDefinition } from '../../../shared/tool-definition'
 import type { Catalog, CatalogEntry } from './catalog'
 import { classificationFor, isFailClosed, onlyStricterVariant } from './facts'
-import { serverIdentity, toolHash } from './hash'
+import { serverIdentity, toolHash } from '../state/hash'
 import { migrateServerIdentities } from '../state/migrate'
-import { describeTarget } from '../upstream/target'
+import { describeTarget } from '../masking/target'
 import type { ServerConfig } from '../../../shared/config-schema'
 
 function record(def: ToolDefinition, hash: string): ApprovedTool {

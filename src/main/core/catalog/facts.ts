@@ -15,7 +15,7 @@ import {
 import type { ApprovedTool, RejectedDefinition, State, ToolRecord } from '../state/schema'
 import type { Approval } from './classify'
 import type { ToolDefinition } from '../../../shared/tool-definition'
-import { serverIdentity, toolHash } from './hash'
+import { serverIdentity, toolHash } from '../state/hash'
 
 /** Why a server is quarantined, or null when it is not (docs/contract.md §4: config hold first, then the user, then review). */
 export function quarantineOf(config: Config, state: Readonly<State>, s: ServerConfig): QuarantineSource | null {

@@ -9,7 +9,7 @@ import { toolId } from '../../../shared/ids'
 import { MAX_REJECTED_PER_TOOL, type ApprovedPrompt, type PromptRecord, type State } from '../state/schema'
 import type { Catalog } from './catalog'
 import { isFailClosed } from './facts'
-import { promptHash } from './hash'
+import { promptHash } from '../state/hash'
 import type { PromptEntry } from './prompts'
 
 function record(def: PromptDefinition, hash: string): ApprovedPrompt {

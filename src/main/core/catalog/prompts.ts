@@ -10,7 +10,7 @@ import { toolId } from '../../../shared/ids'
 import type { ApprovedPrompt, PromptRecord, State } from '../state/schema'
 import { classify, type Approval, type ToolFacts } from './classify'
 import { approvalOf, configDenies, rejectionOf, userLocked } from './facts'
-import { promptHash } from './hash'
+import { promptHash } from '../state/hash'
 import { agentNames } from './agent-names'
 
 export interface PromptEntry {

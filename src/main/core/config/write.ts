@@ -6,8 +6,8 @@
 import fs from 'node:fs'
 import { ConfigError, parseConfig } from './load'
 import { DEFAULT_LAYOUT, detectLayout, formatJson, isJsonObject, readJsonFile, writeJsonFile, type JsonLayout } from '../json-file'
-import { coveredInPlace } from '../upstream/sandbox/covers'
-import { MASK, maskArgs, maskUrl } from '../upstream/mask'
+import { coveredInPlace } from '../covered-files'
+import { MASK, maskArgs, maskUrl } from '../masking/mask'
 
 type RawEntry = Record<string, unknown>
 type RawConfig = Record<string, unknown> & { mcpServers?: RawEntry[] | Record<string, RawEntry> }

@@ -66,7 +66,7 @@ import {
   setServerEnabled,
   setToolDisabled,
 } from '../catalog/decisions'
-import { timedGrantOf, type TimedAct } from '../grants/undo'
+import { timedGrantOf, type TimedAct } from '../state/grant-undo'
 import { newId } from '../requests/pending'
 import type { AccessRequests } from '../requests/access'
 import type { AskInClientSwitch } from '../agents/ask-in-client'
@@ -82,7 +82,7 @@ import { launcherOf, looksLikeNetworkFailure, registryAccess, sandboxSupport } f
 import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import type { AgentTokens } from '../agent/tokens'
-import { serverInfo } from './server-view'
+import { serverInfo } from '../views/server-view'
 import { deleteSecret, listSecrets, setSecret } from './secrets-ops'
 import { ServerEdits } from './server-edits'
 import type { SecretStore } from '../secrets/store'

@@ -8,7 +8,7 @@ import type { Catalog } from '../catalog/catalog'
 import { setServerField } from '../config/write'
 import type { Logger } from '../log'
 import type { Grant, GrantUndo } from '../state/schema'
-import { applyStateUndo } from './undo'
+import { applyStateUndo } from '../state/grant-undo'
 
 /** An unused "Allow once" pass lapses after this long. */
 export const ONCE_PASS_TTL_MS = 3_600_000

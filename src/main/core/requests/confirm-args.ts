@@ -6,8 +6,8 @@
 // strings, and the target server's own env/header/URL secrets via its redactor. Escaping of
 // control, bidi and invisible characters and the size caps come after (shared/confirmations.ts).
 import type { ServerConfig } from '../../../shared/config-schema'
-import { isSecretName, looksLikeToken, MASK } from '../upstream/mask'
-import { makeRedactor } from '../upstream/target'
+import { isSecretName, looksLikeToken, MASK } from '../masking/mask'
+import { makeRedactor } from '../masking/target'
 
 /** Longer strings are data (file contents, documents), not credentials: shown as they are. */
 const TOKEN_MAX_CHARS = 200

@@ -8,9 +8,8 @@ import { callWith } from '../../../shared/call-variant'
 import type { RequestableStatus } from '../../../shared/requests'
 import type { ToolRef } from '../../../shared/ids'
 import type { Catalog, CatalogEntry } from '../catalog/catalog'
-import { decideRef } from '../access/decide'
+import { decideRef, unannotatedNote } from '../access/decide'
 import type { Scope } from '../access/scope'
-import { unannotatedNote } from '../agent/call-gate'
 
 export type Evaluation =
   | { kind: 'error'; message: string }

@@ -8,7 +8,7 @@
 import { toolId } from '../../../shared/ids'
 import type { Catalog } from '../catalog/catalog'
 import { approveServer, approveTool, setServerEnabled, setToolDisabled } from '../catalog/decisions'
-import type { TimedAct } from '../grants/undo'
+import type { TimedAct } from '../state/grant-undo'
 
 export interface LiftContext {
   catalog: Catalog

@@ -4,7 +4,7 @@
 // resolved secret value is handed to the redactor so no message can carry it.
 import type { ServerConfig } from '../../../shared/config-schema'
 import { findReferences, referencingStrings, substitute, type Reference } from '../../../shared/secret-refs'
-import { isSecretName, looksLikeToken } from '../upstream/mask'
+import { isSecretName, looksLikeToken } from '../masking/mask'
 
 /** What resolution reads: the user's secrets (by name) and Toolgate's own environment. */
 export interface ReferenceSource {

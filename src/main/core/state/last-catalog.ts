@@ -5,9 +5,23 @@ import fs from 'node:fs'
 import path from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { z } from 'zod'
-import type { Catalog } from '../catalog/catalog'
 import type { ToolDefinition } from '../../../shared/tool-definition'
 import type { Logger } from '../log'
+import type { Config, ServerConfig } from '../../../shared/config-schema'
+
+/**
+ * What of the catalog this file reads and fills, named here because the catalog sits a floor
+ * above the state (docs/architecture.md): the Catalog class satisfies it.
+ */
+export interface CatalogLists {
+  readonly currentConfig: Config
+  serverConfig(name: string): ServerConfig | undefined
+  setLiveTools(server: string, tools: readonly ToolDefinition[], source: 'upstream' | 'inspect'): Promise<void>
+  liveTools(server: string): ToolDefinition[] | null
+  liveSource(server: string): 'upstream' | 'inspect' | null
+  on(event: 'changed', listener: () => void): unknown
+  off(event: 'changed', listener: () => void): unknown
+}
 
 const ToolDefSchema = z.object({
   name: z.string(),
@@ -61,7 +75,7 @@ export function serversThatRan(dataDir: string): string[] {
  * only the lists a running server gave (an owner starting; an Inspect's list is shown again only
  * after a new Inspect, so approving a server never baselines a list from a file).
  */
-export function loadLastCatalog(catalog: Catalog, last: LastCatalog, which: 'all' | 'listed-by-server' = 'all'): void {
+export function loadLastCatalog(catalog: CatalogLists, last: LastCatalog, which: 'all' | 'listed-by-server' = 'all'): void {
   for (const [server, { tools, source }] of Object.entries(last.servers)) {
     if (which === 'listed-by-server' && source !== 'upstream') continue
     if (catalog.serverConfig(server)) void catalog.setLiveTools(server, tools as ToolDefinition[], 'upstream')
@@ -84,7 +98,7 @@ export class LastCatalogWriter {
 
   constructor(
     private readonly dataDir: string,
-    private readonly catalog: Catalog,
+    private readonly catalog: CatalogLists,
     private readonly logger: Logger,
   ) {
     catalog.on('changed', this.onChange)

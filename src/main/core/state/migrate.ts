@@ -6,7 +6,7 @@
 // caught at the next connect); a server approval whose identity is the version-1 identity of the
 // server as configured now gets its version-2 identity. Anything else is left to fail closed.
 import type { ServerConfig } from '../../../shared/config-schema'
-import { serverIdentity, serverIdentityV1, toolHash, toolHashV1 } from '../catalog/hash'
+import { serverIdentity, serverIdentityV1, toolHash, toolHashV1 } from './hash'
 import type { State } from './schema'
 
 export const STATE_VERSION = 2

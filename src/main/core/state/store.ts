@@ -15,7 +15,7 @@ import writeFileAtomic from 'write-file-atomic'
 import chokidar from 'chokidar'
 import { emptyState, StateSchema, type State } from './schema'
 import { migrateToolHashes } from './migrate'
-import { grantLocks } from '../grants/undo'
+import { grantLocks } from './grant-undo'
 import { ranWithoutDecisions, readText, replacedStateProblem, sha256 } from './tamper'
 
 export class StateStore {

@@ -2,7 +2,7 @@
 export { Upstream } from './upstream'
 export type { UpstreamEvents } from './upstream'
 export { inspectUpstream } from './inspect'
-export { describeTarget, maskUrl } from './target'
+export { describeTarget, maskUrl } from '../masking/target'
 export { sanitizeTools } from './tools'
 export type { ToolListing } from './tools'
 export { transportKinds } from './transport'

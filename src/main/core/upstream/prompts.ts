@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import type { Client } from '@modelcontextprotocol/client'
 import type { PromptArgument, PromptDefinition } from '../../../shared/prompts'
-import { canonicalJson, sha256 } from '../catalog/hash'
+import { canonicalJson, sha256 } from '../state/hash'
 import type { UpstreamLimits } from './types'
 import { DEFAULT_MAX_TITLE_CHARS } from './tools'
 

@@ -304,7 +304,7 @@ export function buildPlan(
       const parent = path.dirname(h)
       if (parent === h || parent === '/' || parent === '/etc' || !hostVisible(parent)) continue
       // A folder the server may write cannot be re-created (what it writes there would be lost):
-      // the file is covered where it lies (covers.ts keeps Toolgate's own writes in place).
+      // the file is covered where it lies (covered-files.ts keeps Toolgate's own writes in place).
       if (writable(parent)) continue
       // also when the file does not exist yet: one created while the server runs stays out of sight
       if (!maskedPaths.has(parent) && isDir(parent)) maskedPaths.add(parent)

@@ -3,7 +3,7 @@
 // the same thing drops that undo (the user decided for good), and at expiry the undo puts the
 // previous state back. Pure functions over the State; the keeper (keeper.ts) runs them on time.
 import type { TimedGrantInfo } from '../../../shared/api'
-import type { Grant, GrantUndo, ServerRecord, State } from '../state/schema'
+import type { Grant, GrantUndo, ServerRecord, State } from './schema'
 
 /** A decision that ends: the grant it belongs to and when it ends. */
 export interface TimedAct {

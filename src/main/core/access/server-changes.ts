@@ -3,10 +3,10 @@
 // that agents added, that still holds exactly what the agent gave, and that carries no operator
 // policy; everything else in the entry (quarantined, trust, enabled_tools, disabled_tools, env,
 // cwd, headers, confirm, …) is the operator's and is never removed, replaced or loosened by an agent.
-import { canonicalJson } from '../catalog/hash'
+import { canonicalJson } from '../state/hash'
 import type { Catalog } from '../catalog/catalog'
 import { readServerEntry } from '../config/write'
-import type { Scope } from '../access/scope'
+import type { Scope } from './scope'
 
 /** `added_by_agent.agent` of a server added by a session without an agent (the admin key). */
 export const ADMIN_SESSION = '(admin)'

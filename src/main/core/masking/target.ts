@@ -1,11 +1,10 @@
 // What an upstream runs or connects to, secret-free: the one-line target for logs, the full
 // launch for review surfaces (issue 11, point 2), and a redactor that masks this server's
 // secrets in any text (logs, last_error). The rules live in mask.ts and secret-mask.ts.
-import type { ServerConfig } from '../../../shared/config-schema'
+import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import { shellQuote, type ServerLaunch } from '../../../shared/launch'
 import { envValueMasked, MASK, maskArgs, maskUrl } from './mask'
 import { launchSecrets, LOG_RULES, SecretMask } from './secret-mask'
-import { usesStdio } from './transport'
 
 export { maskUrl }
 

@@ -2,7 +2,8 @@
 // file in a folder the server may write, which cannot be re-created without it). A rename over
 // such a file detaches the cover in the server's view, so while a server runs with one, Toolgate
 // writes that file in place (same inode, the cover holds) instead of renaming a new file over it.
-import { real } from './plan'
+import fs from 'node:fs'
+import path from 'node:path'
 
 const held = new Map<string, number>()
 
@@ -25,4 +26,14 @@ export function holdCovers(files: readonly string[]): () => void {
 /** Whether a running sandbox covers `file` in place (then it must be rewritten in place). */
 export function coveredInPlace(file: string): boolean {
   return held.has(real(file))
+}
+
+/** The path with every symlink resolved, as far as it exists (as the sandbox plan resolves it). */
+function real(p: string): string {
+  try {
+    return fs.realpathSync.native(p)
+  } catch {
+    const parent = path.dirname(p)
+    return parent === p ? p : path.join(real(parent), path.basename(p))
+  }
 }
