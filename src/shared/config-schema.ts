@@ -153,13 +153,13 @@ function checkServer(s: z.infer<typeof ServerBody>, ctx: z.RefinementCtx): void 
   if (s.enabled_prompts && s.disabled_prompts) {
     ctx.addIssue({ code: 'custom', message: 'set either enabled_prompts or disabled_prompts, not both', path: ['disabled_prompts'] })
   }
-  // both without a protocol: which one runs is a guess (an explicit "protocol" says which, the other is unused)
-  if (s.command !== undefined && s.url !== undefined && s.protocol === 'auto') {
+  // both: an unused command (or url) could stand in for what runs in a review, and which one runs is a guess
+  if (s.command !== undefined && s.url !== undefined) {
     ctx.addIssue({
       code: 'custom',
       message:
         '"command" and "url" in one entry: a server is either a program Toolgate starts ("command", "args") or an HTTP server it connects to ("url"), not both; ' +
-        'keep the one you mean, or say which with "protocol" (did you mean two servers? give each its own entry)',
+        'keep the one you mean (did you mean two servers? give each its own entry)',
       path: ['url'],
     })
   }
