@@ -84,7 +84,8 @@ describe('import --secrets', () => {
     try {
       const approve = await runCli(['servers', 'approve', 'work', ...flags()])
       expect(approve.code).toBe(0)
-      await waitFor(() => fs.existsSync(echoOut), 30_000, 'work started')
+      // the fixture creates the file, then writes its line: wait for the whole line
+      await waitFor(() => fs.existsSync(echoOut) && fs.readFileSync(echoOut, 'utf8').includes('\n'), 30_000, 'work started and wrote its line')
       const line = JSON.parse(fs.readFileSync(echoOut, 'utf8').split('\n')[0])
       expect(line.env).toEqual({ GITHUB_TOKEN: GH_WORK, LOG_LEVEL: 'debug' })
     } finally {

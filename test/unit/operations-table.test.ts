@@ -39,6 +39,7 @@ const CALLS: Array<[OpName, unknown[], string, unknown?, unknown[]?]> = [
   ['agentTokens', ['reader'], 'GET /agents/reader/tokens'],
   ['revokeAgentTokens', ['reader', 't1'], 'DELETE /agents/reader/tokens/t1'],
   ['revokeAgentTokens', ['reader'], 'DELETE /agents/reader/tokens'],
+  ['setAskInClient', ['reader', true], 'POST /agents/reader/ask-in-client', { on: true }],
   ['requests', [{ status: 'pending' }], 'GET /requests?status=pending'],
   ['requests', [], 'GET /requests', undefined, [{}]],
   ['grantRequest', ['r1', 'once'], 'POST /requests/r1/grant', { for: 'once' }],
