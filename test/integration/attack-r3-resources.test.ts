@@ -80,3 +80,79 @@ describe.each<Era>(['legacy', 'modern'])('attack: resources and server approval 
     }
   }, 90_000)
 })
+
+describe.each<Era>(['legacy', 'modern'])('attack: URIs crafted to reach another server (%s era)', (era) => {
+  it('unicode look-alikes, case, trailing dots, punycode, huge URIs, completion and subscription: nothing of "other" for a reader of pt', async () => {
+    assertBuilt()
+    const tmp = tempDir('toolgate-attack-r3-uris-')
+    const state = path.join(tmp, 'pt.json')
+    const otherState = path.join(tmp, 'other.json')
+    fs.writeFileSync(state, JSON.stringify({ resources: [NOTE], templates: [{ uriTemplate: 'file:///notes/{id}.md', name: 'note' }] }))
+    fs.writeFileSync(
+      otherState,
+      JSON.stringify({ resources: [{ ...NOTE, text: 'OTHER-SECRET' }], templates: [{ uriTemplate: 'file:///notes/{id}.md', name: 'OTHER-SECRET' }] }),
+    )
+    const entry = (s: string) => ({ command: process.execPath, args: [SERVER], env: { PASSTHROUGH_STATE: s }, quarantined: false, sandbox: { fs_read: [tmp] } })
+    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+      mcpServers: { pt: entry(state), other: entry(otherState) },
+      agents: [{ name: 'reader', servers: ['pt'], permissions: ['read'] }],
+    })
+    const serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
+    const token = (await serve.api<{ token: string }>('POST', '/api/v1/agents/reader/token')).json.token
+    const reader = await connectHttpV2(`${serve.url}/mcp`, { authorization: `Bearer ${token}` }, era)
+    const direct = await connectHttpV2(`${serve.url}/mcp/direct`, { authorization: `Bearer ${token}` }, era)
+    try {
+      for (const s of ['pt', 'other']) await waitForServerState(serve, s, 'connected')
+      await waitFor(async () => (await read(reader, URI)).includes('PT-NOTE'), 20_000, 'pt’s resource')
+      const crafted = [
+        'file://other.toolgate.invalid/~/notes/a.txt',
+        'file://OTHER.toolgate.invalid/~/notes/a.txt',
+        'file://other.TOOLGATE.INVALID/~/notes/a.txt',
+        'file://\u043everythingother.toolgate.invalid/~/notes/a.txt',
+        'file://\u043ether.toolgate.invalid/~/notes/a.txt',
+        'file://xn--ther-6we.toolgate.invalid/~/notes/a.txt',
+        'file://other.toolgate.invalid./~/notes/a.txt',
+        'file://pt.toolgate.invalid.other.toolgate.invalid/~/notes/a.txt',
+        'file://other.toolgate.invalid%2f/~/notes/a.txt',
+        'file://other.toolgate.invalid\\@pt.toolgate.invalid/~/notes/a.txt',
+        'FILE://other.toolgate.invalid/~/notes/a.txt',
+        'file://other.toolgate.invalid/~/notes/7.md',
+        `file://pt.toolgate.invalid/~/notes/${'a'.repeat(300_000)}.md`,
+        `file://other.toolgate.invalid/~/notes/${'a'.repeat(300_000)}.md`,
+      ]
+      for (const uri of crafted) {
+        for (const a of [reader, direct]) expect(await read(a, uri), uri.slice(0, 60)).not.toContain('OTHER-SECRET')
+      }
+      // the server's own URI on the direct view: only pt's
+      expect(await read(direct, 'file:///notes/a.txt')).not.toContain('OTHER-SECRET')
+      // completion of other's template, and a subscription to other's resource: refused
+      let completion: string
+      try {
+        completion = JSON.stringify(
+          await reader.client.complete({
+            ref: { type: 'ref/resource', uri: 'file://other.toolgate.invalid/~/notes/{id}.md' },
+            argument: { name: 'id', value: '1' },
+          }),
+        )
+      } catch (e) {
+        completion = `refused: ${(e as Error).message}`
+      }
+      expect(completion).toMatch(/^refused/)
+      if (era === 'legacy') {
+        let sub: string
+        try {
+          sub = JSON.stringify(await reader.client.subscribeResource({ uri: 'file://other.toolgate.invalid/~/notes/a.txt' }))
+        } catch (e) {
+          sub = `refused: ${(e as Error).message}`
+        }
+        expect(sub).toMatch(/^refused/)
+      }
+      // serve still answers after the huge URIs
+      expect(await read(reader, URI)).toContain('PT-NOTE')
+    } finally {
+      await reader.close().catch(() => {})
+      await direct.close().catch(() => {})
+      await stopProcess(serve.child)
+    }
+  }, 90_000)
+})
