@@ -129,6 +129,12 @@ describe.each<Era>(['legacy', 'modern'])('attack: the direct view (%s era)', (er
     const ab = tools.find((t) => t._meta?.['toolgate/id'] === 'mine:a__b')
     expect(ab).toBeDefined()
     expect(tools.some((t) => t._meta?.['toolgate/id'] === 'mine__a:b')).toBe(false)
+    // named within the reader's scope: plain, not hashed (a hash would tell it that another tool out of its scope has the same name)
+    expect(ab?.name).toBe('mine__a__b')
+    const all = (await admin.client.listTools()).tools
+    const adminNames = ['mine:a__b', 'mine__a:b'].map((id) => all.find((t) => t._meta?.['toolgate/id'] === id)?.name)
+    expect(new Set(adminNames).size).toBe(2)
+    expect(adminNames).not.toContain(undefined)
     for (const name of ['mine__a__b', 'b', ab?.name ?? 'missing']) await reader.call(name, {})
     expect(calls(w.logs.mine__a)).toEqual([])
     expect(calls(w.logs.mine)).toContain('a__b')

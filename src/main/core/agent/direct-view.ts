@@ -20,15 +20,27 @@ interface Names {
   byName: Map<string, string>
 }
 
-/** The agent-visible names of every known tool, once per catalog snapshot. */
-const namesOf = new WeakMap<CatalogSnapshot, Names>()
+/**
+ * The agent-visible names of the tools of the servers in an agent's scope, once per catalog
+ * snapshot and set of servers. Named within the scope only: a name that meets another's outside
+ * it would otherwise come out hashed, telling the agent that a tool out of its scope exists.
+ */
+const namesOf = new WeakMap<CatalogSnapshot, Map<string, Names>>()
 
-function names(snapshot: CatalogSnapshot): Names {
-  let n = namesOf.get(snapshot)
+function names(snapshot: CatalogSnapshot, scope: Scope): Names {
+  const servers = [...snapshot.byServer.keys()].filter((s) => scope.allowsServer(s))
+  const key = JSON.stringify(servers)
+  let perScope = namesOf.get(snapshot)
+  if (!perScope) {
+    perScope = new Map()
+    namesOf.set(snapshot, perScope)
+  }
+  let n = perScope.get(key)
   if (!n) {
-    const byId = agentNames([...snapshot.byId.values()].map((e) => ({ id: e.id, server: e.server, name: e.name })))
+    const refs = servers.flatMap((s) => (snapshot.byServer.get(s) ?? []).map((e) => ({ id: e.id, server: e.server, name: e.name })))
+    const byId = agentNames(refs)
     n = { byId, byName: new Map([...byId].map(([id, name]) => [name, id])) }
-    namesOf.set(snapshot, n)
+    perScope.set(key, n)
   }
   return n
 }
@@ -57,7 +69,7 @@ function uiMeta(e: CatalogEntry): Record<string, unknown> {
 /** The upstream tools of the direct view, in catalog order. */
 export function directTools(catalog: Catalog, scope: Scope): Tool[] {
   const snapshot = catalog.snapshot()
-  const n = names(snapshot)
+  const n = names(snapshot, scope)
   const out: Tool[] = []
   for (const list of snapshot.byServer.values()) {
     for (const e of list) {
@@ -87,7 +99,7 @@ export function directListViews(catalog: Catalog, scope: Scope): NonNullable<Lis
  */
 export function resolveDirect(catalog: Catalog, scope: Scope, name: string): { entry: CatalogEntry } | { error: string } {
   const snapshot = catalog.snapshot()
-  const id = names(snapshot).byName.get(name)
+  const id = names(snapshot, scope).byName.get(name)
   const byAgentName = id === undefined ? undefined : snapshot.byId.get(id)
   // the gate (call_tool_*) decides about a named tool, also a locked one: it says why; a tool of a
   // server out of the agent's scope does not exist for it (the answer must not tell it apart from a made-up name)
@@ -97,7 +109,7 @@ export function resolveDirect(catalog: Catalog, scope: Scope, name: string): { e
   if (matches.length === 1) return { entry: matches[0] }
   if (matches.length > 1)
     return {
-      error: `tool name "${name}" is ambiguous: ${matches.map((e) => names(snapshot).byId.get(e.id) ?? e.id).join(', ')} have it; call one of these names.`,
+      error: `tool name "${name}" is ambiguous: ${matches.map((e) => names(snapshot, scope).byId.get(e.id) ?? e.id).join(', ')} have it; call one of these names.`,
     }
   return { error: `unknown tool "${name}"; tools/list names the tools you can call (Toolgate's own and <server>__<tool>).` }
 }
