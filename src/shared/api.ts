@@ -444,7 +444,10 @@ export interface SearchArgs {
 }
 
 export type { ApiEvent, ApiEventType } from './api-events'
-export type { Api } from './operations'
+// the Api is derived from the table of operations (operations.ts), which imports this file's values:
+// a type import and an alias keep the two files out of an import cycle
+import type { Api as OperationsApi } from './operations'
+export type Api = OperationsApi
 
 /** Thrown by Api implementations; `status` is the HTTP status the control API answers with. */
 export class ApiError extends Error {

@@ -4,7 +4,8 @@
 // store once and are never kept here or read back.
 import type { StoreApi } from 'zustand/vanilla'
 import type { SecretInfo, SecretStoreInfo, ServerInput } from '../../shared/api'
-import { messageOf, type AppState } from './store'
+import type { AppState } from './store'
+import { messageOf } from './slice-helpers'
 
 export type Dialog = { kind: 'add' } | { kind: 'edit'; server: string } | { kind: 'remove'; server: string } | null
 

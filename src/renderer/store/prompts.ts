@@ -2,7 +2,8 @@
 // user's acts on them (approve and reject bound to the definition on screen).
 import type { StoreApi } from 'zustand/vanilla'
 import type { PromptAction, PromptActionOptions, PromptInfo } from '../../shared/prompts'
-import { messageOf, type AppState } from './store'
+import type { AppState } from './store'
+import { messageOf } from './slice-helpers'
 
 export interface PromptsSlice {
   prompts: Record<string, PromptInfo[]>

@@ -2,7 +2,8 @@
 // them from the running server, refetched with its tools.
 import type { StoreApi } from 'zustand/vanilla'
 import type { ResourceInfo } from '../../shared/resources'
-import { messageOf, type AppState } from './store'
+import type { AppState } from './store'
+import { messageOf } from './slice-helpers'
 
 export interface ResourcesSlice {
   resources: Record<string, ResourceInfo>

@@ -2,7 +2,8 @@
 // page (the desktop app opens the system browser itself; the web UI opens a new tab); the card
 // keeps a link to the page while the sign-in waits, in case the tab was blocked or closed.
 import type { StoreApi } from 'zustand/vanilla'
-import { busyKey, type AppState } from './store'
+import type { AppState } from './store'
+import { busyKey } from './slice-helpers'
 
 export interface SignInSlice {
   /** the authorization page of a sign-in started from this window, by server */

@@ -31,6 +31,10 @@ import { opensByDefault } from './selectors'
 import { LiveUpdates, type Due } from './live'
 import { createPromptsSlice, type PromptsSlice } from './prompts'
 import { createResourcesSlice, type ResourcesSlice } from './resources'
+import { busyKey, messageOf } from './slice-helpers'
+
+// the components take these from the store
+export { busyKey, messageOf }
 
 export type Tab = 'servers' | 'requests' | 'search' | 'secrets' | 'activity' | 'agents'
 
@@ -95,15 +99,6 @@ export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignI
 export type AppStore = StoreApi<AppState>
 
 let bannerSeq = 0
-
-export function messageOf(err: unknown): string {
-  if (err instanceof Error) return err.message
-  return String(err)
-}
-
-export function busyKey(...parts: string[]): string {
-  return parts.join('\u0000')
-}
 
 export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settleMs?: number; openUrl?: (url: string) => void } = {}): AppStore {
   return createStore<AppState>()((set, get, store) => {
