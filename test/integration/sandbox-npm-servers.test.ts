@@ -46,7 +46,12 @@ beforeAll(async () => {
         quarantined: false,
         sandbox: { fs_write: [memoryDir] },
       },
-      filesystem: { command: process.execPath, args: [FILESYSTEM, granted, readOnly], quarantined: false, sandbox: { fs_write: [granted], network: false } },
+      filesystem: {
+        command: process.execPath,
+        args: [FILESYSTEM, granted, readOnly],
+        quarantined: false,
+        sandbox: { fs_read: [readOnly], fs_write: [granted], network: false },
+      },
     },
   })
   serve = await startServe({ configPath, dataDir: path.join(tmp, 'data'), env: { HOME: home } })

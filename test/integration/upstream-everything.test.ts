@@ -15,6 +15,9 @@ import { pidAlive, waitFor } from '../helpers/wait'
 
 const EVERYTHING = path.resolve(__dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js')
 const LIMITS = { maxTools: 1000, maxDescriptionChars: 8000, maxResultBytes: 4 * 1024 * 1024 }
+// trigger-elicitation-request and trigger-url-elicitation are offered because Toolgate declares
+// elicitation (issue 27 point 3); trigger-sampling-request and get-roots-list are not: sampling and
+// roots are offered only where a server's config says so
 const EVERYTHING_TOOLS = [
   'echo',
   'get-annotated-message',
@@ -28,7 +31,9 @@ const EVERYTHING_TOOLS = [
   'simulate-research-query',
   'toggle-simulated-logging',
   'toggle-subscriber-updates',
+  'trigger-elicitation-request',
   'trigger-long-running-operation',
+  'trigger-url-elicitation',
 ]
 
 const live: Upstream[] = []
@@ -96,7 +101,7 @@ function firstText(result: { content: unknown[] }): string {
 }
 
 describe('upstream with server-everything', () => {
-  it('stdio: connects, lists its 13 tools, calls echo, and stop() leaves no process', async () => {
+  it('stdio: connects, lists its 16 tools, calls echo, and stop() leaves no process', async () => {
     const up = upstream({ ...base('everything'), command: process.execPath, args: [EVERYTHING, 'stdio'] })
     up.start()
     await waitFor(() => up.state === 'connected', 15_000, 'connected')
@@ -121,7 +126,7 @@ describe('upstream with server-everything', () => {
     expect(pidAlive(pid)).toBe(false)
   })
 
-  it('Streamable HTTP: connects to /mcp, lists 13 tools, calls echo', async () => {
+  it('Streamable HTTP: connects to /mcp, lists 16 tools, calls echo', async () => {
     const port = await freePort()
     await startHttpServer('streamableHttp', port)
     for (const protocol of ['http', 'auto'] as const) {
@@ -153,7 +158,7 @@ describe('upstream with server-everything', () => {
     up.start()
     await waitFor(() => up.state === 'connected', 15_000, 'connected')
     expect(up.transportKind).toBe('sse')
-    expect(up.tools?.length).toBe(13)
+    expect(up.tools?.length).toBe(EVERYTHING_TOOLS.length)
     expect(firstText(await up.callTool('echo', { message: 'sse' }, { timeoutMs: 5000 }))).toBe('Echo: sse')
   })
 
@@ -172,7 +177,7 @@ describe('upstream with server-everything', () => {
     expect(up.lastError).toMatch(/health check failed|fetch failed|ECONNREFUSED/)
     const err = await up.callTool('echo', { message: 'x' }, { timeoutMs: 1000 }).catch((e: unknown) => e as Error)
     expect((err as Error).message).toMatch(/^server "everything-http" is not connected \(reconnecting, attempt \d+\)$/)
-    expect(up.tools?.length).toBe(13) // last known tools are kept
+    expect(up.tools?.length).toBe(EVERYTHING_TOOLS.length) // last known tools are kept
 
     await startHttpServer('streamableHttp', port)
     await waitFor(() => up.state === 'connected', 15_000, 'reconnected')

@@ -27,6 +27,7 @@ import { ActivityStore } from './activity/store'
 import { configDecisions } from './activity/config-decisions'
 import { createAgentServer, type AgentDeps } from './agent/mcp-server'
 import { askCodec as askCodecFor, ASK_STATE_TTL_S } from './agent/in-client'
+import { RelayCalls } from './agent/relay-asks'
 import { LearnedStore } from './search/learned-store'
 import { FULL_SCOPE, liveAgentScope, noScope, type Scope } from './access/scope'
 import { AskInClientSwitch } from './agents/ask-in-client'
@@ -319,6 +320,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     // questions asked in a 2026-07-28 client carry a requestState signed with a key derived from the instance key
     const askCodec = askCodecFor(instanceKey, ASK_STATE_TTL_S)
     const listChanged = new ListChangedHub(catalog)
+    const relays = new RelayCalls(askCodec)
     const agentDeps: AgentDeps = {
       catalog,
       manager,
@@ -334,6 +336,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       askCodec,
       configProblem: () => configError,
       listChanged,
+      relays,
     }
     const forgetLearned = (): Promise<number> => learned.clear()
     const api = new ControlService({

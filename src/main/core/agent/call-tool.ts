@@ -26,6 +26,8 @@ import { askResult, type AskState, type InClientState } from './in-client'
 import type { Scope } from '../access/scope'
 import { rewriteToolResult } from './resource-links'
 import { checkStructuredOutput } from './structured-output'
+import type { CallAsker } from '../upstream/server-requests'
+import type { RelayCall } from './relay-asks'
 
 export interface CallDeps {
   catalog: Catalog
@@ -54,6 +56,15 @@ export interface InClient {
     /** the agent's switch is off now: the retry waits for the window's answer, the client's does not count */
     windowOnly?: boolean
   }
+}
+
+/**
+ * Who the upstream's own questions (elicitation, sampling) reach during the call (relay-asks.ts):
+ * a 2025 session's `asker`, or for a 2026-07-28 agent a RelayCall opened by `relay`.
+ */
+export interface UpstreamAsks {
+  asker?: CallAsker
+  relay?: (tool: string) => RelayCall
 }
 
 const CallArgsSchema = z.object(
@@ -123,6 +134,7 @@ export async function callTool(
   onCallable?: (id: string) => void,
   onProgress?: (p: Progress) => void,
   inClient?: InClient,
+  asks?: UpstreamAsks,
 ): Promise<CallToolResult | InputRequiredResult> {
   const started = performance.now()
   const variant = tool.slice('call_tool_'.length) as Variant
@@ -151,7 +163,7 @@ export async function callTool(
   const held = await holdServerOf(deps.catalog, deps.manager, scope, parsed.data.name, variant, who, signal)
   if (held && 'error' in held) return refuse({ outcome: 'error' }, held.error)
   try {
-    return await gatedCall(deps, scope, who, tool, variant, parsed.data, signal, refuse, record, onCallable, onProgress, inClient)
+    return await gatedCall(deps, scope, who, tool, variant, parsed.data, signal, refuse, record, onCallable, onProgress, inClient, asks)
   } finally {
     held?.release()
   }
@@ -171,6 +183,7 @@ async function gatedCall(
   onCallable?: (id: string) => void,
   onProgress?: (p: Progress) => void,
   inClient?: InClient,
+  asks?: UpstreamAsks,
 ): Promise<CallToolResult | InputRequiredResult> {
   const parsed = { data: call }
   const access = decideAccess(deps.catalog, scope, parsed.data.name)
@@ -239,16 +252,30 @@ async function gatedCall(
   const up = deps.manager.get(confirmed.entry.server)
   if (!up) return refuse({ outcome: 'error' }, notRunning(confirmed.entry.server))
   const timeoutMs = deps.catalog.currentConfig.call_timeout_ms
-  try {
-    const raw = (await up.callTool(confirmed.entry.name, callArgs, { timeoutMs, signal, onProgress })) as CallToolResult
-    // structuredContent must match the approved outputSchema, else the agent gets an error instead
-    const checked = checkStructuredOutput(confirmed.entry.id, confirmed.entry.def.outputSchema, raw)
-    const firstText = (checked.content as Array<{ text?: string }>)[0]?.text
-    record({ outcome: checked.isError ? 'error' : 'ok', resultBytes: RESULT_BYTES.get(raw), ...(checked !== raw ? { error: firstText } : {}) })
-    // resource links and embedded resources name Toolgate's URIs, which read back through it
-    return rewriteToolResult(confirmed.entry.server, checked)
-  } catch (e) {
-    deps.logger.warn({ tool, err: (e as Error).message }, 'agent call failed')
-    return refuse({ outcome: outcomeOf(e) }, (e as Error).message)
+  const entry = confirmed.entry
+  const run = async (asker: CallAsker | undefined, callSignal: AbortSignal): Promise<CallToolResult> => {
+    try {
+      const raw = (await up.callTool(entry.name, callArgs, { timeoutMs, signal: callSignal, onProgress, ...(asker ? { asker } : {}) })) as CallToolResult
+      // structuredContent must match the approved outputSchema, else the agent gets an error instead
+      const checked = checkStructuredOutput(entry.id, entry.def.outputSchema, raw)
+      const firstText = (checked.content as Array<{ text?: string }>)[0]?.text
+      record({ outcome: checked.isError ? 'error' : 'ok', resultBytes: RESULT_BYTES.get(raw), ...(checked !== raw ? { error: firstText } : {}) })
+      // resource links and embedded resources name Toolgate's URIs, which read back through it
+      return rewriteToolResult(entry.server, checked)
+    } catch (e) {
+      deps.logger.warn({ tool, err: (e as Error).message }, 'agent call failed')
+      return refuse({ outcome: outcomeOf(e) }, (e as Error).message)
+    }
   }
+  // a 2026-07-28 agent: the call outlives this request when the upstream asks (the retry resumes it)
+  if (asks?.relay) {
+    const relay = asks.relay(entry.id)
+    // the agent cancelling its first request ends the call, as it would without questions
+    const stop = (): void => relay.end(new Error('the agent cancelled the call'))
+    signal.addEventListener('abort', stop, { once: true })
+    const step = await relay.start((asker, callSignal) => run(asker, callSignal))
+    signal.removeEventListener('abort', stop)
+    return relay.stepResult(step)
+  }
+  return run(asks?.asker, signal)
 }

@@ -17,6 +17,7 @@ import {
   type InputRequiredResult,
   type RequestStateCodec,
 } from '@modelcontextprotocol/server'
+import type { RelayState } from './relay-asks'
 import type { Confirmation } from '../../../shared/confirmations'
 import type { AccessAskState } from './in-client-access'
 
@@ -42,7 +43,8 @@ export interface AskState {
 export const ASK_STATE_TTL_S = 3600
 
 /** What a requestState of Toolgate's names: a confirmation's question, or an access request's (in-client-access.ts). */
-export type InClientState = AskState | AccessAskState
+/** Every requestState Toolgate signs: a confirmation's, an access request's, a relayed upstream question's (relay-asks.ts). */
+export type InClientState = AskState | AccessAskState | RelayState
 
 /** The key of requestState: derived from the instance key (never the key itself), 32 bytes. */
 export function askCodec(instanceKey: string, ttlSeconds: number): RequestStateCodec<InClientState> {

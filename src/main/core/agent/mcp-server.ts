@@ -18,6 +18,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server'
+import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { callWith } from '../../../shared/call-variant'
 import type { Catalog } from '../catalog/catalog'
@@ -47,6 +48,8 @@ import { registerSubscribeHandlers } from './resource-subscribe'
 import { directListViews, directTools, resolveDirect } from './direct-view'
 import { directResourceUri } from './direct-resources'
 import { type ListChangedHub, type ListKind } from './list-changed'
+import { isRelayState, sessionAsker, type RelayCalls } from './relay-asks'
+import type { UpstreamAsks } from './call-tool'
 
 /** What tools/list offers: Toolgate's own tools (meta), or those and every callable upstream tool (direct, issue 27). */
 export type AgentView = 'meta' | 'direct'
@@ -70,6 +73,8 @@ export interface AgentDeps extends ServerOpsDeps {
   configProblem?: () => string | null
   /** list_changed for agents whose view changed (list-changed.ts) */
   listChanged?: ListChangedHub
+  /** 2026-07-28 calls whose upstream asked the agent something, waiting for its retry (relay-asks.ts) */
+  relays?: RelayCalls
 }
 
 /** Sends notifications/<kind>/list_changed on this server's connection (a 2025 session, or a pinned stdio connection). */
@@ -187,6 +192,22 @@ function accessInClientFor(deps: AgentDeps, scope: Scope, server: Server, ctx: S
   }
 }
 
+/**
+ * Who the upstream's questions reach during this call (relay-asks.ts): a 2025 session's client
+ * on the call's stream; a 2026-07-28 agent by input_required (needs the signed requestState).
+ */
+function upstreamAsks(deps: AgentDeps, server: Server, ctx: ServerContext, owner: string, principal: string, agent: string | null): UpstreamAsks {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
+  const client = clientName(server, ctx)
+  if (typeof envelope?.[PROTOCOL_VERSION_META_KEY] === 'string') {
+    const relays = deps.relays
+    if (!relays) return {}
+    const caps = envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined
+    return { relay: (tool) => relays.open(principal, agent, tool, caps, client) }
+  }
+  return { asker: sessionAsker(owner, () => server.getClientCapabilities(), client, ctx) }
+}
+
 /** The client's name: from initialize (2025) or from this request's envelope (2026-07-28). */
 function clientName(server: Server, ctx: ServerContext): string | null {
   const info = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined
@@ -217,6 +238,8 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
     },
   )
   const recorder = deps.learned ? sessionRecorder(deps.learned) : null
+  /** this session (2025) as the owner of its calls: an upstream's question reaches no other session */
+  const owner = `session:${randomUUID()}`
   // The scope is live: an agent narrowed or removed in the config is refused from its next request.
   const gone = (): string => `agent "${scope.agent}" is no longer configured in Toolgate; ask the user (or operator) to add it back to "agents" in the config.`
 
@@ -307,8 +330,15 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
               sending.push(extra.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {}))
             }
       try {
+        // the retry of a 2026-07-28 call whose upstream asked: the answers go on to the waiting call
+        const state: unknown = ctx.mcpReq.requestState()
+        if (isRelayState(state) && deps.relays) {
+          const tool = typeof (args as { name?: unknown }).name === 'string' ? (args as { name: string }).name : ''
+          return await deps.relays.resume(state, principal, scope.agent, tool, ctx.mcpReq.inputResponses)
+        }
         const inClient = inClientFor(deps, scope, server, ctx, principal)
-        return await callTool(deps, scope, who(), name, args, extra.signal, (id) => recorder?.called(id), onProgress, inClient)
+        const asks = upstreamAsks(deps, server, ctx, owner, principal, scope.agent)
+        return await callTool(deps, scope, who(), name, args, extra.signal, (id) => recorder?.called(id), onProgress, inClient, asks)
       } finally {
         await Promise.all(sending)
       }

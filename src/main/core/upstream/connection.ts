@@ -3,7 +3,7 @@
 // (upstream.ts) supervises connections. `mcp` is the MCP SDK's (v2) Client speaking for this
 // connection. The era is the server's: SDK v2's negotiation probes with `server/discover` and
 // falls back to `initialize` for a 2025 server; `protocolVersion` says what was agreed.
-import { Client, ProtocolError, SdkError, SdkErrorCode, type ProtocolEra } from '@modelcontextprotocol/client'
+import { Client, isInputRequiredResult, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, type ProtocolEra } from '@modelcontextprotocol/client'
 import type { CallToolResult, Progress, ServerCapabilities } from '@modelcontextprotocol/client'
 import { CallToolResultSchema } from '@modelcontextprotocol/core'
 import type { ServerConfig } from '../../../shared/config-schema'
@@ -21,6 +21,7 @@ import { z } from 'zod'
 import type { ToolListing } from './tools'
 import type { TransportKind, UpstreamLimits } from './types'
 import { UpstreamCallError } from './types'
+import { allows, CallsInFlight, labelRequest, rootsFor, switchedOff, type AskMethod, type CallAsker } from './server-requests'
 
 /** What Toolgate says it is in `initialize` (the protocol's clientInfo). */
 const TOOLGATE_INFO = { name: 'toolgate', version: '0.1.0' }
@@ -29,6 +30,8 @@ const MAX_LOGGED_ERRORS = 20
 const MB = 1024 * 1024
 /** The longest the era probe (server/discover) may take before a stdio server counts as a 2025 one. */
 const PROBE_MAX_MS = 10_000
+/** Rounds of input_required one call of a 2026-07-28 server may take (the SDK's own default cap). */
+const MAX_INPUT_ROUNDS = 10
 
 /** The requests an agent's own request is relayed as (issue 27). */
 export type RelayMethod =
@@ -108,6 +111,8 @@ export class UpstreamConnection {
   /** masks this server's secrets in what it sends: tool definitions, results, progress (issue 24 point 4) */
   readonly mask: SecretMask
   private readonly stopSecrets: (() => void) | null
+  /** calls in flight and the agents behind them: a request of the server reaches only its call's agent (server-requests.ts) */
+  private readonly inFlight: CallsInFlight
 
   constructor(
     readonly config: ServerConfig,
@@ -132,8 +137,17 @@ export class UpstreamConnection {
     const promptsChanged = (): void => {
       if (!this.closing && this.closedReason === null) this.hooks.onPromptListChanged?.(this)
     }
+    this.inFlight = new CallsInFlight(config.name)
     this.mcp = new Client(TOOLGATE_INFO, {
-      capabilities: {},
+      // what the server may ask (issue 27 point 3): roots where there are any to tell, elicitation
+      // unless switched off, sampling only when allowed
+      capabilities: {
+        ...(rootsFor(config).length > 0 ? { roots: {} } : {}),
+        ...(allows(config, 'elicitation/create') ? { elicitation: { form: {}, url: {} } } : {}),
+        ...(allows(config, 'sampling/createMessage') ? { sampling: {} } : {}),
+      },
+      // a 2026-07-28 server's input_required is answered per call (callTool), never by the SDK on its own
+      inputRequired: { autoFulfill: false },
       // the probe may wait for a process that is still starting, but not the whole connect budget
       versionNegotiation: { mode: opts.negotiation ?? 'auto', probe: { timeoutMs: Math.min(PROBE_MAX_MS, Math.max(1000, opts.connectTimeoutMs / 2)) } },
       // list_changed: an unsolicited notification (2025) or on the subscriptions/listen stream the
@@ -145,6 +159,52 @@ export class UpstreamConnection {
     })
     this.mcp.onerror = (err: Error) => this.onTransportError(err)
     this.mcp.onclose = () => this.onTransportClosed()
+    this.answerServerRequests()
+  }
+
+  /**
+   * A 2025 server's requests to Toolgate: roots/list is answered here; elicitation/create and
+   * sampling/createMessage reach the agent of the one call in flight (server-requests.ts).
+   */
+  private answerServerRequests(): void {
+    if (rootsFor(this.config).length > 0) this.mcp.setRequestHandler('roots/list', () => ({ roots: rootsFor(this.config) }))
+    const relay = (method: AskMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> => {
+      if (!allows(this.config, method)) throw switchedOff(this.config.name, method, this.config)
+      return this.inFlight.ask(
+        this.inFlight.forUnnamed(method),
+        method,
+        labelRequest(this.config.name, method, params, (t) => this.mask.text(t)),
+        signal,
+      )
+    }
+    for (const method of ['elicitation/create', 'sampling/createMessage'] as const) {
+      if (allows(this.config, method)) this.mcp.setRequestHandler(method, async (req, ctx) => (await relay(method, req.params, ctx.mcpReq.signal)) as never)
+    }
+    // a server that asks what it was not offered learns why not, and what to set
+    this.mcp.fallbackRequestHandler = async (req) => {
+      if (req.method === 'elicitation/create' || req.method === 'sampling/createMessage') throw switchedOff(this.config.name, req.method, this.config)
+      // roots not offered: none
+      if (req.method === 'roots/list') return { roots: [] }
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found')
+    }
+  }
+
+  /** One request embedded in a 2026-07-28 server's input_required, for call `id`: roots here, the rest to its agent. */
+  private async answerInput(id: number, entry: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+    const e = isRecord(entry) ? entry : {}
+    const method = e.method
+    const params = isRecord(e.params) ? e.params : {}
+    if (method === 'roots/list') return { roots: rootsFor(this.config) }
+    if (method !== 'elicitation/create' && method !== 'sampling/createMessage') {
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `server "${this.config.name}" asked for ${String(method)}, which Toolgate does not relay`)
+    }
+    if (!allows(this.config, method)) throw switchedOff(this.config.name, method, this.config)
+    return this.inFlight.ask(
+      id,
+      method,
+      labelRequest(this.config.name, method, params, (t) => this.mask.text(t)),
+      signal ?? new AbortController().signal,
+    )
   }
 
   /** The protocol version agreed with the server (e.g. "2025-11-25", "2026-07-28"); null before the handshake. */
@@ -316,7 +376,7 @@ export class UpstreamConnection {
   async callTool(
     tool: string,
     args: Record<string, unknown>,
-    opts: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: Progress) => void },
+    opts: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: Progress) => void; asker?: CallAsker },
   ): Promise<CallToolResult> {
     const server = this.config.name
     const fail = (code: ConstructorParameters<typeof UpstreamCallError>[0], message: string): UpstreamCallError =>
@@ -329,13 +389,27 @@ export class UpstreamConnection {
     if (token && opts.onProgress) this.progress.set(token, opts.onProgress)
     const params = { name: tool, arguments: args, ...(token ? { _meta: { progressToken: token } } : {}) }
     let result: CallToolResult
+    // while it runs, the server's requests reach this call's agent (and no one else's)
+    const call = this.inFlight.begin(opts.asker ?? null)
     try {
       // SDK 2.x removes its abort listener when the request settles (1.x leaked one per call, so
       // the signal went through a per-call AbortController; no longer needed)
-      result = await this.mcp.request({ method: 'tools/call', params }, CallToolResultSchema, {
-        timeout: opts.timeoutMs,
-        signal: opts.signal,
-      })
+      const leg = (p: Record<string, unknown>): Promise<CallToolResult> =>
+        this.mcp.request({ method: 'tools/call', params: p }, CallToolResultSchema, { timeout: opts.timeoutMs, signal: opts.signal, allowInputRequired: true })
+      result = await leg(params)
+      // 2026-07-28: the server asks through input_required; answered for this call, then retried
+      for (let round = 1; isInputRequiredResult(result); round++) {
+        if (round > MAX_INPUT_ROUNDS)
+          throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `the server still asked for input after ${MAX_INPUT_ROUNDS} rounds`)
+        const asked = result
+        const responses: Record<string, unknown> = {}
+        for (const [key, entry] of Object.entries(asked.inputRequests ?? {})) responses[key] = await this.answerInput(call.id, entry, opts.signal)
+        result = await leg({
+          ...params,
+          ...(Object.keys(responses).length > 0 ? { inputResponses: responses } : {}),
+          ...(asked.requestState !== undefined ? { requestState: asked.requestState } : {}),
+        })
+      }
     } catch (err) {
       if (opts.signal?.aborted) throw fail('cancelled', `call to ${label} was cancelled by the caller`)
       if (isTimeout(err)) throw fail('timeout', `call to ${label} timed out after ${opts.timeoutMs} ms`)
@@ -353,6 +427,7 @@ export class UpstreamConnection {
       }
       throw fail('transport_error', `call to ${label} failed: ${message.slice(0, 500)}`)
     } finally {
+      call.end()
       if (token) this.progress.delete(token)
     }
     result = withoutEnvelope(result)

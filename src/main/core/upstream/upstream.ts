@@ -15,6 +15,7 @@ import { launchSecrets, SecretMask } from '../masking/secret-mask'
 import { resolveReferences } from '../secrets/resolve'
 import { serverLogger } from './log'
 import type { ToolListing } from './tools'
+import type { CallAsker } from './server-requests'
 import { DEFAULT_BACKOFF, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_STABLE_MS, UpstreamCallError } from './types'
 import type { BackoffOptions, TransportKind, UpstreamOptions, UpstreamState } from './types'
 import type { ToolDefinition } from '../../../shared/tool-definition'
@@ -234,7 +235,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    opts: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: Progress) => void },
+    opts: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: Progress) => void; asker?: CallAsker },
   ): Promise<CallToolResult> {
     const conn = this.conn
     if (this._state === 'needs_auth') throw new UpstreamCallError('needs_auth', signInMessage(this.name), this.name, name)

@@ -1,0 +1,188 @@
+// Requests of an upstream server to its client (issue 27 point 3): elicitation and sampling reach
+// the agent whose call they belong to, labelled with the server and with the server's secrets
+// masked; roots are answered by Toolgate itself (the operator's `roots`, else the sandbox's grants). The guards live here, one place for both eras:
+// - only while a call of an agent to this server is in flight, and only that agent (a 2025 server
+//   sends its request on the connection without naming the call: when calls of more than one
+//   agent are in flight, Toolgate cannot tell whose it is and asks nobody);
+// - the server's switches (config `elicitation`, `sampling`: sampling is off unless allowed);
+// - at most MAX_OPEN_ASKS open at once per server and MAX_ASKS_PER_CALL per call (a flood is refused);
+// - the text is escaped (no control, bidi or invisible characters) and says it comes from the
+//   server, never from Toolgate; sampling never asks the client to add context of other servers.
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client'
+import type { ServerConfig } from '../../../shared/config-schema'
+import { escapeControls, escapeText } from '../../../shared/text'
+
+export type AskMethod = 'elicitation/create' | 'sampling/createMessage'
+
+/** The agent behind one call: asks its client (2025: a request on its session; 2026-07-28: input_required on its call). */
+export interface CallAsker {
+  /** the agent's session or credential: two calls with one owner belong to the same agent */
+  readonly owner: string
+  /** relays the (labelled) request; rejects with a clear error when the agent's client cannot take it */
+  ask(method: AskMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>
+}
+
+/** Questions of one server open at once (a person answers them one by one). */
+export const MAX_OPEN_ASKS = 2
+/** Questions one call may ask in all. */
+export const MAX_ASKS_PER_CALL = 10
+
+const refuse = (message: string): ProtocolError => new ProtocolError(ProtocolErrorCode.InvalidRequest, message)
+
+/** Whether the server may ask: elicitation unless switched off, sampling only when allowed. */
+export function allows(config: ServerConfig, method: AskMethod): boolean {
+  return method === 'elicitation/create' ? config.elicitation !== 'off' : config.sampling === 'allow'
+}
+
+/** `sampling: "ask"` (the user sees each request first) is not built yet: such a server is refused, never relayed. */
+export function samplingAskPending(config: ServerConfig): boolean {
+  return config.sampling === 'ask'
+}
+
+const WHAT: Record<AskMethod, string> = { 'elicitation/create': 'elicitation (questions to the user)', 'sampling/createMessage': "sampling (the user's model)" }
+const SWITCH: Record<AskMethod, string> = {
+  'elicitation/create': '"elicitation": "relay" (it is "off")',
+  'sampling/createMessage': '"sampling": "allow" (it is off by default: it spends the user\'s model)',
+}
+
+/** The refusal of a request the server's switch forbids. */
+export function switchedOff(server: string, method: AskMethod, config?: ServerConfig): ProtocolError {
+  if (method === 'sampling/createMessage' && config && samplingAskPending(config)) {
+    return refuse(
+      `Toolgate does not relay sampling for server "${server}": its setting is "sampling": "ask", and asking the user before each request is not available yet, so every request is refused. Set "sampling": "allow" to relay them.`,
+    )
+  }
+  return refuse(
+    `Toolgate does not relay ${WHAT[method]} for server "${server}": the user has not allowed it. To allow it, set ${SWITCH[method]} for this server.`,
+  )
+}
+
+/**
+ * The roots a server is told (CONTRACT §8): the operator's `roots`, else the folders its sandbox
+ * grants (`sandbox.fs_read`, `sandbox.fs_write`, and `cwd`), which it can reach anyway; none for a
+ * server that has no sandbox (HTTP, `sandbox: false`) or no grant. Never the user's whole disk,
+ * never an agent's own roots. Toolgate offers roots only where this list is not empty.
+ */
+export function rootsFor(config: ServerConfig, home = os.homedir()): Array<{ uri: string; name: string }> {
+  const expand = (p: string): string => (p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : p)
+  const sandboxed = config.command !== undefined && config.sandbox !== false
+  const grants = typeof config.sandbox === 'object' ? [...(config.sandbox.fs_read ?? []), ...(config.sandbox.fs_write ?? [])] : []
+  const paths = config.roots ?? (sandboxed ? [...grants, ...(config.cwd && grants.length > 0 ? [config.cwd] : [])] : [])
+  const seen = new Set<string>()
+  const out: Array<{ uri: string; name: string }> = []
+  for (const p of paths) {
+    const abs = path.resolve(expand(p))
+    if (seen.has(abs)) continue
+    seen.add(abs)
+    out.push({ uri: pathToFileURL(abs).href, name: path.basename(abs) || abs })
+  }
+  return out
+}
+
+/** A server's text for a person: masked, escaped; one line for a title, whole for a message. */
+type Clean = (s: string, oneLine?: boolean) => string
+
+function cleaner(mask: (s: string) => string): Clean {
+  return (s, oneLine = false) => (oneLine ? escapeControls(mask(s)) : escapeText(mask(s)))
+}
+
+/** Every string of a requested schema, masked and escaped (the structure stays as the server sent it). */
+function cleanSchema(v: unknown, clean: Clean): unknown {
+  if (typeof v === 'string') return clean(v, true)
+  if (Array.isArray(v)) return v.map((x) => cleanSchema(x, clean))
+  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cleanSchema(x, clean)]))
+  return v
+}
+
+/** The sentence every relayed question starts with: which server asks, and that Toolgate does not. */
+export function fromServerLabel(server: string): string {
+  return `[From the MCP server "${server}", relayed by Toolgate; not a question of Toolgate's]`
+}
+
+/**
+ * The request as the agent's client gets it: the server's text masked and escaped, marked as the
+ * server's; sampling without context of other servers and without tools.
+ */
+export function labelRequest(server: string, method: AskMethod, params: Record<string, unknown>, mask: (s: string) => string): Record<string, unknown> {
+  const clean = cleaner(mask)
+  const str = (v: unknown): string => (typeof v === 'string' ? v : '')
+  const meta = { 'toolgate/server': server }
+  if (method === 'elicitation/create') {
+    const message = `${fromServerLabel(server)} ${clean(str(params.message))}`
+    if (params.mode === 'url') {
+      return {
+        mode: 'url',
+        message,
+        url: mask(str(params.url)),
+        ...(typeof params.elicitationId === 'string' ? { elicitationId: params.elicitationId } : {}),
+        _meta: meta,
+      }
+    }
+    return { mode: 'form', message, requestedSchema: cleanSchema(params.requestedSchema, clean), _meta: meta }
+  }
+  // sampling: the messages go to the user's model as the server wrote them (masked); no tools, no
+  // context of other servers, and a system prompt that says whose request it is
+  const { tools, toolChoice, includeContext, _meta, systemPrompt, ...rest } = params
+  void tools
+  void toolChoice
+  void includeContext
+  void _meta
+  const said = typeof systemPrompt === 'string' && systemPrompt ? ` ${clean(systemPrompt)}` : ''
+  const cleaned = cleanSchema(rest, (s) => mask(s)) as Record<string, unknown>
+  return { ...cleaned, includeContext: 'none', systemPrompt: `${fromServerLabel(server)}${said}`, _meta: meta }
+}
+
+/**
+ * The calls in flight on one connection and who made them. `owner` decides a 2025 server's request
+ * (it names no call): exactly one agent with calls in flight, or nobody.
+ */
+export class CallsInFlight {
+  private readonly calls = new Map<number, { asker: CallAsker | null; asked: number }>()
+  private seq = 0
+  private open = 0
+
+  constructor(private readonly server: string) {}
+
+  /** A call starts; the returned function ends it. */
+  begin(asker: CallAsker | null): { id: number; end(): void } {
+    const id = ++this.seq
+    this.calls.set(id, { asker, asked: 0 })
+    return { id, end: () => void this.calls.delete(id) }
+  }
+
+  /** The call a 2025 server's request belongs to: the only agent with calls in flight, else a refusal. */
+  forUnnamed(method: AskMethod): number {
+    const owners = new Map<string, number>()
+    for (const [id, c] of this.calls) owners.set(c.asker?.owner ?? `none:${id}`, id)
+    if (owners.size === 0) {
+      throw refuse(`Toolgate relays ${method} only while an agent's call to server "${this.server}" waits for it; no call is in flight, so nobody was asked.`)
+    }
+    if (owners.size > 1) {
+      throw refuse(
+        `calls of ${owners.size} different callers to server "${this.server}" are in flight and this ${method} does not say which one it belongs to; Toolgate asks none of them. Ask during a call while it is the only one.`,
+      )
+    }
+    return [...owners.values()][0]
+  }
+
+  /** Relays a request of call `id` to its agent, within the limits. */
+  async ask(id: number, method: AskMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const call = this.calls.get(id)
+    if (!call) throw refuse(`the call this ${method} belongs to has ended; nobody was asked.`)
+    if (!call.asker) throw refuse(`the caller of this call to server "${this.server}" cannot be asked (it is not an agent's MCP session); nobody was asked.`)
+    if (call.asked >= MAX_ASKS_PER_CALL)
+      throw refuse(`server "${this.server}" asked more than ${MAX_ASKS_PER_CALL} times in one call; Toolgate refuses the rest.`)
+    if (this.open >= MAX_OPEN_ASKS)
+      throw refuse(`server "${this.server}" already has ${MAX_OPEN_ASKS} questions open; Toolgate refuses more until they are answered.`)
+    call.asked++
+    this.open++
+    try {
+      return await call.asker.ask(method, params, signal)
+    } finally {
+      this.open--
+    }
+  }
+}

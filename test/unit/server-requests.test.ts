@@ -1,0 +1,110 @@
+// The guards of an upstream's requests (upstream/server-requests.ts): roots, labels, the calls in flight.
+import { describe, expect, it } from 'vitest'
+import { CallsInFlight, labelRequest, rootsFor, type CallAsker } from '../../src/main/core/upstream/server-requests'
+import { ServerEntrySchema } from '../../src/shared/config-schema'
+
+const server = (extra: Record<string, unknown>) => ServerEntrySchema.parse({ name: 's', command: 'node', ...extra })
+
+describe('rootsFor', () => {
+  it("is the operator's roots, else the sandbox's grants with cwd, else none", () => {
+    expect(rootsFor(server({ roots: ['/srv/a', '~/notes', '/srv/a/'] }), '/home/u').map((r) => r.uri)).toEqual(['file:///srv/a', 'file:///home/u/notes'])
+    expect(rootsFor(server({ sandbox: { fs_read: ['/data/in'], fs_write: ['/data/out'] }, cwd: '/data' }), '/home/u').map((r) => r.uri)).toEqual([
+      'file:///data/in',
+      'file:///data/out',
+      'file:///data',
+    ])
+    // nothing granted: no roots (cwd alone grants nothing), and never the whole disk
+    expect(rootsFor(server({ cwd: '/data' }))).toEqual([])
+    expect(rootsFor(server({ sandbox: false, cwd: '/data' }))).toEqual([])
+    expect(rootsFor(ServerEntrySchema.parse({ name: 'h', url: 'https://example.com/mcp' }))).toEqual([])
+  })
+})
+
+describe('labelRequest', () => {
+  it('marks the question as the server’s, escapes and masks it; sampling gets no context and no tools', () => {
+    const mask = (t: string): string => t.replaceAll('s3cret', '********')
+    const el = labelRequest(
+      'files',
+      'elicitation/create',
+      {
+        message: 'Toolgate asks:\u202e allow? s3cret',
+        requestedSchema: { type: 'object', properties: { a: { type: 'string', title: 'A\u0007', default: 's3cret' } } },
+      },
+      mask,
+    )
+    expect(el.message).toBe(`[From the MCP server "files", relayed by Toolgate; not a question of Toolgate's] Toolgate asks:\\u202e allow? ********`)
+    expect(el.requestedSchema).toEqual({ type: 'object', properties: { a: { type: 'string', title: 'A\\u0007', default: '********' } } })
+    const s = labelRequest(
+      'files',
+      'sampling/createMessage',
+      {
+        messages: [{ role: 'user', content: { type: 'text', text: 'the s3cret' } }],
+        includeContext: 'allServers',
+        tools: [{ name: 'x' }],
+        toolChoice: { mode: 'required' },
+        maxTokens: 10,
+      },
+      mask,
+    )
+    expect(s).toEqual({
+      messages: [{ role: 'user', content: { type: 'text', text: 'the ********' } }],
+      maxTokens: 10,
+      includeContext: 'none',
+      systemPrompt: `[From the MCP server "files", relayed by Toolgate; not a question of Toolgate's]`,
+      _meta: { 'toolgate/server': 'files' },
+    })
+  })
+})
+
+describe('CallsInFlight', () => {
+  const asker = (owner: string, log: string[]): CallAsker => ({
+    owner,
+    ask: async (method) => {
+      log.push(`${owner} ${method}`)
+      return { action: 'accept' }
+    },
+  })
+
+  it("gives a 2025 server's request to the only caller in flight, and to nobody when there are none or several", async () => {
+    const calls = new CallsInFlight('s')
+    const log: string[] = []
+    expect(() => calls.forUnnamed('elicitation/create')).toThrow(/no call is in flight/)
+    const a1 = calls.begin(asker('a', log))
+    const a2 = calls.begin(asker('a', log))
+    expect([a1.id, a2.id]).toContain(calls.forUnnamed('elicitation/create'))
+    const b = calls.begin(asker('b', log))
+    expect(() => calls.forUnnamed('elicitation/create')).toThrow(/2 different callers/)
+    const anon = calls.begin(null)
+    expect(() => calls.forUnnamed('elicitation/create')).toThrow(/3 different callers/)
+    b.end()
+    anon.end()
+    await calls.ask(calls.forUnnamed('sampling/createMessage'), 'sampling/createMessage', {}, new AbortController().signal)
+    expect(log).toEqual(['a sampling/createMessage'])
+    a1.end()
+    a2.end()
+    await expect(calls.ask(a1.id, 'elicitation/create', {}, new AbortController().signal)).rejects.toThrow(/has ended/)
+  })
+
+  it('refuses a caller that is no agent, and a flood: 2 open at once, 10 per call', async () => {
+    const calls = new CallsInFlight('s')
+    const none = calls.begin(null)
+    await expect(calls.ask(none.id, 'elicitation/create', {}, new AbortController().signal)).rejects.toThrow(/cannot be asked/)
+    const release: Array<() => void> = []
+    const slow: CallAsker = { owner: 'a', ask: () => new Promise((r) => release.push(() => r({ action: 'cancel' }))) }
+    const c = calls.begin(slow)
+    const open = [
+      calls.ask(c.id, 'elicitation/create', {}, new AbortController().signal),
+      calls.ask(c.id, 'elicitation/create', {}, new AbortController().signal),
+    ]
+    await expect(calls.ask(c.id, 'elicitation/create', {}, new AbortController().signal)).rejects.toThrow(/2 questions open/)
+    release.forEach((r) => r())
+    await Promise.all(open)
+    for (let i = 0; i < 8; i++) {
+      const p = calls.ask(c.id, 'elicitation/create', {}, new AbortController().signal)
+      release.pop()?.()
+      release.forEach((r) => r())
+      await p
+    }
+    await expect(calls.ask(c.id, 'elicitation/create', {}, new AbortController().signal)).rejects.toThrow(/more than 10 times/)
+  })
+})
