@@ -26,6 +26,7 @@ import { launchKeyOf, ServerSlot, type Lease, type LifecycleChange, type Started
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './upstream/types'
 
 export type { Lease, LifecycleChange, StartReason, StopReason } from './upstream/lifecycle'
+import { ServerLogs } from './upstream/server-logs'
 
 /** How long retrieve_tools, and a call to a tool of a server still starting, wait for it. */
 export const STARTING_WAIT_MS = 3000
@@ -46,6 +47,8 @@ export class UpstreamManager {
   readonly connections = new ConnectionStates()
   /** agents' resource subscriptions, per server and its own URI (issue 27); a subscribed server stays up */
   readonly subscriptions = new ResourceSubscriptions((server, uris) => this.subscriptionsChanged(server, uris))
+  /** the servers' log messages: rate-limited, to Toolgate's log and the agents that asked (issue 27 point 4) */
+  readonly logs: ServerLogs
   /** where servers' ${secret:…} / ${env:…} references are resolved */
   private references: ReferenceSource | undefined
   /** OAuth sign-in of HTTP servers (sessions per connection) */
@@ -60,7 +63,9 @@ export class UpstreamManager {
     private readonly sandbox?: SandboxContext,
     /** offline: never start anything (operator commands while no owner runs) */
     private readonly opts: { offline?: boolean } = {},
-  ) {}
+  ) {
+    this.logs = new ServerLogs(logger)
+  }
 
   /** The caps of the current config (limits.*) for upstream tool lists and results. */
   limits(): UpstreamLimits {
@@ -274,6 +279,9 @@ export class UpstreamManager {
     })
     up.on('resourceUpdated', (uri: string) => {
       if (current()) this.subscriptions.deliver(cfg.name, uri)
+    })
+    up.on('log', (params) => {
+      if (current()) this.logs.deliver(cfg.name, params)
     })
     up.on('used', () => {
       if (current()) this.armIdle(slot)

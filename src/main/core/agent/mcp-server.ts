@@ -49,6 +49,7 @@ import { directListViews, directTools, resolveDirect } from './direct-view'
 import { directResourceUri } from './direct-resources'
 import { type ListChangedHub, type ListKind } from './list-changed'
 import { isRelayState, sessionAsker, type RelayCalls } from './relay-asks'
+import { relayLogs } from './log-relay'
 import type { UpstreamAsks } from './call-tool'
 
 /** What tools/list offers: Toolgate's own tools (meta), or those and every callable upstream tool (direct, issue 27). */
@@ -229,6 +230,8 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
         prompts: { listChanged: true },
         resources: { subscribe: true, listChanged: false },
         completions: {},
+        // upstream log messages, for a 2025 session that sets a level (log-relay.ts)
+        logging: {},
       },
       // scoped to the credential: a 2026-07-28 client may keep it, but only for this credential
       // (the direct view lists upstream tools, which change with every approval, lock and list: not to be kept)
@@ -250,6 +253,8 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
   registerResourceHandlers(server, deps, scope, gone, resolveUri)
   registerSubscribeHandlers(server, deps, scope, gone, resolveUri)
   watchLists(server, deps, scope, view)
+  // a test's stand-in manager may have no log hub
+  if (deps.manager.logs) relayLogs(server, deps.catalog, deps.manager.logs, scope, gone)
   server.setRequestHandler('completion/complete', async (req, ctx) => {
     if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
     const { ref } = req.params

@@ -54,6 +54,8 @@ export interface ConnectionHooks {
   onPromptListChanged?(conn: UpstreamConnection): void
   /** the upstream sent notifications/resources/updated for a resource Toolgate subscribed to */
   onResourceUpdated?(conn: UpstreamConnection, uri: string): void
+  /** the upstream sent a log message (notifications/message); its params masked */
+  onLogMessage?(conn: UpstreamConnection, params: { level?: unknown; logger?: unknown; data?: unknown }): void
 }
 
 export interface ConnectionOptions {
@@ -249,6 +251,10 @@ export class UpstreamConnection {
       throw err
     }
     this.catchProgress()
+    // log messages: to Toolgate's log and the agents that asked (server-logs.ts), masked
+    this.mcp.setNotificationHandler('notifications/message', (n) => {
+      if (!this.closing && this.closedReason === null) this.hooks.onLogMessage?.(this, this.mask.value(n.params))
+    })
     // resources/updated: unsolicited after resources/subscribe (2025), or on the listen stream (2026-07-28)
     this.mcp.setNotificationHandler('notifications/resources/updated', (n) => {
       if (!this.closing && this.closedReason === null) this.hooks.onResourceUpdated?.(this, n.params.uri)

@@ -40,6 +40,8 @@ export interface UpstreamEvents {
   resourceUpdated: [uri: string]
   /** the last request in flight (a call, a relayed request) finished: the idle clock starts again */
   used: []
+  /** the server sent a log message (notifications/message), masked */
+  log: [params: { level?: unknown; logger?: unknown; data?: unknown }]
 }
 
 /** Upper bound for a health ping of an HTTP upstream. */
@@ -291,6 +293,14 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       onClosed: (c, reason) => this.onConnectionClosed(c, reason),
       onToolListChanged: (c) => this.onToolListChanged(c),
       onPromptListChanged: (c) => this.onPromptListChanged(c),
+      onLogMessage: (c, params) => {
+        if (c !== this.conn) return
+        try {
+          this.emit('log', params)
+        } catch (err) {
+          this.log.error({ event: 'log', err: errorText(err) }, 'an upstream event listener threw')
+        }
+      },
       onResourceUpdated: (c, uri) => {
         if (c !== this.conn) return
         try {

@@ -1,0 +1,35 @@
+// Upstream log messages for agents (issue 27 point 4): a 2025 session that sets a level with
+// logging/setLevel hears notifications/message of the servers it may read (in its scope, not
+// locked: a quarantined or switched-off server's text reaches no agent), at that level and above,
+// rate-limited, masked and escaped (upstream/server-logs.ts), each naming its server in `logger`
+// ("<server>" or "<server>/<its logger>"). A session that never set a level hears none.
+// 2026-07-28 deprecates logging (SEP-2577): its requests carry no session to send them on, and
+// Toolgate sends them none.
+import { ProtocolError, ProtocolErrorCode, type LoggingLevel, type Server } from '@modelcontextprotocol/server'
+import { decideServer } from '../access/decide'
+import type { Scope } from '../access/scope'
+import type { Catalog } from '../catalog/catalog'
+import { LOG_LEVELS, type ServerLogMessage, type ServerLogs } from '../upstream/server-logs'
+
+export function relayLogs(server: Server, catalog: Catalog, logs: ServerLogs, scope: Scope, gone: () => string): void {
+  let level: LoggingLevel | null = null
+  let stop: (() => void) | null = null
+  const hear = (m: ServerLogMessage): void => {
+    if (level === null || LOG_LEVELS.indexOf(m.level) < LOG_LEVELS.indexOf(level)) return
+    if (!scope.active() || decideServer(catalog, scope, m.server, 'read').kind !== 'open') return
+    const logger = m.logger ? `${m.server}/${m.logger}` : m.server
+    void server.notification({ method: 'notifications/message', params: { level: m.level, logger, data: m.data } }).catch(() => {})
+  }
+  server.setRequestHandler('logging/setLevel', async (req) => {
+    if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
+    level = req.params.level
+    stop ??= logs.listen(hear)
+    return {}
+  })
+  const previous = server.onclose
+  server.onclose = () => {
+    previous?.()
+    stop?.()
+    stop = null
+  }
+}
