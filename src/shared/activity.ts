@@ -8,14 +8,14 @@ import type { LockStatus } from './statuses'
 export const ACTIVITY_KINDS = ['search', 'call', 'decision', 'start', 'stop'] as const
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number]
 
-/** `declined`: the call waited for the user's OK and did not get it (denied, timed out, over the limit; issue 15). */
+/** `declined`: the call waited for the user's OK and did not get it (denied, timed out, over the limit). */
 export const CALL_OUTCOMES = ['ok', 'error', 'blocked', 'timeout', 'cancelled', 'declined'] as const
 export type CallOutcome = (typeof CALL_OUTCOMES)[number]
 
 /** Why a call was blocked: the tool's lock status, or the agent's scope / permissions. */
 export type BlockReason = LockStatus | 'out_of_scope' | 'wrong_variant'
 
-/** `grant` and `deny` answer an agent's access request, `allow` and `deny` a call waiting for the user's OK; `expire` is the end of a time-boxed grant (issue 15); `classify` gives a tool its call variant (issue 24). */
+/** `grant` and `deny` answer an agent's access request, `allow` and `deny` a call waiting for the user's OK; `expire` is the end of a time-boxed grant; `classify` gives a tool its call variant. */
 export const DECISION_ACTIONS = [
   'approve',
   'reject',
@@ -106,7 +106,7 @@ export interface DecisionEvent extends EventBase {
 }
 
 /**
- * Why a server started (issue 29): an agent's `call`, `prompt` or `resource` read (the agent is
+ * Why a server started: an agent's `call`, `prompt` or `resource` read (the agent is
  * named), the user's `inspect` or `restart`, `list` (its tools were never listed), `always`
  * (lifecycle always), `config` (it ran when its launch changed or it went back to review).
  */
@@ -114,7 +114,7 @@ export const START_REASONS = ['call', 'prompt', 'resource', 'inspect', 'restart'
 /** Why a server stopped: `idle` (unused for idle_stop_s), `config` (switched off, quarantined, removed or changed), `shutdown` (Toolgate stopped). */
 export const STOP_REASONS = ['idle', 'config', 'shutdown'] as const
 
-/** A server started or stopped (issue 29): the process of a stdio server, the connection of an HTTP one. */
+/** A server started or stopped: the process of a stdio server, the connection of an HTTP one. */
 export interface StartEvent extends EventBase {
   kind: 'start'
   server: string

@@ -43,7 +43,7 @@ export interface IsolationInfo {
   network_risk?: string
 }
 
-/** A time-boxed grant running on a server or tool (issue 15): when it ends and what comes back then. */
+/** A time-boxed grant running on a server or tool: when it ends and what comes back then. */
 export interface TimedGrantInfo {
   id: string
   /** ISO time of the end */
@@ -121,7 +121,7 @@ export interface ServerInfo {
   state: ServerState
   last_error: string | null
   counts: StatusCounts
-  /** the same counts over the server's prompts (issue 27), all statuses present; `callable` = offered to agents */
+  /** the same counts over the server's prompts, all statuses present; `callable` = offered to agents */
   prompt_counts?: StatusCounts
   trust: 'manual' | 'auto'
   /** command line or URL, secrets masked; env never part of it (logs use it) */
@@ -142,18 +142,18 @@ export interface ServerInfo {
   grant?: TimedGrantInfo
   /** present once the server is known to use OAuth sign-in */
   auth?: ServerAuthSummary
-  /** confirmation of risky calls (issue 15): the operator's rule and the user's own switch */
+  /** confirmation of risky calls: the operator's rule and the user's own switch */
   confirm: ServerConfirmInfo
   /**
    * Set when an agent added the server (`upstream_servers add`): which agent (null: a session
    * without an agent, the admin key) and the client name its session gave (untrusted, made safe).
    */
   added_by?: { agent: string | null; client: string | null }
-  /** present when the organisation's machine-wide policy locks something of this server (issue 24 point 6) */
+  /** present when the organisation's machine-wide policy locks something of this server */
   policy?: 'organisation'
   /** what it locks: the server keys it sets, and why the server may not run (it is then off for good) */
   organisation?: { fields: string[]; blocked?: string }
-  /** issue 29: when it runs: "on_demand" (starts at first use, stops after idle_stop_s) or "always" */
+  /** when it runs: "on_demand" (starts at first use, stops after idle_stop_s) or "always" */
   lifecycle: Lifecycle
   /** seconds without use before it is stopped (0 = never; only on_demand servers stop) */
   idle_stop_s: number
@@ -164,7 +164,7 @@ export interface ServerInfo {
   /** the server itself listed its tools at some run; false: what is shown comes from an Inspect or the approvals, or nothing yet */
   has_run: boolean
   /**
-   * A quarantined server's Inspect (issue 28 point 5): what it waits for (`waits_for`, in words) and
+   * A quarantined server's Inspect: what it waits for (`waits_for`, in words) and
    * for how long at most; `offline_failure`: the last Inspect failed for want of network, so
    * "Inspect with network" is offered (kept by the core: a reload of the window keeps the offer)
    */
@@ -194,7 +194,7 @@ export interface ToolInfo {
   description?: string
   status: ToolStatus
   remediation?: string
-  /** the lock deciding its status is the organisation's machine-wide policy (issue 24 point 6): set by your organisation */
+  /** the lock deciding its status is the organisation's machine-wide policy: set by your organisation */
   policy?: 'organisation'
   call_with: CallWith
   annotations?: ToolAnnotations
@@ -259,7 +259,7 @@ export interface SecretStoreInfo {
   protected_by: string
   /** the user's secrets in the store */
   count: number
-  /** in plain words: no keyring, so a key file protects the store (issue 28) */
+  /** in plain words: no keyring, so a key file protects the store */
   warning: string | null
   /** why no keyring was usable, as the system said it (a D-Bus error, …): shown on request only */
   warning_detail?: string | null
@@ -287,7 +287,7 @@ export interface AppInfo {
   /** what looks wrong in the config but does not stop it, one sentence each with its JSON path and "did you mean" (docs/config.md) */
   config_notes?: string[]
   state_warning: string | null
-  /** the organisation's machine-wide policy when one applies (issue 24 point 6); `error`: it cannot be used, so no server runs */
+  /** the organisation's machine-wide policy when one applies; `error`: it cannot be used, so no server runs */
   policy?: { file: string; error: string | null }
   connect?: ConnectSnippet[]
   secrets?: SecretStoreInfo
@@ -350,7 +350,7 @@ export interface ActionResult {
 }
 
 /**
- * Options of Approve all (issue 24 §2): `hashes` ({tool: definition hash}) approves exactly those
+ * Options of Approve all: `hashes` ({tool: definition hash}) approves exactly those
  * tools as the user saw them (each changed tool's diff); without it only new tools are approved.
  */
 export interface ApproveAllOptions {
@@ -415,14 +415,14 @@ export interface ServerEntryView extends Omit<ServerInput, 'protocol' | 'enabled
     enabled_prompts?: string[]
     disabled_prompts?: string[]
     sandbox?: unknown
-    /** confirmation of risky calls (issue 15): the operator's rule, never the form's */
+    /** confirmation of risky calls: the operator's rule, never the form's */
     confirm?: ConfirmLevel
     confirm_tools?: string[]
     confirm_timeout_s?: number
-    /** the operator's call variant per tool (issue 24 point 1) */
+    /** the operator's call variant per tool */
     tool_classes?: Record<string, Variant>
   }
-  /** what the organisation's machine-wide policy sets (issue 24 point 6): each key with the value that applies, read-only (set by your organisation) */
+  /** what the organisation's machine-wide policy sets: each key with the value that applies, read-only (set by your organisation) */
   organisation?: { fields: Record<string, unknown>; blocked?: string }
   /** args/url shown with secret-looking parts masked: send them back unchanged to keep them */
   masked: Array<'args' | 'url'>

@@ -1,5 +1,5 @@
 // Whether an agent's questions (a call's confirmation, an access request) may go to its own client
-// too (ask_in_client, issue 26 point 2), and on whose word. The organisation's policy can forbid it
+// too (ask_in_client), and on whose word. The organisation's policy can forbid it
 // (for every agent, or all but a list); the operator's config can set it either way, which locks
 // it; otherwise it is the user's switch in the window (state.json), off until they turn it on.
 // Pure: the rule every surface uses, and its words.

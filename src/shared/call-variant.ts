@@ -1,4 +1,4 @@
-// Which call_tool_* variant a tool needs (docs/contract.md §3, issue 24 point 1): from its hints where
+// Which call_tool_* variant a tool needs (docs/contract.md §3): from its hints where
 // it gives any, else the MCP spec's defaults (not read-only, may destroy); a classification by the
 // operator or the user stands in for missing hints and never weakens a server's own stricter hint.
 

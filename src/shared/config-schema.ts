@@ -121,7 +121,7 @@ const serverFields = {
   trust: z.enum(['manual', 'auto']).default('manual'),
   enabled_tools: z.array(z.string()).optional(),
   disabled_tools: z.array(z.string()).optional(),
-  /** issue 27: exact-name allow/deny lists of the server's prompts (operator policy, like enabled_tools/disabled_tools) */
+  /** exact-name allow/deny lists of the server's prompts (operator policy, like enabled_tools/disabled_tools) */
   enabled_prompts: z.array(z.string(), { error: 'enabled_prompts must be a list of exact prompt names' }).optional(),
   disabled_prompts: z.array(z.string(), { error: 'disabled_prompts must be a list of exact prompt names' }).optional(),
   sandbox: SandboxSchema.optional(),
@@ -132,11 +132,11 @@ const serverFields = {
   /** issue 27 point 3: the folders the server is told as its roots (default: its sandbox's fs_read, fs_write and cwd) */
   roots: z.array(SandboxPathSchema, { error: 'roots must be a list of folders (absolute or starting with "~/")' }).optional(),
   oauth: OAuthConfigSchema.optional(),
-  /** issue 15: calls that wait for the user's OK; `confirm_tools` by exact tool name (any variant) */
+  /** calls that wait for the user's OK; `confirm_tools` by exact tool name (any variant) */
   confirm: z.enum(CONFIRM_LEVELS, { error: 'confirm must be "never", "destructive" or "write"' }).optional(),
   confirm_tools: z.array(z.string(), { error: 'confirm_tools must be a list of exact tool names' }).optional(),
   confirm_timeout_s: ConfirmTimeoutSchema.optional(),
-  /** issue 24 point 1: the operator's call variant per tool name; stands in for missing hints, never weakens a server's stricter hint */
+  /** the operator's call variant per tool name; stands in for missing hints, never weakens a server's stricter hint */
   tool_classes: z
     .record(
       z.string().min(1, 'a tool name in tool_classes must not be empty'),
@@ -144,9 +144,9 @@ const serverFields = {
       { error: 'tool_classes must be an object {"<tool>": "read" | "write" | "destructive"}' },
     )
     .optional(),
-  /** issue 29: "on_demand" (absent) starts the server at its first use and stops it after idle_stop_s; "always" keeps it running */
+  /** "on_demand" (absent) starts the server at its first use and stops it after idle_stop_s; "always" keeps it running */
   lifecycle: LifecycleSchema.optional(),
-  /** issue 29: seconds without use before an on-demand server is stopped (0 = never); absent = the top-level idle_stop_s */
+  /** seconds without use before an on-demand server is stopped (0 = never); absent = the top-level idle_stop_s */
   idle_stop_s: IdleStopSchema.optional(),
 }
 
@@ -306,7 +306,7 @@ const ConfigBase = z.object({
   call_timeout_ms: z.number().int().min(1).default(60000),
   quarantine_enabled: z.boolean().default(true),
   allow_agent_server_changes: z.boolean().default(false),
-  /** how long a call waits for the user's confirmation (issue 15); a server's own confirm_timeout_s wins */
+  /** how long a call waits for the user's confirmation; a server's own confirm_timeout_s wins */
   confirm_timeout_s: ConfirmTimeoutSchema.default(CONFIRM_TIMEOUT_DEFAULT_S),
   agents: z.array(AgentSchema).default([]),
   /** retrieve_tools: `learn` = lift tools agents called after similar searches (docs/retrieval.md) */
@@ -322,7 +322,7 @@ const ConfigBase = z.object({
         .int()
         .min(1024)
         .default(4 * 1024 * 1024),
-      /** an MCP session with no request for this long is closed (issue 11, point 5) */
+      /** an MCP session with no request for this long is closed */
       session_idle_s: z.number().int().min(1).default(1800),
       /** open MCP sessions per credential (admin key, or agent) */
       max_sessions_per_principal: z.number().int().min(1).default(64),
@@ -337,7 +337,7 @@ const ConfigBase = z.object({
       max_sessions_per_principal: 64,
     }),
   activity: ActivityConfigSchema.default({ retention_days: 30, max_mb: 50, record_args: true }),
-  /** issue 29: seconds without use before an on-demand server is stopped (0 = never); absent = DEFAULT_IDLE_STOP_S */
+  /** seconds without use before an on-demand server is stopped (0 = never); absent = DEFAULT_IDLE_STOP_S */
   idle_stop_s: IdleStopSchema.optional(),
 })
 

@@ -1,4 +1,4 @@
-// Confirmation of risky calls (issue 15): which calls need a human OK (the operator's `confirm`
+// Confirmation of risky calls (docs/confirmations.md): which calls need a human OK (the operator's `confirm`
 // and `confirm_tools` in mcp_config.json, the user's "Ask me before each call" switches), the
 // shape of a waiting confirmation on every surface, the answers the agent gets, and how the
 // untrusted arguments are made safe to show. Pure: no Node, no DOM.

@@ -1,4 +1,4 @@
-// `for` of a grant (issue 15): "once" (one call by the asking agent), "always", or a duration
+// `for` of a grant (docs/requests.md): "once" (one call by the asking agent), "always", or a duration
 // "<n>s|m|h" ("30s", "1h", "8h") after which the tool or server returns to its previous state.
 // One parser for the control API, IPC, the CLI's --for and request_access answers.
 import { z } from 'zod'

@@ -1,4 +1,4 @@
-// When an upstream server runs (issue 29): "on_demand" (the default) starts it at its first use
+// When an upstream server runs (docs/lifecycle.md): "on_demand" (the default) starts it at its first use
 // and stops it after idle_stop_s without use; "always" keeps it running while Toolgate runs. The
 // schema pieces, the effective values of a server entry and the words every surface shows.
 import { z } from 'zod'

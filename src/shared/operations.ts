@@ -62,7 +62,7 @@ export const TOOL_ACTION_OPTIONS = {
   reject: ['hash'],
 } as const satisfies Record<ToolAction, ReadonlyArray<keyof ToolActionOptions>>
 
-/** Which options each prompt action takes: `hash` binds approve/reject to the definition reviewed (issue 27). */
+/** Which options each prompt action takes: `hash` binds approve/reject to the definition reviewed. */
 export const PROMPT_ACTION_OPTIONS = {
   enable: [],
   disable: [],
@@ -197,7 +197,7 @@ export const OPERATIONS = {
     result: json<ApproveAllResult>(),
   }),
   /**
-   * The user's class for a tool (issue 24 point 1): its call variant where its server gives no
+   * The user's class for a tool: its call variant where its server gives no
    * hints (stricter only where it does). `hash` is the definition the user saw (approval.hash): a
    * tool that changed since answers 409 definition_changed; a class the operator set, or a weaker
    * one than the server's own hints, answers 409 (operator_policy, annotation_stricter).
@@ -208,7 +208,7 @@ export const OPERATIONS = {
     http: { method: 'POST', paths: ['/servers/:server/tools/:tool/classify'], body: { fields: { class: 'cls', hash: 'hash' }, others: 'refuse' } },
     result: json<ActionResult>(),
   }),
-  /** The server's prompts (issue 27): each with its status, approval and the text it gives agents without arguments. */
+  /** The server's prompts: each with its status, approval and the text it gives agents without arguments. */
   prompts: op({
     names: ['server'],
     args: z.tuple([Server]),
@@ -231,7 +231,7 @@ export const OPERATIONS = {
     },
     result: json<ActionResult>(),
   }),
-  /** The server's resources and templates (issue 27), read live from the running server: its URIs and the URIs agents see. */
+  /** The server's resources and templates, read live from the running server: its URIs and the URIs agents see. */
   resources: op({ names: ['server'], args: z.tuple([Server]), http: { method: 'GET', paths: ['/servers/:server/resources'] }, result: json<ResourceInfo>() }),
   agentTokens: op({
     names: ['agent'],

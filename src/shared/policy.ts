@@ -1,4 +1,4 @@
-// The organisation's machine-wide policy (issue 24 point 6, CONTRACT §8): `policy.json` in
+// The organisation's machine-wide policy (docs/config.md, docs/contract.md §8): `policy.json` in
 // /etc/toolgate/ (Linux), /Library/Application Support/Toolgate/ (macOS), %ProgramData%\Toolgate\
 // (Windows), in the shape of the config (`mcpServers` keyed by name, `"*"` for every server) with
 // the operator keys only, plus which commands and URLs may run and which agents may change

@@ -1,4 +1,4 @@
-// What changed in a prompt since it was approved (issue 27), from the same text diff as tools
+// What changed in a prompt since it was approved (docs/passthrough.md), from the same text diff as tools
 // (tool-diff.ts): title, description, arguments (one line each) and the text it gives without
 // arguments. The window and the CLI show the same model.
 import type { PromptArgument, PromptInfo } from './prompts'

@@ -1,4 +1,4 @@
-// Access requests (issue 15): an agent asks for a locked tool with `request_access`, the user
+// Access requests (docs/requests.md): an agent asks for a locked tool with `request_access`, the user
 // answers in the window, the tray, the CLI or the control API. The shapes every surface shares,
 // the status filter of GET /api/v1/requests, and how untrusted text (the agent's reason, the tool
 // name it asked for, its client name) is made safe to show. Pure: no Node, no DOM.

@@ -1,4 +1,4 @@
-// Resource URIs as agents see them (issue 27 point 2): every URI an upstream gives out is
+// Resource URIs as agents see them (docs/passthrough.md): every URI an upstream gives out is
 // rewritten so that it names its server and keeps its scheme, and an agent's URI is read back to
 // the server's original on the way in. The server goes into the authority, as a host under the
 // reserved `.invalid` name (RFC 6761: it never resolves, so a rewritten https URI opened by

@@ -1,4 +1,4 @@
-// A server's resources as the control API and the window show them (issue 27 point 2): each with
+// A server's resources as the control API and the window show them (docs/passthrough.md): each with
 // the server's own URI and the URI agents see (shared/resource-uri.ts), read live from the running
 // server. Upstream text (names, descriptions) is untrusted: shown as text.
 

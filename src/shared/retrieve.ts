@@ -8,7 +8,7 @@ export interface CallableEntry {
   server: string
   description: string
   inputSchema: Record<string, unknown>
-  /** the approved outputSchema, when the tool has one (issue 27): its structuredContent is checked against it */
+  /** the approved outputSchema, when the tool has one: its structuredContent is checked against it */
   outputSchema?: Record<string, unknown>
   annotations?: ToolAnnotations
   /** present (true) only when the tool gives neither readOnlyHint nor destructiveHint: call_with then follows the spec's defaults or a classification */
@@ -22,7 +22,7 @@ export interface LockedEntry {
   server: string
   description?: string
   status: LockStatus
-  /** the lock is the organisation's machine-wide policy (issue 24 point 6): set by your organisation */
+  /** the lock is the organisation's machine-wide policy: set by your organisation */
   policy?: 'organisation'
 }
 

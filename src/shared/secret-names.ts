@@ -1,4 +1,4 @@
-// The one list of names that say "this value is a secret" (issue 24, point 4): env keys, header
+// The one list of names that say "this value is a secret": env keys, header
 // names, URL query keys, argument names and `--flags` of every server. Matched by word, not by
 // substring, so `DB_PASS`, `pin`, `otp` and `passphrase` count while `author`, `spinner`,
 // `bypass`, `max_tokens` and `keyword` do not. Pure: the core masks with it, the window suggests

@@ -42,7 +42,7 @@ export const OPERATOR_HOLD_REMEDIATION =
   'The operator holds this server in quarantine ("quarantined": true in mcp_config.json); this is NOT something the user can approve in Toolgate, so ask the operator who manages the Toolgate config to release it.'
 
 /**
- * The statuses the organisation's machine-wide policy can decide (issue 24 point 6), each with its
+ * The statuses the organisation's machine-wide policy can decide, each with its
  * sentence: set by your organisation, so neither the user, nor mcp_config.json, nor an agent can
  * change it.
  */

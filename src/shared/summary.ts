@@ -9,7 +9,7 @@ export interface ServersSummary {
   total: number
   /** by server state (a disabled server counts as disabled even when it is also quarantined) */
   connected: number
-  /** stopped servers that start at their next use (issue 29): not a problem, just not running now */
+  /** stopped servers that start at their next use: not a problem, just not running now */
   onDemand: number
   quarantined: number
   disabled: number
@@ -22,7 +22,7 @@ export interface ServersSummary {
   needsSignIn: string[]
   /** pending/changed tools per server (servers with none omitted) */
   pendingTools: Record<string, number>
-  /** new or changed prompts per server (issue 27; servers with none omitted) */
+  /** new or changed prompts per server (servers with none omitted) */
   pendingPrompts: Record<string, number>
   /** reviewServers + every pending tool and prompt: the "N waiting for approval" number */
   waiting: number

@@ -1,4 +1,4 @@
-// Classifying a tool whose server gave no hints (issue 24 point 1): the body of
+// Classifying a tool whose server gave no hints: the body of
 // POST /api/v1/servers/:name/tools/:tool/classify, and the class its name suggests. The window
 // shows the suggestion and never applies it: a name is upstream text and proves nothing.
 import { z } from 'zod'

@@ -14,7 +14,7 @@ export interface ToolDefinition {
   /**
    * `_meta.ui` of an MCP App tool (its `resourceUri` is the App's `ui://` resource; the older
    * `_meta["ui/resourceUri"]` is read into it): kept, approved with the rest, and shown to hosts
-   * in the direct view (issue 27)
+   * in the direct view
    */
   ui?: Record<string, unknown>
 }

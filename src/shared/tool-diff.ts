@@ -1,5 +1,5 @@
 // What differs between a tool's approved definition and the one its server lists now, field by
-// field and parameter by parameter (issue 14): the one model behind the review in the window and
+// field and parameter by parameter: the one model behind the review in the window and
 // `toolgate tools diff`. Text and JSON diffs come from jsdiff (the `diff` package). Pure: no Node,
 // no DOM; the definitions are untrusted text and are only compared, never interpreted.
 import { diffJson, diffWordsWithSpace, type ChangeObject } from 'diff'

@@ -1,4 +1,4 @@
-// A server's failure in words a user understands (issue 14): the common transport errors (a
+// A server's failure in words a user understands: the common transport errors (a
 // command not found, no permission, a missing folder, an early exit, a timeout, HTTP 401/404/5xx,
 // nothing listening…) mapped to what happened and what to do; the raw text stays behind
 // "details". Pure; the window and the CLI use it. The raw text is the upstream's and the OS's:

@@ -75,7 +75,7 @@ export function importCmd(
 ): void {
   const dataDir = resolveDataDir(o.dataDir)
   const configFile = resolveConfigPath(dataDir, o.config)
-  // a client's name with a typo is not a file to read (issue 28: "import claud-desktop")
+  // a client's name with a typo is not a file to read ("import claud-desktop")
   if (!isClientName(source) && !fs.existsSync(path.resolve(source))) {
     const meant = nearMiss(source, CLIENT_NAMES)
     throw new UsageError(

@@ -1,5 +1,5 @@
 // `toolgate confirmations [list|show ID|allow ID|deny ID|ask SERVER[:TOOL] on|off]`: calls that
-// wait for the user's OK (issue 15), answered from the terminal, and the user's own "Ask me
+// wait for the user's OK (docs/confirmations.md), answered from the terminal, and the user's own "Ask me
 // before each call" switch. Talks to the running Toolgate, which holds the waiting calls.
 import type { Command } from 'commander'
 import { ApiError } from '../../shared/api'

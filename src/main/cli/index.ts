@@ -95,7 +95,7 @@ program
   .action((args: string[]) => startApp(args))
 
 const servers = program.command('servers').description('operator actions on servers')
-/** One line per server action for `toolgate servers --help` (issue 28: they had none). */
+/** One line per server action for `toolgate servers --help` (they had none). */
 const SERVER_ACTION_HELP: Record<(typeof SERVER_ACTIONS)[number], string> = {
   enable: 'switch a server on (it starts; a quarantined one still waits for approval)',
   disable: 'switch a server off: it stops and agents see none of its tools',

@@ -1,4 +1,4 @@
-// Paths the user named that do not exist yet (issue 28): a typo in --data-dir must not start a
+// Paths the user named that do not exist yet: a typo in --data-dir must not start a
 // whole new data dir (key, logs, config, "No servers configured"), nor a typo in connect --file
 // create folders. Outside the default places Toolgate asks first in a terminal; without one (a
 // script, a client's `toolgate stdio`) it refuses what looks like a typo, with the near name.

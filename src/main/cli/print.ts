@@ -43,7 +43,7 @@ export function printServers(servers: ServerInfo[], json: boolean): void {
     ])
     // a server waiting for review: the token of this launch, for `servers approve NAME --hash`
     const review = s.quarantined ? `\n    launch_hash: ${s.launch_hash}` : ''
-    // what the organisation's machine-wide policy sets on it (issue 24 point 6)
+    // what the organisation's machine-wide policy sets on it
     const org = s.organisation?.fields.length ? `\n    set by your organisation: ${s.organisation.fields.join(', ')}` : ''
     launches.push(`${s.launch.url !== undefined ? 'connects to' : 'runs'}: ${launchText(s.launch)}${review}${org}`)
   }
@@ -51,7 +51,7 @@ export function printServers(servers: ServerInfo[], json: boolean): void {
   say('\nPermissions:\n' + servers.map((s) => `  ${s.name}: ${permissionsText(s)}`).join('\n'))
 }
 
-/** What Inspect is about to run, printed before it runs (issue 11, point 2). */
+/** What Inspect is about to run, printed before it runs. */
 export function printLaunchNotice(s: ServerInfo): void {
   const what = s.launch.url !== undefined ? 'connects to this server' : 'runs this program on this computer'
   say(`Inspecting ${s.name} ${what} to list its tools, then stops it:\n    ${launchText(s.launch)}\n    launch_hash: ${s.launch_hash}`)

@@ -1,5 +1,5 @@
 // `toolgate prompts list [SERVER]` and `toolgate prompts approve|reject|disable|enable
-// SERVER:PROMPT [--yes]` (issue 27). A prompt waiting for review is printed with what changed
+// SERVER:PROMPT [--yes]` (docs/passthrough.md). A prompt waiting for review is printed with what changed
 // (the same model as the window: shared/prompt-diff.ts) before it is approved; a changed one is
 // asked about on a terminal (--yes for scripts). Approve and reject carry the hash of the
 // definition shown, so a prompt that changes again meanwhile is not decided.

@@ -1,5 +1,5 @@
 // `toolgate requests [list|grant ID --for once|1h|8h|always|deny ID]`: agents' access requests,
-// answered from the terminal (issue 15). Talks to the running Toolgate, which holds the requests.
+// answered from the terminal (docs/requests.md). Talks to the running Toolgate, which holds the requests.
 import { type Command, InvalidArgumentError } from 'commander'
 import type { AccessRequest } from '../../shared/requests'
 import { REQUEST_STATUSES } from '../../shared/requests'

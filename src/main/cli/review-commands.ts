@@ -1,5 +1,5 @@
-// `toolgate tools diff SERVER:TOOL`, `toolgate tools approve SERVER:TOOL` (issue 14), the tool
-// review of `toolgate requests grant` and `toolgate tools classify` (issue 24): the diff prints
+// `toolgate tools diff SERVER:TOOL`, `toolgate tools approve SERVER:TOOL`, the tool
+// review of `toolgate requests grant` and `toolgate tools classify`: the diff prints
 // what changed; approving (or granting) a changed tool shows that diff first and asks on a
 // terminal (`--yes` for scripts; without a terminal and without --yes it refuses, exit 2). Each
 // carries the hash of the definition shown, so a tool that changes again meanwhile is not decided.

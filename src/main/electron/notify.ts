@@ -119,7 +119,7 @@ function noteText(text: string, max: number): string {
   return clipped.replace(/[<>&]/g, (ch) => `\\u{${ch.charCodeAt(0).toString(16)}}`)
 }
 
-/** A call waits for the user's OK (issue 15): who, which tool, a preview of the arguments (masked and escaped by the core; the window shows them all). */
+/** A call waits for the user's OK: who, which tool, a preview of the arguments (masked and escaped by the core; the window shows them all). */
 export function confirmationNote(c: Confirmation, now = Date.now()): Note {
   const who = c.agent ?? (c.client ? `a local client (${c.client})` : 'a local client')
   const left = Math.max(0, Math.round((Date.parse(c.expires_at) - now) / 1000))

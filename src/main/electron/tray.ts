@@ -128,7 +128,7 @@ export class TrayController {
     this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(l.servers, l.summary, this.handlers, l.requests, l.calls)))
   }
 
-  /** `requests`: access requests waiting for the user; `calls`: agent calls waiting for the user's OK (issue 15). */
+  /** `requests`: access requests waiting for the user; `calls`: agent calls waiting for the user's OK. */
   update(servers: readonly ServerInfo[], summary: Summary, requests = 0, calls = 0): void {
     this.last = { servers, summary, requests, calls }
     const attention = summary.waiting > 0 || requests > 0 || calls > 0 || summary.needsSignIn.length > 0

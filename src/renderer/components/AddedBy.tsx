@@ -1,4 +1,4 @@
-// Who added a server, when an agent did (issue 24 §2): the Servers view's card and a request that
+// Who added a server, when an agent did: the Servers view's card and a request that
 // would approve the server say so, so the user knows the launch under review came from an agent
 // (which one, and the client its session named), not from them or their config.
 import type { ServerInfo } from '../../shared/api'

@@ -1,4 +1,4 @@
-// An agent's "Ask in its own client" switch (issue 26 point 2): questions for this agent
+// An agent's "Ask in its own client" switch: questions for this agent
 // (confirmations, access requests) may also go to the client it runs in, when the client can show
 // them. Off by default; where the operator's config or the organisation decides, it shows locked
 // with who decides and why. Marker: data-ask-in-client="on|off" on the switch.

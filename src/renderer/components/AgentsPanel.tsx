@@ -29,7 +29,7 @@ function ReachRow({ r }: { r: ServerReach }) {
   )
 }
 
-/** An agent's tokens (id, created, last used; never the token) with Revoke, and Revoke all (issue 11, point 5). */
+/** An agent's tokens (id, created, last used; never the token) with Revoke, and Revoke all. */
 function Tokens({ agent, tokens }: { agent: string; tokens: AgentTokenInfo[] }) {
   const api = useApp((s) => s.api)
   const reportError = useApp((s) => s.reportError)
@@ -155,7 +155,7 @@ function AgentCard({ a }: { a: AgentView }) {
                   : e.kind === 'search'
                     ? `search “${e.query}”`
                     : e.kind === 'decision'
-                      ? // the tool a decision was about, not only its server ("allow notes:save_note", not "allow notes": issue 28)
+                      ? // the tool a decision was about, not only its server ("allow notes:save_note", not "allow notes")
                         `${e.action} ${e.tool ? `${e.server}:${e.tool}` : e.server} (${whoOf(e)})`
                       : `${e.kind === 'start' ? 'started' : 'stopped'} ${e.server}`,
               )}

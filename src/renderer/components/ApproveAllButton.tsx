@@ -1,4 +1,4 @@
-// Approve all (issue 24 §2): no one-click way around the review. New tools (no version approved
+// Approve all: no one-click way around the review. New tools (no version approved
 // before) are approved together in one click; when a changed tool waits too (a rug pull: its
 // description now tells the model to do something else), the click first shows each changed
 // tool's review (the same ToolReview as its row) and asks. Either way the window sends the hash of

@@ -1,4 +1,4 @@
-// Approve server (issue 14): the primary step only once the server's tools have been seen (after
+// Approve server: the primary step only once the server's tools have been seen (after
 // Inspect, or a server approved before). Approving blind stays possible, behind a confirmation that
 // says the first tool list the server gives will be trusted as it is; the same for approving it for
 // a time (its clock ▾ menu). Every approval carries the launch_hash of the launch shown.

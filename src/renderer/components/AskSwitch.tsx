@@ -1,4 +1,4 @@
-// "Ask me before each call" (issue 15): the user's own switch on a tool or on a whole server. It
+// "Ask me before each call" (docs/confirmations.md): the user's own switch on a tool or on a whole server. It
 // only adds: where the operator's config requires confirmation the tool's switch shows locked,
 // checked, with the operator's sentence; the server's switch then adds "every call" on top.
 import { useId } from 'react'

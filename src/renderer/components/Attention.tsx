@@ -1,4 +1,4 @@
-// What needs the user, in the top bar (issue 14): calls waiting for the user's OK first (issue 28,
+// What needs the user, in the top bar: calls waiting for the user's OK first (with
 // a jump to the card), servers that fail and what waits for approval
 // (servers to review, new or changed tools), each a button that opens the first such server, and
 // agents' access requests (a button to the Requests view), and remote servers that need sign-in.

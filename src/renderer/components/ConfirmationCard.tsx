@@ -1,4 +1,4 @@
-// One call waiting for the user's OK (issue 15): who calls, which tool (a deceptive name escaped
+// One call waiting for the user's OK (docs/confirmations.md): who calls, which tool (a deceptive name escaped
 // and flagged), why it waits, the arguments as the agent sent them (escaped by the core; folded past
 // ARGS_FOLD_CHARS behind "Show all"), the time left, and exactly two answers: Allow and Deny.
 import { useEffect, useId, useState } from 'react'

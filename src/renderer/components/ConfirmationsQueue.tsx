@@ -1,4 +1,4 @@
-// The calls waiting for the user's OK, above every view of the window (issue 15): nothing else
+// The calls waiting for the user's OK, above every view of the window (docs/confirmations.md): nothing else
 // is as urgent, since each agent waits. Empty, it shows nothing.
 import { useApp } from '../store/context'
 import { ConfirmationCard } from './ConfirmationCard'

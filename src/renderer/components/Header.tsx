@@ -18,7 +18,7 @@ const TABS: Array<{ id: Tab; label: string }> = [
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
-/** The overall state in words: "No servers yet" rather than "0 of 0 servers connected" (issue 28). */
+/** The overall state in words: "No servers yet" rather than "0 of 0 servers connected". */
 export function stateLine(summary: Parameters<typeof connectedText>[0] & { callable: number }): string {
   if (summary.total === 0) return 'No servers yet'
   return `${connectedText(summary)}, ${count(summary.callable, 'tool', 'tools')} callable`
@@ -43,7 +43,7 @@ export function Header({ desktop }: { desktop?: DesktopSettings }) {
         <span className="logo" aria-hidden="true" />
         <span className="brand-name">Toolgate</span>
       </div>
-      {/* one phrase and the attention line, no separators: a wrapped line never starts or ends with a stray "·" (issue 28) */}
+      {/* one phrase and the attention line, no separators: a wrapped line never starts or ends with a stray "·" */}
       <p className="summary" aria-live="polite">
         <span className="summary-state">{stateLine(summary)}</span>
         <Attention summary={summary} asking={asking} calls={calls} />

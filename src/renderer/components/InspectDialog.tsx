@@ -1,5 +1,5 @@
 // Inspect runs the server's program (or connects to it): the user confirms after seeing exactly
-// what will run (issue 11, point 2).
+// what will run.
 import type { ServerInfo } from '../../shared/api'
 import { ConfirmDialog } from './ConfirmDialog'
 import { LaunchDetails } from './Launch'

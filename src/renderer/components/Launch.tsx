@@ -1,4 +1,4 @@
-// What a server runs or connects to, in full (issue 11, point 2): one wrapping line on the card
+// What a server runs or connects to, in full: one wrapping line on the card
 // (never cut off), and the details in the Inspect confirmation. Control and bidi characters are
 // shown as \u escapes; secret values arrive masked from the core.
 import type { ServerLaunch } from '../../shared/launch'

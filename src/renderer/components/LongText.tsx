@@ -1,4 +1,4 @@
-// Long upstream text is never cut off silently (issue 14): past a few lines it folds, with a
+// Long upstream text is never cut off silently: past a few lines it folds, with a
 // "Show all" button that says how much more there is. The whole text stays in the page (screen
 // readers and find-in-page see it); only the box is shorter. Text nodes only, hidden characters
 // as marked escapes (Visible).

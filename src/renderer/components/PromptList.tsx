@@ -1,4 +1,4 @@
-// The prompts of one server (issue 27), those that wait for the user first, each with the same
+// The prompts of one server (docs/passthrough.md), those that wait for the user first, each with the same
 // badges and review as a tool: status, what changed since approval (title, description,
 // arguments, the text it gives without arguments), Reject beside Approve, Disable / Re-enable.
 // Rows carry data-prompt="server:prompt" and data-status. Upstream text: text nodes only.

@@ -20,7 +20,7 @@ function who(req: AccessRequest): string {
 }
 
 /**
- * The answers (issue 24 §2): the safe one is primary — Allow once, or for an hour where one call
+ * The answers: the safe one is primary — Allow once, or for an hour where one call
  * cannot be opened (a server that is off or in quarantine). Allow always is a deliberate second
  * step (it asks), Deny is a real button. A grant that would approve a server nobody inspected asks
  * the Servers view's blind-approval question first, whatever the duration.

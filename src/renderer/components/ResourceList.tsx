@@ -1,4 +1,4 @@
-// The resources of one server (issue 27): what it offers agents to read, each with its own URI
+// The resources of one server (docs/passthrough.md): what it offers agents to read, each with its own URI
 // and the URI agents see (it names the server, so it reads back through Toolgate), and its
 // resource templates. Read-only: a server's resources are reviewed with the server. Upstream
 // text: text nodes only.

@@ -1,4 +1,4 @@
-// A schema change, parameter by parameter (issue 14): what was added, removed, or changed in a
+// A schema change, parameter by parameter: what was added, removed, or changed in a
 // parameter (type, required, description, other keywords), and the schema's own keywords as a
 // JSON line diff. Also the plain parameter list of a new tool. Text nodes only, hidden characters
 // as marked escapes.

@@ -8,7 +8,7 @@ import { useApp } from '../store/context'
 const DISMISSED = 'toolgate.dismissed.secrets-key-file'
 
 /**
- * No keyring, so a key file protects the store (issue 28): said here, where it matters, in plain
+ * No keyring, so a key file protects the store: said here, where it matters, in plain
  * words, once: Dismiss hides it for good (this browser profile); the system's reason on request.
  */
 function KeyFileNotice({ warning, detail }: { warning: string; detail: string | null }) {

@@ -39,7 +39,7 @@ function ActionButton({ server, action, label, primary, quiet, risk, options }: 
 }
 
 /**
- * While an Inspect runs (issue 28 point 5): that it runs, what it waits for, for how long so far and
+ * While an Inspect runs: that it runs, what it waits for, for how long so far and
  * at most; a dimmed button alone said nothing for up to 30 s (3 min for npx/uvx).
  */
 function InspectProgress({ server }: { server: ServerInfo }) {

@@ -30,7 +30,7 @@ const STATE_LABEL: Record<ServerInfo['state'], string> = {
 }
 
 /**
- * One status, one badge (issue 14): the state pill says off / quarantined / failing, the counts say
+ * One status, one badge: the state pill says off / quarantined / failing, the counts say
  * what waits or is locked; a badge only adds what neither says.
  */
 function ServerBadges({ server }: { server: ServerInfo }) {
@@ -61,7 +61,7 @@ function stateLabel(server: ServerInfo): string {
   if (server.state === 'quarantined' && server.quarantine_source === 'config') return 'quarantined by config'
   if (server.state === 'quarantined' && server.quarantine_source === 'organisation') return 'quarantined by your organisation'
   if (server.organisation?.blocked) return 'blocked by your organisation'
-  // issue 29: a stopped on-demand server is not a problem; a running one unused says when it stops
+  // a stopped on-demand server is not a problem; a running one unused says when it stops
   if (server.starts_on_demand || (server.state === 'connected' && server.idle_stop_at)) return lifecycleStateText(server, Date.now())
   return STATE_LABEL[server.state]
 }

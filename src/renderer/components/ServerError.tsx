@@ -1,4 +1,4 @@
-// A failing server's error on its card (issue 14): what happened and what to do in plain words
+// A failing server's error on its card: what happened and what to do in plain words
 // (src/shared/upstream-error.ts), whether Toolgate still retries, and the raw text behind
 // "Details". The card's primary action is then Restart server (ServerActions). Text nodes only;
 // what the program printed may hold escape sequences: shown as escapes (Visible).

@@ -34,7 +34,7 @@ function PolicyBlock({ policy }: { policy: ServerEntryView['policy'] }) {
   )
 }
 
-/** What the organisation's machine-wide policy sets on this server (issue 24 point 6): the values that apply, read-only. */
+/** What the organisation's machine-wide policy sets on this server: the values that apply, read-only. */
 function OrganisationBlock({ organisation }: { organisation: NonNullable<ServerEntryView['organisation']> }) {
   const entries = Object.entries(organisation.fields)
   return (

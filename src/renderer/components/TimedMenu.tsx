@@ -36,7 +36,7 @@ export function TimedMenu({ label, disabled, onPick, small }: { label: string; d
         onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
       >
         <ClockIcon />
-        {/* words beside the clock: an icon alone did not say what the menu does (issue 28) */}
+        {/* words beside the clock: an icon alone did not say what the menu does */}
         <span className="timed-text" aria-hidden="true">
           For a time
         </span>

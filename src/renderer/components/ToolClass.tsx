@@ -1,4 +1,4 @@
-// A tool whose server gives no annotations (issue 24 point 1): it is treated as destructive, the
+// A tool whose server gives no annotations: it is treated as destructive, the
 // user may classify it (read, write or destructive) for exactly the definition on screen, and the
 // window may suggest a class from the tool's name but never applies it. A class the operator set
 // in mcp_config.json (tool_classes) is shown read-only.

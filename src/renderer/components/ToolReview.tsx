@@ -1,4 +1,4 @@
-// What the user decides on for a tool under review (issue 14). A changed tool shows every field
+// What the user decides on for a tool under review. A changed tool shows every field
 // that changed since it was approved: a call-variant change as a risk line, the description
 // (added text marked as a risk), the title, the annotations, and the input and output schemas
 // parameter by parameter; a new tool shows everything it offers. The model is the shared one

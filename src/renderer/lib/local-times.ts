@@ -1,5 +1,5 @@
 // The core's messages name times in ISO UTC ("until 2026-11-27T14:03:00.000Z"); a person reads
-// them in their own clock (issue 28: ISO times in toasts): today as "14:03", another day with its date.
+// them in their own clock (ISO times in toasts): today as "14:03", another day with its date.
 
 const ISO_UTC = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?Z\b/g
 

@@ -1,4 +1,4 @@
-// The confirmations slice (issue 15): the calls that wait for the user's OK, refetched as soon as
+// The confirmations slice (docs/confirmations.md): the calls that wait for the user's OK, refetched as soon as
 // the core says one was added or answered, and the user's "Ask me before each call" switches.
 import type { StoreApi } from 'zustand/vanilla'
 import type { Confirmation } from '../../shared/confirmations'

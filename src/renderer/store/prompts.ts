@@ -1,4 +1,4 @@
-// The prompts slice (issue 27): each opened server's prompts, refetched with its tools, and the
+// The prompts slice (docs/passthrough.md): each opened server's prompts, refetched with its tools, and the
 // user's acts on them (approve and reject bound to the definition on screen).
 import type { StoreApi } from 'zustand/vanilla'
 import type { PromptAction, PromptActionOptions, PromptInfo } from '../../shared/prompts'

@@ -1,4 +1,4 @@
-// The resources slice (issue 27): each opened server's resources and templates as the core reads
+// The resources slice (docs/passthrough.md): each opened server's resources and templates as the core reads
 // them from the running server, refetched with its tools.
 import type { StoreApi } from 'zustand/vanilla'
 import type { ResourceInfo } from '../../shared/resources'

@@ -38,7 +38,7 @@ export { busyKey, messageOf }
 
 export type Tab = 'servers' | 'requests' | 'search' | 'secrets' | 'activity' | 'agents'
 
-/** The way back from a server action that is easy to regret (issue 14): Undo in the toast. */
+/** The way back from a server action that is easy to regret: Undo in the toast. */
 const UNDO: Partial<Record<ServerAction, ServerAction>> = { disable: 'enable', quarantine: 'approve' }
 
 export interface Banner {
