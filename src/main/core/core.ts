@@ -120,7 +120,7 @@ export interface Core {
 export async function startCore(opts: CoreOptions): Promise<Core> {
   const dataDir = resolveDataDir(opts.dataDir)
   const configPath = resolveConfigPath(dataDir, opts.configPath)
-  // the user's config as written, and the effective one (the organisation's policy applied: issue 24 point 6)
+  // the user's config as written, and the effective one (the organisation's policy applied)
   const lenient = opts.lenientConfig === true
   // a file that does not parse or whose mistake is outside a server entry throws ConfigError: the CLI exits 2
   const loaded = loadConfigFile(configPath, { lenient })
@@ -170,7 +170,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     forgetRemovedAgents()
     const offline = opts.offline === true
     // the last known tool lists: offline commands show them; an owner answers search and listings
-    // from them while on-demand servers are stopped (issue 29: nothing has to start to be found)
+    // from them while on-demand servers are stopped (nothing has to start to be found)
     const last = readLastCatalog(dataDir)
     if (last) loadLastCatalog(catalog, last, offline ? 'all' : 'listed-by-server')
     const lastCatalog = offline ? null : new LastCatalogWriter(dataDir, catalog, logger)
@@ -388,7 +388,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         agentDeps,
         listChanged,
       )
-      // the direct view (issue 27): the same endpoint, its servers listing every callable tool too
+      // the direct view: the same endpoint, its servers listing every callable tool too
       const mcpDirect = new McpEndpoint(
         (scope, principal) => createAgentServer(agentDeps, scope, principal, 'direct'),
         scopeFor,

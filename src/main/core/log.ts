@@ -1,7 +1,7 @@
 // Logging: pino to stderr and <data-dir>/logs/toolgate.log. Never stdout (stdio mode carries
 // JSON-RPC there). Secrets are redacted by path; C1 controls, bidi and invisible characters (an
 // upstream's stderr, a tool name) are written as \u escapes like the CLI shows them, so a log
-// read in a terminal cannot be driven or reordered by them (issue 24 point 4).
+// read in a terminal cannot be driven or reordered by them.
 import path from 'node:path'
 import pino from 'pino'
 import { escapeJsonControls } from '../../shared/text'

@@ -15,7 +15,7 @@ export function resolveConfigPath(dataDir: string, flag?: string): string {
 /**
  * Creates `dir` readable by this user only (0700), or tightens an existing one that this user
  * owns (never a shared or sticky directory such as /tmp): the data dir and logs/ hold state,
- * keys and logs (issue 11, point 8).
+ * keys and logs.
  */
 export function ensurePrivateDir(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 })

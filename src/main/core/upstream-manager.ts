@@ -1,6 +1,6 @@
 // Keeps one Upstream per server that may run (enabled and not quarantined), in step with the
 // config and the user's decisions: adding, removing or changing a server starts, stops or
-// restarts just that upstream. When each runs is its lifecycle (issue 29, docs/lifecycle.md):
+// restarts just that upstream. When each runs is its lifecycle (docs/lifecycle.md):
 // "always" runs while Toolgate runs; "on_demand" starts at its first use (acquire) or once to
 // list tools it never listed, and stops after idle_stop_s without use. Tool lists flow into the
 // catalog; connection states into `connections`, which never affect a tool's status.
@@ -45,7 +45,7 @@ export class UpstreamManager {
   private inflight = 0
   /** the connection state of every server, as last seen */
   readonly connections = new ConnectionStates()
-  /** agents' resource subscriptions, per server and its own URI (issue 27); a subscribed server stays up */
+  /** agents' resource subscriptions, per server and its own URI; a subscribed server stays up */
   readonly subscriptions = new ResourceSubscriptions((server, uris) => this.subscriptionsChanged(server, uris))
   /** the servers' log messages: rate-limited, to Toolgate's log and the agents that asked (issue 27 point 4) */
   readonly logs: ServerLogs

@@ -1,6 +1,6 @@
 // Agent scope (docs/contract.md §2 `agents`, §3 rule 7): which servers and call variants an agent may
 // use. Applied before anything else on every surface; out-of-scope tools simply do not exist
-// for that agent. A scope is live (issue 11, point 5): it reads the agent from the current
+// for that agent. A scope is live: it reads the agent from the current
 // config on every question, so narrowing or removing an agent applies to open sessions at once.
 import { ApiError } from '../../../shared/api'
 import type { AgentConfig } from '../../../shared/config-schema'

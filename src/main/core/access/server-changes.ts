@@ -1,4 +1,4 @@
-// Who may change which server through `upstream_servers` (issue 11, point 6). Changing anything
+// Who may change which server through `upstream_servers`. Changing anything
 // needs write permission (a read-only agent may not even add). An agent may remove only a server
 // that agents added, that still holds exactly what the agent gave, and that carries no operator
 // policy; everything else in the entry (quarantined, trust, enabled_tools, disabled_tools, env,

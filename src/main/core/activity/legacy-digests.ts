@@ -1,4 +1,4 @@
-// Records written before the argument digest was keyed (issue 24 point 4) carry a plain SHA-256
+// Records written before the argument digest was keyed carry a plain SHA-256
 // of the arguments (`args_sha256`, and "(arguments SHA-256 …)" in a confirmation's decision
 // message), from which a short secret argument such as a 4-digit PIN is found by hashing guesses.
 // Once per data dir, before the store reads its segments, they are rewritten without it (each

@@ -170,14 +170,14 @@ export class ActivityRecorder {
         by: origin.by,
         via: origin.via,
         message: masked(d.message, ERROR_MAX),
-        // Toolgate's own digest, not text from anyone: kept as it is when it is one (the masking took it for a token: issue 28)
+        // Toolgate's own digest, not text from anyone: kept as it is when it is one (the masking took it for a token)
         ...(d.args_hmac !== undefined && /^[0-9a-f]{64}$/.test(d.args_hmac) ? { args_hmac: d.args_hmac } : {}),
       },
       now,
     )
   }
 
-  /** A server started or stopped (issue 29); `who` is the agent whose request started it, else nobody. */
+  /** A server started or stopped; `who` is the agent whose request started it, else nobody. */
   lifecycle(who: Who, l: Pick<StartEvent, 'kind' | 'server' | 'reason' | 'message'> | Pick<StopEvent, 'kind' | 'server' | 'reason' | 'message'>): void {
     const now = this.opts.now?.() ?? Date.now()
     const ts = new Date(now).toISOString()

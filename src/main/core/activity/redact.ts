@@ -30,7 +30,7 @@ export function redactorFor(config: ServerConfig | undefined): Redactor {
 /**
  * HMAC-SHA256 (hex) of the canonical JSON of the arguments, keyed by `<data-dir>/args.key`: the
  * same args give the same digest in one data dir, and without the key a short secret argument (a
- * 4-digit PIN) cannot be found by hashing guesses (issue 24 point 4).
+ * 4-digit PIN) cannot be found by hashing guesses.
  */
 export function argsHmac(key: Buffer, args: unknown): string {
   return createHmac('sha256', key)

@@ -1,4 +1,4 @@
-// The ask_in_client switch of each configured agent (issue 26 point 2): read live on every
+// The ask_in_client switch of each configured agent: read live on every
 // question (the organisation's policy, the operator's config, the user's switch in state.json:
 // shared/ask-in-client.ts), and set by the user from the window, the CLI or the control API,
 // never by an agent (no agent-facing tool reaches it; the control API takes the admin key only).

@@ -1,4 +1,4 @@
-// The names agents see for what Toolgate relays under one flat name space (issue 27): prompts in
+// The names agents see for what Toolgate relays under one flat name space (docs/passthrough.md): prompts in
 // prompts/list and tools in the direct view are `<server>__<name>`. Clients show prompts as slash
 // commands and many accept tool names only of [A-Za-z0-9_-]{1,64}, so a name that is not already
 // of that form (a ".", a space, a long name) is written with "_" for every other character,

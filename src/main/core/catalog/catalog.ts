@@ -89,7 +89,7 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
   private readonly flat: { byId: Map<string, CatalogEntry>; generation: number } = { byId: new Map(), generation: 0 }
   private snap: CatalogSnapshot | null = null
   readonly index = new ToolIndex()
-  /** every known prompt of every server, classified by the same facts (issue 27) */
+  /** every known prompt of every server, classified by the same facts */
   readonly prompts = new PromptCatalog()
 
   constructor(

@@ -45,7 +45,7 @@ export async function ingestTools(catalog: Catalog, server: string, tools: ToolD
     const baseline = !state.servers[server]?.baseline_taken && !failClosed
     const auto = cfg.trust === 'auto' && !failClosed
     const listed = tools.map((t) => ({ def: t, id: toolId(server, t.name), hash: toolHash(t) }))
-    // a change that only makes the call variant stricter applies at once (issue 11 §4)
+    // a change that only makes the call variant stricter applies at once
     const toApprove = listed.filter((t) => {
       const approved = state.tools[t.id]?.approved
       if (approved?.hash === t.hash) return false
@@ -81,7 +81,7 @@ export function requireTool(catalog: Catalog, server: string, tool: string): Cat
 }
 
 const until = (t: TimedAct): string => ` until ${t.until}`
-/** "1 tool", "3 tools": the window shows these messages as they are (issue 28: no "tool(s)") */
+/** "1 tool", "3 tools": the window shows these messages as they are (no "tool(s)") */
 const tools = (n: number): string => (n === 1 ? '1 tool' : `${n} tools`)
 
 /** The definition the user reviewed must still be the one listed (approve, reject and a grant of a tool carry its hash). */
@@ -127,7 +127,7 @@ function withoutRejection(rec: ToolRecord, hash?: string): ToolRecord {
 }
 
 /**
- * The safe answer to a review (issue 14): the tool stays blocked as the user's decision. It is
+ * The safe answer to a review: the tool stays blocked as the user's decision. It is
  * disabled_by_user while the upstream serves exactly the rejected definition, and that definition
  * never asks again (it is not pending, not counted as waiting, not notified); a further change
  * asks again; reverting to the approved definition makes it callable again. Re-enable or Approve
@@ -164,7 +164,7 @@ export async function rejectTool(catalog: Catalog, server: string, tool: string,
 const needsOwnReview = (e: CatalogEntry): boolean => e.approval === 'changed' || e.approval === 'unknown'
 
 /**
- * Approve all (issue 24 §2): no one-click way around the review. Without `hashes` it approves the
+ * Approve all: no one-click way around the review. Without `hashes` it approves the
  * new tools (no version approved before) together; a changed tool, or one whose approval was lost
  * with the state, waits for its own review. With `hashes` ({tool: definition hash}, what the user
  * saw: each changed tool's diff) it approves exactly those tools, and only if every one is still
@@ -204,7 +204,7 @@ export async function approveAll(catalog: Catalog, server: string, hashes?: Read
 export const CONFIG_LOCK_MESSAGE = (id: string): string =>
   `${id} is blocked by operator policy in mcp_config.json (enabled_tools/disabled_tools). This is the operator's decision and cannot be overridden from Toolgate; ask the operator to change enabled_tools/disabled_tools in the config file.`
 
-/** The refusal of anything the organisation's machine-wide policy decides (issue 24 point 6). */
+/** The refusal of anything the organisation's machine-wide policy decides. */
 export function organisationRefusal(what: string): ApiError {
   return new ApiError(
     'organisation_policy',
@@ -271,7 +271,7 @@ export async function approveServer(catalog: Catalog, server: string, timed?: Ti
     return `Approved server ${server} for good (it was approved for a time).`
   }
   if (q === null) return `"${server}" is not quarantined.`
-  // What the user inspected is what gets approved (issue 11 §3): a first approval after an Inspect
+  // What the user inspected is what gets approved: a first approval after an Inspect
   // baselines exactly the definitions it showed; at first connect a differing tool is changed, a
   // tool that was not there is pending.
   const inspected = catalog.inspectedTools(server)

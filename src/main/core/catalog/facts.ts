@@ -30,7 +30,7 @@ export function quarantineOf(config: Config, state: Readonly<State>, s: ServerCo
   return rec?.approved_identity === serverIdentity(s) ? null : 'review'
 }
 
-/** A lock on the whole server, whatever the tool (issue 11 §1): switched off first, then quarantine (classify's order). */
+/** A lock on the whole server, whatever the tool: switched off first, then quarantine (classify's order). */
 export function serverLockOf(
   config: Config,
   state: Readonly<State>,
@@ -41,7 +41,7 @@ export function serverLockOf(
   return q ? { status: 'server_quarantined', operatorHold: q === 'config' || q === 'organisation', organisation: q === 'organisation' } : null
 }
 
-/** Fail closed (docs/contract.md §4, issue 3): after an unreadable state file, servers that existed then take no baseline until reviewed. */
+/** Fail closed (docs/contract.md §4): after an unreadable state file, servers that existed then take no baseline until reviewed. */
 export function isFailClosed(state: Readonly<State>, server: string): boolean {
   const fc = state.fail_closed
   if (!fc || state.servers[server]?.baseline_taken) return false
@@ -110,7 +110,7 @@ export function classificationFor(s: Pick<ServerConfig, 'tool_classes' | 'organi
 /**
  * Whether a live definition differs from its approval only by hints that make the call variant
  * stricter (read → write → destructive) than it was as approved (classification included). Such a
- * change applies at once; a weaker one, or any other difference, waits for the user (issue 11 §4).
+ * change applies at once; a weaker one, or any other difference, waits for the user.
  */
 export function onlyStricterVariant(approved: ApprovedTool, live: ToolDefinition, classificationFor: ClassificationFor = UNCLASSIFIED): boolean {
   const before = (approved.annotations ?? {}) as ToolAnnotations

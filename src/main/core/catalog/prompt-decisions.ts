@@ -1,4 +1,4 @@
-// What the user decides about prompts (issue 27), as for tools (decisions.ts): the first prompt
+// What the user decides about prompts (docs/passthrough.md), as for tools (decisions.ts): the first prompt
 // list of an approved server is its baseline, `trust: "auto"` approves new and changed prompts, a
 // later new or changed prompt waits for the user; approve and reject carry the hash of the
 // definition reviewed (409 definition_changed when it changed again); Disable and Re-enable are

@@ -1,4 +1,4 @@
-// The catalog's prompts (issue 27): every known prompt of a server with its facts and its status
+// The catalog's prompts (docs/passthrough.md): every known prompt of a server with its facts and its status
 // from the one classifier (classify.ts), like a tool: server off → config lists
 // (enabled_prompts/disabled_prompts) → quarantine → the user's Disable/Reject → new or changed
 // since approval. Built per server by the Catalog's refresh, never mutated after.

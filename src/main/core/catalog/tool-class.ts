@@ -1,4 +1,4 @@
-// The user's classification of a tool (issue 24 point 1): read, write or destructive for exactly
+// The user's classification of a tool: read, write or destructive for exactly
 // the definition the user saw (its hash; a changed tool asks again). It stands in for the hints a
 // server did not give. The operator's `tool_classes` in mcp_config.json wins over it, and a
 // server's own stricter hint wins over both. Only a human classifies: no MCP tool reaches this.

@@ -1,4 +1,4 @@
-// Watches the organisation's policy file like the config (issue 24 point 6): the directories of
+// Watches the organisation's policy file like the config: the directories of
 // the machine-wide file and of TOOLGATE_POLICY's, so a policy written, replaced (rename), changed
 // or removed while Toolgate runs applies at once. Each change is read again from scratch (which
 // file applies may change too) and handed over when its text differs.

@@ -1,4 +1,4 @@
-// The organisation's policy file (issue 24 point 6): where it is, reading it, and applying it to
+// The organisation's policy file: where it is, reading it, and applying it to
 // the user's config. The machine-wide file wins when it exists; TOOLGATE_POLICY names one only
 // where there is none (tests, or an organisation that deploys it elsewhere), so a user cannot point
 // Toolgate away from the machine's policy. A file that exists but cannot be used (unreadable, not

@@ -1,4 +1,4 @@
-// A prompt as the control API, the CLI and the window show it (issue 27): status, remediation,
+// A prompt as the control API, the CLI and the window show it (docs/passthrough.md): status, remediation,
 // the name agents see, the text it gives without arguments, and what changed since approval.
 import { nameWarning } from '../../../shared/tool-name'
 import { PROMPT_REMEDIATION, promptText, type PromptInfo } from '../../../shared/prompts'

@@ -47,7 +47,7 @@ const InputSchema = z
 
 const LOCK_SENTENCE = 'it is operator policy in mcp_config.json and can only be changed there by the operator, not from Toolgate'
 
-/** A policy key in an add or edit: the operator's in mcp_config.json, or the organisation's (set by your organisation: issue 24 point 6). */
+/** A policy key in an add or edit: the operator's in mcp_config.json, or the organisation's (set by your organisation). */
 function policyError(field: string, organisation = false): ApiError {
   if (organisation) return organisationRefusal(`"${field}" cannot be set here`)
   return new ApiError('operator_policy', `"${field}" cannot be set here: ${LOCK_SENTENCE}.`, 409)

@@ -157,7 +157,7 @@ export function connectSnippets(dataDir: string, o: { temporary?: boolean } = {}
     label: CLIENT_LABELS[client],
     config_path: clientConfigPath(client),
     snippet: snippetText(client, { launch, ...(own ? { dataDir } : {}) }),
-    // the command that writes exactly this snippet (issue 28: it said the default data dir's beside a snippet of another)
+    // the command that writes exactly this snippet, never the default data dir's beside a snippet for another
     write_command: `toolgate connect ${client} --write${own ? ` --data-dir ${shellArg(dataDir)}` : ''}`,
     ...(o.temporary ? { temporary: true } : {}),
   }))
@@ -213,7 +213,7 @@ const perCore = new WeakMap<ServiceDeps, ServerEdits>()
 /** Inspect failures for want of network, per server: shared by every origin's view of one service (its deps). */
 const OFFLINE_FAILURES = new WeakMap<ServiceDeps, Map<string, { message: string; launchHash: string }>>()
 
-/** What an Inspect waits for, in words, for the window while it runs (issue 28 point 5). */
+/** What an Inspect waits for, in words, for the window while it runs. */
 function inspectWaitsFor(s: ServerConfig): string {
   if (!usesStdio(s)) return `connecting to ${s.url ?? 'the server'} and waiting for its list of tools`
   const launcher = launcherOf(s)
@@ -469,7 +469,7 @@ export class ControlService implements Api {
 
   /**
    * Inspect of an approved server: its tools as it lists them now. A stopped on-demand server is
-   * started for it (issue 29), the very launch agents use, and stops again when idle.
+   * started for it, the very launch agents use, and stops again when idle.
    */
   private async listApproved(name: string): Promise<string> {
     const { manager } = this.d

@@ -1,4 +1,4 @@
-// The exact-name hint of retrieve_tools (issue 15): a query that names a locked tool exactly
+// The exact-name hint of retrieve_tools (docs/search.md): a query that names a locked tool exactly
 // ("files:move_file" or "move_file") gets a notice saying the tool exists and is locked, even when
 // callable tools matched too. Scope first (an out-of-scope tool never produces a hint), rule 6
 // (a hidden tool never does either), and name-only: the hint carries the id and status, never text

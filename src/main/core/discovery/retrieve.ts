@@ -69,7 +69,7 @@ export function startingNotice(n: number): string {
 }
 
 /**
- * Servers (in scope) that may run but never listed their tools (issue 29): nothing is known of
+ * Servers (in scope) that may run but never listed their tools: nothing is known of
  * them, so a search cannot find their tools; the agent is told rather than left to guess.
  */
 export function notRunNotice(names: readonly string[]): string {

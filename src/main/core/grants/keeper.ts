@@ -1,4 +1,4 @@
-// Ends grants on time (issue 15). Time-boxed grants live in state.json with what to undo; the
+// Ends grants on time (docs/requests.md). Time-boxed grants live in state.json with what to undo; the
 // keeper sets one timer for the nearest end, and at the end writes `enabled: false` back to the
 // config (a timed server enable) and puts the state back through catalog.decide(), then tells
 // (event, activity). At start it ends every grant whose time passed while Toolgate was stopped,

@@ -1,6 +1,6 @@
 // MCP over Streamable HTTP at /mcp, both protocol eras on one endpoint (SDK v2):
 // - 2025 clients (initialize): stateful sessions, one agent server per session, each bound to the
-//   principal (admin key or agent token) that opened it. Sessions are live (issue 11, point 5):
+//   principal (admin key or agent token) that opened it. Sessions are live:
 //   every request re-checks the principal's agent, idle sessions expire (limits.session_idle_s) and
 //   each principal may hold at most limits.max_sessions_per_principal.
 // - 2026-07-28 clients (server/discover, the per-request envelope): stateless; every request is

@@ -1,6 +1,6 @@
 // The change-event bus behind 2026-07-28 `subscriptions/listen` streams on /mcp (SDK v2's
 // ServerEventBus), per credential: the SDK's own bus delivers every event to every open stream,
-// but list_changed must reach only the agents whose view changed (issue 27 point 4). Each stream
+// but list_changed must reach only the agents whose view changed (docs/passthrough.md). Each stream
 // is tagged with the credential of the request that opened it (AsyncLocalStorage around the
 // handler: the SDK subscribes the stream while serving that request), and while a credential has
 // a stream open, the list-changed hub watches its view for it. Events published without a

@@ -23,7 +23,7 @@ export interface HttpOptions {
   /** the Api recording decisions as made from `origin` */
   apiFor?(origin: DecisionOrigin): Api
   mcp: McpEndpoint
-  /** POST /mcp/direct: the direct view (every callable tool as its own tool; issue 27) */
+  /** POST /mcp/direct: the direct view (every callable tool as its own tool) */
   mcpDirect?: McpEndpoint
   apiKeys: () => string[]
   /** the agent (and token id) a presented token belongs to */

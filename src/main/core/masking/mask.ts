@@ -1,4 +1,4 @@
-// The masking rules for everything Toolgate shows or logs about an upstream (issue 11, point 8):
+// The masking rules for everything Toolgate shows or logs about an upstream:
 // secret-looking names and token-like values, URL credentials, secret query values and
 // token-like path segments, `--secret-flag value` and `SECRET_KEY=value` arguments. Code after
 // an interpreter's -e / -c is never masked: the reviewer must see what will run.

@@ -1,6 +1,6 @@
 // The secret values given to one server (its secret-looking env and header values, `${secret:}`
 // values, URL credentials, secret arguments, OAuth tokens) and the masking of them in whatever
-// comes back from it (issue 24, point 4): tool definitions, results, progress, errors, stderr.
+// comes back from it: tool definitions, results, progress, errors, stderr.
 // Also their URL-encoded, JSON-escaped and base64 forms, and a value split across the strings of
 // one answer (two text blocks, two JSON fields). Values under 3 characters are never masked (they
 // would mask everything), 3–5 only where they stand alone.

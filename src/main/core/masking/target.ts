@@ -1,5 +1,5 @@
 // What an upstream runs or connects to, secret-free: the one-line target for logs, the full
-// launch for review surfaces (issue 11, point 2), and a redactor that masks this server's
+// launch for review surfaces, and a redactor that masks this server's
 // secrets in any text (logs, last_error). The rules live in mask.ts and secret-mask.ts.
 import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import { shellQuote, type ServerLaunch } from '../../../shared/launch'

@@ -98,7 +98,7 @@ export class UpstreamAuth {
     return this.config.name
   }
 
-  /** Told every secret value this session has handled and will handle (issue 24 point 4); returns the way to stop. */
+  /** Told every secret value this session has handled and will handle; returns the way to stop. */
   onSecrets(listener: (values: string[]) => void): () => void {
     this.secretListeners.add(listener)
     const r = this.record()

@@ -1,4 +1,4 @@
-// Access requests (issue 15): `request_access` from an agent becomes one pending request the user
+// Access requests (docs/requests.md): `request_access` from an agent becomes one pending request the user
 // answers (Allow once / for a time / always, Deny). Repeated requests for the same tool by the same
 // agent fold into one (reason updated, no second notification); an agent may have at most
 // MAX_PENDING_PER_AGENT waiting; a denial stands for DENY_COOLDOWN_MS for the whole server (asking

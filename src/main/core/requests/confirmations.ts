@@ -1,4 +1,4 @@
-// Confirmation of risky calls (issue 15): a call that the operator's config or the user's switch
+// Confirmation of risky calls (docs/confirmations.md): a call that the operator's config or the user's switch
 // says needs a human OK waits here, as a pending decision (pending.ts, the same model as access
 // requests), until the user allows or denies it, the timeout ends it, or the agent cancels it.
 // Allow runs exactly that one call: the waiting call itself goes on, with the arguments whose

@@ -1,4 +1,4 @@
-// Whether an agent may ask for a tool, and what stands in the way (issue 15): the access decision
+// Whether an agent may ask for a tool, and what stands in the way (docs/requests.md): the access decision
 // (access/decide.ts) in the words request_access answers. Scope first (a tool out of scope does not
 // exist for the agent), then the operator's and the organisation's locks (config lists, holds: not
 // requestable), then the lock a user can lift. A tool on a quarantined or switched-off server may

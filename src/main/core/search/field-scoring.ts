@@ -1,5 +1,5 @@
 // How one query term scores the tools that contain it: the posting-list layout of the index and the
-// two field models, per-field BM25+ summed with boosts (issue 7) and BM25F (issue 19, the default).
+// two field models, per-field BM25+ summed with boosts and BM25F (the default).
 //
 // BM25F (Robertson, Zaragoza & Taylor 2004, "Simple BM25 extension to multiple weighted fields";
 // the form in Pérez-Agüera et al. 2010): a term's frequencies in all fields of a tool are first

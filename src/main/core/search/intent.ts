@@ -1,5 +1,5 @@
 // What a request means to do (read or change), from its leading verb or its form, and how that
-// re-ranks tools by what their call variant says they do (issue 30): a request to read prefers
+// re-ranks tools by what their call variant says they do: a request to read prefers
 // tools that read, a request to change prefers tools that change; neither kind is ever hidden,
 // the other kind only ranks lower (its score × (1 − weight)).
 //

@@ -1,4 +1,4 @@
-// The shape of a request (issue 30): the paths and URLs in it, which say where things are rather
+// The shape of a request: the paths and URLs in it, which say where things are rather
 // than what to do, and the clauses it is made of ("find the trending repos, then save a summary
 // to notes.md"), each led by its own verb.
 

@@ -3,8 +3,8 @@
 // letters, and anything that is not plain a–z (digits, non-Latin scripts), pass through unchanged.
 //
 // Vocabulary rule (docs/retrieval.md, "The vocabulary rule"): an extension, like a synonym or a
-// stop word, is removed only when a held-out set shows that it harms. Issue 19 removed both
-// extensions because no held-out set of its own moved; issue 30 re-judged them on its
+// stop word, is removed only when a held-out set shows that it harms. A first tuning removed both
+// extensions because no held-out set of its own moved; a later review re-judged them on the
 // vocabulary-gap sets (bench/retrieval-vocab.mjs) — see SHIPPED_STEM_RULES for the verdicts.
 import { stemmer } from 'stemmer'
 
@@ -79,7 +79,7 @@ export function makeStem(rules: StemRules): (word: string) => string {
   }
 }
 
-/** The extensions in use: both restored by issue 30, since no held-out set shows harm (docs/retrieval.md). */
+/** The extensions in use: both restored, since no held-out set shows harm (docs/retrieval.md). */
 export const SHIPPED_STEM_RULES: StemRules = { ship: true, shortStems: true }
 
 /** Plain Porter, no extensions (for comparisons). */

@@ -12,9 +12,9 @@
 // among the stemming rules (stem.ts) carries its provenance (a dictionary, a stemmer's rule,
 // common usage in software). An entry is removed only when a held-out set shows that it harms
 // (bench/retrieval-vocab.mjs: over the held-out sets it loses more top-5 queries than it gains);
-// "only dev needs it" is no evidence, since no held-out set may have asked for it yet. Issue 19
-// removed entries on that ground; issue 30 re-judged each on its vocabulary-gap sets and restored
-// every one that no held-out set shows to harm (marked "restored (issue 30)" below).
+// "only dev needs it" is no evidence, since no held-out set may have asked for it yet. A first tuning
+// removed entries on that ground; a later review re-judged each on the vocabulary-gap sets and restored
+// every one that no held-out set shows to harm (marked "restored" below).
 
 import { stem } from './stem'
 
@@ -33,11 +33,11 @@ const thing = (...words: string[]): SynonymGroup => ({ kind: 'thing', words })
 // edit 5, move 5, …); the other members are that sense's synonyms in WordNet 3.1 or the usual
 // software spelling.
 export const SYNONYM_GROUPS: readonly SynonymGroup[] = [
-  // MCP verbs create/add/generate/build; WordNet create.v (make), insert.v (add); restored (issue 30):
+  // MCP verbs create/add/generate/build; WordNet create.v (make), insert.v (add); restored:
   // define (to define a table or type is to create it: SQL's data definition language), attach
   // (attach a file or label = add it), append (WordNet append.v "add to the very end")
   action('create', 'add', 'new', 'make', 'generate', 'build', 'insert', 'initialize', 'define', 'attach', 'append'),
-  // MCP verb delete; WordNet delete.v/remove.v/erase.v; SQL drop; restored (issue 30): strip
+  // MCP verb delete; WordNet delete.v/remove.v/erase.v; SQL drop; restored: strip
   // (WordNet strip.v "take away"; strip tags, metadata)
   action('delete', 'remove', 'erase', 'drop', 'destroy', 'purge', 'discard', 'strip'),
   action('list', 'enumerate', 'show', 'display'), // MCP verbs list/show; WordNet list.v (enumerate), show.v (display)
@@ -49,7 +49,7 @@ export const SYNONYM_GROUPS: readonly SynonymGroup[] = [
   action('copy', 'duplicate', 'clone'), // MCP verb copy; WordNet copy.v (duplicate), clone as in git
   action('move', 'relocate', 'transfer'), // MCP verb move; WordNet move.v (relocate, transfer)
   action('save', 'store', 'write', 'persist', 'record'), // MCP verbs save/write; WordNet save.v (store), record.v; persist as in databases
-  // MCP verb convert; WordNet convert.v (transform); restored (issue 30): translate (WordNet
+  // MCP verb convert; WordNet convert.v (transform); restored: translate (WordNet
   // translate.v "change from one form or medium into another")
   action('convert', 'transform', 'translate'),
   action('compare', 'diff'), // MCP verb diff; WordNet compare.v; diff as in Unix/git
@@ -64,9 +64,9 @@ export const SYNONYM_GROUPS: readonly SynonymGroup[] = [
   thing('config', 'configuration', 'settings'), // common abbreviation; WordNet configuration.n (settings)
   thing('website', 'site', 'webpage'), // WordNet web site.n (site), web page
   thing('info', 'information'), // common abbreviation
-  thing('history', 'log'), // restored (issue 30): WordNet log.n "a written record of events"; git log, changelog
-  thing('multiple', 'several', 'many'), // restored (issue 30): WordNet multiple.s, several.s, many.s
-  thing('size', 'large', 'big'), // restored (issue 30): WordNet large.a / big.a "above average in size"
+  thing('history', 'log'), // restored: WordNet log.n "a written record of events"; git log, changelog
+  thing('multiple', 'several', 'many'), // restored: WordNet multiple.s, several.s, many.s
+  thing('size', 'large', 'big'), // restored: WordNet large.a / big.a "above average in size"
 ]
 
 export interface Alternatives {

@@ -59,11 +59,11 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'was we were what when where whether which while who whom whose why will with within would yet you ' +
     'your yours yourself yourselves ' +
     // indefinite pronouns and adverbs that only frame a request; all in the SMART stop list (Salton
-    // & Buckley; Lewis et al. 2004, RCV1 appendix 11); restored (issue 30)
+    // & Buckley; Lewis et al. 2004, RCV1 appendix 11); restored
     'every everything anything something nothing one already also still ever even really ' +
     // emphasizers, adverbs that add emphasis and no content ("simply returns", "actually reads");
     // the emphasizer class of Quirk, Greenbaum, Leech & Svartvik (1985), A Comprehensive Grammar
-    // of the English Language, §8.99 (just and really are above); issue 30: a description's filler
+    // of the English Language, §8.99 (just and really are above): a description's filler
     // must not weigh like a content word
     'actually certainly clearly definitely indeed obviously plainly surely literally honestly frankly simply ' +
     // contraction fragments

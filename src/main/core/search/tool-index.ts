@@ -95,8 +95,8 @@ export interface ToolIndexOptions {
   queryForm: { locations: boolean; clauses: boolean }
 }
 
-// Issue 19 chose fieldModel, k, b and feedback on the dev set only (docs/retrieval.md); the boosts,
-// δ and the synonym weights are issue 7's.
+// fieldModel, k, b and feedback were tuned on the dev set only (docs/retrieval.md); the boosts,
+// δ and the synonym weights come from the first ranking model, before that tuning.
 export const DEFAULT_OPTIONS: ToolIndexOptions = {
   analyzer: DEFAULT_ANALYZER,
   fieldModel: 'bm25f',

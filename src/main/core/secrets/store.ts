@@ -134,7 +134,7 @@ export class SecretStore implements Secrets {
         backend,
         protected_by: `a key file, ${keyFile} (mode 0600)`,
         count,
-        // plain words first (issue 28); the raw reason (often a D-Bus error) is the detail
+        // plain words first; the raw reason (often a D-Bus error) is the detail
         warning: `${this.env.keychainUnavailable === FORCED_FILE ? `${FORCED_FILE}: ` : 'No keyring on this machine: '}secrets are encrypted with a key file in the data dir (${keyFile}), readable only by your user account, so anything that runs as you can read them.`,
         warning_detail: why,
         error: null,
@@ -145,7 +145,7 @@ export class SecretStore implements Secrets {
   }
 
   /**
-   * What the first secret will be protected by, said before it happens (issue 28: the view promised
+   * What the first secret will be protected by, said before it happens (the view promised
    * the keyring, then the first secret went to a key file). A keychain the library offers is asked
    * once whether it answers (a read of an entry that does not exist); one that does not is no promise.
    */

@@ -1,7 +1,7 @@
 // The data dir's HMAC keys (32 random bytes each, 0600, created once per data dir, kept across
 // restarts): `review.key` for servers' launch hashes, so the token the API shows for a launch
 // reveals nothing about its env values or secrets, and `args.key` for the digest of a call's
-// arguments in the activity record and confirmations (issue 24 point 4), so a short secret
+// arguments in the activity record and confirmations, so a short secret
 // argument (a 4-digit PIN) cannot be found by hashing guesses. An unsalted hash of either could
 // be guessed offline; a keyed one tells nothing without the key.
 import { randomBytes } from 'node:crypto'

@@ -1,4 +1,4 @@
-// What a time-boxed grant changed, kept in state.json beside the change itself (issue 15): each
+// What a time-boxed grant changed, kept in state.json beside the change itself (docs/requests.md): each
 // decision made "for 1h" records how to undo it in the same state update, a permanent decision on
 // the same thing drops that undo (the user decided for good), and at expiry the undo puts the
 // previous state back. Pure functions over the State; the keeper (keeper.ts) runs them on time.

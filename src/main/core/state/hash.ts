@@ -39,7 +39,7 @@ export function toolHash(t: HashableTool): string {
   if (t.title) parts.title = t.title
   if (t.outputSchema) parts.outputSchema = t.outputSchema
   if (t.annotations && Object.keys(t.annotations).length > 0) parts.annotations = t.annotations
-  // an App's UI (issue 27): only when present, so every other tool keeps the hash it had
+  // an App's UI: only when present, so every other tool keeps the hash it had
   if (t.ui && Object.keys(t.ui).length > 0) parts.ui = t.ui
   const hash = sha256(canonicalJson(parts))
   hashes.set(t, hash)

@@ -1,4 +1,4 @@
-// Upgrades of state.json. Version 1 → 2 (issue 11 §2, §4): the approval hash now covers title and
+// Upgrades of state.json. Version 1 → 2: the approval hash now covers title and
 // every annotation, and a server's identity covers env. An old record is carried over only when it
 // is what version 1 wrote: a tool approval whose stored hash is the version-1 hash of the stored
 // definition gets the version-2 hash of that same definition (so upgrading never turns approved

@@ -10,7 +10,7 @@ export const ApprovedToolSchema = z.object({
   inputSchema: z.record(z.string(), z.unknown()),
   outputSchema: z.record(z.string(), z.unknown()).optional(),
   annotations: z.record(z.string(), z.unknown()).optional(),
-  /** an MCP App tool's _meta.ui (issue 27) */
+  /** an MCP App tool's _meta.ui */
   ui: z.record(z.string(), z.unknown()).optional(),
   approved_at: z.string().optional(),
 })
@@ -27,7 +27,7 @@ export const ServerStateSchema = z.object({
   baseline_taken: z.boolean().optional(),
   /** the first prompt list of the approved server was taken as the baseline of its prompts */
   prompt_baseline_taken: z.boolean().optional(),
-  /** the user's "Ask me before each call" on the whole server (issue 15): only adds to the config's `confirm` */
+  /** the user's "Ask me before each call" on the whole server: only adds to the config's `confirm` */
   confirm: z.boolean().optional(),
   /** an agent added it, with exactly these agent-settable fields (canonical JSON); agents may remove only such servers */
   added_by_agent: z
@@ -57,9 +57,9 @@ export const ToolRecordSchema = z.object({
   user_disabled: z.boolean().optional(),
   /** definitions the user rejected (Reject), newest last; a further change asks again */
   rejected: z.array(RejectedDefinitionSchema).optional(),
-  /** the user's "Ask me before each call" on this tool (issue 15) */
+  /** the user's "Ask me before each call" on this tool */
   confirm: z.boolean().optional(),
-  /** the user's classification (issue 24 point 1): the call variant of exactly this definition; another hash asks again */
+  /** the user's classification: the call variant of exactly this definition; another hash asks again */
   classified: ToolClassificationSchema.optional(),
 })
 export type ToolRecord = z.infer<typeof ToolRecordSchema>
@@ -100,7 +100,7 @@ export const AgentTokenRecordSchema = z.object({
 })
 export type AgentTokenRecord = z.infer<typeof AgentTokenRecordSchema>
 /**
- * What a time-boxed grant changed and how to put it back at expiry (issue 15). Each entry undoes
+ * What a time-boxed grant changed and how to put it back at expiry. Each entry undoes
  * one act: the server's `enabled` written back to the config, the server's review record, the
  * tool's user lock, or the tool's approval record (null: there was none, the tool is pending again).
  */
@@ -154,7 +154,7 @@ export const StateSchema = z.object({
     .optional(),
   servers: z.record(z.string(), ServerStateSchema).default({}),
   tools: z.record(z.string(), ToolRecordSchema).default({}),
-  /** the user's decisions on prompts, by "server:prompt" (issue 27) */
+  /** the user's decisions on prompts, by "server:prompt" */
   prompts: z.record(z.string(), PromptRecordSchema).default({}),
   /** per agent, the SHA-256 of each token issued (several clients may each have their own); never the token */
   agent_tokens: z.record(z.string(), z.array(AgentTokenRecordSchema)).default({}),

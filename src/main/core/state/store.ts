@@ -49,7 +49,7 @@ export class StateStore {
   private static read(file: string, backupFile: string): { state: State; warning: string | null } {
     let problem: string
     let movedTo: string
-    // a state that parses but cannot be trusted (issue 24 §5): its own locks still hold
+    // a state that parses but cannot be trusted: its own locks still hold
     let suspect: State | null = null
     const stamp = new Date().toISOString().replace(/[:.]/g, '-')
     if (!fs.existsSync(file)) {

@@ -1,4 +1,4 @@
-// Whether a state.json that parses was replaced or emptied behind Toolgate's back (issue 24 §5).
+// Whether a state.json that parses was replaced or emptied behind Toolgate's back.
 // Toolgate writes state.json and its last good copy with the same text after every change, so at
 // start they differ only after a crash between the two writes or an outside write. Each write
 // carries the SHA-256 of the text written before it (prev_sha256): a state.json whose predecessor

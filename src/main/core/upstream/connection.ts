@@ -33,7 +33,7 @@ const PROBE_MAX_MS = 10_000
 /** Rounds of input_required one call of a 2026-07-28 server may take (the SDK's own default cap). */
 const MAX_INPUT_ROUNDS = 10
 
-/** The requests an agent's own request is relayed as (issue 27). */
+/** The requests an agent's own request is relayed as. */
 export type RelayMethod =
   'prompts/get' | 'completion/complete' | 'resources/list' | 'resources/templates/list' | 'resources/read' | 'resources/subscribe' | 'resources/unsubscribe'
 
@@ -110,7 +110,7 @@ export class UpstreamConnection {
   private progressSeq = 0
   /** masks this server's secrets in every text that leaves this class */
   private readonly redact: (text: string) => string
-  /** masks this server's secrets in what it sends: tool definitions, results, progress (issue 24 point 4) */
+  /** masks this server's secrets in what it sends: tool definitions, results, progress */
   readonly mask: SecretMask
   private readonly stopSecrets: (() => void) | null
   /** calls in flight and the agents behind them: a request of the server reaches only its call's agent (server-requests.ts) */

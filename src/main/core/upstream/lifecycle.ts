@@ -1,4 +1,4 @@
-// The lifecycle of one supervised server (issue 29): why it starts and stops, the lease a user of
+// The lifecycle of one supervised server (docs/lifecycle.md): why it starts and stops, the lease a user of
 // it holds while it works, and the idle clock that stops an on-demand server nobody used for
 // idle_stop_s. The UpstreamManager owns one ServerSlot per server that may run.
 import type { ServerConfig } from '../../../shared/config-schema'

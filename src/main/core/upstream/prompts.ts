@@ -1,4 +1,4 @@
-// prompts/list from an upstream (issue 27): paginated, read loosely (one bad prompt must not hide
+// prompts/list from an upstream (docs/passthrough.md): paginated, read loosely (one bad prompt must not hide
 // the others), validated and capped like tools; then, for each prompt that needs no arguments,
 // the messages prompts/get answers without any, hashed into what the user approves. Prompt text
 // is untrusted: secrets are masked before anything reads it.

@@ -1,4 +1,4 @@
-// Coalesces a server's list_changed notifications into re-lists (issue 27 point 4): the first
+// Coalesces a server's list_changed notifications into re-lists (docs/passthrough.md): the first
 // one is acted on at once, every later one within `gapMs` of the last re-list's start waits for
 // the end of that gap, and all that arrive meanwhile cost one re-list. So a burst of any size
 // costs at most one re-list per gap, and the last notification is never lost (a re-list always

@@ -1,4 +1,4 @@
-// Who wants to hear that a server's resource changed (issue 27 point 2): agents subscribe to a
+// Who wants to hear that a server's resource changed (docs/passthrough.md): agents subscribe to a
 // server's URI (through Toolgate's rewritten one); the server is subscribed once per URI however
 // many agents want it, and unsubscribed when the last one leaves. Kept per server name, so a
 // server that restarts (a new connection, a new Upstream) is subscribed again to what is wanted.

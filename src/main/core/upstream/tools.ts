@@ -45,7 +45,7 @@ export async function fetchToolList(
       break
     }
   }
-  // the server's secrets are masked before anything reads the list (issue 24 point 4)
+  // the server's secrets are masked before anything reads the list
   return sanitizeTools(mask(raw), limits, truncatedFetch)
 }
 

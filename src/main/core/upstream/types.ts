@@ -62,7 +62,7 @@ export interface UpstreamOptions {
   oauth?: AuthSessions
   /** list_changed bursts cost at most one re-list per kind in this many ms (default 1000, relist.ts) */
   relistGapMs?: number
-  /** the organisation's policy on the resolved launch (issue 24 point 6): why it may not run, or null */
+  /** the organisation's policy on the resolved launch: why it may not run, or null */
   launchCheck?: (resolved: ServerConfig) => string | null
 }
 

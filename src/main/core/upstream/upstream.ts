@@ -174,7 +174,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this._lastUsedAt = Date.now()
   }
 
-  /** Counts a request in flight for the idle clock (lifecycle on_demand, issue 29). */
+  /** Counts a request in flight for the idle clock (lifecycle on_demand). */
   private async inFlight<T>(work: () => Promise<T>): Promise<T> {
     this._busy++
     try {

@@ -78,7 +78,7 @@ export function serverInfo(
   }
 }
 
-/** When the server runs (issue 29): its lifecycle, whether the next use starts it, when idleness stops it, whether it ever listed its tools. */
+/** When the server runs: its lifecycle, whether the next use starts it, when idleness stops it, whether it ever listed its tools. */
 function lifecycleView(
   catalog: Catalog,
   connections: ConnectionStates,
@@ -115,7 +115,7 @@ export function agentServerEntry(catalog: Catalog, connections: ConnectionStates
   const visible = catalog.entries(s.name).filter((e) => isKnown(entryAccess(catalog, scope, e)))
   const counts: StatusCounts = Catalog.counts(visible)
   if (visible.some((e) => e.status !== 'callable')) entry.tools = counts
-  // after the contract's keys: a stopped server its next use starts (issue 29), one that never listed its tools
+  // after the contract's keys: a stopped server its next use starts, one that never listed its tools
   if (startsOnDemand(entry.state as ServerState, s)) entry.starts_on_demand = true
   if (s.enabled && catalog.quarantineOf(s) === null && catalog.liveSource(s.name) !== 'upstream') entry.has_run = false
   // whether the server runs isolated, and why not
