@@ -35,9 +35,9 @@ export interface CallDeps {
   stats: DiscoveryStats
   logger: Logger
   activity?: ActivityRecorder
-  /** "Allow once" passes (issue 15) */
+  /** "Allow once" passes */
   keeper?: GrantKeeper
-  /** calls that wait for the user's OK (issue 15) */
+  /** calls that wait for the user's OK */
   confirmations?: CallConfirmations
 }
 
@@ -91,7 +91,7 @@ function waitsForSignIn(manager: UpstreamManager, server: string): boolean {
 
 /**
  * The server of the tool an agent calls, held for the call: a stopped on-demand server starts
- * (issue 29) and the call waits until it listed its tools, so the gate decides on what it lists
+ * and the call waits until it listed its tools, so the gate decides on what it lists
  * now (a rug pull while it was stopped is caught before the call); a server still starting is
  * waited for instead of answering "unknown tool". Null when there is nothing to hold (a bad id,
  * a server out of scope, off or quarantined: the gate answers those).
@@ -189,7 +189,7 @@ async function gatedCall(
   const access = decideAccess(deps.catalog, scope, parsed.data.name)
   let gate = gateResult(access, scope)
   if (!gate.ok && gate.blocked) {
-    // "Allow once" (issue 15): a pass the user gave this agent for exactly this tool, taken before the call starts
+    // "Allow once": a pass the user gave this agent for exactly this tool, taken before the call starts
     const passed = takeOncePass(deps.keeper, scope, access, variant, (s) => deps.manager.get(s) !== undefined)
     if (passed) gate = { ok: true, entry: passed }
   }

@@ -1,4 +1,4 @@
-// The last step of the call gate (issue 15): a call that needs the user's OK waits for it here,
+// The last step of the call gate (docs/confirmations.md): a call that needs the user's OK waits for it here,
 // after scope, locks and variant passed and before the upstream is called. The user may answer
 // long after the call arrived, so an allowed call passes the gate again as the tool is now (a
 // tool switched off or rug-pulled meanwhile is refused like any other call).

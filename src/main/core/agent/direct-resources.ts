@@ -1,4 +1,4 @@
-// The direct view's resources (issue 27): a client of the direct view may name a resource by its
+// The direct view's resources (docs/passthrough.md): a client of the direct view may name a resource by its
 // server's own URI (as a client that knows its server does, or an App its own resources) where the
 // agent may read exactly one server that offers it: the one server in the agent's reach that lists
 // that URI, or, when none lists it, the one whose template matches it. The URI is then the

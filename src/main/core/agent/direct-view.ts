@@ -1,4 +1,4 @@
-// The direct view (issue 27 point 5, CONTRACT §8): `POST /mcp/direct` and `toolgate stdio
+// The direct view (docs/passthrough.md, docs/contract.md §8): `POST /mcp/direct` and `toolgate stdio
 // --direct` list, next to Toolgate's own tools, every callable tool in the agent's scope as a tool
 // of its own, `<server>__<tool>` (agent-names.ts), with its approved definition and annotations and
 // `_meta["toolgate/id"] = "server:tool"`. A tool with `_meta.ui` (an MCP App) keeps it, its

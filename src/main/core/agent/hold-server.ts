@@ -1,5 +1,5 @@
 // An agent's request that needs its upstream running (a prompt read, a resource read, a completion,
-// a subscription) holds the server for as long as it works (issue 29): a stopped on-demand server
+// a subscription) holds the server for as long as it works (docs/lifecycle.md): a stopped on-demand server
 // starts, the request waits for its tools to be listed, and idleness cannot stop it meanwhile.
 import type { StartReason, UpstreamManager } from '../upstream-manager'
 import type { Scope } from '../access/scope'

@@ -1,4 +1,4 @@
-// Access requests in the agent's own client (issue 26 point 2): a request_access for a locked tool
+// Access requests in the agent's own client: a request_access for a locked tool
 // can be answered by the person at the agent's client, for an agent whose ask_in_client switch is
 // on and a client that shows forms, with the window's choices (Allow once where a single call can
 // pass the lock, for 1 hour, always, Deny). The window stays; whichever answers first wins.

@@ -1,4 +1,4 @@
-// Questions in the agent's own client (issue 26, point 2): a call that waits for the user's OK
+// Questions in the agent's own client: a call that waits for the user's OK
 // can also be answered by the person at the agent's client, for an agent with ask_in_client and a
 // client that shows questions (MCP elicitation, form mode). The window and tray stay where the user
 // can always answer; whichever answers first wins.

@@ -1,4 +1,4 @@
-// list_changed for agents (issue 27 point 4): an agent that can hear notifications (a 2025
+// list_changed for agents (docs/passthrough.md): an agent that can hear notifications (a 2025
 // session, a 2026-07-28 connection or listen stream) is told `notifications/{tools,prompts,
 // resources}/list_changed` when what it would list changed, and only then: its tools view (the
 // meta-tools, or a view that lists upstream tools) and its prompts view are compared before and

@@ -52,7 +52,7 @@ import { isRelayState, sessionAsker, type RelayCalls } from './relay-asks'
 import { relayLogs } from './log-relay'
 import type { UpstreamAsks } from './call-tool'
 
-/** What tools/list offers: Toolgate's own tools (meta), or those and every callable upstream tool (direct, issue 27). */
+/** What tools/list offers: Toolgate's own tools (meta), or those and every callable upstream tool (direct). */
 export type AgentView = 'meta' | 'direct'
 
 export interface AgentDeps extends ServerOpsDeps {

@@ -1,4 +1,4 @@
-// "Allow once" at the call gate (issue 15): a call the gate refused because of a tool-level lock
+// "Allow once" at the call gate (docs/requests.md): a call the gate refused because of a tool-level lock
 // the user lifted for one call (disabled_by_user, pending_approval, disabled_unknown: the access
 // decision's `once`) goes through when the calling agent holds a pass for exactly that tool, as it
 // was when the user allowed it (the pass carries the definition hash: a tool changed since is not

@@ -1,4 +1,4 @@
-// Prompts for agents (issue 27 point 1): prompts/list offers the callable prompts of the servers
+// Prompts for agents (docs/passthrough.md): prompts/list offers the callable prompts of the servers
 // in the agent's scope as `<server>__<prompt>` with their approved definitions; prompts/get
 // relays to the server under the prompt's own name and answers with the approved description.
 // A prompt that needs no argument is checked again when it is read: the messages the server
@@ -45,7 +45,7 @@ export function relayError(e: unknown): ProtocolError {
 }
 
 /**
- * The direct view (issue 27): a prompt named by its server's own name, when exactly one prompt the
+ * The direct view: a prompt named by its server's own name, when exactly one prompt the
  * agent may get has that name (a client that knows its server's prompts, as an App knows its
  * tools); its agent-visible name, or the name as it came (then unknown), else.
  */

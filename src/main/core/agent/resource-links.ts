@@ -1,4 +1,4 @@
-// The resource URIs inside what an upstream answers (issue 27 point 2): resource links and
+// The resource URIs inside what an upstream answers (docs/passthrough.md): resource links and
 // embedded resources in tool results and prompt messages, and the contents of resources/read,
 // rewritten to the URIs agents read back through Toolgate (shared/resource-uri.ts). A URI that is
 // not absolute (no scheme) cannot name anything Toolgate could read and is left as it is.

@@ -1,4 +1,4 @@
-// Resource subscriptions of agents (issue 27 point 2), in both eras. A 2025 session subscribes
+// Resource subscriptions of agents (docs/passthrough.md), in both eras. A 2025 session subscribes
 // with resources/subscribe and hears notifications/resources/updated on its session; a
 // 2026-07-28 agent names the URIs in subscriptions/listen and hears them on that stream (the SDK
 // filters each stream by the URIs it honored). Either way every URI passes the resource gate
@@ -55,7 +55,7 @@ export function registerSubscribeHandlers(
     const uri = req.params.uri
     if (held.has(uri)) return {}
     const gated = await resolve(uri)
-    // a stopped on-demand server starts for it (issue 29); the subscription then keeps it running
+    // a stopped on-demand server starts for it; the subscription then keeps it running
     await withServerOfUri(deps, scope, gated, undefined, async () => {
       if (held.has(uri)) return
       // a server's own URI (the direct view) is told back as the agent subscribed it

@@ -1,4 +1,4 @@
-// Resources for agents (issue 27 point 2): resources/list and resources/templates/list gather the
+// Resources for agents (docs/passthrough.md): resources/list and resources/templates/list gather the
 // resources of the approved, running servers in the agent's scope, their URIs rewritten to name
 // their server (shared/resource-uri.ts); resources/read, completion/complete of a template and
 // subscriptions read an agent's URI back to its server and that server's own URI, and pass the
@@ -73,7 +73,7 @@ export function gateResource(deps: ResourceDeps, scope: Scope, agentUri: string)
 }
 
 /**
- * Runs `work` with the server an agent's URI names held (issue 29: a stopped on-demand server
+ * Runs `work` with the server an agent's URI names held (a stopped on-demand server
  * starts for it); a URI that names no server the agent may use holds nothing (the gate answers).
  */
 export async function withServerOfUri<T>(

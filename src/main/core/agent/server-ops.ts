@@ -43,7 +43,7 @@ const OpSchema = z.object(
 const ok = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value) }] })
 const fail = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text: `upstream_servers: ${text}` }] })
 
-/** What an agent may set on a server (issue 11, point 2): env, cwd, headers and policy are the user's to add. */
+/** What an agent may set on a server: env, cwd, headers and policy are the user's to add. */
 const AGENT_KEYS = new Set<string>(['operation', ...AGENT_FIELDS])
 
 function refusedKeys(raw: unknown): string | null {

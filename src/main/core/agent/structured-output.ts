@@ -1,4 +1,4 @@
-// Structured output (issue 27 point 5): a tool whose approved definition has an outputSchema must
+// Structured output (docs/passthrough.md): a tool whose approved definition has an outputSchema must
 // answer structuredContent that matches it (the MCP spec: servers MUST; clients SHOULD validate).
 // Toolgate validates before the agent sees the result: a result without structuredContent, or
 // with structuredContent the schema refuses, becomes an error result naming the mismatch, and

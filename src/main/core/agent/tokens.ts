@@ -1,4 +1,4 @@
-// Agent tokens (issue 11, point 5): issued per configured agent, stored only as SHA-256 hashes
+// Agent tokens: issued per configured agent, stored only as SHA-256 hashes
 // in state.json, listed by id (created, last used; never the token), revoked one by one or all
 // at once. An agent that leaves the config loses its tokens for good, so a later agent of the
 // same name never inherits them.
