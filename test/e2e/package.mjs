@@ -119,7 +119,7 @@ try {
 
   await step('toolgate search on a temp config prints what retrieve_tools returns (and starts nothing while no Toolgate runs)', async () => {
     const dataDir = path.join(tmp, 'search-data')
-    // nothing runs: no upstream is started (issue 13), the catalog is not known yet
+    // nothing runs: no upstream is started, the catalog is not known yet
     assert.deepEqual(JSON.parse(run(['search', 'read a note', '--include-disabled'], dataDir)).tools, [])
     const owner = spawnTracked(bin, ['serve', '--config', configPath, '--data-dir', dataDir, '--listen', '127.0.0.1:0'], {
       cwd: work,

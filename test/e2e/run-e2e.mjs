@@ -149,7 +149,7 @@ try {
     await page.emulateMedia({ colorScheme: 'light' })
   }
   /**
-   * Nothing inside `loc` covers anything else and nothing runs out of it (issue 28: the server
+   * Nothing inside `loc` covers anything else and nothing runs out of it (the server
    * form's environment rows sat on each other, the secret note and "Add variable"): the boxes of
    * the elements matching `parts` are pairwise disjoint and inside `loc`'s box.
    */
@@ -178,7 +178,7 @@ try {
     assert.ok(bad.n > 0, `${what}: nothing matched ${parts}`)
     assert.deepEqual(bad.out, [], `${what}: ${bad.out.join('; ')}`)
   }
-  /** Plain words (letters only, as "outcome") split across two lines inside `loc` (issue 28: "outco me" at 420 px). */
+  /** Plain words (letters only, as "outcome") split across two lines inside `loc` ("outco me" at 420 px). */
   const wordsBroken = (loc) =>
     loc.evaluate((root) => {
       const out = []
@@ -250,10 +250,10 @@ try {
   await step('inspect and approve a quarantined server', async () => {
     const memory = card('memory')
     assert.equal(await button(memory, 'Enable server').count(), 0)
-    // the card shows the full launch: command, arguments and env (issue 11, point 2)
+    // the card shows the full launch: command, arguments and env
     const launch = await memory.locator('[data-launch]').textContent()
     assert.ok(launch.includes(`MEMORY_FILE_PATH=${path.join(tmp, 'memory.jsonl')}`) && launch.includes(MEMORY), `launch shown: ${launch}`)
-    // nobody has seen its tools: Inspect is the primary step; approving blind asks first (issue 14)
+    // nobody has seen its tools: Inspect is the primary step; approving blind asks first
     assert.match(await button(memory, 'Inspect').getAttribute('class'), /btn--primary/)
     assert.doesNotMatch(await button(memory, 'Approve server').getAttribute('class'), /btn--primary/)
     await button(memory, 'Approve server').click()
@@ -480,7 +480,7 @@ try {
     assert.equal(b.tools.length, 0)
     assert.ok(b.notice, 'only locked matches: notice present')
     await page.getByText(b.notice).waitFor()
-    // locked_ahead (issue 28): the window names the locked tool as the agent is told, without its description
+    // locked_ahead: the window names the locked tool as the agent is told, without its description
     assert.deepEqual(
       b.locked_ahead.map((e) => [e.name, e.status]),
       [['everything:get-env', 'disabled_by_config']],
@@ -561,7 +561,7 @@ try {
     assert.match(await page.locator('.toast').textContent(), /Disabled server everything/)
     await page.screenshot({ path: path.join(shots, 'undo-toast.png') })
     await undo.click()
-    // back on, it waits for its first use (lifecycle on_demand, issue 29): the window says so plainly, not as a problem
+    // back on, it waits for its first use (lifecycle on_demand): the window says so plainly, not as a problem
     await waitAttr(everything, 'data-state', 'stopped', 30_000)
     await until('the on-demand words', async () => /stopped \(starts on first use\)/.test(await everything.locator('.state').textContent()))
     assert.equal(await failing(), failingBefore, 'a stopped on-demand server is not counted as failing')
@@ -603,7 +603,7 @@ try {
     assert.match(await drawer.textContent(), new RegExp(ok.args_hmac))
     await shot('activity.png')
     await button(drawer, 'Close').click()
-    // issue 28: at 420 px no heading or outcome breaks inside a word ("outco me"), and a tool name is not
+    // at 420 px no heading or outcome breaks inside a word ("outco me"), and a tool name is not
     // underlined (the underline hid its underscores)
     await page.setViewportSize({ width: 420, height: 900 })
     const broken = await wordsBroken(page.locator('main'))

@@ -1,4 +1,4 @@
-// The call variant a tool needs (docs/contract.md §3, issue 24 point 1), as the MCP spec defines the hints:
+// The call variant a tool needs (docs/contract.md §3), as the MCP spec defines the hints:
 // readOnlyHint defaults to false, destructiveHint to true, and a classification stands in for
 // missing hints without ever weakening a server's own stricter hint.
 import { describe, expect, it } from 'vitest'

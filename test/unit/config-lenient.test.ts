@@ -1,4 +1,4 @@
-// Config mistakes with "did you mean" (issue 28): a lenient load (`toolgate stdio`) leaves out only
+// Config mistakes with "did you mean": a lenient load (`toolgate stdio`) leaves out only
 // the server entries with a mistake and says where; "command" with "url" is a mistake; an agent
 // scoped to a server that does not exist and a top-level key close to a known one are notes that
 // name the near name. A strict load still refuses what the lenient one leaves out.

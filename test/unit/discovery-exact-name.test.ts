@@ -1,4 +1,4 @@
-// The exact-name hint (issue 15): an agent that asks retrieve_tools for a locked tool by its exact
+// The exact-name hint: an agent that asks retrieve_tools for a locked tool by its exact
 // name learns that it exists and is locked, even when callable tools matched too. Scope and rule 6
 // come first; the hint is name-only; every other default response keeps its bytes.
 import { beforeAll, describe, expect, it } from 'vitest'

@@ -1,4 +1,4 @@
-// Round three, issue 28 "Search that tells the truth about locked tools": retrieve_tools names the
+// "Search that tells the truth about locked tools": retrieve_tools names the
 // locked tools that would rank above the best callable result or within the page, in
 // `locked_ahead` ({name, server, status, remediation}, never a description), whether or not the
 // agent asked for locked tools; the callable ranking is not touched. Over the real tool lists of

@@ -1,4 +1,4 @@
-// Issue 4 / docs/contract.md §3 rules 1–8: agents can opt in to see locked tools (include_disabled),
+// / docs/contract.md §3 rules 1–8: agents can opt in to see locked tools (include_disabled),
 // every status is reachable, untrusted text is never shown, the cap, remediation, the notice,
 // rule 6, scope before classification, and discovery never makes anything callable.
 import fs from 'node:fs'
@@ -468,7 +468,7 @@ describe('As a user, discovery never makes anything callable (rule 8)', () => {
 })
 
 describe('As a user, a locked tool whose current definition is unapproved is still discoverable by name only', () => {
-  // Issue 4 "Reachability": every locked tool must be findable; text not approved is untrusted.
+  // "Reachability": every locked tool must be findable; text not approved is untrusted.
   it('a config-denied tool that appeared after the baseline is found by its name, without its description', async () => {
     const fx = makeFixture({ mcpServers: { gh: { command: 'node', quarantined: false, enabled_tools: ['list_repos'] } } })
     await runServer(fx, 'gh', [WORLD_TOOLS.list_repos])

@@ -1,4 +1,4 @@
-// The desktop side of confirmations (issue 15), with electron mocked and the real control service
+// The desktop side of confirmations, with electron mocked and the real control service
 // and confirmation queue of a world behind it: a waiting call raises a notification (who, tool,
 // the start of the arguments, escaped) and the tray says how many calls wait; an answer over IPC
 // is recorded as given in the window, whatever the renderer claims.

@@ -57,7 +57,7 @@ describe('As an agent I can list servers and see hidden capability cheaply', () 
       quarantined: false,
       state: 'stopped',
       tools: { callable: 3, disabled_by_config: 1, disabled_by_user: 1, pending_approval: 1 },
-      // lifecycle on_demand (the default, issue 29): stopped, its next use starts it
+      // lifecycle on_demand (the default): stopped, its next use starts it
       starts_on_demand: true,
       ...ISOLATED,
     })
@@ -107,7 +107,7 @@ describe('As an agent I can list servers and see hidden capability cheaply', () 
         quarantined: false,
         state: 'error',
         last_error: 'spawn node ENOENT',
-        // it may run and never listed its tools (issue 29)
+        // it may run and never listed its tools
         has_run: false,
         ...ISOLATED,
         protocol_version: '2026-07-28',

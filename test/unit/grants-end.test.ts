@@ -1,4 +1,4 @@
-// Time-boxed grants over the real catalog and StateStore (issue 15): each timed decision ends by
+// Time-boxed grants over the real catalog and StateStore: each timed decision ends by
 // itself and puts back exactly what was there; a permanent decision in between keeps; granting
 // again extends without losing the original state; a lost state.json restores the locks a
 // running grant would bring back. Time is vitest's fake clock (Date and the keeper's timer): each

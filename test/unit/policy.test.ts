@@ -1,4 +1,4 @@
-// The organisation's machine-wide policy (issue 24 point 6), its pure parts and the core's reading
+// The organisation's machine-wide policy, its pure parts and the core's reading
 // and applying of it: which file applies (the machine's wins over TOOLGATE_POLICY), commands and
 // URLs matched without tricks, an invalid file failing closed, and the effective config (policy
 // keys replace the user's, its tool lists deny on top, a blocked launch is off).

@@ -1,4 +1,4 @@
-// Issue 27 point 1, the parts: the names agents see (`<server>__<prompt>`, valid as a slash command
+// Prompts, the parts: the names agents see (`<server>__<prompt>`, valid as a slash command
 // and as a tool name, unique, mapped back by lookup), the prompt list read from an upstream
 // (validated and capped, one bad prompt does not hide the others), the approval hash (every field an
 // agent reads, the no-argument text included), the one classifier's order for prompts, and a

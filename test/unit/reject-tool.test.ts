@@ -1,4 +1,4 @@
-// Reject, the safe answer to a review (issue 14): the tool stays off as the user's decision, the
+// Reject, the safe answer to a review: the tool stays off as the user's decision, the
 // rejected definition never asks again (not pending, not counted as waiting, restored after a
 // corrupt state file), a further change asks again, and Approve / Re-enable take it back. Over
 // the real Catalog, StateStore and ControlService; what the agent sees over the real MCP server.

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The Agents view's "Ask in its own client" switch (issue 26 point 2), against the real control
+// The Agents view's "Ask in its own client" switch, against the real control
 // service and state store: off by default, the user turns it on and off (state.json keeps it, and
 // the agent's live scope, which the call path asks, follows); the operator's config and the
 // organisation's policy show it locked with who decides, and the window offers no way to change it.

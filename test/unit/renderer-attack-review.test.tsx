@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Issue 24 §2 in the window, over the real control service: no one-click way around the review.
+// In the window, over the real control service: no one-click way around the review.
 // Approve all on a server whose approved tool was rug-pulled approved it in one click, with no
 // diff; the Requests view made "Allow always" the primary answer on every request, with a faint
 // Deny, also for a server an agent itself added that nobody inspected — with no question and

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Issue 24 point 1 in the window, over the real control service and catalog: a tool without
+// In the window, over the real control service and catalog: a tool without
 // annotations says "no annotations: treated as destructive", the window suggests a class from the
 // name and never applies it, the user's click classifies exactly the definition on screen, a
 // changed definition asks again, and an operator's class is shown read-only.

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The window's side of confirmations (issue 15), over the real control service and the real
+// The window's side of confirmations, over the real control service and the real
 // confirmation queue of a world: a waiting call appears as a card (data-confirmation) with the
 // agent, the tool and the escaped arguments, folded behind "Show all"; Allow and Deny answer the
 // waiting call; the "Ask me before each call" switches add confirmation and show the config's as locked.

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Errors and state in the window (issue 14): a failing server shows its error in plain words
+// Errors and state in the window: a failing server shows its error in plain words
 // within a second of the core knowing it (the event path, no reload), with the raw text behind
 // "Details" and Restart server as the primary action; the header counts failing servers and what
 // waits, and says what needs attention; the key page takes a pasted key. The real ControlService

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// A server's isolation in the UI (issue 16, docs/contract.md §7) against the real control service:
+// A server's isolation in the UI (docs/contract.md §7) against the real control service:
 // data-isolated on its container, a badge (isolated / not isolated / remote), its permissions,
 // and Inspect with network offered after a real Inspect failed without network.
 import path from 'node:path'

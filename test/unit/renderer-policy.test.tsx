@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The window under an organisation policy (issue 24 point 6), against the real control service
+// The window under an organisation policy, against the real control service
 // over a real catalog with the policy applied: a tool the policy denies says "set by your
 // organisation" and has no control; a server it blocks has no Enable, Inspect or Approve and says
 // why; a server it holds has no Approve; the edit form shows what it sets, read-only; an invalid

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Polish a user notices (issue 28), over the real control service: the header's state line (no
+// Polish a user notices, over the real control service: the header's state line (no
 // "0 of 0 servers connected", no stray "·"), the Agents view's recent decisions name the tool, the
 // answer to a waiting call keeps its arguments' HMAC readable (it was masked as ***), toasts speak
 // the user's clock instead of ISO UTC, counts say "1 tool" not "1 tool(s)", and the time-limit

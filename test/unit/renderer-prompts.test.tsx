@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The window's prompts and resources (issue 27): per server, with the same badges and review as tools: rows
+// The window's prompts and resources: per server, with the same badges and review as tools: rows
 // marked data-prompt="server:prompt" with data-status, a changed prompt's previous and new text,
 // Reject beside Approve (bound to the definition on screen), Disable / Re-enable, and the lock
 // note of a config lock with no enable control. The Api is the real ControlService over a real catalog.

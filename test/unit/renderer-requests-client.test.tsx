@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// An access request answered at the agent's own client (issue 26 point 2), on the real
+// An access request answered at the agent's own client, on the real
 // AccessRequests of the world with every status: the Requests view and `requests list` say where
 // it was answered; only the window's choices count, and a grant that would approve something
 // nobody reviewed (a new tool, a server in quarantine) cannot be given from the client at all.

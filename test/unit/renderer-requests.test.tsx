@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The Requests queue (issue 15) over the real control service: an agent asks through the real
+// The Requests queue over the real control service: an agent asks through the real
 // AccessRequests, the user reviews and answers in the window, and the core's state changes.
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, waitFor, within } from '@testing-library/react'

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The review of a tool (issue 14): a changed tool shows every changed field (description with the
+// The review of a tool: a changed tool shows every changed field (description with the
 // added text marked, title, annotations, input and output schema per parameter) and a call-variant
 // change as a risk line either way; a new tool shows everything it offers; long text folds behind
 // "Show all", never cut off; a deceptive tool name is flagged and shown escaped. The tool rows

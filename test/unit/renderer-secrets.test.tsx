@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The window and the secret store (issue 28): what protects the first secret is said before it
+// The window and the secret store: what protects the first secret is said before it
 // happens; once a key file protects the store, the Secrets view says so in plain words, once and
 // dismissible, with the system's reason behind "Why", and no banner sits on every view. Over the
 // real control service.

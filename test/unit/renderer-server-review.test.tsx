@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Reviewing a quarantined server (issue 14): Inspect is the primary first step until the server's
+// Reviewing a quarantined server: Inspect is the primary first step until the server's
 // tools have been seen; approving blind stays possible behind a confirmation that says the first
 // tool list will be trusted. The real ControlService over buildWorld() (sketchy: inspected;
 // fresh: never inspected).

@@ -1,4 +1,4 @@
-// Resource URIs as agents see them (issue 27 point 2): they name their server, keep their scheme,
+// Resource URIs as agents see them: they name their server, keep their scheme,
 // read back to exactly the server's URI, keep templates templates (expanding the agent's template
 // reads back to the expansion of the server's), and nothing but the host can name a server:
 // encoding tricks, "..", another server's prefix, user info, ports and scheme confusion either

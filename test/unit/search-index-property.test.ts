@@ -1,4 +1,4 @@
-// Property (issue 12): after any sequence of per-server updates (add, replace, change, remove
+// Property: after any sequence of per-server updates (add, replace, change, remove
 // tools; remove servers), the incremental index answers every query exactly as a fresh index
 // built from the final tool set does: same ids, same order, same scores.
 import fc from 'fast-check'

@@ -1,4 +1,4 @@
-// Ranking by what a request means to do (issue 30 point 4): a request to read prefers tools whose
+// Ranking by what a request means to do: a request to read prefers tools whose
 // call variant reads, a request to change prefers tools that change, neither kind is hidden; a
 // tool without hints (its variant is the MCP spec's default) counts as neither for ranking.
 // Filler words in a description weigh nothing. Through the index, and through the real catalog

@@ -1,4 +1,4 @@
-// Learning from use (issue 19): the records and their lift (learned.ts), the capped lift in the
+// Learning from use: the records and their lift (learned.ts), the capped lift in the
 // index (tool-index.ts), persistence in the data dir and the per-session window (learned-store.ts).
 import fs from 'node:fs'
 import os from 'node:os'

@@ -1,4 +1,4 @@
-// The shape of a request (issue 30): paths and URLs say where, not what; every clause's leading
+// The shape of a request: paths and URLs say where, not what; every clause's leading
 // verb counts, and clauses that disagree on reading or changing leave the intent open.
 import { describe, expect, it } from 'vitest'
 import { clauses, reduceLocations } from '../../src/main/core/search/query-form'

@@ -1,5 +1,5 @@
-// The vocabulary issue 30 restored (docs/retrieval.md, "The vocabulary rule"): each entry that
-// issue 19 removed without a held-out set showing harm, checked by what it does for a request.
+// The restored vocabulary (docs/retrieval.md, "The vocabulary rule"): each entry that
+// the dev-set tuning removed without a held-out set showing harm, checked by what it does for a request.
 // Removing one of them makes its case fail here; the rule asks for held-out evidence first
 // (bench/retrieval-vocab.mjs), and this file and the docs then change with it.
 import { describe, expect, it } from 'vitest'

@@ -1,4 +1,4 @@
-// SecretMask (issue 24 point 4): a server's secret values are masked in what it sends back, also
+// SecretMask: a server's secret values are masked in what it sends back, also
 // URL-encoded, JSON-escaped, in base64 at any alignment, and split across two strings of one
 // answer; short values only where they stand alone, values under 3 characters never.
 import { describe, expect, it } from 'vitest'

@@ -1,4 +1,4 @@
-// The one list of secret-looking names (issue 24, point 4), over names real MCP servers and their
+// The one list of secret-looking names, over names real MCP servers and their
 // docs use: env keys, headers, URL query keys and tool argument names. Both ways: every secret
 // name is caught, and the ordinary names beside them are not (a false positive hides a value a
 // reviewer needs, `author` and `max_tokens` included).

@@ -147,7 +147,7 @@ describe('SecretStore', () => {
     const store = new SecretStore({ dataDir: dir, keychain: kc })
     store.set('A', 'value-a')
     expect(fs.existsSync(path.join(dir, 'secrets.key'))).toBe(true)
-    // plain words in the warning; the system's reason is the detail (issue 28)
+    // plain words in the warning; the system's reason is the detail
     expect(store.info().warning).not.toContain('keychain locked')
     expect(store.info().warning_detail).toBe('the test keychain is not usable here (keychain locked)')
   })
@@ -259,7 +259,7 @@ describe('the OS keychain through @napi-rs/keyring, on this machine', () => {
     expect('unavailable' in kc).toBe(false)
     const dir = dataDir()
     const store = new SecretStore({ dataDir: dir })
-    // before: no promise of the keyring that will not answer (issue 28)
+    // before: no promise of the keyring that will not answer
     expect(store.info().protected_by).toContain('a key file in the data dir')
     store.set('A', 'value-a')
     expect(store.get('A')).toBe('value-a')

@@ -1,4 +1,4 @@
-// docs/contract.md §4 / issue 3: server quarantine and tool approval with rug-pull detection, and who
+// docs/contract.md §4: server quarantine and tool approval with rug-pull detection, and who
 // decides what (operator hold vs. user approval, config locks vs. user locks).
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'

@@ -1,4 +1,4 @@
-// docs/contract.md §3 rule 5 / issue 4: no surface ever tells the user to toggle a config lock. A
+// docs/contract.md §3 rule 5: no surface ever tells the user to toggle a config lock. A
 // config lock (enabled_tools/disabled_tools) is operator policy: every text about it says so and
 // none offers an enable/re-enable/toggle. Swept over every surface the core has: discovery,
 // call rejection, describe_tool, the control service's tool list and 409, server views, labels.

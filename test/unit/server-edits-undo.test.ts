@@ -1,4 +1,4 @@
-// Remove server and its Undo (issue 17): the removed server's approvals are held for the undo
+// Remove server and its Undo: the removed server's approvals are held for the undo
 // window and dropped after it (a re-add then starts from review), and the hold is one per core,
 // shared by every origin view of the control service (the window, the tray, the CLI, the API);
 // remove and undo are recorded as the user's decisions.

@@ -1,4 +1,4 @@
-// Issue 24 §5 at the store: a state.json that parses but lost decisions its last good copy holds
+// At the store: a state.json that parses but lost decisions its last good copy holds
 // (or holds none while catalog.json shows servers that ran) is not taken as it is. Real
 // StateStores on temp dirs; each variant is written the way an attacker would write it. And the
 // other side: what Toolgate itself leaves (the same text in both files, or state.json one write

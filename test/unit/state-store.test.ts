@@ -1,4 +1,4 @@
-// docs/contract.md §4 / issue 3 "Bad input and faults": state.json is written atomically, concurrent
+// docs/contract.md §4 "Bad input and faults": state.json is written atomically, concurrent
 // changes are serialized, an unreadable file is moved aside (kept) and the system fails closed.
 // Plus the data-dir lock (§1: one owner per data dir, stale locks recovered).
 import fs from 'node:fs'

@@ -1,4 +1,4 @@
-// Issue 24 point 1: classifying a tool whose server gives no annotations. The user's class is
+// Classifying a tool whose server gives no annotations. The user's class is
 // bound to the definition hash (a changed tool asks again), the operator's `tool_classes` wins
 // over the user's, and a server's own stricter hint wins over both. Real catalog, state store,
 // control service and agent MCP server (in memory).

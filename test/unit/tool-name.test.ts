@@ -1,4 +1,4 @@
-// Deceptive tool names (issue 11 §4): invisible, bidi-control and mixed-script characters.
+// Deceptive tool names: invisible, bidi-control and mixed-script characters.
 import { describe, expect, it } from 'vitest'
 import { escapedName, nameWarning } from '../../src/shared/tool-name'
 

@@ -1,4 +1,4 @@
-// The coalescing of list_changed into re-lists (issue 27 point 4, src/main/core/upstream/relist.ts):
+// The coalescing of list_changed into re-lists (src/main/core/upstream/relist.ts):
 // a burst costs at most one re-list per gap, the first is immediate, and the last notification
 // is always followed by a re-list that starts after it.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
