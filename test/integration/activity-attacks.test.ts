@@ -112,7 +112,7 @@ describe('activity under attack (a live `toolgate serve`)', () => {
       10_000,
       'the second call record',
     )
-    // keyed (issue 24 point 4): HMAC-SHA256 with <data-dir>/args.key (0600), no plain SHA-256 on record
+    // keyed: HMAC-SHA256 with <data-dir>/args.key (0600), no plain SHA-256 on record
     const keyFile = path.join(serve.dataDir, 'args.key')
     expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600)
     const key = Buffer.from(fs.readFileSync(keyFile, 'utf8').trim(), 'base64')
@@ -253,7 +253,7 @@ describe('the record stays within activity.max_mb', () => {
         all.push(...next.events.map((e) => e.id))
         cursor = next.next_cursor
       }
-      // the newest is kept: 1000 calls after one other record, notes starting to list its tools (issue 29; the blocked calls start nothing)
+      // the newest is kept: 1000 calls after one other record, notes starting to list its tools (on demand; the blocked calls start nothing)
       expect(Math.max(...all.map(Number))).toBe(1001)
       expect(Math.min(...all.map(Number))).toBeGreaterThan(1)
       expect(all.length).toBeLessThan(1000)

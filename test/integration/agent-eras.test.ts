@@ -1,4 +1,4 @@
-// Agents of both protocol eras (issue 26, point 1): a 2025 client (SDK 1.x, initialize and a
+// Agents of both protocol eras: a 2025 client (SDK 1.x, initialize and a
 // session) and a 2026-07-28 client (SDK 2.x, server/discover and the per-request envelope) get the
 // same tools, locks, scopes and answers, over HTTP /mcp, over the embedded `toolgate stdio` and over
 // the bridge. Under 2026-07-28 what an agent sees depends on its credential, never on a connection:

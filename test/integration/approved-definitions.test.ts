@@ -1,4 +1,4 @@
-// Issue 11 §4, from outside (MCP over HTTP and the control API of a real `toolgate serve`, with a
+// Approved definitions, from outside (MCP over HTTP and the control API of a real `toolgate serve`, with a
 // fixture upstream that lists its tools verbatim and changes them under Toolgate): agents only
 // ever read approved text. The approval covers name, title, description, schemas and every
 // annotation key; a stricter call variant applies at once, a weaker one waits for the user; the

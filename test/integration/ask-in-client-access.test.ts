@@ -1,4 +1,4 @@
-// Issue 26, point 2: access requests answered in the agent's own client. A real `toolgate serve`
+// Access requests answered in the agent's own client. A real `toolgate serve`
 // whose tools the user switched off; agents whose ask_in_client is on ask for them with
 // request_access and the person answers in the client: 2026-07-28 by input_required + requestState,
 // 2025 by elicitation/create. The window stays and wins when it answers first. And the attacks on

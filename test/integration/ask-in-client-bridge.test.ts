@@ -1,4 +1,4 @@
-// Issue 26, point 2 through the stdio bridge: a 2025 client of `toolgate stdio` bridged to a
+// Ask in the agent's client, through the stdio bridge: a 2025 client of `toolgate stdio` bridged to a
 // running owner is asked in its client (the owner's elicitation/create travels over the bridge,
 // the client's answer back). A real `toolgate serve` with a fixture upstream whose write calls
 // need the user's OK. And the attacks on the way back: an answer to an id the client was not

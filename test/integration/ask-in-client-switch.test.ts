@@ -1,4 +1,4 @@
-// Issue 26, point 2: the per-agent switch "ask in its own client", from outside. A real
+// The per-agent switch "ask in its own client", from outside. A real
 // `toolgate serve` with an organisation policy (TOOLGATE_POLICY) and a fixture upstream whose write
 // calls need the user's OK. Off by default; the user turns it on with the CLI or the control API
 // (the window's test is renderer-ask-in-client); the operator's config locks it; the organisation's

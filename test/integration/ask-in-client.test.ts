@@ -1,4 +1,4 @@
-// Issue 26, point 2: a confirmation answered in the agent's own client. A real `toolgate serve`
+// A confirmation answered in the agent's own client. A real `toolgate serve`
 // with a fixture upstream whose write calls need the user's OK (confirm: write) and that logs
 // every call that reaches it. An agent with ask_in_client gets the question in its client:
 // 2026-07-28 by input_required + requestState (the SDK v2 client answers and retries), 2025 by

@@ -1,4 +1,4 @@
-// Issue 24 §2, "no one-click way around the review", attacked from outside: a real `toolgate
+// "no one-click way around the review", attacked from outside: a real `toolgate
 // serve` whose upstream rug-pulls an approved tool (its new description tells the model to read
 // ~/.ssh/id_rsa and hide it) and adds a new one. "Approve all" over the control API and
 // `toolgate tools approve SERVER --all` approved the rug pull with no diff and no question. Now

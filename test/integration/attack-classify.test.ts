@@ -1,4 +1,4 @@
-// Issue 24 point 1, from outside: the user classifies a tool its server did not annotate (CLI and
+// Classifying an unannotated tool, from outside: the user classifies a tool its server did not annotate (CLI and
 // control API), bound to the definition the user saw; the operator's tool_classes in the config
 // wins over the user; a server's stricter annotation wins over both; a rug pull drops the
 // classification; an agent can classify nothing (no MCP tool, no control API with its token, no
@@ -227,7 +227,7 @@ describe('classifying while nothing runs (the CLI acts on the data dir)', () => 
     expect(r.stdout).toMatch(/Classified github:get_file_contents as read/)
     serve = await startServe({ configPath, dataDir })
     try {
-      // github need not run (on demand, issue 29): its tools are known from the last run
+      // github need not run (on demand): its tools are known from the last run
       await waitForToolStatus(serve, 'github:get_file_contents', 'callable')
       const t = (await apiRequest(serve, 'GET', '/api/v1/servers/github/tools')).json.tools as ToolView[]
       expect(t.find((x) => x.tool === 'get_file_contents')).toMatchObject({ call_with: 'call_tool_read', variant_source: 'user' })

@@ -1,4 +1,4 @@
-// Issue 24 §2, "denying a request holds for the server", attacked from outside: a real
+// "denying a request holds for the server", attacked from outside: a real
 // `toolgate serve`, agents over MCP. After the user denies an agent's request, the agent asks
 // again under another tool name of the same server — a name it made up for a server in quarantine
 // (any name there is a request to open the server), or another real tool — hoping for a fresh

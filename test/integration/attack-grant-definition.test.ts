@@ -1,4 +1,4 @@
-// Issue 24 §2, "a grant approves the definition the user saw", attacked from outside: a real
+// "a grant approves the definition the user saw", attacked from outside: a real
 // `toolgate serve`, fixture upstreams that change their tools under Toolgate (rug pulls), an agent
 // over MCP, the control API and the CLI. The user reviews v2 of a tool in an access request; the
 // upstream serves v3 before the answer; the grant must not approve v3 (409 definition_changed),
@@ -55,7 +55,7 @@ const serve_ = (tools: Record<string, FixtureTool[]>) => {
   const entries: Record<string, unknown> = {}
   for (const [name, list] of Object.entries(tools)) {
     files[name] = writeJson(path.join(tmp, `${name}-tools.json`), list)
-    // lifecycle "always": switched on by a grant, a server lists its (changed) tools at once (issue 29)
+    // lifecycle "always": switched on by a grant, a server lists its (changed) tools at once
     entries[name] = fixtureEntry(files[name], path.join(tmp, `${name}.log`), { quarantined: false, lifecycle: 'always' })
   }
   return writeJson(path.join(tmp, 'mcp_config.json'), { agents: [{ name: 'alice', servers: '*', permissions: ALL }], mcpServers: entries })

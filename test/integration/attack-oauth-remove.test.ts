@@ -148,7 +148,7 @@ describe('from outside: what a removal must not carry over or touch', () => {
   it('a rename (remove "old", add "new" with its URL) does not sign "new" in; a restart keeps the sign-in of a server still configured', async () => {
     dataDir = tempDir('toolgate-attack-oauth-')
     configPath = path.join(dataDir, 'mcp_config.json')
-    // lifecycle "always": each server connects at once, as the test waits for (issue 29)
+    // lifecycle "always": each server connects at once, as the test waits for
     writeJson(configPath, { mcpServers: { old: { url: a.url, quarantined: false, lifecycle: 'always' } } })
     serve = await startServe({ configPath, dataDir, env: { TOOLGATE_SECRET_STORE: 'file' } })
     await signIn('old')

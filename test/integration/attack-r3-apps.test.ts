@@ -1,4 +1,4 @@
-// Round three attack (issue 27 point 5, MCP Apps), from outside: an upstream's `_meta.ui` is
+// Round three attack (MCP Apps), from outside: an upstream's `_meta.ui` is
 // untrusted. A real `toolgate serve`, the direct view (POST /mcp/direct) in both eras, a fixture
 // upstream "mine" whose tools carry crafted `_meta`: a ui:// resource naming another server's
 // Toolgate host (under `ui.resourceUri` and under the older `ui/resourceUri` key), a resource

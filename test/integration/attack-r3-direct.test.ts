@@ -1,4 +1,4 @@
-// Round three attacks on the direct view (issue 27 point 5), from outside: a real `toolgate serve`,
+// Round three attacks on the direct view, from outside: a real `toolgate serve`,
 // agents of both eras on POST /mcp/direct and a `toolgate stdio --direct`, fixture upstreams that
 // log every call they get. An agent scoped to one server ("mine", read only) tries to reach what it
 // may not: another server's tool by its `<server>__<tool>` name and by its own name (and whether

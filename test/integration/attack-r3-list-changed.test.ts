@@ -1,4 +1,4 @@
-// Round three attack (issue 27 point 4), from outside: can an agent learn of a server out of its
+// Round three attack, from outside: can an agent learn of a server out of its
 // scope, or of changes there, through list_changed? A real `toolgate serve`, agents of both eras
 // on /mcp/direct (whose tools list holds upstream tools) and /mcp, the passthrough fixture as
 // "other" (out of the reader's scope) and "pt" (in it). A prompt approved on "other" changes the

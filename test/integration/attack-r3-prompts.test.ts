@@ -1,4 +1,4 @@
-// Round three attack (issue 27 point 1), from outside: a prompt changed after approval (a quiet
+// Round three attack, from outside: a prompt changed after approval (a quiet
 // rug pull: the upstream changes the text it answers and lists nothing new) must never reach an
 // agent, also when the agent asks with arguments (the text is then filled in, so it can never
 // equal the approved no-argument text), and not through completion once the change is known. A

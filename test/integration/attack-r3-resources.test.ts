@@ -1,4 +1,4 @@
-// Round three attacks on resources (issue 27 point 2), from outside: a real `toolgate serve`,
+// Round three attacks on resources, from outside: a real `toolgate serve`,
 // agents of both eras on /mcp, the passthrough fixture. Is a resource read gated by the server's
 // approval? A server the user approved whose launch then changes in the config (what runs is no
 // longer what was reviewed) must not serve resources until reviewed again; a tool of an approved

@@ -1,4 +1,4 @@
-// Round three attack (issue 27 point 2), from outside: a resource subscription must not outlive
+// Round three attack, from outside: a resource subscription must not outlive
 // the agent's right to read it. A scoped agent subscribes to a resource of a server in its scope
 // (resources/subscribe in 2025, subscriptions/listen in 2026-07-28); the operator then narrows
 // the agent's servers to leave that server out. Updates of that resource must no longer reach

@@ -1,4 +1,4 @@
-// Issue 24 point 3 from outside, the attacks the other sandbox tests leave out: a sandboxed server
+// The sandbox from outside, the attacks the other sandbox tests leave out: a sandboxed server
 // (the attacker fixture, through a real `toolgate serve`) tries to reach Toolgate (its control
 // port written as other spellings of the loopback in its own allowlist, so the egress proxy is
 // the only way left; its data dir, owner lock and instance file, to plant its own owner; the

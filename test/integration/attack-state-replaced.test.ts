@@ -1,4 +1,4 @@
-// Issue 24 §5, "state that fails closed", attacked from outside: a real `toolgate serve` over a
+// "state that fails closed", attacked from outside: a real `toolgate serve` over a
 // data dir where the user approved two servers, then an attacker (or a bad tool with file access)
 // replaces state.json with something that parses but holds less — `{"version":2}`, empty objects,
 // servers without approvals, a file cut down to what still parses — or also empties or deletes
@@ -82,7 +82,7 @@ beforeAll(async () => {
   configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
     mcpServers: {
       // the operator trusts the server (it runs without review); its tools still need the user's approval
-      // lifecycle "always": each start lists the rug-pulled tool at once, which must stay locked (issue 29)
+      // lifecycle "always": each start lists the rug-pulled tool at once, which must stay locked
       work: fixtureEntry(workTools, path.join(tmp, 'work.log'), { quarantined: false, lifecycle: 'always' }),
       docs: fixtureEntry(docsTools, path.join(tmp, 'docs.log')),
     },

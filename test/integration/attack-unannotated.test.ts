@@ -1,4 +1,4 @@
-// Issue 24 point 1, from outside: a tool without annotations is as dangerous as the MCP spec says
+// Tools without annotations, from outside: a tool without annotations is as dangerous as the MCP spec says
 // (not read-only, may destroy). A real `toolgate serve` with a fixture upstream shaped like a
 // community GitHub server that annotates nothing; agents over HTTP, bridged `toolgate stdio` and
 // an embedded `toolgate stdio` (no owner). A read-only agent never runs the unannotated

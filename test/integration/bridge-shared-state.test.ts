@@ -1,7 +1,7 @@
-// One state for every agent (issue 6): `toolgate stdio` processes bridge to the live owner of the
+// One state for every agent: `toolgate stdio` processes bridge to the live owner of the
 // data dir (a `serve`, or the first embedded `stdio`) instead of starting upstreams of their own;
 // a decision made through the control API applies to every connected client at once; a killed
-// owner is taken over by one of the bridged clients (issue 13), decisions made before the kill survive.
+// owner is taken over by one of the bridged clients, decisions made before the kill survive.
 //
 // These tests let Toolgate generate its own API key into <data-dir>/api_key (no TOOLGATE_API_KEY
 // in any environment), as on a real machine where Claude Desktop launches `toolgate stdio`.
@@ -70,7 +70,7 @@ describe('a `serve` owner and `toolgate stdio` clients on the same data dir', ()
     docTools = writeJson(path.join(tmp, 'doc-tools.json'), DOC_TOOLS)
     docLog = path.join(tmp, 'doc-calls.log')
     const otherTools = writeJson(path.join(tmp, 'other-tools.json'), OTHER_TOOLS)
-    // lifecycle "always": each new owner (a takeover) starts the upstreams at once, as the tests wait for (issue 29)
+    // lifecycle "always": each new owner (a takeover) starts the upstreams at once, as the tests wait for
     const configPath = writeJson(path.join(tmp, 'config', 'mcp_config.json'), {
       mcpServers: {
         wiki: fixtureEntry(docTools, docLog, { quarantined: false, lifecycle: 'always' }),
@@ -179,7 +179,7 @@ describe('a `serve` owner and `toolgate stdio` clients on the same data dir', ()
     serve.child.kill('SIGKILL')
     expect(await serve.exited).toEqual({ code: null, signal: 'SIGKILL' })
 
-    // one of the bridges becomes the owner (issue 13); the others reconnect to it
+    // one of the bridges becomes the owner; the others reconnect to it
     const bridges = clients.map((c) => c.pid)
     const heir = await waitFor(
       () => {

@@ -1,4 +1,4 @@
-// One owner, always reachable (issue 13): when the owner of the data dir (the first, embedded
+// One owner, always reachable: when the owner of the data dir (the first, embedded
 // `toolgate stdio`) goes away, killed or by a clean exit, the bridged `toolgate stdio` processes
 // take over: one of them becomes the owner, the others reconnect to it. The call in flight gets
 // a clear error; later calls succeed on the same MCP session (the clients are never restarted).

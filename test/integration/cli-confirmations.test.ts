@@ -1,5 +1,5 @@
 // `toolgate confirmations [list|show ID|allow ID|deny ID|ask TARGET on|off]`, run as the built CLI
-// against a live `toolgate serve` while an agent's call waits for the user's OK over MCP (issue 15).
+// against a live `toolgate serve` while an agent's call waits for the user's OK over MCP.
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {

@@ -1,4 +1,4 @@
-// `npm run demo` (issue 13): the banner comes first (logs go to the log file), a taken port
+// `npm run demo`: the banner comes first (logs go to the log file), a taken port
 // falls back to a free one, and the temp dir is removed on every way out (SIGINT, SIGTERM, an
 // error). TMPDIR points at a test folder, so what the demo leaves behind can be counted.
 import { spawn } from 'node:child_process'

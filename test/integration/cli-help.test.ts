@@ -1,4 +1,4 @@
-// The CLI's help tells what each command does (issue 28, polish): every command and subcommand
+// The CLI's help tells what each command does (polish): every command and subcommand
 // listed by `toolgate --help` and `toolgate GROUP --help` has a description, and the activity
 // filters name every value the API accepts (`declined` was missing), read from the built CLI.
 import { describe, expect, it } from 'vitest'

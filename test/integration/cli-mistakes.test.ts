@@ -1,4 +1,4 @@
-// Config and command line mistakes fail loudly, never open (issue 13): a near-miss server key is
+// Config and command line mistakes fail loudly, never open: a near-miss server key is
 // an error naming the key and the one meant; other unknown keys are warnings the user sees
 // (servers list, /api/v1/info); JSON errors name line and column; a --config that does not
 // exist exits 2; connect checks --agent and keeps a non-default --config; `toolgate app` without

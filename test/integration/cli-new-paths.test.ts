@@ -1,4 +1,4 @@
-// A typo in a path the user names creates nothing (issue 28): a --data-dir that does not exist
+// A typo in a path the user names creates nothing: a --data-dir that does not exist
 // beside a data dir with a near name, or under folders that do not exist, is refused with the near
 // name (nothing created); a new data dir beside existing folders is created as before; connect
 // --write --file into a folder that does not exist creates no folders; `import claud-desktop` is

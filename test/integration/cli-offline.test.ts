@@ -1,4 +1,4 @@
-// Operator commands while nothing owns the data dir (issue 13): they never start an upstream
+// Operator commands while nothing owns the data dir: they never start an upstream
 // process (those may be npx or docker commands); they show the last known catalog, which the
 // owner keeps in <data-dir>/catalog.json, and say that nothing is running. The upstreams here
 // append their pid to a marker file each time they start.

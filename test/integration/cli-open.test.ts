@@ -1,4 +1,4 @@
-// `toolgate open` (issue 13): prints and opens the web UI of whichever process owns the data dir,
+// `toolgate open`: prints and opens the web UI of whichever process owns the data dir,
 // with a key that works there. An embedded `toolgate stdio` owner listens on the configured
 // `listen` address when it is free, else on an ephemeral port that instance.json records.
 import fs from 'node:fs'

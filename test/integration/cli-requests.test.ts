@@ -1,5 +1,5 @@
 // `toolgate requests [list|grant ID --for …|deny ID]` and `--for` on enable/approve, run as the
-// built CLI against a live `toolgate serve` while an agent asks over MCP (issue 15).
+// built CLI against a live `toolgate serve` while an agent asks over MCP.
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {

@@ -1,4 +1,4 @@
-// Config mistakes do not cost an agent every tool (issue 28, docs/contract.md §8 "config mistakes"):
+// Config mistakes do not cost an agent every tool (docs/contract.md §8 "config mistakes"):
 // `toolgate stdio` with no owner running and a typo inside one server entry (`disable_tools`)
 // starts anyway without that entry, and says what is wrong in retrieve_tools' notice, in
 // upstream_servers (state error, last_error with "did you mean") and in the window's

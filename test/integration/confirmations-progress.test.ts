@@ -1,4 +1,4 @@
-// Issue 15, confirmation and the agent's own request timeout, from outside: a real `toolgate serve`
+// Confirmation and the agent's own request timeout, from outside: a real `toolgate serve`
 // with a fixture upstream that logs every call reaching it; MCP SDK clients over Streamable HTTP
 // and through a `toolgate stdio` bridge to that owner. A client that sent a progressToken and
 // resets its timeout on progress keeps waiting past that timeout (the user allows late and the

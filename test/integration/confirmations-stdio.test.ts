@@ -1,4 +1,4 @@
-// Issue 15, confirmation of risky calls for an agent on `toolgate stdio` (the embedded owner, as
+// Confirmation of risky calls for an agent on `toolgate stdio` (the embedded owner, as
 // Claude Desktop or Cursor start it): while its call waits for the user, an agent that sent a
 // progressToken hears so at once (MCP notifications/progress with a message), so a client that
 // restarts its timeout on progress keeps waiting; the user answers from the terminal

@@ -1,4 +1,4 @@
-// Issue 15, confirmation of risky calls, from outside: a real `toolgate serve` with fixture
+// Confirmation of risky calls, from outside: a real `toolgate serve` with fixture
 // upstreams that log every call that reaches them; agents call over MCP (HTTP), the user answers
 // through the control API. Allow runs exactly the waiting call, Deny and the timeout answer
 // CALL_DECLINED without calling the upstream, arguments are bound to the answer, a user's switch

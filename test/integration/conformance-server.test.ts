@@ -1,5 +1,5 @@
 // The official MCP conformance suite's server scenarios (@modelcontextprotocol/conformance 0.1.16,
-// on the pinned Node 22 it needs) through Toolgate (issue 27 point 6). The suite's reference server
+// on the pinned Node 22 it needs) through Toolgate. The suite's reference server
 // (test/fixtures/conformance/everything-server.mjs, written from the scenarios' descriptions) runs
 // twice: alone over Streamable HTTP, where the suite gives the baseline, and as the one upstream
 // (stdio) of a real `toolgate serve`, whose direct view (POST /mcp/direct) the suite then tests.

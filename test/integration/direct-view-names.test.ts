@@ -1,4 +1,4 @@
-// The direct view takes a prompt's and a resource's own name on its server (issue 27: a client that
+// The direct view takes a prompt's and a resource's own name on its server (a client that
 // knows its server, as the conformance suite does, or an App), and only where that is safe: three
 // real upstreams behind a real `toolgate serve`, two offering the same prompt name and resource
 // URI, the third a template that matches every note:// URI. Attacks: a name two servers have reads

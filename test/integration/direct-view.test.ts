@@ -1,4 +1,4 @@
-// Issue 27 point 5, the direct view and MCP Apps, from outside: a real App server from npm
+// The direct view and MCP Apps, from outside: a real App server from npm
 // (@modelcontextprotocol/server-basic-react, offline over stdio) and the passthrough fixture behind
 // a real `toolgate serve`. POST /mcp/direct (both eras) and `toolgate stdio --direct` list the
 // meta-tools and every callable tool in scope as <server>__<tool> with _meta["toolgate/id"], its

@@ -1,4 +1,4 @@
-// Issue 26, point 4: servers and clients of both eras behind one Toolgate at once. A server written
+// Servers and clients of both eras behind one Toolgate at once. A server written
 // with the SDK v2 server package (test/fixtures/servers/v2-server.mjs: 2026-07-28) and the
 // reference server-everything (SDK 1.x: 2025-11-25), over stdio and over HTTP, behind one
 // `toolgate serve`, used at the same time by a 2025 client (SDK 1.x) and a 2026-07-28 client

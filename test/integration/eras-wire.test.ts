@@ -1,4 +1,4 @@
-// The wire of both protocol eras, checked from outside (issue 26, point 1), with a real
+// The wire of both protocol eras, checked from outside, with a real
 // `toolgate serve`, raw HTTP requests and real upstreams of both eras:
 // - Mcp-Method / Mcp-Name on /mcp under 2026-07-28 are checked against the body: a request whose
 //   headers are missing or name another method or tool (what a proxy in front would route or log

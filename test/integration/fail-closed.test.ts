@@ -1,4 +1,4 @@
-// Issue 11 §7, from outside (real `toolgate serve` runs over one data dir, the control API and an
+// Failing closed, from outside (real `toolgate serve` runs over one data dir, the control API and an
 // agent over MCP): when state.json is unreadable, servers whose quarantine lived in the state stay
 // quarantined and unstarted (their locks come back from the last good copy); with no readable
 // copy at all every server the config does not trust stays quarantined; and a state file deleted
@@ -34,7 +34,7 @@ const server = async (s: Serve, name: string) => (await s.api<Servers>('GET', '/
 function setup(prefix: string) {
   const tmp = tempDir(prefix)
   const tools = (name: string) => writeJson(path.join(tmp, `${name}-tools.json`), [{ name: `${name}_tool`, description: `The ${name} tool` }])
-  // lifecycle "always": each start on the lost state lists the tools at once, as the tests check (issue 29)
+  // lifecycle "always": each start on the lost state lists the tools at once, as the tests check
   const entry = (name: string, extra: Record<string, unknown> = {}) =>
     fixtureEntry(tools(name), path.join(tmp, `${name}.log`), { lifecycle: 'always', ...extra })
   return { tmp, dataDir: path.join(tmp, 'data'), entry, toolsPath: (name: string) => path.join(tmp, `${name}-tools.json`) }

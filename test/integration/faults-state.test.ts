@@ -53,7 +53,7 @@ describe('kill -9 during bursts of state changes', () => {
     const dataDir = path.join(tmp, 'data')
     const toolsFile = writeJson(path.join(tmp, 'st-tools.json'), toolsJson(20))
     const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
-      // lifecycle "always": every restart after kill -9 starts it again, as the rounds wait for (issue 29)
+      // lifecycle "always": every restart after kill -9 starts it again, as the rounds wait for
       mcpServers: { st: fixtureEntry(toolsFile, path.join(tmp, 'st-calls.log'), { quarantined: false, lifecycle: 'always' }) },
     })
 
@@ -211,7 +211,7 @@ describe('a corrupt state.json at startup', () => {
         { name: 'c', description: 'Charlie tool', annotations: { readOnlyHint: true } },
       ])
       const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
-        // lifecycle "always": the restart on the corrupt state starts it, and what it lists fails closed (issue 29)
+        // lifecycle "always": the restart on the corrupt state starts it, and what it lists fails closed
         mcpServers: { cs: fixtureEntry(toolsFile, path.join(tmp, 'cs-calls.log'), { quarantined: false, lifecycle: 'always' }) },
       })
 

@@ -1,4 +1,4 @@
-// Issue 11 §3, from outside (control API of a real `toolgate serve` and MCP): approving a server
+// Inspect then approve, from outside (control API of a real `toolgate serve` and MCP): approving a server
 // after Inspect approves exactly the tool definitions Inspect showed. A server that shows list A
 // at Inspect and serves list B once approved gets B's differences held for review: a tool whose
 // definition differs is pending (changed), a tool that was not there is pending (new).

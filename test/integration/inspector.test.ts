@@ -1,4 +1,4 @@
-// Issue 26, point 4: the official MCP Inspector (2.12.0, on SDK v2) drives Toolgate from outside,
+// The official MCP Inspector (2.12.0, on SDK v2) drives Toolgate from outside,
 // headless, through its CLI `mcpdo` (a private daemon per test run): over HTTP in both eras and
 // over stdio, it lists, searches, calls, gets a locked call's answer, and answers a confirmation
 // in the client (ask_in_client) with `elicitation/respond`.

@@ -1,4 +1,4 @@
-// Issue 24 point 4, "nothing leaks", tried from outside against a live `toolgate serve`: an
+// "nothing leaks", tried from outside against a live `toolgate serve`: an
 // upstream that prints the secret it was given (a `${secret:}` value, a plain DB_PASS env value)
 // in its tool description, input schema, results (plain, split across two text blocks,
 // URL-encoded, base64 in a resource blob, structuredContent), error result, JSON-RPC error,

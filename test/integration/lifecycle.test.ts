@@ -1,4 +1,4 @@
-// Issue 29 from outside (a real `toolgate serve`, real sandboxed stdio upstreams and an HTTP one):
+// When servers run (docs/lifecycle.md), from outside (a real `toolgate serve`, real sandboxed stdio upstreams and an HTTP one):
 // an on-demand server that never listed its tools starts once to list them and stops when idle;
 // the next call, a prompt read, a resource read or an Inspect starts it again and goes through;
 // search answers from the last known list while it is stopped and says which servers have not run

@@ -1,4 +1,4 @@
-// Issue 27 point 4, from outside (a real `toolgate serve`, real upstreams, agents of both eras over
+// list_changed for agents, from outside (a real `toolgate serve`, real upstreams, agents of both eras over
 // HTTP /mcp and over `toolgate stdio` bridged to it): list_changed reaches an agent when what it
 // would list changed, and only then; bursts are coalesced. Attack: a flood of 200 list_changed of
 // each kind in 2 s costs the upstream at most one re-list per kind per second (counted by the

@@ -1,4 +1,4 @@
-// Issue 11 §1, from outside (MCP over HTTP and the control API of a real `toolgate serve`): a
+// Calls to a locked server, from outside (MCP over HTTP and the control API of a real `toolgate serve`): a
 // server that is quarantined or switched off answers TOOL_BLOCKED for ANY tool name on it, known
 // or not, on call_tool_* and describe_tool; an unknown server is "unknown server"; and an operator
 // hold ("quarantined": true) says only the operator can release it, never "ask the user to approve".

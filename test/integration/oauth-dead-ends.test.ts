@@ -1,4 +1,4 @@
-// Sign-in that never dead-ends (issue 26 point 3), from outside: real `toolgate serve` in front of
+// Sign-in that never dead-ends, from outside: real `toolgate serve` in front of
 // OAuth-protected MCP servers that behave as real ones do and as hostile ones might
 // (test/fixtures/servers/oauth-mcp-server.mjs), driven over the control API, the loopback callback
 // and MCP as an agent.

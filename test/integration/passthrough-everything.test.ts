@@ -1,4 +1,4 @@
-// Issue 27 with the reference `everything` server from npm (a 2025-era server on SDK 1.x) behind a
+// What passes through, with the reference `everything` server from npm (a 2025-era server on SDK 1.x) behind a
 // real `toolgate serve`, read by a 2026-07-28 agent: its prompts (with arguments, completions and
 // an embedded resource), its resources and templates, its resource links, and a subscription
 // (Toolgate subscribes upstream with resources/subscribe; the server's updates reach the agent on

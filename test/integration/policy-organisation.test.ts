@@ -1,4 +1,4 @@
-// Issue 24 point 6, "operator policy the user's machine cannot override", tried from outside
+// "operator policy the user's machine cannot override", tried from outside
 // against a live `toolgate serve` with an organisation policy (TOOLGATE_POLICY names it here; on a
 // managed machine it is /etc/toolgate/policy.json): a user config that tries to unlock a
 // policy-locked tool, loosen the policy's sandbox or release its quarantine hold; the window's API
@@ -239,7 +239,7 @@ describe('an organisation policy on a live serve', () => {
     expect(call.isError).toBe(true)
     expect(textOf(call)).toMatch(ORG)
     writeJson(policyFile, policy)
-    // back: stopped until its next use (on demand, issue 29), and that use starts it
+    // back: stopped until its next use (on demand), and that use starts it
     await waitForServerState(serve, 'notes', 'stopped', 30_000)
     const again = await agent.call('call_tool_read', { name: 'notes:read_notes' })
     expect(again.isError, textOf(again)).toBeFalsy()

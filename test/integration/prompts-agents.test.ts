@@ -1,4 +1,4 @@
-// Issue 27 point 1, what agents get, from outside (a real `toolgate serve`, agents of both protocol
+// What agents get, from outside (a real `toolgate serve`, agents of both protocol
 // eras over HTTP /mcp, a real upstream whose prompts the test rewrites): prompts/list offers the
 // approved prompts of the servers in the agent's scope as <server>__<prompt>, prompts/get relays,
 // completion/complete relays for a prompt's arguments. Attacks: a prompt changed after approval

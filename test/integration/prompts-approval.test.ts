@@ -1,4 +1,4 @@
-// Issue 27 point 1, the model, from outside (a real `toolgate serve`, its control API and CLI, and
+// Prompts and their approval, from outside (a real `toolgate serve`, its control API and CLI, and
 // a real upstream whose prompts the test rewrites while it runs): a prompt is approved like a
 // tool. The first list of an approved server is its baseline; a changed or new prompt waits for
 // the user with what changed; approve and reject are bound to the definition reviewed (409

@@ -1,4 +1,4 @@
-// The MCP protocol passed through whole (issue 13): progress notifications of an upstream reach
+// The MCP protocol passed through whole: progress notifications of an upstream reach
 // the agent over stdio, over HTTP (the answer streams as SSE) and through the stdio bridge; a
 // client without a key gets 401 with WWW-Authenticate: Bearer, /.well-known/* answers 404 JSON;
 // one long-lived session does not grow the heap (SDK 1.32.2 leaked one entry per JSON answer).

@@ -1,4 +1,4 @@
-// Issue 15 attacked from outside: an agent (untrusted) against a real `toolgate serve` with real
+// Access requests attacked from outside: an agent (untrusted) against a real `toolgate serve` with real
 // fixture upstreams tries to forge or answer request ids, grant its own request over MCP, flood
 // the queue, smuggle control characters and markup into what the user reads, keep a grant past
 // its end across a crash, and ask for tools the operator locked or that are out of its scope.
@@ -380,7 +380,7 @@ describe('a time-boxed grant never outlives its end across a crash', () => {
     const events = await openEvents(serve)
     alice = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}`, 'x-toolgate-agent': 'alice' })
     try {
-      // notes need not run (on demand, issue 29): the grant is about its tools, known from the last run
+      // notes need not run (on demand): the grant is about its tools, known from the last run
       // still running after the restart (a loaded machine may have been slower than the grant: then it ended at start)
       if (Date.now() < until - 1000) {
         expect((await waitForToolStatus(serve, 'notes:edit_notes', 'callable')).status).toBe('callable')

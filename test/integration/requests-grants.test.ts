@@ -1,4 +1,4 @@
-// Issue 15, from outside: agents ask with request_access over MCP (a real `toolgate serve`, real
+// Requests and grants, from outside: agents ask with request_access over MCP (a real `toolgate serve`, real
 // fixture upstreams), the user answers through the control API, and grants end on time. Each
 // test speaks as an agent (alice, bob, narrow) or as the user (the admin key).
 import fs from 'node:fs'
@@ -318,7 +318,7 @@ describe('time-boxed grants end across a restart', () => {
       const servers = (await serve.api<{ servers: Array<{ name: string; state: string; enabled: boolean }> }>('GET', '/api/v1/servers')).json.servers
       expect(servers.find((s) => s.name === 'off')).toMatchObject({ enabled: false, state: 'disabled' })
       expect(JSON.parse(fs.readFileSync(configPath, 'utf8')).mcpServers.off.enabled).toBe(false)
-      // notes need not run (on demand, issue 29): its tools are known from the last run
+      // notes need not run (on demand): its tools are known from the last run
       expect((await waitForToolStatus(serve, 'notes:edit_notes', 'disabled_by_user')).status).toBe('disabled_by_user')
       expect((JSON.parse(fs.readFileSync(path.join(dataDir, 'state.json'), 'utf8')) as { grants: unknown[] }).grants).toEqual([])
       expect(logLines(path.join(tmp, 'off.log'))).toEqual([])

@@ -1,4 +1,4 @@
-// Issue 27 point 2, from outside (a real `toolgate serve`, agents of both eras over HTTP /mcp,
+// Resources for agents, from outside (a real `toolgate serve`, agents of both eras over HTTP /mcp,
 // real upstreams whose resources the test rewrites): resources/list and templates/list give URIs
 // that name their server and keep their scheme; resources/read reads them back; a tool result's
 // resource links and embedded resources name the same URIs and resolve through Toolgate;

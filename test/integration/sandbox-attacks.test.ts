@@ -1,9 +1,9 @@
-// Issue 16 from outside: a real `toolgate serve` (under a temp HOME with a fake ~/.ssh) runs the
+// Sandbox attacks from outside: a real `toolgate serve` (under a temp HOME with a fake ~/.ssh) runs the
 // attacker fixture (test/fixtures/sandbox/attacker-server.mjs) once sandboxed and once with
 // `sandbox: false`. Sandboxed, every attack fails: reading ~/.ssh/id_rsa, reading instance.key
 // to approve a server through the control API (also during Inspect), writing outside its
 // grants, reaching the host's loopback (Toolgate's port included) or an abstract Unix socket
-// (issue 24: its own network namespace), reading Toolgate's /proc. Unsandboxed the same attacks
+// (its own network namespace), reading Toolgate's /proc. Unsandboxed the same attacks
 // succeed, and every surface shows the server as not isolated.
 import fs from 'node:fs'
 import net from 'node:net'

@@ -1,4 +1,4 @@
-// Package caches from outside (issue 24 point 3): one sandboxed server cannot poison another's
+// Package caches from outside: one sandboxed server cannot poison another's
 // npx / uvx cache. Through a real `toolgate serve`, the attacker fixture plants files in its
 // ~/.npm and ~/.cache; another server does not see them, your own caches (the real ~/.npm,
 // ~/.cache of HOME) stay untouched, and the planting server finds its own cache again after a

@@ -1,4 +1,4 @@
-// The egress allowlist from outside (issue 24 point 3): a server with sandbox.network: [hosts]
+// The egress allowlist from outside: a server with sandbox.network: [hosts]
 // reaches those hosts through Toolgate's egress proxy and nothing else. A real `toolgate serve`
 // runs the attacker fixture with an allowlist and tries the ways around a proxy: a direct
 // connection (by name and by address), its own DNS, the proxy for another host, for Toolgate's

@@ -1,4 +1,4 @@
-// Inspect of npx / uvx servers (issue 24 point 3), through a real `toolgate serve`: a real `npx`
+// Inspect of npx / uvx servers, through a real `toolgate serve`: a real `npx`
 // downloads a real package from the npm registry while inspected (its registry is the one thing
 // it may reach, through the egress proxy) into the server's own cache, not yours; the program
 // that npx starts gets no other network; "Inspect with network" is offered only when the failure

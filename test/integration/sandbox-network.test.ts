@@ -1,4 +1,4 @@
-// The network of a sandboxed server for real (issue 24 point 3): launchSpec() builds the command
+// The network of a sandboxed server for real: launchSpec() builds the command
 // line (pasta around bwrap), and a probe run through it tries what a malicious server would:
 // the host's loopback (Toolgate's port, other local services), the host's own addresses, an
 // abstract Unix socket of the host (an X server listens on one), and the outside network. Also

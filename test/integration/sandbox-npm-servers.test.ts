@@ -1,4 +1,4 @@
-// The real MCP servers from npm keep working sandboxed (issue 16): everything, memory (its file
+// The real MCP servers from npm keep working sandboxed: everything, memory (its file
 // in a granted folder) and filesystem (a granted folder writable, an ungranted one read-only),
 // through a real `toolgate serve` under a temp HOME.
 import fs from 'node:fs'

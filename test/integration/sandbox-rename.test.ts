@@ -1,4 +1,4 @@
-// Issue 24 point 3 from outside: hidden files stay hidden through every rewrite. A real
+// The sandbox from outside: hidden files stay hidden through every rewrite. A real
 // `toolgate serve` (temp HOME, config file in ~/.config/toolgate, outside the data dir, holding
 // the api_key) runs the attacker fixture sandboxed; after Toolgate rewrites the config (a server
 // added through the control API, one switched off, one an agent adds through upstream_servers:

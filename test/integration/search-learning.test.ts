@@ -1,4 +1,4 @@
-// Learning from use end to end (issue 19): an agent searches, then calls a tool that was not the
+// Learning from use end to end: an agent searches, then calls a tool that was not the
 // top result; the same search afterwards lifts that tool (by at most the cap), the record lands in
 // <data-dir>/search-learned.json, `search.learn: false` switches the lift off and stops recording,
 // and `toolgate forget-searches` (DELETE /api/v1/search/learned) forgets everything.

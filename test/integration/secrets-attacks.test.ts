@@ -1,4 +1,4 @@
-// Attacks on the secret store through a live `toolgate serve` (issue 17): upstreams that echo the
+// Attacks on the secret store through a live `toolgate serve`: upstreams that echo the
 // secrets they were given (a stdio server printing them to stderr as it crashes, an HTTP server
 // quoting its URL and Authorization header in its error), read back by an agent through
 // upstream_servers list/get, tool-call errors and Inspect, and by the window through the control

@@ -1,4 +1,4 @@
-// Issue 11, point 6: agents cannot strip operator policy. With allow_agent_server_changes on, an
+// Agents cannot strip operator policy. With allow_agent_server_changes on, an
 // agent with write permission may enable, disable and restart servers in its scope, but remove
 // (or replace) only servers that agents added and that carry no operator policy; a read-only
 // agent changes nothing, not even by adding. Driven over MCP against a live `toolgate serve`;
@@ -100,7 +100,7 @@ describe('agent server changes never strip operator policy', () => {
     expect(onDisk().mcpServers.opsrv.enabled).toBe(false)
     expect((await op(writer, { operation: 'enable', name: 'opsrv' })).isError).toBe(false)
     expect(onDisk().mcpServers.opsrv.enabled).toBeUndefined()
-    // back on, it waits for its next use (on demand, issue 29); a restart starts it
+    // back on, it waits for its next use (on demand); a restart starts it
     await waitForServerState(serve, 'opsrv', 'stopped')
     const restarted = await op(writer, { operation: 'restart', name: 'opsrv' })
     expect(restarted.isError, restarted.text).toBe(false)

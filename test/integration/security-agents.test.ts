@@ -1,4 +1,4 @@
-// Issue 11, point 5: agent credentials are live. Narrowing or removing an agent in the config
+// Agent credentials are live. Narrowing or removing an agent in the config
 // applies to open sessions (HTTP and bridged stdio) on their next request; tokens are listed
 // and revoked (CLI and control API) and die with their agent; idle sessions expire and each
 // credential holds a bounded number; a new api_key takes effect on reload.

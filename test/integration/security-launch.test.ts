@@ -1,4 +1,4 @@
-// Issue 11, points 2 and 8 (masking): what the user reviews is the full launch (command, every
+// Inspect and masking: what the user reviews is the full launch (command, every
 // argument, cwd, env keys, URL, header names) on every review surface, while logs, last_error
 // and targets mask secrets: every env value, secret KEY=value arguments, token-like URL path
 // segments. Agents may add servers only with name, command, args, url and protocol.

@@ -1,4 +1,4 @@
-// Issue 11, point 8 (the parts beyond masking): the CLI never lets untrusted text drive the
+// Leaks, the parts beyond masking: the CLI never lets untrusted text drive the
 // terminal (control characters, OSC 52, bidi overrides escaped for people and as \u in JSON);
 // server names "." and ".." are refused; the data dir, logs/ and log files are private; a config
 // written by `import` with secrets is 0600; `import --move` takes the servers out of the client's

@@ -1,4 +1,4 @@
-// Start-up with many upstreams (issue 13): `initialize` does not wait for upstream processes to
+// Start-up with many upstreams: `initialize` does not wait for upstream processes to
 // spawn; while a server is still starting, retrieve_tools waits for it (up to 3 s) and then says
 // how many are still starting, and a call to one of its tools waits for it instead of answering
 // "unknown tool".

@@ -1,4 +1,4 @@
-// Issue 27 point 5, structured output, from outside (a real `toolgate serve`, agents of both eras
+// Structured output, from outside (a real `toolgate serve`, agents of both eras
 // over HTTP /mcp, a real upstream with an outputSchema): retrieve_tools and describe_tool carry the
 // approved outputSchema; structuredContent that matches it passes through; a result that does not
 // match (or has none) becomes an error result naming the mismatch, and nothing of it passes.

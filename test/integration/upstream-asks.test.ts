@@ -1,4 +1,4 @@
-// Issue 27 point 3, from outside: a real `toolgate serve` with an upstream that asks (a 2025
+// Upstreams that ask, from outside: a real `toolgate serve` with an upstream that asks (a 2025
 // server and a 2026-07-28 one, test/fixtures/servers/asker-server.mjs) and real agents of both
 // eras over HTTP /mcp and over `toolgate stdio` (bridged). An upstream's elicitation and sampling
 // reach the agent whose call asks, labelled with the server and escaped; roots are the server's

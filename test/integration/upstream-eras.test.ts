@@ -1,4 +1,4 @@
-// Upstreams of both protocol eras (issue 26, point 1): a server written with the SDK v2 server
+// Upstreams of both protocol eras: a server written with the SDK v2 server
 // package speaks 2026-07-28 over stdio and HTTP; the reference server-everything (SDK 1.x) speaks
 // 2025-11-25. The era comes from what the server answers, never from the config; list changes
 // arrive in both eras; a 2025 server that exits on the era probe is started again with initialize.

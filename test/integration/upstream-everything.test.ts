@@ -16,7 +16,7 @@ import { pidAlive, waitFor } from '../helpers/wait'
 const EVERYTHING = path.resolve(__dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js')
 const LIMITS = { maxTools: 1000, maxDescriptionChars: 8000, maxResultBytes: 4 * 1024 * 1024 }
 // trigger-elicitation-request and trigger-url-elicitation are offered because Toolgate declares
-// elicitation (issue 27 point 3); trigger-sampling-request and get-roots-list are not: sampling and
+// elicitation; trigger-sampling-request and get-roots-list are not: sampling and
 // roots are offered only where a server's config says so
 const EVERYTHING_TOOLS = [
   'echo',

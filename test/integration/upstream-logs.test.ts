@@ -1,4 +1,4 @@
-// Issue 27 point 4 (logs), from outside: a real `toolgate serve` whose upstream (the 2025 asker
+// Upstream logs relayed to agents, from outside: a real `toolgate serve` whose upstream (the 2025 asker
 // fixture) sends notifications/message. A 2025 agent that set a level (HTTP /mcp and `toolgate
 // stdio` bridged) hears them at that level and above, naming the server, masked and escaped; one
 // that set no level, a higher one, or that has not the server in its scope hears nothing. The
