@@ -125,11 +125,11 @@ const serverFields = {
   enabled_prompts: z.array(z.string(), { error: 'enabled_prompts must be a list of exact prompt names' }).optional(),
   disabled_prompts: z.array(z.string(), { error: 'disabled_prompts must be a list of exact prompt names' }).optional(),
   sandbox: SandboxSchema.optional(),
-  /** issue 27 point 3: the server's questions to the user (elicitation) reach the agent's client during its call, unless "off" */
+  /** the server's questions to the user (elicitation) reach the agent's client during its call, unless "off" */
   elicitation: z.enum(['relay', 'off'], { error: 'elicitation must be "relay" (default) or "off"' }).optional(),
-  /** issue 27 point 3: the server may use the user's model (sampling) only when "allow"; off by default ("ask" is refused until built) */
+  /** the server may use the user's model (sampling) only when "allow"; off by default ("ask" is refused until built) */
   sampling: z.enum(['off', 'ask', 'allow'], { error: 'sampling must be "off" (default), "ask" or "allow"' }).optional(),
-  /** issue 27 point 3: the folders the server is told as its roots (default: its sandbox's fs_read, fs_write and cwd) */
+  /** the folders the server is told as its roots (default: its sandbox's fs_read, fs_write and cwd) */
   roots: z.array(SandboxPathSchema, { error: 'roots must be a list of folders (absolute or starting with "~/")' }).optional(),
   oauth: OAuthConfigSchema.optional(),
   /** calls that wait for the user's OK; `confirm_tools` by exact tool name (any variant) */

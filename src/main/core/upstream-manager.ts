@@ -47,7 +47,7 @@ export class UpstreamManager {
   readonly connections = new ConnectionStates()
   /** agents' resource subscriptions, per server and its own URI; a subscribed server stays up */
   readonly subscriptions = new ResourceSubscriptions((server, uris) => this.subscriptionsChanged(server, uris))
-  /** the servers' log messages: rate-limited, to Toolgate's log and the agents that asked (issue 27 point 4) */
+  /** the servers' log messages: rate-limited, to Toolgate's log and the agents that asked */
   readonly logs: ServerLogs
   /** where servers' ${secret:…} / ${env:…} references are resolved */
   private references: ReferenceSource | undefined

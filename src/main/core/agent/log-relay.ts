@@ -1,4 +1,4 @@
-// Upstream log messages for agents (issue 27 point 4): a 2025 session that sets a level with
+// Upstream log messages for agents (docs/passthrough.md): a 2025 session that sets a level with
 // logging/setLevel hears notifications/message of the servers it may read (in its scope, not
 // locked: a quarantined or switched-off server's text reaches no agent), at that level and above,
 // rate-limited, masked and escaped (upstream/server-logs.ts), each naming its server in `logger`

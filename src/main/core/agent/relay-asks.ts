@@ -1,5 +1,5 @@
 // An upstream's questions (elicitation, sampling) reach the agent whose call they belong to
-// (issue 27 point 3; the guards are in upstream/server-requests.ts):
+// (docs/passthrough.md; the guards are in upstream/server-requests.ts):
 // - a 2025 session: a request to its client on the call's own stream (relatedRequestId), with the
 //   answer validated before it goes back to the server;
 // - a 2026-07-28 agent: the call answers input_required with the question; the upstream call

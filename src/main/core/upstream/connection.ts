@@ -141,7 +141,7 @@ export class UpstreamConnection {
     }
     this.inFlight = new CallsInFlight(config.name)
     this.mcp = new Client(TOOLGATE_INFO, {
-      // what the server may ask (issue 27 point 3): roots where there are any to tell, elicitation
+      // what the server may ask: roots where there are any to tell, elicitation
       // unless switched off, sampling only when allowed
       capabilities: {
         ...(rootsFor(config).length > 0 ? { roots: {} } : {}),

@@ -1,4 +1,4 @@
-// An upstream's log messages (notifications/message, issue 27 point 4): each server's are
+// An upstream's log messages (notifications/message, docs/passthrough.md): each server's are
 // rate-limited here (a flood costs little and reaches nobody), written to Toolgate's log (the log
 // view: `toolgate.log`, stderr) with the server's name, and handed to the agents that asked for
 // logs (agent/log-relay.ts). They arrive masked (the connection masks the server's secrets);

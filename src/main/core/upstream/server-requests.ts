@@ -1,4 +1,4 @@
-// Requests of an upstream server to its client (issue 27 point 3): elicitation and sampling reach
+// Requests of an upstream server to its client (docs/passthrough.md): elicitation and sampling reach
 // the agent whose call they belong to, labelled with the server and with the server's secrets
 // masked; roots are answered by Toolgate itself (the operator's `roots`, else the sandbox's grants). The guards live here, one place for both eras:
 // - only while a call of an agent to this server is in flight, and only that agent (a 2025 server
