@@ -305,7 +305,7 @@ describe('`toolgate serve` over HTTP', () => {
         version: expect.any(String) as string,
         uptime_s: expect.any(Number) as number,
         pending_approvals: 0,
-        tools: { callable: 15, disabled_by_config: 1 },
+        tools: { callable: 17, disabled_by_config: 1 }, // everything's 15 (it offers more tools to a client that takes elicitation and roots, as Toolgate now does) + notes' 2
       })
     })
 
@@ -314,7 +314,7 @@ describe('`toolgate serve` over HTTP', () => {
       expect(r.status).toBe(200)
       const byName = Object.fromEntries(r.json.servers.map((s) => [s.name, s]))
       expect(Object.keys(byName)).toEqual(['everything', 'notes'])
-      expect(byName.everything).toMatchObject({ state: 'connected', last_error: null, counts: { callable: 13 } })
+      expect(byName.everything).toMatchObject({ state: 'connected', last_error: null, counts: { callable: 15 } })
       expect(byName.notes).toMatchObject({ state: 'connected', last_error: null, counts: { callable: 2, disabled_by_config: 1 } })
     })
 
@@ -329,7 +329,7 @@ describe('`toolgate serve` over HTTP', () => {
       expect(secret).toMatchObject({ status: 'disabled_by_config', remediation: expect.stringMatching(/NOT user-overridable/) as string })
       expect(r.json.tools.find((t) => t.name === 'notes:read_notes')).toMatchObject({ status: 'callable', description: 'Read the notes in the notebook' })
       const every = await serve.api<{ tools: unknown[] }>('GET', '/api/v1/servers/everything/tools')
-      expect(every.json.tools).toHaveLength(13)
+      expect(every.json.tools).toHaveLength(15)
     })
 
     it('GET /api/v1/stats counts include_disabled searches and locked-only searches', async () => {
