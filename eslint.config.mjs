@@ -23,13 +23,13 @@ const CORE_FLOORS = [
   // what is configured, decided and recorded, and the files that hold it
   { floor: 'model', units: ['config', 'secrets', 'state', 'clients', 'catalog', 'activity'], packages: ['write-file-atomic', 'chokidar'] },
   // what runs: sign-ins, connections to upstream servers, their supervision
-  { floor: 'runtime', units: ['oauth', 'upstream', 'upstream-manager'], packages: ['@modelcontextprotocol/client', '@modelcontextprotocol/core'] },
+  { floor: 'runtime', units: ['oauth', 'upstream'], packages: ['@modelcontextprotocol/client', '@modelcontextprotocol/core'] },
   // who may do what: the access decision, grants, requests and confirmations, discovery
   { floor: 'policy', units: ['access', 'grants', 'requests', 'discovery'], packages: [] },
   // what agents and people see: the MCP server for agents, the control service, the HTTP listener
   {
     floor: 'surfaces',
-    units: ['views', 'agent', 'agents', 'control', 'http'],
+    units: ['views', 'agent-server', 'agents-view', 'control', 'http'],
     packages: [
       '@modelcontextprotocol/server',
       '@modelcontextprotocol/core',
@@ -40,7 +40,7 @@ const CORE_FLOORS = [
   // builds and starts the whole (core.ts) and the core's public surface (index.ts)
   { floor: 'composition', units: ['core', 'index'], packages: [] },
 ]
-const TOP_LEVEL_FILES = new Set(['paths', 'log', 'version', 'json-file', 'covered-files', 'upstream-manager', 'core', 'index'])
+const TOP_LEVEL_FILES = new Set(['paths', 'log', 'version', 'json-file', 'covered-files', 'core', 'index'])
 
 const coreType = (floor, unit) => `core/${floor}/${unit}`
 const coreUnits = CORE_FLOORS.flatMap(({ floor, units }) => units.map((unit) => ({ floor, unit, type: coreType(floor, unit) })))

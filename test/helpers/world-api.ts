@@ -2,13 +2,13 @@
 // real catalog of buildWorld() (or any fixture), with the core's own event stream. The wrapper
 // (one method per operation of the table) only records the calls the UI makes and can make the
 // next call fail like a broken transport.
-import { AskInClientSwitch } from '../../src/main/core/agents/ask-in-client'
+import { AskInClientSwitch } from '../../src/main/core/agents-view/ask-in-client'
 import { ApiError, type Api, type ApiEvent, type SearchArgs } from '../../src/shared/api'
 import { callOperation, proxyOperations, type ApiOps, type OpName } from '../../src/shared/operations'
 import { ControlService } from '../../src/main/core/control/service'
-import { AgentTokens } from '../../src/main/core/agent/tokens'
+import { AgentTokens } from '../../src/main/core/agent-server/tokens'
 import { ControlEvents } from '../../src/main/core/control/events'
-import { UpstreamManager } from '../../src/main/core/upstream-manager'
+import { UpstreamManager } from '../../src/main/core/upstream/manager'
 import { DiscoveryStats } from '../../src/main/core/discovery/stats'
 import { silentLogger } from '../../src/main/core/log'
 import { SecretStore } from '../../src/main/core/secrets/store'

@@ -14,7 +14,7 @@ import { approveServer, ingestTools, quarantineServer, setToolDisabled } from '.
 import { ingestPrompts, setPromptDisabled } from '../../src/main/core/catalog/prompt-decisions'
 import { decideAccess, decidePrompt, type Access } from '../../src/main/core/access/decide'
 import { liveAgentScope, type Scope } from '../../src/main/core/access/scope'
-import { serverReach } from '../../src/main/core/agents/reach'
+import { serverReach } from '../../src/main/core/agents-view/reach'
 import { agentSession, makeFixture, type RawConfig } from '../helpers/catalog-fixture'
 
 const NAMES = ['alpha', 'bravo', 'kilo', 'zulu'] as const

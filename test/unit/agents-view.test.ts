@@ -4,7 +4,7 @@
 import { describe, expect, it, beforeAll } from 'vitest'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { agentScope, FULL_SCOPE } from '../../src/main/core/access/scope'
-import { agentViews } from '../../src/main/core/agents/view'
+import { agentViews } from '../../src/main/core/agents-view/view'
 import { activityRecorder, agentSession, buildWorld, WORLD_TOOLS, type Fixture } from '../helpers/catalog-fixture'
 
 let world: Fixture

@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { approveServer, approveTool, ingestTools, setToolDisabled } from '../../src/main/core/catalog/decisions'
-import { UpstreamManager } from '../../src/main/core/upstream-manager'
+import { UpstreamManager } from '../../src/main/core/upstream/manager'
 import { silentLogger } from '../../src/main/core/log'
 import { StateStore } from '../../src/main/core/state/store'
 import { buildWorld, fixtureRequests, READ, tool, WORLD_TOOLS, type Fixture } from '../helpers/catalog-fixture'

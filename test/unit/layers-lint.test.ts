@@ -49,8 +49,8 @@ const offending: Array<[string, string, string, RegExp]> = [
   [
     "the catalog imports the agents' MCP server",
     'src/main/core/catalog/x.ts',
-    "import { createMcpServer } from '../agent/mcp-server'",
-    /"core\/model\/catalog" to elements of type "core\/surfaces\/agent"/,
+    "import { createMcpServer } from '../agent-server/mcp-server'",
+    /"core\/model\/catalog" to elements of type "core\/surfaces\/agent-server"/,
   ],
   [
     'the state imports the catalog (same floor, listed after it)',
@@ -78,9 +78,9 @@ const offending: Array<[string, string, string, RegExp]> = [
   ],
   [
     "the control service is imported by the agents' server",
-    'src/main/core/agent/x.ts',
+    'src/main/core/agent-server/x.ts',
     "import { ControlService } from '../control/service'",
-    /"core\/surfaces\/agent" to elements of type "core\/surfaces\/control"/,
+    /"core\/surfaces\/agent-server" to elements of type "core\/surfaces\/control"/,
   ],
   ['a folder of the core on no floor', 'src/main/core/newthing/x.ts', 'export const x = 1', /stands on no floor: add its folder to CORE_FLOORS/],
   ['a top-level file of the core on no floor', 'src/main/core/x.ts', 'export const x = 1', /stands on no floor/],
@@ -115,7 +115,7 @@ const allowed: Array<[string, string, string]> = [
   ['core imports shared and Node', 'src/main/core/log.ts', "import fs from 'node:fs'\nimport { ApiError } from '../../shared/api'"],
   [
     'a floor imports the floors below it',
-    'src/main/core/agent/x.ts',
+    'src/main/core/agent-server/x.ts',
     "import { Catalog } from '../catalog/catalog'\nimport { decideAccess } from '../access/decide'\nimport { resolveDataDir } from '../paths'",
   ],
   [

@@ -11,7 +11,7 @@ import { renderApp } from '../helpers/render-app'
 import { worldApi } from '../helpers/world-api'
 import { WORLD_CONFIG } from '../helpers/catalog-fixture'
 import { liveAgentScope } from '../../src/main/core/access/scope'
-import { AskInClientSwitch } from '../../src/main/core/agents/ask-in-client'
+import { AskInClientSwitch } from '../../src/main/core/agents-view/ask-in-client'
 import { applyPolicy, readPolicy } from '../../src/main/core/config/policy'
 import { loadConfigFile } from '../../src/main/core/config/load'
 

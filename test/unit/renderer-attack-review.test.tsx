@@ -11,7 +11,7 @@ import { worldApi, type WorldApi } from '../helpers/world-api'
 import { READ, tool, WORLD_TOOLS } from '../helpers/catalog-fixture'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
 import { agentScope } from '../../src/main/core/access/scope'
-import { upstreamServersOp } from '../../src/main/core/agent/server-ops'
+import { upstreamServersOp } from '../../src/main/core/agent-server/server-ops'
 
 afterEach(cleanup)
 

@@ -6,7 +6,7 @@ import { ApiError } from '../../src/shared/api'
 import { parseConfig } from '../../src/main/core/config/load'
 import { approveAll, approveServer, approveTool, ingestTools, quarantineServer, setToolDisabled } from '../../src/main/core/catalog/decisions'
 import { createHash } from 'node:crypto'
-import { resolveTool } from '../../src/main/core/agent/call-gate'
+import { resolveTool } from '../../src/main/core/access/call-gate'
 import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import { controlService, DESTRUCTIVE, makeFixture, READ, runServer, statusOf, tool } from '../helpers/catalog-fixture'
 

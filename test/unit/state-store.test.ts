@@ -10,7 +10,7 @@ import { StateSchema } from '../../src/main/core/state/schema'
 import { DataDirLock, readLiveInstance } from '../../src/main/core/state/lock'
 import { approveAll, approveTool, setToolDisabled } from '../../src/main/core/catalog/decisions'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
-import { resolveTool } from '../../src/main/core/agent/call-gate'
+import { resolveTool } from '../../src/main/core/access/call-gate'
 import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import { makeFixture, runServer, statusOf, tmpDir, tool, agentSession } from '../helpers/catalog-fixture'
 

@@ -5,7 +5,7 @@
 import { PassThrough, Writable } from 'node:stream'
 import { describe, expect, it, vi } from 'vitest'
 import type { JSONRPCMessage } from '@modelcontextprotocol/server'
-import { LineStdioTransport } from '../../src/main/core/agent/stdio-transport'
+import { LineStdioTransport } from '../../src/main/core/agent-server/stdio-transport'
 
 const turn = () => new Promise((r) => setImmediate(r))
 

@@ -4,10 +4,10 @@
 // process owns the data dir next, or becomes the owner itself (and relays to its own listener).
 // Nothing but JSON-RPC is ever written to stdout.
 import { startCore, OwnerExistsError, type Core } from '../core/core'
-import { createAgentServer, sendListChanged } from '../core/agent/mcp-server'
-import { LineStdioTransport } from '../core/agent/stdio-transport'
-import { serveAgentStdio } from '../core/agent/stdio-entry'
-import { directListViews } from '../core/agent/direct-view'
+import { createAgentServer, sendListChanged } from '../core/agent-server/mcp-server'
+import { LineStdioTransport } from '../core/agent-server/stdio-transport'
+import { serveAgentStdio } from '../core/agent-server/stdio-entry'
+import { directListViews } from '../core/agent-server/direct-view'
 import { instanceKey, readLiveInstance } from '../core/state/lock'
 import { resolveConfigPath, resolveDataDir } from '../core/paths'
 import { loadConfigFile } from '../core/config/load'

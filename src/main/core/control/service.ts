@@ -40,7 +40,7 @@ import type { PromptAction, PromptActionOptions, PromptInfo } from '../../../sha
 import { approvePrompt, rejectPrompt, setPromptDisabled } from '../catalog/prompt-decisions'
 import { promptInfo } from './prompt-view'
 import type { ResourceInfo } from '../../../shared/resources'
-import { serverResources } from '../agent/resources'
+import { serverResources } from '../agent-server/resources'
 import type { State } from '../state/schema'
 import { remediationFor } from '../../../shared/statuses'
 import { ORGANISATION } from '../../../shared/policy'
@@ -53,7 +53,7 @@ import { nameWarning } from '../../../shared/tool-name'
 import type { ActivityPage, ActivityQuery, DecisionAction, DecisionOrigin } from '../../../shared/activity'
 import { NOBODY, type ActivityRecorder } from '../activity/recorder'
 import type { AgentView } from '../../../shared/agents'
-import { agentViews } from '../agents/view'
+import { agentViews } from '../agents-view/view'
 import { Catalog, type CatalogEntry } from '../catalog/catalog'
 import {
   approveAll,
@@ -69,19 +69,19 @@ import {
 import { timedGrantOf, type TimedAct } from '../state/grant-undo'
 import { newId } from '../requests/pending'
 import type { AccessRequests } from '../requests/access'
-import type { AskInClientSwitch } from '../agents/ask-in-client'
+import type { AskInClientSwitch } from '../agents-view/ask-in-client'
 import type { CallConfirmations } from '../requests/confirmations'
 import { CONFIRM_VIA, type Confirmation, type ConfirmationFilter, type ConfirmVia } from '../../../shared/confirmations'
 import { FULL_SCOPE } from '../access/scope'
 import { RetrieveArgsSchema, retrieveWhenStarted } from '../discovery/retrieve'
 import type { DiscoveryStats } from '../discovery/stats'
-import { ON_DEMAND_WAIT_MS, type UpstreamManager } from '../upstream-manager'
+import { ON_DEMAND_WAIT_MS, type UpstreamManager } from '../upstream/manager'
 import { idleStopSeconds, lifecycleOf } from '../../../shared/lifecycle'
 import { inspectTimeoutMs, inspectUpstream } from '../upstream/inspect'
 import { launcherOf, looksLikeNetworkFailure, registryAccess, sandboxSupport } from '../upstream/sandbox'
 import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
-import type { AgentTokens } from '../agent/tokens'
+import type { AgentTokens } from '../agent-server/tokens'
 import { serverInfo } from '../views/server-view'
 import { deleteSecret, listSecrets, setSecret } from './secrets-ops'
 import { ServerEdits } from './server-edits'
@@ -118,7 +118,7 @@ export interface ServiceDeps {
   oauth?: OAuthService
   /** calls waiting for the user's OK (requests/confirmations.ts) */
   confirmations: CallConfirmations
-  /** each agent's ask_in_client switch (agents/ask-in-client.ts) */
+  /** each agent's ask_in_client switch (agents-view/ask-in-client.ts) */
   askInClient: AskInClientSwitch
   /** the data dir is deleted when this Toolgate exits (`toolgate demo`): the connect snippets say so */
   temporaryDataDir?: boolean

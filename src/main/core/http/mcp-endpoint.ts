@@ -21,11 +21,11 @@ import {
 import type { Principal } from './auth'
 import type { Scope } from '../access/scope'
 import { sendWebResponse, sessionRequestView, toWebRequest } from './web-bridge'
-import { ListenSubscriptions, mayHear } from '../agent/resource-subscribe'
-import type { ResourceDeps } from '../agent/resources'
+import { ListenSubscriptions, mayHear } from '../agent-server/resource-subscribe'
+import type { ResourceDeps } from '../agent-server/resources'
 import { ScopedEventBus } from './scoped-bus'
-import type { ListWatch } from '../agent/list-changed'
-import type { ListChangedHub } from '../agent/list-changed'
+import type { ListWatch } from '../agent-server/list-changed'
+import type { ListChangedHub } from '../agent-server/list-changed'
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport

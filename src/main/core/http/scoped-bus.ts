@@ -9,7 +9,7 @@
 // it listened).
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server'
-import type { ListChangedHub, ListKind, ListWatch } from '../agent/list-changed'
+import type { ListChangedHub, ListKind, ListWatch } from '../agent-server/list-changed'
 import type { Scope } from '../access/scope'
 
 interface Who {

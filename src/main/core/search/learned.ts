@@ -1,6 +1,6 @@
 // Learning from use: which tool agents actually called after a retrieve_tools, and the lift it
 // earns for similar later queries. Pure logic (no files, no clock of its own); learned-store.ts
-// persists it in the data dir and the MCP server feeds it (agent/mcp-server.ts).
+// persists it in the data dir and the MCP server feeds it (agent-server/mcp-server.ts).
 //
 // A record is (the query's analyzed terms, the tool called, how often, when last). A new query
 // lifts a recorded tool by Σ similarity × decay × log2(1 + count) over the records of that tool,

@@ -1,7 +1,7 @@
 // An upstream's log messages (notifications/message, docs/passthrough.md): each server's are
 // rate-limited here (a flood costs little and reaches nobody), written to Toolgate's log (the log
 // view: `toolgate.log`, stderr) with the server's name, and handed to the agents that asked for
-// logs (agent/log-relay.ts). They arrive masked (the connection masks the server's secrets);
+// logs (agent-server/log-relay.ts). They arrive masked (the connection masks the server's secrets);
 // every string in them is escaped here (control, bidi and invisible characters as \u escapes).
 import type { LoggingLevel } from '@modelcontextprotocol/client'
 import { escapeText } from '../../../shared/text'

@@ -9,7 +9,7 @@ import type { CatalogEntry } from '../catalog/catalog'
 import type { GrantKeeper } from '../grants/keeper'
 import type { Access } from '../access/decide'
 import type { Scope } from '../access/scope'
-import { checkVariant } from './call-gate'
+import { checkVariant } from '../access/call-gate'
 
 export function takeOncePass(
   keeper: GrantKeeper | undefined,

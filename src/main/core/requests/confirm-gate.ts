@@ -5,9 +5,9 @@
 import type { Variant } from '../../../shared/call-variant'
 import type { BlockReason, CallOutcome } from '../../../shared/activity'
 import type { Catalog, CatalogEntry } from '../catalog/catalog'
-import type { CallConfirmations, ClientAsk, ConfirmResult, WaitProgress } from '../requests/confirmations'
-import type { Asker } from '../requests/access'
-import { checkVariant, resolveTool } from './call-gate'
+import type { CallConfirmations, ClientAsk, ConfirmResult, WaitProgress } from './confirmations'
+import type { Asker } from './access'
+import { checkVariant, resolveTool } from '../access/call-gate'
 import type { Scope } from '../access/scope'
 import { entryAccess } from '../access/decide'
 

@@ -6,8 +6,8 @@ import { blockedMessage } from '../../../shared/statuses'
 import { callWith, variantRank, variantReason, type Variant } from '../../../shared/call-variant'
 import type { BlockReason } from '../../../shared/activity'
 import type { Catalog, CatalogEntry } from '../catalog/catalog'
-import { decideAccess, unannotatedNote, type Access } from '../access/decide'
-import type { Scope } from '../access/scope'
+import { decideAccess, unannotatedNote, type Access } from './decide'
+import type { Scope } from './scope'
 
 /**
  * `reason`: why a refusal is a block (a lock, or the agent's scope), for the activity record.

@@ -8,7 +8,7 @@ import { VARIANTS, type Variant } from '../../../shared/call-variant'
 import type { ActivityRecorder } from '../activity/recorder'
 import type { Catalog } from '../catalog/catalog'
 import { agentScope, FULL_SCOPE, type Scope } from '../access/scope'
-import { agentTools } from '../agent/tool-defs'
+import { agentTools } from '../agent-server/tool-defs'
 import { contextCost, loadTokenizer } from './context-cost'
 import { serverReach } from './reach'
 

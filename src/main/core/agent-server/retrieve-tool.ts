@@ -4,7 +4,7 @@
 // many still are.
 import type { RetrieveArgs } from '../discovery/retrieve'
 import { retrieve, stillStarting } from '../discovery/retrieve'
-import type { UpstreamManager } from '../upstream-manager'
+import type { UpstreamManager } from '../upstream/manager'
 import type { Catalog } from '../catalog/catalog'
 import type { DiscoveryStats } from '../discovery/stats'
 import type { ActivityRecorder, Who } from '../activity/recorder'

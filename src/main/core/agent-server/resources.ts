@@ -11,7 +11,7 @@ import { fromAgentUri, toAgentTemplate, toAgentUri } from '../../../shared/resou
 import { remediationFor } from '../../../shared/statuses'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { Catalog } from '../catalog/catalog'
-import type { UpstreamManager } from '../upstream-manager'
+import type { UpstreamManager } from '../upstream/manager'
 import type { Upstream } from '../upstream/upstream'
 import type { Logger } from '../log'
 import { relayError } from './prompts'
