@@ -155,7 +155,8 @@ export type PromptAccess =
   | { kind: 'callable'; entry: PromptEntry }
 
 export function decidePrompt(catalog: Catalog, scope: Scope, agentName: string): PromptAccess {
-  const e = catalog.prompts.byAgentName(agentName)
+  // named within the agent's scope (a prompt out of it has no name for this agent)
+  const e = catalog.prompts.byAgentName(agentName, (s) => scope.allowsServer(s))
   return e ? promptEntryAccess(scope, e) : { kind: 'unknown' }
 }
 

@@ -49,7 +49,9 @@ export class ListChangedHub {
     const own = w.views?.[kind]
     if (own) return digest(own())
     if (kind === 'tools') return digest(agentTools(w.scope).map((t) => t.name))
-    return digest(agentPrompts(this.catalog, w.scope).map((e) => [e.id, e.hash]))
+    // the names too: a new prompt in scope can change another's name (agent-names.ts)
+    const inScope = (s: string): boolean => w.scope.allowsServer(s)
+    return digest(agentPrompts(this.catalog, w.scope).map((e) => [e.id, e.hash, this.catalog.prompts.agentName(e.id, inScope)]))
   }
 
   /** Starts telling this agent about changes of its view (from what it would list now); returns the stop. */

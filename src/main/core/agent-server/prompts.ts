@@ -50,14 +50,15 @@ export function relayError(e: unknown): ProtocolError {
  * tools); its agent-visible name, or the name as it came (then unknown), else.
  */
 function directPromptName(catalog: Catalog, scope: Scope, name: string): string {
-  if (catalog.prompts.byAgentName(name)) return name
+  const inScope = (s: string): boolean => scope.allowsServer(s)
+  if (catalog.prompts.byAgentName(name, inScope)) return name
   const matches = agentPrompts(catalog, scope).filter((e) => e.name === name)
   if (matches.length > 1)
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,
-      `prompt name "${name}" is ambiguous: ${matches.map((e) => catalog.prompts.agentName(e.id) ?? e.id).join(', ')} have it; get one of these names.`,
+      `prompt name "${name}" is ambiguous: ${matches.map((e) => catalog.prompts.agentName(e.id, inScope) ?? e.id).join(', ')} have it; get one of these names.`,
     )
-  return matches.length === 1 ? (catalog.prompts.agentName(matches[0].id) ?? name) : name
+  return matches.length === 1 ? (catalog.prompts.agentName(matches[0].id, inScope) ?? name) : name
 }
 
 /** The prompt an agent named, if it may read it; else a protocol error that says why (nothing about a prompt out of its scope). */
@@ -91,9 +92,10 @@ export function registerPromptHandlers(server: Server, deps: PromptDeps, scope: 
 
   server.setRequestHandler('prompts/list', async () => {
     active()
+    const inScope = (s: string): boolean => scope.allowsServer(s)
     return {
       prompts: agentPrompts(catalog, scope).map((e) => ({
-        name: catalog.prompts.agentName(e.id) ?? e.id,
+        name: catalog.prompts.agentName(e.id, inScope) ?? e.id,
         ...(e.def.title ? { title: e.def.title } : {}),
         description: e.def.description,
         arguments: e.def.arguments.map((a) => ({ ...a })),

@@ -32,9 +32,14 @@ const MAX_PAGES = 50
 /** The longest one server may take to list its resources before the list goes on without it. */
 const LIST_TIMEOUT_MAX_MS = 10_000
 
-/** The configured server a URI's host names: exactly, else the one whose name matches ignoring case (hosts are lowercased by some clients). */
-function serverNamed(catalog: Catalog, name: string): ServerConfig | undefined {
-  const servers = catalog.currentConfig.servers
+/**
+ * The configured server in the agent's scope a URI's host names: exactly, else the one whose name
+ * matches ignoring case (hosts are lowercased by some clients). Only servers in scope are looked
+ * at: whether a case-folded name is "the only one" must not depend on a server the agent cannot
+ * see (it would tell it that a server of that name exists).
+ */
+function serverNamed(catalog: Catalog, scope: Scope, name: string): ServerConfig | undefined {
+  const servers = catalog.currentConfig.servers.filter((s) => scope.allowsServer(s.name))
   const exact = servers.find((s) => s.name === name)
   if (exact) return exact
   const folded = servers.filter((s) => s.name.toLowerCase() === name.toLowerCase())
@@ -57,7 +62,7 @@ export function gateResource(deps: ResourceDeps, scope: Scope, agentUri: string)
     `unknown resource "${agentUri}": it is not a URI Toolgate gave out; resources/list and resources/templates/list name the resources you can read.`,
   )
   if (!parsed) throw unknown
-  const named = serverNamed(deps.catalog, parsed.server)
+  const named = serverNamed(deps.catalog, scope, parsed.server)
   const a = named ? decideServer(deps.catalog, scope, named.name, 'read') : ({ kind: 'unknown' } as const)
   if (a.kind === 'unknown' || (a.kind === 'out_of_scope' && !a.needs)) throw unknown
   if (a.kind === 'out_of_scope') throw invalid(`agent "${scope.agent}" may not read: its permissions do not include read.`)
@@ -84,7 +89,7 @@ export async function withServerOfUri<T>(
   work: () => Promise<T>,
 ): Promise<T> {
   const parsed = fromAgentUri(agentUri)
-  const server = parsed ? serverNamed(deps.catalog, parsed.server) : undefined
+  const server = parsed ? serverNamed(deps.catalog, scope, parsed.server) : undefined
   if (!server || decideServer(deps.catalog, scope, server.name, 'read').kind !== 'open') return work()
   return withServer(deps.manager, server.name, scope, 'resource', signal, work)
 }

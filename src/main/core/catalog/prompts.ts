@@ -109,6 +109,15 @@ export function promptEntries(s: ServerConfig, state: Readonly<State>, server: S
 
 const NONE: readonly PromptEntry[] = Object.freeze([])
 
+/** Which servers are in an agent's scope (Scope.allowsServer). */
+export type ServerFilter = (server: string) => boolean
+const EVERY_SERVER: ServerFilter = () => true
+
+interface Names {
+  byId: Map<string, string>
+  byName: Map<string, string>
+}
+
 /**
  * The prompts part of the catalog: each server's listed prompts and classified entries, and the
  * agent-visible names of all of them. The Catalog rebuilds a server's part whenever it re-classifies
@@ -118,7 +127,8 @@ export class PromptCatalog {
   private readonly live = new Map<string, Map<string, LivePrompt>>()
   private readonly built = new Map<string, readonly PromptEntry[]>()
   private readonly byId = new Map<string, PromptEntry>()
-  private names: { byId: Map<string, string>; byName: Map<string, string> } | null = null
+  /** the agent-visible names per set of servers in scope (see agentName) */
+  private readonly names = new Map<string, Names>()
 
   setLive(server: string, prompts: readonly PromptDefinition[]): void {
     this.live.set(server, livePrompts(prompts))
@@ -145,7 +155,7 @@ export class PromptCatalog {
       this.built.set(server, entries)
       for (const e of entries) this.byId.set(e.id, e)
     }
-    if ((this.built.get(server) ?? NONE).map((e) => e.id).join('\u0000') !== before) this.names = null
+    if ((this.built.get(server) ?? NONE).map((e) => e.id).join('\u0000') !== before) this.names.clear()
   }
 
   entries(server: string): readonly PromptEntry[] {
@@ -160,22 +170,32 @@ export class PromptCatalog {
     return this.byId.values()
   }
 
-  /** The name agents see for a prompt (`<server>__<prompt>`, see agent-names.ts). */
-  agentName(id: string): string | undefined {
-    return this.namesNow().byId.get(id)
+  /**
+   * The name agents see for a prompt (`<server>__<prompt>`, see agent-names.ts), among the prompts
+   * of the servers `inScope` allows (an agent's scope; every server when not given). Names are made
+   * unique within that scope only: a name that meets one of a server out of the scope would
+   * otherwise come out hashed, telling the agent that the other server exists.
+   */
+  agentName(id: string, inScope: ServerFilter = EVERY_SERVER): string | undefined {
+    return this.namesIn(inScope).byId.get(id)
   }
 
-  /** The prompt an agent-visible name stands for. */
-  byAgentName(name: string): PromptEntry | undefined {
-    const id = this.namesNow().byName.get(name)
+  /** The prompt an agent-visible name stands for, among the prompts of the servers in scope. */
+  byAgentName(name: string, inScope: ServerFilter = EVERY_SERVER): PromptEntry | undefined {
+    const id = this.namesIn(inScope).byName.get(name)
     return id === undefined ? undefined : this.byId.get(id)
   }
 
-  private namesNow(): { byId: Map<string, string>; byName: Map<string, string> } {
-    if (!this.names) {
-      const byId = agentNames([...this.byId.values()].map((e) => ({ id: e.id, server: e.server, name: e.name })))
-      this.names = { byId, byName: new Map([...byId].map(([id, n]) => [n, id])) }
+  private namesIn(inScope: ServerFilter): Names {
+    const servers = [...this.built.keys()].filter((s) => inScope(s)).sort()
+    const key = JSON.stringify(servers)
+    let n = this.names.get(key)
+    if (!n) {
+      const byId = agentNames(servers.flatMap((s) => (this.built.get(s) ?? NONE).map((e) => ({ id: e.id, server: e.server, name: e.name }))))
+      n = { byId, byName: new Map([...byId].map(([id, name]) => [name, id])) }
+      // one entry per distinct scope (agents are few); dropped whenever a server's prompts change
+      this.names.set(key, n)
     }
-    return this.names
+    return n
   }
 }

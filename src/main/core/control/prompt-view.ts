@@ -12,6 +12,7 @@ export function promptInfo(catalog: Catalog, e: PromptEntry): PromptInfo {
     name: e.id,
     server: e.server,
     prompt: e.name,
+    // the name an agent of every server sees (a narrower scope can only make it plainer: agent-names.ts)
     agent_name: catalog.prompts.agentName(e.id) ?? `${e.server}__${e.name}`,
     ...(warning ? { name_warning: warning } : {}),
     ...(e.def.title ? { title: e.def.title } : {}),
