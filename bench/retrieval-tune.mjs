@@ -48,10 +48,15 @@ for (const [name, options] of configs) {
 rows.sort((a, b) => b.objective - a.objective)
 const showHeldOut = argv.includes('--heldout')
 console.log(
-  `dev objective | dev R@5/MRR | dev@live R@5/MRR${showHeldOut ? ` | held-out mean R@5 / MRR | ${JUDGED.join(' ')}` : ''}${against ? ' | loses on' : ''} | configuration`,
+  `dev objective | dev R@5/MRR | dev@live R@5/MRR | livemcpbench-seen R@5/MRR (tuned on)${showHeldOut ? ` | held-out mean R@5 / MRR | ${JUDGED.join(' ')}` : ''}${against ? ' | loses on' : ''} | configuration`,
 )
 for (const { name, objective, res } of rows) {
-  const cells = [f(objective), `${f(res.dev.recall_at[5])}/${f(res.dev.mrr)}`, `${f(res['dev@live'].recall_at[5])}/${f(res['dev@live'].mrr)}`]
+  const cells = [
+    f(objective),
+    `${f(res.dev.recall_at[5])}/${f(res.dev.mrr)}`,
+    `${f(res['dev@live'].recall_at[5])}/${f(res['dev@live'].mrr)}`,
+    `${f(res['livemcpbench-seen'].recall_at[5])}/${f(res['livemcpbench-seen'].mrr)}`,
+  ]
   if (showHeldOut) {
     const mean = (m) => HELD_OUT.reduce((s, r) => s + m(res[r]), 0) / HELD_OUT.length
     cells.push(`${f(mean((a) => a.recall_at[5]))} / ${f(mean((a) => a.mrr))}`, JUDGED.map((r) => f(res[r].recall_at[5])).join(' '))

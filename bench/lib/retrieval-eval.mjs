@@ -31,7 +31,8 @@ export const SETS = [
   // issue 30: the same object asked for with a verb that reads and one that changes
   { name: 'intent', file: path.join(FIXTURES, 'intent.json'), corpus: 'v2', alsoOn: 'live' },
   // LiveMCPBench's tasks, scored by tool name (make-livemcpbench.mjs). The first 40 tasks' results
-  // were read once while designing query-form.ts; `livemcpbench-unseen` is the 54 nobody looked at.
+  // were read while designing query-form.ts and the server coordination (`livemcpbench-seen`, tuned
+  // on like dev); `livemcpbench-unseen` is the 54 whose queries and results nobody looked at.
   { name: 'livemcpbench', file: path.join(FIXTURES, 'livemcpbench.json'), corpus: 'live', nameLevel: true, unseenFrom: 40 },
 ]
 
@@ -209,7 +210,10 @@ export function loadAll() {
     if (s.nameLevel) {
       const qs = restrictTo(queries, names[s.corpus])
       runs.push({ name: s.name, corpus: s.corpus, nameLevel: true, queries: qs })
-      if (s.unseenFrom) runs.push({ name: `${s.name}-unseen`, corpus: s.corpus, nameLevel: true, queries: qs.slice(s.unseenFrom) })
+      if (s.unseenFrom) {
+        runs.push({ name: `${s.name}-seen`, corpus: s.corpus, nameLevel: true, queries: qs.slice(0, s.unseenFrom) })
+        runs.push({ name: `${s.name}-unseen`, corpus: s.corpus, nameLevel: true, queries: qs.slice(s.unseenFrom) })
+      }
       continue
     }
     runs.push({ name: s.name, corpus: s.corpus, queries: restrictTo(queries, ids[s.corpus]) })
