@@ -30,7 +30,9 @@ export function ablations(defaults) {
     ['shipped', {}],
     ['without ranking by intent (issue 30)', { intent: { weight: 0, unhinted: 'unknown' } }],
     ["intent: a tool without hints counts as changing (the spec's default)", { intent: { ...defaults.intent, unhinted: 'change' } }],
-    ['without the request form (paths, clauses; issue 30)', { queryForm: { locations: false, clauses: false } }],
+    ['without the request form (paths, clauses; issue 30)', { queryForm: { locations: false, files: false, clauses: false } }],
+    ['without "file" after a file name (round 3)', { queryForm: { locations: true, files: false, clauses: true } }],
+    ["the server's boost of round 2 (1; round 3: 2)", { boost: { ...defaults.boost, server: 1 } }],
     ['without feedback expansion', { feedback: { docs: 0, terms: 0, weight: 0 } }],
     ["round 2's feedback (3/5/1)", { feedback: { docs: 3, terms: 5, weight: 1 } }],
     // issue 19's first round: per-field BM25+ summed, with the feedback chosen for it

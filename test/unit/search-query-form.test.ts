@@ -35,7 +35,28 @@ describe('paths and URLs in a request', () => {
     const tools = [doc('plan_commute', 'Plan the commute between home and work.'), doc('write_file', 'Write a file.')]
     const q = 'save the report to /data/home/me/report.md'
     expect(search(tools, q)).toEqual(['s:write_file'])
-    expect(search(tools, q, { queryForm: { locations: false, clauses: true } })).toContain('s:plan_commute')
+    expect(search(tools, q, { queryForm: { locations: false, files: true, clauses: true } })).toContain('s:plan_commute')
+  })
+})
+
+describe('a file name in a path says a file is meant (round 3)', () => {
+  it.each([
+    ['save it to /data/home/yzx/markdown/report.md', 'save it to report.md file'],
+    ['open ./notes/todo.txt', 'open todo.txt file'],
+    ['ls ~/Downloads', 'ls Downloads'],
+    ['mkdir -p src/components/forms', 'mkdir -p forms'],
+    ['fetch https://api.github.com/repos/x/y.json', 'fetch api github'],
+    ['read the file notes.txt', 'read the file notes.txt'],
+  ])('%s → %s', (q, expected) => {
+    expect(reduceLocations(q, true)).toBe(expected)
+  })
+
+  it('a request to store something at a path prefers the tool that stores a file', () => {
+    // store_entry would win a tie (id order); only "file" tells them apart
+    const tools = [doc('store_entry', 'Store an entry.'), doc('store_file', 'Store a file.')]
+    const q = 'store the summary in /tmp/out/summary.md'
+    expect(search(tools, q)[0]).toBe('s:store_file')
+    expect(search(tools, q, { queryForm: { locations: true, files: false, clauses: true } })[0]).toBe('s:store_entry')
   })
 })
 
@@ -49,7 +70,7 @@ describe('clauses', () => {
     const tools = [doc('a_store_entry', 'Store an entry.', 'write'), doc('b_get_entry', 'Get an entry.', 'read')]
     const q = 'check the entry and then save it'
     const score = (clauses: boolean): number => {
-      const i = new ToolIndex({ queryForm: { locations: true, clauses } })
+      const i = new ToolIndex({ queryForm: { locations: true, files: true, clauses } })
       i.setServerTools('s', tools)
       return i.search(q).find((h) => h.id === 's:a_store_entry')?.score ?? 0
     }

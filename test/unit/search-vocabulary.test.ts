@@ -35,6 +35,22 @@ const CASES: Array<[string, string, IndexedTool, IndexedTool]> = [
   ['added / add', 'added an item', tool('b', 'add_item', 'Add an item.'), tool('a', 'sell_item', 'Sell an item.')],
 ]
 
+/** Round 3's entries, the same way: file formats named by their extension. */
+const FORMATS: Array<[string, string, IndexedTool, IndexedTool]> = [
+  [
+    'xlsx / excel',
+    'read the numbers in sales.xlsx',
+    tool('b', 'read_excel', 'Read the numbers of an Excel workbook.'),
+    tool('a', 'read_csv', 'Read the numbers of a CSV table.'),
+  ],
+  [
+    'pptx / presentation',
+    'save the deck as talk.pptx',
+    tool('b', 'save_presentation', 'Save the presentation.'),
+    tool('a', 'save_document', 'Save the document.'),
+  ],
+]
+
 function first(query: string, tools: IndexedTool[]): string | undefined {
   const index = new ToolIndex()
   for (const t of tools) index.setServerTools(t.server, [t])
@@ -43,6 +59,10 @@ function first(query: string, tools: IndexedTool[]): string | undefined {
 
 describe('restored vocabulary (issue 30): each entry still answers the request it links', () => {
   it.each(CASES)('%s', (_name, query, linked, twin) => {
+    expect(first(query, [linked, twin])).toBe(linked.id)
+  })
+
+  it.each(FORMATS)('%s (round 3)', (_name, query, linked, twin) => {
     expect(first(query, [linked, twin])).toBe(linked.id)
   })
 

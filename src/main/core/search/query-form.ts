@@ -6,6 +6,8 @@
 const URL_RE = /\b[a-z][a-z0-9+.-]*:\/\/([^\s/?#]+)[^\s]*/gi
 // a/b/c, /a/b, ~/a, ./a/b.txt: two or more segments joined by "/"
 const PATH_RE = /(^|\s)([~.]{0,2}\/?(?:[^\s/]+\/)+[^\s/]*)/g
+// a file name: a name, a dot, an extension of 1 to 5 letters or digits ("notes.md", "data.xlsx")
+const FILE_NAME = /^[^.\s]+\.[a-z0-9]{1,5}$/i
 // host parts that name no service
 const HOST_NOISE: ReadonlySet<string> = new Set(['www', 'com', 'org', 'net', 'io', 'co', 'app', 'dev', 'html', 'htm'])
 
@@ -14,7 +16,7 @@ const HOST_NOISE: ReadonlySet<string> = new Set(['www', 'com', 'org', 'net', 'io
  * "youtube") and each path to its last segment ("/home/me/notes/todo.md" → "todo.md"): the
  * folders on the way to a file say where it is, not what the request wants done with it.
  */
-export function reduceLocations(query: string): string {
+export function reduceLocations(query: string, fileWord = false): string {
   return query
     .replace(URL_RE, (_m, host: string) => {
       const parts = host
@@ -25,7 +27,9 @@ export function reduceLocations(query: string): string {
     })
     .replace(PATH_RE, (_m, before: string, path: string) => {
       const segments = path.split('/').filter(Boolean)
-      return `${before}${segments.at(-1) ?? ''}`
+      const last = segments.at(-1) ?? ''
+      // a last segment with an extension names a file ("report.md"): say so
+      return `${before}${last}${fileWord && FILE_NAME.test(last) ? ' file' : ''}`
     })
 }
 

@@ -67,6 +67,11 @@ export const SYNONYM_GROUPS: readonly SynonymGroup[] = [
   thing('history', 'log'), // restored: WordNet log.n "a written record of events"; git log, changelog
   thing('multiple', 'several', 'many'), // restored: WordNet multiple.s, several.s, many.s
   thing('size', 'large', 'big'), // restored: WordNet large.a / big.a "above average in size"
+  // File formats by their extension and the name tools use for them (round 3): .xlsx/.xls are
+  // Excel workbooks (IANA application/vnd.ms-excel, Office Open XML SpreadsheetML; WordNet
+  // spreadsheet.n), .pptx PowerPoint presentations (…presentationml.presentation)
+  thing('xlsx', 'xls', 'excel', 'spreadsheet'),
+  thing('pptx', 'ppt', 'powerpoint', 'presentation'),
 ]
 
 export interface Alternatives {
