@@ -3,10 +3,12 @@
 // targets are printed beside the numbers ("ok" / "MISS").
 //
 //   npm run bench                                   every section (≈ 5–10 min on 2 cores)
-//   npm run bench -- --only retrieval,classify      some sections: retrieval quality locked classify incremental stdio call activity sandbox bridge soak owner flood lifecycle
+//   npm run bench -- --only retrieval,classify      some sections: retrieval quality locked classify incremental stdio call activity sandbox bridge soak owner flood lifecycle peers
 //   npm run bench -- --skip soak
 //   npm run bench -- --sizes 527,5000 --stdio-sizes 527,5000 --queries 2000
 //   npm run bench -- --only lifecycle --lifecycle-servers 50   configured servers for section 10 (issue 29)
+//   npm run bench -- --only peers --peer-sizes 1,10,50 --peer-rounds 3   section 11: beside mcp-hub, mcp-proxy, supergateway
+//                                                   (installs them pinned into bench/peers on first use; issue 29)
 //   npm run bench -- --quick                        fewer queries/requests (smoke run, ≈ 2–3 min)
 //   npm run bench -- --profile [--profile-out F]    CPU-profile the in-process queries at 5k, print the top functions
 //                                                   (and keep the raw .cpuprofile in F for Chrome DevTools)
@@ -40,6 +42,7 @@ const ALL = [
   'owner',
   'flood',
   'lifecycle',
+  'peers',
 ]
 const only = opt('--only') ? opt('--only').split(',') : ALL
 const skip = opt('--skip') ? opt('--skip').split(',') : []
@@ -616,6 +619,75 @@ async function lifecycleSection() {
   )
 }
 
+async function peersSection() {
+  const { ensurePeers, peersBench, systemLabel } = await import('./lib/peers-bench.mjs')
+  const have = ensurePeers()
+  if (!have.ok) {
+    section('peers', `11. peers: skipped: ${have.reason}`)
+    console.log(`\n11. peers: skipped: ${have.reason}`)
+    return
+  }
+  const sizes = opt('--peer-sizes', quick ? '1,10' : '1,10,50')
+    .split(',')
+    .map(Number)
+  const r = await peersBench({ sizes, rounds: Number(opt('--peer-rounds', quick ? 1 : 3)), calls: quick ? 200 : 500 })
+  results.peers = r
+  const TG = 'toolgate'
+  const peers = r.systems.filter((k) => !k.startsWith('toolgate'))
+  const METRICS = [
+    ['readyMs', 'spawn → every tool callable'],
+    ['startCpu', 'CPU of the proxy to get there'],
+    ['callP50', 'call p50'],
+    ['cpuPerCall', 'CPU of the proxy per call'],
+    ['rss', 'RSS at rest'],
+    ['heapUsed', 'heap at rest'],
+  ]
+  for (const n of r.sizes) {
+    const row = r.bySize[n]
+    section(
+      'peers',
+      table(
+        `11a. ${n} fixture server(s), lifecycle "always": Toolgate beside the peers, same run, medians of ${r.rounds} round(s) (${r.calls} calls each; ms, MB; CPU of the proxy process(es), tree = with sandbox wrappers and servers)`,
+        ['system', 'spawn → callable', 'CPU (proxy)', 'CPU (tree)', 'call p50', 'call p95', 'CPU/call', 'RSS', 'heap', 'errors'],
+        r.systems.map((k) => {
+          const x = row[k]
+          return [
+            systemLabel(k),
+            ms(x.readyMs, 0),
+            ms(x.startCpu, 0),
+            ms(x.startTreeCpu, 0),
+            ms(x.callP50),
+            ms(x.callP95),
+            ms(x.cpuPerCall),
+            mb(x.rss),
+            mb(x.heapUsed),
+            String(x.errors),
+          ]
+        }),
+      ),
+    )
+  }
+  const best = (n, m) => peers.reduce((b, k) => (r.bySize[n][k][m] < r.bySize[n][b][m] ? k : b), peers[0])
+  const ratio = (n, sys, m, peer) => (r.bySize[n][sys][m] / r.bySize[n][peer][m]).toFixed(2) + '×'
+  section(
+    'peers',
+    table(
+      '11b. Toolgate (default sandbox / "sandbox": false) ÷ mcp-hub and ÷ the best peer of each row, same run (goal: ≤ 1.00× of mcp-hub)',
+      ['what', ...r.sizes.flatMap((n) => [`${n}: ÷ mcp-hub`, `${n}: ÷ best peer`])],
+      METRICS.map(([m, what]) => [
+        what,
+        ...r.sizes.flatMap((n) => {
+          const b = best(n, m)
+          return [
+            `${ratio(n, TG, m, 'mcp-hub')} / ${ratio(n, 'toolgate-nosandbox', m, 'mcp-hub')}`,
+            `${ratio(n, TG, m, b)} / ${ratio(n, 'toolgate-nosandbox', m, b)} (${b})`,
+          ]
+        }),
+      ]),
+    ),
+  )
+}
+
 let interrupted = false
 process.on('SIGINT', async () => {
   if (interrupted) process.exit(130)
@@ -683,6 +755,10 @@ try {
   if (want('lifecycle')) {
     startSection('lifecycle')
     await lifecycleSection()
+  }
+  if (want('peers')) {
+    startSection('peers')
+    await peersSection()
   }
   console.log(
     `\ntotal ${((Date.now() - t0) / 1000).toFixed(0)} s; load average at end: ${os
