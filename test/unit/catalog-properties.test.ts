@@ -14,7 +14,7 @@ import { approveServer, approveTool, ingestTools, quarantineServer, rejectTool, 
 import { canonicalJson } from '../../src/main/core/state/hash'
 import { resolveTool } from '../../src/main/core/access/call-gate'
 import { FULL_SCOPE } from '../../src/main/core/access/scope'
-import { retrieve } from '../../src/main/core/discovery/retrieve'
+import { retrieve, retrieveText } from '../../src/main/core/discovery/retrieve'
 import { makeFixture, tmpDir, type Fixture } from '../helpers/catalog-fixture'
 import type { ToolDefinition as ToolDef } from '../../src/shared/tool-definition'
 
@@ -200,6 +200,19 @@ function check(fx: Fixture, m: Model): void {
   // discovery never makes anything callable
   const found = retrieve(fx.catalog, { query: 'do path given remote file', limit: 100, include_disabled: true }, FULL_SCOPE)
   for (const t of found.tools) expect(snap.byId.get(t.name)?.status).toBe('callable')
+  // the text agents get keeps each tool's text from earlier searches (response-text.ts): after any
+  // change it is still the JSON of the answer, and each tool in it shows the definition the upstream lists now
+  for (const query of ['do path given remote file', 'alpha beta', 'send every file']) {
+    const args = { query, limit: 100 }
+    const text = retrieveText(fx.catalog, args, FULL_SCOPE)
+    expect(text).toBe(JSON.stringify(retrieve(fx.catalog, args, FULL_SCOPE)))
+    for (const t of (JSON.parse(text) as { tools: Array<{ server: string; name: string; description: string; inputSchema: unknown }> }).tools) {
+      const live = m.live[t.server as Server]?.find((d) => `${t.server}:${d.name}` === t.name)
+      if (!live) continue
+      expect(t.description, `${t.name}: description shown`).toBe(live.description)
+      expect(t.inputSchema, `${t.name}: schema shown`).toEqual(live.inputSchema)
+    }
+  }
 }
 
 describe('catalog invariants under any sequence of decisions and tool-list changes', () => {

@@ -3,7 +3,8 @@
 // servers in scope are still starting it waits for them (up to STARTING_WAIT_MS), then says how
 // many still are.
 import type { RetrieveArgs } from '../discovery/retrieve'
-import { retrieve, stillStarting } from '../discovery/retrieve'
+import { retrieveParts, stillStarting } from '../discovery/retrieve'
+import { responseText } from '../discovery/response-text'
 import type { UpstreamManager } from '../upstream/manager'
 import type { Catalog } from '../catalog/catalog'
 import type { DiscoveryStats } from '../discovery/stats'
@@ -26,7 +27,7 @@ export async function retrieveForAgent(
   const notListed = await stillStarting(deps.catalog, deps.manager, scope)
   let lockedOnly = false
   let locked: readonly string[] = []
-  const response = retrieve(
+  const { response, sources } = retrieveParts(
     deps.catalog,
     args,
     scope,
@@ -41,5 +42,5 @@ export async function retrieveForAgent(
     deps.configProblem?.() ?? null,
   )
   deps.activity?.search(who, { query: args.query, include_disabled: args.include_disabled === true, hits: response.total, locked_only: lockedOnly, locked })
-  return JSON.stringify(response)
+  return responseText(response, sources)
 }

@@ -13,6 +13,7 @@ import type { Scope } from '../access/scope'
 import { entryAccess, isKnown } from '../access/decide'
 import { exactLockedMatches, exactNameHint } from './exact-name'
 import { lockedAhead, lockedAheadEntry, type NameMatched, type RankedLocked } from './locked-ahead'
+import { responseText } from './response-text'
 
 /** Told about every search (DiscoveryStats counts them; the activity recorder notes them). */
 export interface SearchObserver {
@@ -111,10 +112,23 @@ export function retrieve(
   notListed: NotListed | number = 0,
   configProblem: string | null = null,
 ): RetrieveResponse {
+  return retrieveParts(catalog, args, scope, stats, notListed, configProblem).response
+}
+
+/** A search's answer and the catalog entries its callable results were made from, in order (responseText keeps their text). */
+export function retrieveParts(
+  catalog: Catalog,
+  args: RetrieveArgs,
+  scope: Scope,
+  stats?: SearchObserver,
+  notListed: NotListed | number = 0,
+  configProblem: string | null = null,
+): { response: RetrieveResponse; sources: CatalogEntry[] } {
   const { starting, notRun } = typeof notListed === 'number' ? { starting: notListed, notRun: [] } : notListed
   const limit = args.limit ?? catalog.currentConfig.tools_limit
   const snapshot = catalog.snapshot()
   const callable: CallableEntry[] = []
+  const sources: CatalogEntry[] = []
   const lockedHits: CatalogEntry[] = []
   // locked_ahead: how many callable results each ranked locked tool follows (the callable ranking is not touched)
   const ranked: RankedLocked[] = []
@@ -146,6 +160,7 @@ export function retrieve(
       call_with: callWith(e.variant),
       score: Math.round(hit.score * 1000) / 1000,
     })
+    sources.push(e)
     best ??= e
   }
   const response: RetrieveResponse = { query: args.query, tools: callable, total: callable.length }
@@ -201,7 +216,7 @@ export function retrieve(
   const bestCallableNameScore = best ? match(best.name) : 0
   const ahead = lockedAhead(ranked, byName, { limit, bestCallableNameScore, cap: Math.min(limit, LOCKED_CAP) })
   if (ahead.length > 0) response.locked_ahead = ahead.map(lockedAheadEntry)
-  return response
+  return { response, sources }
 }
 
 /** The notice of a search that found only locked tools (docs/contract.md §3). */
@@ -216,9 +231,17 @@ function lockedEntry(e: CatalogEntry): LockedEntry {
   return { name: e.id, server: e.server, description: e.def.description, status, ...policy }
 }
 
-/** The exact text every surface returns. */
-export function retrieveText(catalog: Catalog, args: RetrieveArgs, scope: Scope, stats?: SearchObserver, notListed: NotListed | number = 0): string {
-  return JSON.stringify(retrieve(catalog, args, scope, stats, notListed))
+/** The exact text every surface returns: JSON.stringify of retrieve()'s answer (responseText writes each tool's text once). */
+export function retrieveText(
+  catalog: Catalog,
+  args: RetrieveArgs,
+  scope: Scope,
+  stats?: SearchObserver,
+  notListed: NotListed | number = 0,
+  configProblem: string | null = null,
+): string {
+  const { response, sources } = retrieveParts(catalog, args, scope, stats, notListed, configProblem)
+  return responseText(response, sources)
 }
 
 /** What retrieve_tools needs of the servers' supervisor. */
