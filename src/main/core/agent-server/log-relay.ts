@@ -3,12 +3,13 @@
 // locked: a quarantined or switched-off server's text reaches no agent), at that level and above,
 // rate-limited, masked and escaped (upstream/server-logs.ts), each naming its server in `logger`
 // ("<server>" or "<server>/<its logger>"). A session that never set a level hears none.
-// 2026-07-28 deprecates logging (SEP-2577): its requests carry no session to send them on, and
-// Toolgate sends them none.
+// 2026-07-28 has no session: a request asks for log messages in its envelope and hears them on its
+// own stream (request-logs.ts).
 import { ProtocolError, ProtocolErrorCode, type LoggingLevel, type Server } from '@modelcontextprotocol/server'
 import { decideServer } from '../access/decide'
 import type { Scope } from '../access/scope'
 import type { Catalog } from '../catalog/catalog'
+import { loggerName } from './request-logs'
 import { LOG_LEVELS, type ServerLogMessage, type ServerLogs } from '../upstream/server-logs'
 
 export function relayLogs(server: Server, catalog: Catalog, logs: ServerLogs, scope: Scope, gone: () => string): void {
@@ -17,7 +18,7 @@ export function relayLogs(server: Server, catalog: Catalog, logs: ServerLogs, sc
   const hear = (m: ServerLogMessage): void => {
     if (level === null || LOG_LEVELS.indexOf(m.level) < LOG_LEVELS.indexOf(level)) return
     if (!scope.active() || decideServer(catalog, scope, m.server, 'read').kind !== 'open') return
-    const logger = m.logger ? `${m.server}/${m.logger}` : m.server
+    const logger = loggerName(m.server, m.logger)
     void server.notification({ method: 'notifications/message', params: { level: m.level, logger, data: m.data } }).catch(() => {})
   }
   server.setRequestHandler('logging/setLevel', async (req) => {

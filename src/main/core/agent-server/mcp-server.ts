@@ -50,6 +50,7 @@ import { directResourceUri } from './direct-resources'
 import { type ListChangedHub, type ListKind } from './list-changed'
 import { isRelayState, sessionAsker, type RelayCalls } from './relay-asks'
 import { relayLogs } from './log-relay'
+import { withRequestLogs } from './request-logs'
 import type { UpstreamAsks } from './call-tool'
 
 /** What tools/list offers: Toolgate's own tools (meta), or those and every callable upstream tool (direct). */
@@ -258,8 +259,10 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
   server.setRequestHandler('completion/complete', async (req, ctx) => {
     if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
     const { ref } = req.params
-    if (ref.type === 'ref/prompt') return (await completePromptArgument(deps, scope, { ...req.params, ref }, ctx.mcpReq.signal, direct)) as never
-    return (await completeTemplateArgument(deps, scope, { ...req.params, ref }, ctx.mcpReq.signal)) as never
+    return withRequestLogs(ctx, scope, deps.catalog, deps.manager.logs, async () => {
+      if (ref.type === 'ref/prompt') return (await completePromptArgument(deps, scope, { ...req.params, ref }, ctx.mcpReq.signal, direct)) as never
+      return (await completeTemplateArgument(deps, scope, { ...req.params, ref }, ctx.mcpReq.signal)) as never
+    })
   })
 
   server.setRequestHandler('tools/list', async () => {
@@ -343,7 +346,10 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
         }
         const inClient = inClientFor(deps, scope, server, ctx, principal)
         const asks = upstreamAsks(deps, server, ctx, owner, principal, scope.agent)
-        return await callTool(deps, scope, who(), name, args, extra.signal, (id) => recorder?.called(id), onProgress, inClient, asks)
+        // a 2026-07-28 request that asked for log messages hears those of the server it calls (request-logs.ts)
+        return await withRequestLogs(ctx, scope, deps.catalog, deps.manager.logs, () =>
+          callTool(deps, scope, who(), name, args, extra.signal, (id) => recorder?.called(id), onProgress, inClient, asks),
+        )
       } finally {
         await Promise.all(sending)
       }

@@ -16,6 +16,7 @@ import type { Scope } from '../access/scope'
 import { decidePrompt, promptEntryAccess } from '../access/decide'
 import { rewriteMessages } from './resource-links'
 import { withServer } from './hold-server'
+import { withRequestLogs } from './request-logs'
 
 export interface PromptDeps {
   catalog: Catalog
@@ -107,8 +108,10 @@ export function registerPromptHandlers(server: Server, deps: PromptDeps, scope: 
   server.setRequestHandler('prompts/get', async (req, ctx) => {
     active()
     const e = gatePrompt(catalog, scope, req.params.name, direct)
-    return withServer(manager, e.server, scope, 'prompt', ctx.mcpReq.signal, () =>
-      getPrompt(deps, e, req.params.arguments ?? {}, ctx.mcpReq.signal, req.params.name),
+    return withRequestLogs(ctx, scope, catalog, manager.logs, () =>
+      withServer(manager, e.server, scope, 'prompt', ctx.mcpReq.signal, () =>
+        getPrompt(deps, e, req.params.arguments ?? {}, ctx.mcpReq.signal, req.params.name),
+      ),
     )
   })
 }

@@ -16,6 +16,7 @@ import type { Upstream } from '../upstream/upstream'
 import type { Logger } from '../log'
 import { relayError } from './prompts'
 import { withServer } from './hold-server'
+import { withRequestLogs } from './request-logs'
 import { rewriteContents } from './resource-links'
 import type { Scope } from '../access/scope'
 import { decideServer } from '../access/decide'
@@ -193,7 +194,9 @@ export function registerResourceHandlers(
   server.setRequestHandler('resources/read', async (req, ctx) => {
     active()
     const uri = await resolve(req.params.uri, ctx.mcpReq.signal)
-    return withServerOfUri(deps, scope, uri, ctx.mcpReq.signal, () => readResource(deps, scope, uri, ctx.mcpReq.signal))
+    return withRequestLogs(ctx, scope, deps.catalog, deps.manager.logs, () =>
+      withServerOfUri(deps, scope, uri, ctx.mcpReq.signal, () => readResource(deps, scope, uri, ctx.mcpReq.signal)),
+    )
   })
 }
 

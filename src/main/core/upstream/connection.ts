@@ -3,7 +3,16 @@
 // (upstream.ts) supervises connections. `mcp` is the MCP SDK's (v2) Client speaking for this
 // connection. The era is the server's: SDK v2's negotiation probes with `server/discover` and
 // falls back to `initialize` for a 2025 server; `protocolVersion` says what was agreed.
-import { Client, isInputRequiredResult, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, type ProtocolEra } from '@modelcontextprotocol/client'
+import {
+  Client,
+  isInputRequiredResult,
+  LOG_LEVEL_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  type ProtocolEra,
+} from '@modelcontextprotocol/client'
 import type { CallToolResult, Progress, ServerCapabilities } from '@modelcontextprotocol/client'
 import { CallToolResultSchema } from '@modelcontextprotocol/core'
 import type { ServerConfig } from '../../../shared/config-schema'
@@ -16,6 +25,7 @@ import type { UpstreamAuth } from '../oauth/session'
 import { needsSignIn, refusal } from '../oauth/errors'
 import type { BuiltTransport } from './transport'
 import { fetchToolList } from './tools'
+import { requestLogs } from './request-logs'
 import { fetchPromptList, type PromptListing } from './prompts'
 import { z } from 'zod'
 import type { ToolListing } from './tools'
@@ -251,10 +261,7 @@ export class UpstreamConnection {
       throw err
     }
     this.catchProgress()
-    // log messages: to Toolgate's log and the agents that asked (server-logs.ts), masked
-    this.mcp.setNotificationHandler('notifications/message', (n) => {
-      if (!this.closing && this.closedReason === null) this.hooks.onLogMessage?.(this, this.mask.value(n.params))
-    })
+    // log messages (to Toolgate's log and the agents that asked: server-logs.ts) are taken off the transport too (catchProgress)
     // resources/updated: unsolicited after resources/subscribe (2025), or on the listen stream (2026-07-28)
     this.mcp.setNotificationHandler('notifications/resources/updated', (n) => {
       if (!this.closing && this.closedReason === null) this.hooks.onResourceUpdated?.(this, n.params.uri)
@@ -286,6 +293,12 @@ export class UpstreamConnection {
         const { progressToken, ...p } = (message.params ?? {}) as Progress & { progressToken?: unknown }
         const handler = this.progress.get(String(progressToken))
         if (handler && typeof p.progress === 'number') return handler(this.mask.value(p))
+      }
+      // log messages too: one sent just before a result must reach the request that is still listening
+      if ('method' in message && message.method === 'notifications/message' && !('id' in message)) {
+        if (!this.closing && this.closedReason === null)
+          this.hooks.onLogMessage?.(this, this.mask.value(isRecord(message.params) ? (message.params as Record<string, unknown>) : {}))
+        return
       }
       inner?.call(transport, message, extra)
     }
@@ -324,7 +337,7 @@ export class UpstreamConnection {
     if (opts.signal?.aborted) throw fail('cancelled', `${method} of ${opts.label} was cancelled before it was sent`)
     let result: Record<string, unknown>
     try {
-      result = (await this.mcp.request({ method, params } as Parameters<Client['request']>[0], LooseResult, {
+      result = (await this.mcp.request({ method, params: this.withLogLevel(params) } as Parameters<Client['request']>[0], LooseResult, {
         timeout: opts.timeoutMs,
         signal: opts.signal,
       })) as Record<string, unknown>
@@ -393,7 +406,7 @@ export class UpstreamConnection {
     // With a progress handler, the call carries a progressToken of ours (see catchProgress).
     const token = opts.onProgress ? `toolgate-${++this.progressSeq}` : null
     if (token && opts.onProgress) this.progress.set(token, opts.onProgress)
-    const params = { name: tool, arguments: args, ...(token ? { _meta: { progressToken: token } } : {}) }
+    const params = this.withLogLevel({ name: tool, arguments: args, ...(token ? { _meta: { progressToken: token } } : {}) })
     let result: CallToolResult
     // while it runs, the server's requests reach this call's agent (and no one else's)
     const call = this.inFlight.begin(opts.asker ?? null)
@@ -448,6 +461,20 @@ export class UpstreamConnection {
     const safe = this.mask.value(result)
     RESULT_BYTES.set(safe, safe === result ? bytes : Buffer.byteLength(JSON.stringify(safe)))
     return safe
+  }
+
+  /**
+   * An agent's request that asked for log messages (2026-07-28, request-logs.ts) reached this
+   * server: noted, and a 2026-07-28 server is asked for its messages at that level on the relayed
+   * request (without the key it must send none). A 2025 server sends its messages on the session.
+   */
+  private withLogLevel<P extends Record<string, unknown>>(params: P): P {
+    const asked = requestLogs()
+    if (!asked) return params
+    asked.servers.add(this.config.name)
+    if (this.era !== 'modern') return params
+    const meta = isRecord(params._meta) ? params._meta : {}
+    return { ...params, _meta: { ...meta, [LOG_LEVEL_META_KEY]: asked.level } }
   }
 
   /** Close the SDK client and transport; for stdio the child process is gone when this resolves. */

@@ -1,0 +1,49 @@
+// Upstream log messages for a 2026-07-28 agent (docs/passthrough.md, log messages): there is no
+// session to set a level on; a request asks for log messages with the `io.modelcontextprotocol/logLevel`
+// key of its envelope, and the server sends them on that request's own stream while it runs
+// (without the key, none). Toolgate does the same for the requests it relays (a tool call, a prompt,
+// a resource read, a completion): the servers the request reached (upstream/request-logs.ts) send
+// their messages to it at that level and above, masked and escaped (upstream/server-logs.ts), each
+// naming its server in `logger`, and only while the server is one the agent may read.
+import { LOG_LEVEL_META_KEY, type LoggingLevel, type ServerContext } from '@modelcontextprotocol/server'
+import { decideServer } from '../access/decide'
+import type { Scope } from '../access/scope'
+import type { Catalog } from '../catalog/catalog'
+import { LOG_LEVELS, type ServerLogs } from '../upstream/server-logs'
+import { runWithRequestLogs, type RequestLogs } from '../upstream/request-logs'
+
+const isLevel = (v: unknown): v is LoggingLevel => typeof v === 'string' && (LOG_LEVELS as readonly string[]).includes(v)
+
+/** The `logger` an agent sees: the server's name, then the server's own logger. */
+export function loggerName(server: string, logger: string | undefined): string {
+  return logger ? `${server}/${logger}` : server
+}
+
+/** Runs a request's work; when it asked for log messages (2026-07-28), the servers it reaches send theirs on its stream. */
+export async function withRequestLogs<T>(
+  ctx: Pick<ServerContext, 'mcpReq'>,
+  scope: Scope,
+  catalog: Catalog,
+  logs: ServerLogs | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  // the SDK types the envelope as {}: read as a record
+  const envelope: Record<string, unknown> | undefined = ctx.mcpReq.envelope
+  const level = envelope?.[LOG_LEVEL_META_KEY]
+  if (!logs || !isLevel(level)) return work()
+  const asked: RequestLogs = { level, servers: new Set() }
+  const sending: Array<Promise<void>> = []
+  const stop = logs.listen((m) => {
+    if (!asked.servers.has(m.server) || LOG_LEVELS.indexOf(m.level) < LOG_LEVELS.indexOf(level)) return
+    if (!scope.active() || decideServer(catalog, scope, m.server, 'read').kind !== 'open') return
+    const params = { level: m.level, logger: loggerName(m.server, m.logger), data: m.data }
+    sending.push(ctx.mcpReq.notify({ method: 'notifications/message', params }).catch(() => {}))
+  })
+  try {
+    return await runWithRequestLogs(asked, work)
+  } finally {
+    stop()
+    // over HTTP the request's stream ends with its result: the messages go first
+    await Promise.all(sending)
+  }
+}
