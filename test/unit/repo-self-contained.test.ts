@@ -103,7 +103,7 @@ describe('the repository', () => {
       'test/helpers/cli.ts',
       'test/helpers/mcp-client.ts',
       'bench/lib/util.mjs',
-      'test/e2e/run-e2e.mjs',
+      'test/e2e/browser/fixtures.ts',
       'README.md',
       'package.json',
       '.ci/run',
