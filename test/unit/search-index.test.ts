@@ -180,7 +180,14 @@ describe('ToolIndex scoring: the summed model matches minisearch BM25+', () => {
   it('on a small catalog', () => {
     const tools = [...FILES, ...ISSUES, tool('web', 'fetch', 'Fetch a URL from the internet. Optionally extract contents as markdown.', ['url', 'max_length'])]
     const bm25 = { k: 1.2, b: 0.7, d: 0.5 }
-    const options = { fieldModel: 'sum' as const, bm25, synonymWeight: 0, coordination: 'terms' as const, feedback: { docs: 0, terms: 0, weight: 0 } }
+    const options = {
+      fieldModel: 'sum' as const,
+      bm25,
+      synonymWeight: 0,
+      coordination: 'terms' as const,
+      weakMatch: 1,
+      feedback: { docs: 0, terms: 0, weight: 0 },
+    }
     const index = indexOf(
       tools.filter((t) => t.server === 'files'),
       tools.filter((t) => t.server === 'tracker'),
@@ -221,7 +228,7 @@ describe('ToolIndex scoring: the summed model matches minisearch BM25+', () => {
 
 describe('ToolIndex scoring: BM25F (the default field model)', () => {
   // Three tools, query "beta"; synonyms and feedback off; k 2, b 0.5, δ 0.5, the default boosts
-  // (name 3, summary 1, desc 0.5, params 0.5, server 1). Worked by hand:
+  // (name 3, summary 1, desc 0.5, params 0.5, server 2). Worked by hand:
   //   N = 3 tools, all contain "beta": IDF = ln(1 + 0.5 / 3.5) = 0.133531
   //   distinct terms per field: name 1, 1, 1 (avg 1); summary = desc = 2, 2, 5 (avg 3)
   //   length norm 1 − b + b·len/avg: name 1; summary/desc 0.833333 (len 2), 1.333333 (len 5)
@@ -262,5 +269,37 @@ describe('ToolIndex scoring: BM25F (the default field model)', () => {
     index.setServerTools('other', [tool('other', 'extra', 'Beta and more beta.')])
     index.removeServer('other')
     expect(index.search('beta').map((h) => h.score)).toEqual([expect.closeTo(0.374196, 5), expect.closeTo(0.256521, 5), expect.closeTo(0.210979, 5)])
+  })
+})
+
+describe('ToolIndex coordination: words found only in passing count less', () => {
+  // display_settings mentions "resize", "photo" and "fit" after its first sentence; resize_photo's
+  // name and first sentence say two of them. Counted alike, three words found in passing beat two in the name.
+  const tools = [
+    tool('s', 'resize_photo', 'Resize a photo to the given width and height, keeping its aspect ratio and format.'),
+    tool('s', 'display_settings', 'Change the display settings. Resize windows, fit them, set a photo as wallpaper.'),
+  ]
+  const first = (options: Partial<typeof DEFAULT_OPTIONS>): string | undefined => {
+    const index = new ToolIndex(options)
+    index.setServerTools('s', tools)
+    return index.search('resize the photo to fit')[0]?.id
+  }
+
+  it('a tool whose name or first sentence says the job outranks one that mentions more of the words further down', () => {
+    expect(DEFAULT_OPTIONS.weakMatch).toBeLessThan(1)
+    expect(first({})).toBe('s:resize_photo')
+    expect(first({ weakMatch: 1 })).toBe('s:display_settings')
+  })
+
+  it('a word in the first sentence is not a weak match', () => {
+    // the same sentences in two orders; with the first sentence's own boost at 0 both score alike
+    // on the description, so only coordination tells them apart (a tie would go to a_late, by id)
+    const pair = [
+      tool('s', 'a_late', 'Change the display settings. Resize windows, fit them, set a photo as wallpaper.'),
+      tool('s', 'b_early', 'Resize windows, fit them, set a photo as wallpaper. Change the display settings.'),
+    ]
+    const index = new ToolIndex({ boost: { ...DEFAULT_OPTIONS.boost, summary: 0 }, feedback: { docs: 0, terms: 0, weight: 0 } })
+    index.setServerTools('s', pair)
+    expect(index.search('resize the photo to fit')[0]?.id).toBe('s:b_early')
   })
 })

@@ -52,7 +52,13 @@ export interface ScoringState {
   /** per slot: the score so far, and the bits of the typed words matched */
   acc: Float64Array
   mask: Uint32Array
+  /** per slot: the bits of the typed words matched in a strong field (STRONG_FIELDS) */
+  strong: Uint32Array
 }
+
+/** The fields that say what a tool is (name, first sentence, server); a word found only elsewhere is a weak match. */
+const STRONG = [true, true, false, false, true]
+export const STRONG_FIELDS: readonly Field[] = FIELDS.filter((_, f) => STRONG[f])
 
 const lnIdf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5))
 
@@ -121,6 +127,7 @@ function addTermSum(s: ScoringState, posting: Posting, weight: number, bits: num
     }
     acc[slot] += w * (d + norm[j])
     mask[slot] = (mask[slot] | bits) >>> 0
+    if (STRONG[(e >>> TF_BITS) & FIELD_MASK]) s.strong[slot] = (s.strong[slot] | bits) >>> 0
   }
 }
 
@@ -146,7 +153,11 @@ function addTermF(s: ScoringState, posting: Posting, weight: number, bits: numbe
   while (j < entries.length) {
     const slot = entries[j] >>> SLOT_SHIFT
     let tf = 0
-    for (; j < entries.length && entries[j] >>> SLOT_SHIFT === slot; j++) tf += norm[j]
+    let strong = false
+    for (; j < entries.length && entries[j] >>> SLOT_SHIFT === slot; j++) {
+      tf += norm[j]
+      if (STRONG[(entries[j] >>> TF_BITS) & FIELD_MASK]) strong = true
+    }
     if (tf <= 0) continue
     if (mask[slot] === 0) {
       if (bits === 0) continue
@@ -154,6 +165,7 @@ function addTermF(s: ScoringState, posting: Posting, weight: number, bits: numbe
     }
     acc[slot] += w * ((tf * (k + 1)) / (tf + k) + d)
     mask[slot] = (mask[slot] | bits) >>> 0
+    if (strong) s.strong[slot] = (s.strong[slot] | bits) >>> 0
   }
 }
 

@@ -78,6 +78,11 @@ export interface ToolIndexOptions {
   /** multiply by the number of typed terms matched (synonyms count for the word they replace) */
   coordination: 'concepts' | 'terms'
   /**
+   * How much a typed word found only in a tool's description or parameters counts in that
+   * multiplier; a word in the name, the first sentence or the server's name counts 1 (round 3).
+   */
+  weakMatch: number
+  /**
    * Query expansion from the top results (pseudo-relevance feedback): the name and first-sentence
    * terms of the best `docs` matches, weighted by their share of the top score, the best `terms`
    * of them added at `weight`. They only re-rank tools that already match a typed word. 0 = off.
@@ -107,6 +112,7 @@ export const DEFAULT_OPTIONS: ToolIndexOptions = {
   synonymWeight: 0.5,
   actionElsewhereWeight: 0.1,
   coordination: 'concepts',
+  weakMatch: 0.7,
   feedback: { docs: 1, terms: 5, weight: 0.1 },
   synonyms: defaultSynonyms(),
   intent: { weight: 0.5, unhinted: 'unknown' },
@@ -169,6 +175,8 @@ export class ToolIndex {
   /** scratch buffers for scoring, one cell per slot */
   private acc = new Float64Array(0)
   private mask = new Uint32Array(0)
+  /** per slot: the bits of the typed words matched in a strong field (field-scoring.ts STRONG_FIELDS) */
+  private strong = new Uint32Array(0)
   /** per slot: 1 while a removal batch is in progress */
   private removing = new Uint8Array(0)
   /** live slots in id order (kept sorted on add/remove), and each slot's position in it */
@@ -286,7 +294,7 @@ export class ToolIndex {
     if (fb.docs > 0 && fb.terms > 0 && fb.weight > 0 && touched.length > 0) {
       const expansion = feedbackTerms(
         touched,
-        (slot) => Math.round(this.acc[slot] * popcount(this.mask[slot]) * SCORE_PRECISION) / SCORE_PRECISION,
+        (slot) => Math.round(this.acc[slot] * this.matched(slot) * SCORE_PRECISION) / SCORE_PRECISION,
         (slot) => this.slotId[slot] as string,
         (slot) => this.slotKeyTerms[slot] ?? [],
         weights,
@@ -310,7 +318,7 @@ export class ToolIndex {
   private applyLifts(lifts: ReadonlyMap<string, number>, touched: number[]): void {
     if (lifts.size === 0) return
     let top = 0
-    for (const slot of touched) top = Math.max(top, this.acc[slot] * popcount(this.mask[slot]))
+    for (const slot of touched) top = Math.max(top, this.acc[slot] * this.matched(slot))
     if (top <= 0) return
     for (const [id, lift] of lifts) {
       const server = this.owner.get(id)
@@ -320,9 +328,22 @@ export class ToolIndex {
       if (this.mask[slot] === 0) {
         touched.push(slot)
         this.mask[slot] = 1 // counts as one matched word, so the rank keeps the added score as is
+        this.strong[slot] = 1
       }
-      this.acc[slot] += add / popcount(this.mask[slot])
+      this.acc[slot] += add / this.matched(slot)
     }
+  }
+
+  /**
+   * The coordination multiplier: the typed words a tool matched, each counting 1 when found in a
+   * strong field (name, first sentence, server) and `weakMatch` when found only elsewhere.
+   */
+  private matched(slot: number): number {
+    const all = this.mask[slot]
+    const weak = this.options.weakMatch
+    if (weak === 1) return popcount(all)
+    const strong = this.strong[slot] & all
+    return popcount(strong) + weak * popcount(all & ~strong)
   }
 
   /** Adds one term's score (field-scoring.ts) to the tools that contain it. */
@@ -336,6 +357,7 @@ export class ToolIndex {
       fieldLenSum: this.fieldLenSum,
       acc: this.acc,
       mask: this.mask,
+      strong: this.strong,
     }
     addTerm(this.options.fieldModel, state, posting, weight, bits, touched, this.options.bm25, this.boosts)
   }
@@ -352,6 +374,7 @@ export class ToolIndex {
   private rank(touched: number[], intent: Effect | undefined): SearchHit[] {
     const acc = this.acc
     const mask = this.mask
+    const strong = this.strong
     const slotId = this.slotId
     const effect = this.slotEffect
     const weight = this.options.intent.weight
@@ -360,10 +383,11 @@ export class ToolIndex {
     for (let i = 0; i < touched.length; i++) {
       const slot = touched[i]
       const factor = intent === undefined ? 1 : intentFactor(intent, effect[slot], weight)
-      micro[i] = Math.round(acc[slot] * popcount(mask[slot]) * factor * SCORE_PRECISION)
+      micro[i] = Math.round(acc[slot] * this.matched(slot) * factor * SCORE_PRECISION)
       if (micro[i] > max) max = micro[i]
       acc[slot] = 0
       mask[slot] = 0
+      strong[slot] = 0
     }
     if (max >= MAX_PACKED_SCORE) {
       // Absurdly long queries only: fall back to a comparator sort.
@@ -512,6 +536,7 @@ export class ToolIndex {
     }
     this.acc = grow(this.acc, (m) => new Float64Array(m), 1)
     this.mask = grow(this.mask, (m) => new Uint32Array(m), 1)
+    this.strong = grow(this.strong, (m) => new Uint32Array(m), 1)
     this.removing = grow(this.removing, (m) => new Uint8Array(m), 1)
     this.idRank = grow(this.idRank, (m) => new Int32Array(m), 1)
     this.slotEffect = grow(this.slotEffect, (m) => new Uint8Array(m), 1)
