@@ -20,6 +20,8 @@ export default defineConfig({
     headless: true,
     viewport: { width: 1180, height: 820 },
     actionTimeout: 10_000,
+    // on a failure, a picture of every open page (the story's own page too) in test-results/
+    screenshot: 'only-on-failure',
     launchOptions: {
       // Debian's Chromium (apt-get install chromium; .ci/run installs it): Playwright's own browsers are never downloaded
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

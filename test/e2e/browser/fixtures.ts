@@ -83,6 +83,8 @@ export interface Serve {
   api: ControlApi
   dataDir: string
   configFile: string
+  /** where its stdout and stderr go */
+  log: string
   writeConfig(config: McpConfig): void
 }
 
@@ -141,7 +143,8 @@ async function startServe(dir: string, config: McpConfig, track: (c: ChildProces
   writeConfig(config)
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
-  const log = fs.openSync(path.join(dir, 'serve.log'), 'a')
+  const logFile = path.join(dir, 'serve.log')
+  const log = fs.openSync(logFile, 'a')
   const child = spawn(
     process.execPath,
     [path.join(root, 'bin/toolgate.js'), 'serve', '--config', configFile, '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`],
@@ -157,12 +160,12 @@ async function startServe(dir: string, config: McpConfig, track: (c: ChildProces
   await until(
     'toolgate serve to answer',
     async () => {
-      if (exited !== null) throw new Error(`toolgate serve exited with ${exited}; see ${path.join(dir, 'serve.log')}`)
+      if (exited !== null) throw new Error(`toolgate serve exited with ${exited}; see ${logFile}`)
       return (await api.get<{ version?: string }>('/api/v1/status')).version
     },
     20_000,
   )
-  return { base: baseUrl, api, dataDir, configFile, writeConfig }
+  return { base: baseUrl, api, dataDir, configFile, log: logFile, writeConfig }
 }
 
 interface ToolResult {

@@ -98,6 +98,12 @@ test.beforeAll(async ({ browser, toolgate, workDir }) => {
   })
 })
 
+// a failed step leaves the server's log in test-results/ (the temp folder goes at the end); the
+// picture of the window there comes from `screenshot: 'only-on-failure'` (playwright.config.mts)
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status !== testInfo.expectedStatus && serve) await testInfo.attach('toolgate serve log', { path: serve.log, contentType: 'text/plain' })
+})
+
 test.afterAll(async () => {
   if (oauthServer) await stopChild(oauthServer)
   await agent?.close().catch(() => undefined)
