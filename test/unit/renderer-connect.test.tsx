@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { ConnectSnippets } from '../../src/renderer/components/ConnectSnippets'
-import { connectSnippets } from '../../src/main/core/control/service'
+import { connectSnippets } from '../../src/main/core/control/connect-snippets'
 
 afterEach(cleanup)
 

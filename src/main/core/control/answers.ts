@@ -1,0 +1,42 @@
+// The user's answers to what agents wait on (an access request, a call waiting for an OK), put on
+// the activity record under the agent that asked (its `?agent=` and its recent activity), from
+// where the answer came (window, tray, CLI, web UI, API).
+import type { DecisionOrigin } from '../../../shared/activity'
+import type { ConfirmationActionResult, RequestActionResult } from '../../../shared/api'
+import { CONFIRM_VIA, type Confirmation, type ConfirmVia } from '../../../shared/confirmations'
+import type { AccessRequest } from '../../../shared/requests'
+import type { ActivityRecorder } from '../activity/recorder'
+
+/** An answer to an agent's access request, on the record. */
+export function requestAnswered(
+  activity: ActivityRecorder,
+  origin: DecisionOrigin,
+  action: 'grant' | 'deny',
+  r: { request: AccessRequest; message: string },
+): RequestActionResult {
+  const q = r.request
+  activity.decision(origin, { agent: q.agent, client: q.client }, { action, server: q.server, tool: q.tool, message: r.message })
+  return { ok: true, ...r }
+}
+
+/** Where an answer comes from, as a confirmation and the activity record name it: anything else is the API. */
+export function confirmViaOf(origin: DecisionOrigin): ConfirmVia {
+  const v = origin.via
+  return (CONFIRM_VIA as readonly string[]).includes(v) ? (v as ConfirmVia) : 'api'
+}
+
+/** The answer to a waiting call, on the record (the call itself is recorded by the call path). */
+export function confirmationAnswered(
+  activity: ActivityRecorder,
+  origin: DecisionOrigin,
+  action: 'allow' | 'deny',
+  r: { confirmation: Confirmation; message: string },
+): ConfirmationActionResult {
+  const c = r.confirmation
+  activity.decision(
+    origin,
+    { agent: c.agent, client: c.client },
+    { action, server: c.server, tool: c.tool.slice(c.server.length + 1), message: r.message, args_hmac: c.args_hmac },
+  )
+  return { ok: true, ...r }
+}
