@@ -26,6 +26,7 @@ import { needsSignIn, refusal } from '../oauth/errors'
 import type { BuiltTransport } from './transport'
 import { fetchToolList } from './tools'
 import { requestLogs } from './request-logs'
+import { callAsTask, offersToolTasks } from './task-call'
 import { fetchPromptList, type PromptListing } from './prompts'
 import { z } from 'zod'
 import type { ToolListing } from './tools'
@@ -118,6 +119,8 @@ export class UpstreamConnection {
   /** progress handlers of calls in flight, by the progressToken Toolgate sent upstream */
   private readonly progress = new Map<string, (p: Progress) => void>()
   private progressSeq = 0
+  /** the tools this server runs only as a task, from its last tools/list */
+  private taskOnly = new Set<string>()
   /** masks this server's secrets in every text that leaves this class */
   private readonly redact: (text: string) => string
   /** masks this server's secrets in what it sends: tool definitions, results, progress */
@@ -307,7 +310,9 @@ export class UpstreamConnection {
   async listTools(timeoutMs: number): Promise<ToolListing> {
     const caps = this.mcp.getServerCapabilities()
     if (caps && !caps.tools) return { tools: [], warnings: [] }
-    return fetchToolList(this.mcp, this.opts.limits, timeoutMs, (raw) => this.mask.value(raw))
+    const listing = await fetchToolList(this.mcp, this.opts.limits, timeoutMs, (raw) => this.mask.value(raw))
+    this.taskOnly = new Set(listing.taskOnly ?? [])
+    return listing
   }
 
   /** The server's prompts (none when it does not offer prompts), each with its no-argument text where it needs no arguments. */
@@ -413,8 +418,16 @@ export class UpstreamConnection {
     try {
       // SDK 2.x removes its abort listener when the request settles (1.x leaked one per call, so
       // the signal went through a per-call AbortController; no longer needed)
+      // a tool its 2025 server runs only as a task: run as one for the agent, which gets the result (task-call.ts)
+      const asTask = this.era === 'legacy' && this.taskOnly.has(tool) && offersToolTasks(this.mcp.getServerCapabilities())
       const leg = (p: Record<string, unknown>): Promise<CallToolResult> =>
-        this.mcp.request({ method: 'tools/call', params: p }, CallToolResultSchema, { timeout: opts.timeoutMs, signal: opts.signal, allowInputRequired: true })
+        asTask
+          ? callAsTask(this.mcp, p, { timeoutMs: opts.timeoutMs, signal: opts.signal })
+          : this.mcp.request({ method: 'tools/call', params: p }, CallToolResultSchema, {
+              timeout: opts.timeoutMs,
+              signal: opts.signal,
+              allowInputRequired: true,
+            })
       result = await leg(params)
       // 2026-07-28: the server asks through input_required; answered for this call, then retried
       for (let round = 1; isInputRequiredResult(result); round++) {

@@ -16,6 +16,8 @@ export interface ToolListing {
   tools: ToolDefinition[]
   /** problems worth showing the operator (cap hit, tools dropped); empty when clean */
   warnings: string[]
+  /** the tools the server runs only as a task (2025-11-25 `execution.taskSupport: "required"`: task-call.ts) */
+  taskOnly?: string[]
 }
 
 /**
@@ -46,7 +48,12 @@ export async function fetchToolList(
     }
   }
   // the server's secrets are masked before anything reads the list
-  return sanitizeTools(mask(raw), limits, truncatedFetch)
+  const masked = mask(raw)
+  const taskOnly = masked.flatMap((t) => {
+    const r = t as { name?: unknown; execution?: { taskSupport?: unknown } } | null
+    return typeof r?.name === 'string' && r.execution?.taskSupport === 'required' ? [r.name] : []
+  })
+  return { ...sanitizeTools(masked, limits, truncatedFetch), ...(taskOnly.length > 0 ? { taskOnly } : {}) }
 }
 
 export const DEFAULT_MAX_TITLE_CHARS = 256
