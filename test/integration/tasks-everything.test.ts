@@ -3,8 +3,11 @@
 // Toolgate: agents of both eras call it like any tool (call_tool_write over /mcp, and by its name
 // on /mcp/direct) and get its result, because Toolgate runs it as a task on their behalf and waits
 // for it. Nothing of the task reaches the agent (no task id, no related-task key). A call whose
-// timeout passes first ends with Toolgate's timeout error (and the task is cancelled upstream).
+// timeout passes first ends with Toolgate's timeout error (and the task is cancelled upstream). A
+// question the task asks (an elicitation tied to it) reaches the calling agent, labelled, and the
+// agent's answer reaches the task.
 import path from 'node:path'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
   EVERYTHING,
@@ -81,4 +84,42 @@ describe('a tool that runs only as a task', () => {
       await stopProcess(serve.child)
     }
   }, 60_000)
+})
+
+describe('a question asked for a task', () => {
+  it.each<Era>(['legacy', 'modern'])(
+    'reaches the calling agent, labelled, and its answer reaches the task (%s agent)',
+    async (era) => {
+      const serve = await serveEverything()
+      const asked: Array<Record<string, unknown>> = []
+      const client = new Client(
+        { name: `tasks-asks-${era}`, version: '1.0.0' },
+        { versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } as never, capabilities: { elicitation: { form: {} } } },
+      )
+      client.setRequestHandler('elicitation/create', async (req) => {
+        asked.push(req.params as Record<string, unknown>)
+        return { action: 'accept', content: { interpretation: 'comedy' } }
+      })
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${serve.key}` } } }),
+      )
+      try {
+        const r = (await client.callTool(
+          { name: 'call_tool_write', arguments: { name: 'everything:simulate-research-query', args: { topic: 'python', ambiguous: true } } },
+          { timeout: 90_000 },
+        )) as never
+        expect(textOf(r)).toContain('Research Report: python')
+        // the task went on with the agent's answer, not its fallback for an unanswered question
+        expect(textOf(r)).toContain('comedy')
+        expect(textOf(r)).not.toContain('elicitation unavailable')
+        expect(asked).toHaveLength(1)
+        expect(String(asked[0].message)).toMatch(/^\[From the MCP server "everything", relayed by Toolgate; not a question of Toolgate's\]/)
+        expect(String(asked[0].message)).toContain('multiple interpretations')
+      } finally {
+        await client.close().catch(() => {})
+        await stopProcess(serve.child)
+      }
+    },
+    120_000,
+  )
 })
