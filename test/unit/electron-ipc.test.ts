@@ -46,47 +46,9 @@ async function loadPreload(): Promise<ToolgateBridge> {
 describe('IPC handlers', () => {
   it('register exactly one toolgate:<op> channel per Api operation', async () => {
     await wired()
-    const ops = [
-      'activity',
-      'addServer',
-      'agentTokens',
-      'agents',
-      'allowConfirmation',
-      'approveAll',
-      'authStatus',
-      'classifyTool',
-      'confirmations',
-      'deleteSecret',
-      'denyConfirmation',
-      'denyRequest',
-      'editServer',
-      'grantRequest',
-      'info',
-      'promptAction',
-      'prompts',
-      'removeServer',
-      'requests',
-      'resources',
-      'restoreServer',
-      'revokeAgentTokens',
-      'search',
-      'secrets',
-      'server',
-      'serverAction',
-      'serverEntry',
-      'servers',
-      'setAskBeforeCall',
-      'setAskInClient',
-      'setSecret',
-      'signIn',
-      'signOut',
-      'stats',
-      'status',
-      'toolAction',
-      'tools',
-    ]
-    expect([...fake.handlers.keys()].sort()).toEqual(ops.map((o) => `toolgate:${o}`).sort())
-    expect([...API_OPS].sort()).toEqual(ops)
+    // the operations themselves are pinned by name in operations-table.test.ts (each with its request)
+    expect(API_OPS.length).toBeGreaterThan(30)
+    expect([...fake.handlers.keys()].sort()).toEqual(API_OPS.map((o) => `toolgate:${o}`).sort())
   })
 
   it('signIn opens the authorization page in the system browser (openExternal) and says so; the renderer opens nothing', async () => {
