@@ -1,6 +1,8 @@
-// The composition root: builds and wires config, state, catalog, upstreams, discovery, the
-// control service and (optionally) the loopback HTTP listener. The tray app, `serve` and an
-// embedded `stdio` all run exactly this.
+// The composition root: buildCore wires config, state, catalog, upstreams, discovery, requests,
+// the agent server's parts and the control service without starting anything; start() then
+// upgrades the state, watches the files, starts the timers, listens (optionally: the loopback
+// HTTP listener) and starts the upstreams. The tray app, `serve` and an embedded `stdio` all run
+// startCore (both steps); the in-process tests use buildCore, the same wiring.
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import type { AppInfo } from '../../shared/api'
@@ -9,7 +11,7 @@ import type { Config, ServerConfig } from '../../shared/config-schema'
 import { Catalog } from './catalog/catalog'
 import { finishStateUpgrade, pinFailClosedServers } from './catalog/decisions'
 import { loadConfigFile, skippedMessage, type ConfigError } from './config/load'
-import { watchConfig, type ConfigWatcher } from './config/watch'
+import { configReloader, type ConfigWatcher } from './config/watch'
 import { applyPolicy, policyLocation, readPolicy, type PolicyState } from './config/policy'
 import { watchPolicy } from './config/policy-watch'
 import { StateStore } from './state/store'
@@ -41,8 +43,9 @@ import { createLogger, type Logger } from './log'
 import { appRoot, DEFAULT_LISTEN, isLoopback, parseListen, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
 import { VERSION } from './version'
 import { networkSupport, sandboxSupport, startEgressProxy } from './upstream/sandbox'
-import { setupRequests } from './requests'
+import { setupRequests, type RequestsSetup } from './requests'
 import { SecretStore, type SecretSealer } from './secrets/store'
+import type { Keychain } from './secrets/keychain'
 import { resolveReferences } from './secrets/resolve'
 import { OAuthService } from './oauth/service'
 
@@ -76,6 +79,11 @@ export interface CoreOptions {
   lenientConfig?: boolean
   /** the data dir is deleted when this process exits (`toolgate demo`): the window's connect snippets say so */
   temporaryDataDir?: boolean
+  /**
+   * The OS keychain holding the secret store's key. Left out: the platform's (docs/secrets.md);
+   * null: none, the 0600 key file in the data dir (the in-process tests).
+   */
+  keychain?: Keychain | null
 }
 
 export class OwnerExistsError extends Error {
@@ -117,7 +125,42 @@ export interface Core {
   stop(): Promise<void>
 }
 
+/**
+ * The core's object graph, built and not started: the data dir is owned (its lock taken) and the
+ * files read, and nothing is spawned, listened on, watched or timed. Everything an agent or the
+ * window reaches is here and works (the in-process tests drive it); upstreams start, the state
+ * upgrade finishes and expired grants end only in start().
+ */
+export interface BuiltCore extends Omit<Core, 'url'> {
+  store: StateStore
+  manager: UpstreamManager
+  /** the control API's event stream (servers/tools.changed, requests, activity, config) */
+  events: ControlEvents
+  stats: DiscoveryStats
+  tokens: AgentTokens
+  /** access requests, the grant keeper and the confirmations of risky calls */
+  requests: RequestsSetup
+  /** Toolgate wrote the config itself: reload it (the edit is the user's decision, already recorded) */
+  reloadConfig(): void
+  /** The config file changed on disk: reload it as the watcher does (the edit is the operator's decision) */
+  configFileChanged(): void
+  /** Starts the built core (once): upgrades the state, watches, listens, starts upstreams. */
+  start(): Promise<Core>
+}
+
+/** Builds and starts the core: what the tray app, `serve` and `stdio` run. */
 export async function startCore(opts: CoreOptions): Promise<Core> {
+  const built = buildCore(opts)
+  try {
+    return await built.start()
+  } catch (e) {
+    await built.stop()
+    throw e
+  }
+}
+
+/** Builds the core's object graph over a data dir without starting it (see BuiltCore). */
+export function buildCore(opts: CoreOptions): BuiltCore {
   const dataDir = resolveDataDir(opts.dataDir)
   const configPath = resolveConfigPath(dataDir, opts.configPath)
   // the user's config as written, and the effective one (the organisation's policy applied)
@@ -138,42 +181,20 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const lock = DataDirLock.tryAcquire(dataDir)
   if (!lock) throw new OwnerExistsError(readLiveInstance(dataDir), dataDir)
   const startedAt = Date.now()
-  let stopWatchingState = async (): Promise<void> => undefined
   try {
     const store = new StateStore(path.join(dataDir, 'state.json'))
     if (store.warning) logger.warn(store.warning)
     if (config.warnings.length) logger.warn(`${configPath}: ignoring unknown key(s) ${config.warnings.join(', ')} (typo?)`)
     for (const n of config.notes) logger.warn(`${configPath}: ${n}`)
     if (config.skipped.length) logger.error(`${configPath}: ${skippedMessage(config.skipped)}`)
-    const sandbox = sandboxSupport() // probed once per process, here rather than at the first spawn
-    if (sandbox.available) logger.info({ sandbox: sandbox.mechanism, binary: sandbox.binary }, 'stdio upstreams run isolated')
-    else logger.warn(`stdio upstreams are NOT isolated: ${sandbox.reason}`)
-    const net = sandbox.mechanism === 'bwrap' ? networkSupport(sandbox.binary) : null
-    if (net && !net.available) logger.warn(`sandboxed servers with network on share this machine's network: ${net.reason}`)
-    if (sandbox.available) await startEgressProxy() // the one way out of a server with an allowlist (sandbox.network: [hosts])
     const catalog = new Catalog(config, store)
-    stopWatchingState = store.watchForLoss((file, how) =>
-      logger.warn(
-        how === 'deleted'
-          ? `${file} disappeared while Toolgate ran; it was written again from memory`
-          : `${file} was changed behind Toolgate's back while it ran; it was written again from memory (the decisions Toolgate holds are kept)`,
-      ),
-    )
-    await finishStateUpgrade(catalog)
-    await pinFailClosedServers(catalog)
     const tokens = new AgentTokens(store, () => config.agents, configPath)
     const forgetRemovedAgents = (): void =>
       void tokens.forgetRemovedAgents().then(
         (gone) => gone.length && logger.info({ agents: gone }, 'revoked the tokens of agents no longer in the config'),
         (e: unknown) => logger.error({ err: String(e) }, 'could not revoke the tokens of removed agents'),
       )
-    forgetRemovedAgents()
     const offline = opts.offline === true
-    // the last known tool lists: offline commands show them; an owner answers search and listings
-    // from them while on-demand servers are stopped (nothing has to start to be found)
-    const last = readLastCatalog(dataDir)
-    if (last) loadLastCatalog(catalog, last, offline ? 'all' : 'listed-by-server')
-    const lastCatalog = offline ? null : new LastCatalogWriter(dataDir, catalog, logger)
     const stats = new DiscoveryStats()
     const learned = new LearnedStore(path.join(dataDir, 'search-learned.json'), logger)
     const applyLearning = (c: Config): void => {
@@ -181,7 +202,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       catalog.index.setLearned(c.search.learn ? learned.use : null)
     }
     applyLearning(config)
-    const manager = new UpstreamManager(catalog, logger, { dataDir, configPath }, { offline })
+    // nothing starts before start(): sync() waits for it
+    const manager = new UpstreamManager(catalog, logger, { dataDir, configPath }, { offline, deferred: true })
     const events = new ControlEvents(catalog, manager.connections)
     const emit = events.emitEvent.bind(events)
     const activity = new ActivityRecorder(new ActivityStore(path.join(dataDir, 'activity'), storeLimits(config.activity)), {
@@ -191,7 +213,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       argsKey: argsKey(dataDir),
     })
     manager.attachLifecycle((c) => activity.lifecycle(c.kind === 'start' && c.by ? c.by : NOBODY, { ...c, message: lifecycleMessage(c) }))
-    const secrets = new SecretStore({ dataDir, sealer: opts.secretSealer ?? null })
+    const secrets = new SecretStore({ dataDir, sealer: opts.secretSealer ?? null, ...(opts.keychain !== undefined ? { keychain: opts.keychain } : {}) })
     const detachSecrets = manager.attachSecrets(secrets)
     const secretWarning = secrets.info().warning
     if (secretWarning) logger.warn(secretWarning)
@@ -217,10 +239,6 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const detachOAuth = manager.attachOAuth(oauth)
     // a sign-in started, ended or failed: the window shows the server's sign-in state
     oauth.on('changed', (server) => events.serversChanged([server]))
-    // a server removed while Toolgate was not running: its sign-in ends now (docs/remote-servers.md)
-    // an entry left out for a mistake in it is not removed: its sign-in stays
-    const orphans = oauth.endSignInsNotIn([...config.servers, ...config.skipped].map((s) => s.name))
-    if (orphans.length) logger.info({ servers: orphans }, 'ended the sign-ins of servers no longer in the config')
 
     let configError: string | null = null
     const applyConfig = (next: Config): void => {
@@ -253,20 +271,13 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       userConfig = next
       applyConfig(applyPolicy(next, policy))
     }
-    // the text just loaded is the watcher's starting point: a server entry left out at start is not reported again as a reload error
-    const watcher: ConfigWatcher = watchConfig(configPath, { onConfig, onError: onConfigError }, { initialText: loaded.text, lenient })
-    // the organisation's policy changes apply like a config edit (a policy that becomes invalid blocks every server)
-    const policyWatcher = watchPolicy(policy, (next) => {
-      policy = next
-      logPolicy(next)
-      if (!next) logger.info("your organisation's policy file is gone; the user's config applies as written")
-      applyConfig(applyPolicy(userConfig, policy))
-    })
-    // Toolgate's own config writes reload through the watcher: one edit, one reload.
+    // the text just loaded is the reloader's starting point: a server entry left out at start is not reported again as a reload error
+    const reloader = configReloader(configPath, { onConfig, onError: onConfigError }, { initialText: loaded.text, lenient })
+    // Toolgate's own config writes reload here, and the watch's event that follows finds nothing new: one edit, one reload.
     const reloadConfig = (): void => {
       ownWrite = true
       try {
-        watcher.reloadNow()
+        reloader.reloadNow()
       } finally {
         ownWrite = false
       }
@@ -293,7 +304,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         return noScope(agent)
       }
     }
-    const { keeper, requests, confirmations } = setupRequests({
+    const requestsSetup = setupRequests({
       catalog,
       configPath,
       reloadConfig,
@@ -315,8 +326,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         )
       },
     })
-    // grants that ended while Toolgate was stopped end now, before any agent or upstream is served
-    await keeper.start()
+    const { keeper, requests, confirmations } = requestsSetup
     // questions asked in a 2026-07-28 client carry a requestState signed with a key derived from the instance key
     const askCodec = askCodecFor(instanceKey, ASK_STATE_TTL_S)
     const listChanged = new ListChangedHub(catalog)
@@ -365,74 +375,118 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
     const createAgentToken = async (agent: string): Promise<string> => (await tokens.create(agent)).token
 
-    if (opts.serveHttp) {
-      const listen = opts.listen ?? config.listen ?? DEFAULT_LISTEN
-      const { host, port } = parseListen(listen)
-      if (!isLoopback(host)) {
-        logger.warn(
-          `LISTENING ON ${host}, NOT LOOPBACK: anyone who can reach this address and has the API key can use every tool. Bind 127.0.0.1 unless you really mean it.`,
-        )
-      }
-      const scopeFor = (p: Principal): Scope | null => {
-        try {
-          if (p.kind === 'agent') return scopeForAgent(p.agent)
-          return scopeForAgent(p.asAgent)
-        } catch {
-          return null
-        }
-      }
-      const mcp = new McpEndpoint(
-        (scope, principal) => createAgentServer(agentDeps, scope, principal),
-        scopeFor,
-        () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
-        agentDeps,
-        listChanged,
-      )
-      // the direct view: the same endpoint, its servers listing every callable tool too
-      const mcpDirect = new McpEndpoint(
-        (scope, principal) => createAgentServer(agentDeps, scope, principal, 'direct'),
-        scopeFor,
-        () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
-        agentDeps,
-        listChanged,
-        (scope) => directListViews(agentDeps.catalog, scope),
-      )
-      const httpOptions: HttpOptions = {
-        host,
-        port,
-        api,
-        mcp,
-        mcpDirect,
-        apiKeys: () => [adminKey.key, instanceKey],
-        agentToken: (presented) => tokens.authenticate(presented),
-        createAgentToken,
-        forgetLearned,
-        apiFor: (origin) => api.as(origin),
-        oauthCallback: (params) => oauth.callback(params),
-        staticDir: opts.staticDir === undefined ? path.join(appRoot(), 'out', 'renderer') : opts.staticDir,
-        logger,
-      }
-      try {
-        http = await startHttpServer(httpOptions)
-      } catch (e) {
-        if (!opts.fallbackPort || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e
-        logger.info(`${listen} is in use; listening on an ephemeral loopback port instead (recorded in instance.json; \`toolgate open\` finds it)`)
-        http = await startHttpServer({ ...httpOptions, host: '127.0.0.1', port: 0 })
-      }
-      logger.info({ url: http.url }, 'listening')
-    }
-    const url = http?.url ?? null
-    lock.writeInstance({
-      pid: process.pid,
-      url,
-      mcp_url: url ? `${url}/mcp` : null,
-      started_at: new Date(startedAt).toISOString(),
-      version: VERSION,
-      kind: opts.kind ?? 'serve',
-      api_key_file: instanceKeyPath(dataDir),
-    })
+    // what start() starts, for stop()
+    let watcher: ConfigWatcher | null = null
+    let policyWatcher: { close(): Promise<void> } | null = null
+    let stopWatchingState = async (): Promise<void> => undefined
+    let lastCatalog: LastCatalogWriter | null = null
 
-    manager.sync()
+    const start = async (): Promise<void> => {
+      const sandbox = sandboxSupport() // probed once per process, here rather than at the first spawn
+      if (sandbox.available) logger.info({ sandbox: sandbox.mechanism, binary: sandbox.binary }, 'stdio upstreams run isolated')
+      else logger.warn(`stdio upstreams are NOT isolated: ${sandbox.reason}`)
+      const net = sandbox.mechanism === 'bwrap' ? networkSupport(sandbox.binary) : null
+      if (net && !net.available) logger.warn(`sandboxed servers with network on share this machine's network: ${net.reason}`)
+      if (sandbox.available) await startEgressProxy() // the one way out of a server with an allowlist (sandbox.network: [hosts])
+      stopWatchingState = store.watchForLoss((file, how) =>
+        logger.warn(
+          how === 'deleted'
+            ? `${file} disappeared while Toolgate ran; it was written again from memory`
+            : `${file} was changed behind Toolgate's back while it ran; it was written again from memory (the decisions Toolgate holds are kept)`,
+        ),
+      )
+      await finishStateUpgrade(catalog)
+      await pinFailClosedServers(catalog)
+      forgetRemovedAgents()
+      // the last known tool lists: offline commands show them; an owner answers search and listings
+      // from them while on-demand servers are stopped (nothing has to start to be found)
+      const last = readLastCatalog(dataDir)
+      if (last) loadLastCatalog(catalog, last, offline ? 'all' : 'listed-by-server')
+      lastCatalog = offline ? null : new LastCatalogWriter(dataDir, catalog, logger)
+      // a server removed while Toolgate was not running: its sign-in ends now (docs/remote-servers.md)
+      // an entry left out for a mistake in it is not removed: its sign-in stays
+      const orphans = oauth.endSignInsNotIn([...config.servers, ...config.skipped].map((s) => s.name))
+      if (orphans.length) logger.info({ servers: orphans }, 'ended the sign-ins of servers no longer in the config')
+      watcher = reloader.watch()
+      // the organisation's policy changes apply like a config edit (a policy that becomes invalid blocks every server)
+      policyWatcher = watchPolicy(policy, (next) => {
+        policy = next
+        logPolicy(next)
+        if (!next) logger.info("your organisation's policy file is gone; the user's config applies as written")
+        applyConfig(applyPolicy(userConfig, policy))
+      })
+      // grants that ended while Toolgate was stopped end now, before any agent or upstream is served
+      await keeper.start()
+
+      if (opts.serveHttp) {
+        const listen = opts.listen ?? config.listen ?? DEFAULT_LISTEN
+        const { host, port } = parseListen(listen)
+        if (!isLoopback(host)) {
+          logger.warn(
+            `LISTENING ON ${host}, NOT LOOPBACK: anyone who can reach this address and has the API key can use every tool. Bind 127.0.0.1 unless you really mean it.`,
+          )
+        }
+        const scopeFor = (p: Principal): Scope | null => {
+          try {
+            if (p.kind === 'agent') return scopeForAgent(p.agent)
+            return scopeForAgent(p.asAgent)
+          } catch {
+            return null
+          }
+        }
+        const mcp = new McpEndpoint(
+          (scope, principal) => createAgentServer(agentDeps, scope, principal),
+          scopeFor,
+          () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
+          agentDeps,
+          listChanged,
+        )
+        // the direct view: the same endpoint, its servers listing every callable tool too
+        const mcpDirect = new McpEndpoint(
+          (scope, principal) => createAgentServer(agentDeps, scope, principal, 'direct'),
+          scopeFor,
+          () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
+          agentDeps,
+          listChanged,
+          (scope) => directListViews(agentDeps.catalog, scope),
+        )
+        const httpOptions: HttpOptions = {
+          host,
+          port,
+          api,
+          mcp,
+          mcpDirect,
+          apiKeys: () => [adminKey.key, instanceKey],
+          agentToken: (presented) => tokens.authenticate(presented),
+          createAgentToken,
+          forgetLearned,
+          apiFor: (origin) => api.as(origin),
+          oauthCallback: (params) => oauth.callback(params),
+          staticDir: opts.staticDir === undefined ? path.join(appRoot(), 'out', 'renderer') : opts.staticDir,
+          logger,
+        }
+        try {
+          http = await startHttpServer(httpOptions)
+        } catch (e) {
+          if (!opts.fallbackPort || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e
+          logger.info(`${listen} is in use; listening on an ephemeral loopback port instead (recorded in instance.json; \`toolgate open\` finds it)`)
+          http = await startHttpServer({ ...httpOptions, host: '127.0.0.1', port: 0 })
+        }
+        logger.info({ url: http.url }, 'listening')
+      }
+      const url = http?.url ?? null
+      lock.writeInstance({
+        pid: process.pid,
+        url,
+        mcp_url: url ? `${url}/mcp` : null,
+        started_at: new Date(startedAt).toISOString(),
+        version: VERSION,
+        kind: opts.kind ?? 'serve',
+        api_key_file: instanceKeyPath(dataDir),
+      })
+
+      manager.start()
+    }
 
     let stopping: Promise<void> | null = null
     const stop = (): Promise<void> => {
@@ -441,8 +495,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         requests.close()
         confirmations.close()
         listChanged.close()
-        await watcher.close()
-        await policyWatcher.close()
+        await watcher?.close()
+        await policyWatcher?.close()
         await stopWatchingState()
         detachSecrets()
         await oauth.settle()
@@ -460,7 +514,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       return stopping
     }
 
-    return {
+    const built: BuiltCore = {
       api,
       apiFor: (origin) => api.as(origin),
       activity,
@@ -471,21 +525,59 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         return adminKey
       },
       instanceKey,
-      url,
       dataDir,
       configPath,
       catalog,
+      store,
+      manager,
+      events,
+      stats,
+      tokens,
+      requests: requestsSetup,
       logger,
       agentDeps,
       secrets,
       scopeForAgent,
+      reloadConfig,
+      configFileChanged: () => reloader.reloadNow(),
       settled: (timeoutMs = 30000) => manager.settled(timeoutMs),
       createAgentToken,
       forgetLearned,
       stop,
+      start: async () => {
+        if (starting) throw new Error('this core was started already; build another to start again')
+        starting = true
+        await start()
+        // the started core: the same parts, and the listener's address
+        return {
+          api,
+          apiFor: built.apiFor,
+          activity,
+          get info() {
+            return api.infoNow()
+          },
+          get adminKey() {
+            return adminKey
+          },
+          instanceKey,
+          url: http?.url ?? null,
+          dataDir,
+          configPath,
+          catalog,
+          logger,
+          agentDeps,
+          secrets,
+          scopeForAgent,
+          settled: built.settled,
+          createAgentToken,
+          forgetLearned,
+          stop,
+        }
+      },
     }
+    let starting = false
+    return built
   } catch (e) {
-    await stopWatchingState()
     lock.release()
     throw e
   }

@@ -1,7 +1,8 @@
-// Hot reload: watches the config file (chokidar), debounces bursts of writes, and hands each
-// successfully validated config to `onConfig`; a bad edit keeps the running config and goes
-// to `onError` instead. Toolgate's own writes go through `reloadNow()`, so the file event that
-// follows them finds nothing new: one edit, one reload.
+// Hot reload: reads the config file again when it changes (chokidar, bursts of writes debounced)
+// and hands each successfully validated config to `onConfig`; a bad edit keeps the running config
+// and goes to `onError` instead. Toolgate's own writes go through `reloadNow()`, so the file event
+// that follows them finds nothing new: one edit, one reload. The reloader exists before the watch
+// (a core built and not started reloads on demand and watches nothing).
 import chokidar, { type FSWatcher } from 'chokidar'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -14,17 +15,31 @@ export interface ConfigWatcher {
   reloadNow(): void
 }
 
-export function watchConfig(
-  file: string,
-  handlers: { onConfig(config: Config): void; onError(err: ConfigError): void },
-  o: {
-    debounceMs?: number
-    /** the text the caller already loaded and applied (else the file is read now) */
-    initialText?: string
-    /** a mistake inside a server entry leaves that entry out (parseConfigLenient) instead of failing the reload */
-    lenient?: boolean
-  } = {},
-): ConfigWatcher {
+export interface ConfigReloader {
+  /** Re-read now, synchronously: what a file event does after its debounce, and what Toolgate's own writes call. */
+  reloadNow(): void
+  /** Starts watching the file; each change (debounced) reloads. Closing stops the watch, not the reloader. */
+  watch(): ConfigWatcher
+}
+
+export interface ConfigWatchOptions {
+  debounceMs?: number
+  /** the text the caller already loaded and applied (else the file is read now) */
+  initialText?: string
+  /** a mistake inside a server entry leaves that entry out (parseConfigLenient) instead of failing the reload */
+  lenient?: boolean
+}
+
+type ConfigHandlers = { onConfig(config: Config): void; onError(err: ConfigError): void }
+
+/** Watches `file` at once (the reloader and its watch in one step). */
+export function watchConfig(file: string, handlers: ConfigHandlers, o: ConfigWatchOptions = {}): ConfigWatcher {
+  const reloader = configReloader(file, handlers, o)
+  const watcher = reloader.watch()
+  return { close: () => watcher.close(), reloadNow: () => reloader.reloadNow() }
+}
+
+export function configReloader(file: string, handlers: ConfigHandlers, o: ConfigWatchOptions = {}): ConfigReloader {
   const debounceMs = o.debounceMs ?? 150
   const lenient = o.lenient === true
   let timer: NodeJS.Timeout | null = null
@@ -61,24 +76,29 @@ export function watchConfig(
     } catch {
       lastText = null
     }
-  // Watch the directory so atomic replace (rename over the file) is seen too.
-  const watcher: FSWatcher = chokidar.watch(path.dirname(file), {
-    ignoreInitial: true,
-    depth: 0,
-    awaitWriteFinish: false,
-  })
-  const base = path.resolve(file)
-  watcher.on('all', (_event, p) => {
-    if (path.resolve(p) === base) schedule()
-  })
-  // an edit made after the first read but before the watcher is ready has no event: look once more then
-  watcher.on('ready', schedule)
-  watcher.on('error', () => {})
   return {
-    async close() {
-      if (timer) clearTimeout(timer)
-      await watcher.close()
-    },
     reloadNow: reload,
+    watch(): ConfigWatcher {
+      // Watch the directory so atomic replace (rename over the file) is seen too.
+      const watcher: FSWatcher = chokidar.watch(path.dirname(file), {
+        ignoreInitial: true,
+        depth: 0,
+        awaitWriteFinish: false,
+      })
+      const base = path.resolve(file)
+      watcher.on('all', (_event, p) => {
+        if (path.resolve(p) === base) schedule()
+      })
+      // an edit made after the first read but before the watcher is ready has no event: look once more then
+      watcher.on('ready', schedule)
+      watcher.on('error', () => {})
+      return {
+        async close() {
+          if (timer) clearTimeout(timer)
+          await watcher.close()
+        },
+        reloadNow: reload,
+      }
+    },
   }
 }

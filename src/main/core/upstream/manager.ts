@@ -61,10 +61,23 @@ export class UpstreamManager {
     private readonly logger: Logger,
     /** what stdio upstreams must never see (docs/isolation.md) */
     private readonly sandbox?: SandboxContext,
-    /** offline: never start anything (operator commands while no owner runs) */
-    private readonly opts: { offline?: boolean } = {},
+    /**
+     * offline: never start anything (operator commands while no owner runs); deferred: sync()
+     * starts nothing until start() (a core built and not started yet)
+     */
+    private readonly opts: { offline?: boolean; deferred?: boolean } = {},
   ) {
     this.logs = new ServerLogs(logger)
+    this.deferred = opts.deferred === true
+  }
+
+  /** sync() holds back until start() (deferred): a built core spawns nothing before it starts */
+  private deferred: boolean
+
+  /** Ends the deferral and brings the servers in line (the core's start, after it listens). */
+  start(): void {
+    this.deferred = false
+    this.sync()
   }
 
   /** The caps of the current config (limits.*) for upstream tool lists and results. */
@@ -108,7 +121,7 @@ export class UpstreamManager {
 
   /** Brings the servers in line with the catalog's config and decisions. */
   sync(): void {
-    if (this.stopped || this.opts.offline) return
+    if (this.stopped || this.opts.offline || this.deferred) return
     const wanted = new Map(this.catalog.currentConfig.servers.filter((s) => this.shouldRun(s)).map((s) => [s.name, s]))
     /** servers whose launch changed while they ran: they start again at once */
     const relaunch = new Set<string>()
