@@ -19,11 +19,12 @@ export function ApproveServerButton({ server }: { server: ServerInfo }) {
   const busy = useApp((s) => Boolean(s.busy[busyKey('server', server.name, 'approve', '')]))
   const timedBusy = useApp((s) => Boolean(s.busy[busyKey('server', server.name, 'approve', 'for')]))
   const run = useApp((s) => s.serverAction)
-  /** the approval waiting for the blind-approval answer: for good, or for a time */
-  const [asking, setAsking] = useState<{ for?: string } | null>(null)
+  /** the approval waiting for the blind-approval answer (for good, or for a time), with the launch shown when it was asked */
+  const [asking, setAsking] = useState<{ for?: string; hash: string } | null>(null)
   const seen = toolsSeen(server)
   // the launch shown on this card is the one approved: a launch changed since is refused (409), never approved unseen
-  const approve = (a: { for?: string }) => void run(server.name, 'approve', { ...(a.for ? { for: a.for } : {}), hash: server.launch_hash })
+  const approve = (a: { for?: string; hash: string }) => void run(server.name, 'approve', { ...(a.for ? { for: a.for } : {}), hash: a.hash })
+  const hash = server.launch_hash
   return (
     <>
       <button
@@ -31,11 +32,15 @@ export function ApproveServerButton({ server }: { server: ServerInfo }) {
         className={seen ? 'btn btn--primary' : 'btn'}
         disabled={busy}
         aria-busy={busy || undefined}
-        onClick={() => (seen ? approve({}) : setAsking({}))}
+        onClick={() => (seen ? approve({ hash }) : setAsking({ hash }))}
       >
         Approve server
       </button>
-      <TimedMenu label={`Approve server ${server.name} for a time`} disabled={timedBusy} onPick={(f) => (seen ? approve({ for: f }) : setAsking({ for: f }))} />
+      <TimedMenu
+        label={`Approve server ${server.name} for a time`}
+        disabled={timedBusy}
+        onPick={(f) => (seen ? approve({ for: f, hash }) : setAsking({ for: f, hash }))}
+      />
       {asking && (
         <BlindApprovalDialog
           server={server}

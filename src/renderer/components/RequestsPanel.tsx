@@ -10,6 +10,7 @@ import { busyKey } from '../store/store'
 import { useNow } from '../lib/now'
 import { StatusBadge } from './Badge'
 import { grantsServer, RequestReview, reviewedHash, useReviewReady } from './RequestReview'
+import type { GrantOptions } from '../../shared/api'
 import { BlindApprovalDialog, toolsSeen } from './ApproveServerButton'
 import { ConfirmDialog } from './ConfirmDialog'
 import { useState } from 'react'
@@ -32,8 +33,12 @@ function Answers({ req }: { req: AccessRequest }) {
   const ready = useReviewReady(req)
   const server = useApp((s) => s.servers.find((x) => x.name === req.server))
   const tool = useApp((s) => s.tools[req.server]?.find((t) => t.tool === req.tool))
-  /** the grant waiting for the answer to its question */
-  const [asking, setAsking] = useState<string | null>(null)
+  /**
+   * the grant waiting for the answer to its question, bound to what the review showed when it was
+   * asked: a launch or definition that changes while the question is open is not the one answered
+   */
+  const [pending, setPending] = useState<{ grantFor: string; bound: GrantOptions | undefined } | null>(null)
+  const asking = pending?.grantFor ?? null
   // what the review shows is what a grant acts on: the launch, or the tool's definition
   const bound = reviewedHash(server, tool)
   const onServer = server !== undefined && grantsServer(server)
@@ -41,13 +46,13 @@ function Answers({ req }: { req: AccessRequest }) {
   const blind = server !== undefined && server.quarantined && !toolsSeen(server)
   const off = busy || !ready
   const answer = (f: string): void => {
-    if (blind || f === 'always') setAsking(f)
+    if (blind || f === 'always') setPending({ grantFor: f, bound })
     else void grant(req.id, f, bound)
   }
   const confirmed = (): void => {
-    const f = asking
-    setAsking(null)
-    if (f) void grant(req.id, f, bound)
+    const p = pending
+    setPending(null)
+    if (p) void grant(req.id, p.grantFor, p.bound)
   }
   return (
     <div className="actions request-actions">
@@ -70,7 +75,7 @@ function Answers({ req }: { req: AccessRequest }) {
         Deny
       </button>
       {asking && blind && server && (
-        <BlindApprovalDialog server={server} onCancel={() => setAsking(null)} onConfirm={confirmed}>
+        <BlindApprovalDialog server={server} onCancel={() => setPending(null)} onConfirm={confirmed}>
           <p className="small">
             {asking === 'always'
               ? 'Allowing always approves it for good.'
@@ -84,7 +89,7 @@ function Answers({ req }: { req: AccessRequest }) {
           confirmLabel="Yes, allow always"
           risky={false}
           marker={{ 'data-confirm-always': req.id }}
-          onCancel={() => setAsking(null)}
+          onCancel={() => setPending(null)}
           onConfirm={confirmed}
         >
           <p>
