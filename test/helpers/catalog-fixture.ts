@@ -1,8 +1,8 @@
 // Real parts for in-process behavior tests of the security model and discovery: a config file
-// and state.json in a temp dir, a real StateStore, a real Catalog (with its real ToolIndex), and
-// the agent MCP server connected to an SDK client over an in-memory transport. No mocks.
-import { AskInClientSwitch } from '../../src/main/core/agents-view/ask-in-client'
-import { argsKey } from '../../src/main/core/state/data-keys'
+// and state.json in a temp dir, and the core built over them by production's own buildCore (not
+// started: nothing spawns, listens or watches). Its catalog, control service, requests and agent
+// server's parts are the ones `serve` runs; the agent MCP server is connected to an SDK client
+// over an in-memory transport. No mocks.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -10,59 +10,32 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, afterEach } from 'vitest'
-import { loadConfigFile, parseConfig } from '../../src/main/core/config/load'
-import { StateStore } from '../../src/main/core/state/store'
-import { Catalog } from '../../src/main/core/catalog/catalog'
+import { parseConfig } from '../../src/main/core/config/load'
+import type { StateStore } from '../../src/main/core/state/store'
+import type { Catalog } from '../../src/main/core/catalog/catalog'
 import type { ToolDefinition as ToolDef } from '../../src/shared/tool-definition'
 import { approveServer, ingestTools, quarantineServer, setToolDisabled } from '../../src/main/core/catalog/decisions'
-import { UpstreamManager } from '../../src/main/core/upstream/manager'
-import { DiscoveryStats } from '../../src/main/core/discovery/stats'
 import { silentLogger } from '../../src/main/core/log'
 import { createAgentServer } from '../../src/main/core/agent-server/mcp-server'
 import { FULL_SCOPE, type Scope } from '../../src/main/core/access/scope'
-import { ControlService } from '../../src/main/core/control/service'
-import { ControlEvents } from '../../src/main/core/control/events'
-import { AgentTokens } from '../../src/main/core/agent-server/tokens'
 import type { ToolAnnotations } from '../../src/shared/call-variant'
-import { setupRequests, type RequestsSetup } from '../../src/main/core/requests'
-import { agentScope, noScope } from '../../src/main/core/access/scope'
-import type { ApiEvent } from '../../src/shared/api'
-
-/** Access requests and grants over a fixture, as the core wires them (events go to `emit`). */
-export function fixtureRequests(fx: Fixture, manager: UpstreamManager, emit: (ev: ApiEvent) => void = () => {}): RequestsSetup {
-  const setup = setupRequests({
-    catalog: fx.catalog,
-    configPath: fx.configPath,
-    reloadConfig: () => fx.reloadConfig(),
-    syncUpstreams: () => manager.sync(),
-    emit,
-    logger: silentLogger(),
-    scopeFor: (agent) => {
-      if (agent === null) return FULL_SCOPE
-      const a = fx.catalog.currentConfig.agents.find((x) => x.name === agent)
-      return a ? agentScope(a) : noScope(agent)
-    },
-  })
-  closers.push(async () => {
-    setup.keeper.stop()
-    setup.requests.close()
-    setup.confirmations.close()
-  })
-  return setup
-}
 import type { ActivityEvent } from '../../src/shared/activity'
-import { ActivityRecorder, storeLimits } from '../../src/main/core/activity/recorder'
-import { ActivityStore } from '../../src/main/core/activity/store'
-import { SecretStore } from '../../src/main/core/secrets/store'
+import { buildCore, type BuiltCore, type CoreOptions } from '../../src/main/core/core'
 
 const dirs: string[] = []
+const cores: BuiltCore[] = []
 const closers: Array<() => Promise<void>> = []
 
 afterEach(async () => {
   while (closers.length) await closers.pop()!().catch(() => {})
 })
-// dirs live until the end of the file, so fixtures built in beforeAll stay intact
-afterAll(() => {
+// cores and dirs live until the end of the file, so fixtures built in beforeAll stay intact
+afterAll(async () => {
+  while (cores.length)
+    await cores
+      .pop()!
+      .stop()
+      .catch(() => {})
   while (dirs.length) fs.rmSync(dirs.pop()!, { recursive: true, force: true })
 })
 
@@ -79,46 +52,54 @@ export interface Fixture {
   dir: string
   configPath: string
   statePath: string
+  /** the core over this dir, built as production builds it (not started) */
+  core: BuiltCore
   store: StateStore
   catalog: Catalog
-  /** Rewrites mcp_config.json on disk and applies it like the hot reload does. */
+  /** Rewrites mcp_config.json on disk and reloads it as the file watcher does (the operator's edit); a config error throws. */
   writeConfig(raw: RawConfig): void
-  /** Re-reads mcp_config.json from disk (loadConfigFile) and applies it to the catalog. */
+  /** Re-reads mcp_config.json as after Toolgate's own write (the core's reloadConfig). */
   reloadConfig(): void
-  /** A second catalog over a fresh StateStore on the same state.json (a restart). */
+  /** A second core built over the same data dir (a restart); this one is closed at the end of the file. */
   restart(): Fixture
 }
 
 export interface FixtureOptions {
-  /** state.json content written before the store is created: a string is written as-is (e.g. garbage) */
+  /** state.json content written before the core is built: a string is written as-is (e.g. garbage) */
   state?: unknown
   dir?: string
+  /** more of the core's options: temporaryDataDir, or the listener a test starts (serveHttp, listen, staticDir) */
+  core?: Partial<Pick<CoreOptions, 'temporaryDataDir' | 'serveHttp' | 'listen' | 'staticDir'>>
 }
 
-/** Writes `raw` as mcp_config.json into a temp dir and builds a real StateStore + Catalog over it. */
+/** Writes `raw` as mcp_config.json into a temp dir and builds the core over it (buildCore). */
 export function makeFixture(raw: RawConfig, opts: FixtureOptions = {}): Fixture {
   const dir = opts.dir ?? tmpDir()
   const configPath = path.join(dir, 'mcp_config.json')
   const statePath = path.join(dir, 'state.json')
   if (!opts.dir || !fs.existsSync(configPath)) fs.writeFileSync(configPath, JSON.stringify(raw, null, 2) + '\n')
   if (opts.state !== undefined) fs.writeFileSync(statePath, typeof opts.state === 'string' ? opts.state : JSON.stringify(opts.state))
-  const store = new StateStore(statePath)
-  const catalog = new Catalog(loadConfigFile(configPath).config, store)
+  // no OS keychain in tests (the secret store's key file in the data dir); everything else is production's
+  const core = buildCore({ dataDir: dir, configPath, serveHttp: false, logger: silentLogger(), keychain: null, ...opts.core })
+  cores.push(core)
   const fx: Fixture = {
     dir,
     configPath,
     statePath,
-    store,
-    catalog,
+    core,
+    store: core.store,
+    catalog: core.catalog,
     writeConfig(next) {
       fs.writeFileSync(configPath, JSON.stringify(next, null, 2) + '\n')
-      fx.reloadConfig()
+      core.configFileChanged()
+      const problem = core.agentDeps.configProblem?.()
+      if (problem) throw new Error(`fixture: the config was refused: ${problem}`)
     },
     reloadConfig() {
-      catalog.setConfig(loadConfigFile(configPath).config)
+      core.reloadConfig()
     },
     restart() {
-      return makeFixture(raw, { dir })
+      return makeFixture(raw, { ...opts, dir, state: undefined })
     },
   }
   return fx
@@ -174,55 +155,28 @@ export function allStatuses(catalog: Catalog): Record<string, string> {
 
 export interface AgentSession {
   client: Client
-  stats: DiscoveryStats
-  manager: UpstreamManager
   call(name: string, args?: unknown): Promise<CallToolResult>
   /** The first text block of a tool result. */
   text(name: string, args?: unknown): Promise<{ isError: boolean; text: string }>
 }
 
-/** The agent MCP server in-process, bound to `scope`, with an SDK client on the other end. */
-/** A real activity recorder writing to `<fixture dir>/activity`; `events` collects what it announced. */
-export function activityRecorder(fx: Fixture, onEvent?: (e: ActivityEvent) => void, closeAfterTest = true): ActivityRecorder & { events: ActivityEvent[] } {
+/** The activity events the fixture's core announces from now on (its real recorder on `<dir>/activity`). */
+export function activityEvents(fx: Fixture): ActivityEvent[] {
   const events: ActivityEvent[] = []
-  const rec = new ActivityRecorder(new ActivityStore(path.join(fx.dir, 'activity'), storeLimits(fx.catalog.currentConfig.activity)), {
-    config: () => fx.catalog.currentConfig.activity,
-    argsKey: argsKey(fx.dir),
-    emit: (e) => {
-      events.push(e)
-      onEvent?.(e)
-    },
-    logger: silentLogger(),
-  })
-  if (closeAfterTest) closers.push(async () => rec.close())
-  return Object.assign(rec, { events })
+  const listener = (ev: { type: string; data: unknown }): void => {
+    if (ev.type === 'activity') events.push(ev.data as ActivityEvent)
+  }
+  fx.core.events.on('event', listener)
+  closers.push(async () => void fx.core.events.off('event', listener))
+  return events
 }
 
-export async function agentSession(
-  fx: Fixture,
-  scope: Scope = FULL_SCOPE,
-  stats = new DiscoveryStats(),
-  activity?: ActivityRecorder,
-  clientName = 'toolgate-test',
-): Promise<AgentSession> {
-  const logger = silentLogger()
-  const manager = new UpstreamManager(fx.catalog, logger)
-  const { requests, keeper, confirmations } = fixtureRequests(fx, manager)
-  const server = createAgentServer(
-    {
-      catalog: fx.catalog,
-      manager,
-      stats,
-      logger,
-      configPath: fx.configPath,
-      reloadConfig: () => fx.reloadConfig(),
-      requests,
-      keeper,
-      confirmations,
-      ...(activity ? { activity } : {}),
-    },
-    scope,
-  )
+/**
+ * The core's agent MCP server in-process with an SDK client on the other end, bound to an agent
+ * of the config by name (the core's own live scope, as HTTP and stdio bind it), or to `scope`.
+ */
+export async function agentSession(fx: Fixture, scope: Scope | string = FULL_SCOPE, clientName = 'toolgate-test'): Promise<AgentSession> {
+  const server = createAgentServer(fx.core.agentDeps, typeof scope === 'string' ? fx.core.scopeForAgent(scope) : scope)
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   const client = new Client({ name: clientName, version: '0.0.0' })
   await server.connect(serverSide)
@@ -230,14 +184,11 @@ export async function agentSession(
   closers.push(async () => {
     await client.close()
     await server.close()
-    await manager.stopAll()
   })
   const call = async (name: string, args?: unknown): Promise<CallToolResult> =>
     (await client.callTool({ name, arguments: args as Record<string, unknown> | undefined })) as CallToolResult
   return {
     client,
-    stats,
-    manager,
     call,
     async text(name, args) {
       const r = await call(name, args)
@@ -245,36 +196,6 @@ export async function agentSession(
       return { isError: r.isError === true, text: first && first.type === 'text' ? first.text : '' }
     },
   }
-}
-
-/** The real control service over the fixture (no HTTP). */
-export function controlService(fx: Fixture, stats = new DiscoveryStats(), activity: ActivityRecorder = activityRecorder(fx)): ControlService {
-  const logger = silentLogger()
-  const manager = new UpstreamManager(fx.catalog, logger)
-  closers.push(() => manager.stopAll())
-  // the core's own event stream: catalog and connection changes become servers/tools.changed
-  const events = new ControlEvents(fx.catalog, manager.connections)
-  const pending = fixtureRequests(fx, manager, (ev) => events.emitEvent(ev))
-  return new ControlService({
-    catalog: fx.catalog,
-    manager,
-    stats,
-    logger,
-    events,
-    requests: pending.requests,
-    confirmations: pending.confirmations,
-    configPath: fx.configPath,
-    dataDir: fx.dir,
-    secrets: new SecretStore({ dataDir: fx.dir, keychain: null }),
-    startedAt: Date.now(),
-    reloadConfig: () => fx.reloadConfig(),
-    mcpUrl: () => null,
-    configError: () => null,
-    tokens: new AgentTokens(fx.store, () => fx.catalog.currentConfig.agents, fx.configPath),
-    activity,
-    running: true,
-    askInClient: new AskInClientSwitch(fx.catalog),
-  })
 }
 
 // ---- a world with every status --------------------------------------------------------------
@@ -341,8 +262,9 @@ export async function buildWorld(): Promise<Fixture> {
   await runServer(fx, 'files', [T.read_file, T.write_file])
   await runServer(fx, 'legacy', [T.search_tickets, T.close_ticket])
   await quarantineServer(fx.catalog, 'legacy')
-  fx.writeConfig(WORLD_CONFIG)
-  // restart: nothing live; gh reconnects and lists (now with a new tool), sketchy is inspected
+  // the operator edits the file while Toolgate is stopped (not an edit a running Toolgate records),
+  // then a restart: nothing live; gh reconnects and lists (now with a new tool), sketchy is inspected
+  fs.writeFileSync(fx.configPath, JSON.stringify(WORLD_CONFIG, null, 2) + '\n')
   const world = fx.restart()
   await ingestTools(world.catalog, 'gh', [...ghFirst, T.rotate_keys])
   world.catalog.setLiveTools('sketchy', [T.export_secrets, T.list_notes, T.drop_tables], 'inspect')

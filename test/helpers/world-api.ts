@@ -1,26 +1,18 @@
-// The Api behind the renderer's and the Electron glue's tests: the real ControlService over the
-// real catalog of buildWorld() (or any fixture), with the core's own event stream. The wrapper
-// (one method per operation of the table) only records the calls the UI makes and can make the
-// next call fail like a broken transport.
-import { AskInClientSwitch } from '../../src/main/core/agents-view/ask-in-client'
+// The Api behind the renderer's and the Electron glue's tests: the control service of the core
+// built over buildWorld() (or any fixture) by production's buildCore, with the core's own event
+// stream. The wrapper (one method per operation of the table) only records the calls the UI
+// makes and can make the next call fail like a broken transport.
+import fs from 'node:fs'
 import { ApiError, type Api, type ApiEvent, type SearchArgs } from '../../src/shared/api'
 import { callOperation, proxyOperations, type ApiOps, type OpName } from '../../src/shared/operations'
-import { ControlService } from '../../src/main/core/control/service'
-import { AgentTokens } from '../../src/main/core/agent-server/tokens'
-import { ControlEvents } from '../../src/main/core/control/events'
-import { UpstreamManager } from '../../src/main/core/upstream/manager'
-import { DiscoveryStats } from '../../src/main/core/discovery/stats'
-import { silentLogger } from '../../src/main/core/log'
-import { SecretStore } from '../../src/main/core/secrets/store'
-import { activityRecorder, buildWorld, fixtureRequests, makeFixture, type Fixture } from './catalog-fixture'
+import type { ControlService } from '../../src/main/core/control/service'
+import type { AgentTokens } from '../../src/main/core/agent-server/tokens'
+import type { ControlEvents } from '../../src/main/core/control/events'
+import type { UpstreamManager } from '../../src/main/core/upstream/manager'
+import type { DiscoveryStats } from '../../src/main/core/discovery/stats'
+import { buildWorld, makeFixture, type Fixture } from './catalog-fixture'
 import type { RequestsSetup } from '../../src/main/core/requests'
 import type { ActivityRecorder } from '../../src/main/core/activity/recorder'
-import { afterEach } from 'vitest'
-
-const managers: UpstreamManager[] = []
-afterEach(async () => {
-  while (managers.length) await managers.pop()!.stopAll()
-})
 
 type Op = OpName
 
@@ -37,60 +29,38 @@ export class WorldApi implements Api {
   readonly tokens: AgentTokens
   /** the access requests and grant keeper behind the service (agents ask through `requests.ask`) */
   readonly grants: RequestsSetup
-  /** the discovery counters behind stats(): agent sessions given these count as agents' searches */
-  readonly discovery = new DiscoveryStats()
-  /** the real recorder on the fixture's data dir: agents' records go through it (see agentSession) */
+  /** the discovery counters behind stats(): the world's agent sessions count as agents' searches */
+  readonly discovery: DiscoveryStats
+  /** the core's recorder on the fixture's data dir: agents' records go through it (see agentSession) */
   readonly activityLog: ActivityRecorder
-  /** the real upstream manager (its connection states are what the UI shows as a server's state) */
+  /** the core's upstream manager (its connection states are what the UI shows as a server's state) */
   readonly manager: UpstreamManager
   private failures = new Map<Op, ApiError>()
   private listeners = 0
 
-  /** `temporaryDataDir`: as `toolgate demo` runs it (the data dir goes when it exits) */
-  constructor(
-    readonly world: Fixture,
-    opts: { temporaryDataDir?: boolean } = {},
-  ) {
-    const logger = silentLogger()
-    this.tokens = new AgentTokens(world.store, () => world.catalog.currentConfig.agents, world.configPath)
-    const manager = new UpstreamManager(world.catalog, logger)
-    this.manager = manager
-    managers.push(manager)
-    this.events = new ControlEvents(world.catalog, manager.connections)
-    this.grants = fixtureRequests(world, manager, (ev) => this.events.emitEvent(ev))
-    const events = this.events
-    // kept open for the whole file: a world built in beforeAll serves many tests
-    this.activityLog = activityRecorder(world, (e) => events.emitEvent({ type: 'activity', data: e }), false)
-    this.service = new ControlService({
-      requests: this.grants.requests,
-      confirmations: this.grants.confirmations,
-      catalog: world.catalog,
-      manager,
-      stats: this.discovery,
-      logger,
-      events: this.events,
-      configPath: world.configPath,
-      dataDir: world.dir,
-      // the real store on the fixture's data dir; no OS keychain in tests (the key file)
-      secrets: new SecretStore({ dataDir: world.dir, keychain: null }),
-      startedAt: Date.now(),
-      reloadConfig: () => world.reloadConfig(),
-      mcpUrl: () => 'http://127.0.0.1:8719/mcp',
-      configError: () => this.configError,
-      tokens: this.tokens,
-      activity: this.activityLog,
-      running: true,
-      askInClient: new AskInClientSwitch(world.catalog),
-      temporaryDataDir: opts.temporaryDataDir === true,
-    })
+  constructor(readonly world: Fixture) {
+    const core = world.core
+    this.service = core.api
+    this.events = core.events
+    this.tokens = core.tokens
+    this.grants = core.requests
+    this.discovery = core.stats
+    this.activityLog = core.activity
+    this.manager = core.manager
     Object.assign(
       this,
       proxyOperations((op, args) => this.run(op, args)),
     )
   }
 
-  /** what the core reports as the config error (the watcher sets it in the real core) */
-  configError: string | null = null
+  /**
+   * Writes `text` into the world's config file and lets the core read it as the file watcher
+   * does: a config that does not load is the config error the core reports (the last good config stays).
+   */
+  editConfigFile(text: string): void {
+    fs.writeFileSync(this.world.configPath, text)
+    this.world.core.configFileChanged()
+  }
 
   /** the next call of `op` rejects with `err` (a transport failure; the core never saw the call) */
   failNext(op: Op, err: ApiError): void {

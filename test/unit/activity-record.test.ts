@@ -5,11 +5,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { CallEvent, DecisionEvent, SearchEvent } from '../../src/shared/activity'
-import { agentScope, FULL_SCOPE } from '../../src/main/core/access/scope'
+import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import { argsHmac } from '../../src/main/core/activity/redact'
 import { ARGS_KEY_FILE } from '../../src/main/core/state/data-keys'
 import { createHash, createHmac } from 'node:crypto'
-import { activityRecorder, agentSession, buildWorld, controlService, makeFixture, runServer, tool, READ, type Fixture } from '../helpers/catalog-fixture'
+import { activityEvents, agentSession, buildWorld, makeFixture, runServer, tool, READ, type Fixture } from '../helpers/catalog-fixture'
 
 let world: Fixture
 beforeAll(async () => {
@@ -26,11 +26,11 @@ function files(dir: string): string {
 
 describe('the activity record of an agent session', () => {
   it('records a locked-only search with the locked tools it matched, and the client name from initialize', async () => {
-    const rec = activityRecorder(world)
-    const agent = await agentSession(world, FULL_SCOPE, undefined, rec, 'claude-code')
+    const events = activityEvents(world)
+    const agent = await agentSession(world, FULL_SCOPE, 'claude-code')
     await agent.call('retrieve_tools', { query: 'rotate deploy keys' })
     await agent.call('retrieve_tools', { query: 'list repositories' })
-    const [locked, found] = rec.events as SearchEvent[]
+    const [locked, found] = events as SearchEvent[]
     expect(locked).toMatchObject({ kind: 'search', agent: null, client: 'claude-code', query: 'rotate deploy keys', hits: 0, locked_only: true })
     expect(locked.locked).toContain('gh:rotate_keys')
     expect(found.hits).toBeGreaterThan(0)
@@ -38,16 +38,16 @@ describe('the activity record of an agent session', () => {
   })
 
   it('records each blocked call with its lock status, scope and variant refusals, and unknown tools as errors', async () => {
-    const rec = activityRecorder(world)
-    const reader = await agentSession(world, agentScope({ name: 'reader', servers: '*', permissions: ['read'] }), undefined, rec)
-    const ghOnly = await agentSession(world, agentScope({ name: 'gh-only', servers: ['gh'], permissions: ['read', 'write', 'destructive'] }), undefined, rec)
+    const events = activityEvents(world)
+    const reader = await agentSession(world, 'reader')
+    const ghOnly = await agentSession(world, 'gh-only')
     await ghOnly.call('call_tool_destructive', { name: 'gh:delete_repo', args: { repo: 'x' } })
     await ghOnly.call('call_tool_write', { name: 'gh:archive_repo' })
     await ghOnly.call('call_tool_read', { name: 'files:read_file' })
     await reader.call('call_tool_read', { name: 'gh:create_issue' })
     await ghOnly.call('call_tool_read', { name: 'gh:create_issue' })
     await ghOnly.call('call_tool_read', { name: 'gh:no_such_tool' })
-    const calls = rec.events as CallEvent[]
+    const calls = events as CallEvent[]
     expect(calls.map((c) => [c.agent, c.tool, c.outcome, c.status])).toEqual([
       ['gh-only', 'gh:delete_repo', 'blocked', 'disabled_by_config'],
       ['gh-only', 'gh:archive_repo', 'blocked', 'disabled_by_user'],
@@ -75,8 +75,8 @@ describe('the activity record of an agent session', () => {
     const token = 'ghp_4f8a9b2c7d1e6f3a5b8c9d0e2f4a6b8c1d3e'
     const fx = makeFixture({ mcpServers: { notes: { command: 'node', args: ['n.js'], quarantined: false, env: { NOTES_PASSWORD: envSecret } } } })
     await runServer(fx, 'notes', [tool('read_note', 'Read a note', { annotations: READ })])
-    const rec = activityRecorder(fx)
-    const agent = await agentSession(fx, FULL_SCOPE, undefined, rec)
+    const events = activityEvents(fx)
+    const agent = await agentSession(fx)
     // not running: the call fails after the gate, but it is recorded with its arguments
     await agent.call('call_tool_read', {
       name: 'notes:read_note',
@@ -85,7 +85,7 @@ describe('the activity record of an agent session', () => {
     const raw = files(fx.dir)
     expect(raw).toContain('notes:read_note')
     for (const secret of [token, envSecret, 'plain-short', 'Bearer abc']) expect(raw).not.toContain(secret)
-    const call = rec.events[0] as CallEvent
+    const call = events[0] as CallEvent
     expect(JSON.parse(call.args_preview!)).toEqual({ api_key: '***', note: 'token *** and ***', nested: { Authorization: '***' } })
 
     fx.writeConfig({
@@ -93,7 +93,7 @@ describe('the activity record of an agent session', () => {
       mcpServers: { notes: { command: 'node', args: ['n.js'], quarantined: false, env: { NOTES_PASSWORD: envSecret } } },
     })
     await agent.call('call_tool_read', { name: 'notes:read_note', args: { note: 'hello there' } })
-    const second = rec.events[1] as CallEvent
+    const second = events[1] as CallEvent
     expect(second.args_preview).toBeUndefined()
     expect(second.args_hmac).toMatch(/^[0-9a-f]{64}$/)
     expect(second.args_hmac).not.toBe(createHash('sha256').update('{"note":"hello there"}').digest('hex'))
@@ -101,20 +101,20 @@ describe('the activity record of an agent session', () => {
   })
 
   it('caps a huge argument preview', async () => {
-    const rec = activityRecorder(world)
-    const agent = await agentSession(world, FULL_SCOPE, undefined, rec)
+    const events = activityEvents(world)
+    const agent = await agentSession(world)
     await agent.call('call_tool_read', { name: 'gh:list_repos', args: { owner: 'x'.repeat(100_000), many: Array.from({ length: 500 }, (_, i) => i) } })
-    const call = rec.events[0] as CallEvent
+    const call = events[0] as CallEvent
     expect(call.args_preview!.length).toBeLessThanOrEqual(1024)
     expect(Buffer.byteLength(files(world.dir).split('\n').filter(Boolean).pop()!)).toBeLessThan(4096)
   })
 
   it('records an agent adding a server as a decision by the agent over MCP', async () => {
     const fx = makeFixture({ mcpServers: {} })
-    const rec = activityRecorder(fx)
-    const agent = await agentSession(fx, FULL_SCOPE, undefined, rec, 'cursor')
+    const events = activityEvents(fx)
+    const agent = await agentSession(fx, FULL_SCOPE, 'cursor')
     await agent.call('upstream_servers', { operation: 'add', name: 'extra', command: 'node', args: ['x.js'] })
-    expect(rec.events[0]).toMatchObject({ kind: 'decision', action: 'add', server: 'extra', by: 'agent', via: 'mcp', client: 'cursor' })
+    expect(events[0]).toMatchObject({ kind: 'decision', action: 'add', server: 'extra', by: 'agent', via: 'mcp', client: 'cursor' })
   })
 })
 
@@ -122,13 +122,13 @@ describe('the activity record of decisions', () => {
   it('records who decided and from where, only for what actually happened', async () => {
     const fx = makeFixture({ mcpServers: { notes: { command: 'node', args: ['n.js'], quarantined: false } } })
     await runServer(fx, 'notes', [tool('read_note', 'Read a note', { annotations: READ })])
-    const rec = activityRecorder(fx)
-    const api = controlService(fx, undefined, rec)
+    const events = activityEvents(fx)
+    const api = fx.core.api
     await api.as({ by: 'user', via: 'tray' }).toolAction('notes', 'read_note', 'disable')
     await api.as({ by: 'user', via: 'ui' }).toolAction('notes', 'read_note', 'enable')
     await api.as({ by: 'user', via: 'cli' }).serverAction('notes', 'quarantine')
     await expect(api.toolAction('notes', 'nope', 'approve')).rejects.toThrow()
-    const d = rec.events as DecisionEvent[]
+    const d = events as DecisionEvent[]
     expect(d.map((e) => [e.action, e.server, e.tool, e.by, e.via])).toEqual([
       ['disable', 'notes', 'read_note', 'user', 'tray'],
       ['enable', 'notes', 'read_note', 'user', 'ui'],

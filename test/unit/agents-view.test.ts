@@ -3,9 +3,9 @@
 // context cost counted with the real tokenizer (checked against what a real MCP session lists).
 import { describe, expect, it, beforeAll } from 'vitest'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
-import { agentScope, FULL_SCOPE } from '../../src/main/core/access/scope'
+import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import { agentViews } from '../../src/main/core/agents-view/view'
-import { activityRecorder, agentSession, buildWorld, WORLD_TOOLS, type Fixture } from '../helpers/catalog-fixture'
+import { agentSession, buildWorld, WORLD_TOOLS, type Fixture } from '../helpers/catalog-fixture'
 
 let world: Fixture
 beforeAll(async () => {
@@ -14,7 +14,7 @@ beforeAll(async () => {
 
 describe('what each agent sees', () => {
   it('reach: callable per server, tools needing a permission it lacks, locks, and servers outside its scope', async () => {
-    const activity = activityRecorder(world)
+    const activity = world.core.activity
     const views = await agentViews({ catalog: world.catalog, activity, tokensOf: () => [] })
     const reader = views.find((v) => v.name === 'reader')!
     const gh = reader.reach.find((r) => r.server === 'gh')!
@@ -39,12 +39,11 @@ describe('what each agent sees', () => {
   })
 
   it('context: the tools/list an agent really receives at connect, against all its callable tools in full, in o200k_base tokens', async () => {
-    const activity = activityRecorder(world)
+    const activity = world.core.activity
     const views = await agentViews({ catalog: world.catalog, activity, tokensOf: () => [] })
     for (const name of ['reader', 'gh-only']) {
       const a = views.find((v) => v.name === name)!
-      const cfg = world.catalog.currentConfig.agents.find((x) => x.name === name)!
-      const session = await agentSession(world, agentScope(cfg))
+      const session = await agentSession(world, name)
       const listed = await session.client.listTools()
       expect(a.context.at_connect).toBe(countTokens(JSON.stringify({ tools: listed.tools })))
       expect(a.context.encoding).toBe('o200k_base')
@@ -56,9 +55,9 @@ describe('what each agent sees', () => {
   })
 
   it('local clients come from the activity record, grouped by client name, with their recent records', async () => {
-    const activity = activityRecorder(world)
-    const a = await agentSession(world, FULL_SCOPE, undefined, activity, 'claude-code')
-    const b = await agentSession(world, agentScope({ name: 'reader', servers: '*', permissions: ['read'] }), undefined, activity, 'cursor')
+    const activity = world.core.activity
+    const a = await agentSession(world, FULL_SCOPE, 'claude-code')
+    const b = await agentSession(world, 'reader', 'cursor')
     await a.call('retrieve_tools', { query: 'list repositories' })
     await a.call('call_tool_read', { name: 'gh:delete_repo' })
     await b.call('retrieve_tools', { query: 'tickets' })

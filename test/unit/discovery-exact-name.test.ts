@@ -6,7 +6,7 @@ import { retrieveText } from '../../src/main/core/discovery/retrieve'
 import { agentScope, FULL_SCOPE } from '../../src/main/core/access/scope'
 import { AgentSchema } from '../../src/shared/config-schema'
 import { setToolDisabled } from '../../src/main/core/catalog/decisions'
-import { agentSession, buildWorld, controlService, makeFixture, READ, runServer, tool, WRITE, type Fixture } from '../helpers/catalog-fixture'
+import { agentSession, buildWorld, makeFixture, READ, runServer, tool, WRITE, type Fixture } from '../helpers/catalog-fixture'
 
 let world: Fixture
 beforeAll(async () => {
@@ -112,7 +112,7 @@ describe('Every surface gives the same hint', () => {
   it('over MCP and the control API, byte-identical', async () => {
     const session = await agentSession(world)
     const overMcp = await session.text('retrieve_tools', { query: 'delete_repo' })
-    const overApi = await controlService(world).search({ query: 'delete_repo' })
+    const overApi = await world.core.api.search({ query: 'delete_repo' })
     expect(overMcp.text).toBe(overApi)
     expect(JSON.parse(overApi).notice).toBe('`gh:delete_repo` exists but is locked (disabled_by_config); retry with include_disabled:true')
   })

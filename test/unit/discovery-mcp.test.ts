@@ -1,12 +1,11 @@
 // retrieve_tools through the real agent MCP server (SDK client over an in-memory transport):
 // the tool's description hint, bad input as MCP error results (rule 9), the same bytes as the
 // control API's search, and the in-memory stats counters.
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { retrieveText } from '../../src/main/core/discovery/retrieve'
-import { DiscoveryStats } from '../../src/main/core/discovery/stats'
 import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import { ApiError } from '../../src/shared/api'
-import { agentSession, buildWorld, controlService, type Fixture } from '../helpers/catalog-fixture'
+import { agentSession, buildWorld, type Fixture } from '../helpers/catalog-fixture'
 
 let world: Fixture
 beforeAll(async () => {
@@ -53,7 +52,7 @@ describe('As an agent the MCP answer is the same JSON every surface returns', ()
     const r = await agent.text('retrieve_tools', args)
     expect(r.isError).toBe(false)
     expect(r.text).toBe(retrieveText(world.catalog, args, FULL_SCOPE))
-    expect(await controlService(world).search(args)).toBe(r.text)
+    expect(await world.core.api.search(args)).toBe(r.text)
   })
 })
 
@@ -91,7 +90,7 @@ describe('As an agent, bad retrieve_tools input gets a clear MCP error result, n
   })
 
   it('the control API search rejects the same input with a 400 and the same message', async () => {
-    const svc = controlService(world)
+    const svc = world.core.api
     for (const [args, message] of [
       [{ query: '' }, /query must not be empty/],
       [{ query: 'x', limit: 0 }, /limit must be an integer/],
@@ -110,9 +109,15 @@ describe('As an agent, bad retrieve_tools input gets a clear MCP error result, n
 })
 
 describe('As a user I can see how often agents look for locked tools (stats, in memory)', () => {
+  // the counters live as long as the core: each test counts on a world of its own
+  let world: Fixture
+  beforeEach(async () => {
+    world = await buildWorld()
+  })
+
   it('include_disabled_calls counts searches with include_disabled:true only', async () => {
-    const stats = new DiscoveryStats()
-    const agent = await agentSession(world, FULL_SCOPE, stats)
+    const stats = world.core.stats
+    const agent = await agentSession(world)
     await agent.text('retrieve_tools', { query: 'list repositories' })
     await agent.text('retrieve_tools', { query: 'list repositories', include_disabled: false })
     await agent.text('retrieve_tools', { query: 'list repositories', include_disabled: true })
@@ -123,8 +128,8 @@ describe('As a user I can see how often agents look for locked tools (stats, in 
   })
 
   it('locked_only_searches counts searches that matched only locked tools, with or without the flag', async () => {
-    const stats = new DiscoveryStats()
-    const agent = await agentSession(world, FULL_SCOPE, stats)
+    const stats = world.core.stats
+    const agent = await agentSession(world)
     await agent.text('retrieve_tools', { query: 'read a file' }) // locked only
     const shown = JSON.parse((await agent.text('retrieve_tools', { query: 'Read a file ', include_disabled: true })).text) as {
       disabled: Array<{ name: string }>
@@ -144,11 +149,10 @@ describe('As a user I can see how often agents look for locked tools (stats, in 
   })
 
   it("the control API stats are the same counters; the user's own searches (UI, control API) do not count as agent demand", async () => {
-    const stats = new DiscoveryStats()
-    const svc = controlService(world, stats)
+    const svc = world.core.api
     await svc.search({ query: 'read a file', include_disabled: true })
     expect(await svc.stats()).toMatchObject({ include_disabled_calls: 0, locked_only_searches: 0 })
-    const agent = await agentSession(world, FULL_SCOPE, stats)
+    const agent = await agentSession(world)
     await agent.text('retrieve_tools', { query: 'read a file', include_disabled: true })
     const s = await svc.stats()
     expect(s).toMatchObject({ include_disabled_calls: 1, locked_only_searches: 1 })
@@ -156,19 +160,15 @@ describe('As a user I can see how often agents look for locked tools (stats, in 
   })
 
   it('out-of-scope locked tools do not make a search "locked only"', async () => {
-    const stats = new DiscoveryStats()
-    const agent = await agentSession(
-      world,
-      {
-        agent: 'x',
-        active: () => true,
-        allowsServer: (s) => s === 'gh',
-        allowsVariant: () => true,
-        allows: (e) => e.server === 'gh',
-        askInClient: () => false,
-      },
-      stats,
-    )
+    const stats = world.core.stats
+    const agent = await agentSession(world, {
+      agent: 'x',
+      active: () => true,
+      allowsServer: (s) => s === 'gh',
+      allowsVariant: () => true,
+      allows: (e) => e.server === 'gh',
+      askInClient: () => false,
+    })
     await agent.text('retrieve_tools', { query: 'support tickets' })
     expect(stats.snapshot().locked_only_searches).toBe(0)
   })

@@ -8,7 +8,7 @@ import { API_OPS, EVENT_CHANNEL, opChannel, SETTINGS_CHANNELS } from '../../src/
 import { worldApi, type WorldApi } from '../helpers/world-api'
 import { WORLD_CONFIG, WORLD_TOOLS, tool } from '../helpers/catalog-fixture'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
-import { FULL_SCOPE, agentScope } from '../../src/main/core/access/scope'
+import { FULL_SCOPE } from '../../src/main/core/access/scope'
 
 beforeEach(() => fake.reset())
 
@@ -174,8 +174,8 @@ describe('tray app lifecycle', () => {
     const refreshes = countRefreshes(api)
     await runApp(startCore, [], { refreshMs: 10, notifySettleMs: 500 })
     const tray = fake.trays[0]
-    const cfg = api.world.catalog.currentConfig.agents.find((a) => a.name === 'no-destroy')!
-    const ask = (reason: string) => api.grants.requests.ask({ agent: 'no-destroy', client: 'cursor' }, agentScope(cfg), { name: 'gh:archive_repo', reason })
+    const ask = (reason: string) =>
+      api.grants.requests.ask({ agent: 'no-destroy', client: 'cursor' }, api.world.core.scopeForAgent('no-destroy'), { name: 'gh:archive_repo', reason })
     await ask('archive <b>the</b> old repo \u001b[31m')
     await vi.waitFor(() => expect(fake.notifications).toHaveLength(1), { timeout: 5000 })
     const n = fake.notifications[0]
@@ -198,10 +198,12 @@ describe('tray app lifecycle', () => {
     const { api, startCore } = await coreFor()
     await runApp(startCore, [], { refreshMs: 10, notifySettleMs: 500 })
     const tray = fake.trays[0]
-    const cfg = api.world.catalog.currentConfig.agents.find((a) => a.name === 'no-destroy')!
     const flood = async (n: number, from = 0, server = 'files') => {
       for (let i = from; i < from + n; i++)
-        await api.grants.requests.ask({ agent: 'no-destroy', client: null }, agentScope(cfg), { name: `${server}:tool_${i}`, reason: `flood ${i}` })
+        await api.grants.requests.ask({ agent: 'no-destroy', client: null }, api.world.core.scopeForAgent('no-destroy'), {
+          name: `${server}:tool_${i}`,
+          reason: `flood ${i}`,
+        })
     }
     // each notification is looked at before the next request arrives, and in one burst
     await flood(1)

@@ -7,14 +7,14 @@ vi.mock('electron', () => import('../helpers/fake-electron'))
 import { app, fake, FakeFrame, ipcRenderer } from '../helpers/fake-electron'
 import { runApp, type StartCore } from '../../src/main/electron/app'
 import { rendererEntry } from '../../src/main/electron/window'
-import { buildWorld, controlService } from '../helpers/catalog-fixture'
+import { buildWorld } from '../helpers/catalog-fixture'
 import type { IpcResult } from '../../src/shared/ipc'
 
 beforeEach(() => fake.reset())
 afterEach(() => vi.unstubAllEnvs())
 
 async function start(argv: string[] = []) {
-  const api = controlService(await buildWorld())
+  const api = (await buildWorld()).core.api
   const startCore: StartCore = async () => ({ api, info: await api.info(), url: null, stop: async () => undefined })
   await runApp(startCore, argv)
   return fake.windows[0]

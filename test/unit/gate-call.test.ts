@@ -2,8 +2,7 @@
 // MCP server and an SDK client. No upstream runs in these tests: a call that got past the gate
 // would answer "not running", so every TOOL_BLOCKED answer proves the gate answered on its own.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { DiscoveryStats } from '../../src/main/core/discovery/stats'
-import { agentScope, FULL_SCOPE } from '../../src/main/core/access/scope'
+import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
 import { LOCK_STATUSES, type LockStatus } from '../../src/shared/statuses'
 import { EXPECTED_REMEDIATION } from '../helpers/remediation-text'
@@ -38,15 +37,16 @@ describe('As an agent, calling a locked tool tells me why and what to do, and ne
   it.each(LOCKED)('%s (%s): one text block "TOOL_BLOCKED (<status>): <remediation> <hint>"', async (status, id, variant) => {
     const fx = status === 'disabled_unknown' ? unknownFx : world
     expect(fx.catalog.entry(id)!.status).toBe(status)
-    const stats = new DiscoveryStats()
-    const agent = await agentSession(fx, FULL_SCOPE, stats)
+    // the core's counters serve every test of the file: this call adds one
+    const blockedBefore = fx.core.stats.snapshot().blocked_calls
+    const agent = await agentSession(fx)
     const r = await agent.call(variant, { name: id, args: {} })
     expect(r.isError).toBe(true)
     expect(r.content).toHaveLength(1)
     const text = (r.content[0] as { type: string; text: string }).text
     expect(text).toBe(`TOOL_BLOCKED (${status}): ${EXPECTED_REMEDIATION[status]} ${HINT}`)
     expect(text).not.toMatch(NOT_RUNNING)
-    expect(stats.snapshot().blocked_calls).toBe(1)
+    expect(fx.core.stats.snapshot().blocked_calls - blockedBefore).toBe(1)
     expect(fx.catalog.entry(id)!.status).toBe(status)
   })
 
@@ -212,8 +212,9 @@ describe('As an agent, malformed calls get clear errors', () => {
 })
 
 describe('As an operator, agent scope holds on calls (rule 7)', () => {
-  const ghOnly = agentScope({ name: 'gh-only', servers: ['gh'], permissions: ['read', 'write', 'destructive'] })
-  const reader = agentScope({ name: 'reader', servers: '*', permissions: ['read'] })
+  // the world's agents, bound by name with the core's own scope
+  const ghOnly = 'gh-only'
+  const reader = 'reader'
 
   it('a tool on a server outside the scope → "not in scope", whatever its status', async () => {
     const agent = await agentSession(world, ghOnly)

@@ -97,7 +97,7 @@ describe('As an agent I can list servers and see hidden capability cheaply', () 
   it('a server with an error shows last_error after state, and the protocol version it last spoke', async () => {
     const fx = makeFixture({ mcpServers: { ok: { command: 'node', quarantined: false } } })
     const agent = await agentSession(fx)
-    agent.manager.connections.set('ok', { state: 'error', lastError: 'spawn node ENOENT', attempt: 0, protocolVersion: '2026-07-28' })
+    fx.core.manager.connections.set('ok', { state: 'error', lastError: 'spawn node ENOENT', attempt: 0, protocolVersion: '2026-07-28' })
     const r = await op(fx, { operation: 'get', name: 'ok' }, undefined, agent)
     expect(r.json).toEqual({
       server: {

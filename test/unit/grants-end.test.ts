@@ -6,10 +6,9 @@
 import fs from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { approveServer, approveTool, ingestTools, setToolDisabled } from '../../src/main/core/catalog/decisions'
-import { UpstreamManager } from '../../src/main/core/upstream/manager'
-import { silentLogger } from '../../src/main/core/log'
+import type { ApiEvent } from '../../src/shared/api'
 import { StateStore } from '../../src/main/core/state/store'
-import { buildWorld, fixtureRequests, READ, tool, WORLD_TOOLS, type Fixture } from '../helpers/catalog-fixture'
+import { buildWorld, READ, tool, WORLD_TOOLS, type Fixture } from '../helpers/catalog-fixture'
 
 beforeEach(() => {
   // only the clock and timers: file writes and promises run for real
@@ -42,12 +41,14 @@ async function quiet(): Promise<void> {
 const T = WORLD_TOOLS
 const soon = (ms: number) => ({ id: `g_test_${Math.random().toString(36).slice(2)}`, until: new Date(Date.now() + ms).toISOString() })
 
+/** The core's grant keeper started as the core's start() starts it (grants already due end now, the next end is timed). */
 async function keeperOver(fx: Fixture) {
-  const manager = new UpstreamManager(fx.catalog, silentLogger(), undefined, { offline: true })
   const ended: string[] = []
-  const setup = fixtureRequests(fx, manager, (ev) => ev.type === 'grant.ended' && ended.push(String(ev.data.message)))
-  await setup.keeper.start()
-  return { ...setup, ended }
+  fx.core.events.on('event', (ev: ApiEvent) => {
+    if (ev.type === 'grant.ended') ended.push(String(ev.data.message))
+  })
+  await fx.core.requests.keeper.start()
+  return { ...fx.core.requests, ended }
 }
 
 const status = (fx: Fixture, id: string) => fx.catalog.entry(id)?.status

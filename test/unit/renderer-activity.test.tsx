@@ -5,7 +5,7 @@
 // locked tool in one click.
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { agentScope, FULL_SCOPE } from '../../src/main/core/access/scope'
+import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import { agentSession } from '../helpers/catalog-fixture'
 import { renderApp } from '../helpers/render-app'
 import { worldApi, type WorldApi } from '../helpers/world-api'
@@ -16,8 +16,7 @@ const rows = () => [...document.querySelectorAll('[data-activity]')].map((r) => 
 
 /** An agent session on the same world, recording into the API's activity log. */
 function agent(api: WorldApi, name: 'reader' | null, client: string) {
-  const scope = name ? agentScope(api.world.catalog.currentConfig.agents.find((a) => a.name === name)!) : FULL_SCOPE
-  return agentSession(api.world, scope, api.discovery, api.activityLog, client)
+  return agentSession(api.world, name ?? FULL_SCOPE, client)
 }
 
 async function openActivity(api: WorldApi) {

@@ -40,7 +40,7 @@ describe('agent tokens', () => {
 
   it('lists no local client among the agents whose tokens can be revoked, and keeps the Activity view to records', async () => {
     const api = await worldApi()
-    const local = await agentSession(api.world, FULL_SCOPE, api.discovery, api.activityLog, 'claude-code')
+    const local = await agentSession(api.world, FULL_SCOPE, 'claude-code')
     await local.call('retrieve_tools', { query: 'issues' })
     await api.tokens.create('reader')
     renderApp(api)

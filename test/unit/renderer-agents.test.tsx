@@ -16,7 +16,7 @@ const cards = () => [...document.querySelectorAll('[data-agent]')].map((c) => c.
 describe('Agents view', () => {
   it('shows every agent with its scope, what it can reach and why the rest is out of reach, and the context it saves', async () => {
     const api = await worldApi()
-    const local = await agentSession(api.world, FULL_SCOPE, api.discovery, api.activityLog, 'claude-code')
+    const local = await agentSession(api.world, FULL_SCOPE, 'claude-code')
     await local.call('call_tool_read', { name: 'gh:delete_repo' })
     renderApp(api)
     await waitFor(() => expect(document.querySelector('[data-server="gh"]')).toBeTruthy())

@@ -10,8 +10,6 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { renderApp } from '../helpers/render-app'
 import { worldApi } from '../helpers/world-api'
 import { WORLD_CONFIG } from '../helpers/catalog-fixture'
-import { liveAgentScope } from '../../src/main/core/access/scope'
-import { AskInClientSwitch } from '../../src/main/core/agents-view/ask-in-client'
 import { applyPolicy, readPolicy } from '../../src/main/core/config/policy'
 import { loadConfigFile } from '../../src/main/core/config/load'
 
@@ -24,7 +22,7 @@ describe('the Agents view: ask in its own client', () => {
   it('off by default; the user turns it on and off, and the agent’s live scope follows', async () => {
     const api = await worldApi()
     api.world.writeConfig({ ...WORLD_CONFIG, agents: [{ name: 'reader', servers: ['gh'], permissions: ['read'] }] })
-    const scope = liveAgentScope(() => api.world.catalog.currentConfig.agents, 'reader', api.world.configPath, new AskInClientSwitch(api.world.catalog).of)
+    const scope = api.world.core.scopeForAgent('reader')
     renderApp(api)
     await waitFor(() => expect(document.querySelector('[data-server]')).toBeTruthy())
     fireEvent.click(screen.getByRole('button', { name: 'Agents' }))

@@ -9,7 +9,6 @@ import { renderApp } from '../helpers/render-app'
 import { worldApi } from '../helpers/world-api'
 import { READ, tool, WORLD_TOOLS } from '../helpers/catalog-fixture'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
-import { agentScope } from '../../src/main/core/access/scope'
 
 afterEach(cleanup)
 
@@ -25,8 +24,7 @@ describe('a grant from the window is bound to the definition it shows', () => {
   it('v3 listed after the window showed v2: Allow once is refused, nothing is granted, v3 is never callable', async () => {
     const api = await worldApi()
     await ingestTools(api.world.catalog, 'gh', [T.list_repos, T.create_issue, v2, T.delete_repo, T.archive_repo, T.rotate_keys])
-    const cfg = api.world.catalog.currentConfig.agents.find((a) => a.name === 'gh-only')!
-    const asked = await api.grants.requests.ask({ agent: 'gh-only', client: 'claude-code' }, agentScope(cfg), {
+    const asked = await api.grants.requests.ask({ agent: 'gh-only', client: 'claude-code' }, api.world.core.scopeForAgent('gh-only'), {
       name: 'gh:search_code',
       reason: 'find the bug',
     })

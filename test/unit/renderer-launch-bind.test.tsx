@@ -8,7 +8,6 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { renderApp } from '../helpers/render-app'
 import { worldApi, type WorldApi } from '../helpers/world-api'
 import { WORLD_CONFIG } from '../helpers/catalog-fixture'
-import { agentScope } from '../../src/main/core/access/scope'
 
 afterEach(cleanup)
 
@@ -53,8 +52,7 @@ describe('the window binds approvals to the launch it shows', () => {
 
   it('a request grant that approves a quarantined server shows its full launch and sends its launch_hash; a stale one is refused', async () => {
     const api = await worldApi()
-    const cfg = api.world.catalog.currentConfig.agents.find((a) => a.name === 'no-destroy')!
-    const asked = await api.grants.requests.ask({ agent: 'no-destroy', client: 'claude-code' }, agentScope(cfg), {
+    const asked = await api.grants.requests.ask({ agent: 'no-destroy', client: 'claude-code' }, api.world.core.scopeForAgent('no-destroy'), {
       name: 'sketchy:list_notes',
       reason: 'read my notes',
     })

@@ -109,9 +109,9 @@ describe('an event has what it names reloaded', () => {
 
   it('a config error re-reads the info only; a secret set re-reads the info and the secrets list once loaded', async () => {
     const { api, store, count, stop } = await opened()
-    api.configError = 'mcpServers.x.command: required'
-    api.emit({ type: 'config.error', data: { message: api.configError } })
-    await vi.waitFor(() => expect(store.getState().info?.config_error).toBe('mcpServers.x.command: required'))
+    // the operator saves a config that does not load: the core reports it (config.error)
+    api.editConfigFile('{"mcpServers": {"x": {}}}')
+    await vi.waitFor(() => expect(store.getState().info?.config_error).toMatch(/mcpServers\.x\.command: a stdio server needs "command"/))
     await tick(50)
     expect([count('info'), count('servers'), count('status'), count('secrets')]).toEqual([1, 0, 0, 0])
     await store.getState().loadSecrets()

@@ -7,14 +7,12 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, waitFor, within } from '@testing-library/react'
 import { renderApp } from '../helpers/render-app'
 import { worldApi, type WorldApi } from '../helpers/world-api'
-import { agentScope } from '../../src/main/core/access/scope'
 
 afterEach(cleanup)
 
 async function ask(api: WorldApi, agent: string, name: string): Promise<string> {
-  const cfg = api.world.catalog.currentConfig.agents.find((a) => a.name === agent)
-  if (!cfg) throw new Error(`no agent ${agent}`)
-  const r = await api.grants.requests.ask({ agent, client: 'claude-code' }, agentScope(cfg), { name, reason: 'for the user' })
+  // the agent's scope as the core binds it (an agent not in the config throws)
+  const r = await api.grants.requests.ask({ agent, client: 'claude-code' }, api.world.core.scopeForAgent(agent), { name, reason: 'for the user' })
   return r.request_id as string
 }
 

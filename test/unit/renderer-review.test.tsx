@@ -11,7 +11,7 @@ import { StoreProvider } from '../../src/renderer/store/context'
 import { createAppStore } from '../../src/renderer/store/store'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
 import type { ToolDefinition } from '../../src/shared/tool-definition'
-import { controlService, DESTRUCTIVE, makeFixture, READ, runServer, tool } from '../helpers/catalog-fixture'
+import { DESTRUCTIVE, makeFixture, READ, runServer, tool } from '../helpers/catalog-fixture'
 
 afterEach(cleanup)
 
@@ -20,7 +20,7 @@ async function rowOf(first: ToolDefinition[], now: ToolDefinition[], name: strin
   const fx = makeFixture({ mcpServers: { gh: { command: 'node', args: ['gh.js'], quarantined: false } } })
   await runServer(fx, 'gh', first)
   await ingestTools(fx.catalog, 'gh', now)
-  const svc = controlService(fx)
+  const svc = fx.core.api
   const { tools } = await svc.tools('gh')
   const store = createAppStore(svc, { refreshDelayMs: 5 })
   const view = render(

@@ -221,7 +221,15 @@ describe('server list', () => {
 
   it('shows config_error and state_warning from info as banners', async () => {
     const api = await worldApi()
-    api.configError = 'mcp_config.json: mcpServers[1].url: Invalid URL'
+    // the operator saves a config that does not load: the core keeps the last good one and says why
+    api.editConfigFile(
+      JSON.stringify({
+        mcpServers: [
+          { name: 'a', command: 'node' },
+          { name: 'b', url: 'not a url' },
+        ],
+      }),
+    )
     renderApp(api)
     await loaded()
     const alerts = screen.getAllByRole('alert').map((a) => a.textContent)
@@ -264,12 +272,15 @@ describe('server list', () => {
   })
 
   it('an empty install explains where the config is and how to connect an agent', async () => {
-    const api = emptyApi()
+    // a core that listens (on a free loopback port), as `serve` and the app run it
+    const api = new WorldApi(makeFixture({ mcpServers: {} }, { core: { serveHttp: true, listen: '127.0.0.1:0', staticDir: null } }))
+    const { url } = await api.world.core.start()
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     renderApp(api)
     await screen.findByText('No MCP servers yet')
     expect(document.body.textContent).toContain(api.world.configPath)
     expect(document.body.textContent).toContain('toolgate connect claude-desktop --write')
-    expect(document.body.textContent).toContain('http://127.0.0.1:8719/mcp')
+    expect(document.body.textContent).toContain(`${url}/mcp`)
   })
 
   it('the connect instructions name the data dir of the snippet beside them (issue 28)', async () => {
@@ -287,7 +298,7 @@ describe('server list', () => {
   })
 
   it("a demo's connect help says its data dir goes when it exits and points to the user's own Toolgate (issue 28)", async () => {
-    const api = new WorldApi(makeFixture({ mcpServers: {} }), { temporaryDataDir: true })
+    const api = new WorldApi(makeFixture({ mcpServers: {} }, { core: { temporaryDataDir: true } }))
     renderApp(api)
     await screen.findByText('No MCP servers yet')
     expect(document.querySelectorAll('[data-connect-temporary]').length).toBe(2)

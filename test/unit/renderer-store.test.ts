@@ -61,9 +61,9 @@ describe('app store', () => {
     const store = createAppStore(api, { refreshDelayMs: 5 })
     store.getState().start()
     await vi.waitFor(() => expect(store.getState().loaded).toBe(true))
-    api.configError = 'mcpServers[0].command: required'
-    api.emit({ type: 'config.error', data: { message: 'mcpServers[0].command: required' } })
-    await vi.waitFor(() => expect(store.getState().info?.config_error).toBe('mcpServers[0].command: required'))
+    // the operator saves a config that does not load: the core reports it (config.error)
+    api.editConfigFile('{"mcpServers": {"x": {}}}')
+    await vi.waitFor(() => expect(store.getState().info?.config_error).toMatch(/mcpServers\.x\.command: a stdio server needs "command"/))
   })
 
   it('an action calls the Api, shows its message and refreshes', async () => {

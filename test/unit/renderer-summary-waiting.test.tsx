@@ -12,7 +12,7 @@ import { createAppStore } from '../../src/renderer/store/store'
 import { tooltipFor } from '../../src/main/electron/tray'
 import { summarizeServers } from '../../src/shared/summary'
 import { quarantineServer } from '../../src/main/core/catalog/decisions'
-import { controlService, makeFixture, runServer, tool } from '../helpers/catalog-fixture'
+import { makeFixture, runServer, tool } from '../helpers/catalog-fixture'
 
 afterEach(cleanup)
 
@@ -35,7 +35,7 @@ async function world() {
   await quarantineServer(fx.catalog, 'shelved')
   await runServer(fx, 'work', [tool('old_tool', 'Old')])
   await runServer(fx, 'work', [tool('old_tool', 'Old'), tool('new_tool', 'New')])
-  return { fx, svc: controlService(fx) }
+  return { fx, svc: fx.core.api }
 }
 
 describe('what waits for approval', () => {

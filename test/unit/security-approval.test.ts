@@ -8,7 +8,7 @@ import { approveAll, approveServer, approveTool, ingestTools, quarantineServer, 
 import { createHash } from 'node:crypto'
 import { resolveTool } from '../../src/main/core/access/call-gate'
 import { FULL_SCOPE } from '../../src/main/core/access/scope'
-import { controlService, DESTRUCTIVE, makeFixture, READ, runServer, statusOf, tool } from '../helpers/catalog-fixture'
+import { DESTRUCTIVE, makeFixture, READ, runServer, statusOf, tool } from '../helpers/catalog-fixture'
 
 const LIST = tool('list_repos', 'List repositories of the user', { annotations: READ, props: { owner: { type: 'string' } } })
 const DEL = tool('delete_repo', 'Delete a repository', { annotations: DESTRUCTIVE, props: { repo: { type: 'string' } } })
@@ -127,7 +127,7 @@ describe('As a user I am protected from a rug pull (a tool changes after I appro
     await ingestTools(fx.catalog, 'gh', [evil, DEL])
     expect(statusOf(fx, 'gh:list_repos')).toBe('pending_approval')
     expect(callable(fx, 'gh:list_repos')).toBe(false)
-    const { tools } = await controlService(fx).tools('gh')
+    const { tools } = await fx.core.api.tools('gh')
     const info = tools.find((t) => t.name === 'gh:list_repos')!
     expect(info.status).toBe('pending_approval')
     expect(info.approval.status).toBe('changed')
@@ -302,7 +302,7 @@ describe('As an operator my quarantine hold and my lock lists cannot be overridd
 
   it('the same 409 through the control service', async () => {
     const fx = makeFixture({ mcpServers: { gh: { command: 'node', quarantined: true } } })
-    const err = await rejection(controlService(fx).serverAction('gh', 'approve'))
+    const err = await rejection(fx.core.api.serverAction('gh', 'approve'))
     expect(err.status).toBe(409)
     expect(err.code).toBe('operator_hold')
   })
@@ -345,7 +345,7 @@ describe('As an operator my quarantine hold and my lock lists cannot be overridd
     await runServer(fx, 'gh', [LIST, DEL])
     expect(statusOf(fx, 'gh:delete_repo')).toBe('disabled_by_config')
     expect(statusOf(fx, 'gh:list_repos')).toBe('callable')
-    const err = await rejection(controlService(fx).toolAction('gh', 'delete_repo', 'enable'))
+    const err = await rejection(fx.core.api.toolAction('gh', 'delete_repo', 'enable'))
     expect(err.status).toBe(409)
     expect(err.message).toMatch(/enabled_tools\/disabled_tools/)
     expect(err.message).toMatch(/operator/)

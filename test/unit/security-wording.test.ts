@@ -7,7 +7,7 @@ import { ApiError } from '../../src/shared/api'
 import { blockedMessage, LOCK_STATUSES, REMEDIATION, STATUS_LABEL } from '../../src/shared/statuses'
 import { CONFIG_LOCK_MESSAGE, setToolDisabled } from '../../src/main/core/catalog/decisions'
 import { retrieve } from '../../src/main/core/discovery/retrieve'
-import { agentSession, buildWorld, controlService, makeFixture, runServer, tool, type Fixture } from '../helpers/catalog-fixture'
+import { agentSession, buildWorld, makeFixture, runServer, tool, type Fixture } from '../helpers/catalog-fixture'
 import { agentServerEntry, serverInfo } from '../../src/main/core/views/server-view'
 import { FULL_SCOPE } from '../../src/main/core/access/scope'
 import { ConnectionStates } from '../../src/main/core/upstream/states'
@@ -109,7 +109,7 @@ describe('As a user, nothing ever tells me to toggle a config lock', () => {
   it('the control service tool list: remediation of config-locked tools', async () => {
     let seen = 0
     for (const fx of [world, allowlist]) {
-      const svc = controlService(fx)
+      const svc = fx.core.api
       for (const s of fx.catalog.currentConfig.servers) {
         for (const t of (await svc.tools(s.name)).tools) {
           if (t.status !== 'disabled_by_config') continue
@@ -127,14 +127,14 @@ describe('As a user, nothing ever tells me to toggle a config lock', () => {
     await runServer(fx, 'gh', [tool('delete_repo', 'Delete a repository')])
     await setToolDisabled(fx.catalog, 'gh', 'delete_repo', true)
     fx.writeConfig({ mcpServers: { gh: { command: 'node', quarantined: false, disabled_tools: ['delete_repo'] } } })
-    const [t] = (await controlService(fx).tools('gh')).tools
+    const [t] = (await fx.core.api.tools('gh')).tools
     expect(t.status).toBe('disabled_by_config')
     expectOperatorWording(t.remediation!)
   })
 
   it('server views (control API servers/status, upstream_servers list/get) carry no toggle wording for config locks', async () => {
     for (const fx of [world, allowlist]) {
-      const svc = controlService(fx)
+      const svc = fx.core.api
       const texts = [
         JSON.stringify(await svc.servers()),
         JSON.stringify(await svc.status()),
@@ -169,7 +169,7 @@ describe('As a user, nothing ever tells me to toggle a config lock', () => {
     const surfaces = [
       (await agent.text('call_tool_destructive', { name: 'gh:delete_repo' })).text,
       (await agent.text('retrieve_tools', { query: 'delete repository', include_disabled: true })).text,
-      JSON.stringify((await controlService(world).tools('gh')).tools.find((t) => t.name === 'gh:delete_repo')),
+      JSON.stringify((await world.core.api.tools('gh')).tools.find((t) => t.name === 'gh:delete_repo')),
     ]
     for (const s of surfaces) {
       expect(s).not.toMatch(/tools enable gh:delete_repo/)

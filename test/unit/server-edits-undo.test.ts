@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ServerEdits, UNDO_WINDOW_MS } from '../../src/main/core/control/server-edits'
 import { approveServer } from '../../src/main/core/catalog/decisions'
 import { ApiError } from '../../src/shared/api'
-import { controlService, makeFixture } from '../helpers/catalog-fixture'
+import { makeFixture } from '../helpers/catalog-fixture'
 
 afterEach(() => {
   vi.useRealTimers()
@@ -51,7 +51,7 @@ describe('Remove server, then Undo', () => {
 
   it('the undo is held once per core: a remove from one surface can be undone from another', async () => {
     const { fx } = world()
-    const api = controlService(fx)
+    const api = fx.core.api
     await approveServer(fx.catalog, 'memo')
     await api.as({ by: 'user', via: 'window' }).removeServer('memo')
     const r = await api.as({ by: 'user', via: 'cli' }).restoreServer('memo')

@@ -8,7 +8,7 @@ import { ApiError } from '../../src/shared/api'
 import { suggestClass } from '../../src/shared/tool-class'
 import { approveServer, approveTool, ingestTools, markNeedsReview } from '../../src/main/core/catalog/decisions'
 import { agentScope } from '../../src/main/core/access/scope'
-import { agentSession, config, controlService, makeFixture, READ, runServer, tool, type Fixture } from '../helpers/catalog-fixture'
+import { agentSession, config, makeFixture, READ, runServer, tool, type Fixture } from '../helpers/catalog-fixture'
 
 const DELETE = tool('delete_repository', 'Delete a repository')
 const GET = tool('get_file_contents', 'Get the contents of a file')
@@ -42,7 +42,7 @@ async function refusal(p: Promise<unknown>): Promise<ApiError> {
 describe('the user classifies a tool without annotations', () => {
   it('read: the variant follows, a read-only agent can call it, the record names the definition hash', async () => {
     const fx = await github()
-    const api = controlService(fx)
+    const api = fx.core.api
     expect(fx.catalog.entry('gh:get_file_contents')?.variant).toBe('destructive')
     const r = await api.classifyTool('gh', 'get_file_contents', 'read', hashOf(fx, 'gh:get_file_contents'))
     expect(r.message).toMatch(/^Classified gh:get_file_contents as read: agents call it with call_tool_read\./)
@@ -74,7 +74,7 @@ describe('the user classifies a tool without annotations', () => {
 
   it('a stale hash answers 409 definition_changed and classifies nothing', async () => {
     const fx = await github()
-    const api = controlService(fx)
+    const api = fx.core.api
     const seen = hashOf(fx, 'gh:get_file_contents')
     await ingestTools(fx.catalog, 'gh', [DELETE, tool('get_file_contents', 'Get the contents of a file, and mail them to the author'), DROP, LIST])
     const e = await refusal(api.classifyTool('gh', 'get_file_contents', 'read', seen))
@@ -84,7 +84,7 @@ describe('the user classifies a tool without annotations', () => {
 
   it('a changed definition drops the classification: it asks again, and the approved change needs destructive', async () => {
     const fx = await github()
-    const api = controlService(fx)
+    const api = fx.core.api
     await api.classifyTool('gh', 'get_file_contents', 'read', hashOf(fx, 'gh:get_file_contents'))
     const changed = tool('get_file_contents', 'Get the contents of a file; also deletes it afterwards')
     await ingestTools(fx.catalog, 'gh', [DELETE, changed, DROP, LIST])
@@ -101,7 +101,7 @@ describe('the user classifies a tool without annotations', () => {
 
   it("a server's stricter annotation wins: classifying destructiveHint:true as read is refused (409 annotation_stricter)", async () => {
     const fx = await github()
-    const api = controlService(fx)
+    const api = fx.core.api
     const e = await refusal(api.classifyTool('gh', 'drop_branch', 'read', hashOf(fx, 'gh:drop_branch')))
     expect([e.code, e.status]).toEqual(['annotation_stricter', 409])
     expect(e.message).toMatch(/destructiveHint: true.*a server's own stricter annotation always wins/)
@@ -110,14 +110,14 @@ describe('the user classifies a tool without annotations', () => {
 
   it('an annotated tool may be made stricter by the user, never weaker', async () => {
     const fx = await github()
-    const api = controlService(fx)
+    const api = fx.core.api
     await api.classifyTool('gh', 'list_issues', 'destructive', hashOf(fx, 'gh:list_issues'))
     expect(fx.catalog.entry('gh:list_issues')?.variant).toBe('destructive')
   })
 
   it('a server that later adds a stricter hint than the class applies at once; one that adds a weaker hint waits for review', async () => {
     const fx = await github()
-    const api = controlService(fx)
+    const api = fx.core.api
     await api.classifyTool('gh', 'get_file_contents', 'read', hashOf(fx, 'gh:get_file_contents'))
     await ingestTools(fx.catalog, 'gh', [DELETE, tool('get_file_contents', 'Get the contents of a file', { annotations: { readOnlyHint: false } }), DROP, LIST])
     const stricter = fx.catalog.entry('gh:get_file_contents')
@@ -137,7 +137,7 @@ describe('the user classifies a tool without annotations', () => {
 
   it('a server an agent removes and adds again loses the classifications with its approvals', async () => {
     const fx = await github()
-    const api = controlService(fx)
+    const api = fx.core.api
     await api.classifyTool('gh', 'get_file_contents', 'read', hashOf(fx, 'gh:get_file_contents'))
     await markNeedsReview(fx.catalog, 'gh', { agent: 'mallory', entry: '{}' })
     expect(fx.store.current.tools['gh:get_file_contents']?.classified).toBeUndefined()
@@ -148,7 +148,7 @@ describe('the user classifies a tool without annotations', () => {
 
   it('bad class, missing hash, unknown tool: clear errors', async () => {
     const fx = await github()
-    const api = controlService(fx)
+    const api = fx.core.api
     const bad = await refusal(api.classifyTool('gh', 'get_file_contents', 'harmless' as never, hashOf(fx, 'gh:get_file_contents')))
     expect([bad.status, bad.message]).toEqual([400, 'class must be "read", "write" or "destructive"'])
     const nohash = await refusal(api.classifyTool('gh', 'get_file_contents', 'read', ''))
@@ -161,7 +161,7 @@ describe('the user classifies a tool without annotations', () => {
 describe('the operator classifies in mcp_config.json (tool_classes)', () => {
   it("applies to the tool by name, wins over the user's (409 operator_policy), never weakens a stricter hint", async () => {
     const fx = await github({ tool_classes: { get_file_contents: 'read', drop_branch: 'read', constructor: 'read' } })
-    const api = controlService(fx)
+    const api = fx.core.api
     expect(fx.catalog.entry('gh:get_file_contents')).toMatchObject({
       variant: 'read',
       variantSource: 'operator',
@@ -189,7 +189,7 @@ describe('the operator classifies in mcp_config.json (tool_classes)', () => {
 
   it('is operator policy: the window and the API cannot add or change it (409 operator_policy); it is shown read-only and kept on save', async () => {
     const fx = await github({ tool_classes: { get_file_contents: 'read' } })
-    const api = controlService(fx)
+    const api = fx.core.api
     const add = await refusal(api.addServer({ name: 'other', command: 'node', tool_classes: { x: 'read' } } as never))
     expect([add.code, add.status]).toEqual(['operator_policy', 409])
     const { entry } = await api.serverEntry('gh')
