@@ -1,5 +1,5 @@
 // The core's public surface for benchmarks and embedders (built to out/main/core.js).
-export { startCore, type Core, type CoreOptions } from './core'
+export { buildCore, startCore, type BuiltCore, type Core, type CoreOptions } from './core'
 export { Catalog } from './catalog/catalog'
 export { ingestTools, approveTool, approveAll, setToolDisabled, approveServer, quarantineServer } from './catalog/decisions'
 export { classify } from './catalog/classify'
