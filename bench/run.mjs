@@ -7,7 +7,7 @@
 //   npm run bench -- --skip soak
 //   npm run bench -- --sizes 527,5000 --stdio-sizes 527,5000 --queries 2000
 //   npm run bench -- --only lifecycle --lifecycle-servers 50   configured servers for section 10 (issue 29)
-//   npm run bench -- --only peers --peer-sizes 1,10,50 --peer-rounds 3   section 11: beside mcp-hub, mcp-proxy, supergateway
+//   npm run bench -- --only peers --peer-sizes 1,10,50 --peer-rounds 3 [--peer-systems mcp-hub]   section 11: beside mcp-hub, mcp-proxy, supergateway
 //                                                   (installs them pinned into bench/peers on first use; issue 29)
 //   npm run bench -- --quick                        fewer queries/requests (smoke run, ≈ 2–3 min)
 //   npm run bench -- --profile [--profile-out F]    CPU-profile the in-process queries at 5k, print the top functions
@@ -621,6 +621,7 @@ async function lifecycleSection() {
 
 async function peersSection() {
   const { ensurePeers, peersBench, systemLabel } = await import('./lib/peers-bench.mjs')
+  const { QUIET_MS } = await import('./lib/procs.mjs')
   const have = ensurePeers()
   if (!have.ok) {
     section('peers', `11. peers: skipped: ${have.reason}`)
@@ -630,7 +631,9 @@ async function peersSection() {
   const sizes = opt('--peer-sizes', quick ? '1,10' : '1,10,50')
     .split(',')
     .map(Number)
-  const r = await peersBench({ sizes, rounds: Number(opt('--peer-rounds', quick ? 1 : 3)), calls: quick ? 200 : 500 })
+  // Toolgate (both sandbox settings) and mcp-hub always run; --peer-systems mcp-proxy,supergateway adds the bridges (the default: all)
+  const systems = opt('--peer-systems') ? [...new Set(['toolgate', 'toolgate-nosandbox', 'mcp-hub', ...opt('--peer-systems').split(',')])] : undefined
+  const r = await peersBench({ sizes, rounds: Number(opt('--peer-rounds', quick ? 1 : 3)), calls: quick ? 200 : 500, systems })
   results.peers = r
   const TG = 'toolgate'
   const peers = r.systems.filter((k) => !k.startsWith('toolgate'))
@@ -647,8 +650,8 @@ async function peersSection() {
     section(
       'peers',
       table(
-        `11a. ${n} fixture server(s), lifecycle "always": Toolgate beside the peers, same run, medians of ${r.rounds} round(s) (${r.calls} calls each; ms, MB; CPU of the proxy process(es), tree = with sandbox wrappers and servers)`,
-        ['system', 'spawn → callable', 'CPU (proxy)', 'CPU (tree)', 'call p50', 'call p95', 'CPU/call', 'RSS', 'heap', 'errors'],
+        `11a. ${n} fixture server(s), lifecycle "always": Toolgate beside the peers, same run, medians of ${r.rounds} round(s) (${r.calls} calls each; ms, MB; CPU of the proxy process(es) without what the readiness polls cost it, tree = with sandbox wrappers and servers; RSS and heap of the proxy after ${QUIET_MS / 1000} s quiet, first round)`,
+        ['system', 'spawn → callable', 'CPU (proxy)', 'CPU (tree)', 'polls × CPU each', 'call p50', 'call p95', 'CPU/call', 'RSS', 'heap', 'errors'],
         r.systems.map((k) => {
           const x = row[k]
           return [
@@ -656,6 +659,7 @@ async function peersSection() {
             ms(x.readyMs, 0),
             ms(x.startCpu, 0),
             ms(x.startTreeCpu, 0),
+            `${x.polls} × ${ms(x.pollCpu)}`,
             ms(x.callP50),
             ms(x.callP95),
             ms(x.cpuPerCall),

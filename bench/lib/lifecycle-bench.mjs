@@ -10,7 +10,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { tmpDir, now, median, percentile, freePort, waitFor } from './util.mjs'
-import { writeFixtureConfig, startServe, control, instanceOf, settledMemory, stopToolgate, httpClient, childrenOf, BENCH_KEY } from './procs.mjs'
+import { writeFixtureConfig, startServe, control, instanceOf, settledMemory, stopToolgate, httpClient, childrenOf, BENCH_KEY, QUIET_MS } from './procs.mjs'
 
 const log = (...a) => process.stderr.write(`  [lifecycle] ${a.join(' ')}\n`)
 
@@ -80,9 +80,9 @@ async function until(url, what, fn, everyMs = 100, timeoutMs = 180000) {
   return waitFor(what, async () => fn(await status(url)), timeoutMs, everyMs)
 }
 
-/** Memory of a serve once nothing changes any more: a GC'd heap, then the tree. */
+/** Memory of a serve once nothing changes any more: quiet for QUIET_MS (V8 gave back the young generation), a GC'd heap, then the tree. */
 async function restMemory(s) {
-  const m = await settledMemory(s.child, s.memFile, 1500)
+  const m = await settledMemory(s.child, s.memFile, QUIET_MS)
   return { heapUsed: m.heapUsed, ...treeMemory(s.child.pid) }
 }
 

@@ -3,11 +3,13 @@
 // (lifecycle "always" for Toolgate) each system is started, timed from spawn until every tool is
 // callable, measured at rest (settled RSS and heap of the proxy), then called over HTTP.
 //   start   spawn → every upstream's tool callable: wall time, CPU of the proxy process(es), CPU
-//           of the whole tree (proxy + sandbox wrappers + the fixture servers)
+//           of the whole tree (proxy + sandbox wrappers + the fixture servers), both without what
+//           the readiness polls cost the proxy (measured after the start: POLL_COST_SAMPLES polls)
 //   call    one tool of the last server: Toolgate's call_tool_read over Streamable HTTP /mcp, the
 //           peer's own tools/call (mcp-hub: its /mcp SSE endpoint; the bridges: /mcp Streamable
 //           HTTP); p50 and CPU of the proxy per call
-//   memory  settled (two full GCs through bench/lib/gc-hook.cjs) RSS and heapUsed of the proxy
+//   memory  at rest: quiet for QUIET_MS (procs.mjs), then settled (two full GCs through
+//           bench/lib/gc-hook.cjs) RSS and heapUsed of the proxy
 // mcp-proxy and supergateway bridge one stdio server per process: N servers are N bridges.
 // The peers live in bench/peers (own package.json + lock): they bring their own SDK copies,
 // express and axios (213 packages), which stay out of Toolgate's dependency tree.
@@ -15,7 +17,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { spawn, execFileSync } from 'node:child_process'
 import { BENCH, FIXTURE, tmpDir, now, stats, median, freePort, waitFor, sleep, track, stopProcess, cpuMsOf, requireRoot } from './util.mjs'
-import { startServe, control, instanceOf, settledMemory, stopToolgate, childrenOf, BENCH_KEY } from './procs.mjs'
+import { startServe, control, instanceOf, settledMemory, stopToolgate, childrenOf, BENCH_KEY, QUIET_MS } from './procs.mjs'
 
 const log = (...a) => process.stderr.write(`  [peers] ${a.join(' ')}\n`)
 export const PEERS_DIR = path.join(BENCH, 'peers')
@@ -97,11 +99,20 @@ async function mcpClient(url, { sse = false, key } = {}) {
   }
 }
 
-/** Connects (retrying while the port is not listening) and polls tools/list until `want` tools are listed. */
+/** Connects (retrying while the port is not listening) and polls tools/list until `want` tools are listed; counts the polls. */
 async function readyByToolsList(url, want, opts, everyMs) {
   const c = await waitFor(`${url} to accept an MCP client`, () => mcpClient(url, opts).catch(() => null), 180000, everyMs)
-  await waitFor(`${url} to list ${want} tools`, async () => (await c.client.listTools()).tools.length >= want, 180000, everyMs)
-  return c
+  let polls = 0
+  await waitFor(
+    `${url} to list ${want} tools`,
+    async () => {
+      polls++
+      return (await c.client.listTools()).tools.length >= want
+    },
+    180000,
+    everyMs,
+  )
+  return { ...c, polls }
 }
 
 function spawnNode(args, { env = {}, memFile, logFile, label }) {
@@ -128,7 +139,11 @@ function descendants(pid) {
 const treeCpu = (pids) => pids.reduce((s, p) => s + cpuMsOf(p) + descendants(p).reduce((t, d) => t + (cpuMsOf(d) || 0), 0), 0)
 const ownCpu = (pids) => pids.reduce((s, p) => s + cpuMsOf(p), 0)
 
-const POLL_MS = 10
+// The readiness poll (Toolgate: GET /api/v1/status, which describes every server; the peers:
+// tools/list). What the polls cost the proxy is measured after the start (100 more polls) and
+// taken out of its start CPU, so the figure is the start's own, whatever each poll costs.
+const POLL_MS = 25
+const POLL_COST_SAMPLES = 100
 
 /**
  * The systems. Each `start(dir, servers)` returns {procs: [{child, memFile}], clientFor: () => client,
@@ -161,17 +176,24 @@ async function startToolgate(dir, servers, sandbox) {
     180000,
     POLL_MS,
   )
+  let polls = 0
+  const poll = async () => {
+    const st = await control(inst.url, '/api/v1/status')
+    return st.servers.connected === n && st.tools.callable === n
+  }
   await waitFor(
     `${n} servers connected and callable`,
-    async () => {
-      const st = await control(inst.url, '/api/v1/status')
-      return st.servers.connected === n && st.tools.callable === n
+    () => {
+      polls++
+      return poll()
     },
     180000,
     POLL_MS,
   )
   const last = servers.length - 1
   return {
+    polls,
+    poll,
     procs: [{ child, memFile }],
     connect: () => mcpClient(`${inst.url}/mcp`, { key: BENCH_KEY }),
     call: (c, id) => c.client.callTool({ name: 'call_tool_read', arguments: { name: `s${last}:read_${last}`, args: { id } } }),
@@ -204,6 +226,8 @@ async function startHub(dir, servers) {
   await probe.close()
   const last = servers.length - 1
   return {
+    polls: probe.polls,
+    poll: (c) => c.client.listTools(),
     procs: [{ child, memFile }],
     connect: () => mcpClient(url, { sse: true }),
     call: (c, id) => c.client.callTool({ name: `s${last}__read_${last}`, arguments: { id } }),
@@ -241,6 +265,9 @@ async function startBridges(dir, servers, kind) {
   await Promise.all(probes.map((p) => p.close()))
   const last = servers.length - 1
   return {
+    // each bridge answered its own polls; one bridge's cost per poll stands for each
+    polls: probes.reduce((t, p) => t + p.polls, 0),
+    poll: (c) => c.client.listTools(),
     procs,
     connect: () => mcpClient(urls[last]),
     call: (c, id) => c.client.callTool({ name: `read_${last}`, arguments: { id } }),
@@ -255,7 +282,7 @@ function start(key, dir, servers) {
 }
 
 /** One full cycle of one system with n servers: start, memory at rest, calls. */
-async function cycle(key, n, calls) {
+async function cycle(key, n, calls, { memory = true } = {}) {
   const dir = tmpDir('toolgate-peers-')
   const servers = writeTools(dir, n)
   const t0 = now()
@@ -277,13 +304,24 @@ async function cycle(key, n, calls) {
       if (r.isError || !JSON.stringify(r.content ?? '').includes(id)) errors++
     }
     await one('warm-0')
-    // memory at rest: the whole fleet for bridges (each process is part of the proxy)
-    const mem = { rss: 0, heapUsed: 0 }
-    await sleep(1000)
-    for (const p of sys.procs) {
-      const m = await settledMemory(p.child, p.memFile, 0)
-      mem.rss += m.vmrss
-      mem.heapUsed += m.heapUsed
+    // what one readiness poll costs the proxy, to take the polls out of its start CPU
+    const pc0 = ownCpu(pids)
+    for (let i = 0; i < POLL_COST_SAMPLES; i++) await sys.poll(c)
+    const pollCpu = (ownCpu(pids) - pc0) / POLL_COST_SAMPLES
+    const pollsCpu = sys.polls * pollCpu
+    // memory at rest (every system quiet for QUIET_MS, so V8 gave back the young generation it
+    // grew while starting): the whole fleet for bridges (each process is part of the proxy)
+    // (the first round of each size only: it does not move between rounds, and the wait is long)
+    const mem = { rss: NaN, heapUsed: NaN }
+    if (memory) {
+      mem.rss = 0
+      mem.heapUsed = 0
+      await sleep(QUIET_MS)
+      for (const p of sys.procs) {
+        const m = await settledMemory(p.child, p.memFile, 0)
+        mem.rss += m.vmrss
+        mem.heapUsed += m.heapUsed
+      }
     }
     for (let i = 0; i < 30; i++) await one(`warm-${i}`)
     const lat = []
@@ -294,7 +332,18 @@ async function cycle(key, n, calls) {
       lat.push(now() - t)
     }
     const cpuPerCall = (ownCpu(pids) - cpu0) / calls
-    return { readyMs, startCpu, startTreeCpu, mem, call: stats(lat), cpuPerCall, errors }
+    return {
+      readyMs,
+      startCpu: startCpu - pollsCpu,
+      startTreeCpu: startTreeCpu - pollsCpu,
+      grossStartCpu: startCpu,
+      polls: sys.polls,
+      pollCpu,
+      mem,
+      call: stats(lat),
+      cpuPerCall,
+      errors,
+    }
   } finally {
     await c.close()
     await sys.stop()
@@ -306,30 +355,34 @@ async function cycle(key, n, calls) {
  * each alike); a warm-up cycle per system first (file cache, JIT of npm's own code). Medians.
  */
 export async function peersBench({ sizes = [1, 10, 50], rounds = 3, calls = 500, systems = SYSTEM_KEYS } = {}) {
-  for (const k of systems) await cycle(k, 1, 20)
+  for (const k of systems) if (!SYSTEMS[k]) throw new Error(`unknown system "${k}"; systems: ${SYSTEM_KEYS.join(', ')}`)
+  for (const k of systems) await cycle(k, 1, 20, { memory: false })
   const out = {}
   for (const n of sizes) {
     const runs = Object.fromEntries(systems.map((k) => [k, []]))
     for (let r = 0; r < rounds; r++) {
       const order = systems.map((_, j) => systems[(r + j) % systems.length])
       for (const k of order) {
-        const x = await cycle(k, n, calls)
+        const x = await cycle(k, n, calls, { memory: r === 0 })
         runs[k].push(x)
         log(
-          `${n} servers, round ${r + 1}: ${SYSTEMS[k].label}: ready ${x.readyMs.toFixed(0)} ms, CPU ${x.startCpu.toFixed(0)} ms, call p50 ${x.call.p50.toFixed(2)} ms, ${x.cpuPerCall.toFixed(3)} ms CPU/call, RSS ${(x.mem.rss / 1048576).toFixed(0)} MB`,
+          `${n} servers, round ${r + 1}: ${SYSTEMS[k].label}: ready ${x.readyMs.toFixed(0)} ms, CPU ${x.startCpu.toFixed(0)} ms (${x.grossStartCpu.toFixed(0)} with ${x.polls} polls at ${x.pollCpu.toFixed(2)} ms), call p50 ${x.call.p50.toFixed(2)} ms, ${x.cpuPerCall.toFixed(3)} ms CPU/call${r === 0 ? `, RSS at rest ${(x.mem.rss / 1048576).toFixed(0)} MB` : ''}`,
         )
       }
     }
     out[n] = Object.fromEntries(
       systems.map((k) => {
         const xs = runs[k]
-        const m = (f) => median(xs.map(f))
+        const m = (f) => median(xs.map(f).filter(Number.isFinite))
         return [
           k,
           {
             readyMs: m((x) => x.readyMs),
             startCpu: m((x) => x.startCpu),
             startTreeCpu: m((x) => x.startTreeCpu),
+            grossStartCpu: m((x) => x.grossStartCpu),
+            polls: m((x) => x.polls),
+            pollCpu: m((x) => x.pollCpu),
             callP50: m((x) => x.call.p50),
             callP95: m((x) => x.call.p95),
             cpuPerCall: m((x) => x.cpuPerCall),

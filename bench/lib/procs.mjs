@@ -156,6 +156,15 @@ export async function stopToolgate(child, { viaStdin = null } = {}) {
   return orphans.length
 }
 
+/**
+ * How long a process must be quiet before its memory counts as "at rest": V8 keeps the young
+ * generation it grew during a burst of work (up to 2 × 16 MB of semi-spaces, all of it in RSS)
+ * until its memory reducer runs, about 8–10 s after the allocation rate dropped; forced GCs do not
+ * shrink it. Measured 1.5 s after a burst, a Toolgate that started 50 servers held a 32 MB young
+ * generation (RSS 117 MB, PSS 80 MB); after 10 s quiet 2 MB (RSS 85 MB, PSS 47 MB).
+ */
+export const QUIET_MS = 12000
+
 /** Settled memory of a serve started with the GC hook: {rss (VmRSS), heapUsed, …}. */
 export async function settledMemory(child, memFile, idleMs = 1500) {
   await sleep(idleMs)
