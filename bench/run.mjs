@@ -7,7 +7,8 @@
 //   npm run bench -- --skip soak
 //   npm run bench -- --sizes 527,5000 --stdio-sizes 527,5000 --queries 2000
 //   npm run bench -- --only lifecycle --lifecycle-servers 50   configured servers for section 10 (issue 29)
-//   npm run bench -- --only peers --peer-sizes 1,10,50 --peer-rounds 3 [--peer-systems mcp-hub]   section 11: beside mcp-hub, mcp-proxy, supergateway
+//   npm run bench -- --only peers --peer-sizes 1,10,50 --peer-rounds 3 [--peer-systems mcp-hub] [--peer-warm 300 --peer-calls 500]
+//                                                   section 11: beside mcp-hub, mcp-proxy, supergateway
 //                                                   (installs them pinned into bench/peers on first use; issue 29)
 //   npm run bench -- --quick                        fewer queries/requests (smoke run, ≈ 2–3 min)
 //   npm run bench -- --profile [--profile-out F]    CPU-profile the in-process queries at 5k, print the top functions
@@ -633,7 +634,13 @@ async function peersSection() {
     .map(Number)
   // Toolgate (both sandbox settings) and mcp-hub always run; --peer-systems mcp-proxy,supergateway adds the bridges (the default: all)
   const systems = opt('--peer-systems') ? [...new Set(['toolgate', 'toolgate-nosandbox', 'mcp-hub', ...opt('--peer-systems').split(',')])] : undefined
-  const r = await peersBench({ sizes, rounds: Number(opt('--peer-rounds', quick ? 1 : 3)), calls: quick ? 200 : 500, systems })
+  const r = await peersBench({
+    sizes,
+    rounds: Number(opt('--peer-rounds', quick ? 1 : 3)),
+    calls: Number(opt('--peer-calls', quick ? 200 : 500)),
+    warm: Number(opt('--peer-warm', 300)),
+    systems,
+  })
   results.peers = r
   const TG = 'toolgate'
   const peers = r.systems.filter((k) => !k.startsWith('toolgate'))
@@ -650,7 +657,7 @@ async function peersSection() {
     section(
       'peers',
       table(
-        `11a. ${n} fixture server(s), lifecycle "always": Toolgate beside the peers, same run, medians of ${r.rounds} round(s) (${r.calls} calls each; ms, MB; CPU of the proxy process(es) without what the readiness polls cost it, tree = with sandbox wrappers and servers; RSS and heap of the proxy after ${QUIET_MS / 1000} s quiet, first round)`,
+        `11a. ${n} fixture server(s), lifecycle "always": Toolgate beside the peers, same run, medians of ${r.rounds} round(s) (${r.calls} calls each after ${r.warm} to warm up; ms, MB; CPU of the proxy process(es) without what the readiness polls cost it, tree = with sandbox wrappers and servers; RSS and heap of the proxy after ${QUIET_MS / 1000} s quiet, first round)`,
         ['system', 'spawn → callable', 'CPU (proxy)', 'CPU (tree)', 'polls × CPU each', 'call p50', 'call p95', 'CPU/call', 'RSS', 'heap', 'errors'],
         r.systems.map((k) => {
           const x = row[k]

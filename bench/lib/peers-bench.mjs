@@ -5,7 +5,7 @@
 //   start   spawn → every upstream's tool callable: wall time, CPU of the proxy process(es), CPU
 //           of the whole tree (proxy + sandbox wrappers + the fixture servers), both without what
 //           the readiness polls cost the proxy (measured after the start: POLL_COST_SAMPLES polls)
-//   call    one tool of the last server: Toolgate's call_tool_read over Streamable HTTP /mcp, the
+//   call    after WARM_CALLS calls (JIT warm-up), one tool of the last server: Toolgate's call_tool_read over Streamable HTTP /mcp, the
 //           peer's own tools/call (mcp-hub: its /mcp SSE endpoint; the bridges: /mcp Streamable
 //           HTTP); p50 and CPU of the proxy per call
 //   memory  at rest: quiet for QUIET_MS (procs.mjs), then settled (two full GCs through
@@ -144,6 +144,7 @@ const ownCpu = (pids) => pids.reduce((s, p) => s + cpuMsOf(p), 0)
 // taken out of its start CPU, so the figure is the start's own, whatever each poll costs.
 const POLL_MS = 25
 const POLL_COST_SAMPLES = 100
+const WARM_CALLS = 300
 
 /**
  * The systems. Each `start(dir, servers)` returns {procs: [{child, memFile}], clientFor: () => client,
@@ -282,7 +283,7 @@ function start(key, dir, servers) {
 }
 
 /** One full cycle of one system with n servers: start, memory at rest, calls. */
-async function cycle(key, n, calls, { memory = true } = {}) {
+async function cycle(key, n, calls, { memory = true, warm = WARM_CALLS } = {}) {
   const dir = tmpDir('toolgate-peers-')
   const servers = writeTools(dir, n)
   const t0 = now()
@@ -323,7 +324,9 @@ async function cycle(key, n, calls, { memory = true } = {}) {
         mem.heapUsed += m.heapUsed
       }
     }
-    for (let i = 0; i < 30; i++) await one(`warm-${i}`)
+    // JIT warm-up: with 30 calls first, Toolgate's CPU per call still held V8's optimizing
+    // compiler (17 % of the process's CPU in perf, on its worker threads); a few hundred calls in it is done
+    for (let i = 0; i < warm; i++) await one(`warm-${i}`)
     const lat = []
     const cpu0 = ownCpu(pids)
     for (let i = 0; i < calls; i++) {
@@ -354,7 +357,7 @@ async function cycle(key, n, calls, { memory = true } = {}) {
  * Every system at every size, `rounds` times, the systems' order rotated each round (load hits
  * each alike); a warm-up cycle per system first (file cache, JIT of npm's own code). Medians.
  */
-export async function peersBench({ sizes = [1, 10, 50], rounds = 3, calls = 500, systems = SYSTEM_KEYS } = {}) {
+export async function peersBench({ sizes = [1, 10, 50], rounds = 3, calls = 500, warm = WARM_CALLS, systems = SYSTEM_KEYS } = {}) {
   for (const k of systems) if (!SYSTEMS[k]) throw new Error(`unknown system "${k}"; systems: ${SYSTEM_KEYS.join(', ')}`)
   for (const k of systems) await cycle(k, 1, 20, { memory: false })
   const out = {}
@@ -363,7 +366,7 @@ export async function peersBench({ sizes = [1, 10, 50], rounds = 3, calls = 500,
     for (let r = 0; r < rounds; r++) {
       const order = systems.map((_, j) => systems[(r + j) % systems.length])
       for (const k of order) {
-        const x = await cycle(k, n, calls, { memory: r === 0 })
+        const x = await cycle(k, n, calls, { memory: r === 0, warm })
         runs[k].push(x)
         log(
           `${n} servers, round ${r + 1}: ${SYSTEMS[k].label}: ready ${x.readyMs.toFixed(0)} ms, CPU ${x.startCpu.toFixed(0)} ms (${x.grossStartCpu.toFixed(0)} with ${x.polls} polls at ${x.pollCpu.toFixed(2)} ms), call p50 ${x.call.p50.toFixed(2)} ms, ${x.cpuPerCall.toFixed(3)} ms CPU/call${r === 0 ? `, RSS at rest ${(x.mem.rss / 1048576).toFixed(0)} MB` : ''}`,
@@ -394,5 +397,5 @@ export async function peersBench({ sizes = [1, 10, 50], rounds = 3, calls = 500,
       }),
     )
   }
-  return { sizes, rounds, calls, systems, bySize: out }
+  return { sizes, rounds, calls, warm, systems, bySize: out }
 }
