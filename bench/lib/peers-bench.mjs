@@ -89,7 +89,13 @@ async function mcpClient(url, { sse = false, key } = {}) {
   const transport = sse
     ? new SSEClientTransport(new URL(url), { requestInit: { headers } })
     : new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } })
-  await client.connect(transport)
+  try {
+    await client.connect(transport)
+  } catch (e) {
+    // a failed connect (the port not listening yet) leaves an SSE EventSource reconnecting forever
+    await transport.close().catch(() => {})
+    throw e
+  }
   return {
     client,
     close: async () => {
