@@ -156,8 +156,27 @@ export function nameWords(name: string): string[] {
     .map((w) => w.toLowerCase())
 }
 
+/**
+ * The answers for names seen before: every call's activity record asks again for the same few
+ * argument keys (three regular expressions each time). Bounded: short names only, and the memo
+ * starts over when full, so names an agent makes up cannot grow it.
+ */
+const SECRET_NAME_MEMO = new Map<string, boolean>()
+const MEMO_MAX_ENTRIES = 1024
+const MEMO_MAX_NAME = 128
+
 /** Whether a name (env key, header, query key, argument, `--flag`) says its value is a secret. */
 export function isSecretName(name: string): boolean {
+  if (name.length > MEMO_MAX_NAME) return judgeName(name)
+  const known = SECRET_NAME_MEMO.get(name)
+  if (known !== undefined) return known
+  const secret = judgeName(name)
+  if (SECRET_NAME_MEMO.size >= MEMO_MAX_ENTRIES) SECRET_NAME_MEMO.clear()
+  SECRET_NAME_MEMO.set(name, secret)
+  return secret
+}
+
+function judgeName(name: string): boolean {
   const words = nameWords(name)
   if (words.length === 0) return false
   // the shell's working directory, not a password

@@ -223,3 +223,17 @@ describe('every surface uses the one list', () => {
     expect(looksSecret('AUTHOR', 'ada')).toBe(false)
   })
 })
+
+describe('isSecretName remembers its answers without changing them', () => {
+  it('answers the same after the memo filled and started over, for short and long names', () => {
+    const names = ['api_key', 'path', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'max_tokens', 'pageToken', 'verification_code', 'pwd']
+    const first = names.map((n) => isSecretName(n))
+    expect(first).toEqual([true, false, true, false, false, true, false])
+    // more distinct names than the memo holds: it starts over, the answers stay
+    for (let i = 0; i < 3000; i++) expect(isSecretName(`field_${i}`)).toBe(false)
+    expect(names.map((n) => isSecretName(n))).toEqual(first)
+    const long = `${'x'.repeat(200)}_password`
+    expect(isSecretName(long)).toBe(true)
+    expect(isSecretName(long)).toBe(true)
+  })
+})

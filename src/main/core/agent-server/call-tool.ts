@@ -108,7 +108,7 @@ async function holdServerOf(
   const ref = parseToolId(id)
   if ('error' in ref || !scope.allowsServer(ref.server)) return null
   // a call the gate refuses whatever the server lists now (a lock no pass lifts, the wrong variant) starts nothing
-  const known = catalog.entry(`${ref.server}:${ref.tool}`)
+  const known = catalog.entry(id) // parseToolId accepted it: exactly "server:tool"
   if (known && known.status !== 'callable' && !ONCE_STATUSES.has(known.status as never)) return null
   if (known && known.status === 'callable' && checkVariant(known, variant)) return null
   const started = Date.now()

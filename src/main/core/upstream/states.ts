@@ -17,10 +17,23 @@ export interface ConnectionInfo {
 
 const STOPPED: ConnectionInfo = Object.freeze({ state: 'stopped', lastError: null, attempt: 0, protocolVersion: null })
 
+function sameInfo(a: ConnectionInfo, b: ConnectionInfo): boolean {
+  return (
+    a.state === b.state &&
+    a.lastError === b.lastError &&
+    a.attempt === b.attempt &&
+    (a.protocolVersion ?? null) === (b.protocolVersion ?? null) &&
+    (a.idleStopAt ?? null) === (b.idleStopAt ?? null)
+  )
+}
+
 export class ConnectionStates extends EventEmitter<{ changed: [servers: string[]] }> {
   private readonly byServer = new Map<string, ConnectionInfo>()
 
+  /** Records what the manager sees now; tells listeners only when it differs from what it saw last (a call's lease announces the same state). */
   set(server: string, info: ConnectionInfo): void {
+    const before = this.byServer.get(server)
+    if (before && sameInfo(before, info)) return
     this.byServer.set(server, Object.freeze({ ...info }))
     this.emit('changed', [server])
   }
