@@ -27,20 +27,18 @@ import type { DecisionOrigin } from '../../shared/activity'
 import { ActivityRecorder, storeLimits, NOBODY } from './activity/recorder'
 import { ActivityStore } from './activity/store'
 import { configDecisions } from './activity/config-decisions'
-import { createAgentServer, type AgentDeps } from './agent-server/mcp-server'
+import type { AgentDeps } from './agent-server/mcp-server'
 import { askCodec as askCodecFor, ASK_STATE_TTL_S } from './agent-server/in-client'
 import { RelayCalls } from './agent-server/relay-asks'
 import { LearnedStore } from './search/learned-store'
 import { FULL_SCOPE, liveAgentScope, noScope, type Scope } from './access/scope'
 import { AskInClientSwitch } from './agents-view/ask-in-client'
 import { AgentTokens } from './agent-server/tokens'
-import { McpEndpoint } from './http/mcp-endpoint'
 import { ListChangedHub } from './agent-server/list-changed'
-import { directListViews } from './agent-server/direct-view'
-import type { Principal } from './http/auth'
-import { startHttpServer, type HttpOptions, type RunningHttp } from './http/server'
+import type { RunningHttp } from './http/server'
+import { listenHttp } from './http/listen'
 import { createLogger, type Logger } from './log'
-import { appRoot, DEFAULT_LISTEN, isLoopback, parseListen, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
+import { appRoot, DEFAULT_LISTEN, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
 import { VERSION } from './version'
 import { networkSupport, sandboxSupport, startEgressProxy } from './upstream/sandbox'
 import { setupRequests, type RequestsSetup } from './requests'
@@ -419,43 +417,14 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       await keeper.start()
 
       if (opts.serveHttp) {
-        const listen = opts.listen ?? config.listen ?? DEFAULT_LISTEN
-        const { host, port } = parseListen(listen)
-        if (!isLoopback(host)) {
-          logger.warn(
-            `LISTENING ON ${host}, NOT LOOPBACK: anyone who can reach this address and has the API key can use every tool. Bind 127.0.0.1 unless you really mean it.`,
-          )
-        }
-        const scopeFor = (p: Principal): Scope | null => {
-          try {
-            if (p.kind === 'agent') return scopeForAgent(p.agent)
-            return scopeForAgent(p.asAgent)
-          } catch {
-            return null
-          }
-        }
-        const mcp = new McpEndpoint(
-          (scope, principal) => createAgentServer(agentDeps, scope, principal),
-          scopeFor,
-          () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
+        http = await listenHttp({
+          listen: opts.listen ?? config.listen ?? DEFAULT_LISTEN,
+          fallbackPort: opts.fallbackPort === true,
           agentDeps,
           listChanged,
-        )
-        // the direct view: the same endpoint, its servers listing every callable tool too
-        const mcpDirect = new McpEndpoint(
-          (scope, principal) => createAgentServer(agentDeps, scope, principal, 'direct'),
-          scopeFor,
-          () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
-          agentDeps,
-          listChanged,
-          (scope) => directListViews(agentDeps.catalog, scope),
-        )
-        const httpOptions: HttpOptions = {
-          host,
-          port,
+          scopeForAgent,
+          sessionLimits: () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
           api,
-          mcp,
-          mcpDirect,
           apiKeys: () => [adminKey.key, instanceKey],
           agentToken: (presented) => tokens.authenticate(presented),
           createAgentToken,
@@ -464,15 +433,7 @@ export function buildCore(opts: CoreOptions): BuiltCore {
           oauthCallback: (params) => oauth.callback(params),
           staticDir: opts.staticDir === undefined ? path.join(appRoot(), 'out', 'renderer') : opts.staticDir,
           logger,
-        }
-        try {
-          http = await startHttpServer(httpOptions)
-        } catch (e) {
-          if (!opts.fallbackPort || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e
-          logger.info(`${listen} is in use; listening on an ephemeral loopback port instead (recorded in instance.json; \`toolgate open\` finds it)`)
-          http = await startHttpServer({ ...httpOptions, host: '127.0.0.1', port: 0 })
-        }
-        logger.info({ url: http.url }, 'listening')
+        })
       }
       const url = http?.url ?? null
       lock.writeInstance({
