@@ -3,6 +3,8 @@
 // the pages shorten it to (src/main/core/ for the core, src/ or src/main/ for the other layers,
 // test/ and test/fixtures/). A file moved without its docs fails here. The checker is tried on
 // small examples first, so that it is known to catch a stale name.
+// (docs/architecture.md is also held to the code more closely, its names of functions and the
+// folder of a bare file name included, by architecture-paths.test.ts.)
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
