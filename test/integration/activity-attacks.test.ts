@@ -121,7 +121,7 @@ describe('activity under attack (a live `toolgate serve`)', () => {
     expect(second).not.toHaveProperty('args_sha256')
   })
 
-  it('a 4-digit PIN argument cannot be brute-forced from its digest without the key (issue 24)', async () => {
+  it('a 4-digit PIN argument cannot be brute-forced from its digest without the key (the digest is keyed: docs/activity.md)', async () => {
     await call(agent, 'call_tool_read', { name: 'notes:read_notes', args: { pin: '4711' } })
     const rec = await waitFor(
       async () =>

@@ -106,7 +106,7 @@ describe('bwrap sandbox (Linux)', () => {
     expect(out).toContain('ordinary file')
   })
 
-  it('hides the credential files of issue 24 (git, Hugging Face, Vault, Postgres, cargo, Terraform, the MCP clients, histories, ~/.env); their neighbours stay readable', () => {
+  it('hides the credential files (git, Hugging Face, Vault, Postgres, cargo, Terraform, the MCP clients, histories, ~/.env); their neighbours stay readable', () => {
     const w = world()
     const secrets: Record<string, string> = {
       '.config/git/credentials': 'https://me:GIT-SECRET@github.com',

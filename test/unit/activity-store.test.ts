@@ -245,7 +245,7 @@ describe('activity queries', () => {
   })
 })
 
-describe('records from before the argument digest was keyed (issue 24)', () => {
+describe('records from before the argument digest was keyed', () => {
   it('lose their plain SHA-256 once, when the owner opens the store; the rest of each record, its id and the segment time stay', () => {
     const dir = tmp()
     fs.mkdirSync(dir, { recursive: true })

@@ -278,7 +278,7 @@ describe('As an agent I can opt in to see locked tools (include_disabled)', () =
     expect(text).toMatch(/ask the operator/)
   })
 
-  it('the remediation texts say who can unlock each status (issue 4 story 1)', () => {
+  it('the remediation texts say who can unlock each status', () => {
     const r = search(world, 'repository keys tickets file secrets archive', { include_disabled: true, limit: 100 })
     const got = r.remediation as Record<string, string>
     expect(got.disabled_by_user).toMatch(/ask the user to re-enable it in the Toolgate window or tray/)

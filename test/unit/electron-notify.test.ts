@@ -40,7 +40,7 @@ describe('notifications for things that start waiting', () => {
     })
   })
 
-  it('a prompt changed on a server (issue 27)', () => {
+  it('a prompt changed on a server', () => {
     expect(whatStartedWaiting(s({}), s({ pendingPrompts: { gh: 1 } }))).toEqual({
       title: 'Toolgate: 1 prompt waits for approval',
       body: '1 prompt of "gh" is new or changed. Open Toolgate to review.',

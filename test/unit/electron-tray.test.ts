@@ -94,7 +94,7 @@ describe('tray menu', () => {
     expect(plain.flatMap((i) => [i, ...(i.submenu ?? [])]).some((i) => /sign-in|Sign in/.test(i.label ?? ''))).toBe(false)
   })
 
-  it('a stopped on-demand server is not a problem: no failing count, no attention, plain words (issue 29)', async () => {
+  it('a stopped on-demand server is not a problem: no failing count, no attention, plain words', async () => {
     const { servers } = await world()
     // gh: approved, nothing waits, stopped until its first use
     const calm = servers.map((s) => (s.name === 'gh' ? { ...s, counts: { callable: 3 } } : s)).filter((s) => s.name === 'gh' || !s.enabled)

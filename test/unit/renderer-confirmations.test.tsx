@@ -47,7 +47,7 @@ describe('the window shows a call waiting for the OK', () => {
     expect(api.calls).toContain(`allowConfirmation ${id}`)
   })
 
-  it('"Needs your attention" names the waiting call first and jumps to its card (issue 28); the title counts it', async () => {
+  it('"Needs your attention" names the waiting call first and jumps to its card; the title counts it', async () => {
     const api = await worldApi()
     renderApp(api)
     await waitFor(() => expect(document.querySelector('[data-server="gh"]')).toBeTruthy())

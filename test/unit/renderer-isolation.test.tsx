@@ -94,7 +94,7 @@ describe('Inspect with network', () => {
     expect(within(card('fresh')).queryByRole('button', { name: 'Inspect with network' })).toBeNull()
   }, 40_000)
 
-  it('an Inspect shows that it runs and what it waits for; the offer of the network outlives a reload of the window (issue 28 point 5)', async () => {
+  it('an Inspect shows that it runs and what it waits for; the offer of the network outlives a reload of the window', async () => {
     // a program that fails to start for want of network after a while, as npx does offline
     const offline = `setTimeout(() => { console.error('npm error request to https://registry.npmjs.org failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org'); process.exit(1) }, 1500)`
     const a = new WorldApi(makeFixture({ mcpServers: { slow: { command: process.execPath, args: ['-e', offline] } } }))

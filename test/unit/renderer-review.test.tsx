@@ -90,7 +90,7 @@ describe('reviewing a changed tool', () => {
     expect(summary).toContain('output field token added')
   })
 
-  it('"What changed" shows hidden characters in parameter names as marked escapes, like the details below it (issue 24)', async () => {
+  it('"What changed" shows hidden characters in parameter names as marked escapes, like the details below it', async () => {
     const list = tool('list_files', 'List files', { annotations: READ })
     const sneaky = tool('list_files', 'List files', {
       annotations: READ,

@@ -37,7 +37,7 @@ describe('server list', () => {
     ])
   })
 
-  it('names the MCP protocol version a server agreed to, once it connected (issue 26)', async () => {
+  it('names the MCP protocol version a server agreed to, once it connected', async () => {
     const api = await worldApi()
     renderApp(api)
     await loaded()
@@ -246,7 +246,7 @@ describe('server list', () => {
     expect(document.querySelector('[data-banner="config-warnings"]')?.textContent).toContain('ignored')
   })
 
-  it('shows the config notes with "did you mean" as a banner (issue 28: a near-miss top-level key, an agent scoped to no server)', async () => {
+  it('shows the config notes with "did you mean" as a banner (a near-miss top-level key, an agent scoped to no server)', async () => {
     renderApp(await worldApi())
     await loaded()
     expect(document.querySelector('[data-banner="config-notes"]')).toBeNull()
@@ -283,7 +283,7 @@ describe('server list', () => {
     expect(document.body.textContent).toContain(`${url}/mcp`)
   })
 
-  it('the connect instructions name the data dir of the snippet beside them (issue 28)', async () => {
+  it('the connect instructions name the data dir of the snippet beside them', async () => {
     const api = emptyApi()
     renderApp(api)
     await screen.findByText('No MCP servers yet')
@@ -297,7 +297,7 @@ describe('server list', () => {
     expect(document.querySelector('[data-connect-temporary]')).toBeNull()
   })
 
-  it("a demo's connect help says its data dir goes when it exits and points to the user's own Toolgate (issue 28)", async () => {
+  it("a demo's connect help says its data dir goes when it exits and points to the user's own Toolgate", async () => {
     const api = new WorldApi(makeFixture({ mcpServers: {} }, { core: { temporaryDataDir: true } }))
     renderApp(api)
     await screen.findByText('No MCP servers yet')

@@ -304,7 +304,7 @@ describe('the macOS sandbox-exec profile', () => {
     expect(allowed(mirror.rs, { op: 'network-outbound', ip: 'localhost:8719' })).toBe(false)
   })
 
-  it('hides the credential files of issue 24 whether they exist or not (path rules hold through a rename or a later creation)', () => {
+  it('hides the credential files whether they exist or not (path rules hold through a rename or a later creation)', () => {
     const p = profileFor({})
     for (const rel of [
       '.config/git/credentials',

@@ -64,7 +64,7 @@ describe('retrieval quality on the dev and held-out sets', () => {
   })
 })
 
-describe('ranking by what the request means to do (issue 30)', () => {
+describe('ranking by what the request means to do (docs/retrieval.md, round three)', () => {
   it.each(Object.entries(WRONG_EFFECT))('%s: few requests to read get a tool that changes first, or the reverse', (run, most) => {
     const w = results[run].wrong_effect
     expect(w?.of).toBe(40)

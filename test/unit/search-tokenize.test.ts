@@ -180,7 +180,7 @@ describe('Porter stemmer', () => {
     expect(porter('add')).toBe('add')
   })
 
-  it('the -ship extension (restored by issue 30) strips -ship when enough is left', () => {
+  it('the -ship extension (restored in round three) strips -ship when enough is left', () => {
     expect(stem('relationship')).toBe(stem('relation'))
     expect(stem('relationships')).toBe(stem('relations'))
     expect(stem('ownership')).toBe(stem('owner'))
@@ -189,7 +189,7 @@ describe('Porter stemmer', () => {
     expect(makeStem({ ship: false, shortStems: true })('relationship')).toBe(porter('relationship'))
   })
 
-  it('the short-stem extension (restored by issue 30) keeps added/adding with add', () => {
+  it('the short-stem extension (restored in round three) keeps added/adding with add', () => {
     expect(stem('added')).toBe('add')
     expect(stem('adding')).toBe('add')
     expect(stem('adds')).toBe('add')

@@ -57,7 +57,7 @@ function first(query: string, tools: IndexedTool[]): string | undefined {
   return index.search(query)[0]?.id
 }
 
-describe('restored vocabulary (issue 30): each entry still answers the request it links', () => {
+describe('restored vocabulary (docs/retrieval.md, the vocabulary rule): each entry still answers the request it links', () => {
   it.each(CASES)('%s', (_name, query, linked, twin) => {
     expect(first(query, [linked, twin])).toBe(linked.id)
   })

@@ -152,7 +152,7 @@ describe('SecretStore', () => {
     expect(store.info().warning_detail).toBe('the test keychain is not usable here (keychain locked)')
   })
 
-  it('says what will protect the first secret before it happens: a keychain that does not answer is no promise (issue 28)', () => {
+  it('says what will protect the first secret before it happens: a keychain that does not answer is no promise', () => {
     const kc = memoryKeychain()
     const works = new SecretStore({ dataDir: dataDir(), keychain: kc })
     expect(works.info().protected_by).toBe('no secrets yet; the first one will be protected by the test keychain')

@@ -176,7 +176,7 @@ describe('As a user I am protected from a rug pull (a tool changes after I appro
     expect(fx.catalog.entry('gh:list_repos')!.previous).toBeUndefined()
   })
 
-  it('an annotations-only change is a change to approve (issue 11 §4: agents read annotations too)', async () => {
+  it('an annotations-only change is a change to approve (agents read annotations too)', async () => {
     const fx = makeFixture(USER_DECIDES)
     await runServer(fx, 'gh', [LIST])
     await ingestTools(fx.catalog, 'gh', [{ ...LIST, annotations: { readOnlyHint: true, title: 'Repos', openWorldHint: true } }])
@@ -270,7 +270,7 @@ describe('As a user, my approval of a server is tied to what it runs', () => {
     expect(statusOf(fx, 'api:list_repos')).toBe('server_quarantined')
   })
 
-  it('changing env re-quarantines it (issue 11 §2: env is part of what runs); enabled does not', async () => {
+  it('changing env re-quarantines it (env is part of what runs); enabled does not', async () => {
     const fx = makeFixture(USER_DECIDES)
     await runServer(fx, 'gh', [LIST])
     fx.catalog.setConfig(parseConfig(fx.configPath, { mcpServers: { gh: { command: 'node', args: ['gh.js'], enabled: false } } }))

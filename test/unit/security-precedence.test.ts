@@ -111,7 +111,7 @@ describe('As a user every tool on a real catalog has the status of the first mat
   })
 })
 
-describe('As a user the named precedence pairs of issue 3 hold on a real catalog', () => {
+describe('As a user the named precedence pairs (docs/locking.md: the first match wins) hold on a real catalog', () => {
   const pairs: Array<[string, Partial<Scenario>, string]> = [
     ['server off + config denies → server_disabled', { off: true, config: true }, 'server_disabled'],
     ['server off + quarantined → server_disabled', { off: true, quarantine: 'config' }, 'server_disabled'],
