@@ -398,7 +398,20 @@ export function keyFromDataDir(dataDir: string): string | null {
  * key in the environment: Toolgate generates `<data-dir>/api_key` and the tests read it from
  * there), and resolves when instance.json names this process and the control API answers.
  */
-export async function startServe(o: {
+export async function startServe(o: ServeOptions): Promise<Serve> {
+  // A free port is found by binding port 0 and closing it, so another process (a parallel test
+  // file) can take it before serve binds it: when serve exits on EADDRINUSE on a port this helper
+  // chose, try again on a new one. A port the test chose itself is never retried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServeOnce(o, o.port ?? (await freePort()))
+    } catch (e) {
+      if (o.port !== undefined || attempt >= 3 || !(e instanceof Error) || !e.message.includes('EADDRINUSE')) throw e
+    }
+  }
+}
+
+interface ServeOptions {
   configPath: string
   dataDir: string
   key?: string | null
@@ -406,10 +419,11 @@ export async function startServe(o: {
   port?: number
   /** node flags before the script (e.g. --expose-gc) */
   nodeArgs?: string[]
-}): Promise<Serve> {
+}
+
+async function startServeOnce(o: ServeOptions, port: number): Promise<Serve> {
   assertBuilt()
   let key = o.key === null ? '' : (o.key ?? TEST_KEY)
-  const port = o.port ?? (await freePort())
   const flags = ['--config', o.configPath, '--data-dir', o.dataDir]
   const child = spawn(process.execPath, [...(o.nodeArgs ?? []), BIN, 'serve', ...flags, '--listen', `127.0.0.1:${port}`], {
     env: cliEnv({ TOOLGATE_API_KEY: key || undefined, ...o.env }),
