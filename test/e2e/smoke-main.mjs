@@ -38,7 +38,7 @@ function finish() {
   process.exit(results.length - passed ? 1 : 0)
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-async function until(what, fn, timeout = 15_000) {
+async function until(what, fn, timeout = 45_000) {
   const end = Date.now() + timeout
   for (;;) {
     try {
