@@ -5,6 +5,7 @@ import { z } from 'zod'
 import type { ActivityEvent } from './activity'
 import { CONFIRMATION_STATUSES } from './confirmations'
 import { REQUEST_STATUSES } from './requests'
+import { QUESTION_STATUSES } from './questions'
 
 const Names = z.array(z.string())
 const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -37,6 +38,8 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
     type: z.literal('confirmations.changed'),
     data: z.object({ id: z.string(), status: z.enum(CONFIRMATION_STATUSES), new: z.boolean().optional() }),
   }),
+  /** an upstream's question started waiting for the user (`new`), or was answered, timed out or withdrawn */
+  z.object({ type: z.literal('question'), data: z.object({ id: z.string(), status: z.enum(QUESTION_STATUSES), new: z.boolean().optional() }) }),
 ])
 
 export type ApiEvent = z.infer<typeof ApiEventSchema>

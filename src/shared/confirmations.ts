@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import type { CallWith, Variant } from './call-variant'
 import { safeText } from './requests'
+import type { SamplingView } from './sampling-view'
 
 /** `confirm` of a server entry: "destructive" = calls of tools that need call_tool_destructive; "write" = write and destructive. */
 export const CONFIRM_LEVELS = ['never', 'destructive', 'write'] as const
@@ -66,8 +67,15 @@ export type ConfirmationStatus = (typeof CONFIRMATION_STATUSES)[number]
 export const CONFIRM_VIA = ['window', 'ui', 'tray', 'cli', 'api', 'client'] as const
 export type ConfirmVia = (typeof CONFIRM_VIA)[number]
 
+/** What waits: a call of a tool (absent on older records), or a server's sampling request (`sampling: "ask"`). */
+export type ConfirmationKind = 'call' | 'sampling'
+
 export interface Confirmation {
   id: string
+  /** `sampling`: a server's request to use the user's model, made during the call of `tool`; Allow relays it to the agent's client */
+  kind?: ConfirmationKind
+  /** kind sampling: what the server asks the model (messages, system prompt, model preferences, maxTokens) */
+  sampling?: SamplingView
   /** the configured agent that called; null for a session without one (then `client` names it) */
   agent: string | null
   /** clientInfo.name of the calling session (untrusted, made safe) */
@@ -132,4 +140,11 @@ export function declinedText(tool: string): string {
 /** The answer an agent gets when nobody answered in time (docs/contract.md §7). */
 export function timeoutText(tool: string, seconds: number): string {
   return `CALL_DECLINED (timeout): nobody confirmed this call of ${tool} within ${seconds} s; it was not run. Ask the user to watch for the confirmation in the Toolgate window or tray, then call again.`
+}
+
+/** The answer a server gets when the user denies its sampling request, or nobody answered in time. */
+export function samplingRefusal(server: string, why: 'denied' | 'timeout' | 'cancelled', seconds: number): string {
+  if (why === 'denied') return `the user denied this sampling request of server "${server}" in Toolgate; the user's model was not used.`
+  if (why === 'timeout') return `nobody allowed this sampling request of server "${server}" within ${seconds} s in Toolgate; the user's model was not used.`
+  return `this sampling request of server "${server}" was withdrawn before the user answered (the call ended); the user's model was not used.`
 }

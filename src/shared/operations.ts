@@ -36,6 +36,7 @@ import {
 import type { AccessRequest } from './requests'
 import { RequestFilterSchema } from './requests'
 import { ConfirmationFilterSchema, type Confirmation } from './confirmations'
+import { QuestionActionSchema, QuestionContentSchema, QuestionFilterSchema, type Question, type QuestionActionResult } from './questions'
 import type { ActivityPage, ActivityQuery } from './activity'
 import type { AgentView } from './agents'
 import { GrantForTextSchema, LaunchHashSchema, ReviewedHashSchema, TimedForSchema } from './grant-for'
@@ -297,6 +298,20 @@ export const OPERATIONS = {
     args: z.tuple([name('confirmation id')]),
     http: { method: 'POST', paths: ['/confirmations/:id/deny'], body: { others: 'refuse' } },
     result: json<ConfirmationActionResult>(),
+  }),
+  /** Questions of upstream servers that Toolgate asks the user (pending unless `status` says otherwise), oldest first. */
+  questions: op({
+    names: ['filter'],
+    args: z.tuple([QuestionFilterSchema.optional()]),
+    http: { method: 'GET', paths: ['/questions'], query: { arg: 'filter' } },
+    result: json<{ questions: Question[] }>(),
+  }),
+  /** The user's answer: accept (content: the form's fields, checked against the server's schema: 400 with what is wrong), decline or cancel. */
+  answerQuestion: op({
+    names: ['id', 'action', 'content'],
+    args: z.tuple([name('question id'), QuestionActionSchema, QuestionContentSchema.optional()]),
+    http: { method: 'POST', paths: ['/questions/:id/answer'], body: { fields: { action: 'action', content: 'content' }, others: 'refuse' } },
+    result: json<QuestionActionResult>(),
   }),
   /** The user's "Ask me before each call" on a server (tool null) or one tool; it only adds to the config's rule. */
   setAskBeforeCall: op({

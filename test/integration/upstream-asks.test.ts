@@ -111,8 +111,8 @@ describe('requests of upstream servers reach the agent whose call asks', () => {
         old: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, sampling: 'allow', sandbox: { fs_read: [shared] } },
         new: { command: process.execPath, args: [ASKER], quarantined: false, sampling: 'allow', roots: [shared, `${shared}/`] },
         // the user switched its questions off; sampling is off by default
-        quiet: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, elicitation: 'off', sampling: 'ask' },
-        quietnew: { command: process.execPath, args: [ASKER], quarantined: false, elicitation: 'off', sampling: 'ask' },
+        quiet: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, elicitation: 'off' },
+        quietnew: { command: process.execPath, args: [ASKER], quarantined: false, elicitation: 'off', sampling: 'off' },
       },
       agents: [{ name: 'other', servers: ['old', 'new'], permissions: ['read'] }],
     })
@@ -199,9 +199,8 @@ describe('requests of upstream servers reach the agent whose call asks', () => {
         expect((await call(a, 'quietnew:sample', { prompt: 'x' })).text).toContain('do not declare the required capability')
         expect((await call(a, 'quietnew:ask', { question: 'x' })).text).toContain('do not declare the required capability')
         // a 2025 server that asks anyway gets Toolgate's refusal, which says why and what to set
-        expect((await call(a, 'quiet:sample', { prompt: 'x' })).text).toContain(
-          '"sampling": "ask", and asking the user before each request is not available yet',
-        )
+        expect((await call(a, 'quiet:sample', { prompt: 'x' })).text).toContain('the user has not allowed it. To allow it, set "sampling": "ask"')
+        expect((await call(a, 'quiet:ask', { question: 'x' })).text).toContain('set "elicitation": "relay" (it is "off")')
         expect(a.asked).toEqual([])
       }
     } finally {
@@ -209,14 +208,11 @@ describe('requests of upstream servers reach the agent whose call asks', () => {
     }
   }, 60_000)
 
-  it('attack: a client without the capability is never asked; the server gets a clean refusal', async () => {
+  it('attack: a client without sampling is never asked to sample; the server gets a clean refusal (elicitation goes to the Toolgate window: user-questions.test.ts)', async () => {
     const agents = [await httpAgent(serve, 'legacy', serve.key, { capable: false }), await httpAgent(serve, 'modern', serve.key, { capable: false })]
     try {
       for (const a of agents) {
         for (const server of ['old', 'new']) {
-          const r = await call(a, `${server}:ask`, { question: 'what?' })
-          expect(r.isError, r.text).toBe(true)
-          expect(r.text).toContain('does not support form elicitation')
           const s = await call(a, `${server}:sample`, { prompt: 'x' })
           expect(s.text).toContain('does not support sampling')
         }

@@ -54,11 +54,32 @@ describe('labelRequest', () => {
       _meta: { 'toolgate/server': 'files' },
     })
   })
+
+  it('for the Toolgate window: the same text made safe, without the label (the window labels it with the configured name)', () => {
+    const mask = (t: string): string => t.replaceAll('s3cret', '********')
+    const el = labelRequest(
+      'files',
+      'elicitation/create',
+      { message: 'Toolgate asks:\u202e s3cret', requestedSchema: { type: 'object', properties: {} } },
+      mask,
+      false,
+    )
+    expect(el.message).toBe('Toolgate asks:\\u202e ********')
+    const s = labelRequest(
+      'files',
+      'sampling/createMessage',
+      { messages: [{ role: 'user', content: { type: 'text', text: 'the s3cret\u202e' } }], systemPrompt: 'Be s3cret', maxTokens: 5 },
+      mask,
+      false,
+    )
+    expect(s).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'the ********\\u202e' } }], maxTokens: 5, systemPrompt: 'Be ********' })
+  })
 })
 
 describe('CallsInFlight', () => {
   const asker = (owner: string, log: string[]): CallAsker => ({
     owner,
+    takes: () => true,
     ask: async (method) => {
       log.push(`${owner} ${method}`)
       return { action: 'accept' }
@@ -85,12 +106,31 @@ describe('CallsInFlight', () => {
     await expect(calls.ask(a1.id, 'elicitation/create', {}, new AbortController().signal)).rejects.toThrow(/has ended/)
   })
 
+  it('withdraws an open question when its call ends (the asker sees its signal abort)', async () => {
+    const calls = new CallsInFlight('s')
+    let seen: AbortSignal | null = null
+    const waiting: CallAsker = {
+      owner: 'a',
+      takes: () => true,
+      ask: (_m, _p, signal) =>
+        new Promise((_r, reject) => {
+          seen = signal
+          signal.addEventListener('abort', () => reject(new Error('withdrawn')), { once: true })
+        }),
+    }
+    const c = calls.begin(waiting)
+    const asked = calls.ask(c.id, 'elicitation/create', {}, new AbortController().signal)
+    expect(seen).not.toBeNull()
+    c.end()
+    await expect(asked).rejects.toThrow('withdrawn')
+  })
+
   it('refuses a caller that is no agent, and a flood: 2 open at once, 10 per call', async () => {
     const calls = new CallsInFlight('s')
     const none = calls.begin(null)
     await expect(calls.ask(none.id, 'elicitation/create', {}, new AbortController().signal)).rejects.toThrow(/cannot be asked/)
     const release: Array<() => void> = []
-    const slow: CallAsker = { owner: 'a', ask: () => new Promise((r) => release.push(() => r({ action: 'cancel' }))) }
+    const slow: CallAsker = { owner: 'a', takes: () => true, ask: () => new Promise((r) => release.push(() => r({ action: 'cancel' }))) }
     const c = calls.begin(slow)
     const open = [
       calls.ask(c.id, 'elicitation/create', {}, new AbortController().signal),

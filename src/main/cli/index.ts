@@ -29,6 +29,7 @@ import { secretsList, secretsRm, secretsSet } from './secrets'
 import { serversAdd, serversRemove } from './servers-edit'
 import { authLogin, authLogout, authStatus } from './auth'
 import { registerConfirmations } from './confirmations'
+import { registerQuestions } from './questions'
 import { registerPrompts } from './prompts'
 
 const program = new Command('toolgate')
@@ -243,6 +244,7 @@ where(tools.command('classify <target> <class>'))
 registerPrompts(program, where, w)
 registerRequests(program, where, w)
 registerConfirmations(program, where, w)
+registerQuestions(program, where, w)
 
 where(program.command('search <query>'))
   .description('print exactly the JSON retrieve_tools returns')

@@ -324,7 +324,7 @@ export function buildCore(opts: CoreOptions): BuiltCore {
         )
       },
     })
-    const { keeper, requests, confirmations } = requestsSetup
+    const { keeper, requests, confirmations, questions } = requestsSetup
     // questions asked in a 2026-07-28 client carry a requestState signed with a key derived from the instance key
     const askCodec = askCodecFor(instanceKey, ASK_STATE_TTL_S)
     const listChanged = new ListChangedHub(catalog)
@@ -341,6 +341,7 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       keeper,
       activity,
       confirmations,
+      questions,
       askCodec,
       configProblem: () => configError,
       listChanged,
@@ -368,6 +369,7 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       activity,
       oauth,
       confirmations,
+      questions,
       askInClient,
     })
 
@@ -455,6 +457,7 @@ export function buildCore(opts: CoreOptions): BuiltCore {
         keeper.stop()
         requests.close()
         confirmations.close()
+        questions.close()
         listChanged.close()
         await watcher?.close()
         await policyWatcher?.close()

@@ -13,10 +13,12 @@ export interface Due {
   servers: Set<string>
   requests: boolean
   confirmations: boolean
+  /** upstream questions waiting for the user */
+  questions: boolean
   secrets: boolean
 }
 
-export const nothingDue = (): Due => ({ all: false, info: false, servers: new Set(), requests: false, confirmations: false, secrets: false })
+export const nothingDue = (): Due => ({ all: false, info: false, servers: new Set(), requests: false, confirmations: false, questions: false, secrets: false })
 
 /** Adds what one event names to `due`; true when it should be shown at once (a call waits for the user). */
 export function addDue(due: Due, ev: ApiEvent): boolean {
@@ -34,6 +36,7 @@ export function addDue(due: Due, ev: ApiEvent): boolean {
       if ('reconnected' in ev.data) {
         due.requests = true
         due.confirmations = true
+        due.questions = true
       }
       return false
     case 'config.error':
@@ -48,6 +51,9 @@ export function addDue(due: Due, ev: ApiEvent): boolean {
       return false
     case 'confirmations.changed':
       due.confirmations = true
+      return true
+    case 'question':
+      due.questions = true
       return true
     case 'activity':
       return false

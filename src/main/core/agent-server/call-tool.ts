@@ -28,6 +28,8 @@ import { rewriteToolResult } from './resource-links'
 import { checkStructuredOutput } from './structured-output'
 import type { CallAsker } from '../upstream/server-requests'
 import type { RelayCall } from './relay-asks'
+import type { UserQuestions } from '../requests/questions'
+import { withUser } from './user-asks'
 
 export interface CallDeps {
   catalog: Catalog
@@ -37,8 +39,10 @@ export interface CallDeps {
   activity?: ActivityRecorder
   /** "Allow once" passes */
   keeper?: GrantKeeper
-  /** calls that wait for the user's OK */
+  /** calls that wait for the user's OK, and sampling requests of servers set to "ask" */
   confirmations?: CallConfirmations
+  /** upstream questions that Toolgate asks the user itself (requests/questions.ts) */
+  questions?: UserQuestions
 }
 
 /**
@@ -255,7 +259,9 @@ async function gatedCall(
   const entry = confirmed.entry
   const run = async (asker: CallAsker | undefined, callSignal: AbortSignal): Promise<CallToolResult> => {
     try {
-      const raw = (await up.callTool(entry.name, callArgs, { timeoutMs, signal: callSignal, onProgress, ...(asker ? { asker } : {}) })) as CallToolResult
+      // the upstream's questions: the agent's client, or the user where the client cannot show them or the user must allow them first
+      const gated = withUser(asker, deps, who, entry, variant)
+      const raw = (await up.callTool(entry.name, callArgs, { timeoutMs, signal: callSignal, onProgress, asker: gated })) as CallToolResult
       // structuredContent must match the approved outputSchema, else the agent gets an error instead
       const checked = checkStructuredOutput(entry.id, entry.def.outputSchema, raw)
       const firstText = (checked.content as Array<{ text?: string }>)[0]?.text

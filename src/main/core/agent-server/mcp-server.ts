@@ -42,6 +42,7 @@ import type { AccessRequests } from '../requests/access'
 import type { GrantKeeper } from '../grants/keeper'
 import { ApiError } from '../../../shared/api'
 import type { CallConfirmations } from '../requests/confirmations'
+import type { UserQuestions } from '../requests/questions'
 import { completePromptArgument, registerPromptHandlers } from './prompts'
 import { completeTemplateArgument, registerResourceHandlers } from './resources'
 import { registerSubscribeHandlers } from './resource-subscribe'
@@ -69,6 +70,8 @@ export interface AgentDeps extends ServerOpsDeps {
   activity?: ActivityRecorder
   /** calls that wait for the user's OK (requests/confirmations.ts) */
   confirmations?: CallConfirmations
+  /** upstream questions Toolgate asks the user itself when the agent's client cannot (requests/questions.ts) */
+  questions?: UserQuestions
   /** signs the requestState of questions asked in a 2026-07-28 client (in-client.ts); keyed from the instance key */
   askCodec?: RequestStateCodec<InClientState>
   /** the config edit that could not be applied (the last good config runs), else null: retrieve_tools says so */

@@ -52,6 +52,7 @@ function checkedAnswer(method: AskMethod, answer: unknown): Record<string, unkno
 export function sessionAsker(owner: string, caps: () => ClientCapabilities | undefined, client: string | null, ctx: ServerContext): CallAsker {
   return {
     owner,
+    takes: (method, params) => clientTakes(caps(), method, params),
     ask: async (method, params, signal) => {
       if (!clientTakes(caps(), method, params)) throw notTaken(method, params, client)
       const schema = method === 'sampling/createMessage' ? CreateMessageResultSchema : ElicitResultSchema
@@ -118,6 +119,7 @@ export class RelayCall {
 
   readonly asker: CallAsker = {
     owner: `relay:${this.id}`,
+    takes: (method, params) => clientTakes(this.caps, method, params),
     ask: (method, params, signal) => {
       if (!clientTakes(this.caps, method, params)) return Promise.reject(notTaken(method, params, this.client))
       return new Promise((resolve, reject) => {

@@ -10,6 +10,7 @@ import type { Logger } from '../log'
 import type { OAuthService } from '../oauth/service'
 import type { AccessRequests } from '../requests/access'
 import type { CallConfirmations } from '../requests/confirmations'
+import type { UserQuestions } from '../requests/questions'
 import type { SecretStore } from '../secrets/store'
 import type { UpstreamManager } from '../upstream/manager'
 
@@ -38,6 +39,8 @@ export interface ServiceDeps {
   oauth?: OAuthService
   /** calls waiting for the user's OK (requests/confirmations.ts) */
   confirmations: CallConfirmations
+  /** upstream questions Toolgate asks the user itself (requests/questions.ts) */
+  questions: UserQuestions
   /** each agent's ask_in_client switch (agents-view/ask-in-client.ts) */
   askInClient: AskInClientSwitch
   /** the data dir is deleted when this Toolgate exits (`toolgate demo`): the connect snippets say so */

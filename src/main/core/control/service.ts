@@ -54,6 +54,7 @@ import {
   setToolDisabled,
 } from '../catalog/decisions'
 import type { Confirmation, ConfirmationFilter } from '../../../shared/confirmations'
+import type { Question, QuestionAction, QuestionActionResult, QuestionFilter } from '../../../shared/questions'
 import { FULL_SCOPE } from '../access/scope'
 import { RetrieveArgsSchema, retrieveWhenStarted } from '../discovery/retrieve'
 import type { ServerConfig } from '../../../shared/config-schema'
@@ -330,6 +331,15 @@ export class ControlService implements Api {
 
   async denyConfirmation(id: string): Promise<ConfirmationActionResult> {
     return confirmationAnswered(this.d.activity, this.origin, 'deny', this.d.confirmations.deny(id, confirmViaOf(this.origin)))
+  }
+
+  async questions(filter: QuestionFilter = {}): Promise<{ questions: Question[] }> {
+    return { questions: this.d.questions.list(filter) }
+  }
+
+  /** The user's answer to an upstream's question; content is checked against the question's form (400 with what is wrong). */
+  async answerQuestion(id: string, action: QuestionAction, content?: Record<string, unknown>): Promise<QuestionActionResult> {
+    return { ok: true, ...this.d.questions.answer(id, action, content, confirmViaOf(this.origin)) }
   }
 
   async setAskBeforeCall(server: string, tool: string | null | undefined, ask: boolean): Promise<ActionResult> {

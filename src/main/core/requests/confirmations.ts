@@ -18,7 +18,9 @@ import {
   type ConfirmationStatus,
   type ConfirmRequirement,
   type ConfirmVia,
+  samplingRefusal,
 } from '../../../shared/confirmations'
+import { samplingText, samplingView } from '../../../shared/sampling-view'
 import type { ServerConfirmInfo } from '../../../shared/api'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { Catalog, CatalogEntry } from '../catalog/catalog'
@@ -164,29 +166,8 @@ export class CallConfirmations {
   open(who: Asker, e: CatalogEntry, variant: Variant, args: Record<string, unknown>): Opened {
     const need = this.requirement(e)
     if (!need.required) return { kind: 'done', result: { go: true, confirmation: null } }
-    const key = who.agent ?? `client:${who.client ?? ''}`
-    const waiting = this.queue.pending()
-    const mine = waiting.filter((c) => (c.agent ?? `client:${c.client ?? ''}`) === key).length
-    if (mine >= MAX_CONFIRMATIONS_PER_AGENT) {
-      return {
-        kind: 'done',
-        result: {
-          go: false,
-          confirmation: null,
-          text: `CALL_DECLINED (limit): ${whoLabel(who)} already has ${mine} calls waiting for the user's confirmation (at most ${MAX_CONFIRMATIONS_PER_AGENT}); the call of ${e.id} was not run. Wait for those answers before making more calls that need confirmation.`,
-        },
-      }
-    }
-    if (waiting.length >= MAX_CONFIRMATIONS_TOTAL) {
-      return {
-        kind: 'done',
-        result: {
-          go: false,
-          confirmation: null,
-          text: `CALL_DECLINED (limit): ${MAX_CONFIRMATIONS_TOTAL} calls already wait for the user's confirmation; the call of ${e.id} was not run. Try again later.`,
-        },
-      }
-    }
+    const over = this.overLimit(who, `the call of ${e.id} was not run`)
+    if (over) return { kind: 'done', result: { go: false, confirmation: null, text: over } }
     const timeoutS = this.timeoutS(e.server)
     const now = this.d.now?.() ?? Date.now()
     // keyed like the activity record's args_hmac (same key): they match, and guesses cannot be tested
@@ -197,6 +178,7 @@ export class CallConfirmations {
     const warning = nameWarning(e.name)
     const c: Confirmation = {
       id: newId('c'),
+      kind: 'call',
       agent: who.agent,
       client: who.client === null ? null : safeText(who.client, CLIENT_NAME_MAX),
       tool: warning ? `${e.server}:${escapedName(e.name)}` : e.id,
@@ -219,6 +201,74 @@ export class CallConfirmations {
     this.queue.prune(KEEP_ANSWERED)
     this.d.emit({ id: c.id, status: 'pending', new: true })
     return { kind: 'open', confirmation: c }
+  }
+
+  /** CALL_DECLINED (limit) when this agent, or all together, already keep too many waiting; else null. */
+  private overLimit(who: Asker, what: string): string | null {
+    const key = who.agent ?? `client:${who.client ?? ''}`
+    const waiting = this.queue.pending()
+    const mine = waiting.filter((c) => (c.agent ?? `client:${c.client ?? ''}`) === key).length
+    if (mine >= MAX_CONFIRMATIONS_PER_AGENT)
+      return `CALL_DECLINED (limit): ${whoLabel(who)} already has ${mine} calls waiting for the user's confirmation (at most ${MAX_CONFIRMATIONS_PER_AGENT}); ${what}. Wait for those answers before making more calls that need confirmation.`
+    if (waiting.length >= MAX_CONFIRMATIONS_TOTAL)
+      return `CALL_DECLINED (limit): ${MAX_CONFIRMATIONS_TOTAL} calls already wait for the user's confirmation; ${what}. Try again later.`
+    return null
+  }
+
+  /**
+   * A server's sampling request (`sampling: "ask"`) made during the call of `e` waits for the
+   * user's OK: go on (relay it to the agent's client) only on Allow; Deny, no answer in time or
+   * the call ending answer the server with `text`. `request` is the request as made safe by the connection.
+   */
+  async confirmSampling(
+    who: Asker,
+    e: CatalogEntry,
+    variant: Variant,
+    request: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<{ go: true } | { go: false; text: string }> {
+    const over = this.overLimit(who, `the sampling request of server "${e.server}" was refused`)
+    if (over) return { go: false, text: over }
+    const timeoutS = this.timeoutS(e.server)
+    const now = this.d.now?.() ?? Date.now()
+    const view = samplingView(request)
+    const shown = samplingText(view)
+    const warning = nameWarning(e.name)
+    const c: Confirmation = {
+      id: newId('c'),
+      kind: 'sampling',
+      sampling: view,
+      agent: who.agent,
+      client: who.client === null ? null : safeText(who.client, CLIENT_NAME_MAX),
+      tool: warning ? `${e.server}:${escapedName(e.name)}` : e.id,
+      server: e.server,
+      ...(warning ? { name_warning: warning } : {}),
+      call_with: callWith(e.variant),
+      variant,
+      args_hmac: this.digest(request),
+      args_text: safeArgsText(shown).text,
+      args_preview: safeArgsText(view.messages[0]?.text ?? '', ARGS_NOTE_CHARS).text,
+      args_bytes: Buffer.byteLength(JSON.stringify(request)),
+      args_truncated: view.messages.some((m) => m.truncated === true) || view.more_messages !== undefined,
+      required_by: ['config'],
+      config_rule: `"sampling": "ask" for server ${e.server}`,
+      status: 'pending',
+      created_at: this.iso(now),
+      expires_at: this.iso(now + timeoutS * 1000),
+    }
+    this.queue.add(c, timeoutS * 1000)
+    this.queue.prune(KEEP_ANSWERED)
+    this.d.emit({ id: c.id, status: 'pending', new: true })
+    const r = await this.queue.wait(c.id, timeoutS * 1000 + 5000, signal)
+    this.used.add(c.id)
+    if (r.kind === 'answered' && r.answer.decision === 'allow') return { go: true }
+    if (r.kind === 'answered' && r.answer.decision === 'deny') return { go: false, text: samplingRefusal(e.server, 'denied', timeoutS) }
+    if (r.kind === 'expired' || r.kind === 'timeout') {
+      if (this.queue.isPending(c.id)) this.withdraw(c, 'timeout')
+      return { go: false, text: samplingRefusal(e.server, 'timeout', timeoutS) }
+    }
+    this.withdraw(c, 'cancelled')
+    return { go: false, text: samplingRefusal(e.server, 'cancelled', timeoutS) }
   }
 
   /** The keyed digest of a call's arguments (args_hmac: the same key as the activity record's). */
@@ -292,6 +342,8 @@ export class CallConfirmations {
     const c = this.waiting(id)
     this.queue.answer(id, { decision: 'allow', via })
     this.settle(c, 'allowed', via)
+    if (c.kind === 'sampling')
+      return { confirmation: { ...c }, message: `Allowed this one sampling request of server ${c.server}; it goes to the agent's client now.` }
     return { confirmation: { ...c }, message: `Allowed this one call of ${c.tool} by ${c.agent !== null ? `agent "${c.agent}"` : 'the session'}; it runs now.` }
   }
 
@@ -300,6 +352,8 @@ export class CallConfirmations {
     const c = this.waiting(id)
     this.queue.answer(id, { decision: 'deny', via })
     this.settle(c, 'denied', via)
+    if (c.kind === 'sampling')
+      return { confirmation: { ...c }, message: `Denied the sampling request of server ${c.server}; the server was told and the model was not used.` }
     return { confirmation: { ...c }, message: `Denied the call of ${c.tool}; the agent was told and nothing ran.` }
   }
 

@@ -9,16 +9,19 @@ import type { Scope } from '../access/scope'
 import { GrantKeeper, type GrantEnd } from '../grants/keeper'
 import { AccessRequests } from './access'
 import { CallConfirmations } from './confirmations'
+import { UserQuestions } from './questions'
 import type { Confirmation } from '../../../shared/confirmations'
 
 export { AccessRequests, MAX_PENDING_PER_AGENT, DENY_COOLDOWN_MS, type Asker, type AskResult } from './access'
 export { GrantKeeper, ONCE_PASS_TTL_MS } from '../grants/keeper'
 export { CallConfirmations, MAX_CONFIRMATIONS_PER_AGENT, MAX_CONFIRMATIONS_TOTAL } from './confirmations'
+export { UserQuestions, MAX_QUESTIONS_PER_AGENT, MAX_QUESTIONS_TOTAL } from './questions'
 
 export interface RequestsSetup {
   keeper: GrantKeeper
   requests: AccessRequests
   confirmations: CallConfirmations
+  questions: UserQuestions
 }
 
 export function setupRequests(o: {
@@ -76,5 +79,11 @@ export function setupRequests(o: {
       o.onConfirmation?.(c)
     },
   })
-  return { keeper, requests, confirmations }
+  // upstream questions the agent's client cannot show: asked in the window, as long as a call's confirmation waits
+  const questions = new UserQuestions({
+    timeoutS: (server) => confirmations.timeoutS(server),
+    emit: (data) => o.emit({ type: 'question', data }),
+    onSettled: (q) => o.logger.info({ question: q.id, server: q.server, agent: q.agent, status: q.status, via: q.answered_via }, `question ${q.status}`),
+  })
+  return { keeper, requests, confirmations, questions }
 }

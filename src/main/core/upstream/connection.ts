@@ -32,7 +32,7 @@ import { z } from 'zod'
 import type { ToolListing } from './tools'
 import type { TransportKind, UpstreamLimits } from './types'
 import { UpstreamCallError } from './types'
-import { allows, CallsInFlight, labelRequest, rootsFor, switchedOff, type AskMethod, type CallAsker } from './server-requests'
+import { allows, CallsInFlight, labelRequest, rootsFor, switchedOff, type AskAbout, type AskMethod, type CallAsker } from './server-requests'
 
 /** What Toolgate says it is in `initialize` (the protocol's clientInfo). */
 const TOOLGATE_INFO = { name: 'toolgate', version: '0.1.0' }
@@ -184,20 +184,15 @@ export class UpstreamConnection {
   private answerServerRequests(): void {
     if (rootsFor(this.config).length > 0) this.mcp.setRequestHandler('roots/list', () => ({ roots: rootsFor(this.config) }))
     const relay = (method: AskMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> => {
-      if (!allows(this.config, method)) throw switchedOff(this.config.name, method, this.config)
-      return this.inFlight.ask(
-        this.inFlight.forUnnamed(method),
-        method,
-        labelRequest(this.config.name, method, params, (t) => this.mask.text(t)),
-        signal,
-      )
+      if (!allows(this.config, method)) throw switchedOff(this.config.name, method)
+      return this.inFlight.ask(this.inFlight.forUnnamed(method), method, this.labelled(method, params), signal, this.about(method, params))
     }
     for (const method of ['elicitation/create', 'sampling/createMessage'] as const) {
       if (allows(this.config, method)) this.mcp.setRequestHandler(method, async (req, ctx) => (await relay(method, req.params, ctx.mcpReq.signal)) as never)
     }
     // a server that asks what it was not offered learns why not, and what to set
     this.mcp.fallbackRequestHandler = async (req) => {
-      if (req.method === 'elicitation/create' || req.method === 'sampling/createMessage') throw switchedOff(this.config.name, req.method, this.config)
+      if (req.method === 'elicitation/create' || req.method === 'sampling/createMessage') throw switchedOff(this.config.name, req.method)
       // roots not offered: none
       if (req.method === 'roots/list') return { roots: [] }
       throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found')
@@ -213,13 +208,22 @@ export class UpstreamConnection {
     if (method !== 'elicitation/create' && method !== 'sampling/createMessage') {
       throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `server "${this.config.name}" asked for ${String(method)}, which Toolgate does not relay`)
     }
-    if (!allows(this.config, method)) throw switchedOff(this.config.name, method, this.config)
-    return this.inFlight.ask(
-      id,
-      method,
-      labelRequest(this.config.name, method, params, (t) => this.mask.text(t)),
-      signal ?? new AbortController().signal,
-    )
+    if (!allows(this.config, method)) throw switchedOff(this.config.name, method)
+    return this.inFlight.ask(id, method, this.labelled(method, params), signal ?? new AbortController().signal, this.about(method, params))
+  }
+
+  /** A server's request as the agent's client gets it: masked, escaped, labelled with the server. */
+  private labelled(method: AskMethod, params: Record<string, unknown>): Record<string, unknown> {
+    return labelRequest(this.config.name, method, params, (t) => this.mask.text(t))
+  }
+
+  /** Who asks (the configured name), the request unlabelled for the Toolgate window, and the user's sampling switch. */
+  private about(method: AskMethod, params: Record<string, unknown>): AskAbout {
+    return {
+      server: this.config.name,
+      plain: labelRequest(this.config.name, method, params, (t) => this.mask.text(t), false),
+      confirmFirst: method === 'sampling/createMessage' && this.config.sampling === 'ask',
+    }
   }
 
   /** The protocol version agreed with the server (e.g. "2025-11-25", "2026-07-28"); null before the handshake. */

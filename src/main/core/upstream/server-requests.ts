@@ -17,12 +17,24 @@ import { escapeControls, escapeText } from '../../../shared/text'
 
 export type AskMethod = 'elicitation/create' | 'sampling/createMessage'
 
+/** What the connection tells the asker besides the labelled request: who asks, the request unlabelled, and the user's switch. */
+export interface AskAbout {
+  /** the configured name of the server that asks (from the config, never from the server) */
+  server: string
+  /** the request made safe (masked, escaped) without the label: what the Toolgate window shows under its own label */
+  plain: Record<string, unknown>
+  /** `sampling: "ask"`: the user allows each request before it reaches the agent's client */
+  confirmFirst: boolean
+}
+
 /** The agent behind one call: asks its client (2025: a request on its session; 2026-07-28: input_required on its call). */
 export interface CallAsker {
   /** the agent's session or credential: two calls with one owner belong to the same agent */
   readonly owner: string
+  /** whether the agent's client takes this request (it declared the capability) */
+  takes(method: AskMethod, params: Record<string, unknown>): boolean
   /** relays the (labelled) request; rejects with a clear error when the agent's client cannot take it */
-  ask(method: AskMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>
+  ask(method: AskMethod, params: Record<string, unknown>, signal: AbortSignal, about?: AskAbout): Promise<Record<string, unknown>>
 }
 
 /** Questions of one server open at once (a person answers them one by one). */
@@ -32,29 +44,19 @@ export const MAX_ASKS_PER_CALL = 10
 
 const refuse = (message: string): ProtocolError => new ProtocolError(ProtocolErrorCode.InvalidRequest, message)
 
-/** Whether the server may ask: elicitation unless switched off, sampling only when allowed. */
+/** Whether the server may ask: elicitation unless switched off, sampling only when allowed or asked about (`ask`: the user sees each request first). */
 export function allows(config: ServerConfig, method: AskMethod): boolean {
-  return method === 'elicitation/create' ? config.elicitation !== 'off' : config.sampling === 'allow'
-}
-
-/** `sampling: "ask"` (the user sees each request first) is not built yet: such a server is refused, never relayed. */
-export function samplingAskPending(config: ServerConfig): boolean {
-  return config.sampling === 'ask'
+  return method === 'elicitation/create' ? config.elicitation !== 'off' : config.sampling === 'allow' || config.sampling === 'ask'
 }
 
 const WHAT: Record<AskMethod, string> = { 'elicitation/create': 'elicitation (questions to the user)', 'sampling/createMessage': "sampling (the user's model)" }
 const SWITCH: Record<AskMethod, string> = {
   'elicitation/create': '"elicitation": "relay" (it is "off")',
-  'sampling/createMessage': '"sampling": "allow" (it is off by default: it spends the user\'s model)',
+  'sampling/createMessage': '"sampling": "ask" (you allow each request) or "allow" (it is off by default: it spends the user\'s model)',
 }
 
 /** The refusal of a request the server's switch forbids. */
-export function switchedOff(server: string, method: AskMethod, config?: ServerConfig): ProtocolError {
-  if (method === 'sampling/createMessage' && config && samplingAskPending(config)) {
-    return refuse(
-      `Toolgate does not relay sampling for server "${server}": its setting is "sampling": "ask", and asking the user before each request is not available yet, so every request is refused. Set "sampling": "allow" to relay them.`,
-    )
-  }
+export function switchedOff(server: string, method: AskMethod): ProtocolError {
   return refuse(
     `Toolgate does not relay ${WHAT[method]} for server "${server}": the user has not allowed it. To allow it, set ${SWITCH[method]} for this server.`,
   )
@@ -103,15 +105,23 @@ export function fromServerLabel(server: string): string {
 }
 
 /**
- * The request as the agent's client gets it: the server's text masked and escaped, marked as the
- * server's; sampling without context of other servers and without tools.
+ * The request as the agent's client gets it (`label`: the server's text marked as the server's)
+ * or as the Toolgate window shows it under its own label (`label` false): the server's text masked
+ * and escaped; sampling without context of other servers and without tools.
  */
-export function labelRequest(server: string, method: AskMethod, params: Record<string, unknown>, mask: (s: string) => string): Record<string, unknown> {
+export function labelRequest(
+  server: string,
+  method: AskMethod,
+  params: Record<string, unknown>,
+  mask: (s: string) => string,
+  label = true,
+): Record<string, unknown> {
   const clean = cleaner(mask)
   const str = (v: unknown): string => (typeof v === 'string' ? v : '')
   const meta = { 'toolgate/server': server }
+  const tag = label ? `${fromServerLabel(server)} ` : ''
   if (method === 'elicitation/create') {
-    const message = `${fromServerLabel(server)} ${clean(str(params.message))}`
+    const message = `${tag}${clean(str(params.message))}`
     if (params.mode === 'url') {
       return {
         mode: 'url',
@@ -130,9 +140,14 @@ export function labelRequest(server: string, method: AskMethod, params: Record<s
   void toolChoice
   void includeContext
   void _meta
-  const said = typeof systemPrompt === 'string' && systemPrompt ? ` ${clean(systemPrompt)}` : ''
+  const said = typeof systemPrompt === 'string' && systemPrompt ? clean(systemPrompt) : ''
+  if (!label) {
+    // for the user's eyes: every string escaped too
+    const shown = cleanSchema(rest, clean) as Record<string, unknown>
+    return { ...shown, ...(said ? { systemPrompt: said } : {}) }
+  }
   const cleaned = cleanSchema(rest, (s) => mask(s)) as Record<string, unknown>
-  return { ...cleaned, includeContext: 'none', systemPrompt: `${fromServerLabel(server)}${said}`, _meta: meta }
+  return { ...cleaned, includeContext: 'none', systemPrompt: `${fromServerLabel(server)}${said ? ` ${said}` : ''}`, _meta: meta }
 }
 
 /**
@@ -140,7 +155,7 @@ export function labelRequest(server: string, method: AskMethod, params: Record<s
  * (it names no call): exactly one agent with calls in flight, or nobody.
  */
 export class CallsInFlight {
-  private readonly calls = new Map<number, { asker: CallAsker | null; asked: number }>()
+  private readonly calls = new Map<number, { asker: CallAsker | null; asked: number; ended: AbortController }>()
   private seq = 0
   private open = 0
 
@@ -149,8 +164,16 @@ export class CallsInFlight {
   /** A call starts; the returned function ends it. */
   begin(asker: CallAsker | null): { id: number; end(): void } {
     const id = ++this.seq
-    this.calls.set(id, { asker, asked: 0 })
-    return { id, end: () => void this.calls.delete(id) }
+    const ended = new AbortController()
+    this.calls.set(id, { asker, asked: 0, ended })
+    return {
+      id,
+      end: () => {
+        // a question still open for this call (the user's, or its agent's) is withdrawn
+        ended.abort(new Error('the call ended'))
+        this.calls.delete(id)
+      },
+    }
   }
 
   /** The call a 2025 server's request belongs to: the only agent with calls in flight, else a refusal. */
@@ -169,7 +192,7 @@ export class CallsInFlight {
   }
 
   /** Relays a request of call `id` to its agent, within the limits. */
-  async ask(id: number, method: AskMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async ask(id: number, method: AskMethod, params: Record<string, unknown>, signal: AbortSignal, about?: AskAbout): Promise<Record<string, unknown>> {
     const call = this.calls.get(id)
     if (!call) throw refuse(`the call this ${method} belongs to has ended; nobody was asked.`)
     if (!call.asker) throw refuse(`the caller of this call to server "${this.server}" cannot be asked (it is not an agent's MCP session); nobody was asked.`)
@@ -180,7 +203,7 @@ export class CallsInFlight {
     call.asked++
     this.open++
     try {
-      return await call.asker.ask(method, params, signal)
+      return await call.asker.ask(method, params, AbortSignal.any([signal, call.ended.signal]), about)
     } finally {
       this.open--
     }

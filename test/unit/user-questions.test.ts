@@ -1,0 +1,184 @@
+// The questions queue (requests/questions.ts) and the form read from an elicitation's schema
+// (shared/elicit-form.ts): limits, the timeout (a fake clock), content checked against the form.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { checkContent, formOf } from '../../src/shared/elicit-form'
+import { MAX_QUESTIONS_PER_AGENT, QuestionRefused, UserQuestions, type QuestionInput } from '../../src/main/core/requests/questions'
+import { samplingText, samplingView } from '../../src/shared/sampling-view'
+
+const form = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required })
+
+describe('formOf', () => {
+  it('reads every kind the MCP elicitation schema has: string, number, integer, boolean, enums old and new, multi-select', () => {
+    const r = formOf(
+      form(
+        {
+          s: { type: 'string', title: 'S', format: 'email', maxLength: 9, default: 'a@b.c' },
+          n: { type: 'number', maximum: 2.5 },
+          i: { type: 'integer', minimum: 1 },
+          b: { type: 'boolean', description: 'yes?' },
+          e: { type: 'string', enum: ['x', 'y'], enumNames: ['Ex', 'Why'] },
+          o: { type: 'string', oneOf: [{ const: 'p', title: 'Pee' }] },
+          m: { type: 'array', items: { type: 'string', enum: ['u', 'v'] }, maxItems: 1 },
+          t: { type: 'array', items: { anyOf: [{ const: 'k', title: 'Kay' }] } },
+        },
+        ['s', 'm'],
+      ),
+    )
+    expect(r).toEqual({
+      fields: [
+        { name: 's', kind: 'string', title: 'S', required: true, format: 'email', maxLength: 9, default: 'a@b.c' },
+        { name: 'n', kind: 'number', required: false, maximum: 2.5 },
+        { name: 'i', kind: 'integer', required: false, minimum: 1 },
+        { name: 'b', kind: 'boolean', required: false, description: 'yes?' },
+        {
+          name: 'e',
+          kind: 'enum',
+          required: false,
+          options: [
+            { value: 'x', title: 'Ex' },
+            { value: 'y', title: 'Why' },
+          ],
+        },
+        { name: 'o', kind: 'enum', required: false, options: [{ value: 'p', title: 'Pee' }] },
+        {
+          name: 'm',
+          kind: 'multi',
+          required: true,
+          options: [
+            { value: 'u', title: 'u' },
+            { value: 'v', title: 'v' },
+          ],
+          maxItems: 1,
+        },
+        { name: 't', kind: 'multi', required: false, options: [{ value: 'k', title: 'Kay' }] },
+      ],
+    })
+  })
+
+  it('refuses what is not a flat form: nested objects, unknown types, a required name that is no field, hidden characters in a name', () => {
+    expect(formOf({ type: 'object' })).toEqual({ error: expect.stringContaining('"properties"') })
+    expect(formOf(form({ d: { type: 'object', properties: {} } }))).toEqual({ error: expect.stringContaining('field "d" is not one of the kinds') })
+    expect(formOf(form({ a: { type: 'string' } }, ['b']))).toEqual({ error: expect.stringContaining('"required" names "b"') })
+    expect(formOf(form({ 'a\u200bb': { type: 'string' } }))).toEqual({ error: expect.stringContaining('a\\u200bb') })
+  })
+})
+
+describe('checkContent', () => {
+  const r = formOf(
+    form(
+      {
+        name: { type: 'string', title: 'Name', minLength: 2 },
+        n: { type: 'integer', maximum: 3 },
+        e: { type: 'string', enum: ['a'] },
+        m: { type: 'array', items: { type: 'string', enum: ['u'] }, minItems: 1 },
+      },
+      ['name'],
+    ),
+  )
+  const fields = 'fields' in r ? r.fields : []
+
+  it('passes content that matches, and only the fields of the form', () => {
+    expect(checkContent(fields, { name: 'Ada', n: 3, e: 'a', m: ['u'] })).toEqual({ ok: true, content: { name: 'Ada', n: 3, e: 'a', m: ['u'] } })
+  })
+
+  it('says every problem: missing, too short, wrong type, not a choice, unknown field', () => {
+    const bad = checkContent(fields, { name: 'A', n: 4.5, e: 'b', m: [], x: 1 })
+    expect(bad.ok).toBe(false)
+    const why = bad.ok ? '' : bad.error
+    for (const part of [
+      '"name" (Name) must be at least 2 characters',
+      '"n" must be a whole number',
+      '"e" must be one of "a"',
+      '"m" needs at least 1 choices',
+      'the form has no field "x"',
+    ]) {
+      expect(why).toContain(part)
+    }
+    expect(checkContent(fields, {})).toEqual({ ok: false, error: '"name" is required' })
+  })
+})
+
+describe('UserQuestions', () => {
+  let now = Date.parse('2026-11-27T10:00:00Z')
+  const events: Array<{ id: string; status: string; new?: boolean }> = []
+  const make = () => new UserQuestions({ timeoutS: () => 30, emit: (e) => events.push(e), now: () => now })
+  const input = (
+    agent: string | null,
+    params: Record<string, unknown> = { mode: 'form', message: 'hi', requestedSchema: form({ a: { type: 'string' } }, ['a']) },
+  ): QuestionInput => ({
+    server: 's',
+    agent,
+    client: 'c',
+    tool: 's:t',
+    params,
+  })
+
+  beforeEach(() => {
+    vi.useFakeTimers()
+    events.length = 0
+  })
+  afterEach(() => vi.useRealTimers())
+
+  it('nobody answers for the user: the timeout is cancel, and an answer after it is refused 409', async () => {
+    const qs = make()
+    const asked = qs.ask(input('a'), new AbortController().signal)
+    const [q] = qs.list()
+    expect(q.expires_at).toBe('2026-11-27T10:00:30.000Z')
+    now += 30_000
+    await vi.advanceTimersByTimeAsync(30_000)
+    await expect(asked).resolves.toEqual({ action: 'cancel' })
+    expect(qs.list({ status: 'all' })[0].status).toBe('timeout')
+    expect(() => qs.answer(q.id, 'accept', { a: 'x' }, 'api')).toThrow(expect.objectContaining({ status: 409 }))
+    expect(events.map((e) => e.status)).toEqual(['pending', 'timeout'])
+  })
+
+  it('a question whose call ends is withdrawn; the answer is refused', async () => {
+    const qs = make()
+    const stop = new AbortController()
+    const asked = qs.ask(input('a'), stop.signal)
+    const [q] = qs.list()
+    stop.abort()
+    await expect(asked).rejects.toBeInstanceOf(QuestionRefused)
+    expect(qs.list({ status: 'all' })[0].status).toBe('withdrawn')
+    expect(() => qs.answer(q.id, 'decline', undefined, 'api')).toThrow(expect.objectContaining({ status: 409 }))
+  })
+
+  it('content is checked (400), a forged id is 404; the right answer reaches the asker once', async () => {
+    const qs = make()
+    const asked = qs.ask(input('a'), new AbortController().signal)
+    const [q] = qs.list()
+    expect(() => qs.answer('q_forged', 'accept', { a: 'x' }, 'api')).toThrow(expect.objectContaining({ status: 404 }))
+    expect(() => qs.answer(q.id, 'accept', { a: 1 }, 'api')).toThrow(expect.objectContaining({ status: 400 }))
+    expect(() => qs.answer(q.id, 'cancel', { a: 'x' }, 'api')).toThrow(expect.objectContaining({ status: 400 }))
+    expect(qs.answer(q.id, 'accept', { a: 'x' }, 'window').question.answered_via).toBe('window')
+    await expect(asked).resolves.toEqual({ action: 'accept', content: { a: 'x' } })
+    expect(() => qs.answer(q.id, 'accept', { a: 'y' }, 'api')).toThrow(expect.objectContaining({ status: 409 }))
+  })
+
+  it(`at most ${MAX_QUESTIONS_PER_AGENT} waiting per agent; other agents still ask; a URL must be a web page`, () => {
+    const qs = make()
+    for (let i = 0; i < MAX_QUESTIONS_PER_AGENT; i++) qs.open(input('a'))
+    expect(() => qs.open(input('a'))).toThrow(QuestionRefused)
+    expect(qs.open(input('b')).agent).toBe('b')
+    expect(() => qs.open(input('b', { mode: 'url', message: 'go', url: 'javascript:alert(1)' }))).toThrow(/not an http\(s\) URL/)
+    expect(qs.open(input('c', { mode: 'url', message: 'go', url: 'https://xn--80ak6aa92e.com/a' })).url_host).toBe('xn--80ak6aa92e.com')
+  })
+})
+
+describe('samplingView', () => {
+  it('shows text cut at a readable length, images as a note, the model preferences and maxTokens', () => {
+    const v = samplingView({
+      messages: [
+        { role: 'user', content: { type: 'text', text: 'x'.repeat(2500) } },
+        { role: 'user', content: [{ type: 'image', mimeType: 'image/png', data: 'A'.repeat(4096) }] },
+      ],
+      modelPreferences: { hints: [{ name: 'claude' }], costPriority: 0.2 },
+      maxTokens: 100,
+    })
+    expect(v.messages[0]).toEqual({ role: 'user', text: `${'x'.repeat(2000)}…`, truncated: true })
+    expect(v.messages[1]).toEqual({ role: 'user', text: '[image, image/png, 3 KB: not shown]' })
+    expect(v.model_preferences).toEqual({ hints: ['claude'], cost_priority: 0.2 })
+    expect(samplingText(v)).toContain('model preferences: hints claude; cost 0.2')
+    expect(samplingText(v)).toContain('maxTokens: 100')
+  })
+})
