@@ -200,7 +200,8 @@ describe('requests of upstream servers reach the agent whose call asks', () => {
         expect((await call(a, 'quietnew:ask', { question: 'x' })).text).toContain('do not declare the required capability')
         // a 2025 server that asks anyway gets Toolgate's refusal, which says why and what to set
         expect((await call(a, 'quiet:sample', { prompt: 'x' })).text).toContain('the user has not allowed it. To allow it, set "sampling": "ask"')
-        expect((await call(a, 'quiet:ask', { question: 'x' })).text).toContain('set "elicitation": "relay" (it is "off")')
+        // (its SDK does not send an elicitation Toolgate did not declare: "Client does not support form elicitation")
+        expect((await call(a, 'quiet:ask', { question: 'x' })).text).toContain('does not support form elicitation')
         expect(a.asked).toEqual([])
       }
     } finally {
