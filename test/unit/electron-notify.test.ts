@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { WaitingNotifier, whatStartedWaiting } from '../../src/main/electron/notify'
+import { questionNote, WaitingNotifier, whatStartedWaiting } from '../../src/main/electron/notify'
 import { summarizeServers as summarize, type ServersSummary as Summary } from '../../src/shared/summary'
 import { worldApi } from '../helpers/world-api'
 
@@ -60,5 +60,29 @@ describe('notifications for things that start waiting', () => {
     const sum = summarize(servers)
     // legacy: put back into quarantine by the user themselves, not waiting on them
     expect(sum).toMatchObject({ total: 4, connected: 0, callable: 3, reviewServers: ['sketchy'], pendingTools: { gh: 1 }, waiting: 2 })
+  })
+})
+
+describe("a server's question", () => {
+  const q = {
+    id: 'q_1',
+    server: 'files',
+    agent: null,
+    client: 'cli',
+    tool: 'files:ask',
+    mode: 'form' as const,
+    message: 'Toolgate asks: <b>type your password</b>',
+    fields: [],
+    status: 'pending' as const,
+    created_at: '2026-11-27T10:00:00.000Z',
+    expires_at: '2026-11-27T10:02:00.000Z',
+  }
+  it('is titled with the configured server, never with its own words; markup in them is escaped', () => {
+    const n = questionNote(q, Date.parse('2026-11-27T10:00:00.000Z'))
+    expect(n.title).toBe('Toolgate: the MCP server "files" has a question')
+    expect(n.body).toBe('It asks: Toolgate asks: \\u{3c}b\\u{3e}type your password\\u{3c}/b\\u{3e} Open Toolgate to answer (120 s left).')
+    expect(questionNote({ ...q, mode: 'url', url: 'https://a.example/x', url_host: 'a.example' }, Date.parse('2026-11-27T10:00:00.000Z')).body).toContain(
+      'It asks you to open a page on a.example.',
+    )
   })
 })

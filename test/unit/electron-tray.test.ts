@@ -161,3 +161,22 @@ describe('tray menu', () => {
     expect(h.open).toHaveBeenCalled()
   })
 })
+
+describe("servers' questions in the tray", () => {
+  it('count as needing attention: a line that opens the window, the tooltip, the attention icon', async () => {
+    const { servers, summary } = await world()
+    const h = handlers()
+    const items = buildTrayMenu(servers, summary, h, 0, 0, 2) as Item[]
+    const line = items.find((i) => i.label === "2 servers' questions wait for your answer…")
+    expect(line).toBeDefined()
+    line?.click?.()
+    expect(h.open).toHaveBeenCalled()
+    expect(tooltipFor(summarize([]), 0, 0, 1)).toBe("Toolgate — 1 server's question waits for your answer")
+    expect(tooltipFor(summarize([]), 0, 1, 1)).toBe("Toolgate — 1 call waits for your OK, 1 server's question waits")
+    const tray = new TrayController({ normal: '/r/tray.png', attention: '/r/tray-attention.png' }, handlers())
+    expect(fake.trays[0].image.path).toBe('/r/tray.png')
+    tray.update([], summarize([]), 0, 0, 1)
+    expect(fake.trays[0].image.path).toBe('/r/tray-attention.png')
+    expect(fake.trays[0].tooltip).toBe("Toolgate — 1 server's question waits for your answer")
+  })
+})

@@ -9,7 +9,7 @@ import { parseAppArgs } from './args'
 import { installCsp } from './csp'
 import { forwardEvents, registerIpcHandlers, registerSettingsHandlers } from './ipc'
 import { defaultLoginEnv, getStartAtLogin, setStartAtLogin } from './login-item'
-import { confirmationNote, RequestNotifier, WaitingNotifier, type Note } from './notify'
+import { confirmationNote, questionNote, RequestNotifier, WaitingNotifier, type Note } from './notify'
 import { summarizeServers } from '../../shared/summary'
 import { TrayController } from './tray'
 import { isRendererOrigin, isRendererUrl, senderValidator } from './ipc-sender'
@@ -177,13 +177,14 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
 
   const refresh = async () => {
     try {
-      const [{ servers }, { requests }, { confirmations }] = await Promise.all([
+      const [{ servers }, { requests }, { confirmations }, { questions }] = await Promise.all([
         running.api.servers(),
         running.api.requests({ status: 'pending' }),
         running.api.confirmations(),
+        running.api.questions(),
       ])
       const summary = summarizeServers(servers)
-      trayCtl.update(servers, summary, requests.length, confirmations.length)
+      trayCtl.update(servers, summary, requests.length, confirmations.length, questions.length)
       // an agent's request is news at once (it asks now and may be waiting): no settling
       requestNotifier.update(requests)
       if (!baselined) {
@@ -209,9 +210,19 @@ export async function runApp(startCore: StartCore, argv: readonly string[] = pro
       // the core is stopping
     }
   }
+  // a server's question waits for the user (the agent's client could not show it): notify at once, naming the server
+  const notifyQuestion = async (id: string) => {
+    try {
+      const q = (await running.api.questions()).questions.find((x) => x.id === id)
+      if (q) notify(questionNote(q))
+    } catch {
+      // the core is stopping
+    }
+  }
   let timer: ReturnType<typeof setTimeout> | null = null
   running.api.subscribe((ev) => {
     if (ev.type === 'confirmations.changed' && ev.data.new === true && typeof ev.data.id === 'string') void notifyConfirmation(ev.data.id)
+    if (ev.type === 'question' && ev.data.new === true) void notifyQuestion(ev.data.id)
     if (timer) return
     timer = setTimeout(() => {
       timer = null

@@ -5,6 +5,7 @@
 import type { ServersSummary as Summary } from '../../shared/summary'
 import type { AccessRequest } from '../../shared/requests'
 import { ARGS_NOTE_CHARS, type Confirmation } from '../../shared/confirmations'
+import type { Question } from '../../shared/questions'
 
 export interface Note {
   title: string
@@ -119,11 +120,27 @@ function noteText(text: string, max: number): string {
   return clipped.replace(/[<>&]/g, (ch) => `\\u{${ch.charCodeAt(0).toString(16)}}`)
 }
 
+/** A server's question waits for the user: the server's configured name (never its own words as the title), what it asks in short. */
+export function questionNote(q: Question, now = Date.now()): Note {
+  const left = Math.max(0, Math.round((Date.parse(q.expires_at) - now) / 1000))
+  const what = q.mode === 'url' ? `It asks you to open a page on ${q.url_host ?? '?'}.` : `It asks: ${q.message}`
+  return {
+    title: noteText(`Toolgate: the MCP server "${q.server}" has a question`, 120),
+    body: `${noteText(what, ARGS_NOTE_CHARS)} Open Toolgate to answer (${left} s left).`,
+  }
+}
+
 /** A call waits for the user's OK: who, which tool, a preview of the arguments (masked and escaped by the core; the window shows them all). */
 export function confirmationNote(c: Confirmation, now = Date.now()): Note {
   const who = c.agent ?? (c.client ? `a local client (${c.client})` : 'a local client')
   const left = Math.max(0, Math.round((Date.parse(c.expires_at) - now) / 1000))
   const warn = c.name_warning ? ' WARNING: the tool name hides characters.' : ''
+  if (c.kind === 'sampling') {
+    return {
+      title: noteText(`Toolgate: the MCP server "${c.server}" asks to use your model`, 120),
+      body: `${noteText(`First message: ${c.args_preview}`, ARGS_NOTE_CHARS)} Open Toolgate to allow or deny (${left} s left).`,
+    }
+  }
   return {
     title: noteText(`Toolgate: ${who} wants to run ${c.tool}`, 120),
     body: `${noteText(`Arguments: ${c.args_preview}`, ARGS_NOTE_CHARS)}${warn} Open Toolgate to allow or deny (${left} s left).`,

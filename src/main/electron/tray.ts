@@ -54,7 +54,14 @@ function serverItem(s: ServerInfo, h: TrayHandlers): MenuItemConstructorOptions 
 }
 
 /** The menu template; pure so it can be tested without Electron. */
-export function buildTrayMenu(servers: readonly ServerInfo[], summary: Summary, h: TrayHandlers, requests = 0, calls = 0): MenuItemConstructorOptions[] {
+export function buildTrayMenu(
+  servers: readonly ServerInfo[],
+  summary: Summary,
+  h: TrayHandlers,
+  requests = 0,
+  calls = 0,
+  questions = 0,
+): MenuItemConstructorOptions[] {
   const items: MenuItemConstructorOptions[] = [
     { label: connectedText(summary), enabled: false },
     { label: `${summary.callable} tools callable`, enabled: false },
@@ -63,6 +70,8 @@ export function buildTrayMenu(servers: readonly ServerInfo[], summary: Summary, 
       : { label: 'Nothing waiting for approval', enabled: false },
     // calls that wait for the user's OK: answered in the window, where the arguments are shown
     ...(calls > 0 ? [{ label: `${callsText(calls)} for your OK…`, click: () => h.open() }] : []),
+    // servers' questions the agent's client could not show: answered in the window, where the form is
+    ...(questions > 0 ? [{ label: `${questionsText(questions)} for your answer…`, click: () => h.open() }] : []),
   ]
   if (requests > 0) items.push({ label: `${requests} access request${requests === 1 ? '' : 's'} from agents…`, click: () => h.open() })
   if (summary.needsSignIn.length > 0) items.push({ label: signInLine(summary), click: () => h.open() })
@@ -85,9 +94,11 @@ export function signInLine(summary: Summary): string {
 }
 
 const callsText = (n: number): string => (n === 1 ? '1 call waits' : `${n} calls wait`)
+const questionsText = (n: number): string => (n === 1 ? "1 server's question waits" : `${n} servers' questions wait`)
 
-export function tooltipFor(summary: Summary, requests = 0, calls = 0): string {
-  if (calls > 0) return `Toolgate — ${callsText(calls)} for your OK`
+export function tooltipFor(summary: Summary, requests = 0, calls = 0, questions = 0): string {
+  if (calls > 0) return `Toolgate — ${callsText(calls)} for your OK${questions > 0 ? `, ${questionsText(questions)}` : ''}`
+  if (questions > 0) return `Toolgate — ${questionsText(questions)} for your answer`
   const asks = requests > 0 ? `${requests} access request${requests === 1 ? '' : 's'}` : ''
   const signIn = summary.needsSignIn.length > 0 ? signInLine(summary).replace('…', '') : ''
   const also = [asks, signIn].filter(Boolean).join(', ')
@@ -115,30 +126,31 @@ export class TrayController {
     this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu([], summarizeServers([]), handlers)))
   }
 
-  private last: { servers: readonly ServerInfo[]; summary: Summary; requests: number; calls: number } = {
+  private last: { servers: readonly ServerInfo[]; summary: Summary; requests: number; calls: number; questions: number } = {
     servers: [],
     summary: summarizeServers([]),
     requests: 0,
     calls: 0,
+    questions: 0,
   }
 
   /** Rebuilds the menu from the last state (e.g. after a setting changed). */
   refreshMenu(): void {
     const l = this.last
-    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(l.servers, l.summary, this.handlers, l.requests, l.calls)))
+    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(l.servers, l.summary, this.handlers, l.requests, l.calls, l.questions)))
   }
 
-  /** `requests`: access requests waiting for the user; `calls`: agent calls waiting for the user's OK. */
-  update(servers: readonly ServerInfo[], summary: Summary, requests = 0, calls = 0): void {
-    this.last = { servers, summary, requests, calls }
-    const attention = summary.waiting > 0 || requests > 0 || calls > 0 || summary.needsSignIn.length > 0
+  /** `requests`: access requests waiting for the user; `calls`: agent calls waiting for the user's OK; `questions`: servers' questions waiting for the user's answer. */
+  update(servers: readonly ServerInfo[], summary: Summary, requests = 0, calls = 0, questions = 0): void {
+    this.last = { servers, summary, requests, calls, questions }
+    const attention = summary.waiting > 0 || requests > 0 || calls > 0 || questions > 0 || summary.needsSignIn.length > 0
     if (attention !== this.attention) {
       this.attention = attention
       this.tray.setImage(nativeImage.createFromPath(attention ? this.icons.attention : this.icons.normal))
     }
-    this.tray.setToolTip(tooltipFor(summary, requests, calls))
-    if (process.platform === 'darwin') this.tray.setTitle(attention ? String(summary.waiting + requests + calls + summary.needsSignIn.length) : '')
-    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(servers, summary, this.handlers, requests, calls)))
+    this.tray.setToolTip(tooltipFor(summary, requests, calls, questions))
+    if (process.platform === 'darwin') this.tray.setTitle(attention ? String(summary.waiting + requests + calls + questions + summary.needsSignIn.length) : '')
+    this.tray.setContextMenu(Menu.buildFromTemplate(buildTrayMenu(servers, summary, this.handlers, requests, calls, questions)))
   }
 
   destroy(): void {

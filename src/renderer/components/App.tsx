@@ -6,6 +6,7 @@ import { ActivityPanel } from './ActivityPanel'
 import { AgentsPanel } from './AgentsPanel'
 import { Banners, Toast } from './Banners'
 import { ConfirmationsQueue } from './ConfirmationsQueue'
+import { QuestionsQueue } from './QuestionsQueue'
 import { Header } from './Header'
 import { MissingKey } from './MissingKey'
 import { RequestsPanel } from './RequestsPanel'
@@ -49,6 +50,7 @@ export function App({ onForgetKey, onKey, desktop }: { onForgetKey?: () => void;
       <main className="content">
         <Banners />
         <ConfirmationsQueue />
+        <QuestionsQueue />
         {tab === 'servers' && <ServerList />}
         {tab === 'requests' && <RequestsPanel />}
         {tab === 'search' && <SearchPanel />}

@@ -13,8 +13,8 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  * the bar is tall and the queue may sit under banners), and moves the focus to its card, never
  * to Allow (an Enter must not answer it).
  */
-function jumpToCalls(): void {
-  const card = document.querySelector<HTMLElement>('[data-confirmation]')
+function jumpToCalls(selector = '[data-confirmation]'): void {
+  const card = document.querySelector<HTMLElement>(selector)
   if (!card) return
   const bar = document.querySelector<HTMLElement>('.topbar')
   const below = bar && getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().height : 0
@@ -22,8 +22,8 @@ function jumpToCalls(): void {
   card.focus({ preventScroll: true })
 }
 
-/** `asking`: agents' access requests waiting for an answer; `calls`: agents' calls waiting for the user's OK */
-export function Attention({ summary, asking, calls = 0 }: { summary: ServersSummary; asking: number; calls?: number }) {
+/** `asking`: agents' access requests waiting for an answer; `calls`: agents' calls waiting for the user's OK; `questions`: servers' questions waiting for the user's answer */
+export function Attention({ summary, asking, calls = 0, questions = 0 }: { summary: ServersSummary; asking: number; calls?: number; questions?: number }) {
   const setTab = useApp((s) => s.setTab)
   const setExpanded = useApp((s) => s.setExpanded)
   const goTo = (name: string | undefined) => {
@@ -39,7 +39,7 @@ export function Attention({ summary, asking, calls = 0 }: { summary: ServersSumm
   const { failing, waiting, reviewServers, pendingTools, pendingPrompts, needsSignIn } = summary
   const tools = Object.values(pendingTools).reduce((a, b) => a + b, 0)
   const prompts = Object.values(pendingPrompts).reduce((a, b) => a + b, 0)
-  if (calls === 0 && failing.length === 0 && waiting === 0 && asking === 0 && needsSignIn.length === 0) {
+  if (calls === 0 && questions === 0 && failing.length === 0 && waiting === 0 && asking === 0 && needsSignIn.length === 0) {
     return (
       <span className="attention attention--calm" data-attention="none">
         Nothing needs your attention
@@ -58,8 +58,19 @@ export function Attention({ summary, asking, calls = 0 }: { summary: ServersSumm
       <span className="attention-label">Needs your attention:</span>
       {calls > 0 && (
         // first: an agent is waiting for this answer right now
-        <button type="button" className="waiting attention-item attention-item--danger" data-attention="calls" onClick={jumpToCalls}>
+        <button type="button" className="waiting attention-item attention-item--danger" data-attention="calls" onClick={() => jumpToCalls()}>
           {calls === 1 ? '1 call waits for your OK' : `${calls} calls wait for your OK`}
+        </button>
+      )}
+      {questions > 0 && (
+        // a call waits on each: as urgent as a call
+        <button
+          type="button"
+          className="waiting attention-item attention-item--danger"
+          data-attention="questions"
+          onClick={() => jumpToCalls('[data-question]')}
+        >
+          {questions === 1 ? "1 server's question waits for your answer" : `${questions} servers' questions wait for your answer`}
         </button>
       )}
       {failing.length > 0 && (

@@ -1,12 +1,14 @@
 // One call waiting for the user's OK (docs/confirmations.md): who calls, which tool (a deceptive name escaped
 // and flagged), why it waits, the arguments as the agent sent them (escaped by the core; folded past
 // ARGS_FOLD_CHARS behind "Show all"), the time left, and exactly two answers: Allow and Deny.
-import { useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
+import { useNow } from '../lib/now'
 import { ARGS_FOLD_CHARS, type Confirmation } from '../../shared/confirmations'
 import { useApp } from '../store/context'
 import { answerKey } from '../store/confirmations'
 import { Badge } from './Badge'
 import { LockIcon } from './icons'
+import { SamplingCard } from './SamplingCard'
 
 const VARIANT_TONE = { read: 'muted', write: 'info', destructive: 'danger' } as const
 
@@ -14,17 +16,12 @@ function secondsLeft(expiresAt: string, now: number): number {
   return Math.max(0, Math.round((Date.parse(expiresAt) - now) / 1000))
 }
 
-/** Ticks once a second while mounted. */
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 1000)
-    return () => clearInterval(t)
-  }, [])
-  return now
+export function ConfirmationCard({ c }: { c: Confirmation }) {
+  if (c.kind === 'sampling' && c.sampling) return <SamplingCard c={c} sampling={c.sampling} />
+  return <CallCard c={c} />
 }
 
-export function ConfirmationCard({ c }: { c: Confirmation }) {
+function CallCard({ c }: { c: Confirmation }) {
   const answer = useApp((s) => s.answerConfirmation)
   const busy = useApp((s) => Boolean(s.busy[answerKey(c.id)]))
   const [all, setAll] = useState(false)

@@ -31,7 +31,8 @@ export function Header({ desktop }: { desktop?: DesktopSettings }) {
   const summary = summarizeServers(servers)
   const asking = useApp((s) => s.requests.filter((r) => r.status === 'pending').length)
   const calls = useApp((s) => s.confirmations.length)
-  const waiting = summary.waiting + asking + calls
+  const questions = useApp((s) => s.questions.length)
+  const waiting = summary.waiting + asking + calls + questions
 
   useEffect(() => {
     document.title = waiting > 0 ? `(${waiting}) Toolgate` : 'Toolgate'
@@ -46,7 +47,7 @@ export function Header({ desktop }: { desktop?: DesktopSettings }) {
       {/* one phrase and the attention line, no separators: a wrapped line never starts or ends with a stray "·" */}
       <p className="summary" aria-live="polite">
         <span className="summary-state">{stateLine(summary)}</span>
-        <Attention summary={summary} asking={asking} calls={calls} />
+        <Attention summary={summary} asking={asking} calls={calls} questions={questions} />
       </p>
       <nav className="tabs" aria-label="Views">
         {TABS.map((t) => (

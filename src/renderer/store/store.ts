@@ -27,6 +27,7 @@ import type { Variant } from '../../shared/call-variant'
 import { createManageSlice, type ManageSlice, type ToastAction } from './manage'
 import { createSignInSlice, type SignInSlice } from './sign-in'
 import { createConfirmationsSlice, type ConfirmationsSlice } from './confirmations'
+import { createQuestionsSlice, type QuestionsSlice } from './questions'
 import { opensByDefault } from './selectors'
 import { LiveUpdates, type Due } from './live'
 import { createPromptsSlice, type PromptsSlice } from './prompts'
@@ -46,7 +47,7 @@ export interface Banner {
   message: string
 }
 
-export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignInSlice, ConfirmationsSlice, PromptsSlice, ResourcesSlice {
+export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignInSlice, ConfirmationsSlice, QuestionsSlice, PromptsSlice, ResourcesSlice {
   api: Api
   loaded: boolean
   /** the key was refused (web UI): show the key screen instead of the app */
@@ -120,6 +121,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
     const refreshDue = async (due: Due): Promise<void> => {
       const jobs: Array<Promise<unknown>> = []
       if (due.confirmations) jobs.push(get().loadConfirmations())
+      if (due.questions) jobs.push(get().loadQuestions())
       if (due.secrets && (get().secretList !== null || get().tab === 'secrets')) jobs.push(get().loadSecrets())
       if (due.all) jobs.push(get().refresh({ info: due.info }))
       else {
@@ -233,6 +235,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
       ...createManageSlice(set, get),
       ...createSignInSlice(set, get, opts.openUrl),
       ...createConfirmationsSlice(set, get),
+      ...createQuestionsSlice(set, get, opts.openUrl),
       ...createPromptsSlice(set, get),
       ...createResourcesSlice(set, get),
 
@@ -240,6 +243,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
         const unsubscribe = api.subscribe(onEvent)
         void get().refresh({ info: true })
         void get().loadConfirmations()
+        void get().loadQuestions()
         return () => {
           unsubscribe()
           live.stop()

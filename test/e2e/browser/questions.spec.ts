@@ -1,0 +1,134 @@
+// Servers' questions in the window (docs/passthrough.md#questions-asked-in-toolgate): an agent whose
+// client cannot show elicitation calls a real server that asks (test/fixtures/servers/asker-server.mjs);
+// the window shows the question labelled with the configured server, a form built from the schema
+// that is checked before it is sent, a URL question with its host; and a sampling request
+// (`sampling: "ask"`) as a card that shows the messages before Allow relays it.
+import path from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { Locator, Page } from '@playwright/test'
+import { expect, KEY, makeAgent, root, test, until, type Agent, type Serve } from './fixtures'
+import { shotOf } from './page-checks'
+
+test.describe.configure({ mode: 'serial' })
+
+const ASKER = path.join(root, 'test/fixtures/servers/asker-server.mjs')
+const SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', title: 'Your name', minLength: 2 },
+    age: { type: 'integer', title: 'Age', minimum: 0 },
+    color: {
+      type: 'string',
+      title: 'Colour',
+      oneOf: [
+        { const: 'r', title: 'Red' },
+        { const: 'g', title: 'Green' },
+      ],
+    },
+    ok: { type: 'boolean', title: 'Agree', default: true },
+  },
+  required: ['name', 'color'],
+}
+
+let serve: Serve
+let agent: Agent
+let page: Page
+const pageErrors: string[] = []
+const button = (scope: Locator, name: string) => scope.getByRole('button', { name, exact: true })
+
+interface Q {
+  id: string
+  tool: string
+}
+const question = (tool: string) =>
+  until(`a question of ${tool}`, async () => (await serve.api.get<{ questions: Q[] }>('/api/v1/questions')).questions.find((q) => q.tool === tool))
+
+test.beforeAll(async ({ browser, toolgate }) => {
+  serve = await toolgate.start({ mcpServers: { asker: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, sampling: 'ask' } } })
+  await until('asker to connect', async () => (await serve.api.server('asker'))?.state === 'connected', 30_000)
+  agent = await makeAgent(serve.base)
+  page = await (await browser.newContext()).newPage()
+  page.on('pageerror', (e) => pageErrors.push(e.message))
+  page.on('console', (m) => {
+    if (m.type() === 'error') pageErrors.push(m.text())
+  })
+  await page.goto(`${serve.base}/#key=${KEY}`)
+  await expect(page.locator('[data-server="asker"]')).toBeVisible()
+})
+
+test.afterAll(async () => {
+  await agent?.close().catch(() => undefined)
+  await page?.context().close()
+})
+
+test("a server's question: labelled with the configured server, the form checked before it is sent, the answer reaches the server", async () => {
+  const pending = agent.callText('call_tool_read', {
+    name: 'asker:ask_schema',
+    args: { message: 'Toolgate asks: confirm your name', schema: JSON.stringify(SCHEMA) },
+  })
+  const q = await question('asker:ask_schema')
+  const card = page.locator(`[data-question="${q.id}"]`)
+  await expect(card.getByRole('heading')).toHaveText('The MCP server "asker" asks (this is the server\'s question, not Toolgate\'s)')
+  // the server's words sit in their own box, never as the card's title
+  await expect(card.locator('.question-message')).toHaveText('Toolgate asks: confirm your name')
+  await expect(page.locator('.attention [data-attention]').first()).toHaveAttribute('data-attention', 'questions')
+  await expect(card.getByLabel('Agree')).toBeChecked()
+  await shotOf(page, page.locator('section.questions'), 'question.png', 'question-narrow.png')
+  // what the form does not take is named in the window, and nothing is sent
+  await button(card, 'Send to asker').click()
+  await expect(card.getByRole('alert')).toContainText('"name" is required')
+  await card.getByLabel(/Your name/).fill('A')
+  await card.getByLabel(/Colour/).selectOption('g')
+  await button(card, 'Send to asker').click()
+  await expect(card.getByRole('alert')).toContainText('"name" (Your name) must be at least 2 characters')
+  expect((await serve.api.get<{ questions: Q[] }>('/api/v1/questions')).questions.map((x) => x.id)).toEqual([q.id])
+  await card.getByLabel(/Your name/).fill('Ada')
+  await card.getByLabel(/Age/).fill('36')
+  await button(card, 'Send to asker').click()
+  expect(await pending).toEqual({ isError: false, text: 'content: {"name":"Ada","age":36,"color":"g","ok":true}' })
+  await expect(card).toHaveCount(0)
+  await expect(page.locator('[data-attention="questions"]')).toHaveCount(0)
+})
+
+test('a URL question shows the host of the page before anything opens; Decline tells the server', async () => {
+  const pending = agent.callText('call_tool_read', { name: 'asker:ask_url', args: { url: 'https://login.example.com/start?session=1' } })
+  const q = await question('asker:ask_url')
+  const card = page.locator(`[data-question="${q.id}"]`)
+  await expect(card.locator('[data-url-host]')).toHaveText('login.example.com')
+  await expect(card).toContainText('https://login.example.com/start?session=1')
+  await expect(button(card, 'Open the page on login.example.com')).toBeVisible()
+  await button(card, 'Decline').click()
+  expect(await pending).toEqual({ isError: false, text: 'action: decline' })
+})
+
+test('sampling: "ask": the request waits as a card with the messages; Allow relays it to the agent\'s client', async () => {
+  const asked: string[] = []
+  const client = new Client({ name: 'e2e-sampler', version: '1.0.0' }, { capabilities: { sampling: {} } })
+  client.setRequestHandler(CreateMessageRequestSchema, async () => {
+    asked.push('sampling')
+    return { role: 'assistant', content: { type: 'text', text: 'model says hi' }, model: 'test-model' }
+  })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${serve.base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }))
+  try {
+    const pending = client.callTool({ name: 'call_tool_read', arguments: { name: 'asker:sample', args: { prompt: 'Summarise my week' } } })
+    const c = await until('the sampling confirmation', async () => (await serve.api.get<{ confirmations: Q[] }>('/api/v1/confirmations')).confirmations[0])
+    const card = page.locator(`[data-confirmation="${c.id}"]`)
+    await expect(card).toHaveAttribute('data-kind', 'sampling')
+    await expect(card.getByRole('heading')).toHaveText('The MCP server asker asks to use your model')
+    await expect(card).toContainText('[user] Summarise my week')
+    await expect(card).toContainText('maxTokens 50')
+    expect(asked).toEqual([])
+    await button(card, 'Allow').click()
+    const r = await pending
+    expect((r.content as Array<{ text?: string }>)[0]?.text).toBe('sampled: model says hi')
+    expect(asked).toEqual(['sampling'])
+  } finally {
+    await client.close()
+  }
+})
+
+test('the page logged no errors', () => {
+  expect(pageErrors).toEqual([])
+})
