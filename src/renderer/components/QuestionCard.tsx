@@ -23,8 +23,13 @@ function contentOf(fields: readonly FormField[], values: Record<string, Value>):
   const out: Record<string, unknown> = {}
   for (const f of fields) {
     const v = values[f.name]
-    if (f.kind === 'boolean' || f.kind === 'multi') {
+    if (f.kind === 'boolean') {
       out[f.name] = v
+      continue
+    }
+    // an optional multi-select left empty is left out (its minItems binds only an answer given)
+    if (f.kind === 'multi') {
+      if (f.required || (Array.isArray(v) && v.length > 0)) out[f.name] = v
       continue
     }
     if (v === '' || v === undefined) continue
