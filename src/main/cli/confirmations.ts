@@ -2,10 +2,10 @@
 // wait for the user's OK (docs/confirmations.md), answered from the terminal, and the user's own "Ask me
 // before each call" switch. Talks to the running Toolgate, which holds the waiting calls.
 import type { Command } from 'commander'
-import { ApiError } from '../../shared/api'
+import { ApiError, type Api } from '../../shared/api'
 import { CONFIRMATION_STATUSES, type Confirmation } from '../../shared/confirmations'
 import { parseToolId } from '../../shared/ids'
-import { openOperator, type Where } from './control-client'
+import { withOperatorApi, type Where } from './control-client'
 import { UsageError } from './errors'
 import { table } from './print'
 import { printJson, say } from './output'
@@ -45,14 +45,7 @@ export function confirmationText(c: Confirmation, now: number): string {
 
 export function registerConfirmations(program: Command, where: (c: Command) => Command, w: (o: { config?: string; dataDir?: string }) => Where): void {
   const cmd = program.command('confirmations').description("calls waiting for your OK: list, show, allow, deny; your 'Ask me before each call' switch")
-  const withApi = async <T>(o: { config?: string; dataDir?: string }, fn: (api: Awaited<ReturnType<typeof openOperator>>['api']) => Promise<T>) => {
-    const op = await openOperator(w(o))
-    try {
-      return await fn(op.api)
-    } finally {
-      await op.close()
-    }
-  }
+  const withApi = <T>(o: { config?: string; dataDir?: string }, fn: (api: Api) => Promise<T>) => withOperatorApi(w(o), fn)
   where(cmd.command('list', { isDefault: true }))
     .description('the calls waiting for your OK (oldest first); --status for answered ones')
     .option('--status <status>', `pending (default) | ${STATUS_FILTER.filter((s) => s !== 'pending').join(' | ')}`)

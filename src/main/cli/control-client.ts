@@ -80,3 +80,13 @@ export async function openOperator(where: Where, opts: { listen?: boolean } = {}
     close: () => core.stop(),
   }
 }
+
+/** Runs `fn` against the Api of {@link openOperator} and closes it afterwards, whatever happens. */
+export async function withOperatorApi<T>(where: Where, fn: (api: Api) => Promise<T>): Promise<T> {
+  const op = await openOperator(where)
+  try {
+    return await fn(op.api)
+  } finally {
+    await op.close()
+  }
+}

@@ -2,10 +2,10 @@
 // questions of MCP servers that Toolgate asks the user because the agent's client cannot show them
 // (docs/passthrough.md), answered from the terminal. Talks to the running Toolgate, which holds them.
 import type { Command } from 'commander'
-import { ApiError } from '../../shared/api'
+import { ApiError, type Api } from '../../shared/api'
 import type { FormField } from '../../shared/elicit-form'
 import { askedBy, QUESTION_STATUSES, type Question, type QuestionAction } from '../../shared/questions'
-import { openOperator, type Where } from './control-client'
+import { withOperatorApi, type Where } from './control-client'
 import { UsageError } from './errors'
 import { table } from './print'
 import { printJson, say } from './output'
@@ -60,14 +60,7 @@ export function questionText(q: Question, now: number): string {
 
 export function registerQuestions(program: Command, where: (c: Command) => Command, w: (o: { config?: string; dataDir?: string }) => Where): void {
   const cmd = program.command('questions').description("questions of MCP servers that the agent's client could not show: list, show, answer")
-  const withApi = async <T>(o: { config?: string; dataDir?: string }, fn: (api: Awaited<ReturnType<typeof openOperator>>['api']) => Promise<T>) => {
-    const op = await openOperator(w(o))
-    try {
-      return await fn(op.api)
-    } finally {
-      await op.close()
-    }
-  }
+  const withApi = <T>(o: { config?: string; dataDir?: string }, fn: (api: Api) => Promise<T>) => withOperatorApi(w(o), fn)
   where(cmd.command('list', { isDefault: true }))
     .description('the questions waiting for you (oldest first); --status for answered ones')
     .option('--status <status>', `pending (default) | ${STATUS_FILTER.filter((s) => s !== 'pending').join(' | ')}`)
