@@ -44,6 +44,7 @@ import { argsOfIpc, json, op, queryCodec, text } from './operation'
 import { ClassifiedHashSchema, ToolClassSchema } from './tool-class'
 import { PROMPT_ACTIONS, type PromptAction, type PromptActionOptions, type PromptInfo } from './prompts'
 import type { ResourceInfo } from './resources'
+import { RetrieveArgsSchema } from './retrieve'
 
 /** Which options each server action takes: `for` times enable/approve, `hash` binds approve/inspect to the launch reviewed, `network` lets Inspect reach the network. */
 export const SERVER_ACTION_OPTIONS = {
@@ -320,10 +321,10 @@ export const OPERATIONS = {
     http: { method: 'POST', paths: ['/servers/:server/tools/:tool/confirm', '/servers/:server/confirm'], body: { fields: { ask: 'ask' }, others: 'refuse' } },
     result: json<ActionResult>(),
   }),
-  /** The exact JSON text that retrieve_tools returns for the same arguments (checked by the service with retrieve_tools' own schema). */
+  /** The exact JSON text that retrieve_tools returns for the same arguments (checked with retrieve_tools' own schema). */
   search: op({
     names: ['args'],
-    args: z.tuple([z.custom<SearchArgs>(isObject, 'search needs {query, limit?, include_disabled?}')]),
+    args: z.tuple([RetrieveArgsSchema]),
     http: { method: 'GET', paths: ['/search'], query: { arg: 'args', codec: searchQuery } },
     result: text(),
   }),

@@ -2,6 +2,27 @@
 // built in exactly this order and serialized with JSON.stringify.
 import type { CallWith, ToolAnnotations } from './call-variant'
 import type { LockStatus } from './statuses'
+import { z } from 'zod'
+
+/** The arguments of retrieve_tools (and of the control API's search, which answers the same text). */
+export const RetrieveArgsSchema = z.object(
+  {
+    query: z
+      .string({
+        error: (i) => (i.input === undefined ? 'query is required: describe the capability you need, e.g. {"query": "read a file"}' : 'query must be a string'),
+      })
+      .refine((q) => q.trim().length > 0, 'query must not be empty: describe the capability you need'),
+    limit: z
+      .number({ error: 'limit must be an integer from 1 to 100' })
+      .int('limit must be an integer from 1 to 100')
+      .min(1, 'limit must be an integer from 1 to 100')
+      .max(100, 'limit must be an integer from 1 to 100')
+      .optional(),
+    include_disabled: z.boolean({ error: 'include_disabled must be true or false' }).optional(),
+  },
+  { error: 'arguments must be an object like {"query": "..."}' },
+)
+export type RetrieveArgs = z.infer<typeof RetrieveArgsSchema>
 
 export interface CallableEntry {
   name: string

@@ -245,6 +245,11 @@ describe('IPC arguments (the IPC half)', () => {
       ['confirmations', [{ status: 'pending', via: 'tray' }]],
       ['setAskBeforeCall', ['gh', null, 'yes']],
       ['grantRequest', ['r1', 'forever']],
+      // search is held to retrieve_tools' own schema, at the table as in the agent server
+      ['search', [{ query: '  ' }]],
+      ['search', [{ query: 'read a file', limit: 101 }]],
+      ['search', [{ query: 'read a file', include_disabled: 'yes' }]],
+      ['search', ['read a file']],
     ] as Array<[OpName, unknown[]]>) {
       expect(ipc(name, args), `${name} ${JSON.stringify(args)}`).toMatchObject({ code: 'bad_request', status: 400 })
     }
@@ -254,6 +259,7 @@ describe('IPC arguments (the IPC half)', () => {
     expect(ipc('serverAction', ['gh', 'approve', { for: '1h', hash: H }])).toEqual(['gh', 'approve', { for: '1h', hash: H }])
     expect(ipc('setAskBeforeCall', ['gh', null, true])).toEqual(['gh', null, true])
     expect(ipc('revokeAgentTokens', ['reader'])).toEqual(['reader'])
+    expect(ipc('search', [{ query: 'read a file', limit: 3, include_disabled: true }])).toEqual([{ query: 'read a file', limit: 3, include_disabled: true }])
     // what the renderer adds past the table's arguments never reaches the core (a confirmation's `via` is the window's)
     expect(ipc('allowConfirmation', ['c1', 'cli'])).toEqual(['c1'])
   })

@@ -2,7 +2,6 @@
 // locked matches with their status and remediation; a notice when only locked tools matched.
 // The JSON is built key by key in contract order; the same text serves MCP, the control API,
 // `toolgate search` and the UI's search panel.
-import { z } from 'zod'
 import type { CallableEntry, LockedEntry, RetrieveResponse } from '../../../shared/retrieve'
 import { LOCK_STATUSES, OPERATOR_HOLD_REMEDIATION, REMEDIATION, remediationFor, type LockStatus } from '../../../shared/statuses'
 import { ORGANISATION } from '../../../shared/policy'
@@ -20,24 +19,9 @@ export interface SearchObserver {
   recordSearch(query: string, includeDisabled: boolean, lockedOnly: boolean, locked: readonly string[]): void
 }
 
-export const RetrieveArgsSchema = z.object(
-  {
-    query: z
-      .string({
-        error: (i) => (i.input === undefined ? 'query is required: describe the capability you need, e.g. {"query": "read a file"}' : 'query must be a string'),
-      })
-      .refine((q) => q.trim().length > 0, 'query must not be empty: describe the capability you need'),
-    limit: z
-      .number({ error: 'limit must be an integer from 1 to 100' })
-      .int('limit must be an integer from 1 to 100')
-      .min(1, 'limit must be an integer from 1 to 100')
-      .max(100, 'limit must be an integer from 1 to 100')
-      .optional(),
-    include_disabled: z.boolean({ error: 'include_disabled must be true or false' }).optional(),
-  },
-  { error: 'arguments must be an object like {"query": "..."}' },
-)
-export type RetrieveArgs = z.infer<typeof RetrieveArgsSchema>
+// what retrieve_tools takes: one schema in shared/, used by the agent server, the control service and the operations table
+import type { RetrieveArgs } from '../../../shared/retrieve'
+export { RetrieveArgsSchema, type RetrieveArgs } from '../../../shared/retrieve'
 
 export const LOCKED_CAP = 10
 
