@@ -216,9 +216,12 @@ export function checkContent(
   fields: readonly FormField[],
   content: unknown,
 ): { ok: true; content: Record<string, string | number | boolean | string[]> } | { ok: false; error: string } {
-  const given = content ?? {}
+  // a copy without a prototype: a field named "toString" or "constructor" must not read Object's
+  // inherited members (an optional one left empty would be refused, a required one seem present)
+  const given: unknown =
+    content !== null && typeof content === 'object' && !Array.isArray(content) ? Object.assign(Object.create(null) as object, content) : (content ?? {})
   const missing =
-    typeof given === 'object' && !Array.isArray(given)
+    given !== null && typeof given === 'object' && !Array.isArray(given)
       ? fields.filter((f) => f.required && (given as Record<string, unknown>)[f.name] === undefined).map((f) => `"${f.name}" is required`)
       : []
   const r = contentSchema(fields).safeParse(given)

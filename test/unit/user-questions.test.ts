@@ -96,6 +96,23 @@ describe('checkContent', () => {
     }
     expect(checkContent(fields, {})).toEqual({ ok: false, error: '"name" is required' })
   })
+
+  it("attack: fields named after Object's members read no inherited member; a __proto__ key is no field", () => {
+    const form = formOf({
+      type: 'object',
+      properties: { toString: { type: 'string' }, constructor: { type: 'string' }, hasOwnProperty: { type: 'boolean' } },
+      required: ['constructor'],
+    })
+    if ('error' in form) throw new Error(form.error)
+    // the optional ones left empty are fine (they were refused as "must be text" / "true or false")
+    expect(checkContent(form.fields, { constructor: 'Ada' })).toEqual({ ok: true, content: { constructor: 'Ada' } })
+    // the required one is not filled by Object's constructor
+    expect(checkContent(form.fields, {})).toEqual({ ok: false, error: '"constructor" is required' })
+    expect(checkContent(form.fields, JSON.parse('{"constructor":"Ada","__proto__":{"toString":"x"}}'))).toEqual({
+      ok: false,
+      error: 'the form has no field "__proto__"',
+    })
+  })
 })
 
 describe('UserQuestions', () => {

@@ -1,0 +1,120 @@
+// Attacks on questions asked in Toolgate from outside (docs/passthrough.md "Questions asked in
+// Toolgate"): a real `toolgate serve` fronting the asker fixture (test/fixtures/servers/asker-server.mjs),
+// a real agent over HTTP /mcp whose client cannot show forms. A hostile schema names its fields
+// after Object's members ("toString", "constructor"): an optional one left empty must still be
+// accepted, a required one must not seem filled by the inherited member; a URL with credentials
+// before the host shows the host it really leads to; an agent's token reads no question and no event.
+import path from 'node:path'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  apiRequest,
+  cleanupProcesses,
+  cleanupTemp,
+  ROOT,
+  startServe,
+  stopProcess,
+  tempDir,
+  waitFor,
+  waitForServerState,
+  writeJson,
+  type Serve,
+} from '../helpers/cli'
+
+const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
+
+afterAll(async () => {
+  await cleanupProcesses()
+  cleanupTemp()
+})
+
+interface Question {
+  id: string
+  tool: string
+  url?: string
+  url_host?: string
+  fields?: Array<{ name: string; required: boolean }>
+}
+
+describe('attacks on questions asked in Toolgate', () => {
+  let serve: Serve
+  let client: Client
+
+  beforeAll(async () => {
+    const tmp = tempDir('toolgate-question-attacks-')
+    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+      mcpServers: { old: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false } },
+      agents: [{ name: 'other', servers: ['old'], permissions: ['read'] }],
+    })
+    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
+    await waitForServerState(serve, 'old', 'connected')
+    client = new Client({ name: 'no-forms', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } as never, capabilities: {} })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${serve.key}` } } }))
+  }, 90_000)
+
+  afterAll(async () => {
+    await client?.close()
+    if (serve) await stopProcess(serve.child)
+  })
+
+  async function call(tool: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
+    const r = await client.callTool({ name: 'call_tool_read', arguments: { name: tool, args } }, { timeout: 60_000 })
+    return { text: (r.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n'), isError: r.isError === true }
+  }
+
+  const pending = (tool: string): Promise<Question> =>
+    waitFor(
+      async () => (await serve.api<{ questions: Question[] }>('GET', '/api/v1/questions')).json.questions.find((q) => q.tool === tool),
+      20_000,
+      `a question of ${tool}`,
+    )
+
+  it("fields named after Object's members: an optional one may stay empty, a required one is not filled by the inherited member", async () => {
+    const schema = {
+      type: 'object',
+      properties: { toString: { type: 'string', title: 'Optional note' }, constructor: { type: 'string', title: 'Required name' } },
+      required: ['constructor'],
+    }
+    const result = call('old:ask_schema', { message: 'fill in', schema: JSON.stringify(schema) })
+    const q = await pending('old:ask_schema')
+    expect(q.fields?.map((f) => [f.name, f.required])).toEqual([
+      ['toString', false],
+      ['constructor', true],
+    ])
+    // the required field left out: refused with the field's name, not "must be text" of an inherited function
+    const missing = await apiRequest(serve, 'POST', `/api/v1/questions/${q.id}/answer`, { action: 'accept', content: {} })
+    expect(missing.status).toBe(400)
+    expect(missing.json.error.message).toContain('"constructor" is required')
+    // a smuggled "__proto__" key is never sent on: the HTTP body's parse drops it, the server gets
+    // only the form's fields (an optional one left empty is covered in test/unit: the fixture's own
+    // SDK, ajv, reads the inherited "toString" of a plain object and would refuse it itself)
+    const ok = await apiRequest(serve, 'POST', `/api/v1/questions/${q.id}/answer`, {
+      action: 'accept',
+      content: JSON.parse('{"toString":"a note","constructor":"Ada","__proto__":{"x":1}}'),
+    })
+    expect(ok.status, ok.text).toBe(200)
+    expect(await result).toEqual({ text: 'content: {"toString":"a note","constructor":"Ada"}', isError: false })
+  }, 60_000)
+
+  it('a URL with credentials before the host, or a look-alike IDN host, shows the host it really leads to', async () => {
+    for (const [url, host] of [
+      ['https://good.example.com@evil.example.net/login', 'evil.example.net'],
+      ['https://аpple.com/login', 'xn--pple-43d.com'],
+    ]) {
+      const result = call('old:ask_url', { url })
+      const q = await pending('old:ask_url')
+      expect(q.url_host).toBe(host)
+      expect((await apiRequest(serve, 'POST', `/api/v1/questions/${q.id}/answer`, { action: 'decline' })).status).toBe(200)
+      expect(await result).toEqual({ text: 'action: decline', isError: false })
+    }
+  }, 60_000)
+
+  it("an agent's token reads no question and no event stream (questions hold other agents' data)", async () => {
+    const token = (await serve.api<{ token: string }>('POST', '/api/v1/agents/other/token')).json.token
+    for (const p of ['/api/v1/questions?status=all', '/api/v1/events', '/api/v1/confirmations?status=all']) {
+      const r = await fetch(`${serve.url}${p}`, { headers: { authorization: `Bearer ${token}` } })
+      expect([401, 403], p).toContain(r.status)
+      await r.body?.cancel()
+    }
+  }, 30_000)
+})
