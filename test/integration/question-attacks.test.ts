@@ -12,6 +12,7 @@ import {
   cleanupProcesses,
   cleanupTemp,
   ROOT,
+  runCli,
   startServe,
   stopProcess,
   tempDir,
@@ -107,6 +108,24 @@ describe('attacks on questions asked in Toolgate', () => {
       expect((await apiRequest(serve, 'POST', `/api/v1/questions/${q.id}/answer`, { action: 'decline' })).status).toBe(200)
       expect(await result).toEqual({ text: 'action: decline', isError: false })
     }
+  }, 60_000)
+
+  it('a URL holding terminal escapes, bidi overrides and line breaks is shown normalized: the CLI and the window print none of them', async () => {
+    const url = 'https://evil.example.net/\u001b[2J\u001b]0;Toolgate\u0007\u202emoc.elgoog//:sptth\u200b/x'
+    const result = call('old:ask_url', { url })
+    const q = await pending('old:ask_url')
+    expect(q.url_host).toBe('evil.example.net')
+    // eslint-disable-next-line no-control-regex
+    const hidden = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/
+    expect(q.url, JSON.stringify(q.url)).not.toMatch(hidden)
+    // the same page: the browser opens what the URL parser makes of the server's URL
+    expect(q.url).toBe(new URL(url).href)
+    const shown = await runCli(['questions', 'show', q.id, ...serve.flags])
+    expect(shown.code, shown.stderr).toBe(0)
+    expect(shown.stdout).toContain('evil.example.net')
+    expect(shown.stdout.replaceAll('\n', ' '), JSON.stringify(shown.stdout)).not.toMatch(hidden)
+    expect((await apiRequest(serve, 'POST', `/api/v1/questions/${q.id}/answer`, { action: 'decline' })).status).toBe(200)
+    expect(await result).toEqual({ text: 'action: decline', isError: false })
   }, 60_000)
 
   it("an agent's token reads no question and no event stream (questions hold other agents' data)", async () => {

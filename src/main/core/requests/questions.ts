@@ -69,7 +69,9 @@ export class UserQuestions {
       const host = urlHost(url)
       if (!host) throw new QuestionRefused(`the URL of this elicitation is not an http(s) URL; Toolgate shows the user only web pages, so nobody was asked.`)
       if (url.length > MAX_URL_CHARS) throw new QuestionRefused(`the URL of this elicitation is longer than ${MAX_URL_CHARS} characters; nobody was asked.`)
-      shape = { url, url_host: host }
+      // shown and opened as the URL parser reads it: control, bidi and invisible characters (a
+      // terminal escape in `toolgate questions show`, a reversed path in the window) percent-encoded
+      shape = { url: new URL(url).href, url_host: host }
     } else {
       const form = formOf(p.requestedSchema)
       if ('error' in form) throw new QuestionRefused(`Toolgate cannot show this elicitation to the user: ${form.error}; nobody was asked.`)
