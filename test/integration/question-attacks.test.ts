@@ -44,12 +44,17 @@ describe('attacks on questions asked in Toolgate', () => {
   beforeAll(async () => {
     const tmp = tempDir('toolgate-question-attacks-')
     const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
-      mcpServers: { old: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false } },
+      mcpServers: {
+        old: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false },
+        gone: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false },
+        samp: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, sampling: 'ask' },
+      },
       agents: [{ name: 'other', servers: ['old'], permissions: ['read'] }],
     })
     serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
-    await waitForServerState(serve, 'old', 'connected')
-    client = new Client({ name: 'no-forms', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } as never, capabilities: {} })
+    for (const name of ['old', 'gone', 'samp']) await waitForServerState(serve, name, 'connected')
+    client = new Client({ name: 'no-forms', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } as never, capabilities: { sampling: {} } })
+    client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: 'model says hi' }, model: 'm' }))
     await client.connect(new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${serve.key}` } } }))
   }, 90_000)
 
@@ -126,6 +131,45 @@ describe('attacks on questions asked in Toolgate', () => {
     expect(shown.stdout.replaceAll('\n', ' '), JSON.stringify(shown.stdout)).not.toMatch(hidden)
     expect((await apiRequest(serve, 'POST', `/api/v1/questions/${q.id}/answer`, { action: 'decline' })).status).toBe(200)
     expect(await result).toEqual({ text: 'action: decline', isError: false })
+  }, 60_000)
+
+  it("a question's id answers no sampling confirmation, a sampling confirmation's id answers no question", async () => {
+    const asked = call('old:ask', { question: 'which?' })
+    const q = await pending('old:ask')
+    const sampled = call('samp:sample', { prompt: 'spend it' })
+    const c = await waitFor(
+      async () =>
+        (await serve.api<{ confirmations: Array<{ id: string; tool: string; kind?: string }> }>('GET', '/api/v1/confirmations')).json.confirmations.find(
+          (x) => x.tool === 'samp:sample',
+        ),
+      20_000,
+      'the sampling confirmation',
+    )
+    expect(c.kind).toBe('sampling')
+    expect((await apiRequest(serve, 'POST', `/api/v1/confirmations/${q.id}/allow`, {})).status).toBe(404)
+    expect((await apiRequest(serve, 'POST', `/api/v1/questions/${c.id}/answer`, { action: 'accept' })).status).toBe(404)
+    // both still wait for the user
+    expect((await serve.api<{ questions: Question[] }>('GET', '/api/v1/questions')).json.questions.map((x) => x.id)).toContain(q.id)
+    expect((await apiRequest(serve, 'POST', `/api/v1/confirmations/${c.id}/deny`, {})).status).toBe(200)
+    expect((await apiRequest(serve, 'POST', `/api/v1/questions/${q.id}/answer`, { action: 'decline' })).status).toBe(200)
+    expect((await sampled).isError).toBe(true)
+    expect(await asked).toEqual({ text: 'action: decline', isError: false })
+  }, 60_000)
+
+  it('a question does not outlive its server: disabling the server withdraws it', async () => {
+    const asked = call('gone:ask', { question: 'still there?' }).catch((e: Error) => ({ text: e.message, isError: true }))
+    const q = await pending('gone:ask')
+    expect((await apiRequest(serve, 'POST', '/api/v1/servers/gone/disable', {})).status).toBe(200)
+    await asked
+    await waitFor(
+      async () => {
+        const all = (await serve.api<{ questions: Array<Question & { status: string }> }>('GET', '/api/v1/questions?status=all')).json.questions
+        return all.find((x) => x.id === q.id)?.status !== 'pending'
+      },
+      20_000,
+      'the question of the disabled server withdrawn',
+    )
+    expect((await apiRequest(serve, 'POST', `/api/v1/questions/${q.id}/answer`, { action: 'accept', content: { answer: 'late' } })).status).toBe(409)
   }, 60_000)
 
   it("an agent's token reads no question and no event stream (questions hold other agents' data)", async () => {
