@@ -3,6 +3,7 @@
 import type { StoreApi } from 'zustand/vanilla'
 import type { Confirmation } from '../../shared/confirmations'
 import type { AppState } from './store'
+import { busyMarker } from './slice-helpers'
 
 export interface ConfirmationsSlice {
   /** the waiting calls, oldest first */
@@ -21,13 +22,7 @@ export const askKey = (server: string, tool: string | null): string => `ask\u000
 
 export function createConfirmationsSlice(set: Set, get: Get): ConfirmationsSlice {
   let seq = 0
-  const busy = (key: string, on: boolean) =>
-    set((s) => {
-      const next = { ...s.busy }
-      if (on) next[key] = true
-      else delete next[key]
-      return { busy: next }
-    })
+  const busy = busyMarker(set)
   return {
     confirmations: [],
 

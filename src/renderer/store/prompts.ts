@@ -3,7 +3,7 @@
 import type { StoreApi } from 'zustand/vanilla'
 import type { PromptAction, PromptActionOptions, PromptInfo } from '../../shared/prompts'
 import type { AppState } from './store'
-import { messageOf } from './slice-helpers'
+import { messageOf, busyMarker } from './slice-helpers'
 
 export interface PromptsSlice {
   prompts: Record<string, PromptInfo[]>
@@ -18,13 +18,7 @@ type Get = StoreApi<AppState>['getState']
 export const promptKey = (server: string, prompt: string, action: string): string => `prompt\u0000${server}\u0000${prompt}\u0000${action}`
 
 export function createPromptsSlice(set: Set, get: Get): PromptsSlice {
-  const busy = (key: string, on: boolean) =>
-    set((s) => {
-      const next = { ...s.busy }
-      if (on) next[key] = true
-      else delete next[key]
-      return { busy: next }
-    })
+  const busy = busyMarker(set)
   return {
     prompts: {},
     promptErrors: {},

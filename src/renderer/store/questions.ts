@@ -5,6 +5,7 @@
 import type { StoreApi } from 'zustand/vanilla'
 import type { Question, QuestionAction } from '../../shared/questions'
 import type { AppState } from './store'
+import { busyMarker } from './slice-helpers'
 import { openInNewTab } from './sign-in'
 
 export interface QuestionsSlice {
@@ -25,13 +26,7 @@ export const questionKey = (id: string): string => `question\u0000${id}`
 
 export function createQuestionsSlice(set: Set, get: Get, openUrl: (url: string) => void = openInNewTab): QuestionsSlice {
   let seq = 0
-  const busy = (key: string, on: boolean) =>
-    set((s) => {
-      const next = { ...s.busy }
-      if (on) next[key] = true
-      else delete next[key]
-      return { busy: next }
-    })
+  const busy = busyMarker(set)
   return {
     questions: [],
 

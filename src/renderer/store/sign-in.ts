@@ -3,7 +3,7 @@
 // keeps a link to the page while the sign-in waits, in case the tab was blocked or closed.
 import type { StoreApi } from 'zustand/vanilla'
 import type { AppState } from './store'
-import { busyKey } from './slice-helpers'
+import { busyKey, busyMarker } from './slice-helpers'
 
 export interface SignInSlice {
   /** the authorization page of a sign-in started from this window, by server */
@@ -21,13 +21,7 @@ export function openInNewTab(url: string): void {
 }
 
 export function createSignInSlice(set: Set, get: Get, openUrl: (url: string) => void = openInNewTab): SignInSlice {
-  const busy = (key: string, on: boolean) =>
-    set((s) => {
-      const b = { ...s.busy }
-      if (on) b[key] = true
-      else delete b[key]
-      return { busy: b }
-    })
+  const busy = busyMarker(set)
   return {
     signInPages: {},
 
