@@ -328,6 +328,7 @@ export function buildCore(opts: CoreOptions): BuiltCore {
     // questions asked in a 2026-07-28 client carry a requestState signed with a key derived from the instance key
     const askCodec = askCodecFor(instanceKey, ASK_STATE_TTL_S)
     const listChanged = new ListChangedHub(catalog)
+    manager.attachResourcesListChanged((server) => listChanged.resourcesChanged(server))
     const relays = new RelayCalls(askCodec)
     const agentDeps: AgentDeps = {
       catalog,

@@ -2,14 +2,17 @@
 // session, a 2026-07-28 connection or listen stream) is told `notifications/{tools,prompts,
 // resources}/list_changed` when what it would list changed, and only then: its tools view (the
 // meta-tools, or a view that lists upstream tools) and its prompts view are compared before and
-// after each catalog change of a server in its scope; resources are relayed from the server's own
-// list_changed (Toolgate keeps no copy of resource lists). Each watcher hears at most one
-// notification per kind per second, however many changes arrive (relist.ts does the coalescing).
+// after each catalog change of a server in its scope. Resources: Toolgate keeps no copy of resource
+// lists, so an agent hears resources/list_changed when a server in its scope says its list changed,
+// and when the set of servers whose resources it may read changed (one switched off, quarantined,
+// approved). Each watcher hears at most one notification per kind per second, however many changes
+// arrive (relist.ts does the coalescing).
 import { createHash } from 'node:crypto'
 import type { Catalog } from '../catalog/catalog'
 import { Relister, RELIST_GAP_MS } from '../upstream/relist'
 import { agentPrompts } from './prompts'
 import type { Scope } from '../access/scope'
+import { decideServer } from '../access/decide'
 import { agentTools } from './tool-defs'
 
 export type ListKind = 'tools' | 'prompts' | 'resources'
@@ -25,6 +28,9 @@ export interface ListWatch {
 interface Watcher {
   w: ListWatch
   seen: Record<'tools' | 'prompts', string>
+  /** the servers whose resources this agent may read, as last told */
+  readable: string
+  /** a server in scope said its resource list changed since the last flush */
   resources: boolean
   flush: Relister
 }
@@ -54,11 +60,20 @@ export class ListChangedHub {
     return digest(agentPrompts(this.catalog, w.scope).map((e) => [e.id, e.hash, this.catalog.prompts.agentName(e.id, inScope)]))
   }
 
+  /** The servers whose resources this agent may read (in scope, read permission, not locked): who serves its resources/list. */
+  private readable(w: ListWatch): string {
+    return this.catalog.currentConfig.servers
+      .filter((s) => decideServer(this.catalog, w.scope, s.name, 'read').kind === 'open')
+      .map((s) => s.name)
+      .join('\n')
+  }
+
   /** Starts telling this agent about changes of its view (from what it would list now); returns the stop. */
   watch(w: ListWatch): () => void {
     const x: Watcher = {
       w,
       seen: { tools: this.view(w, 'tools'), prompts: this.view(w, 'prompts') },
+      readable: this.readable(w),
       resources: false,
       flush: new Relister(
         async () => {
@@ -69,8 +84,10 @@ export class ListChangedHub {
             x.seen[kind] = now
             w.send(kind)
           }
-          if (x.resources) {
+          const readable = this.readable(w)
+          if (x.resources || readable !== x.readable) {
             x.resources = false
+            x.readable = readable
             w.send('resources')
           }
         },

@@ -232,7 +232,7 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
       capabilities: {
         tools: { listChanged: true },
         prompts: { listChanged: true },
-        resources: { subscribe: true, listChanged: false },
+        resources: { subscribe: true, listChanged: true },
         completions: {},
         // upstream log messages, for a 2025 session that sets a level (log-relay.ts)
         logging: {},

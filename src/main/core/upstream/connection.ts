@@ -65,6 +65,8 @@ export interface ConnectionHooks {
   onPromptListChanged?(conn: UpstreamConnection): void
   /** the upstream sent notifications/resources/updated for a resource Toolgate subscribed to */
   onResourceUpdated?(conn: UpstreamConnection, uri: string): void
+  /** the upstream sent notifications/resources/list_changed (Toolgate keeps no copy: agents re-list) */
+  onResourceListChanged?(conn: UpstreamConnection): void
   /** the upstream sent a log message (notifications/message); its params masked */
   onLogMessage?(conn: UpstreamConnection, params: { level?: unknown; logger?: unknown; data?: unknown }): void
 }
@@ -152,6 +154,9 @@ export class UpstreamConnection {
     const promptsChanged = (): void => {
       if (!this.closing && this.closedReason === null) this.hooks.onPromptListChanged?.(this)
     }
+    const resourcesChanged = (): void => {
+      if (!this.closing && this.closedReason === null) this.hooks.onResourceListChanged?.(this)
+    }
     this.inFlight = new CallsInFlight(config.name)
     this.mcp = new Client(TOOLGATE_INFO, {
       // what the server may ask: roots where there are any to tell, elicitation
@@ -170,6 +175,7 @@ export class UpstreamConnection {
       listChanged: {
         tools: { autoRefresh: false, debounceMs: 0, onChanged: changed },
         prompts: { autoRefresh: false, debounceMs: 0, onChanged: promptsChanged },
+        resources: { autoRefresh: false, debounceMs: 0, onChanged: resourcesChanged },
       },
     })
     this.mcp.onerror = (err: Error) => this.onTransportError(err)
@@ -281,6 +287,9 @@ export class UpstreamConnection {
       })
       this.mcp.setNotificationHandler('notifications/prompts/list_changed', () => {
         if (!this.closing && this.closedReason === null) this.hooks.onPromptListChanged?.(this)
+      })
+      this.mcp.setNotificationHandler('notifications/resources/list_changed', () => {
+        if (!this.closing && this.closedReason === null) this.hooks.onResourceListChanged?.(this)
       })
     }
   }

@@ -55,6 +55,8 @@ export class UpstreamManager {
   private oauth: OAuthService | undefined
   /** told of every start and stop (the activity record) */
   private onLifecycle: ((c: LifecycleChange) => void) | undefined
+  /** told when a server says its resource list changed (agents' list_changed: agent-server/list-changed.ts) */
+  private onResourcesListChanged: ((server: string) => void) | undefined
 
   constructor(
     private readonly catalog: Catalog,
@@ -100,6 +102,11 @@ export class UpstreamManager {
   /** Starts and stops are told to `listener` (the activity record). */
   attachLifecycle(listener: (c: LifecycleChange) => void): void {
     this.onLifecycle = listener
+  }
+
+  /** A server's notifications/resources/list_changed is told to `listener`. */
+  attachResourcesListChanged(listener: (server: string) => void): void {
+    this.onResourcesListChanged = listener
   }
 
   private tell(c: LifecycleChange): void {
@@ -292,6 +299,9 @@ export class UpstreamManager {
     })
     up.on('resourceUpdated', (uri: string) => {
       if (current()) this.subscriptions.deliver(cfg.name, uri)
+    })
+    up.on('resourcesListChanged', () => {
+      if (current()) this.onResourcesListChanged?.(cfg.name)
     })
     up.on('log', (params) => {
       if (current()) this.logs.deliver(cfg.name, params)

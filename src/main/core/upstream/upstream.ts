@@ -38,6 +38,8 @@ export interface UpstreamEvents {
   prompts: [prompts: PromptDefinition[]]
   /** the server said a resource Toolgate subscribed to changed (its own URI) */
   resourceUpdated: [uri: string]
+  /** the server said its list of resources changed (notifications/resources/list_changed) */
+  resourcesListChanged: []
   /** the last request in flight (a call, a relayed request) finished: the idle clock starts again */
   used: []
   /** the server sent a log message (notifications/message), masked */
@@ -307,6 +309,14 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
           this.emit('resourceUpdated', uri)
         } catch (err) {
           this.log.error({ event: 'resourceUpdated', err: errorText(err) }, 'an upstream event listener threw')
+        }
+      },
+      onResourceListChanged: (c) => {
+        if (c !== this.conn) return
+        try {
+          this.emit('resourcesListChanged')
+        } catch (err) {
+          this.log.error({ event: 'resourcesListChanged', err: errorText(err) }, 'an upstream event listener threw')
         }
       },
     }

@@ -1,0 +1,172 @@
+// resources/list_changed for agents, from outside: a real `toolgate serve`, two flood fixtures as
+// upstreams (one 2025-only, one 2026-07-28), agents of both eras over HTTP /mcp and over
+// `toolgate stdio` bridged to it. A server's own notifications/resources/list_changed reaches the
+// agents that have that server in scope (coalesced: a burst is at most one a second per agent),
+// never an agent without it; a server switched off or on changes the resources an agent lists, so
+// the agents with it in scope hear that too, and the others do not.
+import path from 'node:path'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  apiRequest,
+  assertBuilt,
+  BIN,
+  cleanupProcesses,
+  cleanupTemp,
+  cliEnv,
+  ROOT,
+  startServe,
+  stopProcess,
+  tempDir,
+  track,
+  waitFor,
+  waitForServerState,
+  writeJson,
+  type Serve,
+} from '../helpers/cli'
+
+const FLOOD = path.join(ROOT, 'test/fixtures/servers/flood-server.mjs')
+
+afterAll(async () => {
+  await cleanupProcesses()
+  cleanupTemp()
+})
+
+type Era = 'legacy' | 'modern'
+interface Heard {
+  tools: number
+  prompts: number
+  resources: number
+}
+interface Listener {
+  heard: Heard
+  client: Client
+  close(): Promise<void>
+}
+
+function clientFor(era: Era, heard: Heard): Client {
+  return new Client(
+    { name: `resources-list-changed-${era}`, version: '1.0.0' },
+    {
+      versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } as never,
+      listChanged: {
+        tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void heard.tools++ },
+        prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => void heard.prompts++ },
+        resources: { autoRefresh: false, debounceMs: 0, onChanged: () => void heard.resources++ },
+      },
+    },
+  )
+}
+
+async function httpListener(serve: Serve, era: Era, key: string): Promise<Listener> {
+  const heard = { tools: 0, prompts: 0, resources: 0 }
+  const client = clientFor(era, heard)
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }))
+  return { heard, client, close: () => client.close() }
+}
+
+async function stdioListener(serve: Serve, era: Era): Promise<Listener> {
+  const heard = { tools: 0, prompts: 0, resources: 0 }
+  const client = clientFor(era, heard)
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'stdio', ...serve.flags],
+    env: cliEnv({ TOOLGATE_API_KEY: serve.key }) as Record<string, string>,
+    cwd: ROOT,
+    stderr: 'pipe',
+  })
+  await client.connect(transport, { timeout: 60_000 })
+  track(transport.pid ?? undefined)
+  return { heard, client, close: () => client.close() }
+}
+
+describe('resources/list_changed for agents', () => {
+  let serve: Serve
+  let listeners: Record<string, Listener> = {}
+  /** an agent whose scope holds "new" only */
+  let newOnly: Listener
+
+  const flood = async (server: string) => {
+    await listeners.legacyHttp.client.callTool({
+      name: 'call_tool_read',
+      arguments: { name: `${server}:flood`, args: { count: 40, over_ms: 1500, kinds: ['resources'] } },
+    })
+  }
+  const counts = async (server: string) => {
+    const r = await listeners.legacyHttp.client.callTool({ name: 'call_tool_read', arguments: { name: `${server}:counts`, args: {} } })
+    return JSON.parse((r.content as Array<{ text: string }>)[0].text) as { flooding: boolean }
+  }
+  const snapshot = (): Record<string, number> =>
+    Object.fromEntries([...Object.entries(listeners), ['newOnly', newOnly] as const].map(([k, l]) => [k, l.heard.resources]))
+
+  beforeAll(async () => {
+    assertBuilt()
+    const tmp = tempDir('toolgate-resources-lc-')
+    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+      mcpServers: {
+        old: { command: process.execPath, args: [FLOOD, '--legacy'], quarantined: false, lifecycle: 'always' },
+        new: { command: process.execPath, args: [FLOOD], quarantined: false, lifecycle: 'always' },
+      },
+      agents: [{ name: 'new-only', servers: ['new'], permissions: ['read'] }],
+    })
+    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
+    for (const s of ['old', 'new']) await waitForServerState(serve, s, 'connected')
+    const token = (await serve.api<{ token: string }>('POST', '/api/v1/agents/new-only/token')).json.token
+    listeners = {
+      legacyHttp: await httpListener(serve, 'legacy', serve.key),
+      modernHttp: await httpListener(serve, 'modern', serve.key),
+      legacyStdio: await stdioListener(serve, 'legacy'),
+      modernStdio: await stdioListener(serve, 'modern'),
+    }
+    newOnly = await httpListener(serve, 'modern', token)
+    // the listen streams (2026-07-28) and GET streams (2025) open after connect
+    await new Promise((r) => setTimeout(r, 1000))
+  }, 120_000)
+
+  afterAll(async () => {
+    for (const l of [...Object.values(listeners), newOnly]) await l?.close().catch(() => {})
+    if (serve) await stopProcess(serve.child)
+  })
+
+  it('initialize and server/discover declare resources.listChanged', () => {
+    for (const l of [...Object.values(listeners), newOnly]) expect(l.client.getServerCapabilities()?.resources?.listChanged).toBe(true)
+  })
+
+  it("a 2025 server's burst reaches every agent with it in scope, coalesced; an agent without it hears nothing", async () => {
+    const before = snapshot()
+    await flood('old')
+    await waitFor(async () => !(await counts('old')).flooding, 20_000, 'the flood to end')
+    for (const [name, l] of Object.entries(listeners)) await waitFor(() => l.heard.resources > before[name], 10_000, `${name} to hear resources/list_changed`)
+    // the last coalesced notification goes out within a second of the last of the burst
+    await new Promise((r) => setTimeout(r, 2500))
+    for (const [name, l] of Object.entries(listeners)) {
+      // 40 notifications over 1.5 s: the first at once, then at most one a second, and one after the last
+      expect(l.heard.resources - before[name], name).toBeLessThanOrEqual(4)
+    }
+    expect(newOnly.heard.resources).toBe(before.newOnly)
+    for (const l of Object.values(listeners)) expect(l.heard.tools + l.heard.prompts).toBe(0)
+  }, 60_000)
+
+  it("a 2026-07-28 server's notification reaches the agent scoped to it too", async () => {
+    const before = snapshot()
+    await flood('new')
+    await waitFor(async () => !(await counts('new')).flooding, 20_000, 'the flood to end')
+    for (const [name, l] of [...Object.entries(listeners), ['newOnly', newOnly] as const])
+      await waitFor(() => l.heard.resources > before[name], 10_000, `${name} to hear resources/list_changed`)
+  }, 60_000)
+
+  it('switching a server off and on changes the resources agents list: those with it in scope hear it, the others do not', async () => {
+    await new Promise((r) => setTimeout(r, 1500))
+    const before = snapshot()
+    expect((await apiRequest(serve, 'POST', '/api/v1/servers/old/disable')).status).toBe(200)
+    for (const [name, l] of Object.entries(listeners)) await waitFor(() => l.heard.resources > before[name], 10_000, `${name} to hear that "old" is off`)
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(newOnly.heard.resources).toBe(before.newOnly)
+    const off = snapshot()
+    expect((await apiRequest(serve, 'POST', '/api/v1/servers/old/enable')).status).toBe(200)
+    for (const [name, l] of Object.entries(listeners)) await waitFor(() => l.heard.resources > off[name], 10_000, `${name} to hear that "old" is on`)
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(newOnly.heard.resources).toBe(before.newOnly)
+  }, 60_000)
+})
