@@ -34,9 +34,18 @@ export interface FormField {
   maxItems?: number
 }
 
-/** A form has at most this many fields, a field at most this many choices (a person answers it). */
+/** A form has at most this many fields, a field at most this many choices (a person answers it; more is refused to the server). */
 export const MAX_FIELDS = 40
 export const MAX_OPTIONS = 200
+/** The server's message of a question is cut here, with a mark that says so. */
+export const MAX_MESSAGE_CHARS = 4000
+/** Titles, enum names and other short texts of a form are cut here, descriptions at MAX_DESCRIPTION_CHARS (marked). */
+export const MAX_TITLE_CHARS = 200
+export const MAX_DESCRIPTION_CHARS = 1000
+/** A value an answer carries (an enum value, a default) is never cut: a longer one is refused to the server. */
+export const MAX_VALUE_CHARS = 1000
+/** The whole requested schema as JSON text: a longer one is refused to the server. */
+export const MAX_SCHEMA_CHARS = 262_144
 
 const text = z.string().max(2000)
 const common = { title: text.optional(), description: text.optional() }
@@ -85,8 +94,9 @@ const SchemaShape = z.object({
   required: z.array(z.string()).optional(),
 })
 
-const options = (values: string[], names?: string[]): FormOption[] => values.map((v, i) => ({ value: v, title: names?.[i] ?? v }))
-const titled = (list: Array<z.infer<typeof Titled>>): FormOption[] => list.map((o) => ({ value: o.const, title: o.title ?? o.const }))
+// a choice without a title shows its value escaped (the value itself stays as the server sent it)
+const options = (values: string[], names?: string[]): FormOption[] => values.map((v, i) => ({ value: v, title: names?.[i] ?? escapeControls(v) }))
+const titled = (list: Array<z.infer<typeof Titled>>): FormOption[] => list.map((o) => ({ value: o.const, title: o.title ?? escapeControls(o.const) }))
 
 function fieldOf(name: string, raw: unknown, required: boolean): FormField | string {
   const base = (p: { title?: string; description?: string }): Pick<FormField, 'name' | 'required' | 'title' | 'description'> => ({

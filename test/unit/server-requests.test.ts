@@ -148,3 +148,72 @@ describe('CallsInFlight', () => {
     await expect(calls.ask(c.id, 'elicitation/create', {}, new AbortController().signal)).rejects.toThrow(/more than 10 times/)
   })
 })
+
+describe('a form question: values as sent, text escaped and cut', () => {
+  const mask = (t: string): string => t.replaceAll('s3cret', '********')
+  const form = (requestedSchema: unknown, message = 'm') => labelRequest('files', 'elicitation/create', { message, requestedSchema }, mask, false)
+
+  it('keeps enum, const and default values and required names as sent (masked only); titles it adds show them escaped', () => {
+    const el = form({
+      type: 'object',
+      properties: {
+        a: { type: 'string', title: 'A\u202e', enum: ['x\u202ey', 'plain'], default: 'x\u202ey' },
+        b: { type: 'string', oneOf: [{ const: 'p\u0007' }, { const: 'q', title: 'Q\u0007' }] },
+        c: { type: 'array', items: { type: 'string', enum: ['m\u200bn', 's3cret'] }, default: ['m\u200bn'] },
+        'd\u202e': { type: 'string', enum: ['ok'] },
+      },
+      required: ['a', 'd\u202e'],
+    })
+    expect(el.requestedSchema).toEqual({
+      type: 'object',
+      properties: {
+        a: { type: 'string', title: 'A\\u202e', enum: ['x\u202ey', 'plain'], enumNames: ['x\\u202ey', 'plain'], default: 'x\u202ey' },
+        b: {
+          type: 'string',
+          oneOf: [
+            { const: 'p\u0007', title: 'p\\u0007' },
+            { const: 'q', title: 'Q\\u0007' },
+          ],
+        },
+        c: {
+          type: 'array',
+          items: {
+            anyOf: [
+              { const: 'm\u200bn', title: 'm\\u200bn' },
+              { const: '********', title: '********' },
+            ],
+          },
+          default: ['m\u200bn'],
+        },
+        // a field name is a key the answer carries: as sent (the Toolgate form refuses it; the client sees it)
+        'd\u202e': { type: 'string', enum: ['ok'] },
+      },
+      required: ['a', 'd\u202e'],
+    })
+  })
+
+  it('cuts the message, titles and descriptions with a mark that says how long they were', () => {
+    const el = form(
+      { type: 'object', properties: { a: { type: 'string', title: 't'.repeat(201), description: 'd'.repeat(1000) } } },
+      `${'m'.repeat(3999)}\u202e`,
+    )
+    // escaping made it longer than the limit: cut after escaping too
+    expect(el.message).toBe(`${'m'.repeat(3999)}\\… [cut by Toolgate: the server's text was 4000 characters]`)
+    const a = (el.requestedSchema as { properties: { a: { title: string; description: string } } }).properties.a
+    expect(a.title).toBe(`${'t'.repeat(200)}… [cut by Toolgate: the server's text was 201 characters]`)
+    expect(a.description).toBe('d'.repeat(1000))
+    expect(form({ type: 'object', properties: {} }, 'x'.repeat(1_000_000)).message).toMatch(
+      /^x{4000}… \[cut by Toolgate: the server's text was 1000000 characters\]$/,
+    )
+  })
+
+  it('refuses a schema that is more than a person can answer: deep nesting, a long value, too many choices', () => {
+    let deep: Record<string, unknown> = { type: 'string' }
+    for (let i = 0; i < 8; i++) deep = { type: 'object', properties: { x: deep } }
+    expect(() => form(deep)).toThrow(/nests deeper than 6 levels/)
+    expect(() => form({ type: 'object', properties: { a: { type: 'string', default: 'v'.repeat(1001) } } })).toThrow(/"default" .* 1001 characters long/)
+    expect(() =>
+      form({ type: 'object', properties: { a: { type: 'array', items: { anyOf: [...Array(201).keys()].map((i) => ({ const: String(i) })) } } } }),
+    ).toThrow(/"anyOf" .* 201 choices/)
+  })
+})

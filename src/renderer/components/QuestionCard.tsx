@@ -58,13 +58,21 @@ function FieldInput({ f, value, set }: { f: FormField; value: Value; set(v: Valu
     )
   }
   if (f.kind === 'enum') {
+    // the choices by position: a value is the server's (any text, even "" or markup), never an attribute the DOM could change
+    const opts = f.options ?? []
+    const at = typeof value === 'string' ? opts.findIndex((o) => o.value === value) : -1
     return (
       <div className="question-field" data-field={f.name}>
         {label}
-        <select id={id} value={typeof value === 'string' ? value : ''} required={f.required} onChange={(e) => set(e.target.value)}>
+        <select
+          id={id}
+          value={at < 0 ? '' : String(at)}
+          required={f.required}
+          onChange={(e) => set(e.target.value === '' ? '' : (opts[Number(e.target.value)]?.value ?? ''))}
+        >
           <option value="">{f.required ? 'Choose…' : '(none)'}</option>
-          {(f.options ?? []).map((o) => (
-            <option key={o.value} value={o.value}>
+          {opts.map((o, i) => (
+            <option key={i} value={String(i)}>
               {o.title}
             </option>
           ))}
@@ -81,8 +89,8 @@ function FieldInput({ f, value, set }: { f: FormField; value: Value; set(v: Valu
           {f.title ?? f.name}
           {f.required && <span aria-hidden="true"> *</span>}
         </legend>
-        {(f.options ?? []).map((o) => (
-          <label key={o.value} className="question-choice">
+        {(f.options ?? []).map((o, i) => (
+          <label key={i} className="question-choice">
             <input
               type="checkbox"
               checked={chosen.includes(o.value)}

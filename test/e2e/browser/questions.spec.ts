@@ -80,7 +80,7 @@ test("a server's question: labelled with the configured server, the form checked
   await button(card, 'Send to asker').click()
   await expect(card.getByRole('alert')).toContainText('"name" is required')
   await card.getByLabel(/Your name/).fill('A')
-  await card.getByLabel(/Colour/).selectOption('g')
+  await card.getByLabel(/Colour/).selectOption('Green')
   await button(card, 'Send to asker').click()
   await expect(card.getByRole('alert')).toContainText('"name" (Your name) must be at least 2 characters')
   expect((await serve.api.get<{ questions: Q[] }>('/api/v1/questions')).questions.map((x) => x.id)).toEqual([q.id])
@@ -90,6 +90,43 @@ test("a server's question: labelled with the configured server, the form checked
   expect(await pending).toEqual({ isError: false, text: 'content: {"name":"Ada","age":36,"color":"g","ok":true}' })
   await expect(card).toHaveCount(0)
   await expect(page.locator('[data-attention="questions"]')).toHaveCount(0)
+})
+
+test("a server's enum values are shown as text, never markup, and the one the user picks reaches the server as it sent it", async () => {
+  // an attacker's values: markup, an attribute breakout, a bidi override, an empty-looking choice
+  const values = ['<img src=x onerror="window.__pwned=1">', '"><b id=injected>bold</b>', 'yes\u202egnp.exe', 'plain']
+  const schema = {
+    type: 'object',
+    properties: {
+      pick: { type: 'string', title: 'Pick <i id=injected-title>one</i>', enum: values },
+      many: { type: 'array', title: 'Many', items: { type: 'string', enum: values } },
+    },
+    required: ['pick'],
+  }
+  const pending = agent.callText('call_tool_read', {
+    name: 'asker:ask_schema',
+    args: { message: '<script>window.__pwned=2</script> choose', schema: JSON.stringify(schema) },
+  })
+  const q = await question('asker:ask_schema')
+  const card = page.locator(`[data-question="${q.id}"]`)
+  await expect(card.locator('.question-message')).toHaveText('<script>window.__pwned=2</script> choose')
+  const select = card.locator('[data-field="pick"] select')
+  // each choice shows its value as text (the bidi override escaped, so it cannot reverse what is shown)
+  await expect(select.locator('option')).toHaveText(['Choose…', values[0], values[1], 'yes\\u202egnp.exe', 'plain'])
+  await expect(card.locator('[data-field="many"] label')).toHaveText([values[0], values[1], 'yes\\u202egnp.exe', 'plain'])
+  await expect(card.locator('[data-field="pick"] label').first()).toContainText('Pick <i id=injected-title>one</i>')
+  // no markup of the server's became an element, no script ran
+  expect(await page.locator('#injected, #injected-title, [data-question] img, [data-question] script').count()).toBe(0)
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined()
+  await select.selectOption({ label: values[0] })
+  await card.locator('[data-field="many"] label').filter({ hasText: 'gnp.exe' }).locator('input').check()
+  await card.locator('[data-field="many"] label').filter({ hasText: 'bold' }).locator('input').check()
+  await button(card, 'Send to asker').click()
+  // the server gets its own values back, byte for byte (the bidi character unescaped)
+  const got = await pending
+  expect(got.isError).toBe(false)
+  expect(JSON.parse(got.text.replace(/^content: /, ''))).toEqual({ pick: values[0], many: [values[2], values[1]] })
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined()
 })
 
 test('a URL question shows the host of the page before anything opens; Decline tells the server', async () => {

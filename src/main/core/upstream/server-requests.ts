@@ -6,14 +6,16 @@
 //   agent are in flight, Toolgate cannot tell whose it is and asks nobody);
 // - the server's switches (config `elicitation`, `sampling`: sampling is off unless allowed);
 // - at most MAX_OPEN_ASKS open at once per server and MAX_ASKS_PER_CALL per call (a flood is refused);
-// - the text is escaped (no control, bidi or invisible characters) and says it comes from the
-//   server, never from Toolgate; sampling never asks the client to add context of other servers.
+// - the text is escaped (no control, bidi or invisible characters), cut to a readable length, and
+//   says it comes from the server, never from Toolgate; a form's values stay as sent (ask-schema.ts);
+//   sampling never asks the client to add context of other servers.
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client'
 import type { ServerConfig } from '../../../shared/config-schema'
 import { escapeControls, escapeText } from '../../../shared/text'
+import { cleanMessage, cleanRequestedSchema, type Clean } from './ask-schema'
 
 export type AskMethod = 'elicitation/create' | 'sampling/createMessage'
 
@@ -84,18 +86,15 @@ export function rootsFor(config: ServerConfig, home = os.homedir()): Array<{ uri
   return out
 }
 
-/** A server's text for a person: masked, escaped; one line for a title, whole for a message. */
-type Clean = (s: string, oneLine?: boolean) => string
-
 function cleaner(mask: (s: string) => string): Clean {
   return (s, oneLine = false) => (oneLine ? escapeControls(mask(s)) : escapeText(mask(s)))
 }
 
-/** Every string of a requested schema, masked and escaped (the structure stays as the server sent it). */
-function cleanSchema(v: unknown, clean: Clean): unknown {
+/** Every string of a sampling request, masked and escaped (the structure stays as the server sent it). */
+function cleanAll(v: unknown, clean: Clean): unknown {
   if (typeof v === 'string') return clean(v, true)
-  if (Array.isArray(v)) return v.map((x) => cleanSchema(x, clean))
-  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cleanSchema(x, clean)]))
+  if (Array.isArray(v)) return v.map((x) => cleanAll(x, clean))
+  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cleanAll(x, clean)]))
   return v
 }
 
@@ -121,7 +120,7 @@ export function labelRequest(
   const meta = { 'toolgate/server': server }
   const tag = label ? `${fromServerLabel(server)} ` : ''
   if (method === 'elicitation/create') {
-    const message = `${tag}${clean(str(params.message))}`
+    const message = `${tag}${cleanMessage(str(params.message), clean)}`
     if (params.mode === 'url') {
       return {
         mode: 'url',
@@ -131,7 +130,7 @@ export function labelRequest(
         _meta: meta,
       }
     }
-    return { mode: 'form', message, requestedSchema: cleanSchema(params.requestedSchema, clean), _meta: meta }
+    return { mode: 'form', message, requestedSchema: cleanRequestedSchema(server, params.requestedSchema, clean, mask), _meta: meta }
   }
   // sampling: the messages go to the user's model as the server wrote them (masked); no tools, no
   // context of other servers, and a system prompt that says whose request it is
@@ -143,10 +142,10 @@ export function labelRequest(
   const said = typeof systemPrompt === 'string' && systemPrompt ? clean(systemPrompt) : ''
   if (!label) {
     // for the user's eyes: every string escaped too
-    const shown = cleanSchema(rest, clean) as Record<string, unknown>
+    const shown = cleanAll(rest, clean) as Record<string, unknown>
     return { ...shown, ...(said ? { systemPrompt: said } : {}) }
   }
-  const cleaned = cleanSchema(rest, (s) => mask(s)) as Record<string, unknown>
+  const cleaned = cleanAll(rest, (s) => mask(s)) as Record<string, unknown>
   return { ...cleaned, includeContext: 'none', systemPrompt: `${fromServerLabel(server)}${said ? ` ${said}` : ''}`, _meta: meta }
 }
 
