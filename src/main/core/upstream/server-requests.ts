@@ -154,7 +154,8 @@ export function labelRequest(
  * (it names no call): exactly one agent with calls in flight, or nobody.
  */
 export class CallsInFlight {
-  private readonly calls = new Map<number, { asker: CallAsker | null; asked: number; ended: AbortController }>()
+  /** `ended`: made when the call's first question is relayed (most calls ask nothing: no controller, no abort to send) */
+  private readonly calls = new Map<number, { asker: CallAsker | null; asked: number; ended: AbortController | null }>()
   private seq = 0
   private open = 0
 
@@ -163,13 +164,13 @@ export class CallsInFlight {
   /** A call starts; the returned function ends it. */
   begin(asker: CallAsker | null): { id: number; end(): void } {
     const id = ++this.seq
-    const ended = new AbortController()
-    this.calls.set(id, { asker, asked: 0, ended })
+    const call = { asker, asked: 0, ended: null as AbortController | null }
+    this.calls.set(id, call)
     return {
       id,
       end: () => {
         // a question still open for this call (the user's, or its agent's) is withdrawn
-        ended.abort(new Error('the call ended'))
+        call.ended?.abort(new Error('the call ended'))
         this.calls.delete(id)
       },
     }
@@ -202,6 +203,7 @@ export class CallsInFlight {
     call.asked++
     this.open++
     try {
+      call.ended ??= new AbortController()
       return await call.asker.ask(method, params, AbortSignal.any([signal, call.ended.signal]), about)
     } finally {
       this.open--
