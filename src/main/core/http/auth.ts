@@ -7,8 +7,18 @@ export type Principal = { kind: 'admin'; asAgent?: string } | { kind: 'agent'; a
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest()
 
-export function constantTimeEqual(a: string, b: string): boolean {
-  return timingSafeEqual(digest(a), digest(b))
+/** the configured admin keys' digests, made once per key (a request hashes only what it presents) */
+const keyDigests = new Map<string, Buffer>()
+const KEY_DIGESTS_MAX = 16
+
+function keyDigest(key: string): Buffer {
+  let d = keyDigests.get(key)
+  if (!d) {
+    if (keyDigests.size >= KEY_DIGESTS_MAX) keyDigests.clear()
+    d = digest(key)
+    keyDigests.set(key, d)
+  }
+  return d
 }
 
 export function presentedKey(req: IncomingMessage): string | null {
@@ -26,7 +36,8 @@ export function authenticate(
 ): Principal | null {
   const key = presentedKey(req)
   if (!key) return null
-  if (apiKeys.some((k) => constantTimeEqual(key, k))) {
+  const presented = digest(key)
+  if (apiKeys.some((k) => timingSafeEqual(presented, keyDigest(k)))) {
     // the admin may open a session scoped to a configured agent (the stdio bridge's --agent)
     const as = req.headers['x-toolgate-agent']
     return typeof as === 'string' && as.length > 0 ? { kind: 'admin', asAgent: as } : { kind: 'admin' }
