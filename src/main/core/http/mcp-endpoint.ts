@@ -26,9 +26,12 @@ import type { ResourceDeps } from '../agent-server/resources'
 import { ScopedEventBus } from './scoped-bus'
 import type { ListWatch } from '../agent-server/list-changed'
 import type { ListChangedHub } from '../agent-server/list-changed'
+import { SessionCancels } from './session-cancel'
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport
+  /** closes the answer stream of a request the client cancelled (session-cancel.ts) */
+  cancels: SessionCancels
   server: Server
   scope: Scope
   principal: string
@@ -174,7 +177,10 @@ export class McpEndpoint {
     }
     live.lastSeen = Date.now()
     cancelOnDisconnect(live.transport, req, res, body)
-    await sendWebResponse(res, await live.transport.handleRequest(sessionRequestView(req), { parsedBody: body }))
+    live.cancels.track(res, body)
+    const response = await live.transport.handleRequest(sessionRequestView(req), { parsedBody: body })
+    live.cancels.afterPost(body)
+    await sendWebResponse(res, response)
   }
 
   /** A 2025 initialize: a new session for this principal. */
@@ -200,7 +206,7 @@ export class McpEndpoint {
       // the upstream's notifications/progress on that stream before its result (JSON mode drops
       // everything but the result).
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server, scope, principal: key, lastSeen: Date.now() })
+        this.sessions.set(id, { transport, cancels: new SessionCancels(transport), server, scope, principal: key, lastSeen: Date.now() })
         this.startSweeper()
       },
     })
