@@ -8,6 +8,7 @@ import { ORGANISATION } from '../../../shared/policy'
 import { callWith } from '../../../shared/call-variant'
 import { isNameOnly, type Catalog, type CatalogEntry } from '../catalog/catalog'
 import { nameMatcher } from '../search/name-match'
+import { FIRST_PAGE } from '../search/ranked-hits'
 import type { Scope } from '../access/scope'
 import { entryAccess, isKnown } from '../access/decide'
 import { exactLockedMatches, exactNameHint } from './exact-name'
@@ -117,7 +118,8 @@ export function retrieveParts(
   // locked_ahead: how many callable results each ranked locked tool follows (the callable ranking is not touched)
   const ranked: RankedLocked[] = []
   let best: CatalogEntry | null = null
-  for (const hit of catalog.index.search(args.query)) {
+  // the hits are sorted as they are read: a page of them, unless locked hits come between
+  for (const hit of catalog.index.ranked(args.query).inOrder(Math.max(FIRST_PAGE, 2 * limit))) {
     const e = snapshot.byId.get(hit.id)
     if (!e) continue
     const access = entryAccess(catalog, scope, e)

@@ -24,6 +24,7 @@ import { feedbackTerms, type FeedbackOptions } from './feedback'
 import { clauses, reduceLocations } from './query-form'
 import { EFFECT_UNKNOWN, effectCode, intentFactor, requestEffect, verbEffects, type Effect, type IntentOptions } from './intent'
 import type { Variant } from '../../../shared/call-variant'
+import { RankedHits, rankedList, type SearchHit } from './ranked-hits'
 import {
   F,
   FIELDS,
@@ -56,10 +57,7 @@ export interface IndexedTool {
   hinted?: boolean
 }
 
-export interface SearchHit {
-  id: string
-  score: number
-}
+export type { SearchHit }
 
 export type { BM25Params, Field, FieldModel }
 
@@ -256,11 +254,19 @@ export class ToolIndex {
 
   /** Every matching tool, best first; equal scores in id order. Empty for a query with no terms. */
   search(query: string): SearchHit[] {
+    return this.ranked(query).all()
+  }
+
+  /**
+   * The same hits, made as they are read (ranked-hits.ts): `for (const hit of index.ranked(q))`
+   * that stops after a page never sorts the rest. Read them before the index changes.
+   */
+  ranked(query: string): RankedHits {
     const form = this.options.queryForm
     const text = form.locations ? reduceLocations(query, form.files) : query
     const analyzed = this.analyzeQuery(text)
     const typed = [...new Set(analyzed.terms)].slice(0, MAX_CONCEPTS)
-    if (typed.length === 0 || this.live === 0) return []
+    if (typed.length === 0 || this.live === 0) return rankedList([])
     const a = this.options.analyzer
     const isStop = a.stopList ? (w: string): boolean => a.stopList?.has(w) === true : isStopWord
     const words = splitIdentifier(text)
@@ -371,7 +377,7 @@ export class ToolIndex {
    * id ascending. Sorts packed numeric keys natively — score in micro-units × 2^20 + the slot's
    * position in id order — instead of calling a comparator ~n·log n times.
    */
-  private rank(touched: number[], intent: Effect | undefined): SearchHit[] {
+  private rank(touched: number[], intent: Effect | undefined): RankedHits {
     const acc = this.acc
     const mask = this.mask
     const strong = this.strong
@@ -392,7 +398,7 @@ export class ToolIndex {
     if (max >= MAX_PACKED_SCORE) {
       // Absurdly long queries only: fall back to a comparator sort.
       const hits = touched.map((slot, i) => ({ id: slotId[slot] as string, score: micro[i] / SCORE_PRECISION }))
-      return hits.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
+      return rankedList(hits.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)))
     }
     const byId = this.sortedSlots
     if (this.rankDirty) {
@@ -402,13 +408,11 @@ export class ToolIndex {
     const idRank = this.idRank
     const keys = new Float64Array(touched.length)
     for (let i = 0; i < touched.length; i++) keys[i] = micro[i] * RANK_SPAN + (RANK_SPAN - 1 - idRank[touched[i]])
-    keys.sort()
-    const hits = new Array<SearchHit>(keys.length)
-    for (let i = keys.length - 1, o = 0; i >= 0; i--, o++) {
-      const low = keys[i] % RANK_SPAN
-      hits[o] = { id: slotId[byId[RANK_SPAN - 1 - low]] as string, score: (keys[i] - low) / RANK_SPAN / SCORE_PRECISION }
-    }
-    return hits
+    // sorted (all, or the best first) as the hits are read
+    return new RankedHits(keys, (key) => {
+      const low = key % RANK_SPAN
+      return { id: slotId[byId[RANK_SPAN - 1 - low]] as string, score: (key - low) / RANK_SPAN / SCORE_PRECISION }
+    })
   }
 
   /** Position of `id` in sortedSlots (first slot whose id is not less than it). */
