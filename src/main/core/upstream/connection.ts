@@ -366,13 +366,7 @@ export class UpstreamConnection {
       if (err instanceof ProtocolError) throw fail('upstream_error', `${method} of ${opts.label} failed: ${err.message}`, err.code)
       throw fail('transport_error', `${method} of ${opts.label} failed: ${errorText(err).slice(0, 500)}`)
     }
-    const meta = result._meta
-    if (isRecord(meta) && Object.keys(meta).some((k) => k.startsWith(ENVELOPE_PREFIX))) {
-      const kept = Object.fromEntries(Object.entries(meta).filter(([k]) => !k.startsWith(ENVELOPE_PREFIX)))
-      const { _meta, ...rest } = result
-      void _meta
-      result = Object.keys(kept).length > 0 ? { ...rest, _meta: kept } : rest
-    }
+    result = withoutEnvelope(result)
     const bytes = Buffer.byteLength(JSON.stringify(result))
     if (bytes > this.opts.limits.maxResultBytes) {
       throw fail(
@@ -577,14 +571,24 @@ export class UpstreamConnection {
 /** The protocol's own `_meta` keys (`io.modelcontextprotocol/…`, e.g. the server's identity) describe this hop, not the tool's answer. */
 const ENVELOPE_PREFIX = 'io.modelcontextprotocol/'
 
-/** A result without this hop's envelope keys in `_meta` (the rest of `_meta` passes through). */
-export function withoutEnvelope(result: CallToolResult): CallToolResult {
-  const meta = result._meta
-  if (!meta || !Object.keys(meta).some((k) => k.startsWith(ENVELOPE_PREFIX))) return result
+/**
+ * A result's keys that are about this hop of the 2026-07-28 protocol, not the answer: whether it is
+ * a question (`resultType`, `inputRequests`, `requestState`) and how long it may be kept by whom
+ * (`ttlMs`, `cacheScope`). Toolgate answers its agents with its own: a server's would pose as
+ * Toolgate's question outside the relay of server questions, or let a cache share an answer that
+ * the agent's credential decides.
+ */
+const HOP_KEYS = new Set(['resultType', 'inputRequests', 'requestState', 'ttlMs', 'cacheScope'])
+
+/** A result without this hop's keys: its envelope keys in `_meta` (the rest of `_meta` passes through) and HOP_KEYS. */
+export function withoutEnvelope<R extends object>(result: R): R {
+  const meta = (result as { _meta?: unknown })._meta
+  const envelope = isRecord(meta) && Object.keys(meta).some((k) => k.startsWith(ENVELOPE_PREFIX))
+  if (!envelope && !Object.keys(result).some((k) => HOP_KEYS.has(k))) return result
+  const rest = Object.fromEntries(Object.entries(result).filter(([k]) => !HOP_KEYS.has(k) && k !== '_meta'))
+  if (!isRecord(meta)) return (meta === undefined ? rest : { ...rest, _meta: meta }) as R
   const kept = Object.fromEntries(Object.entries(meta).filter(([k]) => !k.startsWith(ENVELOPE_PREFIX)))
-  const { _meta, ...rest } = result
-  void _meta
-  return Object.keys(kept).length > 0 ? { ...rest, _meta: kept } : rest
+  return (Object.keys(kept).length > 0 ? { ...rest, _meta: kept } : rest) as R
 }
 
 export function errorText(err: unknown): string {
