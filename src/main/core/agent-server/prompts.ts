@@ -78,6 +78,24 @@ function gatePrompt(catalog: Catalog, scope: Scope, asked: string, direct: boole
   return a.entry
 }
 
+/**
+ * The prompt gated again once its (held) server's prompts of this run are listed: a server started
+ * for this request may have changed the prompt while it was stopped, which only its listing shows
+ * (a prompt read with arguments cannot be compared with the approved text). A listing that does
+ * not come is refused, not waved through.
+ */
+async function gateListed(deps: PromptDeps, scope: Scope, asked: string, direct: boolean, e: PromptEntry, signal: AbortSignal): Promise<PromptEntry> {
+  const up = upstreamOf(deps.manager, e.server)
+  if (!(await up.promptsListed(deps.catalog.currentConfig.call_timeout_ms, signal))) {
+    up.relistPrompts()
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `the prompts of server "${e.server}" could not be listed since it started, so "${asked}" cannot be checked; retry in a moment, or ask the user to check the server in the Toolgate window.`,
+    )
+  }
+  return gatePrompt(deps.catalog, scope, asked, direct)
+}
+
 function upstreamOf(manager: UpstreamManager, server: string): NonNullable<ReturnType<UpstreamManager['get']>> {
   const up = manager.get(server)
   if (!up) throw new ProtocolError(ProtocolErrorCode.InternalError, `server "${server}" is not running; ask the user to check it in the Toolgate window.`)
@@ -108,9 +126,10 @@ export function registerPromptHandlers(server: Server, deps: PromptDeps, scope: 
   server.setRequestHandler('prompts/get', async (req, ctx) => {
     active()
     const e = gatePrompt(catalog, scope, req.params.name, direct)
+    const signal = ctx.mcpReq.signal
     return withRequestLogs(ctx, scope, catalog, manager.logs, () =>
-      withServer(manager, e.server, scope, 'prompt', ctx.mcpReq.signal, () =>
-        getPrompt(deps, e, req.params.arguments ?? {}, ctx.mcpReq.signal, req.params.name),
+      withServer(manager, e.server, scope, 'prompt', signal, async () =>
+        getPrompt(deps, await gateListed(deps, scope, req.params.name, direct, e, signal), req.params.arguments ?? {}, signal, req.params.name),
       ),
     )
   })
@@ -167,8 +186,9 @@ export async function completePromptArgument(
   signal: AbortSignal,
   direct = false,
 ): Promise<Record<string, unknown>> {
-  const e = gatePrompt(deps.catalog, scope, params.ref.name, direct)
-  return withServer(deps.manager, e.server, scope, 'prompt', signal, async () => {
+  const first = gatePrompt(deps.catalog, scope, params.ref.name, direct)
+  return withServer(deps.manager, first.server, scope, 'prompt', signal, async () => {
+    const e = await gateListed(deps, scope, params.ref.name, direct, first, signal)
     const up = upstreamOf(deps.manager, e.server)
     if (!up.capabilities?.completions) return { completion: { values: [], total: 0, hasMore: false } }
     try {

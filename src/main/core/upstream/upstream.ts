@@ -10,6 +10,7 @@ import { Backoff } from './backoff'
 import { UpstreamConnection, errorText, openConnection } from './connection'
 import type { ConnectionHooks } from './connection'
 import { Relister } from './relist'
+import { ListedOn } from './listed-on'
 import { describeTarget, makeRedactor } from '../masking/target'
 import { launchSecrets, SecretMask } from '../masking/secret-mask'
 import { resolveReferences } from '../secrets/resolve'
@@ -79,6 +80,8 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   /** tools/list and prompts/list after list_changed, coalesced (relist.ts); one pair per live connection */
   private relists: { conn: UpstreamConnection; tools: Relister; prompts: Relister } | null = null
   private _prompts: PromptDefinition[] | null = null
+  /** which connection's prompts were listed (promptsListed) */
+  private readonly promptsListedOn = new ListedOn<UpstreamConnection>()
   /** the server's URIs agents subscribed to (through Toolgate), applied in order */
   private resourceSubscriptions = new Set<string>()
   private subscribing: Promise<void> = Promise.resolve()
@@ -219,6 +222,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     this.conn = null
     this.opening = null
     this.stopRelists()
+    this.promptsListedOn.wake()
     this._attempt = 0
     return conns
   }
@@ -470,6 +474,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
 
   private dropConnection(conn: UpstreamConnection): void {
     this.conn = null
+    this.promptsListedOn.wake()
     if (this.relists?.conn === conn) this.stopRelists()
     clearTimeout(this.stableTimer)
     clearInterval(this.pingTimer)
@@ -572,7 +577,13 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   }
 
   private async refreshPrompts(conn: UpstreamConnection): Promise<void> {
-    const listing = await conn.listPrompts(this.connectTimeoutMs)
+    let listing: Awaited<ReturnType<UpstreamConnection['listPrompts']>>
+    try {
+      listing = await conn.listPrompts(this.connectTimeoutMs)
+    } catch (err) {
+      this.promptsListedOn.mark(conn, false)
+      throw err
+    }
     if (conn !== this.conn) return
     for (const w of listing.warnings) this.log.warn(`upstream ${w}`)
     this._prompts = listing.prompts
@@ -581,6 +592,16 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
     } catch (err) {
       this.log.error({ event: 'prompts', err: errorText(err) }, 'an upstream event listener threw')
     }
+    this.promptsListedOn.mark(conn, true)
+  }
+
+  /**
+   * True once the prompts of the live connection are listed (the catalog has them); false when
+   * not connected, the listing failed, or not within `timeoutMs`. A prompt request that started
+   * the server gates the prompt again after this (a change while it was stopped shows only then).
+   */
+  promptsListed(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    return this.promptsListedOn.wait(() => this.conn, timeoutMs, signal)
   }
 
   private applyListing(listing: ToolListing, updateWarning: boolean): void {
