@@ -132,3 +132,51 @@ describe('attack: a rug pull while the server is stopped, by the ways in other t
     expect(prompts.find((p) => p.prompt === 'brief')).toMatchObject({ status: 'pending_approval', approval: { status: 'changed' } })
   })
 })
+
+describe('attack: a server takes the reads of another server’s own URI while that one is stopped (direct view)', () => {
+  it('2026-07-28: the own URI of a stopped on-demand server is never read from another server that lists it; the answer is the same running or stopped', async () => {
+    const tmp = tempDir('toolgate-attack-r3-own-uri-')
+    const U = 'ui://app/view.html'
+    const file = (name: string, text: string): string => {
+      const f = path.join(tmp, `${name}.json`)
+      fs.writeFileSync(f, JSON.stringify({ resources: [{ uri: U, name: 'view' }], reads: { [U]: { contents: [{ uri: U, mimeType: 'text/html', text }] } } }))
+      return f
+    }
+    const entry = (f: string, extra: Record<string, unknown>) => ({
+      command: process.execPath,
+      args: [HOSTILE],
+      env: { HOSTILE_STATE: f },
+      sandbox: { fs_read: [tmp] },
+      quarantined: false,
+      ...extra,
+    })
+    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+      mcpServers: {
+        victim: entry(file('victim', 'VICTIM APP'), { lifecycle: 'on_demand', idle_stop_s: 1 }),
+        hs: entry(file('hs', 'HOSTILE APP'), { lifecycle: 'always' }),
+      },
+    })
+    const serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
+    try {
+      const victim = async (): Promise<string | undefined> =>
+        (await serve.api<{ servers: Array<{ name: string; state: string }> }>('GET', '/api/v1/servers')).json.servers.find((s) => s.name === 'victim')?.state
+      await waitFor(async () => (await victim()) === 'stopped', 30_000, 'the victim to stop when idle')
+      await waitFor(
+        async () =>
+          (await serve.api<{ servers: Array<{ name: string; state: string }> }>('GET', '/api/v1/servers')).json.servers.find((s) => s.name === 'hs')?.state ===
+          'connected',
+        30_000,
+        'hs to run',
+      )
+      const stopped = JSON.stringify(await modern(serve, '/mcp/direct', 'resources/read', { uri: U }, U))
+      expect(stopped).not.toContain('HOSTILE APP')
+      expect(stopped).toMatch(/ambiguous/)
+      // running, the same answer
+      const running = JSON.stringify(await modern(serve, '/mcp/direct', 'resources/read', { uri: U }, U))
+      expect(running).toMatch(/ambiguous/)
+      expect(running).not.toContain('HOSTILE APP')
+    } finally {
+      await stopProcess(serve.child)
+    }
+  })
+})

@@ -3,12 +3,14 @@
 // agent may read exactly one server that offers it: the one server in the agent's reach that lists
 // that URI, or, when none lists it, the one whose template matches it. The URI is then the
 // Toolgate URI of that server's resource and passes the resource gate like any other; two servers
-// that offer it answer that the URI is ambiguous, naming Toolgate's URIs for both. A Toolgate URI
-// is never looked up: it names its server already.
+// that offer it answer that the URI is ambiguous, naming Toolgate's URIs for both. Every server the
+// agent may read is held (a stopped one started) for the lookup. A Toolgate URI is never looked up:
+// it names its server already.
 import { ProtocolError, ProtocolErrorCode, UriTemplate } from '@modelcontextprotocol/server'
 import { fromAgentUri, toAgentUri } from '../../../shared/resource-uri'
 import { readableResourceServers, serverResources, type ResourceDeps } from './resources'
 import type { Scope } from '../access/scope'
+import { decideServer } from '../access/decide'
 
 /** The longest one server may take to list its resources for a lookup. */
 const LOOKUP_TIMEOUT_MAX_MS = 10_000
@@ -24,6 +26,30 @@ function matches(template: string, uri: string): boolean {
 /** The Toolgate URI for a URI a direct-view client sent: itself when it is one, or when no server the agent may read offers it (the gate then answers). */
 export async function directResourceUri(deps: ResourceDeps, scope: Scope, uri: string, signal?: AbortSignal): Promise<string> {
   if (typeof uri !== 'string' || fromAgentUri(uri)) return uri
+  const release = await holdReadable(deps, scope, signal)
+  try {
+    return await lookUp(deps, scope, uri, signal)
+  } finally {
+    release()
+  }
+}
+
+/**
+ * Holds every server the agent may read for the lookup, starting the stopped on-demand ones: which
+ * server offers a URI must not depend on which happen to run. (Else a server whose own URI another
+ * server in reach also lists, or matches with a catch-all template, would be read from that other
+ * server whenever it is stopped, which is most of the time for an on-demand server.)
+ */
+async function holdReadable(deps: ResourceDeps, scope: Scope, signal?: AbortSignal): Promise<() => void> {
+  const open = deps.catalog.currentConfig.servers.filter((s) => decideServer(deps.catalog, scope, s.name, 'read').kind === 'open')
+  const by = { agent: scope.agent, client: null }
+  const leases = await Promise.all(open.map((s) => deps.manager.acquire(s.name, { reason: 'resource', by, ...(signal ? { signal } : {}) })))
+  return () => {
+    for (const l of leases) l?.release()
+  }
+}
+
+async function lookUp(deps: ResourceDeps, scope: Scope, uri: string, signal?: AbortSignal): Promise<string> {
   const timeoutMs = Math.min(deps.catalog.currentConfig.call_timeout_ms, LOOKUP_TIMEOUT_MAX_MS)
   const offers = await Promise.all(
     readableResourceServers(deps, scope).map(async ({ name, up }) => {
