@@ -136,6 +136,46 @@ describe('attack: the HTTP listener from a web page and from an agent', () => {
     }
   })
 
+  it("a 2025 session is its credential's: another agent's token, the admin key as another agent, or a 2026-07-28 request cannot use or end it", async () => {
+    const init = await rawRequest(`${serve.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${serve.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'admin', version: '1' } },
+      }),
+    })
+    const sid = init.headers['mcp-session-id']
+    expect(typeof sid, init.body).toBe('string')
+    const listIn = (headers: Record<string, string>, modernEra = false) =>
+      rawRequest(`${serve.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': String(sid),
+          ...(modernEra ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' } : { 'mcp-protocol-version': '2025-11-25' }),
+          ...headers,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: modernEra ? { _meta: MODERN_META } : {} }),
+      })
+    for (const [who, headers] of [
+      ['reader token', { authorization: `Bearer ${readerToken}` }],
+      ['admin key as reader', { authorization: `Bearer ${serve.key}`, 'x-toolgate-agent': 'reader' }],
+    ] as const) {
+      expect((await listIn(headers)).status, who).toBe(403)
+      expect((await listIn(headers, true)).status, `${who}, 2026-07-28`).toBe(403)
+      const end = await rawRequest(`${serve.url}/mcp`, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': String(sid) } })
+      expect(end.status, `${who} DELETE`).toBe(403)
+    }
+    // the session still serves its own credential
+    const own = await listIn({ authorization: `Bearer ${serve.key}` })
+    expect(own.status, own.body).toBe(200)
+    expect(own.body).toContain('retrieve_tools')
+  })
+
   it('the web UI serves files of its own folder only: encoded dots and slashes, absolute paths and NUL bytes reach no file outside', async () => {
     const keyFile = path.join(serve.dataDir, 'api_key')
     expect(fs.existsSync(keyFile)).toBe(true)
