@@ -1,8 +1,8 @@
 // ConnectionStates tells listeners (the control event stream, the window) only about real changes:
 // a call's lease announces the server's state again on every call, which must not become a
 // servers.changed event per call.
-import { describe, expect, it } from 'vitest'
-import { ConnectionStates } from '../../src/main/core/upstream/states'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { ConnectionStates, IDLE_CLOCK_TELL_MS } from '../../src/main/core/upstream/states'
 
 describe('ConnectionStates', () => {
   const connected = { state: 'connected' as const, lastError: null, attempt: 0, protocolVersion: '2025-11-25', idleStopAt: null }
@@ -39,5 +39,73 @@ describe('ConnectionStates', () => {
     states.set('new', { state: 'stopped', lastError: null, attempt: 0, protocolVersion: null })
     states.forget('new')
     expect(seen).toEqual([['new'], ['new']])
+  })
+
+  describe('the idle clock', () => {
+    afterEach(() => {
+      vi.useRealTimers()
+    })
+
+    it('is recorded at once but told at most once a second per server: calls in a row are one event, not two per call', () => {
+      vi.useFakeTimers()
+      const states = new ConnectionStates()
+      const seen: string[][] = []
+      states.on('changed', (s) => seen.push(s))
+      states.set('gh', { ...connected, idleStopAt: 5000 })
+      states.set('other', { ...connected, idleStopAt: 5000 })
+      expect(seen).toEqual([['gh'], ['other']])
+      // a call: the clock stops, then runs again from the end of the call; the first change is told at once
+      states.set('gh', { ...connected, idleStopAt: null })
+      expect(seen).toHaveLength(3)
+      states.set('gh', { ...connected, idleStopAt: 6000 })
+      // 100 more calls within the second: each is read at once, none is told yet
+      for (let i = 0; i < 100; i++) {
+        states.set('gh', { ...connected, idleStopAt: null })
+        states.set('gh', { ...connected, idleStopAt: 7000 + i })
+        expect(states.of('gh').idleStopAt).toBe(7000 + i)
+      }
+      // another server's clock is its own
+      states.set('other', { ...connected, idleStopAt: null })
+      expect(seen).toEqual([['gh'], ['other'], ['gh'], ['other']])
+      vi.advanceTimersByTime(IDLE_CLOCK_TELL_MS)
+      expect(seen).toEqual([['gh'], ['other'], ['gh'], ['other'], ['gh']])
+      // quiet afterwards: nothing more is told
+      vi.advanceTimersByTime(10 * IDLE_CLOCK_TELL_MS)
+      expect(seen).toHaveLength(5)
+      // a second later, the next change is told at once again
+      states.set('gh', { ...connected, idleStopAt: null })
+      expect(seen).toHaveLength(6)
+    })
+
+    it('never holds back a change of the state itself, and that telling covers a clock change held back', () => {
+      vi.useFakeTimers()
+      const states = new ConnectionStates()
+      const seen: string[][] = []
+      states.on('changed', (s) => seen.push(s))
+      states.set('gh', { ...connected, idleStopAt: 5000 })
+      states.set('gh', { ...connected, idleStopAt: null })
+      states.set('gh', { ...connected, idleStopAt: 6000 })
+      expect(seen).toHaveLength(2)
+      states.set('gh', { ...connected, state: 'error', lastError: 'boom', idleStopAt: null })
+      expect(seen).toHaveLength(3)
+      expect(states.of('gh')).toMatchObject({ state: 'error', lastError: 'boom', idleStopAt: null })
+      vi.advanceTimersByTime(5 * IDLE_CLOCK_TELL_MS)
+      expect(seen).toHaveLength(3)
+    })
+
+    it('a server forgotten while a clock change waits is not told about again', () => {
+      vi.useFakeTimers()
+      const states = new ConnectionStates()
+      const seen: string[][] = []
+      states.on('changed', (s) => seen.push(s))
+      states.set('gh', { ...connected, idleStopAt: 5000 })
+      states.set('gh', { ...connected, idleStopAt: null })
+      states.set('gh', { ...connected, idleStopAt: 6000 })
+      states.forget('gh')
+      expect(seen).toEqual([['gh'], ['gh'], ['gh']])
+      vi.advanceTimersByTime(5 * IDLE_CLOCK_TELL_MS)
+      expect(seen).toHaveLength(3)
+      expect(states.of('gh').state).toBe('stopped')
+    })
   })
 })

@@ -43,6 +43,8 @@ export class ServerSlot {
   /** when the idle clock stops the server (Date.now() ms), null while it is used, starting or always on */
   idleStopAt: number | null = null
   idleTimer: NodeJS.Timeout | undefined
+  /** when idleTimer fires (Date.now() ms); it may fire before idleStopAt, and is then armed again for the rest */
+  idleTimerAt = 0
   /** tells the manager's ConnectionStates what the server looks like now */
   announce: (() => void) | undefined
 

@@ -327,7 +327,8 @@ export class UpstreamManager {
     const slot = this.slots.get(name)
     if (!slot || this.stopped) return null
     slot.holds++
-    slot.clearIdle()
+    // the idle clock stops while the server is used; its timer stays (when it fires it finds the server in use)
+    slot.idleStopAt = null
     slot.announce?.()
     let released = false
     const release = (): void => {
@@ -352,36 +353,40 @@ export class UpstreamManager {
     return { up: slot.up, stillStarting, release }
   }
 
-  /** Stops an on-demand server nobody used for its idle_stop_s; arms the clock again otherwise. */
+  /**
+   * The idle clock of an on-demand server: when nobody uses it, it stops at lastUsedAt + idle_stop_s
+   * (idleStopAt). A use only moves that time: the timer is armed once per idle period, not reset
+   * on every call; a timer that fires before the stop time (the server was used meanwhile) is
+   * armed again for the rest, one that would fire after it (a shorter idle_stop_s) is replaced.
+   */
   private armIdle(slot: ServerSlot): void {
-    clearTimeout(slot.idleTimer)
-    slot.idleTimer = undefined
     const before = slot.idleStopAt
-    slot.idleStopAt = null
     const idleS = idleStopSeconds(this.catalog.currentConfig, slot.cfg)
     const name = slot.cfg.name
-    const idle =
-      !this.stopped &&
-      slot.lifecycle === 'on_demand' &&
-      idleS > 0 &&
-      slot.ready &&
-      slot.up.state === 'connected' &&
-      slot.holds === 0 &&
-      slot.waiters === 0 &&
-      slot.up.busy === 0 &&
-      this.subscriptions.uris(name).size === 0
-    if (idle) {
-      slot.idleStopAt = slot.up.lastUsedAt + idleS * 1000
-      slot.idleTimer = setTimeout(() => this.idleCheck(slot, idleS), Math.max(0, slot.idleStopAt - Date.now())).unref()
+    const mayIdle =
+      !this.stopped && slot.lifecycle === 'on_demand' && idleS > 0 && slot.ready && slot.up.state === 'connected' && this.subscriptions.uris(name).size === 0
+    const inUse = slot.holds > 0 || slot.waiters > 0 || slot.up.busy > 0
+    if (!mayIdle) slot.clearIdle()
+    else if (inUse) slot.idleStopAt = null
+    else {
+      const at = slot.up.lastUsedAt + idleS * 1000
+      slot.idleStopAt = at
+      if (slot.idleTimer === undefined || slot.idleTimerAt > at) {
+        clearTimeout(slot.idleTimer)
+        slot.idleTimerAt = at
+        slot.idleTimer = setTimeout(() => this.idleCheck(slot), Math.max(0, at - Date.now())).unref()
+      }
     }
     if (before !== slot.idleStopAt) slot.announce?.()
   }
 
-  private idleCheck(slot: ServerSlot, idleS: number): void {
+  private idleCheck(slot: ServerSlot): void {
     slot.idleTimer = undefined
     const name = slot.cfg.name
+    // in use now, or no longer one that stops when idle: the end of the use arms the clock again
     if (this.slots.get(name) !== slot || slot.idleStopAt === null) return
     if (Date.now() < slot.idleStopAt) return this.armIdle(slot)
+    const idleS = idleStopSeconds(this.catalog.currentConfig, slot.cfg)
     slot.clearIdle()
     slot.ready = false
     this.logger.info({ server: name, idle_stop_s: idleS }, 'stopping upstream: unused for its idle time; it starts again on first use')
