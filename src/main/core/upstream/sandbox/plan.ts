@@ -109,10 +109,17 @@ export function real(p: string, memo?: Map<string, string>): string {
 function realPath(p: string, memo?: Map<string, string>): string {
   const hit = memo?.get(p)
   if (hit !== undefined) return hit
-  let out: string
-  try {
-    out = fs.realpathSync.native(p)
-  } catch {
+  let out: string | null = null
+  // most paths a plan resolves do not exist: asking first spares a thrown ENOENT (an Error with its
+  // stack) per missing path; a path that cannot be resolved is handled alike either way
+  if (fs.existsSync(p)) {
+    try {
+      out = fs.realpathSync.native(p)
+    } catch {
+      // vanished, or unreadable: as if missing
+    }
+  }
+  if (out === null) {
     const parent = path.dirname(p)
     out = parent === p ? p : path.join(realPath(parent, memo), path.basename(p))
   }
@@ -136,10 +143,10 @@ export function expandHome(p: string, home: string): string {
   return path.resolve(p)
 }
 
+// (throwIfNoEntry: false: a missing path, the usual answer here, is not a thrown Error)
 function exists(p: string): boolean {
   try {
-    fs.lstatSync(p)
-    return true
+    return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined
   } catch {
     return false
   }
@@ -147,7 +154,7 @@ function exists(p: string): boolean {
 
 function isDir(p: string): boolean {
   try {
-    return fs.statSync(p).isDirectory()
+    return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false
   } catch {
     return false
   }
@@ -386,6 +393,7 @@ function toolgatePort(dataDir: string): number | null {
 }
 
 function readdir(dir: string): string[] {
+  if (!fs.existsSync(dir)) return []
   try {
     return fs.readdirSync(dir).sort()
   } catch {
@@ -395,7 +403,7 @@ function readdir(dir: string): string[] {
 
 function readlink(p: string): string | null {
   try {
-    return fs.lstatSync(p).isSymbolicLink() ? fs.readlinkSync(p) : null
+    return fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ? fs.readlinkSync(p) : null
   } catch {
     return null
   }
