@@ -11,20 +11,30 @@ if (!fs.existsSync(cli)) {
 }
 
 /**
- * Node 22.1+ keeps V8's compiled code of the modules it loads between runs (module.enableCompileCache):
- * most of what a start costs Toolgate is compiling its JavaScript (perf: over half of its CPU until
- * every server is callable), and the cache takes about an eighth off it (docs/performance.md). Compiled code is
- * code, so the cache lives where no upstream server can write: `~/.toolgate/compile-cache`, a
- * folder every sandboxed server has hidden (sandbox/hidden.ts), private to this user, and used only
- * when it is this user's and nobody else may write it or its parent. Node 20 has no such cache
- * (nothing happens); NODE_DISABLE_COMPILE_CACHE=1 switches it off.
+ * V8's compiled code of Toolgate's own modules is kept between runs: most of what a start costs
+ * Toolgate is compiling its JavaScript (perf: over a third of its main thread until every server
+ * is callable), and a start that finds its code compiled spends a quarter less CPU
+ * (docs/performance.md). Node 22.1+ does it itself (module.enableCompileCache); on Node 20 the
+ * launcher does it for the files of out/main only (codeCache below). Compiled code is code, so
+ * the cache lives where no upstream server can write: `~/.toolgate/compile-cache`, a folder every
+ * sandboxed server has hidden (sandbox/hidden.ts), private to this user, and used only when it is
+ * this user's and nobody else may write it or its parent. NODE_DISABLE_COMPILE_CACHE=1 switches
+ * it off.
  */
 function enableCompileCache() {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return
   const nodeModule = require('node:module')
-  if (typeof nodeModule.enableCompileCache !== 'function' || process.env.NODE_DISABLE_COMPILE_CACHE) return
+  const native = typeof nodeModule.enableCompileCache === 'function'
+  const dir = privateDir(path.join(os.homedir(), '.toolgate'), 'compile-cache')
+  if (!dir) return
+  if (native) nodeModule.enableCompileCache(dir)
+  else codeCache(nodeModule, dir)
+}
+
+/** `parent/name`, created 0700, when it and its parent are real folders of this user that no one else may write; else null. */
+function privateDir(parent, name) {
   try {
-    const parent = path.join(os.homedir(), '.toolgate')
-    const dir = path.join(parent, 'compile-cache')
+    const dir = path.join(parent, name)
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
     const uid = typeof process.getuid === 'function' ? process.getuid() : null
     // a real folder of this user that no one else may write (`closed`: nor read)
@@ -32,9 +42,82 @@ function enableCompileCache() {
       const st = fs.lstatSync(p)
       return st.isDirectory() && (uid === null || (st.uid === uid && (st.mode & closed) === 0))
     }
-    if (ours(parent, 0o022) && ours(dir, 0o077)) nodeModule.enableCompileCache(dir)
+    return ours(parent, 0o022) && ours(dir, 0o077) ? dir : null
   } catch {
     // no home, a read-only one: start without the cache
+    return null
+  }
+}
+
+/**
+ * Whether a module's text has an import(): a script compiled by vm cannot import() on Node 20 (and
+ * not at all once read from a cache), so such a file is compiled as usual. The MCP SDK's one, the
+ * Web Crypto fallback behind `globalThis.crypto ??`, never runs on Node 20+.
+ */
+function imports(content) {
+  return content.includes('import(') && content.replaceAll('globalThis.crypto ?? import("node:crypto")', '').includes('import(')
+}
+
+/** After how long a serve or stdio (long-running) writes what it compiled: its start is done by then. */
+const SAVE_AFTER_MS = 15000
+
+/**
+ * Node 20: the files of out/main are compiled with V8's code cache (vm.Script cachedData), kept
+ * in `<dir>/v8-<version>/`, one file per role (serve, stdio, the other commands) and source:
+ * named by the SHA-256 of the file's path and text, so a changed build never meets old code (V8
+ * itself refuses a cache of another V8 or other flags). What was compiled is written once, when
+ * there was no cache or V8 refused it: by a serve or stdio once its start is done, by other
+ * commands at exit, so functions compiled lazily while running are in it too.
+ */
+function codeCache(nodeModule, root) {
+  const vm = require('node:vm')
+  const crypto = require('node:crypto')
+  const own = path.join(__dirname, '..', 'out', 'main') + path.sep
+  const dir = privateDir(root, 'v8-' + process.versions.v8.replace(/[^\w.-]/g, '_'))
+  if (!dir) return
+  const command = process.argv.slice(2).find((a) => !a.startsWith('-'))
+  const role = command === 'serve' || command === 'stdio' ? command : 'cli'
+  const fresh = []
+  const compile = nodeModule.prototype._compile
+  nodeModule.prototype._compile = function (content, filename, format) {
+    if (typeof filename !== 'string' || !filename.startsWith(own) || !filename.endsWith('.js') || format === 'module' || imports(content)) {
+      return compile.apply(this, arguments)
+    }
+    const digest = crypto.createHash('sha256').update(filename).update('\0').update(content).digest('hex')
+    const file = path.join(dir, role + '-' + digest.slice(0, 40))
+    let cachedData
+    try {
+      cachedData = fs.readFileSync(file)
+    } catch {
+      // not cached yet
+    }
+    const script = new vm.Script(nodeModule.wrap(content), { filename, cachedData })
+    if (cachedData === undefined || script.cachedDataRejected) {
+      if (fresh.push({ script, file }) === 1) {
+        if (role !== 'cli') setTimeout(save, SAVE_AFTER_MS).unref()
+        process.once('exit', save)
+      }
+    }
+    const wrapper = script.runInThisContext({ displayErrors: true })
+    return wrapper.call(this.exports, this.exports, nodeModule.createRequire(filename), this, filename, path.dirname(filename))
+  }
+  let saved = false
+  const save = () => {
+    if (saved) return
+    saved = true
+    for (const { script, file } of fresh) {
+      const tmp = file + '.' + process.pid + '.tmp'
+      try {
+        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' })
+        fs.renameSync(tmp, file)
+      } catch {
+        try {
+          fs.rmSync(tmp, { force: true })
+        } catch {
+          // a full disk, a folder gone: the next start compiles as usual
+        }
+      }
+    }
   }
 }
 enableCompileCache()

@@ -3,6 +3,7 @@
 // callable tools listed in full, as if each upstream were connected directly. Encoding o200k_base
 // (gpt-tokenizer, ranks bundled in the package: works offline); loaded on first use, counts
 // cached per immutable catalog entry.
+import { createRequire } from 'node:module'
 import type { Tool } from '@modelcontextprotocol/server'
 import type { CatalogEntry } from '../catalog/catalog'
 
@@ -11,10 +12,14 @@ export const ENCODING = 'o200k_base'
 type Encoder = (text: string) => number
 let countTokens: Encoder | null = null
 
-/** Loads the encoding once (≈150 ms, so not at start-up: only the Agents view needs it). */
+/**
+ * Loads the encoding once (≈150 ms, so not at start-up: only the Agents view needs it). Required,
+ * not import()-ed: on Node 20 the launcher compiles the built main code with V8's code cache
+ * (bin/toolgate.js), where a dynamic import() cannot run.
+ */
 export async function loadTokenizer(): Promise<void> {
   if (countTokens) return
-  const mod = await import('gpt-tokenizer/encoding/o200k_base')
+  const mod = createRequire(__filename)('gpt-tokenizer/encoding/o200k_base') as { countTokens(text: string): number }
   countTokens = (t) => mod.countTokens(t)
 }
 
