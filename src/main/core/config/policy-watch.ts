@@ -6,6 +6,7 @@ import chokidar, { type FSWatcher } from 'chokidar'
 import fs from 'node:fs'
 import path from 'node:path'
 import { machinePolicyFile, POLICY_ENV, policyLocation, readPolicy, type PolicyState } from './policy'
+import { followOnly } from './watch-filter'
 
 export interface PolicyWatcher {
   close(): Promise<void>
@@ -36,7 +37,7 @@ export function watchPolicy(
     timer = setTimeout(reload, debounceMs)
   }
   if (dirs.length === 0) return { close: async () => undefined }
-  const watcher: FSWatcher = chokidar.watch(dirs, { ignoreInitial: true, depth: 0, awaitWriteFinish: false })
+  const watcher: FSWatcher = chokidar.watch(dirs, { ignoreInitial: true, depth: 0, awaitWriteFinish: false, ignored: followOnly(dirs, files) })
   const watched = new Set(files.map((f) => path.resolve(f)))
   watcher.on('all', (_event, p) => {
     if (watched.has(path.resolve(p))) schedule()

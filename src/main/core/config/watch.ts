@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Config } from '../../../shared/config-schema'
 import { ConfigError, loadConfigFile } from './load'
+import { followOnly } from './watch-filter'
 
 export interface ConfigWatcher {
   close(): Promise<void>
@@ -84,6 +85,7 @@ export function configReloader(file: string, handlers: ConfigHandlers, o: Config
         ignoreInitial: true,
         depth: 0,
         awaitWriteFinish: false,
+        ignored: followOnly([path.dirname(file)], [file]),
       })
       const base = path.resolve(file)
       watcher.on('all', (_event, p) => {

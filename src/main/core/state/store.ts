@@ -17,6 +17,7 @@ import { emptyState, StateSchema, type State } from './schema'
 import { migrateToolHashes } from './migrate'
 import { grantLocks } from './grant-undo'
 import { ranWithoutDecisions, readText, replacedStateProblem, sha256 } from './tamper'
+import { followOnly } from '../config/watch-filter'
 
 export class StateStore {
   private state: State
@@ -135,7 +136,7 @@ export class StateStore {
    */
   watchForLoss(onRewrite: (file: string, how: 'deleted' | 'changed') => void = () => undefined): () => Promise<void> {
     const ours = new Set([path.resolve(this.file), path.resolve(this.backupFile)])
-    const watcher = chokidar.watch(path.dirname(this.file), { ignoreInitial: true, depth: 0 })
+    const watcher = chokidar.watch(path.dirname(this.file), { ignoreInitial: true, depth: 0, ignored: followOnly([path.dirname(this.file)], [...ours]) })
     const check = (p: string): void => {
       const file = path.resolve(p)
       if (!ours.has(file)) return
