@@ -1,0 +1,124 @@
+// A requestState past its deadline answers nothing. A 2026-07-28 agent with ask_in_client gets a
+// confirmation's question as input_required with a signed requestState; the confirmation waits
+// confirm_timeout_s (here 2 s). A retry that brings "allow" after that, with the genuine state of
+// that very call (same credential, tool and arguments), is declined as timed out, and the upstream
+// is never called. Then a fresh call is asked again (the late answer opened nothing). Real
+// `toolgate serve`, raw HTTP, a fixture upstream that logs every call that reaches it.
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  apiRequest,
+  assertBuilt,
+  cleanupProcesses,
+  cleanupTemp,
+  fixtureEntry,
+  logLines,
+  rawRequest,
+  runCli,
+  startServe,
+  stopProcess,
+  tempDir,
+  waitFor,
+  waitForServerState,
+  writeJson,
+  type Serve,
+} from '../helpers/cli'
+
+afterAll(async () => {
+  await cleanupProcesses()
+  cleanupTemp()
+})
+
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+  'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1' },
+}
+
+interface Rpc {
+  result?: Record<string, unknown>
+  error?: { code: number; message: string }
+}
+
+describe('a requestState past its deadline', () => {
+  let serve: Serve
+  let log: string
+  let asker: string
+
+  beforeAll(async () => {
+    assertBuilt()
+    const tmp = tempDir('toolgate-ask-deadline-')
+    const toolsFile = writeJson(path.join(tmp, 'tools.json'), [{ name: 'edit_notes', description: 'Edit the notes', annotations: { readOnlyHint: false } }])
+    log = path.join(tmp, 'logs', 'notes.log')
+    fs.mkdirSync(path.dirname(log), { recursive: true })
+    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+      mcpServers: { notes: { ...fixtureEntry(toolsFile, log), quarantined: false, confirm: 'write', confirm_timeout_s: 2 } },
+      agents: [{ name: 'asker', servers: ['notes'], permissions: ['read', 'write'], ask_in_client: true }],
+    })
+    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
+    await waitForServerState(serve, 'notes', 'connected')
+    asker = (await runCli(['agents', 'token', 'asker', ...serve.flags])).stdout.trim().split('\n')[0].trim()
+  }, 60_000)
+
+  afterAll(async () => {
+    if (serve) await stopProcess(serve.child)
+  })
+
+  const edits = (): number => logLines(log).filter((l) => l.tool === 'edit_notes').length
+  const call = async (id: number, params: Record<string, unknown>): Promise<Rpc> => {
+    const r = await rawRequest(`${serve.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${asker}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'call_tool_write',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, _meta: ENVELOPE } }),
+    })
+    const text = r.body.trim()
+    const json = text.startsWith('{')
+      ? text
+      : (
+          text
+            .split('\n')
+            .filter((l) => l.startsWith('data:'))
+            .at(-1) ?? ''
+        ).slice(5)
+    return JSON.parse(json) as Rpc
+  }
+  const text = (r: Rpc): string => ((r.result?.content as Array<{ text: string }> | undefined) ?? [])[0]?.text ?? JSON.stringify(r)
+  const args = { name: 'notes:edit_notes', args: { text: 'late' } }
+
+  it('an "allow" brought after the confirmation timed out is declined as timed out; nothing runs; the next call is asked again', async () => {
+    const first = await call(1, { name: 'call_tool_write', arguments: args })
+    expect(first.result?.resultType).toBe('input_required')
+    const state = first.result?.requestState as string
+    expect(typeof state).toBe('string')
+    const before = edits()
+    await waitFor(
+      async () => {
+        const all = (await apiRequest(serve, 'GET', '/api/v1/confirmations?status=all')).json.confirmations as Array<{ status: string }>
+        return all.at(-1)?.status === 'timeout' || undefined
+      },
+      15_000,
+      'the confirmation to time out',
+    )
+    const late = await call(2, {
+      name: 'call_tool_write',
+      arguments: args,
+      inputResponses: { toolgate_confirm: { action: 'accept', content: { allow: true } } },
+      requestState: state,
+    })
+    expect(text(late)).toMatch(/^CALL_DECLINED \(timeout\)/)
+    expect(edits()).toBe(before)
+    // the late answer opened nothing: the same call is asked again
+    const again = await call(3, { name: 'call_tool_write', arguments: args })
+    expect(again.result?.resultType).toBe('input_required')
+    expect(again.result?.requestState).not.toBe(state)
+    expect(edits()).toBe(before)
+  })
+})
