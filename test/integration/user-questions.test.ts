@@ -162,7 +162,8 @@ describe("upstream questions the agent's client cannot show are asked in Toolgat
             await events.next('question', 15_000, (e) => e.data.id === q.id && e.data.new === true)
             const r = await apiRequest(serve, 'POST', `/api/v1/questions/${q.id}/answer`, { action: 'accept', content: { name: 'Ada', age: 36, color: 'g' } })
             expect(r.status, r.text).toBe(200)
-            expect(await result, `${era} ${server}`).toEqual({ text: 'content: {"name":"Ada","age":36,"color":"g"}', isError: false })
+            // the answer leaves out "ok": Toolgate, the server's client, fills in its default (SEP-1034)
+            expect(await result, `${era} ${server}`).toEqual({ text: 'content: {"name":"Ada","age":36,"color":"g","ok":true}', isError: false })
             expect(await questionById(serve, q.id)).toMatchObject({ status: 'accepted', answered_via: 'api' })
             await events.next('question', 15_000, (e) => e.data.id === q.id && e.data.status === 'accepted')
           }
