@@ -26,6 +26,12 @@ const PARALLEL = 3
 interface Expected {
   outcome: 'called' | 'connected' | 'refused'
   reason?: string
+  /**
+   * a timing check of the suite (sse-retry: the reconnection within 200 ms after the server's
+   * retry field) whose WARNING for "slightly late" a loaded machine can cause; too early (the
+   * retry field ignored) or very late still fails
+   */
+  timing?: string
 }
 const data = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/conformance/scenarios.json'), 'utf8')) as {
   run: Record<string, Expected>
@@ -36,7 +42,12 @@ interface Check {
   id: string
   status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO'
   description: string
+  details?: { slightlyLate?: boolean; tooEarly?: boolean; veryLate?: boolean }
 }
+
+/** A WARNING of the expected timing check that says only "slightly late" (see Expected.timing). */
+const lateOnly = (c: Check, expected: Expected): boolean =>
+  c.status === 'WARNING' && c.id === expected.timing && c.details?.slightlyLate === true && c.details.tooEarly !== true && c.details.veryLate !== true
 interface Result {
   code: number
   checks: Check[]
@@ -128,12 +139,15 @@ describe('the MCP conformance suite, client scenarios, with Toolgate as the clie
       const r = results.get(name)
       expect(r, `${name} ran`).toBeDefined()
       const res = r as Result
-      const bad = res.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => `${c.status} ${c.id}: ${c.description}`)
+      const bad = res.checks
+        .filter((c) => (c.status === 'FAILURE' || c.status === 'WARNING') && !lateOnly(c, expected))
+        .map((c) => `${c.status} ${c.id}: ${c.description}`)
       expect(bad, res.log).toEqual([])
       expect(
         res.checks.some((c) => c.status === 'SUCCESS'),
         res.log,
       ).toBe(true)
+      if (expected.timing) expect(res.checks.map((c) => c.id)).toContain(expected.timing)
       expect(res.code, res.log).toBe(0)
       expect(res.end?.outcome, res.log).toBe(expected.outcome)
       if (expected.reason) expect(res.end?.last_error, res.log).toContain(expected.reason)
