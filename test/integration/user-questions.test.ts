@@ -281,7 +281,8 @@ describe("upstream questions the agent's client cannot show are asked in Toolgat
       expect(declineWithContent.status).toBe(400)
       expect((await questionById(serve, q.id))?.status).toBe('pending')
       expect((await apiRequest(serve, 'POST', `/api/v1/questions/${q.id}/answer`, { action: 'accept', content: { name: 'Ada', color: 'r' } })).status).toBe(200)
-      expect(await result).toEqual({ text: 'content: {"name":"Ada","color":"r"}', isError: false })
+      // "ok" left out: its default goes along (SEP-1034)
+      expect(await result).toEqual({ text: 'content: {"name":"Ada","color":"r","ok":true}', isError: false })
     } finally {
       await a.close()
     }
