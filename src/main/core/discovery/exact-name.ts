@@ -3,7 +3,7 @@
 // callable tools matched too. Scope first (an out-of-scope tool never produces a hint), rule 6
 // (a hidden tool never does either), and name-only: the hint carries the id and status, never text
 // the upstream wrote.
-import type { Catalog, CatalogEntry } from '../catalog/catalog'
+import type { Catalog, CatalogEntry, CatalogSnapshot } from '../catalog/catalog'
 import type { Scope } from '../access/scope'
 import { entryAccess, isKnown } from '../access/decide'
 
@@ -29,15 +29,25 @@ function lockedNames(entries: readonly CatalogEntry[]): Map<string, CatalogEntry
   return map
 }
 
+/** The same for a whole snapshot (immutable too; rebuilt from the parts' maps when any server changed): one lookup per search. */
+const lockedInSnapshot = new WeakMap<CatalogSnapshot, Map<string, CatalogEntry[]>>()
+
+function snapshotLockedNames(snapshot: CatalogSnapshot): Map<string, CatalogEntry[]> {
+  let map = lockedInSnapshot.get(snapshot)
+  if (map) return map
+  map = new Map()
+  for (const entries of snapshot.byServer.values()) for (const [key, found] of lockedNames(entries)) map.set(key, [...(map.get(key) ?? []), ...found])
+  lockedInSnapshot.set(snapshot, map)
+  return map
+}
+
 /** The locked, in-scope, surfaceable tools whose id or name is exactly the query, by id. */
 export function exactLockedMatches(catalog: Catalog, query: string, scope: Scope): CatalogEntry[] {
   const q = query.trim()
   if (q.length === 0) return []
-  const out: CatalogEntry[] = []
-  for (const [server, entries] of catalog.snapshot().byServer) {
-    if (!scope.allowsServer(server)) continue
-    for (const e of lockedNames(entries).get(q) ?? []) if (isKnown(entryAccess(catalog, scope, e))) out.push(e)
-  }
+  const found = snapshotLockedNames(catalog.snapshot()).get(q)
+  if (!found) return []
+  const out = found.filter((e) => scope.allowsServer(e.server) && isKnown(entryAccess(catalog, scope, e)))
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 }
 

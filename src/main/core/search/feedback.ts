@@ -25,14 +25,17 @@ export function feedbackTerms(
   inQuery: ReadonlyMap<string, number>,
   { docs, terms, weight }: FeedbackOptions,
 ): Array<[string, number]> {
-  const before = (x: { slot: number; score: number }, y: { slot: number; score: number }): boolean =>
-    x.score > y.score || (x.score === y.score && id(x.slot) < id(y.slot))
+  /** does the tool at `slot` with `s` rank before `y`? */
+  const beats = (slot: number, s: number, y: { slot: number; score: number }): boolean => s > y.score || (s === y.score && id(slot) < id(y.slot))
+  const before = (x: { slot: number; score: number }, y: { slot: number; score: number }): boolean => beats(x.slot, x.score, y)
   const top: Array<{ slot: number; score: number }> = []
   for (const slot of touched) {
-    const cand = { slot, score: score(slot) }
+    const s = score(slot)
+    // most tools do not make the top: they are passed over without a candidate object
+    if (top.length >= docs && !beats(slot, s, top[top.length - 1])) continue
+    const cand = { slot, score: s }
     if (top.length < docs) top.push(cand)
-    else if (before(cand, top[top.length - 1])) top[top.length - 1] = cand
-    else continue
+    else top[top.length - 1] = cand
     top.sort((x, y) => (before(x, y) ? -1 : before(y, x) ? 1 : 0))
   }
   const best = top[0]?.score ?? 0
