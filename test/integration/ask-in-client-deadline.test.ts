@@ -1,4 +1,7 @@
-// A requestState past its deadline answers nothing. A 2026-07-28 agent with ask_in_client gets a
+// Two edges of asking in the agent's own client (ask_in_client). 1. A client that cannot show a
+// question (it declared no elicitation) is never asked, even with the agent's switch on: the call
+// waits for the window, in both eras. 2. A requestState past its deadline answers nothing. A
+// 2026-07-28 agent with ask_in_client gets a
 // confirmation's question as input_required with a signed requestState; the confirmation waits
 // confirm_timeout_s (here 2 s). A retry that brings "allow" after that, with the genuine state of
 // that very call (same credential, tool and arguments), is declined as timed out, and the upstream
@@ -7,6 +10,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import {
   apiRequest,
   assertBuilt,
@@ -35,15 +40,18 @@ const ENVELOPE = {
   'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
   'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1' },
 }
+/** a 2026-07-28 client that shows no questions */
+const NO_FORMS = { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': {} }
 
 interface Rpc {
   result?: Record<string, unknown>
   error?: { code: number; message: string }
 }
 
-describe('a requestState past its deadline', () => {
+describe('asking in the agent’s own client: a client without forms, and the deadline', () => {
   let serve: Serve
   let log: string
+  let patientLog: string
   let asker: string
 
   beforeAll(async () => {
@@ -51,10 +59,16 @@ describe('a requestState past its deadline', () => {
     const tmp = tempDir('toolgate-ask-deadline-')
     const toolsFile = writeJson(path.join(tmp, 'tools.json'), [{ name: 'edit_notes', description: 'Edit the notes', annotations: { readOnlyHint: false } }])
     log = path.join(tmp, 'logs', 'notes.log')
+    patientLog = path.join(tmp, 'logs', 'patient.log')
     fs.mkdirSync(path.dirname(log), { recursive: true })
     const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
-      mcpServers: { notes: { ...fixtureEntry(toolsFile, log), quarantined: false, confirm: 'write', confirm_timeout_s: 2 } },
-      agents: [{ name: 'asker', servers: ['notes'], permissions: ['read', 'write'], ask_in_client: true }],
+      mcpServers: {
+        // the deadline: 2 s
+        notes: { ...fixtureEntry(toolsFile, log), quarantined: false, confirm: 'write', confirm_timeout_s: 2 },
+        // a question that waits long enough for the window to answer on a loaded machine
+        patient: { ...fixtureEntry(toolsFile, patientLog), quarantined: false, confirm: 'write', confirm_timeout_s: 60 },
+      },
+      agents: [{ name: 'asker', servers: ['notes', 'patient'], permissions: ['read', 'write'], ask_in_client: true }],
     })
     serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
     await waitForServerState(serve, 'notes', 'connected')
@@ -66,7 +80,8 @@ describe('a requestState past its deadline', () => {
   })
 
   const edits = (): number => logLines(log).filter((l) => l.tool === 'edit_notes').length
-  const call = async (id: number, params: Record<string, unknown>): Promise<Rpc> => {
+  const patientEdits = (): number => logLines(patientLog).filter((l) => l.tool === 'edit_notes').length
+  const call = async (id: number, params: Record<string, unknown>, envelope: Record<string, unknown> = ENVELOPE): Promise<Rpc> => {
     const r = await rawRequest(`${serve.url}/mcp`, {
       method: 'POST',
       headers: {
@@ -75,9 +90,9 @@ describe('a requestState past its deadline', () => {
         accept: 'application/json, text/event-stream',
         'mcp-protocol-version': '2026-07-28',
         'mcp-method': 'tools/call',
-        'mcp-name': 'call_tool_write',
+        'mcp-name': String(params.name),
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, _meta: ENVELOPE } }),
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, _meta: envelope } }),
     })
     const text = r.body.trim()
     const json = text.startsWith('{')
@@ -92,6 +107,44 @@ describe('a requestState past its deadline', () => {
   }
   const text = (r: Rpc): string => ((r.result?.content as Array<{ text: string }> | undefined) ?? [])[0]?.text ?? JSON.stringify(r)
   const args = { name: 'notes:edit_notes', args: { text: 'late' } }
+
+  const pending = async (): Promise<Array<{ id: string; tool: string }>> =>
+    (await apiRequest(serve, 'GET', '/api/v1/confirmations')).json.confirmations as Array<{ id: string; tool: string }>
+
+  it('2026-07-28: a client that declared no elicitation is not asked: the call waits for the window', async () => {
+    const before = patientEdits()
+    const answer = call(10, { name: 'call_tool_write', arguments: { name: 'patient:edit_notes', args: { text: 'no forms' } } }, NO_FORMS)
+    const waiting = await waitFor(async () => (await pending())[0], 10_000, 'the confirmation in the window')
+    expect((await apiRequest(serve, 'POST', `/api/v1/confirmations/${waiting.id}/allow`)).status).toBe(200)
+    const r = await answer
+    expect(r.result?.resultType).not.toBe('input_required')
+    expect(text(r)).not.toMatch(/CALL_DECLINED/)
+    expect(patientEdits()).toBe(before + 1)
+  })
+
+  it('2025: a session whose client declared no elicitation gets no elicitation/create: the call waits for the window', async () => {
+    const client = new V1Client({ name: 'no-forms', version: '1' }, { capabilities: {} })
+    const transport = new V1Http(new URL(`${serve.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${asker}` } } })
+    await client.connect(transport)
+    const wire: Array<{ method?: string }> = []
+    const deliver = transport.onmessage
+    transport.onmessage = (m) => {
+      wire.push(m as { method?: string })
+      deliver?.(m)
+    }
+    try {
+      const before = patientEdits()
+      const answer = client.callTool({ name: 'call_tool_write', arguments: { name: 'patient:edit_notes', args: { text: 'old no forms' } } })
+      const waiting = await waitFor(async () => (await pending())[0], 10_000, 'the confirmation in the window')
+      await apiRequest(serve, 'POST', `/api/v1/confirmations/${waiting.id}/deny`)
+      const r = (await answer) as { content: Array<{ text: string }> }
+      expect(r.content[0].text).toMatch(/^CALL_DECLINED/)
+      expect(wire.some((m) => m.method === 'elicitation/create')).toBe(false)
+      expect(patientEdits()).toBe(before)
+    } finally {
+      await client.close()
+    }
+  })
 
   it('an "allow" brought after the confirmation timed out is declined as timed out; nothing runs; the next call is asked again', async () => {
     const first = await call(1, { name: 'call_tool_write', arguments: args })
