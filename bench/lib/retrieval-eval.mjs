@@ -248,6 +248,12 @@ export async function evaluate(ToolIndex, options = {}, data = loadAll(), wrap =
 /** Mean over the held-out runs that count for the target (everything but dev and para36). */
 export const HELD_OUT = ['dev-paraphrase', 'v2-fresh', 'live-fresh', 'known-item', 'dev-paraphrase@live', 'v2-fresh@live']
 
+/**
+ * The runs chosen on since issue 30's fourth part: dev, the tuning sets and LiveMCPBench's 40 seen
+ * tasks (bench/retrieval-tune.mjs --objective tuning). Never judged on.
+ */
+export const TUNING = ['dev', 'dev@live', 'tune-v2', 'tune-v2@live', 'tune-live', 'livemcpbench-seen']
+
 /** Issue 30's sets (never tuned on): vocabulary gaps, read-or-change intent, LiveMCPBench's tasks. */
 export const ISSUE_30 = ['gap-v2', 'gap-v2@live', 'gap-live', 'intent', 'intent@live', 'livemcpbench', 'livemcpbench-unseen']
 

@@ -40,6 +40,10 @@ const FLOORS: Record<string, [number, number, number]> = {
   // its first 40 tasks were read and tuned on (round 3), the other 54 never looked at
   'livemcpbench-seen': [0.51, 0.56, 0.47], // 0.534 / 0.592 / 0.500 (before round 3: 0.422)
   'livemcpbench-unseen': [0.36, 0.39, 0.33], // 0.383 / 0.421 / 0.361 (0.319)
+  // the tuning sets of round three's fourth part (tuned on, like dev; datasets/README.md)
+  'tune-v2': [0.72, 0.56, 0.59], // 0.744 / 0.579 / 0.614
+  'tune-v2@live': [0.37, 0.34, 0.38], // 0.405 / 0.368 / 0.406
+  'tune-live': [0.65, 0.5, 0.55], // 0.669 / 0.518 / 0.565
 }
 
 // requests to read or to change whose first result does the other thing (intent.json): at most
