@@ -3,7 +3,8 @@
 // key of its envelope, and the server sends them on that request's own stream while it runs
 // (without the key, none). Toolgate does the same for the requests it relays (a tool call, a prompt,
 // a resource read, a completion): the servers the request reached (upstream/request-logs.ts) send
-// their messages to it at that level and above, masked and escaped (upstream/server-logs.ts), each
+// their messages to it at that level and above (a message that came while another request was in
+// flight there too is nobody's: upstream/log-readers.ts), masked and escaped (upstream/server-logs.ts), each
 // naming its server in `logger`, and only while the server is one the agent may read.
 import { LOG_LEVEL_META_KEY, type LoggingLevel, type ServerContext } from '@modelcontextprotocol/server'
 import { decideServer } from '../access/decide'
@@ -34,7 +35,9 @@ export async function withRequestLogs<T>(
   const asked: RequestLogs = { level, servers: new Set() }
   const sending: Array<Promise<void>> = []
   const stop = logs.listen((m) => {
-    if (!asked.servers.has(m.server) || LOG_LEVELS.indexOf(m.level) < LOG_LEVELS.indexOf(level)) return
+    // only a message that came while this request was the only one in flight on its server: with
+    // another agent's call there too, it may hold that agent's arguments or results (log-readers.ts)
+    if (m.request !== asked || !asked.servers.has(m.server) || LOG_LEVELS.indexOf(m.level) < LOG_LEVELS.indexOf(level)) return
     if (!scope.active() || decideServer(catalog, scope, m.server, 'read').kind !== 'open') return
     const params = { level: m.level, logger: loggerName(m.server, m.logger), data: m.data }
     sending.push(ctx.mcpReq.notify({ method: 'notifications/message', params }).catch(() => {}))

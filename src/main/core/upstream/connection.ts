@@ -26,6 +26,7 @@ import { needsSignIn, refusal } from '../oauth/errors'
 import type { BuiltTransport } from './transport'
 import { fetchToolList } from './tools'
 import { requestLogs } from './request-logs'
+import { LogReaders } from './log-readers'
 import { callAsTask, offersToolTasks } from './task-call'
 import { fetchPromptList, type PromptListing } from './prompts'
 import { z } from 'zod'
@@ -69,7 +70,8 @@ export interface ConnectionHooks {
   /** the upstream sent notifications/resources/list_changed (Toolgate keeps no copy: agents re-list) */
   onResourceListChanged?(conn: UpstreamConnection): void
   /** the upstream sent a log message (notifications/message); its params masked */
-  onLogMessage?(conn: UpstreamConnection, params: { level?: unknown; logger?: unknown; data?: unknown }): void
+  /** `request`: the RequestLogs (or stand-in) of the only request in flight when it came, else null (log-readers.ts) */
+  onLogMessage?(conn: UpstreamConnection, params: { level?: unknown; logger?: unknown; data?: unknown }, request: object | null): void
 }
 
 export interface ConnectionOptions {
@@ -131,6 +133,8 @@ export class UpstreamConnection {
   private readonly stopSecrets: (() => void) | null
   /** calls in flight and the agents behind them: a request of the server reaches only its call's agent (server-requests.ts) */
   private readonly inFlight: CallsInFlight
+  /** the requests in flight, for whose a log message is (log-readers.ts) */
+  private readonly logReaders = new LogReaders()
 
   constructor(
     readonly config: ServerConfig,
@@ -316,7 +320,7 @@ export class UpstreamConnection {
       // log messages too: one sent just before a result must reach the request that is still listening
       if ('method' in message && message.method === 'notifications/message' && !('id' in message)) {
         if (!this.closing && this.closedReason === null)
-          this.hooks.onLogMessage?.(this, this.mask.value(isRecord(message.params) ? (message.params as Record<string, unknown>) : {}))
+          this.hooks.onLogMessage?.(this, this.mask.value(isRecord(message.params) ? (message.params as Record<string, unknown>) : {}), this.logReaders.sole())
         return
       }
       inner?.call(transport, message, extra)
@@ -357,6 +361,7 @@ export class UpstreamConnection {
       new UpstreamCallError(code, this.redact(message), this.config.name, opts.label, rpcCode)
     if (opts.signal?.aborted) throw fail('cancelled', `${method} of ${opts.label} was cancelled before it was sent`)
     let result: Record<string, unknown>
+    const leave = this.logReaders.enter(requestLogs() ?? {})
     try {
       result = (await this.mcp.request({ method, params: this.withLogLevel(params) } as Parameters<Client['request']>[0], LooseResult, {
         timeout: opts.timeoutMs,
@@ -368,6 +373,8 @@ export class UpstreamConnection {
       if (isConnectionClosed(err)) throw fail('disconnected', `${method} of ${opts.label} failed: ${this.describeFailure(err, method)}`)
       if (err instanceof ProtocolError) throw fail('upstream_error', `${method} of ${opts.label} failed: ${err.message}`, err.code)
       throw fail('transport_error', `${method} of ${opts.label} failed: ${errorText(err).slice(0, 500)}`)
+    } finally {
+      leave()
     }
     result = withoutEnvelope(result)
     const bytes = Buffer.byteLength(JSON.stringify(result))
@@ -425,6 +432,7 @@ export class UpstreamConnection {
     let result: CallToolResult
     // while it runs, the server's requests reach this call's agent (and no one else's)
     const call = this.inFlight.begin(opts.asker ?? null)
+    const leave = this.logReaders.enter(requestLogs() ?? {})
     try {
       // SDK 2.x removes its abort listener when the request settles (1.x leaked one per call, so
       // the signal went through a per-call AbortController; no longer needed)
@@ -470,6 +478,7 @@ export class UpstreamConnection {
       throw fail('transport_error', `call to ${label} failed: ${message.slice(0, 500)}`)
     } finally {
       call.end()
+      leave()
       if (token) this.progress.delete(token)
     }
     result = withoutEnvelope(result)

@@ -303,8 +303,8 @@ export class UpstreamManager {
     up.on('resourcesListChanged', () => {
       if (current()) this.onResourcesListChanged?.(cfg.name)
     })
-    up.on('log', (params) => {
-      if (current()) this.logs.deliver(cfg.name, params)
+    up.on('log', (params, request) => {
+      if (current()) this.logs.deliver(cfg.name, params, request)
     })
     up.on('used', () => {
       if (current()) this.armIdle(slot)

@@ -20,6 +20,8 @@ export interface ServerLogMessage {
   /** the server's own logger name, if it gave one */
   logger?: string
   data: unknown
+  /** the RequestLogs of the only request in flight on the server when it came (log-readers.ts); null: none or several */
+  request?: object | null
 }
 
 const isLevel = (v: unknown): v is LoggingLevel => typeof v === 'string' && (LOG_LEVELS as readonly string[]).includes(v)
@@ -56,13 +58,13 @@ export class ServerLogs {
   }
 
   /** A server's notifications/message (params as it sent them, masked). */
-  deliver(server: string, params: { level?: unknown; logger?: unknown; data?: unknown }): void {
+  deliver(server: string, params: { level?: unknown; logger?: unknown; data?: unknown }, request: object | null = null): void {
     if (!this.take(server)) return
     const level = isLevel(params.level) ? params.level : 'info'
     let data = escapeAll(params.data)
     const json = JSON.stringify(data) ?? ''
     if (json.length > MAX_DATA_CHARS) data = `${json.slice(0, MAX_DATA_CHARS)}… (cut: ${json.length} characters)`
-    const m: ServerLogMessage = { server, level, ...(typeof params.logger === 'string' ? { logger: escapeText(params.logger) } : {}), data }
+    const m: ServerLogMessage = { server, level, ...(typeof params.logger === 'string' ? { logger: escapeText(params.logger) } : {}), data, request }
     const at = LOG_LEVELS.indexOf(level)
     const fields = { server, mcp_level: level, ...(m.logger ? { mcp_logger: m.logger } : {}), data }
     if (at >= LOG_LEVELS.indexOf('error')) this.logger.error(fields, 'server log message')

@@ -44,7 +44,7 @@ export interface UpstreamEvents {
   /** the last request in flight (a call, a relayed request) finished: the idle clock starts again */
   used: []
   /** the server sent a log message (notifications/message), masked */
-  log: [params: { level?: unknown; logger?: unknown; data?: unknown }]
+  log: [params: { level?: unknown; logger?: unknown; data?: unknown }, request: object | null]
 }
 
 /** Upper bound for a health ping of an HTTP upstream. */
@@ -299,10 +299,10 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
       onClosed: (c, reason) => this.onConnectionClosed(c, reason),
       onToolListChanged: (c) => this.onToolListChanged(c),
       onPromptListChanged: (c) => this.onPromptListChanged(c),
-      onLogMessage: (c, params) => {
+      onLogMessage: (c, params, request) => {
         if (c !== this.conn) return
         try {
-          this.emit('log', params)
+          this.emit('log', params, request)
         } catch (err) {
           this.log.error({ event: 'log', err: errorText(err) }, 'an upstream event listener threw')
         }
