@@ -130,6 +130,9 @@ describe('the MCP conformance suite, client scenarios, with Toolgate as the clie
     for (const reason of Object.values(data.not_run)) expect(reason.length).toBeGreaterThan(40)
     const docs = fs.readFileSync(path.join(ROOT, 'docs/remote-servers.md'), 'utf8')
     for (const s of Object.keys(data.not_run)) expect(docs, `docs/remote-servers.md lists ${s}`).toContain(`\`${s}\``)
+    // docs/conformance.md has a row for every scenario of the suite
+    const table = fs.readFileSync(path.join(ROOT, 'docs/conformance.md'), 'utf8')
+    for (const s of listed) expect(table, `docs/conformance.md lists ${s}`).toContain(`| \`${s}\` |`)
     // every auth scenario that is not run says why; initialize and tools_call are run
     expect(Object.keys(data.run)).toEqual(expect.arrayContaining(['initialize', 'tools_call']))
   })

@@ -9,8 +9,11 @@
 // scenario of the suite is either run here, where it must give through Toolgate what it gives
 // against the server alone (the same checks, none failing, none warning), or listed with the
 // reason it does not apply or waits for another part (server-scenarios.json; the same list in
-// docs/passthrough.md); a scenario in neither list fails the test.
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+// docs/passthrough.md and docs/conformance.md); a scenario in neither list fails the test.
+// Both protocol versions the suite has scenarios for: 2025-11-25 (what its client asks for) and
+// 2025-06-18 (the scenarios of that version, the hop pinning `initialize` to it, alone and
+// through Toolgate alike). The suite has no 2026-07-28 scenarios.
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
@@ -38,11 +41,26 @@ const SUITE = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance/di
 const EVERYTHING = path.join(ROOT, 'test/fixtures/conformance/everything-server.mjs')
 /** scenarios run at once (each is one suite process and its client) */
 const PARALLEL = 4
+/** the older protocol version the suite has scenarios for; its client asks for 2025-11-25 */
+const OLDER = '2025-06-18'
 
 const data = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/conformance/server-scenarios.json'), 'utf8')) as {
   run: string[]
   not_run: Record<string, string>
 }
+
+/** The scenarios run here that the suite also has for the older version (its list says, per scenario, which versions). */
+function olderScenarios(): string[] {
+  let text = ''
+  try {
+    text = execFileSync(NODE22, [SUITE, 'list', '--server'], { encoding: 'utf8', timeout: 30_000 })
+  } catch {
+    // no Node 22 (npm ci): beforeAll says so
+  }
+  const withOlder = [...text.matchAll(/^\s+- (\S+) \[([^\]]*)\]/gm)].filter((m) => m[2].split(',').includes(OLDER)).map((m) => m[1])
+  return data.run.filter((n) => withOlder.includes(n))
+}
+const OLDER_RUN = olderScenarios()
 
 interface Check {
   id: string
@@ -120,8 +138,18 @@ async function runSome(url: string, names: string[], base: string, parallel: num
 /** The verdicts that count: every check but the suite's INFO records, as "id STATUS". */
 const verdicts = (r: Result | undefined): string[] => (r?.checks ?? []).filter((c) => c.status !== 'INFO').map((c) => `${c.id} ${c.status}`)
 
-/** A loopback hop that adds the bearer token and maps its own Host/Origin to the target's. */
-function authHop(target: URL, token: string): Promise<{ url: string; close: () => Promise<void> }> {
+interface Hop {
+  url: string
+  /** the MCP-Protocol-Version headers the suite's clients sent after initialize */
+  versions: Set<string>
+  close: () => Promise<void>
+}
+
+/**
+ * A loopback hop that adds the bearer token and maps its own Host/Origin to the target's; with
+ * `pin`, it asks for that protocol version in every `initialize` (what an older client would send).
+ */
+function authHop(target: URL, token: string, pin?: string): Promise<Hop> {
   return new Promise((resolve) => {
     let own = ''
     const map = (v: string | undefined): string | undefined => {
@@ -132,22 +160,43 @@ function authHop(target: URL, token: string): Promise<{ url: string; close: () =
       }
       return v
     }
+    const versions = new Set<string>()
     const server = http.createServer((req, res) => {
       const headers: http.OutgoingHttpHeaders = { ...req.headers, authorization: `Bearer ${token}` }
       headers.host = map(req.headers.host)
       if (req.headers.origin !== undefined) headers.origin = map(req.headers.origin)
-      const up = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers)
-        r.pipe(res)
+      const version = req.headers['mcp-protocol-version']
+      if (typeof version === 'string') versions.add(version)
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        let body = Buffer.concat(chunks)
+        if (pin && body.length > 0) {
+          try {
+            const msg = JSON.parse(body.toString('utf8')) as { method?: string; params?: { protocolVersion?: string } }
+            if (msg.method === 'initialize' && msg.params) {
+              msg.params.protocolVersion = pin
+              body = Buffer.from(JSON.stringify(msg))
+              headers['content-length'] = String(body.length)
+            }
+          } catch {
+            // not JSON: passed as it came
+          }
+        }
+        const up = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers)
+          r.pipe(res)
+        })
+        up.on('error', () => res.destroy())
+        up.end(body)
       })
-      up.on('error', () => res.destroy())
-      req.pipe(up)
     })
     server.listen(0, '127.0.0.1', () => {
       const port = (server.address() as { port: number }).port
       own = `127.0.0.1:${port}`
       resolve({
         url: `http://${own}${target.pathname}`,
+        versions,
         close: () =>
           new Promise((r) => {
             server.closeAllConnections()
@@ -161,9 +210,13 @@ function authHop(target: URL, token: string): Promise<{ url: string; close: () =
 let listed: string[] = []
 let alone = new Map<string, Result>()
 let through = new Map<string, Result>()
+let aloneOlder = new Map<string, Result>()
+let throughOlder = new Map<string, Result>()
 let serve: Serve | undefined
 let reference: ChildProcess | undefined
-let hop: { url: string; close: () => Promise<void> } | undefined
+const hops: Hop[] = []
+let pinnedAlone: Hop | undefined
+let pinnedThrough: Hop | undefined
 
 beforeAll(async () => {
   assertBuilt()
@@ -188,6 +241,9 @@ beforeAll(async () => {
     ref.once('exit', (c) => reject(new Error(`the reference server exited (${c})`)))
   })
   alone = await runAll(refUrl, data.run, path.join(tmp, 'alone'))
+  pinnedAlone = await authHop(new URL(refUrl), 'unused', OLDER)
+  hops.push(pinnedAlone)
+  aloneOlder = await runAll(pinnedAlone.url, OLDER_RUN, path.join(tmp, 'alone-older'))
 
   // the same server behind Toolgate, the suite against the direct view
   const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
@@ -206,13 +262,19 @@ beforeAll(async () => {
     20_000,
     'the four prompts to be callable',
   )
-  hop = await authHop(new URL(`${serve.url}/mcp/direct`), serve.key)
+  const hop = await authHop(new URL(`${serve.url}/mcp/direct`), serve.key)
+  hops.push(hop)
   through = await runAll(hop.url, data.run, path.join(tmp, 'through'))
-  console.log(`${data.run.length} conformance server scenarios, alone and through Toolgate, in ${Math.round((Date.now() - t0) / 1000)} s`)
-}, 300_000)
+  pinnedThrough = await authHop(new URL(`${serve.url}/mcp/direct`), serve.key, OLDER)
+  hops.push(pinnedThrough)
+  throughOlder = await runAll(pinnedThrough.url, OLDER_RUN, path.join(tmp, 'through-older'))
+  console.log(
+    `${data.run.length} + ${aloneOlder.size} (${OLDER}) conformance server scenarios, alone and through Toolgate, in ${Math.round((Date.now() - t0) / 1000)} s`,
+  )
+}, 600_000)
 
 afterAll(async () => {
-  await hop?.close()
+  for (const h of hops) await h.close()
   if (serve) await stopProcess(serve.child)
   if (reference) await stopProcess(reference)
   await cleanupProcesses()
@@ -228,6 +290,9 @@ describe('the MCP conformance suite, server scenarios, through Toolgate’s dire
     for (const reason of Object.values(data.not_run)) expect(reason.length).toBeGreaterThan(40)
     const docs = fs.readFileSync(path.join(ROOT, 'docs/passthrough.md'), 'utf8')
     for (const s of Object.keys(data.not_run)) expect(docs, `docs/passthrough.md lists ${s}`).toContain(`\`${s}\``)
+    // docs/conformance.md has a row for every scenario of the suite
+    const table = fs.readFileSync(path.join(ROOT, 'docs/conformance.md'), 'utf8')
+    for (const s of listed) expect(table, `docs/conformance.md lists ${s}`).toContain(`| \`${s}\` |`)
   })
 
   it('json-schema-2020-12, on the namespaced name: $schema, $defs and additionalProperties reach the agent as the server listed them', async () => {
@@ -245,25 +310,36 @@ describe('the MCP conformance suite, server scenarios, through Toolgate’s dire
     }
   })
 
-  for (const name of data.run) {
-    it(`${name}: what the server gives alone, through Toolgate`, () => {
-      const base = alone.get(name)
-      const got = through.get(name)
-      // the reference server passes it alone: a failure below is Toolgate's
-      expect(
-        base?.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING'),
-        base?.log,
-      ).toEqual([])
-      expect(
-        verdicts(base).some((v) => v.endsWith(' SUCCESS')),
-        base?.log,
-      ).toBe(true)
-      expect(
-        got?.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING'),
-        got?.log,
-      ).toEqual([])
-      expect(verdicts(got), got?.log).toEqual(verdicts(base))
-      expect(got?.code, got?.log).toBe(0)
-    })
-  }
+  it(`the older protocol version (${OLDER}) is the one spoken: every request after initialize names it, alone and through Toolgate`, () => {
+    expect(OLDER_RUN.length).toBeGreaterThanOrEqual(20)
+    expect([...(pinnedAlone?.versions ?? [])]).toEqual([OLDER])
+    expect([...(pinnedThrough?.versions ?? [])]).toEqual([OLDER])
+  })
+
+  const eras = [
+    { era: '2025-11-25', names: data.run, alone: () => alone, through: () => through },
+    { era: OLDER, names: OLDER_RUN, alone: () => aloneOlder, through: () => throughOlder },
+  ]
+  for (const { era, names, alone: aloneOf, through: throughOf } of eras)
+    for (const name of names) {
+      it(`${name} (${era}): what the server gives alone, through Toolgate`, () => {
+        const base = aloneOf().get(name)
+        const got = throughOf().get(name)
+        // the reference server passes it alone: a failure below is Toolgate's
+        expect(
+          base?.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING'),
+          base?.log,
+        ).toEqual([])
+        expect(
+          verdicts(base).some((v) => v.endsWith(' SUCCESS')),
+          base?.log,
+        ).toBe(true)
+        expect(
+          got?.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING'),
+          got?.log,
+        ).toEqual([])
+        expect(verdicts(got), got?.log).toEqual(verdicts(base))
+        expect(got?.code, got?.log).toBe(0)
+      })
+    }
 })
