@@ -150,6 +150,36 @@ describe('a cancelled call closes the agent’s stream and cancels the upstream 
     expect(next.body()).toContain('echo: after')
   })
 
+  it('a 2025-03-26 batch: a cancelled request’s stream ends once the others of its batch are answered, with their answers', async () => {
+    const url = `${serve.url}/mcp`
+    let sessionId = ''
+    const init = post(url, auth(), {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw-batch', version: '1' } },
+    })
+    sessionId = String((await init.headers)['mcp-session-id'])
+    await init.ended
+    const inSession = { ...auth(), 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' }
+    expect(await post(url, inSession, { jsonrpc: '2.0', method: 'notifications/initialized' }).status).toBe(202)
+    const slow = (id: number, ms: number, tag: string) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'call_tool_read', arguments: { name: 'cancelme:slow', args: { ms, tag } } },
+    })
+    const batch = post(url, inSession, [slow(31, 60_000, 'batch-long'), slow(32, 1500, 'batch-short')])
+    const long = await upstreamId('batch-long')
+    expect(await post(url, inSession, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 31 } }).status).toBe(202)
+    expect(await cancelledUpstream(long)).toBe(true)
+    // the short one is answered on the batch's stream, and then the stream ends
+    expect(await within(batch.ended, 15_000)).not.toBe('timeout')
+    expect(batch.body()).toContain('slept 1500 ms')
+    expect(batch.body()).not.toMatch(/"id":31/)
+    expect(finishedUpstream(long)).toBe(false)
+  })
+
   it('2026-07-28: closing the request cancels the upstream call, which never finishes; the next call works', async () => {
     const url = `${serve.url}/mcp`
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
