@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// `node bench/call-ab.mjs --builds A,B`: call_tool_read over HTTP /mcp through two (or more) builds of
+// Toolgate in ONE run. Each build's `toolgate serve` runs beside the others with one fixture
+// upstream ("sandbox": false); one SDK client per build calls its tool, warm-up first, then blocks
+// of calls alternate between the builds (the order flips every block), so load and drift on a
+// shared machine hit all alike. Reported per build: p50/p95 and the serve process's CPU per call
+// from /proc/<pid>/task/*/schedstat (every thread, nanoseconds: the compiler's and the GC's
+// threads too; "main" is the JavaScript thread alone).
+//
+//   node bench/call-ab.mjs --builds /tmp/before,/tmp/after              DIR: a built checkout (DIR/bin/toolgate.js, DIR/out)
+//   node bench/call-ab.mjs --builds '/tmp/a#always,/tmp/a#on_demand'     #lifecycle of the upstream (default: always; "none" leaves it out)
+//   --warm 300 --calls 3000 --block 250    warm-up calls per build, measured calls per build, calls per block
+//   --events                               keep the control API's event stream open on each build (as the window does) and count servers.changed
+//   --node-args "--cpu-prof --cpu-prof-dir /tmp/p"   node flags for every serve process
+//
+// A single run on this 2-core machine moves by ±5 % between builds that are the same (A/A); run it
+// several times with the order swapped (docs/benchmarks.md, "the call path, part 2").
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { spawn } from 'node:child_process'
+import { FIXTURE, tmpDir, freePort, waitFor, stopProcess, requireRoot, removeTmpDirs } from './lib/util.mjs'
+import { instanceOf, BENCH_KEY } from './lib/procs.mjs'
+
+const { Client } = requireRoot('@modelcontextprotocol/sdk/client/index.js')
+const { StreamableHTTPClientTransport } = requireRoot('@modelcontextprotocol/sdk/client/streamableHttp.js')
+
+const argv = process.argv.slice(2)
+const opt = (f, d) => (argv.includes(f) ? argv[argv.indexOf(f) + 1] : d)
+if (!opt('--builds')) {
+  console.error('--builds A,B: built checkouts to compare (each DIR/bin/toolgate.js), optionally DIR#lifecycle')
+  process.exit(2)
+}
+const specs = opt('--builds').split(',')
+const warm = Number(opt('--warm', 300))
+const calls = Number(opt('--calls', 3000))
+const block = Number(opt('--block', 250))
+const nodeArgs = opt('--node-args', '').split(' ').filter(Boolean)
+const countEvents = argv.includes('--events')
+
+/** CPU of every thread of `pid` so far, ms (schedstat: ns on CPU). */
+function cpuMs(pid, mainOnly = false) {
+  if (mainOnly) return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6
+  let ns = 0
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  return ns / 1e6
+}
+
+async function start(spec) {
+  const [root, lifecycle = 'always'] = spec.split('#')
+  if (!fs.existsSync(path.join(root, 'out/main/cli.js'))) throw new Error(`${root}: not built (out/main/cli.js is missing)`)
+  const dir = tmpDir('toolgate-call-ab-')
+  const tools = path.join(dir, 'tools.json')
+  fs.writeFileSync(
+    tools,
+    JSON.stringify([
+      {
+        name: 'read_0',
+        description: 'Read record 0',
+        inputSchema: { type: 'object', properties: { id: { type: 'string' } } },
+        annotations: { readOnlyHint: true },
+      },
+    ]),
+  )
+  const upstream = { command: process.execPath, args: [FIXTURE, '--tools', tools, '--name', 's0'], quarantined: false, sandbox: false }
+  const config = path.join(dir, 'mcp_config.json')
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: { s0: lifecycle === 'none' ? upstream : { ...upstream, lifecycle } } }))
+  const dataDir = path.join(dir, 'data')
+  const out = fs.openSync(path.join(dir, 'serve.log'), 'a')
+  const port = await freePort()
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, path.join(root, 'bin/toolgate.js'), 'serve', '--config', config, '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`],
+    {
+      stdio: ['ignore', out, out],
+      env: { ...process.env, TOOLGATE_API_KEY: BENCH_KEY },
+    },
+  )
+  fs.closeSync(out)
+  const inst = await waitFor(`${spec} to listen`, () => (instanceOf(dataDir)?.url ? instanceOf(dataDir) : null), 120000, 50)
+  const client = new Client({ name: 'call-ab', version: '1.0.0' })
+  const transport = new StreamableHTTPClientTransport(new URL(`${inst.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${BENCH_KEY}` } } })
+  await client.connect(transport)
+  const s = { spec, child, client, transport, lat: [], cpu: 0, main: 0, n: 0, events: 0, counting: false, stopEvents: () => {} }
+  if (countEvents) {
+    const ctl = new AbortController()
+    s.stopEvents = () => ctl.abort()
+    fetch(`${inst.url}/api/v1/events`, { headers: { authorization: `Bearer ${BENCH_KEY}` }, signal: ctl.signal })
+      .then(async (r) => {
+        const dec = new TextDecoder()
+        for await (const chunk of r.body) if (s.counting) s.events += (dec.decode(chunk).match(/servers\.changed/g) ?? []).length
+      })
+      .catch(() => {})
+  }
+  return s
+}
+
+const sys = []
+try {
+  for (const spec of specs) sys.push(await start(spec))
+  let errors = 0
+  const one = async (s, id) => {
+    const r = await s.client.callTool({ name: 'call_tool_read', arguments: { name: 's0:read_0', args: { id } } })
+    if (r.isError || !JSON.stringify(r.content).includes(id)) errors++
+  }
+  for (let i = 0; i < warm; i++) for (const s of sys) await one(s, `w${i}`)
+  for (const s of sys) s.counting = true
+  const load0 = os.loadavg()[0]
+  for (let b = 0; sys[0].n < calls; b++) {
+    for (const s of b % 2 === 0 ? sys : [...sys].reverse()) {
+      const c0 = cpuMs(s.child.pid)
+      const m0 = cpuMs(s.child.pid, true)
+      for (let i = 0; i < block; i++) {
+        const t = performance.now()
+        await one(s, `c${s.n + i}`)
+        s.lat.push(performance.now() - t)
+      }
+      s.cpu += cpuMs(s.child.pid) - c0
+      s.main += cpuMs(s.child.pid, true) - m0
+      s.n += block
+    }
+  }
+  const load1 = os.loadavg()[0]
+  const pct = (a, q) => [...a].sort((x, y) => x - y)[Math.floor(q * (a.length - 1))]
+  const [base] = sys
+  for (const s of sys) {
+    const ratio =
+      s === base
+        ? ''
+        : `  ÷ first: p50 ${(pct(s.lat, 0.5) / pct(base.lat, 0.5)).toFixed(3)}, CPU ${(s.cpu / s.n / (base.cpu / base.n)).toFixed(3)}, main ${(s.main / base.main).toFixed(3)}`
+    const ev = countEvents ? `, servers.changed ${s.events}` : ''
+    console.log(
+      `${s.spec}: p50 ${pct(s.lat, 0.5).toFixed(3)} ms, p95 ${pct(s.lat, 0.95).toFixed(3)} ms, CPU/call ${(s.cpu / s.n).toFixed(4)} ms (main ${(s.main / s.n).toFixed(4)})${ev}${ratio}`,
+    )
+  }
+  console.log(`${calls} calls each after ${warm} to warm up, blocks of ${block}; load ${load0.toFixed(1)} → ${load1.toFixed(1)}; errors ${errors}`)
+} finally {
+  for (const s of sys) {
+    s.stopEvents()
+    await s.transport.terminateSession?.().catch(() => {})
+    await s.client.close().catch(() => {})
+    await stopProcess(s.child, 8000)
+  }
+  removeTmpDirs()
+}
