@@ -104,8 +104,11 @@ export function resolveDirect(catalog: Catalog, scope: Scope, name: string): { e
   // the gate (call_tool_*) decides about a named tool, also a locked one: it says why; a tool of a
   // server out of the agent's scope does not exist for it (the answer must not tell it apart from a made-up name)
   if (byAgentName && scope.allowsServer(byAgentName.server)) return { entry: byAgentName }
+  // every tool of that name on a server in reach counts, callable or not: else a tool switched off
+  // or waiting for review would hand its calls (an App calling its own tool) to another server's
+  // tool of the same name; the one match then passes the gate, which says why a locked one is refused
   const matches: CatalogEntry[] = []
-  for (const list of snapshot.byServer.values()) for (const e of list) if (e.name === name && offered(catalog, e, scope)) matches.push(e)
+  for (const list of snapshot.byServer.values()) for (const e of list) if (e.name === name && !e.hidden && scope.allowsServer(e.server)) matches.push(e)
   if (matches.length === 1) return { entry: matches[0] }
   if (matches.length > 1)
     return {
