@@ -202,6 +202,9 @@ describe('server names, file modes, import and connect', () => {
     expect(backups).toHaveLength(1)
     expect(fs.readFileSync(path.join(dir, backups[0]), 'utf8')).toBe(originalText)
     expect(r.stdout).toMatch(/removed files, remote from .*claude_desktop_config\.json/)
+    // what the client still gets from them, and where it says what does not pass
+    expect(r.stdout).toMatch(/their tools, prompts and resources and their questions for you pass through it once you approve them/)
+    expect(r.stdout).toContain('docs/passthrough.md')
     expect(r.stdout).toContain(backups[0])
 
     // servers already in Toolgate are moved too on a second run (nothing left to move here)

@@ -103,7 +103,9 @@ export function importCmd(
     out.push(
       r.dryRun
         ? `would remove ${r.moved.removed.join(', ')} from ${r.moved.file} (after a backup)`
-        : `removed ${r.moved.removed.join(', ')} from ${r.moved.file} (backup: ${r.moved.backup}); the client now reaches them only through Toolgate`,
+        : `removed ${r.moved.removed.join(', ')} from ${r.moved.file} (backup: ${r.moved.backup}); the client now reaches them only through Toolgate: ` +
+            `their tools, prompts and resources and their questions for you pass through it${o.trust ? '' : ' once you approve them'} ` +
+            `(what passes, in which protocol era, and what does not: docs/passthrough.md)`,
     )
   }
   if (secrets && r.secretsMoved.length) {
