@@ -34,6 +34,7 @@ import type { ToolListing } from './tools'
 import type { TransportKind, UpstreamLimits } from './types'
 import { UpstreamCallError } from './types'
 import { withFormDefaults } from './elicit-defaults'
+import { CallClock, MAX_PAUSE_MS } from './call-clock'
 import { allows, CallsInFlight, labelRequest, rootsFor, switchedOff, type AskAbout, type AskMethod, type CallAsker } from './server-requests'
 
 /** What Toolgate says it is in `initialize` (the protocol's clientInfo). */
@@ -45,6 +46,8 @@ const MB = 1024 * 1024
 const PROBE_MAX_MS = 10_000
 /** Rounds of input_required one call of a 2026-07-28 server may take (the SDK's own default cap). */
 const MAX_INPUT_ROUNDS = 10
+/** The SDK's own timeout of a call stands behind the call's clock (call-clock.ts) by this much. */
+const SDK_TIMEOUT_SLACK_MS = 5_000
 
 /** The requests an agent's own request is relayed as. */
 export type RelayMethod =
@@ -430,8 +433,11 @@ export class UpstreamConnection {
     if (token && opts.onProgress) this.progress.set(token, opts.onProgress)
     const params = this.withLogLevel({ name: tool, arguments: args, ...(token ? { _meta: { progressToken: token } } : {}) })
     let result: CallToolResult
+    // call_timeout_ms counts the server's time, not a person's: it stands still while a question of this call is open
+    const clock = new CallClock(opts.timeoutMs, opts.signal)
+    const signal = clock.signal
     // while it runs, the server's requests reach this call's agent (and no one else's)
-    const call = this.inFlight.begin(opts.asker ?? null)
+    const call = this.inFlight.begin(opts.asker ?? null, clock)
     const leave = this.logReaders.enter(requestLogs() ?? {})
     try {
       // SDK 2.x removes its abort listener when the request settles (1.x leaked one per call, so
@@ -440,10 +446,11 @@ export class UpstreamConnection {
       const asTask = this.era === 'legacy' && this.taskOnly.has(tool) && offersToolTasks(this.mcp.getServerCapabilities())
       const leg = (p: Record<string, unknown>): Promise<CallToolResult> =>
         asTask
-          ? callAsTask(this.mcp, p, { timeoutMs: opts.timeoutMs, signal: opts.signal })
+          ? callAsTask(this.mcp, p, { timeoutMs: opts.timeoutMs + MAX_PAUSE_MS, signal })
           : this.mcp.request({ method: 'tools/call', params: p }, CallToolResultSchema, {
-              timeout: opts.timeoutMs,
-              signal: opts.signal,
+              // the clock's signal ends the call; the SDK's own timer only backs it up
+              timeout: opts.timeoutMs + MAX_PAUSE_MS + SDK_TIMEOUT_SLACK_MS,
+              signal,
               allowInputRequired: true,
             })
       result = await leg(params)
@@ -453,7 +460,7 @@ export class UpstreamConnection {
           throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `the server still asked for input after ${MAX_INPUT_ROUNDS} rounds`)
         const asked = result
         const responses: Record<string, unknown> = {}
-        for (const [key, entry] of Object.entries(asked.inputRequests ?? {})) responses[key] = await this.answerInput(call.id, entry, opts.signal)
+        for (const [key, entry] of Object.entries(asked.inputRequests ?? {})) responses[key] = await this.answerInput(call.id, entry, signal)
         result = await leg({
           ...params,
           ...(Object.keys(responses).length > 0 ? { inputResponses: responses } : {}),
@@ -462,7 +469,10 @@ export class UpstreamConnection {
       }
     } catch (err) {
       if (opts.signal?.aborted) throw fail('cancelled', `call to ${label} was cancelled by the caller`)
-      if (isTimeout(err)) throw fail('timeout', `call to ${label} timed out after ${opts.timeoutMs} ms`)
+      if (clock.expired || isTimeout(err)) {
+        const waited = clock.waited >= 1000 ? ` (not counting the ${Math.round(clock.waited / 1000)} s it waited for answers to the server's questions)` : ''
+        throw fail('timeout', `call to ${label} timed out after ${opts.timeoutMs} ms${waited}`)
+      }
       if (isConnectionClosed(err)) {
         const why = this.closedByUs ? 'the connection was closed by Toolgate (server stopped or restarted)' : this.describeFailure(err, 'the call')
         throw fail('disconnected', `call to ${label} failed: ${why}`)
@@ -477,6 +487,7 @@ export class UpstreamConnection {
       }
       throw fail('transport_error', `call to ${label} failed: ${message.slice(0, 500)}`)
     } finally {
+      clock.stop()
       call.end()
       leave()
       if (token) this.progress.delete(token)

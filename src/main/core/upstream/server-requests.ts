@@ -16,6 +16,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client'
 import type { ServerConfig } from '../../../shared/config-schema'
 import { escapeControls, escapeText } from '../../../shared/text'
 import { cleanMessage, cleanRequestedSchema, type Clean } from './ask-schema'
+import type { CallClock } from './call-clock'
 
 export type AskMethod = 'elicitation/create' | 'sampling/createMessage'
 
@@ -155,16 +156,16 @@ export function labelRequest(
  */
 export class CallsInFlight {
   /** `ended`: made when the call's first question is relayed (most calls ask nothing: no controller, no abort to send) */
-  private readonly calls = new Map<number, { asker: CallAsker | null; asked: number; ended: AbortController | null }>()
+  private readonly calls = new Map<number, { asker: CallAsker | null; asked: number; ended: AbortController | null; clock: CallClock | null }>()
   private seq = 0
   private open = 0
 
   constructor(private readonly server: string) {}
 
-  /** A call starts; the returned function ends it. */
-  begin(asker: CallAsker | null): { id: number; end(): void } {
+  /** A call starts (`clock`: its timeout, which stands still while a question of it is open); the returned function ends it. */
+  begin(asker: CallAsker | null, clock: CallClock | null = null): { id: number; end(): void } {
     const id = ++this.seq
-    const call = { asker, asked: 0, ended: null as AbortController | null }
+    const call = { asker, asked: 0, ended: null as AbortController | null, clock }
     this.calls.set(id, call)
     return {
       id,
@@ -202,11 +203,14 @@ export class CallsInFlight {
       throw refuse(`server "${this.server}" already has ${MAX_OPEN_ASKS} questions open; Toolgate refuses more until they are answered.`)
     call.asked++
     this.open++
+    // a person answers: the call's timeout waits meanwhile (call-clock.ts), the question's own timeout bounds it
+    const resume = call.clock?.pause()
     try {
       call.ended ??= new AbortController()
       return await call.asker.ask(method, params, AbortSignal.any([signal, call.ended.signal]), about)
     } finally {
       this.open--
+      resume?.()
     }
   }
 }
