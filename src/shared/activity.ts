@@ -15,7 +15,7 @@ export type CallOutcome = (typeof CALL_OUTCOMES)[number]
 /** Why a call was blocked: the tool's lock status, or the agent's scope / permissions. */
 export type BlockReason = LockStatus | 'out_of_scope' | 'wrong_variant'
 
-/** `grant` and `deny` answer an agent's access request, `allow` and `deny` a call waiting for the user's OK; `expire` is the end of a time-boxed grant; `classify` gives a tool its call variant. */
+/** `accept`, `decline` and `cancel` answer a server's question (elicitation; `cancel` also when nobody answered in time); `grant` and `deny` answer an agent's access request, `allow` and `deny` a call waiting for the user's OK; `expire` is the end of a time-boxed grant; `classify` gives a tool its call variant. */
 export const DECISION_ACTIONS = [
   'approve',
   'reject',
@@ -31,6 +31,9 @@ export const DECISION_ACTIONS = [
   'restart',
   'inspect',
   'classify',
+  'accept',
+  'decline',
+  'cancel',
 ] as const
 export type DecisionAction = (typeof DECISION_ACTIONS)[number]
 
@@ -103,6 +106,21 @@ export interface DecisionEvent extends EventBase {
   message: string
   /** the answer to a waiting call: the arguments' keyed digest, as on the call's record (Toolgate's own hex, never masked) */
   args_hmac?: string
+  /** the answer to a server's question (actions accept, decline, cancel): never the values of the answer */
+  question?: QuestionRecord
+}
+
+/** What the record keeps of a server's question and its answer: which question, where it was asked, the names of the fields the answer filled. */
+export interface QuestionRecord {
+  /** the question's id in Toolgate (GET /api/v1/questions); absent for one asked in the agent's client */
+  id?: string
+  mode: 'form' | 'url'
+  /** `toolgate`: the window, tray, CLI or API; `client`: the agent's own client */
+  asked_in: 'toolgate' | 'client'
+  /** accept of a form: the names of the fields the answer filled (the values are never recorded) */
+  fields?: string[]
+  /** a URL question: the host of the page (never the whole URL, which may carry a token) */
+  url_host?: string
 }
 
 /**

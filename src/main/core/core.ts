@@ -22,6 +22,7 @@ import { DiscoveryStats } from './discovery/stats'
 import { UpstreamManager } from './upstream/manager'
 import { lifecycleMessage } from './upstream/lifecycle'
 import { ControlService } from './control/service'
+import { questionRecordOf } from './control/answers'
 import { ControlEvents } from './control/events'
 import type { DecisionOrigin } from '../../shared/activity'
 import { ActivityRecorder, storeLimits, NOBODY } from './activity/recorder'
@@ -313,6 +314,21 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       // an answer given at the agent's own client (ask_in_client) is on the record like the window's
       onClientAnswer: (req, action, message) =>
         activity.decision({ by: 'user', via: 'client' }, { agent: req.agent, client: req.client }, { action, server: req.server, tool: req.tool, message }),
+      // a server's question nobody answered in time: the server got "cancel" (an answer is recorded where it is given)
+      onQuestion: (q) => {
+        if (q.status !== 'timeout') return
+        activity.decision(
+          { by: 'toolgate', via: 'timer' },
+          { agent: q.agent, client: q.client },
+          {
+            action: 'cancel',
+            server: q.server,
+            tool: q.tool.slice(q.server.length + 1),
+            message: `Nobody answered the question of server "${q.server}" in time; the server got "cancel".`,
+            question: questionRecordOf(q),
+          },
+        )
+      },
       // the end of a grant is on the record (a used "Allow once" pass is: it is the call)
       onEnd: (end, why) => {
         if (why !== 'expired') return

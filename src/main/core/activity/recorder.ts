@@ -14,6 +14,7 @@ import {
   type CallOutcome,
   type DecisionAction,
   type DecisionOrigin,
+  type QuestionRecord,
   type StartEvent,
   type StopEvent,
 } from '../../../shared/activity'
@@ -62,6 +63,8 @@ export interface DecisionRecord {
   message: string
   /** the answer to a waiting call: its arguments' HMAC (64 hex digits), kept apart from the masked message */
   args_hmac?: string
+  /** the answer to a server's question: which, where, the names of the fields filled (never values) */
+  question?: QuestionRecord
 }
 
 const ERROR_MAX = 500
@@ -81,6 +84,19 @@ export function storeLimits(c: ActivityConfig): StoreLimits {
 const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`)
 /** masking works on a bounded prefix: a huge text costs no more than a short one */
 const masked = (s: string, max: number, redact?: (t: string) => string): string => clip(maskText(s.slice(0, max * 4), redact), max)
+
+/** A form has at most 40 fields (shared/elicit-form.ts); the record keeps their names, clipped and masked like any name. */
+const FIELDS_MAX = 40
+
+function questionRecord(q: QuestionRecord): QuestionRecord {
+  return {
+    ...(q.id !== undefined ? { id: clip(q.id, 100) } : {}),
+    mode: q.mode,
+    asked_in: q.asked_in,
+    ...(q.fields ? { fields: q.fields.slice(0, FIELDS_MAX).map((f) => clip(maskTokens(f.slice(0, 4 * NAME_MAX)), NAME_MAX)) } : {}),
+    ...(q.url_host !== undefined ? { url_host: clip(q.url_host, NAME_MAX) } : {}),
+  }
+}
 
 export class ActivityRecorder {
   private failed = false
@@ -172,6 +188,7 @@ export class ActivityRecorder {
         message: masked(d.message, ERROR_MAX),
         // Toolgate's own digest, not text from anyone: kept as it is when it is one (the masking took it for a token)
         ...(d.args_hmac !== undefined && /^[0-9a-f]{64}$/.test(d.args_hmac) ? { args_hmac: d.args_hmac } : {}),
+        ...(d.question ? { question: questionRecord(d.question) } : {}),
       },
       now,
     )

@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto'
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { Variant } from '../../../shared/call-variant'
 import type { CatalogEntry } from '../catalog/catalog'
-import type { Who } from '../activity/recorder'
+import type { ActivityRecorder, Who } from '../activity/recorder'
+import { urlHost } from '../../../shared/questions'
 import type { CallConfirmations } from '../requests/confirmations'
 import { QuestionRefused, type UserQuestions } from '../requests/questions'
 import type { AskAbout, AskMethod, CallAsker } from '../upstream/server-requests'
@@ -18,6 +19,41 @@ import type { AskAbout, AskMethod, CallAsker } from '../upstream/server-requests
 export interface UserAsksDeps {
   questions?: UserQuestions
   confirmations?: CallConfirmations
+  activity?: ActivityRecorder
+}
+
+/**
+ * An elicitation answered in the agent's own client, on the record like one answered in Toolgate:
+ * the action, and for accept of a form the names of the fields of the requested schema that the
+ * answer filled (never the values; a name the schema does not have is not recorded).
+ */
+function recordClientAnswer(
+  activity: ActivityRecorder | undefined,
+  who: Who,
+  entry: CatalogEntry,
+  server: string,
+  params: Record<string, unknown>,
+  answer: Record<string, unknown>,
+): void {
+  const action = answer.action
+  if (!activity || (action !== 'accept' && action !== 'decline' && action !== 'cancel')) return
+  const mode = params.mode === 'url' ? 'url' : 'form'
+  const schema = params.requestedSchema as { properties?: unknown } | undefined
+  const names = schema && typeof schema.properties === 'object' && schema.properties !== null ? Object.keys(schema.properties) : []
+  const content = typeof answer.content === 'object' && answer.content !== null ? (answer.content as Record<string, unknown>) : {}
+  const host = mode === 'url' && typeof params.url === 'string' ? urlHost(params.url) : null
+  activity.decision({ by: 'user', via: 'client' }, who, {
+    action,
+    server,
+    tool: entry.name,
+    message: `The agent's client answered the question of server "${server}": ${action}.`,
+    question: {
+      mode,
+      asked_in: 'client',
+      ...(action === 'accept' && mode === 'form' ? { fields: names.filter((n) => Object.hasOwn(content, n)) } : {}),
+      ...(host ? { url_host: host } : {}),
+    },
+  })
 }
 
 const refuse = (message: string): ProtocolError => new ProtocolError(ProtocolErrorCode.InvalidRequest, message)
@@ -36,7 +72,11 @@ export function withUser(inner: CallAsker | undefined, deps: UserAsksDeps, who: 
     takes,
     ask: async (method, params, signal, about) => {
       if (method === 'elicitation/create') {
-        if (takes(method, params) || !deps.questions || !about) return toClient(method, params, signal, about)
+        if (takes(method, params) || !deps.questions || !about) {
+          const answer = await toClient(method, params, signal, about)
+          recordClientAnswer(deps.activity, who, entry, about?.server ?? entry.server, params, answer)
+          return answer
+        }
         try {
           const answer = await deps.questions.ask({ server: about.server, agent: who.agent, client: who.client, tool: entry.id, params: about.plain }, signal)
           return answer as Record<string, unknown>

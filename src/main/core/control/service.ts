@@ -65,7 +65,7 @@ import { SignInError, type OAuthService } from '../oauth/service'
 import { resolveReferences } from '../secrets/resolve'
 import { onlyOptionsOf, timedAct } from './action-options'
 import { appInfo, statusInfo } from './app-info'
-import { confirmationAnswered, confirmViaOf, requestAnswered } from './answers'
+import { confirmationAnswered, confirmViaOf, questionAnswered, requestAnswered } from './answers'
 import type { ServiceDeps } from './deps'
 import { ServerInspect } from './inspect'
 import { resourceInfo } from './resource-view'
@@ -339,7 +339,7 @@ export class ControlService implements Api {
 
   /** The user's answer to an upstream's question; content is checked against the question's form (400 with what is wrong). */
   async answerQuestion(id: string, action: QuestionAction, content?: Record<string, unknown>): Promise<QuestionActionResult> {
-    return { ok: true, ...this.d.questions.answer(id, action, content, confirmViaOf(this.origin)) }
+    return questionAnswered(this.d.activity, this.origin, action, content, this.d.questions.answer(id, action, content, confirmViaOf(this.origin)))
   }
 
   async setAskBeforeCall(server: string, tool: string | null | undefined, ask: boolean): Promise<ActionResult> {

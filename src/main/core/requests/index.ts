@@ -11,6 +11,7 @@ import { AccessRequests } from './access'
 import { CallConfirmations } from './confirmations'
 import { UserQuestions } from './questions'
 import type { Confirmation } from '../../../shared/confirmations'
+import type { Question } from '../../../shared/questions'
 
 export { AccessRequests, MAX_PENDING_PER_AGENT, DENY_COOLDOWN_MS, type Asker, type AskResult } from './access'
 export { GrantKeeper, ONCE_PASS_TTL_MS } from '../grants/keeper'
@@ -40,6 +41,8 @@ export function setupRequests(o: {
   onClientAnswer?(req: AccessRequest, action: 'grant' | 'deny', message: string): void
   /** a confirmation of a call ended: allowed, denied, timed out or cancelled (activity record) */
   onConfirmation?(c: Confirmation): void
+  /** a server's question ended: answered, timed out or withdrawn (activity record) */
+  onQuestion?(q: Question): void
 }): RequestsSetup {
   const config = { path: o.configPath, reload: () => o.reloadConfig() }
   const keeper = new GrantKeeper({
@@ -83,7 +86,10 @@ export function setupRequests(o: {
   const questions = new UserQuestions({
     timeoutS: (server) => confirmations.timeoutS(server),
     emit: (data) => o.emit({ type: 'question', data }),
-    onSettled: (q) => o.logger.info({ question: q.id, server: q.server, agent: q.agent, status: q.status, via: q.answered_via }, `question ${q.status}`),
+    onSettled: (q) => {
+      o.logger.info({ question: q.id, server: q.server, agent: q.agent, status: q.status, via: q.answered_via }, `question ${q.status}`)
+      o.onQuestion?.(q)
+    },
   })
   return { keeper, requests, confirmations, questions }
 }
