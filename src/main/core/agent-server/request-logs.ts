@@ -12,6 +12,7 @@ import type { Scope } from '../access/scope'
 import type { Catalog } from '../catalog/catalog'
 import { LOG_LEVELS, type ServerLogs } from '../upstream/server-logs'
 import { runWithRequestLogs, type RequestLogs } from '../upstream/request-logs'
+import { readerOf, runAsLogReader } from '../upstream/log-readers'
 
 const isLevel = (v: unknown): v is LoggingLevel => typeof v === 'string' && (LOG_LEVELS as readonly string[]).includes(v)
 
@@ -20,7 +21,11 @@ export function loggerName(server: string, logger: string | undefined): string {
   return logger ? `${server}/${logger}` : server
 }
 
-/** Runs a request's work; when it asked for log messages (2026-07-28), the servers it reaches send theirs on its stream. */
+/**
+ * Runs a request's work; when it asked for log messages (2026-07-28), the servers it reaches send
+ * theirs on its stream. Otherwise it runs as a request of its agent, so that a message of its call
+ * alone reaches that agent's 2025 sessions only (log-relay.ts).
+ */
 export async function withRequestLogs<T>(
   ctx: Pick<ServerContext, 'mcpReq'>,
   scope: Scope,
@@ -31,7 +36,7 @@ export async function withRequestLogs<T>(
   // the SDK types the envelope as {}: read as a record
   const envelope: Record<string, unknown> | undefined = ctx.mcpReq.envelope
   const level = envelope?.[LOG_LEVEL_META_KEY]
-  if (!logs || !isLevel(level)) return work()
+  if (!logs || !isLevel(level)) return runAsLogReader(readerOf(scope.agent), work)
   const asked: RequestLogs = { level, servers: new Set() }
   const sending: Array<Promise<void>> = []
   const stop = logs.listen((m) => {

@@ -26,7 +26,7 @@ import { needsSignIn, refusal } from '../oauth/errors'
 import type { BuiltTransport } from './transport'
 import { fetchToolList } from './tools'
 import { requestLogs } from './request-logs'
-import { LogReaders } from './log-readers'
+import { LogReaders, logReader } from './log-readers'
 import { callAsTask, offersToolTasks } from './task-call'
 import { fetchPromptList, type PromptListing } from './prompts'
 import { z } from 'zod'
@@ -73,7 +73,7 @@ export interface ConnectionHooks {
   /** the upstream sent notifications/resources/list_changed (Toolgate keeps no copy: agents re-list) */
   onResourceListChanged?(conn: UpstreamConnection): void
   /** the upstream sent a log message (notifications/message); its params masked */
-  /** `request`: the RequestLogs (or stand-in) of the only request in flight when it came, else null (log-readers.ts) */
+  /** `request`: the RequestLogs (or stand-in) of the only request in flight when it came; null: none was; SEVERAL: several were (log-readers.ts) */
   onLogMessage?(conn: UpstreamConnection, params: { level?: unknown; logger?: unknown; data?: unknown }, request: object | null): void
 }
 
@@ -323,7 +323,7 @@ export class UpstreamConnection {
       // log messages too: one sent just before a result must reach the request that is still listening
       if ('method' in message && message.method === 'notifications/message' && !('id' in message)) {
         if (!this.closing && this.closedReason === null)
-          this.hooks.onLogMessage?.(this, this.mask.value(isRecord(message.params) ? (message.params as Record<string, unknown>) : {}), this.logReaders.sole())
+          this.hooks.onLogMessage?.(this, this.mask.value(isRecord(message.params) ? (message.params as Record<string, unknown>) : {}), this.logReaders.owner())
         return
       }
       inner?.call(transport, message, extra)
@@ -364,7 +364,7 @@ export class UpstreamConnection {
       new UpstreamCallError(code, this.redact(message), this.config.name, opts.label, rpcCode)
     if (opts.signal?.aborted) throw fail('cancelled', `${method} of ${opts.label} was cancelled before it was sent`)
     let result: Record<string, unknown>
-    const leave = this.logReaders.enter(requestLogs() ?? {})
+    const leave = this.logReaders.enter(requestLogs() ?? logReader() ?? {})
     try {
       result = (await this.mcp.request({ method, params: this.withLogLevel(params) } as Parameters<Client['request']>[0], LooseResult, {
         timeout: opts.timeoutMs,
@@ -438,7 +438,7 @@ export class UpstreamConnection {
     const signal = clock.signal
     // while it runs, the server's requests reach this call's agent (and no one else's)
     const call = this.inFlight.begin(opts.asker ?? null, clock)
-    const leave = this.logReaders.enter(requestLogs() ?? {})
+    const leave = this.logReaders.enter(requestLogs() ?? logReader() ?? {})
     try {
       // SDK 2.x removes its abort listener when the request settles (1.x leaked one per call, so
       // the signal went through a per-call AbortController; no longer needed)

@@ -2,7 +2,37 @@
 // notifications/message names no request (a 2025 server over stdio cannot), so it is taken to belong
 // to the one request in flight on the connection when it came; with several in flight (two agents'
 // calls to one shared server) nobody can tell whose it is, and no 2026-07-28 request hears it: it
-// might hold another agent's arguments or results.
+// might hold another agent's arguments or results. A request that asked for no log messages (every
+// 2025 one) runs as its agent (runAsLogReader): a message during that agent's call alone is that
+// agent's, and its 2025 sessions hear it (agent-server/log-relay.ts).
+import { AsyncLocalStorage } from 'node:async_hooks'
+
+/** What a message belongs to when several requests were in flight: no reader's key, so nobody's. */
+export const SEVERAL: object = Object.freeze({})
+
+const sessionReader = new AsyncLocalStorage<object>()
+const agentReaders = new Map<string, object>()
+
+/** The one key of an agent's requests (null: the admin, unscoped). */
+export function readerOf(agent: string | null): object {
+  const name = agent ?? ''
+  let key = agentReaders.get(name)
+  if (!key) {
+    key = Object.freeze({ agent: name })
+    agentReaders.set(name, key)
+  }
+  return key
+}
+
+/** Runs `work` (and everything it starts) as requests of `reader` (an agent's key), for log-message ownership. */
+export function runAsLogReader<T>(reader: object, work: () => Promise<T>): Promise<T> {
+  return sessionReader.run(reader, work)
+}
+
+/** The agent whose request runs now (its key), if one does. */
+export function logReader(): object | undefined {
+  return sessionReader.getStore()
+}
 
 export class LogReaders {
   private readonly inFlight = new Map<object, number>()
@@ -20,9 +50,10 @@ export class LogReaders {
     }
   }
 
-  /** The request a message that comes now belongs to: the only one in flight, else null (none, or several). */
-  sole(): object | null {
-    if (this.inFlight.size !== 1) return null
+  /** Whose a message that comes now is: the only request in flight; null when none is (the server's own); SEVERAL when several are. */
+  owner(): object | null {
+    if (this.inFlight.size === 0) return null
+    if (this.inFlight.size > 1) return SEVERAL
     const [only] = this.inFlight.keys()
     return only
   }

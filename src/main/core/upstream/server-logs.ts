@@ -20,7 +20,7 @@ export interface ServerLogMessage {
   /** the server's own logger name, if it gave one */
   logger?: string
   data: unknown
-  /** the RequestLogs of the only request in flight on the server when it came (log-readers.ts); null: none or several */
+  /** the key of the only request in flight on the server when it came; null: none was (the server's own); SEVERAL: several were (log-readers.ts) */
   request?: object | null
 }
 
