@@ -19,8 +19,6 @@ import {
   cleanupTemp,
   fixtureEntry,
   logLines,
-  rawRequest,
-  runCli,
   startServe,
   stopProcess,
   tempDir,
@@ -29,24 +27,15 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { agentToken, MODERN_ENVELOPE as ENVELOPE, modernToolsCall, type Rpc } from '../helpers/modern-http'
 
 afterAll(async () => {
   await cleanupProcesses()
   cleanupTemp()
 })
 
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1' },
-}
 /** a 2026-07-28 client that shows no questions */
 const NO_FORMS = { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': {} }
-
-interface Rpc {
-  result?: Record<string, unknown>
-  error?: { code: number; message: string }
-}
 
 describe('asking in the agent’s own client: a client without forms, and the deadline', () => {
   let serve: Serve
@@ -72,7 +61,7 @@ describe('asking in the agent’s own client: a client without forms, and the de
     })
     serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
     await waitForServerState(serve, 'notes', 'connected')
-    asker = (await runCli(['agents', 'token', 'asker', ...serve.flags])).stdout.trim().split('\n')[0].trim()
+    asker = await agentToken(serve, 'asker')
   }, 60_000)
 
   afterAll(async () => {
@@ -81,30 +70,8 @@ describe('asking in the agent’s own client: a client without forms, and the de
 
   const edits = (): number => logLines(log).filter((l) => l.tool === 'edit_notes').length
   const patientEdits = (): number => logLines(patientLog).filter((l) => l.tool === 'edit_notes').length
-  const call = async (id: number, params: Record<string, unknown>, envelope: Record<string, unknown> = ENVELOPE): Promise<Rpc> => {
-    const r = await rawRequest(`${serve.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${asker}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': String(params.name),
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, _meta: envelope } }),
-    })
-    const text = r.body.trim()
-    const json = text.startsWith('{')
-      ? text
-      : (
-          text
-            .split('\n')
-            .filter((l) => l.startsWith('data:'))
-            .at(-1) ?? ''
-        ).slice(5)
-    return JSON.parse(json) as Rpc
-  }
+  const call = (id: number, params: Record<string, unknown>, envelope: Record<string, unknown> = ENVELOPE): Promise<Rpc> =>
+    modernToolsCall(serve, asker, id, params, envelope)
   const text = (r: Rpc): string => ((r.result?.content as Array<{ text: string }> | undefined) ?? [])[0]?.text ?? JSON.stringify(r)
   const args = { name: 'notes:edit_notes', args: { text: 'late' } }
 
