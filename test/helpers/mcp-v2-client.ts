@@ -62,3 +62,21 @@ export async function connectHttpV2(url: string, headers: Record<string, string>
   await client.connect(transport, { timeout: 30_000 })
   return wrap(client)
 }
+
+/** What a client heard: one count per kind of notifications/…/list_changed. */
+export interface HeardListChanged {
+  tools: number
+  prompts: number
+  resources: number
+}
+
+/** Client options that count every list_changed into `heard` (no auto refresh, no debounce). */
+export function countListChanged(heard: HeardListChanged): ClientOptions {
+  return {
+    listChanged: {
+      tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void heard.tools++ },
+      prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => void heard.prompts++ },
+      resources: { autoRefresh: false, debounceMs: 0, onChanged: () => void heard.resources++ },
+    },
+  }
+}

@@ -5,26 +5,23 @@
 // never an agent without it; a server switched off or on changes the resources an agent lists, so
 // the agents with it in scope hear that too, and the others do not.
 import path from 'node:path'
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import type { Client } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   apiRequest,
   assertBuilt,
-  BIN,
   cleanupProcesses,
   cleanupTemp,
-  cliEnv,
   ROOT,
   startServe,
   stopProcess,
   tempDir,
-  track,
   waitFor,
   waitForServerState,
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { connectHttpV2, connectStdioV2, countListChanged, type HeardListChanged } from '../helpers/mcp-v2-client'
 
 const FLOOD = path.join(ROOT, 'test/fixtures/servers/flood-server.mjs')
 
@@ -34,51 +31,22 @@ afterAll(async () => {
 })
 
 type Era = 'legacy' | 'modern'
-interface Heard {
-  tools: number
-  prompts: number
-  resources: number
-}
 interface Listener {
-  heard: Heard
+  heard: HeardListChanged
   client: Client
   close(): Promise<void>
 }
 
-function clientFor(era: Era, heard: Heard): Client {
-  return new Client(
-    { name: `resources-list-changed-${era}`, version: '1.0.0' },
-    {
-      versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } as never,
-      listChanged: {
-        tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void heard.tools++ },
-        prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => void heard.prompts++ },
-        resources: { autoRefresh: false, debounceMs: 0, onChanged: () => void heard.resources++ },
-      },
-    },
-  )
-}
-
 async function httpListener(serve: Serve, era: Era, key: string): Promise<Listener> {
   const heard = { tools: 0, prompts: 0, resources: 0 }
-  const client = clientFor(era, heard)
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }))
-  return { heard, client, close: () => client.close() }
+  const h = await connectHttpV2(`${serve.url}/mcp`, { authorization: `Bearer ${key}` }, era, countListChanged(heard))
+  return { heard, client: h.client, close: () => h.close() }
 }
 
 async function stdioListener(serve: Serve, era: Era): Promise<Listener> {
   const heard = { tools: 0, prompts: 0, resources: 0 }
-  const client = clientFor(era, heard)
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'stdio', ...serve.flags],
-    env: cliEnv({ TOOLGATE_API_KEY: serve.key }) as Record<string, string>,
-    cwd: ROOT,
-    stderr: 'pipe',
-  })
-  await client.connect(transport, { timeout: 60_000 })
-  track(transport.pid ?? undefined)
-  return { heard, client, close: () => client.close() }
+  const h = await connectStdioV2(serve.flags, era, { TOOLGATE_API_KEY: serve.key }, countListChanged(heard))
+  return { heard, client: h.client, close: () => h.close() }
 }
 
 describe('resources/list_changed for agents', () => {
