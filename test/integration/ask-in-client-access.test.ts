@@ -20,7 +20,6 @@ import {
   cliEnv,
   fixtureEntry,
   logLines,
-  rawRequest,
   runCli,
   startServe,
   stopProcess,
@@ -31,6 +30,7 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { agentToken, MODERN_ENVELOPE as ENVELOPE, modernToolsCall } from '../helpers/modern-http'
 import { textOf } from '../helpers/mcp-client'
 import { connectHttpV2 } from '../helpers/mcp-v2-client'
 
@@ -44,12 +44,6 @@ const TOOLS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((n) => ({
   description: `The ${n} notes`,
   annotations: { readOnlyHint: true },
 }))
-
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1' },
-}
 
 interface Req {
   id: string
@@ -83,8 +77,7 @@ describe('access requests asked in the agent’s own client (ask_in_client)', ()
     await waitForServerState(serve, 'notes', 'connected')
     // the user switched every tool off: each is locked (disabled_by_user), which request_access may ask for
     for (const t of TOOLS) expect((await apiRequest(serve, 'POST', `/api/v1/servers/notes/tools/${t.name}/disable`)).status).toBe(200)
-    for (const name of ['asker', 'other', 'd1', 'd2', 'd3', 'plain'])
-      token[name] = (await runCli(['agents', 'token', name, ...serve.flags])).stdout.trim().split('\n')[0].trim()
+    for (const name of ['asker', 'other', 'd1', 'd2', 'd3', 'plain']) token[name] = await agentToken(serve, name)
   }, 60_000)
 
   afterAll(async () => {
@@ -93,33 +86,8 @@ describe('access requests asked in the agent’s own client (ask_in_client)', ()
 
   const calls = (tool: string): number => logLines(log).filter((l) => l.tool === tool).length
   const requests = async (): Promise<Req[]> => (await apiRequest(serve, 'GET', '/api/v1/requests')).json.requests as Req[]
-  const modern = async (
-    who: string,
-    params: Record<string, unknown>,
-  ): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> => {
-    const r = await rawRequest(`${serve.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${who}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': String(params.name),
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { ...params, _meta: ENVELOPE } }),
-    })
-    const text = r.body.trim()
-    const json = text.startsWith('{')
-      ? text
-      : (
-          text
-            .split('\n')
-            .filter((l) => l.startsWith('data:'))
-            .at(-1) ?? ''
-        ).slice(5)
-    return JSON.parse(json) as { result?: Record<string, unknown>; error?: { code: number; message: string } }
-  }
+  const modern = (who: string, params: Record<string, unknown>): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> =>
+    modernToolsCall(serve, who, 3, params, ENVELOPE)
   const ask = (tool: string) => ({ name: 'request_access', arguments: { name: `notes:${tool}`, reason: `I need ${tool} to answer the user` } })
   const answer = (tool: string, state: unknown, a: Record<string, unknown>) => ({ ...ask(tool), inputResponses: { toolgate_access: a }, requestState: state })
   const out = (r: { result?: Record<string, unknown> }): string => ((r.result?.content as Array<{ text: string }> | undefined) ?? [])[0]?.text ?? ''
@@ -182,7 +150,7 @@ describe('access requests asked in the agent’s own client (ask_in_client)', ()
       const before = (await requests()).length
       const allow = { action: 'accept', content: { answer: 'always' } }
       // another agent (its own switch on) and another token of the same agent are other credentials
-      const again = (await runCli(['agents', 'token', 'asker', ...serve.flags])).stdout.trim().split('\n')[0].trim()
+      const again = await agentToken(serve, 'asker')
       for (const who of [token.other, again])
         expect(out(await modern(who, answer('gamma_notes', q.state, allow)))).toMatch(/^REQUEST_DECLINED: the answer \(requestState\) does not belong/)
       expect(out(await modern(token.asker, answer('delta_notes', q.state, allow)))).toMatch(/^REQUEST_DECLINED: the answer \(requestState\) does not belong/)

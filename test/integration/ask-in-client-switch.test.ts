@@ -28,6 +28,7 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { agentToken, MODERN_ENVELOPE as ENVELOPE, modernToolsCall } from '../helpers/modern-http'
 import { textOf } from '../helpers/mcp-client'
 import { connectHttpV2 } from '../helpers/mcp-v2-client'
 
@@ -37,12 +38,6 @@ afterAll(async () => {
 })
 
 const TOOLS = [{ name: 'edit_notes', description: 'Edit the notes', annotations: { readOnlyHint: false } }]
-
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1' },
-}
 
 interface Switch {
   on: boolean
@@ -73,8 +68,7 @@ describe('the ask_in_client switch on a live serve', () => {
     })
     serve = await startServe({ configPath: path.join(tmp, 'mcp_config.json'), dataDir: path.join(tmp, 'data'), env: { TOOLGATE_POLICY: policyFile } })
     await waitForServerState(serve, 'notes', 'connected')
-    for (const name of ['asker', 'other', 'fixed', 'barred'])
-      token[name] = (await runCli(['agents', 'token', name, ...serve.flags])).stdout.trim().split('\n')[0].trim()
+    for (const name of ['asker', 'other', 'fixed', 'barred']) token[name] = await agentToken(serve, name)
   }, 60_000)
 
   afterAll(async () => {
@@ -91,30 +85,8 @@ describe('the ask_in_client switch on a live serve', () => {
     )?.ask_in_client as Switch
   }
   /** One raw 2026-07-28 tools/call with an agent's token: the parsed JSON-RPC answer. */
-  const modernCall = async (who: string, params: Record<string, unknown>): Promise<{ result?: Record<string, unknown>; error?: { code: number } }> => {
-    const r = await rawRequest(`${serve.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${who}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': String(params.name),
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { ...params, _meta: ENVELOPE } }),
-    })
-    const text = r.body.trim()
-    const json = text.startsWith('{')
-      ? text
-      : (
-          text
-            .split('\n')
-            .filter((l) => l.startsWith('data:'))
-            .at(-1) ?? ''
-        ).slice(5)
-    return JSON.parse(json) as { result?: Record<string, unknown>; error?: { code: number } }
-  }
+  const modernCall = (who: string, params: Record<string, unknown>): Promise<{ result?: Record<string, unknown>; error?: { code: number } }> =>
+    modernToolsCall(serve, who, 7, params, ENVELOPE)
   const edit = (text: string) => ({ name: 'call_tool_write', arguments: { name: 'notes:edit_notes', args: { text } } })
   const resultText = (r: { result?: Record<string, unknown> }): string => ((r.result?.content as Array<{ text: string }> | undefined) ?? [])[0]?.text ?? ''
   /** A call that waits for the window (not asked in the client): deny it there and see it declined. */

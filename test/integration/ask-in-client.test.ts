@@ -18,8 +18,6 @@ import {
   cleanupTemp,
   fixtureEntry,
   logLines,
-  rawRequest,
-  runCli,
   startServe,
   stopProcess,
   tempDir,
@@ -28,6 +26,7 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { agentToken, MODERN_ENVELOPE as ENVELOPE, modernToolsCall } from '../helpers/modern-http'
 import { textOf } from '../helpers/mcp-client'
 import { connectHttpV2 } from '../helpers/mcp-v2-client'
 
@@ -47,12 +46,6 @@ interface Conf {
   tool: string
   status: string
   answered_via?: string
-}
-
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1' },
 }
 
 describe('confirmations asked in the agent’s own client (ask_in_client)', () => {
@@ -77,8 +70,8 @@ describe('confirmations asked in the agent’s own client (ask_in_client)', () =
     })
     serve = await startServe({ configPath: path.join(tmp, 'mcp_config.json'), dataDir: path.join(tmp, 'data') })
     await waitForServerState(serve, 'notes', 'connected')
-    asker = (await runCli(['agents', 'token', 'asker', ...serve.flags])).stdout.trim().split('\n')[0].trim()
-    plain = (await runCli(['agents', 'token', 'plain', ...serve.flags])).stdout.trim().split('\n')[0].trim()
+    asker = await agentToken(serve, 'asker')
+    plain = await agentToken(serve, 'plain')
   }, 60_000)
 
   afterAll(async () => {
@@ -93,35 +86,11 @@ describe('confirmations asked in the agent’s own client (ask_in_client)', () =
   const pending = async (): Promise<Conf[]> => (await apiRequest(serve, 'GET', '/api/v1/confirmations')).json.confirmations as Conf[]
 
   /** One raw 2026-07-28 tools/call with `token`: the parsed JSON-RPC answer. */
-  const modernCall = async (
+  const modernCall = (
     token: string,
     id: number,
     params: Record<string, unknown>,
-  ): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> => {
-    const r = await rawRequest(`${serve.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': String(params.name),
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, _meta: ENVELOPE } }),
-    })
-    const text = r.body.trim()
-    // a JSON answer, or the last data: line of an SSE answer
-    const json = text.startsWith('{')
-      ? text
-      : (
-          text
-            .split('\n')
-            .filter((l) => l.startsWith('data:'))
-            .at(-1) ?? ''
-        ).slice(5)
-    return JSON.parse(json) as { result?: Record<string, unknown>; error?: { code: number; message: string } }
-  }
+  ): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> => modernToolsCall(serve, token, id, params, ENVELOPE)
 
   it('2026-07-28: the client shows the question, the person allows, exactly that call runs (answered via the client)', async () => {
     const seen: string[] = []
@@ -276,7 +245,7 @@ describe('confirmations asked in the agent’s own client (ask_in_client)', () =
       const state = await ask({ text: 'mine' })
       const before = edits()
       // another token of the same agent is another credential
-      const other = (await runCli(['agents', 'token', 'asker', ...serve.flags])).stdout.trim().split('\n')[0].trim()
+      const other = await agentToken(serve, 'asker')
       expect(text(await retry(other, state, { text: 'mine' }))).toMatch(/^CALL_DECLINED: the answer \(requestState\) does not belong to this call/)
       expect(text(await retry(asker, state, { text: 'other' }))).toMatch(/^CALL_DECLINED/)
       expect(text(await retry(asker, state, { text: 'mine' }, 'notes:tag_notes'))).toMatch(/^CALL_DECLINED: the answer \(requestState\) does not belong/)
