@@ -20,7 +20,7 @@ export async function agentToken(serve: Serve, agent: string): Promise<string> {
   return (await runCli(['agents', 'token', agent, ...serve.flags])).stdout.trim().split('\n')[0].trim()
 }
 
-/** One raw 2026-07-28 tools/call with `token` and `envelope` as `_meta`: the parsed JSON-RPC answer
+/** One raw 2026-07-28 tools/call to `endpoint` with `token` and `envelope` as `_meta`: the parsed JSON-RPC answer
  * (a JSON body, or the last `data:` line of an SSE body). */
 export async function modernToolsCall(
   serve: Serve,
@@ -28,8 +28,9 @@ export async function modernToolsCall(
   id: number,
   params: Record<string, unknown>,
   envelope: Record<string, unknown> = MODERN_ENVELOPE,
+  endpoint: '/mcp' | '/mcp/direct' = '/mcp',
 ): Promise<Rpc> {
-  const r = await rawRequest(`${serve.url}/mcp`, {
+  const r = await rawRequest(`${serve.url}${endpoint}`, {
     method: 'POST',
     headers: {
       authorization: `Bearer ${token}`,

@@ -15,8 +15,6 @@ import {
   cleanupTemp,
   fixtureEntry,
   logLines,
-  rawRequest,
-  runCli,
   startServe,
   stopProcess,
   tempDir,
@@ -25,6 +23,7 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { agentToken, MODERN_ENVELOPE as ENVELOPE, modernToolsCall } from '../helpers/modern-http'
 import { textOf } from '../helpers/mcp-client'
 import { connectHttpV2, type Era } from '../helpers/mcp-v2-client'
 
@@ -37,11 +36,6 @@ const TOOLS = [
   { name: 'edit_notes', description: 'Edit the notes', annotations: { readOnlyHint: false } },
   { name: 'tag_notes', description: 'Tag the notes', annotations: { readOnlyHint: false } },
 ]
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1' },
-}
 
 interface Conf {
   id: string
@@ -69,7 +63,7 @@ describe('attack: confirmations through the direct view', () => {
     })
     serve = await startServe({ configPath: path.join(tmp, 'mcp_config.json'), dataDir: path.join(tmp, 'data') })
     await waitForServerState(serve, 'notes', 'connected')
-    for (const name of ['asker', 'plain']) token[name] = (await runCli(['agents', 'token', name, ...serve.flags])).stdout.trim().split('\n')[0].trim()
+    for (const name of ['asker', 'plain']) token[name] = await agentToken(serve, name)
   }, 60_000)
 
   afterAll(async () => {
@@ -79,35 +73,12 @@ describe('attack: confirmations through the direct view', () => {
   const edits = (): number => (fs.existsSync(log) ? logLines(log).filter((l) => l.tool === 'edit_notes' || l.tool === 'tag_notes').length : 0)
   const pending = async (): Promise<Conf[]> => (await apiRequest(serve, 'GET', '/api/v1/confirmations')).json.confirmations as Conf[]
 
-  const modernCall = async (
+  const modernCall = (
     endpoint: '/mcp' | '/mcp/direct',
     who: string,
     id: number,
     params: Record<string, unknown>,
-  ): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> => {
-    const r = await rawRequest(`${serve.url}${endpoint}`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${who}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': String(params.name),
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, _meta: ENVELOPE } }),
-    })
-    const text = r.body.trim()
-    const json = text.startsWith('{')
-      ? text
-      : (
-          text
-            .split('\n')
-            .filter((l) => l.startsWith('data:'))
-            .at(-1) ?? ''
-        ).slice(5)
-    return JSON.parse(json) as { result?: Record<string, unknown>; error?: { code: number; message: string } }
-  }
+  ): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> => modernToolsCall(serve, who, id, params, ENVELOPE, endpoint)
   const said = (r: { result?: Record<string, unknown>; error?: { message: string } }): string =>
     r.error ? `error ${r.error.message}` : (((r.result?.content as Array<{ text: string }> | undefined) ?? [])[0]?.text ?? JSON.stringify(r.result))
 
