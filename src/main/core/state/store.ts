@@ -19,6 +19,9 @@ import { grantLocks } from './grant-undo'
 import { ranWithoutDecisions, readText, replacedStateProblem, sha256 } from './tamper'
 import { followOnly } from '../config/watch-filter'
 
+/** after a change event, both state files are looked at once more this much later (watchForLoss) */
+const RECHECK_MS = 300
+
 export class StateStore {
   private state: State
   private queue: Promise<void> = Promise.resolve()
@@ -137,21 +140,34 @@ export class StateStore {
   watchForLoss(onRewrite: (file: string, how: 'deleted' | 'changed') => void = () => undefined): () => Promise<void> {
     const ours = new Set([path.resolve(this.file), path.resolve(this.backupFile)])
     const watcher = chokidar.watch(path.dirname(this.file), { ignoreInitial: true, depth: 0, ignored: followOnly([path.dirname(this.file)], [...ours]) })
+    const verify = (file: string): void => {
+      const now = readText(file)
+      if (now === this.written) return
+      this.writeNow()
+      if (now !== null)
+        this.warning = `${file} was changed behind Toolgate's back at ${new Date().toISOString()}; it was written again from memory (your decisions are kept).`
+      onRewrite(file, now === null ? 'deleted' : 'changed')
+    }
+    // an event for either file checks both, now and once more a moment later: chokidar drops a
+    // second change of a file that comes right after our own rewrite of it (its throttle), so a
+    // write to the other file just after ours could otherwise go unseen
+    let again: NodeJS.Timeout | null = null
     const check = (p: string): void => {
-      const file = path.resolve(p)
-      if (!ours.has(file)) return
-      void this.queue.then(() => {
-        const now = readText(file)
-        if (now === this.written) return
-        this.writeNow()
-        if (now !== null)
-          this.warning = `${file} was changed behind Toolgate's back at ${new Date().toISOString()}; it was written again from memory (your decisions are kept).`
-        onRewrite(file, now === null ? 'deleted' : 'changed')
-      })
+      if (!ours.has(path.resolve(p))) return
+      void this.queue.then(() => ours.forEach(verify))
+      if (again) clearTimeout(again)
+      again = setTimeout(() => {
+        again = null
+        void this.queue.then(() => ours.forEach(verify))
+      }, RECHECK_MS)
+      again.unref()
     }
     for (const ev of ['unlink', 'add', 'change'] as const) watcher.on(ev, check)
     watcher.on('error', () => {})
-    return () => watcher.close()
+    return () => {
+      if (again) clearTimeout(again)
+      return watcher.close()
+    }
   }
 
   /** Waits for every pending write. */
