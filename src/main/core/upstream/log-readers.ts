@@ -10,7 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 /** What a message belongs to when several requests were in flight: no reader's key, so nobody's. */
 export const SEVERAL: object = Object.freeze({})
 
-const sessionReader = new AsyncLocalStorage<object>()
+const agentReader = new AsyncLocalStorage<object>()
 const agentReaders = new Map<string, object>()
 
 /** The one key of an agent's requests (null: the admin, unscoped). */
@@ -26,12 +26,12 @@ export function readerOf(agent: string | null): object {
 
 /** Runs `work` (and everything it starts) as requests of `reader` (an agent's key), for log-message ownership. */
 export function runAsLogReader<T>(reader: object, work: () => Promise<T>): Promise<T> {
-  return sessionReader.run(reader, work)
+  return agentReader.run(reader, work)
 }
 
 /** The agent whose request runs now (its key), if one does. */
 export function logReader(): object | undefined {
-  return sessionReader.getStore()
+  return agentReader.getStore()
 }
 
 export class LogReaders {
