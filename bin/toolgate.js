@@ -58,6 +58,9 @@ function imports(content) {
   return content.includes('import(') && content.replaceAll('globalThis.crypto ?? import("node:crypto")', '').includes('import(')
 }
 
+/** The first bytes of a code cache file of this launcher (then the SHA-256 of V8's data, then the data). */
+const MAGIC = Buffer.from('toolgate-v8-cache-1\n')
+
 /** After how long a serve or stdio (long-running) writes what it compiled: its start is done by then. */
 const SAVE_AFTER_MS = 15000
 
@@ -87,7 +90,7 @@ function codeCache(nodeModule, root) {
     const file = path.join(dir, role + '-' + digest.slice(0, 40))
     let cachedData
     try {
-      cachedData = fs.readFileSync(file)
+      cachedData = checked(fs.readFileSync(file))
     } catch {
       // not cached yet
     }
@@ -101,6 +104,18 @@ function codeCache(nodeModule, root) {
     const wrapper = script.runInThisContext({ displayErrors: true })
     return wrapper.call(this.exports, this.exports, nodeModule.createRequire(filename), this, filename, path.dirname(filename))
   }
+  /**
+   * The compiled code of a cache file, or undefined when the file is not whole. V8 on Node 20 checks
+   * only its header (version, flags, source length): compiled code damaged past it (a bad disk block)
+   * made V8 abort the start, every start until the file was deleted. So a file is the SHA-256 of
+   * what V8 wrote, then that; one that does not match is compiled anew and replaced, like a refused one.
+   */
+  const checked = (file) => {
+    const data = file.subarray(MAGIC.length + 32)
+    if (file.length <= MAGIC.length + 32 || !file.subarray(0, MAGIC.length).equals(MAGIC)) return undefined
+    const sum = crypto.createHash('sha256').update(data).digest()
+    return sum.equals(file.subarray(MAGIC.length, MAGIC.length + 32)) ? data : undefined
+  }
   let saved = false
   const save = () => {
     if (saved) return
@@ -108,7 +123,8 @@ function codeCache(nodeModule, root) {
     for (const { script, file } of fresh) {
       const tmp = file + '.' + process.pid + '.tmp'
       try {
-        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' })
+        const data = script.createCachedData()
+        fs.writeFileSync(tmp, Buffer.concat([MAGIC, crypto.createHash('sha256').update(data).digest(), data]), { mode: 0o600, flag: 'wx' })
         fs.renameSync(tmp, file)
       } catch {
         try {

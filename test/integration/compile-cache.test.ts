@@ -121,4 +121,32 @@ describe.skipIf(process.platform === 'win32')('the launcher’s compile cache', 
     expect(version(process.execPath, home)).toBe(expected)
     expect(fs.readFileSync(a).equals(replaced[0]) && fs.readFileSync(b).equals(replaced[1])).toBe(true)
   })
+
+  it.skipIf(NATIVE)('on Node 20 refuses a cache whose compiled code is damaged past its header (V8 would abort the start) and writes a good one', () => {
+    const home = tempDir()
+    const expected = version(NODE22, tempDir())
+    expect(version(process.execPath, home)).toBe(expected)
+    const cached = files(path.join(home, '.toolgate', 'compile-cache'))
+    expect(cached.length).toBe(2)
+    const before = new Map(cached.map((f) => [f, fs.readFileSync(f)]))
+    // bytes flipped in the middle of each file: the length and V8's own header stay as they were
+    // (a bad disk block, a copy cut short and padded), which V8 on Node 20 does not check
+    const damaged = new Map<string, Buffer>()
+    for (const f of cached) {
+      const b = Buffer.from(before.get(f) as Buffer)
+      for (let i = 0; i < 16; i++) {
+        const at = Math.floor(b.length / 2) + i * 97
+        b[at] = (b[at] ?? 0) ^ 0xff
+      }
+      fs.writeFileSync(f, b)
+      damaged.set(f, b)
+    }
+    // before: V8 aborted in its deserializer ("unreachable code"), at every start until the file was deleted
+    expect(version(process.execPath, home)).toBe(expected)
+    const repaired = new Map(cached.map((f) => [f, fs.readFileSync(f)]))
+    for (const f of cached) expect((repaired.get(f) as Buffer).equals(damaged.get(f) as Buffer)).toBe(false)
+    // the good one written in its place is used: the next start rewrites nothing
+    expect(version(process.execPath, home)).toBe(expected)
+    for (const f of cached) expect(fs.readFileSync(f).equals(repaired.get(f) as Buffer)).toBe(true)
+  })
 })
