@@ -10,17 +10,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ActivityPage, CallEvent, SearchEvent } from '../../src/shared/activity'
 import type { AgentView } from '../../src/shared/agents'
-import { cleanupProcesses, cleanupTemp, runCli, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { runCli, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { activityFiles, notesServer } from '../helpers/notes-world'
 
 const SECRET_ENV = 'env-secret-q7w8e9r0t1y2'
 /** What a terminal must never receive raw: C0 but newline, DEL, C1, bidi controls, zero-width. */
 const RAW_UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 function config(tmp: string, extra: Record<string, unknown> = {}): string {
   return writeJson(path.join(tmp, 'mcp_config.json'), { mcpServers: { notes: notesServer(tmp, SECRET_ENV) }, ...extra })
@@ -55,7 +53,7 @@ describe('activity under attack (a live `toolgate serve`)', () => {
 
   afterAll(async () => {
     await agent?.close()
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('masks secrets an agent puts in its arguments, in the files and the API; the digest is of the real arguments', async () => {

@@ -7,8 +7,6 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ActivityEvent, ActivityPage, CallEvent, DecisionEvent, SearchEvent } from '../../src/shared/activity'
 import {
-  cleanupProcesses,
-  cleanupTemp,
   openEvents,
   runCli,
   startServe,
@@ -21,15 +19,13 @@ import {
   type EventStream,
   type Serve,
 } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
 import { activityFiles, notesServer } from '../helpers/notes-world'
 
 const SECRET_ENV = 'notes-env-secret-7f3a9c2e41'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 function configFor(tmp: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {

@@ -12,14 +12,11 @@ import {
   BIN,
   ROOT,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   cliEnv,
   fixtureEntry,
   rawRequest,
   runCli,
   startServe,
-  stopProcess,
   tempDir,
   track,
   waitFor,
@@ -28,6 +25,7 @@ import {
   type FixtureTool,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, connectStdio, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 import { connectHttpV2, connectStdioV2, type V2Handle } from '../helpers/mcp-v2-client'
 
@@ -38,10 +36,7 @@ const TOOLS: FixtureTool[] = [
 ]
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 type Agent = McpHandle | V2Handle
 
@@ -83,7 +78,7 @@ describe('agents of both eras behind one Toolgate', () => {
 
   afterAll(async () => {
     for (const a of open.splice(0)) await a.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   const auth = (): Record<string, string> => ({ authorization: `Bearer ${serve.key}` })

@@ -2,32 +2,19 @@
 // with its token and reach, a local client grouped by the client name it sent in initialize (a
 // name an agent controls: escaped for the terminal), and the context cost in tokens.
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { AgentView } from '../../src/shared/agents'
-import {
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitForServerState,
-  writeJson,
-  type FixtureTool,
-} from '../helpers/cli'
+import { fixtureEntry, runCli, startServe, stopProcess, tempDir, waitForServerState, writeJson, type FixtureTool } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 
 const TOOLS: FixtureTool[] = [
   { name: 'read_notes', description: 'Read the notes in the notebook', annotations: { readOnlyHint: true } },
   { name: 'write_note', description: 'Write a note into the notebook', annotations: { readOnlyHint: false } },
 ]
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('agents over a live `toolgate serve`', () => {
   it('lists each agent and local client with scope, token, reach, recent activity and context cost; the CLI prints it escaped', async () => {

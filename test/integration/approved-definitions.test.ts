@@ -6,29 +6,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  toolRow,
-  waitFor,
-  waitForServerState,
-  waitForToolStatus,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, ROOT, startServe, tempDir, toolRow, waitFor, waitForServerState, waitForToolStatus, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 
 const VERBATIM = path.join(ROOT, 'test/fixtures/servers/verbatim-server.mjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const READ_DOC = {
   name: 'read_doc',
@@ -86,7 +70,7 @@ describe('agents only ever read approved text', () => {
 
   afterAll(async () => {
     await agent?.close()
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('a title change after approval is a change to approve: agents never read the new title', async () => {

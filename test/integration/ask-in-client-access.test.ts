@@ -15,14 +15,11 @@ import {
   ROOT,
   apiRequest,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   cliEnv,
   fixtureEntry,
   logLines,
   runCli,
   startServe,
-  stopProcess,
   tempDir,
   track,
   waitFor,
@@ -30,14 +27,12 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { agentToken, MODERN_ENVELOPE as ENVELOPE, modernToolsCall } from '../helpers/modern-http'
 import { textOf } from '../helpers/mcp-client'
 import { connectHttpV2 } from '../helpers/mcp-v2-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const TOOLS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'].map((n) => ({
   name: `${n}_notes`,
@@ -80,9 +75,7 @@ describe('access requests asked in the agent’s own client (ask_in_client)', ()
     for (const name of ['asker', 'other', 'd1', 'd2', 'd3', 'plain']) token[name] = await agentToken(serve, name)
   }, 60_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   const calls = (tool: string): number => logLines(log).filter((l) => l.tool === tool).length
   const requests = async (): Promise<Req[]> => (await apiRequest(serve, 'GET', '/api/v1/requests')).json.requests as Req[]

@@ -18,15 +18,12 @@ import {
   ROOT,
   apiRequest,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   cliEnv,
   fixtureEntry,
   logLines,
   rawRequest,
   runCli,
   startServe,
-  stopProcess,
   tempDir,
   track,
   waitFor,
@@ -34,11 +31,9 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 type Msg = { jsonrpc?: string; id?: unknown; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: unknown }
 interface Conf {
@@ -111,9 +106,7 @@ describe('a 2025 client bridged to a running owner is asked in its client', () =
     otherToken = (await runCli(['agents', 'token', 'other', ...serve.flags])).stdout.trim().split('\n')[0].trim()
   }, 60_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   const edits = (): number => logLines(log).filter((l) => l.tool === 'edit_notes').length
   const all = async (): Promise<Conf[]> => (await apiRequest(serve, 'GET', '/api/v1/confirmations?status=all')).json.confirmations as Conf[]

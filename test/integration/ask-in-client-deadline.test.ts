@@ -12,27 +12,11 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import {
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  logLines,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, assertBuilt, fixtureEntry, logLines, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { agentToken, MODERN_ENVELOPE as ENVELOPE, modernToolsCall, type Rpc } from '../helpers/modern-http'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 /** a 2026-07-28 client that shows no questions */
 const NO_FORMS = { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': {} }
@@ -64,9 +48,7 @@ describe('asking in the agent’s own client: a client without forms, and the de
     asker = await agentToken(serve, 'asker')
   }, 60_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   const edits = (): number => logLines(log).filter((l) => l.tool === 'edit_notes').length
   const patientEdits = (): number => logLines(patientLog).filter((l) => l.tool === 'edit_notes').length

@@ -14,28 +14,23 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import {
   apiRequest,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   logLines,
   rawRequest,
   runCli,
   startServe,
-  stopProcess,
   tempDir,
   waitFor,
   waitForServerState,
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { agentToken, MODERN_ENVELOPE as ENVELOPE, modernToolsCall } from '../helpers/modern-http'
 import { textOf } from '../helpers/mcp-client'
 import { connectHttpV2 } from '../helpers/mcp-v2-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const TOOLS = [{ name: 'edit_notes', description: 'Edit the notes', annotations: { readOnlyHint: false } }]
 
@@ -71,9 +66,7 @@ describe('the ask_in_client switch on a live serve', () => {
     for (const name of ['asker', 'other', 'fixed', 'barred']) token[name] = await agentToken(serve, name)
   }, 60_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   const edits = (): number => logLines(log).filter((l) => l.tool === 'edit_notes').length
   const pending = async (): Promise<Array<{ id: string; agent: string | null }>> => (await apiRequest(serve, 'GET', '/api/v1/confirmations')).json.confirmations

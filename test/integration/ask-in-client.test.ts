@@ -11,29 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import {
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  logLines,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, assertBuilt, fixtureEntry, logLines, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { agentToken, MODERN_ENVELOPE as ENVELOPE, modernToolsCall } from '../helpers/modern-http'
 import { textOf } from '../helpers/mcp-client'
 import { connectHttpV2 } from '../helpers/mcp-v2-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const TOOLS = [
   { name: 'read_notes', description: 'Read the notes', annotations: { readOnlyHint: true } },
@@ -74,9 +58,7 @@ describe('confirmations asked in the agent’s own client (ask_in_client)', () =
     plain = await agentToken(serve, 'plain')
   }, 60_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   const edits = (): number => logLines(log).filter((l) => l.tool === 'edit_notes' || l.tool === 'tag_notes').length
   const confirmation = async (id?: string): Promise<Conf> => {

@@ -5,16 +5,13 @@
 // new tools are approved together, a changed one only as reviewed (its hash; the CLI shows the
 // change and asks), and a definition changed since the review is refused.
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   apiRequest,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   runCli,
   startServe,
-  stopProcess,
   tempDir,
   toolRow,
   waitFor,
@@ -23,6 +20,7 @@ import {
   type FixtureTool,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
 
 const READ = { readOnlyHint: true }
@@ -54,11 +52,9 @@ beforeAll(async () => {
   await waitForToolStatus(serve, 'notes:list_tags', 'pending_approval')
 }, 90_000)
 
-afterAll(async () => {
+useCleanup(async () => {
   await agent?.close()
-  if (serve) await stopProcess(serve.child)
-  await cleanupProcesses()
-  cleanupTemp()
+  await stopServe(serve)
 })
 
 describe('Approve all never approves a changed tool unseen', () => {

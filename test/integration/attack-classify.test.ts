@@ -9,8 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   apiRequest,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   logLines,
   runCli,
@@ -22,12 +20,10 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const repo = { type: 'object', properties: { owner: { type: 'string' }, repo: { type: 'string' } } }
 const GITHUB = [
@@ -87,7 +83,7 @@ describe('classifying tools without annotations', () => {
 
   afterAll(async () => {
     await reader?.close()
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('`toolgate tools classify` makes an unannotated tool read for exactly its definition; the read-only agent can then call it', async () => {

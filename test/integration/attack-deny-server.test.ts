@@ -4,23 +4,21 @@
 // (any name there is a request to open the server), or another real tool — hoping for a fresh
 // notification the user clicks through. During the cooldown every such request gets the denial.
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   apiRequest,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   openEvents,
   runCli,
   startServe,
-  stopProcess,
   tempDir,
   waitForServerState,
   writeJson,
   type EventStream,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, type McpHandle } from '../helpers/mcp-client'
 
 const ALL = ['read', 'write', 'destructive']
@@ -60,12 +58,10 @@ beforeAll(async () => {
   for (const a of ['alice', 'bob']) agents[a] = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}`, 'x-toolgate-agent': a })
 }, 90_000)
 
-afterAll(async () => {
+useCleanup(async () => {
   events?.close()
   for (const a of Object.values(agents)) await a.close()
-  if (serve) await stopProcess(serve.child)
-  await cleanupProcesses()
-  cleanupTemp()
+  await stopServe(serve)
 })
 
 describe('a denial holds for the whole server during the cooldown', () => {

@@ -5,17 +5,14 @@
 // an "Allow once" of v2 must not call v3, and a grant that only opens a server must not approve a
 // changed tool nobody was shown.
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   apiRequest,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   logLines,
   runCli,
   startServe,
-  stopProcess,
   tempDir,
   toolRow,
   waitFor,
@@ -25,6 +22,7 @@ import {
   type FixtureTool,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 
 const ALL = ['read', 'write', 'destructive']
@@ -79,11 +77,9 @@ beforeAll(async () => {
   agent = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}`, 'x-toolgate-agent': 'alice' })
 }, 90_000)
 
-afterAll(async () => {
+useCleanup(async () => {
   await agent?.close()
-  if (serve) await stopProcess(serve.child)
-  await cleanupProcesses()
-  cleanupTemp()
+  await stopServe(serve)
 })
 
 describe('a grant is bound to the definition the user reviewed', () => {

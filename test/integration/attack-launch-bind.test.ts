@@ -3,8 +3,9 @@
 // review and approve/inspect: switching isolation off (`sandbox: false`) or changing what an HTTP
 // server is sent (`headers`). And an agent must not see or use the token.
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiRequest, assertBuilt, cleanupProcesses, cleanupTemp, fixtureEntry, startServe, stopProcess, tempDir, writeJson, type Serve } from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { apiRequest, assertBuilt, fixtureEntry, startServe, tempDir, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, type McpHandle } from '../helpers/mcp-client'
 import { editEntry, getServer } from '../helpers/config-edit'
 
@@ -44,11 +45,9 @@ beforeAll(async () => {
   agent = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}`, 'x-toolgate-agent': 'alice' })
 }, 90_000)
 
-afterAll(async () => {
+useCleanup(async () => {
   await agent?.close()
-  if (serve) await stopProcess(serve.child)
-  await cleanupProcesses()
-  cleanupTemp()
+  await stopServe(serve)
 })
 
 describe('the launch_hash covers everything the review shows about how a server runs', () => {

@@ -12,19 +12,8 @@ import { silentLogger } from '../../src/main/core/log'
 import { OAuthService, type CallbackAnswer } from '../../src/main/core/oauth/service'
 import { SecretStore } from '../../src/main/core/secrets/store'
 import type { ServerConfig } from '../../src/shared/config-schema'
-import {
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, assertBuilt, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { followAuthorization, MemorySlots, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture'
 
 let a: OAuthFixture
@@ -46,12 +35,10 @@ beforeAll(async () => {
   })
 }, 30_000)
 
-afterAll(async () => {
+useCleanup(async () => {
   await a?.control('release-token').catch(() => undefined)
   await oauth?.settle()
   await a?.stop()
-  await cleanupProcesses()
-  cleanupTemp()
 })
 
 /** A sign-in of `server` whose redirect came back and whose code exchange is held at the token endpoint. */
@@ -141,9 +128,7 @@ describe('from outside: what a removal must not carry over or touch', () => {
     await waitForServerState(serve, server, 'connected', 15_000)
   }
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('a rename (remove "old", add "new" with its URL) does not sign "new" in; a restart keeps the sign-in of a server still configured', async () => {
     dataDir = tempDir('toolgate-attack-oauth-')

@@ -8,26 +8,13 @@
 // `_meta.ui` is a changed definition (it waits for review).
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fromAgentUri } from '../../src/shared/resource-uri'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForToolStatus,
-  writeJson,
-} from '../helpers/cli'
+import { assertBuilt, fixtureEntry, startServe, stopProcess, tempDir, waitFor, waitForToolStatus, writeJson } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectHttpV2, type Era } from '../helpers/mcp-v2-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const RO = { readOnlyHint: true }
 const TOOLS = [

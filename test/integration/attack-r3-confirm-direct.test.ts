@@ -8,29 +8,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  logLines,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, assertBuilt, fixtureEntry, logLines, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { agentToken, MODERN_ENVELOPE as ENVELOPE, modernToolsCall } from '../helpers/modern-http'
 import { textOf } from '../helpers/mcp-client'
 import { connectHttpV2, type Era } from '../helpers/mcp-v2-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const TOOLS = [
   { name: 'edit_notes', description: 'Edit the notes', annotations: { readOnlyHint: false } },
@@ -66,9 +50,7 @@ describe('attack: confirmations through the direct view', () => {
     for (const name of ['asker', 'plain']) token[name] = await agentToken(serve, name)
   }, 60_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   const edits = (): number => (fs.existsSync(log) ? logLines(log).filter((l) => l.tool === 'edit_notes' || l.tool === 'tag_notes').length : 0)
   const pending = async (): Promise<Conf[]> => (await apiRequest(serve, 'GET', '/api/v1/confirmations')).json.confirmations as Conf[]

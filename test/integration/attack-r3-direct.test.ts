@@ -9,27 +9,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  logLines,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForToolStatus,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, fixtureEntry, logLines, startServe, stopProcess, tempDir, waitFor, waitForToolStatus, writeJson, type Serve } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectHttpV2, connectStdioV2, type Era, type V2Handle } from '../helpers/mcp-v2-client'
 import { textOf } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const RO = { readOnlyHint: true }
 const MINE = [

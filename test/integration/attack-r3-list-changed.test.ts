@@ -7,12 +7,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   apiRequest,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   ROOT,
   startServe,
@@ -23,13 +21,11 @@ import {
   waitForToolStatus,
   writeJson,
 } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 
 const SERVER = path.join(ROOT, 'test/fixtures/servers/passthrough-server.mjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 type Era = 'legacy' | 'modern'
 

@@ -6,8 +6,9 @@
 // names another server's Toolgate URI reads back to the server that answered, never the other.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { assertBuilt, cleanupProcesses, cleanupTemp, ROOT, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson } from '../helpers/cli'
+import { describe, expect, it } from 'vitest'
+import { assertBuilt, ROOT, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { getServer } from '../helpers/config-edit'
 import { connectHttpV2, type Era, type V2Handle } from '../helpers/mcp-v2-client'
 
@@ -15,10 +16,7 @@ const SERVER = path.join(ROOT, 'test/fixtures/servers/passthrough-server.mjs')
 const NOTE = { uri: 'file:///notes/a.txt', name: 'note-a', mimeType: 'text/plain', text: 'PT-NOTE' }
 const URI = 'file://pt.toolgate.invalid/~/notes/a.txt'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 async function read(a: V2Handle, uri: string): Promise<string> {
   try {

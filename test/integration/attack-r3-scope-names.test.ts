@@ -10,27 +10,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, ROOT, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectHttpV2, type Era, type V2Handle } from '../helpers/mcp-v2-client'
 
 const SERVER = path.join(ROOT, 'test/fixtures/servers/passthrough-server.mjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 interface World {
   serve: Serve

@@ -6,18 +6,16 @@
 // positive control that the update was sent at all).
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { assertBuilt, cleanupProcesses, cleanupTemp, ROOT, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson } from '../helpers/cli'
+import { describe, expect, it } from 'vitest'
+import { assertBuilt, ROOT, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectHttpV2, connectStdioV2, type Era } from '../helpers/mcp-v2-client'
 
 const SERVER = path.join(ROOT, 'test/fixtures/servers/passthrough-server.mjs')
 const NOTE = { uri: 'file:///notes/a.txt', name: 'note-a', mimeType: 'text/plain', text: 'alpha' }
 const URI = 'file://pt.toolgate.invalid/~/notes/a.txt'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe.each<Era>(['legacy', 'modern'])('attack: a subscription outliving the agent’s scope (%s era)', (era) => {
   it('an agent whose scope no longer holds the server hears none of its updates', async () => {

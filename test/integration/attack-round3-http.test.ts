@@ -6,15 +6,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanupProcesses, cleanupTemp, rawRequest, ROOT, startServe, stopProcess, tempDir, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { rawRequest, ROOT, startServe, tempDir, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
 const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('attack: the HTTP listener from a web page and from an agent', () => {
   let serve: Serve
@@ -49,9 +47,7 @@ describe('attack: the HTTP listener from a web page and from an agent', () => {
     await waitForServerState(serve, 'theirs', 'connected')
   }, 60_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   /** A 2026-07-28 tools/list with these headers: the tool names it answers, or the HTTP status. */
   async function list(headers: Record<string, string>): Promise<{ status: number; names: string[]; body: string }> {

@@ -8,26 +8,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport, type LoggingMessageNotification } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  cleanupProcesses,
-  cleanupTemp,
-  rawRequest,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { rawRequest, ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
 const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe("attack: one agent hears the log messages of another agent's call to a shared server", () => {
   let serve: Serve
@@ -57,9 +43,7 @@ describe("attack: one agent hears the log messages of another agent's call to a 
     await waitForServerState(serve, 'shared', 'connected')
   }, 60_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   const call = (agent: string, tool: string, logLevel?: string) =>
     rawRequest(`${serve.url}/mcp`, {

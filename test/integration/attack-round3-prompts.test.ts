@@ -6,16 +6,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanupProcesses, cleanupTemp, rawRequest, ROOT, startServe, stopProcess, tempDir, waitFor, writeJson, type Serve } from '../helpers/cli'
+import { rawRequest, ROOT, startServe, tempDir, waitFor, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
 const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
 const LOOK_ALIKES = ['Brief', 'brief ', 'br\u0456ef', 'brief\u200b', 'hs__brief']
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 async function modern(
   serve: Serve,
@@ -95,9 +93,7 @@ describe('attack: prompts that look like the one the operator allows', () => {
     )
   }, 60_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('only the prompt of that exact name is listed and read; every look-alike is locked by the operator, by any name', async () => {
     const rows = (await serve.api<{ prompts: Array<{ prompt: string; status: string; agent_name: string }> }>('GET', '/api/v1/servers/hs/prompts')).json.prompts

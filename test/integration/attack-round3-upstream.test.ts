@@ -8,20 +8,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, StreamableHTTPClientTransport, type LoggingMessageNotification } from '@modelcontextprotocol/client'
-import {
-  cleanupProcesses,
-  cleanupTemp,
-  rawRequest,
-  ROOT,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { rawRequest, ROOT, runCli, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
 const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
 const SECRET = 'hs-secret-Qm7Zt2Vw9Lx4'
@@ -44,10 +32,7 @@ const SPOOF = {
 const ESC = '\u001b'
 const RLO = '\u202e'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 /** One 2026-07-28 request on its own, as raw JSON-RPC over HTTP; the parsed `result` or `error`. */
 async function modern(serve: Serve, bearer: string, method: string, params: Record<string, unknown>, name?: string): Promise<Record<string, unknown>> {
@@ -131,9 +116,7 @@ describe('attack: a hostile upstream', () => {
     await waitForServerState(serve, 'hs', 'connected')
   }, 60_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('2026-07-28: a resource read the server marks public, for an hour, reaches the agent private and not to be kept', async () => {
     const r = await modern(serve, token, 'resources/read', { uri: AGENT_URI }, AGENT_URI)

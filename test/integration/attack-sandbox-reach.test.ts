@@ -7,21 +7,9 @@
 // Each attack is tried with `sandbox: false` too, so the test can fail.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  freePort,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitForServerState,
-  writeJson,
-  ROOT,
-  type Serve,
-} from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { assertBuilt, freePort, runCli, startServe, tempDir, waitForServerState, writeJson, ROOT, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { textOf, type McpHandle } from '../helpers/mcp-client'
 import { mcpOn } from '../helpers/faults'
 import { abstractListener, helloListener } from '../helpers/network'
@@ -73,13 +61,11 @@ beforeAll(async () => {
   mcp = await mcpOn(serve)
 })
 
-afterAll(async () => {
+useCleanup(async () => {
   await mcp?.close()
-  if (serve) await stopProcess(serve.child)
+  await stopServe(serve)
   await wide?.close()
   for (const s of sessionSockets) await s.close()
-  await cleanupProcesses()
-  cleanupTemp()
 })
 
 async function attack(server: string, tool: string, args: Record<string, unknown> = {}): Promise<string> {

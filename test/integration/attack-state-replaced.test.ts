@@ -8,11 +8,9 @@
 // Toolgate runs, a state file changed behind its back is written again from memory.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   startServe,
   stopProcess,
@@ -23,6 +21,7 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectHttp, textOf } from '../helpers/mcp-client'
 
 const WORK = { name: 'work_tool', description: 'Summarize the work items', annotations: { readOnlyHint: true } }
@@ -102,10 +101,7 @@ beforeAll(async () => {
   writeJson(workTools, [PULLED])
 }, 90_000)
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('a state.json that parses but lost the decisions fails closed at start', () => {
   const variants: Array<[string, () => unknown]> = [

@@ -9,25 +9,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   apiRequest,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   logLines,
   runCli,
   startServe,
-  stopProcess,
   tempDir,
   waitFor,
   waitForServerState,
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, connectStdio, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const repo = { type: 'object', properties: { owner: { type: 'string' }, repo: { type: 'string' } } }
 /** As a community GitHub server lists them: no annotations at all, except the one tool that says it only reads. */
@@ -74,7 +69,7 @@ describe('a tool without annotations is treated as destructive', () => {
 
   afterAll(async () => {
     for (const h of handles) await h.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   const open = async (h: Promise<McpHandle>): Promise<McpHandle> => {

@@ -11,8 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   assertBuilt,
   childPids,
-  cleanupProcesses,
-  cleanupTemp,
   controlApi,
   fixtureEntry,
   keyFromDataDir,
@@ -22,7 +20,6 @@ import {
   processesMatching,
   readInstance,
   startServe,
-  stopProcess,
   tempDir,
   trackDescendants,
   waitFor,
@@ -31,6 +28,7 @@ import {
   type FixtureTool,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectStdio, jsonOf, textOf, waitForUpstreams, type McpHandle } from '../helpers/mcp-client'
 
 const DOC_TOOLS: FixtureTool[] = [
@@ -39,10 +37,7 @@ const DOC_TOOLS: FixtureTool[] = [
 ]
 const OTHER_TOOLS: FixtureTool[] = [{ name: 'list_tickets', description: 'List the open support tickets', annotations: { readOnlyHint: true } }]
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const SEVEN = ['retrieve_tools', 'call_tool_read', 'call_tool_write', 'call_tool_destructive', 'describe_tool', 'upstream_servers', 'request_access']
 
@@ -86,7 +81,7 @@ describe('a `serve` owner and `toolgate stdio` clients on the same data dir', ()
 
   afterAll(async () => {
     for (const c of clients) await c.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('two stdio clients bridge to the running serve and start no upstream processes of their own', async () => {

@@ -7,8 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   assertBuilt,
   childPids,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   logLines,
   launcherPid,
@@ -20,6 +18,7 @@ import {
   writeJson,
   type FixtureTool,
 } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectStdio, jsonOf, waitForUpstreams, type McpHandle } from '../helpers/mcp-client'
 
 const TOOLS: FixtureTool[] = [
@@ -27,10 +26,7 @@ const TOOLS: FixtureTool[] = [
   { name: 'edit_doc', description: 'Edit a document in the team wiki', annotations: { readOnlyHint: false } },
 ]
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('bridged `toolgate stdio` clients when the owner goes away', () => {
   let dataDir: string

@@ -7,24 +7,11 @@
 import http from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { jsonLines, misbehavingEntry } from '../helpers/faults'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 interface FixtureLog {
   method?: string
@@ -87,9 +74,7 @@ describe('a cancelled call closes the agent’s stream and cancels the upstream 
     await waitForServerState(serve, 'cancelme', 'connected')
   }, 60_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   const auth = (): Record<string, string> => ({ authorization: `Bearer ${serve.key}` })
   /** the upstream's request id of the slow call tagged `tag`, once it started working */

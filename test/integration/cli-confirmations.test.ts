@@ -2,27 +2,11 @@
 // against a live `toolgate serve` while an agent's call waits for the user's OK over MCP.
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  logLines,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, fixtureEntry, logLines, runCli, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('toolgate confirmations', () => {
   let serve: Serve
@@ -62,7 +46,7 @@ describe('toolgate confirmations', () => {
 
   afterAll(async () => {
     await agent?.close()
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('lists the waiting call, shows it in full (escaped), and allow runs it', async () => {

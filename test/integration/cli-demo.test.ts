@@ -5,13 +5,11 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { BIN, ROOT, cleanupProcesses, cleanupTemp, cliEnv, controlApi, runCli, tempDir, track, waitFor } from '../helpers/cli'
+import { describe, expect, it } from 'vitest'
+import { BIN, ROOT, cliEnv, controlApi, runCli, tempDir, track, waitFor } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const leftovers = (tmp: string): string[] => fs.readdirSync(tmp).filter((f) => f.startsWith('toolgate-demo-'))
 

@@ -5,14 +5,12 @@
 // Electron says so in one line; `toolgate stdio` refuses an endless line once it passes the limit.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { MEMORY, cleanupProcesses, cleanupTemp, runCli, startServe, stopProcess, tempDir, waitFor, writeJson } from '../helpers/cli'
+import { describe, expect, it } from 'vitest'
+import { MEMORY, runCli, startServe, stopProcess, tempDir, waitFor, writeJson } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { rawStdio } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const memoryEntry = (dir: string, extra: Record<string, unknown>) => ({
   command: process.execPath,

@@ -5,9 +5,10 @@
 // a client's name with a typo, not a file. Without a terminal (these runs) nothing is asked.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
-import { BIN, cleanupProcesses, cleanupTemp, runCli, tempDir, writeJson } from '../helpers/cli'
+import { BIN, runCli, tempDir, writeJson } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 
 /** Runs the CLI on a terminal (util-linux `script` gives it a pty) and types `answer` at its question. */
 function onTerminal(args: string[], answer: string): { code: number | null; out: string } {
@@ -17,10 +18,7 @@ function onTerminal(args: string[], answer: string): { code: number | null; out:
 }
 const hasScript = spawnSync('script', ['--version']).status === 0
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('paths that do not exist yet', () => {
   it('--data-dir next to a data dir with a near name: refused with the near name, nothing created', async () => {

@@ -4,22 +4,9 @@
 // append their pid to a marker file each time they start.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  FIXTURE,
-  ROOT,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type FixtureTool,
-} from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { FIXTURE, ROOT, assertBuilt, runCli, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson, type FixtureTool } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 
 const GATED = path.join(ROOT, 'test/fixtures/faults/gated-fixture.mjs')
 const TOOLS: FixtureTool[] = [
@@ -27,10 +14,7 @@ const TOOLS: FixtureTool[] = [
   { name: 'edit_doc', description: 'Edit a document in the team wiki', annotations: { readOnlyHint: false } },
 ]
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('operator commands with no live owner', () => {
   let tmp: string
