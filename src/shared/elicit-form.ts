@@ -105,16 +105,18 @@ function fieldOf(name: string, raw: unknown, required: boolean): FormField | str
     ...(p.title !== undefined ? { title: p.title } : {}),
     ...(p.description !== undefined ? { description: p.description } : {}),
   })
+  // a default that is none of the field's choices cannot be shown (the form shows "(none)"): it is dropped
+  const choice = (opts: FormOption[], d: string | undefined): { default?: string } => (d !== undefined && opts.some((x) => x.value === d) ? { default: d } : {})
   const e = EnumProp.safeParse(raw)
-  if (e.success)
-    return {
-      ...base(e.data),
-      kind: 'enum',
-      options: options(e.data.enum, e.data.enumNames),
-      ...(e.data.default !== undefined ? { default: e.data.default } : {}),
-    }
+  if (e.success) {
+    const opts = options(e.data.enum, e.data.enumNames)
+    return { ...base(e.data), kind: 'enum', options: opts, ...choice(opts, e.data.default) }
+  }
   const o = OneOfProp.safeParse(raw)
-  if (o.success) return { ...base(o.data), kind: 'enum', options: titled(o.data.oneOf), ...(o.data.default !== undefined ? { default: o.data.default } : {}) }
+  if (o.success) {
+    const opts = titled(o.data.oneOf)
+    return { ...base(o.data), kind: 'enum', options: opts, ...choice(opts, o.data.default) }
+  }
   const s = StringProp.safeParse(raw)
   if (s.success) {
     const { type, title, description, ...rest } = s.data
@@ -135,13 +137,16 @@ function fieldOf(name: string, raw: unknown, required: boolean): FormField | str
   const m = MultiProp.safeParse(raw)
   if (m.success) {
     const it = m.data.items
+    const opts = 'anyOf' in it ? titled(it.anyOf) : options(it.enum)
+    const d = m.data.default
     return {
       ...base(m.data),
       kind: 'multi',
-      options: 'anyOf' in it ? titled(it.anyOf) : options(it.enum),
+      options: opts,
       ...(m.data.minItems !== undefined ? { minItems: m.data.minItems } : {}),
       ...(m.data.maxItems !== undefined ? { maxItems: m.data.maxItems } : {}),
-      ...(m.data.default !== undefined ? { default: m.data.default } : {}),
+      // only a default whose every value is a choice: a box the form has no checkbox for cannot be unticked
+      ...(d !== undefined && d.every((v) => opts.some((x) => x.value === v)) ? { default: d } : {}),
     }
   }
   return `field "${name}" is not one of the kinds an MCP elicitation may ask for (string, number, integer, boolean, enum, multi-select enum)`
@@ -219,6 +224,17 @@ export function contentSchema(fields: readonly FormField[]): z.ZodType<Record<st
   const shape: Record<string, z.ZodType> = {}
   for (const f of fields) shape[f.name] = f.required ? fieldSchema(f) : fieldSchema(f).optional()
   return z.strictObject(shape, { error: 'content must be an object of the form\'s fields, e.g. {"name": "value"}' }) as never
+}
+
+/**
+ * The form as shown (SEP-1034): each field's default, which the window fills in. Accepting a question
+ * without content sends this; an answer with content is the whole answer (a field it leaves out was
+ * left empty, and no default is put back). Defaults the form cannot show are not here (fieldOf).
+ */
+export function shownDefaults(fields: readonly FormField[]): Record<string, string | number | boolean | string[]> {
+  const out: Record<string, string | number | boolean | string[]> = {}
+  for (const f of fields) if (f.default !== undefined) out[f.name] = Array.isArray(f.default) ? [...f.default] : f.default
+  return out
 }
 
 /** Checks an answer's content: the content as it goes to the server, or every problem in words. */

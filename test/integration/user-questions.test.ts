@@ -162,8 +162,8 @@ describe("upstream questions the agent's client cannot show are asked in Toolgat
             await events.next('question', 15_000, (e) => e.data.id === q.id && e.data.new === true)
             const r = await apiRequest(serve, 'POST', `/api/v1/questions/${q.id}/answer`, { action: 'accept', content: { name: 'Ada', age: 36, color: 'g' } })
             expect(r.status, r.text).toBe(200)
-            // the answer leaves out "ok": Toolgate, the server's client, fills in its default (SEP-1034)
-            expect(await result, `${era} ${server}`).toEqual({ text: 'content: {"name":"Ada","age":36,"color":"g","ok":true}', isError: false })
+            // the answer leaves out "ok": content is the whole answer, its default is not put back
+            expect(await result, `${era} ${server}`).toEqual({ text: 'content: {"name":"Ada","age":36,"color":"g"}', isError: false })
             expect(await questionById(serve, q.id)).toMatchObject({ status: 'accepted', answered_via: 'api' })
             await events.next('question', 15_000, (e) => e.data.id === q.id && e.data.status === 'accepted')
           }
@@ -281,8 +281,8 @@ describe("upstream questions the agent's client cannot show are asked in Toolgat
       expect(declineWithContent.status).toBe(400)
       expect((await questionById(serve, q.id))?.status).toBe('pending')
       expect((await apiRequest(serve, 'POST', `/api/v1/questions/${q.id}/answer`, { action: 'accept', content: { name: 'Ada', color: 'r' } })).status).toBe(200)
-      // "ok" left out: its default goes along (SEP-1034)
-      expect(await result).toEqual({ text: 'content: {"name":"Ada","color":"r","ok":true}', isError: false })
+      // "ok" left out: content is the whole answer, its default is not put back (only accept without content sends the defaults)
+      expect(await result).toEqual({ text: 'content: {"name":"Ada","color":"r"}', isError: false })
     } finally {
       await a.close()
     }

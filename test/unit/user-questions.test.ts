@@ -1,7 +1,7 @@
 // The questions queue (requests/questions.ts) and the form read from an elicitation's schema
 // (shared/elicit-form.ts): limits, the timeout (a fake clock), content checked against the form.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { checkContent, formOf } from '../../src/shared/elicit-form'
+import { checkContent, formOf, shownDefaults } from '../../src/shared/elicit-form'
 import { MAX_QUESTIONS_PER_AGENT, QuestionRefused, UserQuestions, type QuestionInput } from '../../src/main/core/requests/questions'
 import { samplingText, samplingView } from '../../src/shared/sampling-view'
 
@@ -60,6 +60,35 @@ describe('formOf', () => {
     expect(formOf(form({ d: { type: 'object', properties: {} } }))).toEqual({ error: expect.stringContaining('field "d" is not one of the kinds') })
     expect(formOf(form({ a: { type: 'string' } }, ['b']))).toEqual({ error: expect.stringContaining('"required" names "b"') })
     expect(formOf(form({ 'a\u200bb': { type: 'string' } }))).toEqual({ error: expect.stringContaining('a\\u200bb') })
+  })
+
+  it('keeps only defaults the form can show; shownDefaults is the form as shown (what accept without content sends)', () => {
+    const r = formOf(
+      form({
+        e: { type: 'string', enum: ['x', 'y'], default: 'admin' },
+        f: { type: 'string', enum: ['x', 'y'], default: 'y' },
+        o: { type: 'string', oneOf: [{ const: 'p' }], default: 'q' },
+        m: { type: 'array', items: { type: 'string', enum: ['u', 'v'] }, default: ['u', 'hidden'] },
+        k: { type: 'array', items: { anyOf: [{ const: 'u' }, { const: 'v' }] }, default: ['v'] },
+        s: { type: 'string', default: '' },
+        n: { type: 'integer', default: 0 },
+        b: { type: 'boolean', default: false },
+        none: { type: 'string' },
+      }),
+    )
+    if ('error' in r) throw new Error(r.error)
+    expect(Object.fromEntries(r.fields.map((f) => [f.name, f.default]))).toEqual({
+      e: undefined,
+      f: 'y',
+      o: undefined,
+      m: undefined,
+      k: ['v'],
+      s: '',
+      n: 0,
+      b: false,
+      none: undefined,
+    })
+    expect(shownDefaults(r.fields)).toEqual({ f: 'y', k: ['v'], s: '', n: 0, b: false })
   })
 })
 

@@ -87,7 +87,10 @@ export function registerQuestions(program: Command, where: (c: Command) => Comma
     .option('--accept', 'send the answer (a form: the fields in --content)')
     .option('--decline', 'say no to the server')
     .option('--cancel', 'dismiss the question without an answer')
-    .option('--content <json>', 'the form\'s fields as a JSON object, e.g. \'{"name": "Ada"}\'')
+    .option(
+      '--content <json>',
+      'the whole answer as a JSON object, e.g. \'{"name": "Ada"}\' (a field left out is not sent; without --content: the form as shown, its defaults)',
+    )
     .action(async (id: string, o: { config?: string; dataDir?: string; accept?: boolean; decline?: boolean; cancel?: boolean; content?: string }) => {
       const chosen = (['accept', 'decline', 'cancel'] as const).filter((a) => o[a] === true)
       if (chosen.length !== 1) throw new UsageError('say exactly one of --accept, --decline, --cancel')

@@ -7,6 +7,7 @@ import { CONFIRM_VIA, type Confirmation, type ConfirmVia } from '../../../shared
 import type { AccessRequest } from '../../../shared/requests'
 import type { Question, QuestionAction, QuestionActionResult } from '../../../shared/questions'
 import type { ActivityRecorder } from '../activity/recorder'
+import { shownDefaults } from '../../../shared/elicit-form'
 
 /** An answer to an agent's access request, on the record. */
 export function requestAnswered(
@@ -70,7 +71,7 @@ export function questionAnswered(
       server: q.server,
       tool: q.tool.slice(q.server.length + 1),
       message: r.message,
-      question: questionRecordOf(q, action === 'accept' && q.mode === 'form' ? (content ?? {}) : undefined),
+      question: questionRecordOf(q, action === 'accept' && q.mode === 'form' ? (content ?? shownDefaults(q.fields ?? [])) : undefined),
     },
   )
   return { ok: true, ...r }

@@ -6,7 +6,7 @@
 // and its host, and Toolgate never opens it (the window opens it only when the user chooses to).
 import { ApiError } from '../../../shared/api'
 import type { ConfirmVia } from '../../../shared/confirmations'
-import { checkContent, formOf } from '../../../shared/elicit-form'
+import { checkContent, formOf, shownDefaults } from '../../../shared/elicit-form'
 import { CLIENT_NAME_MAX, safeText } from '../../../shared/requests'
 import { urlHost, type Question, type QuestionAction, type QuestionFilter, type QuestionStatus } from '../../../shared/questions'
 import { PendingDecisions, newId } from './pending'
@@ -132,7 +132,8 @@ export class UserQuestions {
         if (content !== undefined) throw new ApiError('invalid_content', `question ${id} asks to open a URL; its answer takes no content.`, 400)
         answer = { action: 'accept' }
       } else {
-        const checked = checkContent(q.fields ?? [], content)
+        // no content: the form as shown, its defaults (SEP-1034); content: the whole answer, nothing put back
+        const checked = checkContent(q.fields ?? [], content ?? shownDefaults(q.fields ?? []))
         if (!checked.ok) throw new ApiError('invalid_content', `the answer does not match the form of question ${id}: ${checked.error}. Nothing was sent.`, 400)
         answer = { action: 'accept', content: checked.content }
       }

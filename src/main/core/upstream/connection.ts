@@ -33,7 +33,6 @@ import { z } from 'zod'
 import type { ToolListing } from './tools'
 import type { TransportKind, UpstreamLimits } from './types'
 import { UpstreamCallError } from './types'
-import { withFormDefaults } from './elicit-defaults'
 import { CallClock, MAX_PAUSE_MS } from './call-clock'
 import { allows, CallsInFlight, labelRequest, rootsFor, switchedOff, type AskAbout, type AskMethod, type CallAsker } from './server-requests'
 
@@ -199,8 +198,8 @@ export class UpstreamConnection {
     if (rootsFor(this.config).length > 0) this.mcp.setRequestHandler('roots/list', () => ({ roots: rootsFor(this.config) }))
     const relay = async (method: AskMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> => {
       if (!allows(this.config, method)) throw switchedOff(this.config.name, method)
-      const answer = await this.inFlight.ask(this.inFlight.forUnnamed(method), method, this.labelled(method, params), signal, this.about(method, params))
-      return withFormDefaults(method, params, answer)
+      // the answer as its answerer gave it: a form's defaults are the form's to show (elicit-form.ts shownDefaults)
+      return this.inFlight.ask(this.inFlight.forUnnamed(method), method, this.labelled(method, params), signal, this.about(method, params))
     }
     for (const method of ['elicitation/create', 'sampling/createMessage'] as const) {
       if (allows(this.config, method)) this.mcp.setRequestHandler(method, async (req, ctx) => (await relay(method, req.params, ctx.mcpReq.signal)) as never)
@@ -224,8 +223,7 @@ export class UpstreamConnection {
       throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `server "${this.config.name}" asked for ${String(method)}, which Toolgate does not relay`)
     }
     if (!allows(this.config, method)) throw switchedOff(this.config.name, method)
-    const answer = await this.inFlight.ask(id, method, this.labelled(method, params), signal ?? new AbortController().signal, this.about(method, params))
-    return withFormDefaults(method, params, answer)
+    return this.inFlight.ask(id, method, this.labelled(method, params), signal ?? new AbortController().signal, this.about(method, params))
   }
 
   /** A server's request as the agent's client gets it: masked, escaped, labelled with the server. */
