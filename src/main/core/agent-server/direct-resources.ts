@@ -51,13 +51,21 @@ async function holdReadable(deps: ResourceDeps, scope: Scope, signal?: AbortSign
 
 async function lookUp(deps: ResourceDeps, scope: Scope, uri: string, signal?: AbortSignal): Promise<string> {
   const timeoutMs = Math.min(deps.catalog.currentConfig.call_timeout_ms, LOOKUP_TIMEOUT_MAX_MS)
+  const asked = readableResourceServers(deps, scope)
+  // a server the agent may read that could not say what it offers (not running: an error, a sign-in,
+  // a start still under way; or its listing failed) may offer the URI too
+  const unknown = deps.catalog.currentConfig.servers
+    .filter((s) => decideServer(deps.catalog, scope, s.name, 'read').kind === 'open' && !asked.some((a) => a.name === s.name))
+    .filter((s) => deps.manager.get(s.name)?.state !== 'connected')
+    .map((s) => s.name)
   const offers = await Promise.all(
-    readableResourceServers(deps, scope).map(async ({ name, up }) => {
+    asked.map(async ({ name, up }) => {
       try {
         const got = await serverResources(up, timeoutMs, signal)
         return { name, listed: got.resources.some((r) => r.original === uri), template: got.templates.some((t) => matches(t.original, uri)) }
       } catch (e) {
         deps.logger.warn({ server: name, err: (e as Error).message }, 'resources of a server could not be listed to find a URI')
+        unknown.push(name)
         return { name, listed: false, template: false }
       }
     }),
@@ -69,6 +77,14 @@ async function lookUp(deps: ResourceDeps, scope: Scope, uri: string, signal?: Ab
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,
       `resource "${uri}" is ambiguous: ${names.join(' and ')} name it on different servers; use one of these URIs.`,
+    )
+  }
+  // one server offers it, but another could not be asked: which one it is must not depend on which could answer now
+  if (found.length === 1 && unknown.length > 0) {
+    const at = toAgentUri(found[0].name, uri) ?? found[0].name
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `resource "${uri}" cannot be looked up now: ${unknown.map((n) => `"${n}"`).join(', ')} could not say whether ${unknown.length === 1 ? 'it offers' : 'they offer'} it (not running, or its list failed), and Toolgate does not guess. To read it from "${found[0].name}", use ${at}.`,
     )
   }
   return found.length === 1 ? (toAgentUri(found[0].name, uri) ?? uri) : uri
