@@ -62,6 +62,34 @@ export function askedBy(q: Pick<Question, 'server'>): string {
   return `The MCP server "${q.server}" asks (this is the server's question, not Toolgate's)`
 }
 
+/** The longest URL a question may carry (the server's and the normalized form): a longer one is refused, the user could not read where it leads. */
+export const MAX_URL_CHARS = 4096
+
+/**
+ * The URL of a URL-mode question as the user should see and open it, or why it is refused: an
+ * http(s) URL of at most MAX_URL_CHARS (as sent and as normalized) without a user name or password
+ * (`https://bank.example@evil.example/` reads as the bank's and leads to evil.example). `href` is
+ * the URL parser's form (control, bidi and invisible characters percent-encoded, host in punycode),
+ * `host` the host as the user should read it. One check for the questions Toolgate shows and for
+ * the ones it relays to the agent's client.
+ */
+export function checkQuestionUrl(url: string): { href: string; host: string } | { error: string } {
+  if (url.length > MAX_URL_CHARS) return { error: `the URL of this elicitation is ${url.length} characters long (at most ${MAX_URL_CHARS})` }
+  let u: URL
+  try {
+    u = new URL(url)
+  } catch {
+    return { error: 'the URL of this elicitation is not a URL' }
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    return { error: 'the URL of this elicitation is not an http(s) URL; only web pages are shown to the user' }
+  if (u.username !== '' || u.password !== '')
+    return { error: 'the URL of this elicitation carries a user name or password before its host, which hides where it leads' }
+  if (u.href.length > MAX_URL_CHARS)
+    return { error: `the URL of this elicitation is ${u.href.length} characters long once normalized (at most ${MAX_URL_CHARS})` }
+  return { href: u.href, host: u.host }
+}
+
 /** The host of a URL as the user should read it (lower case, punycode as the URL parser gives it), or null when it is not an http(s) URL. */
 export function urlHost(url: string): string | null {
   try {

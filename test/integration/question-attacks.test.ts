@@ -3,7 +3,7 @@
 // a real agent over HTTP /mcp whose client cannot show forms. A hostile schema names its fields
 // after Object's members ("toString", "constructor"): an optional one left empty must still be
 // accepted, a required one must not seem filled by the inherited member; a URL with credentials
-// before the host shows the host it really leads to; an agent's token reads no question and no event.
+// before the host is refused to the server; an agent's token reads no question and no event.
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -102,17 +102,20 @@ describe('attacks on questions asked in Toolgate', () => {
     expect(await result).toEqual({ text: 'content: {"toString":"a note","constructor":"Ada"}', isError: false })
   }, 60_000)
 
-  it('a URL with credentials before the host, or a look-alike IDN host, shows the host it really leads to', async () => {
-    for (const [url, host] of [
-      ['https://good.example.com@evil.example.net/login', 'evil.example.net'],
-      ['https://аpple.com/login', 'xn--pple-43d.com'],
-    ]) {
-      const result = call('old:ask_url', { url })
-      const q = await pending('old:ask_url')
-      expect(q.url_host).toBe(host)
-      expect((await apiRequest(serve, 'POST', `/api/v1/questions/${q.id}/answer`, { action: 'decline' })).status).toBe(200)
-      expect(await result).toEqual({ text: 'action: decline', isError: false })
+  it('a URL with credentials before the host is refused to the server (nobody is asked); a look-alike IDN host shows the host it really leads to', async () => {
+    for (const url of ['https://good.example.com@evil.example.net/login', 'https://user:hunter2@example.com/']) {
+      const r = await call('old:ask_url', { url })
+      expect(r.text, url).toMatch(/user name or password before its host/)
+      expect(r.text).toMatch(/nobody was asked/)
+      expect(
+        (await serve.api<{ questions: Question[] }>('GET', '/api/v1/questions?status=all')).json.questions.filter((q) => q.tool === 'old:ask_url'),
+      ).toEqual([])
     }
+    const result = call('old:ask_url', { url: 'https://аpple.com/login' })
+    const q = await pending('old:ask_url')
+    expect(q.url_host).toBe('xn--pple-43d.com')
+    expect((await apiRequest(serve, 'POST', `/api/v1/questions/${q.id}/answer`, { action: 'decline' })).status).toBe(200)
+    expect(await result).toEqual({ text: 'action: decline', isError: false })
   }, 60_000)
 
   it('a URL holding terminal escapes, bidi overrides and line breaks is shown normalized: the CLI and the window print none of them', async () => {

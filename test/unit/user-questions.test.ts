@@ -208,6 +208,14 @@ describe('UserQuestions', () => {
     expect(qs.open(input('b')).agent).toBe('b')
     expect(() => qs.open(input('b', { mode: 'url', message: 'go', url: 'javascript:alert(1)' }))).toThrow(/not an http\(s\) URL/)
     expect(qs.open(input('c', { mode: 'url', message: 'go', url: 'https://xn--80ak6aa92e.com/a' })).url_host).toBe('xn--80ak6aa92e.com')
+    // no user name or password before the host (it hides where the URL leads), and at most MAX_URL_CHARS as sent and as shown
+    expect(() => qs.open(input('c', { mode: 'url', message: 'go', url: 'https://bank.example@evil.example/' }))).toThrow(/user name or password/)
+    expect(() => qs.open(input('c', { mode: 'url', message: 'go', url: 'https://:pw@example.com/' }))).toThrow(/user name or password/)
+    expect(() => qs.open(input('c', { mode: 'url', message: 'go', url: `https://example.com/${'a'.repeat(4077)}` }))).toThrow(
+      /4097 characters long \(at most 4096\)/,
+    )
+    expect(qs.open(input('c', { mode: 'url', message: 'go', url: `https://example.com/${'a'.repeat(4076)}` })).url).toHaveLength(4096)
+    expect(() => qs.open(input('c', { mode: 'url', message: 'go', url: `https://example.com/${'\u00e9'.repeat(700)}` }))).toThrow(/once normalized/)
   })
 })
 

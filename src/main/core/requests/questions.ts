@@ -8,7 +8,7 @@ import { ApiError } from '../../../shared/api'
 import type { ConfirmVia } from '../../../shared/confirmations'
 import { checkContent, formOf, shownDefaults } from '../../../shared/elicit-form'
 import { CLIENT_NAME_MAX, safeText } from '../../../shared/requests'
-import { urlHost, type Question, type QuestionAction, type QuestionFilter, type QuestionStatus } from '../../../shared/questions'
+import { checkQuestionUrl, type Question, type QuestionAction, type QuestionFilter, type QuestionStatus } from '../../../shared/questions'
 import { PendingDecisions, newId } from './pending'
 
 /** One agent (or one agent-less client) may keep this many questions waiting; more are refused at once. */
@@ -17,7 +17,7 @@ export const MAX_QUESTIONS_PER_AGENT = 5
 export const MAX_QUESTIONS_TOTAL = 50
 const KEEP_ANSWERED = 200
 /** The longest URL shown (a longer one is refused: the user could not read where it leads). */
-export const MAX_URL_CHARS = 4096
+export { MAX_URL_CHARS } from '../../../shared/questions'
 
 /** What the server gets back (MCP ElicitResult). */
 export type ElicitAnswer = { action: 'accept'; content?: Record<string, string | number | boolean | string[]> } | { action: 'decline' } | { action: 'cancel' }
@@ -65,13 +65,11 @@ export class UserQuestions {
     const message = typeof p.message === 'string' ? p.message : ''
     let shape: Pick<Question, 'fields' | 'url' | 'url_host'>
     if (mode === 'url') {
-      const url = typeof p.url === 'string' ? p.url : ''
-      const host = urlHost(url)
-      if (!host) throw new QuestionRefused(`the URL of this elicitation is not an http(s) URL; Toolgate shows the user only web pages, so nobody was asked.`)
-      if (url.length > MAX_URL_CHARS) throw new QuestionRefused(`the URL of this elicitation is longer than ${MAX_URL_CHARS} characters; nobody was asked.`)
       // shown and opened as the URL parser reads it: control, bidi and invisible characters (a
       // terminal escape in `toolgate questions show`, a reversed path in the window) percent-encoded
-      shape = { url: new URL(url).href, url_host: host }
+      const checked = checkQuestionUrl(typeof p.url === 'string' ? p.url : '')
+      if ('error' in checked) throw new QuestionRefused(`Toolgate does not show this elicitation to the user: ${checked.error}; nobody was asked.`)
+      shape = { url: checked.href, url_host: checked.host }
     } else {
       const form = formOf(p.requestedSchema)
       if ('error' in form) throw new QuestionRefused(`Toolgate cannot show this elicitation to the user: ${form.error}; nobody was asked.`)

@@ -8,12 +8,15 @@
 // - at most MAX_OPEN_ASKS open at once per server and MAX_ASKS_PER_CALL per call (a flood is refused);
 // - the text is escaped (no control, bidi or invisible characters), cut to a readable length, and
 //   says it comes from the server, never from Toolgate; a form's values stay as sent (ask-schema.ts);
+//   a URL question's URL is checked like one Toolgate shows (http(s), at most 4,096 characters, no
+//   user name or password) and relayed in its normalized form;
 //   sampling never asks the client to add context of other servers.
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client'
 import type { ServerConfig } from '../../../shared/config-schema'
+import { checkQuestionUrl } from '../../../shared/questions'
 import { escapeControls, escapeText } from '../../../shared/text'
 import { cleanMessage, cleanRequestedSchema, type Clean } from './ask-schema'
 import type { CallClock } from './call-clock'
@@ -123,10 +126,15 @@ export function labelRequest(
   if (method === 'elicitation/create') {
     const message = `${tag}${cleanMessage(str(params.message), clean)}`
     if (params.mode === 'url') {
+      // the same URL checks as a question Toolgate shows (scheme, length, no user name or password),
+      // on what the server sent and on what the user would see; relayed in its normalized form
+      const checked = checkQuestionUrl(str(params.url))
+      const shown = 'error' in checked ? checked : checkQuestionUrl(mask(str(params.url)))
+      if ('error' in shown) throw refuse(`Toolgate does not show or relay this elicitation of server "${server}": ${shown.error}; nobody was asked.`)
       return {
         mode: 'url',
         message,
-        url: mask(str(params.url)),
+        url: shown.href,
         ...(typeof params.elicitationId === 'string' ? { elicitationId: params.elicitationId } : {}),
         _meta: meta,
       }
