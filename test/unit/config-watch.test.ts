@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Config } from '../../src/shared/config-schema'
-import { watchConfig, type ConfigWatcher } from '../../src/main/core/config/watch'
+import { LOOK_AGAIN_MS, watchConfig, type ConfigWatcher } from '../../src/main/core/config/watch'
 import type { ConfigError } from '../../src/main/core/config/load'
 import { waitFor } from '../helpers/wait'
 
@@ -43,6 +43,9 @@ describe('watchConfig', () => {
     fs.writeFileSync(s.file, '{"mcpServers": {')
     await waitFor(() => s.errors.length > 0, 5000, 'the config error')
     expect(s.configs).toEqual([])
+    // the reloader looks again later (LOOK_AGAIN_MS): the same bad text is not reported again
+    await new Promise((r) => setTimeout(r, LOOK_AGAIN_MS[1] + 200))
+    expect(s.errors).toHaveLength(1)
   })
 
   it('does not reload an unchanged file when its watcher becomes ready', async () => {
@@ -52,6 +55,26 @@ describe('watchConfig', () => {
     await new Promise((r) => setTimeout(r, 300))
     expect({ configs: s.configs.length, errors: s.errors.length }).toEqual({ configs: 0, errors: 0 })
   })
+
+  it("sees the user's edit written just after Toolgate's own write replaced the file (renamed over it)", async () => {
+    // Toolgate writes the config atomically (a temp file renamed over it) and reloads at once; the
+    // user's edit right after lands before chokidar follows the new file: it must still be seen
+    // (it was not, in 9 of 20 rounds here, before the reloader looked again)
+    const s = setup()
+    const w = s.watch()
+    await new Promise((r) => setTimeout(r, 200))
+    const servers = (names: string[]) => JSON.stringify({ mcpServers: Object.fromEntries(names.map((n) => [n, { command: 'node' }])) })
+    for (let i = 0; i < 10; i++) {
+      const tmp = `${s.file}.tg-${i}.tmp`
+      fs.writeFileSync(tmp, servers(['a', `own${i}`]))
+      fs.renameSync(tmp, s.file)
+      w.reloadNow()
+      fs.writeFileSync(s.file, servers(['a', `own${i}`, `user${i}`]))
+      const c = await waitFor(() => s.configs.find((x) => x.servers.some((v) => v.name === `user${i}`)), 8000, `the user's edit of round ${i}`)
+      expect(c.servers.map((x) => x.name).sort()).toEqual(['a', `own${i}`, `user${i}`])
+    }
+    expect(s.errors).toEqual([])
+  }, 60_000)
 
   it.skipIf(process.platform !== 'linux')(
     'follows its own file only: the other files of its folder get no watch of their own, and a replace of the config (renamed over it) still reloads',

@@ -1,7 +1,8 @@
 // Hot reload: reads the config file again when it changes (chokidar, bursts of writes debounced)
 // and hands each successfully validated config to `onConfig`; a bad edit keeps the running config
 // and goes to `onError` instead. Toolgate's own writes go through `reloadNow()`, so the file event
-// that follows them finds nothing new: one edit, one reload. The reloader exists before the watch
+// that follows them finds nothing new: one edit, one reload. After each reload the file is read
+// again a few times (an edit just after a replace can have no event). The reloader exists before the watch
 // (a core built and not started reloads on demand and watches nothing).
 import chokidar, { type FSWatcher } from 'chokidar'
 import fs from 'node:fs'
@@ -31,6 +32,9 @@ export interface ConfigWatchOptions {
   lenient?: boolean
 }
 
+/** After a reload, when the file is read once more (ms): see `reload` in configReloader. */
+export const LOOK_AGAIN_MS = [300, 1000, 3000]
+
 type ConfigHandlers = { onConfig(config: Config): void; onError(err: ConfigError): void }
 
 /** Watches `file` at once (the reloader and its watch in one step). */
@@ -45,16 +49,22 @@ export function configReloader(file: string, handlers: ConfigHandlers, o: Config
   const lenient = o.lenient === true
   let timer: NodeJS.Timeout | null = null
   let lastText: string | null = null
-  const reload = (): void => {
-    if (timer) clearTimeout(timer)
-    timer = null
-    // the same text as last applied: nothing to do (also when that text had an entry left out at start)
-    let current: string | null = null
+  let watching = false
+  let again: NodeJS.Timeout[] = []
+  /** the text the last check read, applied or not (a look again at a bad edit does not report it twice) */
+  let seen: string | null = null
+  const read = (): string | null => {
     try {
-      current = fs.readFileSync(file, 'utf8')
+      return fs.readFileSync(file, 'utf8')
     } catch {
       // missing or unreadable: loadConfigFile says what (or creates the default file)
+      return null
     }
+  }
+  const check = (): void => {
+    // the same text as last applied: nothing to do (also when that text had an entry left out at start)
+    const current = read()
+    seen = current
     if (current !== null && current === lastText) return
     try {
       const { config, text } = loadConfigFile(file, { lenient })
@@ -65,6 +75,30 @@ export function configReloader(file: string, handlers: ConfigHandlers, o: Config
       lastText = null
       handlers.onError(e instanceof ConfigError ? e : new ConfigError(file, '', String((e as Error)?.message ?? e)))
     }
+  }
+  const stopLooking = (): void => {
+    for (const t of again) clearTimeout(t)
+    again = []
+  }
+  // A reload (a file event, or Toolgate's own write) looks again a little later: when the file was
+  // replaced by rename (Toolgate's atomic write, many editors' save), chokidar follows the new file
+  // only after an asynchronous stat, and a write that lands in between has no event (seen: the
+  // user's edit just after a tray toggle stayed unseen under load). Each look is one read and a compare.
+  const reload = (): void => {
+    if (timer) clearTimeout(timer)
+    timer = null
+    check()
+    if (!watching) return
+    stopLooking()
+    const look = (): void => {
+      const current = read()
+      if (current !== null && current !== seen) check()
+    }
+    again = LOOK_AGAIN_MS.map((ms) => {
+      const t = setTimeout(look, ms)
+      t.unref()
+      return t
+    })
   }
   const schedule = (): void => {
     if (timer) clearTimeout(timer)
@@ -80,6 +114,7 @@ export function configReloader(file: string, handlers: ConfigHandlers, o: Config
   return {
     reloadNow: reload,
     watch(): ConfigWatcher {
+      watching = true
       // Watch the directory so atomic replace (rename over the file) is seen too.
       const watcher: FSWatcher = chokidar.watch(path.dirname(file), {
         ignoreInitial: true,
@@ -96,6 +131,8 @@ export function configReloader(file: string, handlers: ConfigHandlers, o: Config
       watcher.on('error', () => {})
       return {
         async close() {
+          watching = false
+          stopLooking()
           if (timer) clearTimeout(timer)
           await watcher.close()
         },
