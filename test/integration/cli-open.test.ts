@@ -3,15 +3,14 @@
 // `listen` address when it is free, else on an ephemeral port that instance.json records.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { cleanupProcesses, cleanupTemp, controlApi, freePort, readInstance, runCli, tempDir, waitFor, writeJson } from '../helpers/cli'
+import { describe, expect, it } from 'vitest'
+import { controlApi, freePort, readInstance, runCli, tempDir, waitFor, writeJson } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectStdio, type McpHandle } from '../helpers/mcp-client'
 
 const clients: McpHandle[] = []
-afterAll(async () => {
+useCleanup(async () => {
   for (const c of clients) await c.close().catch(() => {})
-  await cleanupProcesses()
-  cleanupTemp()
 })
 
 /** A directory with a fake `xdg-open` that records the URL it was given. */

@@ -4,13 +4,10 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   logLines,
   runCli,
   startServe,
-  stopProcess,
   tempDir,
   waitForServerState,
   toolRow,
@@ -18,12 +15,10 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, type McpHandle } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('toolgate requests', () => {
   let serve: Serve
@@ -69,7 +64,7 @@ describe('toolgate requests', () => {
 
   afterAll(async () => {
     await agent?.close()
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('lists a request with its agent, tool, lock and reason, then grants it for 1h', async () => {

@@ -8,15 +8,12 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   logLines,
   openEvents,
   processesMatching,
   runCli,
   startServe,
-  stopProcess,
   tempDir,
   toolRow,
   waitFor,
@@ -26,6 +23,7 @@ import {
   type FixtureTool,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 
 const DISCOVERY_HINT = 'Run retrieve_tools with include_disabled:true to see locked capabilities and remediation.'
@@ -47,10 +45,7 @@ const RUG_TOOLS: FixtureTool[] = [
 ]
 const INBOX_TOOLS: FixtureTool[] = [{ name: 'scan_inbox', description: 'Scan the inbox for new invoices', annotations: { readOnlyHint: true } }]
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 /** Writes text to a file atomically (rename), as an editor would. */
 function writeText(file: string, text: string): void {
@@ -107,7 +102,7 @@ describe('quarantine and approval with a live `toolgate serve`', () => {
 
   afterAll(async () => {
     await mcp?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('a server without a "quarantined" key starts quarantined and its process never starts', async () => {

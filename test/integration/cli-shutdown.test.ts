@@ -3,13 +3,11 @@
 // the data dir (lock file and instance.json removed).
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   NOISY,
   assertBuilt,
   childPids,
-  cleanupProcesses,
-  cleanupTemp,
   cmdline,
   everythingEntry,
   fixtureEntry,
@@ -22,12 +20,10 @@ import {
   waitForServerState,
   writeJson,
 } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectStdio, waitForUpstreams } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 function setup(): { configPath: string; dataDir: string; pidFile: string } {
   assertBuilt()

@@ -13,8 +13,6 @@ import {
   MEMORY,
   NOISY,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   everythingEntry,
   fixtureEntry,
   logLines,
@@ -24,6 +22,7 @@ import {
   writeJson,
   type FixtureTool,
 } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectStdio, jsonOf, rawStdio, textOf, waitForUpstreams, type McpHandle, type RawSession, type ToolResult } from '../helpers/mcp-client'
 
 const RETRIEVE_SENTENCE = 'Set include_disabled:true to also see tools that exist but are locked (by config, user, or quarantine), with remediation.'
@@ -48,10 +47,7 @@ const FIXTURE_TOOLS: FixtureTool[] = [
   },
 ]
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('an MCP client talking to `toolgate stdio`', () => {
   let tg: McpHandle

@@ -5,14 +5,12 @@
 // config_error; fixing the file brings the server back. A file that does not parse still exits 2.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { MEMORY, cleanupProcesses, cleanupTemp, controlApi, fixtureEntry, runCli, tempDir, waitFor, writeJson, type FixtureTool } from '../helpers/cli'
+import { describe, expect, it } from 'vitest'
+import { MEMORY, controlApi, fixtureEntry, runCli, tempDir, waitFor, writeJson, type FixtureTool } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectStdio, jsonOf, textOf, waitForUpstreams } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const TOOLS: FixtureTool[] = [{ name: 'lookup_record', description: 'Look up a customer record by its id', annotations: { readOnlyHint: true } }]
 

@@ -3,13 +3,11 @@
 // second from the file watcher seeing the same write.
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assertBuilt, cleanupProcesses, cleanupTemp, openEvents, startServe, stopProcess, tempDir, waitFor, writeJson, type Serve } from '../helpers/cli'
+import { assertBuilt, openEvents, startServe, tempDir, waitFor, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 /** Long enough for the watcher (150 ms debounce) to have reported the same write a second time. */
 const QUIET_MS = 2000
@@ -31,9 +29,7 @@ describe('one edit by Toolgate, one reload', () => {
     serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
   }, 60_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('disabling a server from the control API emits config.reloaded exactly once', async () => {
     const events = await openEvents(serve)

@@ -9,26 +9,11 @@
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { JSONRPCMessage, Progress } from '@modelcontextprotocol/sdk/types.js'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  logLines,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, fixtureEntry, logLines, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, connectStdio, textOf, type McpHandle, type ToolResult } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 interface Conf {
   id: string
@@ -109,7 +94,7 @@ describe('a call waiting for confirmation and the client’s request timeout', (
 
   afterAll(async () => {
     for (const h of Object.values(handles)) await h.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   for (const via of ['http', 'stdio bridge']) {

@@ -6,13 +6,11 @@
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Progress } from '@modelcontextprotocol/sdk/types.js'
-import { assertBuilt, cleanupProcesses, cleanupTemp, fixtureEntry, logLines, runCli, tempDir, waitFor, writeJson } from '../helpers/cli'
+import { assertBuilt, fixtureEntry, logLines, runCli, tempDir, waitFor, writeJson } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectStdio, textOf, waitForUpstreams, type McpHandle, type ToolResult } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('confirmation over `toolgate stdio`', () => {
   let agent: McpHandle

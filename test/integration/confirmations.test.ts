@@ -11,13 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   apiRequest,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   logLines,
   openEvents,
   startServe,
-  stopProcess,
   tempDir,
   waitFor,
   waitForServerState,
@@ -25,15 +22,13 @@ import {
   type EventStream,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
 
 /** The HMAC key of args_hmac (<data-dir>/args.key), as the data dir's owner reads it. */
 const argsKeyOf = (s: { dataDir: string }): Buffer => Buffer.from(fs.readFileSync(path.join(s.dataDir, 'args.key'), 'utf8').trim(), 'base64')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 interface Conf {
   id: string
@@ -109,7 +104,7 @@ describe('confirmation of risky calls over MCP and the control API', () => {
   afterAll(async () => {
     events?.close()
     for (const a of Object.values(agents)) await a.close()
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('Allow: the call waits, the window is told at once, and exactly that call runs, once', async () => {

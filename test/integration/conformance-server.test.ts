@@ -18,21 +18,9 @@ import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  waitForToolStatus,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { assertBuilt, ROOT, startServe, stopProcess, tempDir, waitFor, waitForServerState, waitForToolStatus, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttpV2 } from '../helpers/mcp-v2-client'
 
 const run = promisify(execFile)
@@ -273,12 +261,10 @@ beforeAll(async () => {
   )
 }, 600_000)
 
-afterAll(async () => {
+useCleanup(async () => {
   for (const h of hops) await h.close()
-  if (serve) await stopProcess(serve.child)
+  await stopServe(serve)
   if (reference) await stopProcess(reference)
-  await cleanupProcesses()
-  cleanupTemp()
 })
 
 describe('the MCP conformance suite, server scenarios, through Toolgate’s direct view', () => {

@@ -8,27 +8,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttpV2, type V2Handle } from '../helpers/mcp-v2-client'
 
 const PT = path.join(ROOT, 'test/fixtures/servers/passthrough-server.mjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const text = (r: { contents: Array<Record<string, unknown>> }): string => r.contents.map((c) => String(c.text ?? '')).join('|')
 const promptText = (r: { messages: Array<{ content: unknown }> }): string => JSON.stringify(r.messages)
@@ -86,7 +72,7 @@ describe('the direct view, by a server’s own names', () => {
 
   afterAll(async () => {
     for (const h of [direct, meta, scoped]) await h?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('a prompt by its own name where one server has it; a name two servers have gets neither', async () => {

@@ -8,21 +8,8 @@
 import path from 'node:path'
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  waitForToolStatus,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, assertBuilt, ROOT, startServe, tempDir, waitFor, waitForServerState, waitForToolStatus, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttpV2, connectStdioV2, type Era, type V2Handle } from '../helpers/mcp-v2-client'
 import { textOf } from '../helpers/mcp-client'
 
@@ -30,10 +17,7 @@ const APP = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-basic-rea
 const PT = path.join(ROOT, 'test/fixtures/servers/passthrough-server.mjs')
 const APP_UI = 'ui://app.toolgate.invalid/~get-time/mcp-app.html'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe.each<Era>(['legacy', 'modern'])('the direct view (%s era)', (era) => {
   let serve: Serve
@@ -67,7 +51,7 @@ describe.each<Era>(['legacy', 'modern'])('the direct view (%s era)', (era) => {
 
   afterAll(async () => {
     for (const a of [direct, meta, reader]) await a?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('lists the meta-tools and every callable tool as <server>__<tool>, the App tool with its _meta.ui rewritten', async () => {

@@ -7,31 +7,14 @@ import { spawn } from 'node:child_process'
 import net from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  EVERYTHING,
-  ROOT,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  freePort,
-  startServe,
-  stopProcess,
-  tempDir,
-  track,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { EVERYTHING, ROOT, assertBuilt, freePort, startServe, tempDir, track, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, textOf } from '../helpers/mcp-client'
 import { connectHttpV2 } from '../helpers/mcp-v2-client'
 
 const V2 = path.join(ROOT, 'test/fixtures/servers/v2-server.mjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 async function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -70,9 +53,7 @@ describe('servers and clients of both eras behind one Toolgate', () => {
     for (const s of ['new_stdio', 'old_stdio', 'new_http', 'old_http']) await waitForServerState(serve, s, 'connected', 40_000)
   }, 90_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('each server view says the protocol the server speaks: the API and upstream_servers', async () => {
     const servers = (await serve.api<{ servers: Array<{ name: string; protocol_version: string | null }> }>('GET', '/api/v1/servers')).json.servers

@@ -21,15 +21,12 @@ import {
   EVERYTHING,
   ROOT,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   freePort,
   logLines,
   rawRequest,
   runCli,
   startServe,
-  stopProcess,
   tempDir,
   track,
   waitFor,
@@ -39,6 +36,7 @@ import {
   type RawResponse,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
 const V2 = path.join(ROOT, 'test/fixtures/servers/v2-server.mjs')
 const TOOLS: FixtureTool[] = [
@@ -110,10 +108,7 @@ function messagesOf(r: RawResponse): unknown[] {
   return [JSON.parse(r.body) as unknown]
 }
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('the wire of both eras', () => {
   let serve: Serve
@@ -153,7 +148,7 @@ describe('the wire of both eras', () => {
   }, 90_000)
 
   afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
     for (const p of proxies) p.close()
   })
 

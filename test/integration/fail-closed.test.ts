@@ -5,11 +5,9 @@
 // while Toolgate runs is written again from memory.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   processesMatching,
   startServe,
@@ -21,12 +19,10 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 type Servers = { servers: Array<{ name: string; state: string; quarantined: boolean; quarantine_source?: string }> }
 const server = async (s: Serve, name: string) => (await s.api<Servers>('GET', '/api/v1/servers')).json.servers.find((x) => x.name === name)

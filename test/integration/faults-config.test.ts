@@ -7,13 +7,10 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   openEvents,
   processRunning,
   startServe,
-  stopProcess,
   tempDir,
   waitFor,
   waitForServerState,
@@ -21,13 +18,11 @@ import {
   type EventStream,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { jsonOf, type McpHandle } from '../helpers/mcp-client'
 import { agentServers, allText, logText, mcpOn } from '../helpers/faults'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('invalid config at runtime', () => {
   let tmp: string
@@ -55,7 +50,7 @@ describe('invalid config at runtime', () => {
   afterAll(async () => {
     events?.close()
     await h?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   const info = async () => (await serve.api<{ config_error: string | null }>('GET', '/api/v1/info')).json

@@ -5,28 +5,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  everythingEntry,
-  fixtureEntry,
-  logLines,
-  processRunning,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, everythingEntry, fixtureEntry, logLines, processRunning, startServe, tempDir, waitFor, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectStdio, jsonOf, textOf, type McpHandle, type ToolResult } from '../helpers/mcp-client'
 import { agentServers, allText, jsonLines, logText, mcpOn, misbehavingEntry, waitForAgentServer } from '../helpers/faults'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 interface FixtureLog {
   pid: number
@@ -89,7 +73,7 @@ describe('isolation and cancellation (`toolgate serve` over HTTP)', () => {
   afterAll(async () => {
     fs.writeFileSync(gateFile, 'go')
     await h?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   const call = (id: string, args: Record<string, unknown> = {}): Promise<ToolResult> => h.call('call_tool_read', { name: id, args })

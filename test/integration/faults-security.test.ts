@@ -6,28 +6,12 @@
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  TEST_KEY,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  freePort,
-  rawRequest,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { TEST_KEY, assertBuilt, freePort, rawRequest, runCli, startServe, stopProcess, tempDir, waitFor, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { textOf, type McpHandle } from '../helpers/mcp-client'
 import { logText, mcpOn, startServeOn, waitForAgentServer } from '../helpers/faults'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const rnd = (): string => randomBytes(9).toString('hex')
 const SECRETS = {
@@ -112,7 +96,7 @@ describe('no secrets in outputs or logs', () => {
 
   afterAll(async () => {
     await h?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('the failures were logged (with their stderr), yet no secret is in the log file or on stderr', async () => {

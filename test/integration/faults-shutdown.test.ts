@@ -6,12 +6,10 @@
 // acknowledged just before the signal to state.json.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   assertBuilt,
   childPids,
-  cleanupProcesses,
-  cleanupTemp,
   everythingEntry,
   fixtureEntry,
   lockFile,
@@ -22,13 +20,11 @@ import {
   waitFor,
   writeJson,
 } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectHttp, rawStdio } from '../helpers/mcp-client'
 import { alive, misbehavingEntry, readState, treeOf, waitGone } from '../helpers/faults'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 interface Setup {
   tmp: string

@@ -4,11 +4,9 @@
 // system fails closed (nothing that was user-disabled becomes callable).
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   processRunning,
   startServe,
@@ -21,13 +19,11 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { textOf } from '../helpers/mcp-client'
 import { Rand, allText, logText, mcpOn, readState, snapshot, waitGone, type StateFile } from '../helpers/faults'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const tool = (i: number): string => `t${String(i).padStart(2, '0')}`
 const toolsJson = (n: number) =>

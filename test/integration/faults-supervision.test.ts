@@ -5,26 +5,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  logLines,
-  processRunning,
-  startServe,
-  stopProcess,
-  tempDir,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, fixtureEntry, logLines, processRunning, startServe, tempDir, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 import { allText, gatedEntry, mcpOn, waitForAgentServer } from '../helpers/faults'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('supervision through the proxy', () => {
   let tmp: string
@@ -66,7 +52,7 @@ describe('supervision through the proxy', () => {
 
   afterAll(async () => {
     await h?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   const work = (args: Record<string, unknown> = {}) => h.call('call_tool_read', { name: 'flaky:work', args })

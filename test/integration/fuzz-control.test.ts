@@ -9,26 +9,21 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   processRunning,
   rawRequest,
   startServe,
-  stopProcess,
   tempDir,
   waitForServerState,
   writeJson,
   type RawResponse,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 import { INTERNAL_ERROR_RE, Rand, hugeString, logText, mcpOn } from '../helpers/faults'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const CASES = 300
 
@@ -72,7 +67,7 @@ describe('fuzzing the control API of `toolgate serve`', () => {
 
   afterAll(async () => {
     await h?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   const auth = (): Record<string, string> => ({ authorization: `Bearer ${serve.key}` })

@@ -7,14 +7,12 @@
 // Replay a failure with the seed printed in the assertion message.
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assertBuilt, cleanupProcesses, cleanupTemp, fixtureEntry, processRunning, tempDir, waitFor, writeJson } from '../helpers/cli'
+import { assertBuilt, fixtureEntry, processRunning, tempDir, waitFor, writeJson } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { rawStdio, type RawSession, type RawStdioClient, type ToolResult } from '../helpers/mcp-client'
 import { INTERNAL_ERROR_RE, Rand, hugeString } from '../helpers/faults'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const CASES = 300
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125)

@@ -7,12 +7,10 @@
 // `upstream_servers add` refuses them truthfully without leaving stray state.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   assertBuilt,
-  cleanupProcesses,
   runCli,
-  cleanupTemp,
   fixtureEntry,
   startServe,
   stopProcess,
@@ -23,13 +21,11 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { jsonOf, textOf } from '../helpers/mcp-client'
 import { allText, mcpOn, readState } from '../helpers/faults'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const TRUSTED = ['constructor', 'toString', 'hasOwnProperty']
 

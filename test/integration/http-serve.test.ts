@@ -8,21 +8,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   RENDERER_INDEX,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   everythingEntry,
   fixtureEntry,
   logLines,
   rawRequest,
   runCli,
   startServe,
-  stopProcess,
   tempDir,
   waitForServerState,
   writeJson,
   type FixtureTool,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 import { CSP } from '../../src/shared/csp'
 
@@ -40,10 +38,7 @@ const INIT = {
 }
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('`toolgate serve` over HTTP', () => {
   let tmp: string
@@ -90,7 +85,7 @@ describe('`toolgate serve` over HTTP', () => {
 
   afterAll(async () => {
     for (const c of clients) await c.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('an MCP request without a key is refused with 401', async () => {

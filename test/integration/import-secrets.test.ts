@@ -3,8 +3,9 @@
 // stored secret, a dry run stores nothing, and the imported server starts with the value.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assertBuilt, cleanupProcesses, cleanupTemp, ROOT, runCli, startServe, stopProcess, tempDir, waitFor, writeJson } from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { assertBuilt, ROOT, runCli, startServe, stopProcess, tempDir, waitFor, writeJson } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { SecretStore } from '../../src/main/core/secrets/store'
 
 const ECHO = path.join(ROOT, 'test/fixtures/servers/echo-env-server.mjs')
@@ -41,10 +42,7 @@ describe('import --secrets', () => {
     })
   })
 
-  afterAll(async () => {
-    await cleanupProcesses()
-    cleanupTemp()
-  })
+  useCleanup()
 
   it('a dry run says what would move and stores nothing', async () => {
     const r = await runCli(['import', source, '--secrets', '--dry-run', ...flags()])

@@ -4,27 +4,11 @@
 // definition differs is pending (changed), a tool that was not there is pending (new).
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  logLines,
-  startServe,
-  stopProcess,
-  tempDir,
-  toolRow,
-  waitForServerState,
-  waitForToolStatus,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, fixtureEntry, logLines, startServe, tempDir, toolRow, waitForServerState, waitForToolStatus, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const SHOWN = [
   { name: 'get_weather', description: 'Get the weather for a city', annotations: { readOnlyHint: true } },
@@ -57,7 +41,7 @@ describe('what the user inspected is what gets approved', () => {
 
   afterAll(async () => {
     await agent?.close()
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('Inspect shows list A; approval baselines A; the server then serves B: the differences wait for review', async () => {

@@ -9,28 +9,13 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  EVERYTHING,
-  ROOT,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { EVERYTHING, ROOT, assertBuilt, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
 const run = promisify(execFile)
 const MCPDO = path.join(ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/mcpdo/build/mcp-bin.js')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('the MCP Inspector (mcpdo) sees the everything server’s prompts, resources and a form elicitation through Toolgate', () => {
   let serve: Serve
@@ -71,7 +56,7 @@ describe('the MCP Inspector (mcpdo) sees the everything server’s prompts, reso
 
   afterAll(async () => {
     await run(process.execPath, [MCPDO, 'daemon', 'stop'], { env, timeout: 15_000 }).catch(() => undefined)
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   for (const [era, protocol] of [

@@ -12,26 +12,21 @@ import {
   ROOT,
   apiRequest,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   logLines,
   runCli,
   startServe,
-  stopProcess,
   tempDir,
   waitForServerState,
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
 const run = promisify(execFile)
 const MCPDO = path.join(ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/mcpdo/build/mcp-bin.js')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('the MCP Inspector (mcpdo) against Toolgate', () => {
   let tmp: string
@@ -82,7 +77,7 @@ describe('the MCP Inspector (mcpdo) against Toolgate', () => {
 
   afterAll(async () => {
     await run(process.execPath, [MCPDO, 'daemon', 'stop'], { env, timeout: 15_000 }).catch(() => undefined)
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   const exercise = async (conn: string, era: 'modern' | 'legacy', protocol: string): Promise<void> => {

@@ -5,27 +5,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, assertBuilt, fixtureEntry, runCli, startServe, tempDir, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, type McpHandle } from '../helpers/mcp-client'
 import { editEntry, getServer } from '../helpers/config-edit'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 interface Server {
   name: string
@@ -63,7 +48,7 @@ describe('approving a server binds to the launch the user reviewed', () => {
 
   afterAll(async () => {
     await alice?.close()
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('approve with the reviewed launch_hash: a changed env value is refused (409, still quarantined), the new one approves', async () => {

@@ -9,21 +9,8 @@
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  ROOT,
-  allFiles,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitForServerState,
-  waitForToolStatus,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { ROOT, allFiles, assertBuilt, runCli, startServe, tempDir, waitForServerState, waitForToolStatus, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
 import { createLogger } from '../../src/main/core/log'
 import { OAuthService } from '../../src/main/core/oauth/service'
@@ -55,10 +42,7 @@ function expectNoLeak(text: string, what: string): void {
 /** A base64 text decoded, to look inside it (what an agent could do with a blob). */
 const decoded = (b64: string): string => Buffer.from(b64, 'base64').toString('latin1')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('an upstream that prints the secrets it was given', () => {
   let tmp: string
@@ -87,7 +71,7 @@ describe('an upstream that prints the secrets it was given', () => {
 
   afterAll(async () => {
     await agent?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('an agent searching and describing sees the description and schema with the secret masked', async () => {

@@ -12,8 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   apiRequest,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   freePort,
   logLines,
   processRunning,
@@ -29,6 +27,7 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 import { connectHttpV2, type V2Handle } from '../helpers/mcp-v2-client'
 
@@ -70,10 +69,7 @@ interface Activity {
   outcome?: string
 }
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('servers start on demand and stop when idle', () => {
   let tmp: string
@@ -151,7 +147,7 @@ describe('servers start on demand and stop when idle', () => {
   afterAll(async () => {
     await agent?.close()
     await v2?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
     if (http) await stopProcess(http)
   })
 
@@ -352,7 +348,7 @@ describe('a server that has not run yet', () => {
 
   afterAll(async () => {
     await agent?.close()
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('search answers with what is known and says which servers have not run yet; upstream_servers says so too', async () => {

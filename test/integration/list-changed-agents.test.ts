@@ -8,30 +8,13 @@ import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  BIN,
-  cleanupProcesses,
-  cleanupTemp,
-  cliEnv,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  track,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, BIN, cliEnv, ROOT, startServe, tempDir, track, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
 const FLOOD = path.join(ROOT, 'test/fixtures/servers/flood-server.mjs')
 const PASSTHROUGH = path.join(ROOT, 'test/fixtures/servers/passthrough-server.mjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 type Era = 'legacy' | 'modern'
 interface Listener {
@@ -102,9 +85,7 @@ describe('list_changed for agents', () => {
     for (const s of ['old', 'new', 'pt']) await waitForServerState(serve, s, 'connected')
   }, 90_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('a prompt approved by the user reaches agents of both eras as prompts/list_changed; an agent without that server hears nothing', async () => {
     const token = (await serve.api<{ token: string }>('POST', '/api/v1/agents/flood-only/token')).json.token

@@ -4,13 +4,11 @@
 // hold ("quarantined": true) says only the operator can release it, never "ask the user to approve".
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assertBuilt, cleanupProcesses, cleanupTemp, fixtureEntry, logLines, startServe, stopProcess, tempDir, writeJson, type Serve } from '../helpers/cli'
+import { assertBuilt, fixtureEntry, logLines, startServe, tempDir, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const HINT = 'Run retrieve_tools with include_disabled:true to see locked capabilities and remediation.'
 
@@ -40,7 +38,7 @@ describe('a locked server answers for all of its tools', () => {
 
   afterAll(async () => {
     await agent?.close()
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('a tool never seen on a quarantined server: TOOL_BLOCKED (server_quarantined), ask the user to review and approve', async () => {

@@ -4,8 +4,9 @@
 // with nothing running, never printing a token.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assertBuilt, cleanupProcesses, cleanupTemp, freePort, runCli, startServe, stopProcess, tempDir, waitForServerState, writeJson } from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { assertBuilt, freePort, runCli, startServe, stopProcess, tempDir, waitForServerState, writeJson } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { followAuthorization, startAuthLogin, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture'
 
 let fx: OAuthFixture
@@ -25,10 +26,8 @@ beforeAll(async () => {
   })
 })
 
-afterAll(async () => {
+useCleanup(async () => {
   await fx?.stop()
-  await cleanupProcesses()
-  cleanupTemp()
 })
 
 describe('toolgate auth login with nothing running', () => {

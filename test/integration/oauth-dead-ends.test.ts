@@ -17,19 +17,9 @@
 //   session, no initialize; server/discover is let through, tools/list asks for a token).
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { apiRequest, assertBuilt, startServe, tempDir, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
 import { followAuthorization, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture'
 
@@ -109,12 +99,10 @@ beforeAll(async () => {
   agent = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}` })
 }, 60_000)
 
-afterAll(async () => {
+useCleanup(async () => {
   await agent?.close().catch(() => undefined)
-  if (serve) await stopProcess(serve.child)
+  await stopServe(serve)
   await Promise.all([lazy, stepUp, loop, target, poser, plainPage, elsewhere, machine, modern].map((f) => f?.stop()))
-  await cleanupProcesses()
-  cleanupTemp()
 })
 
 describe('sign-in that never dead-ends', () => {

@@ -8,22 +8,10 @@
 // keeps its sign-in throughout.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { SecretStore } from '../../src/main/core/secrets/store'
-import {
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, assertBuilt, runCli, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 import { followAuthorization, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture'
 
@@ -92,12 +80,10 @@ beforeAll(async () => {
   await signIn('keep')
 }, 60_000)
 
-afterAll(async () => {
+useCleanup(async () => {
   await agent?.close().catch(() => undefined)
-  if (serve) await stopProcess(serve.child)
+  await stopServe(serve)
   await a?.stop()
-  await cleanupProcesses()
-  cleanupTemp()
 })
 
 describe('removing a server ends its OAuth sign-in', () => {

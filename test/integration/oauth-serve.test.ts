@@ -7,23 +7,11 @@
 // Finally no token, code or client secret in the data dir, the log, stderr or any answer.
 import { createHash, randomBytes } from 'node:crypto'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { ControlClient } from '../../src/shared/control-client'
 import type { ApiEvent } from '../../src/shared/api'
-import {
-  allFiles,
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { allFiles, apiRequest, assertBuilt, runCli, startServe, tempDir, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, textOf, type McpHandle, type ToolResult } from '../helpers/mcp-client'
 import { followAuthorization, startAuthLogin, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture'
 
@@ -101,12 +89,10 @@ beforeAll(async () => {
   agent = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}` })
 }, 60_000)
 
-afterAll(async () => {
+useCleanup(async () => {
   await agent?.close().catch(() => undefined)
-  if (serve) await stopProcess(serve.child)
+  await stopServe(serve)
   await Promise.all([a, b, c, d].map((f) => f?.stop()))
-  await cleanupProcesses()
-  cleanupTemp()
 })
 
 describe('OAuth sign-in through toolgate serve', () => {

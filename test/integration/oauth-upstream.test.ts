@@ -4,14 +4,15 @@
 // refused renewal → needs_auth with the reason, Inspect only after sign-in, and no token in the log.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../src/main/core/log'
 import { OAuthService } from '../../src/main/core/oauth/service'
 import { Upstream, UpstreamCallError, type UpstreamState } from '../../src/main/core/upstream/upstream'
 import { inspectUpstream } from '../../src/main/core/upstream/inspect'
 import { NeedsSignInError } from '../../src/main/core/oauth/errors'
 import type { ServerConfig } from '../../src/shared/config-schema'
-import { cleanupProcesses, cleanupTemp, tempDir } from '../helpers/cli'
+import { tempDir } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { followAuthorization, MemorySlots, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-fixture'
 import { waitFor } from '../helpers/wait'
 
@@ -59,11 +60,9 @@ beforeAll(async () => {
   })
 })
 
-afterAll(async () => {
+useCleanup(async () => {
   await Promise.all(running.map((u) => u.stop()))
   await fx?.stop()
-  await cleanupProcesses()
-  cleanupTemp()
 })
 
 describe('an OAuth-protected HTTP upstream', () => {

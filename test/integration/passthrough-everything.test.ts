@@ -5,25 +5,11 @@
 // its subscriptions/listen stream with Toolgate's URIs).
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  EVERYTHING,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, EVERYTHING, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttpV2, type V2Handle } from '../helpers/mcp-v2-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('the everything server through Toolgate (2025 upstream, 2026-07-28 agent)', () => {
   let serve: Serve
@@ -47,7 +33,7 @@ describe('the everything server through Toolgate (2025 upstream, 2026-07-28 agen
 
   afterAll(async () => {
     await agent?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('lists its prompts, reads one with arguments, completes an argument, and rewrites an embedded resource', async () => {

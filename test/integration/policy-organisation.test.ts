@@ -13,12 +13,9 @@ import {
   FIXTURE,
   apiRequest,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   runCli,
   startServe,
-  stopProcess,
   tempDir,
   waitFor,
   waitForServerState,
@@ -26,13 +23,11 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 import type { ServerInfo, ToolInfo } from '../../src/shared/api'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const ORG = /set by your organisation/
 
@@ -90,7 +85,7 @@ describe('an organisation policy on a live serve', () => {
 
   afterAll(async () => {
     await agent?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('a tool the policy denies stays locked whatever the user config says; its call, discovery and the API say "set by your organisation"', async () => {

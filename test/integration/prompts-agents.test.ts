@@ -8,28 +8,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, assertBuilt, ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttpV2, type Era, type V2Handle } from '../helpers/mcp-v2-client'
 
 const SERVER = path.join(ROOT, 'test/fixtures/servers/passthrough-server.mjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const GREET = { name: 'greet', title: 'Greeting', description: 'Say hello to the user', text: 'Hello there' }
 const WEATHER = {
@@ -95,7 +80,7 @@ describe.each<Era>(['legacy', 'modern'])('prompts for agents (%s era)', (era) =>
   afterAll(async () => {
     await agent?.close().catch(() => {})
     await reader?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('declares prompts and completions, and lists the approved prompts in scope as <server>__<prompt>', async () => {

@@ -6,28 +6,13 @@
 // a quarantined server's prompts are locked with it.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  runCli,
-  startServe,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { apiRequest, assertBuilt, ROOT, runCli, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 
 const SERVER = path.join(ROOT, 'test/fixtures/servers/passthrough-server.mjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 interface Prompt {
   name: string

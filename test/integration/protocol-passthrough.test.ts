@@ -8,27 +8,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   ROOT,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   everythingEntry,
   rawRequest,
   readInstance,
   startServe,
-  stopProcess,
   tempDir,
   waitFor,
   waitForServerState,
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, connectStdio, textOf, waitForUpstreams, type McpHandle } from '../helpers/mcp-client'
 
 const GC_HOOK = path.join(ROOT, 'bench/lib/gc-hook.cjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 /**
  * Calls the long-running operation (3 steps) with a progress token and returns the progress
@@ -102,7 +97,7 @@ describe('the MCP protocol through Toolgate', () => {
 
   afterAll(async () => {
     for (const c of clients) await c.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('a client without a key gets 401 with WWW-Authenticate: Bearer, on /mcp and on the control API', async () => {

@@ -8,28 +8,13 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, ROOT, runCli, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
 const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 const SECRET = 'hunter2-Zq9-do-not-record'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 type Era = 'legacy' | 'modern'
 
@@ -109,9 +94,7 @@ describe("the user's answers to servers' questions are on the activity record, n
     for (const s of ['old', 'new', 'brief']) await waitForServerState(serve, s, 'connected')
   }, 90_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('an answer in Toolgate (API accept, CLI decline): the action, the server, the call, the agent, the fields filled; never the values (both eras)', async () => {
     for (const [era, server] of [

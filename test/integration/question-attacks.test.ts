@@ -7,27 +7,12 @@
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, ROOT, runCli, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
 const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 interface Question {
   id: string
@@ -60,7 +45,7 @@ describe('attacks on questions asked in Toolgate', () => {
 
   afterAll(async () => {
     await client?.close()
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   async function call(tool: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {

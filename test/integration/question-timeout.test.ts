@@ -8,27 +8,13 @@
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
 const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 const CALL_TIMEOUT_MS = 3000
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 type Era = 'legacy' | 'modern'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -91,9 +77,7 @@ describe('call_timeout_ms stands still while a question of the call is open', ()
     for (const s of ['old', 'new', 'brief']) await waitForServerState(serve, s, 'connected')
   }, 90_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('a question asked in Toolgate and answered after the call timeout: the server gets the answer, the agent the result (both eras)', async () => {
     for (const [era, server] of PAIRS) {

@@ -9,26 +9,12 @@
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
 const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 type Era = 'legacy' | 'modern'
 const SERVERS = { legacy: 'old', modern: 'new' } as const
@@ -124,9 +110,7 @@ describe("a question's values reach the user and the server unchanged; its text 
     for (const s of ['old', 'new']) await waitForServerState(serve, s, 'connected')
   }, 90_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it("the agent's client gets the values as sent, with escaped titles where a value would show otherwise; the server gets the pick (both eras)", async () => {
     for (const era of ['legacy', 'modern'] as const) {

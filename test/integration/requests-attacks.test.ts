@@ -9,8 +9,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   killTree,
   logLines,
@@ -26,12 +24,10 @@ import {
   type EventStream,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 interface Req {
   id: string
@@ -131,7 +127,7 @@ describe('access requests under attack', () => {
   afterAll(async () => {
     events?.close()
     for (const h of open) await h.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('forged request ids answer nothing: an agent token is refused on the control API, unknown ids are 404, and request_access takes no id or answer', async () => {

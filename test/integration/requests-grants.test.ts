@@ -6,8 +6,6 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   logLines,
   openEvents,
@@ -21,12 +19,10 @@ import {
   type EventStream,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 interface Req {
   id: string
@@ -102,7 +98,7 @@ describe('access requests and grants over MCP and the control API', () => {
   afterAll(async () => {
     events?.close()
     for (const a of Object.values(agents)) await a.close()
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('request → pending in the queue → grant for 2 s → callable → at the end locked again, with an event', async () => {

@@ -11,28 +11,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, assertBuilt, ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttpV2, connectStdioV2, type Era, type V2Handle } from '../helpers/mcp-v2-client'
 
 const SERVER = path.join(ROOT, 'test/fixtures/servers/passthrough-server.mjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const NOTE = { uri: 'file:///notes/a.txt', name: 'note-a', mimeType: 'text/plain', text: 'alpha' }
 const BIG = { uri: 'file:///notes/big.txt', name: 'big', text: 'x'.repeat(20_000) }
@@ -87,7 +72,7 @@ describe.each<Era>(['legacy', 'modern'])('resources for agents (%s era)', (era) 
   afterAll(async () => {
     await agent?.close().catch(() => {})
     await reader?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('lists resources and templates with URIs that name their server and keep their scheme, and reads them back', async () => {

@@ -7,28 +7,13 @@
 import path from 'node:path'
 import type { Client } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, assertBuilt, ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttpV2, connectStdioV2, countListChanged, type HeardListChanged } from '../helpers/mcp-v2-client'
 
 const FLOOD = path.join(ROOT, 'test/fixtures/servers/flood-server.mjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 type Era = 'legacy' | 'modern'
 interface Listener {
@@ -94,7 +79,7 @@ describe('resources/list_changed for agents', () => {
 
   afterAll(async () => {
     for (const l of [...Object.values(listeners), newOnly]) await l?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('initialize and server/discover declare resources.listChanged', () => {

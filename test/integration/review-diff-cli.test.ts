@@ -9,15 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   BIN,
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   cliEnv,
   fixtureEntry,
   killTree,
   ROOT,
   runCli,
   startServe,
-  stopProcess,
   tempDir,
   toolRow,
   track,
@@ -27,11 +24,9 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const DROP_V1 = {
   name: 'drop_repo',
@@ -100,9 +95,7 @@ describe('tools diff and tools approve of a changed tool', () => {
     await waitForToolStatus(serve, 'gh:drop_repo', 'pending_approval')
   }, 90_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('tools diff prints every changed field per parameter, escaped, without colors off a terminal', async () => {
     const r = await runCli(['tools', 'diff', 'gh:drop_repo', ...serve.flags])

@@ -8,22 +8,9 @@
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  cmdline,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  ROOT,
-  type Serve,
-} from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { assertBuilt, cmdline, runCli, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson, ROOT, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { textOf, type McpHandle } from '../helpers/mcp-client'
 import { mcpOn } from '../helpers/faults'
 import { abstractListener, NO_REGISTRY, REGISTRY_HOST, registryReachable } from '../helpers/network'
@@ -94,13 +81,11 @@ beforeAll(async () => {
   mcp = await mcpOn(serve)
 })
 
-afterAll(async () => {
+useCleanup(async () => {
   await mcp?.close()
-  if (serve) await stopProcess(serve.child)
+  await stopServe(serve)
   await new Promise((r) => listener.close(r))
   await abstract?.close()
-  await cleanupProcesses()
-  cleanupTemp()
 })
 
 async function attack(server: string, tool: string, args: Record<string, unknown> = {}): Promise<string> {

@@ -5,8 +5,9 @@
 // restart (a cache that lasts is the point of a cache).
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assertBuilt, cleanupProcesses, cleanupTemp, startServe, stopProcess, tempDir, waitForServerState, writeJson, ROOT, type Serve } from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { assertBuilt, startServe, tempDir, waitForServerState, writeJson, ROOT, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { textOf, type McpHandle } from '../helpers/mcp-client'
 import { mcpOn } from '../helpers/faults'
 
@@ -33,11 +34,9 @@ beforeAll(async () => {
   mcp = await mcpOn(serve)
 })
 
-afterAll(async () => {
+useCleanup(async () => {
   await mcp?.close()
-  if (serve) await stopProcess(serve.child)
-  await cleanupProcesses()
-  cleanupTemp()
+  await stopServe(serve)
 })
 
 async function attack(server: string, tool: string, args: Record<string, unknown> = {}): Promise<string> {

@@ -13,20 +13,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchSpec, sandboxSupport, startEgressProxy } from '../../src/main/core/upstream/sandbox'
 import type { ServerConfig } from '../../src/shared/config-schema'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  ROOT,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, runCli, startServe, tempDir, waitFor, waitForServerState, writeJson, ROOT, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { textOf, type McpHandle } from '../helpers/mcp-client'
 import { mcpOn } from '../helpers/faults'
 import { helloListener, NO_REGISTRY, REGISTRY_HOST, registryReachable } from '../helpers/network'
@@ -53,11 +41,9 @@ describe('a server with an allowlist, through a real serve', () => {
     mcp = await mcpOn(serve)
   })
 
-  afterAll(async () => {
+  useCleanup(async () => {
     await mcp?.close()
-    if (serve) await stopProcess(serve.child)
-    await cleanupProcesses()
-    cleanupTemp()
+    await stopServe(serve)
   })
 
   async function attack(tool: string, args: Record<string, unknown> = {}): Promise<string> {

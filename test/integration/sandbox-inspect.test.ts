@@ -7,21 +7,9 @@
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitForServerState,
-  writeJson,
-  ROOT,
-  type Serve,
-} from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { apiRequest, assertBuilt, runCli, startServe, tempDir, waitForServerState, writeJson, ROOT, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { NO_REGISTRY, REGISTRY_HOST, registryReachable } from '../helpers/network'
 import { which } from '../../src/main/core/upstream/sandbox/detect'
 
@@ -70,11 +58,7 @@ beforeAll(async () => {
   serve = await startServe({ configPath, dataDir, env: { HOME: home } })
 })
 
-afterAll(async () => {
-  if (serve) await stopProcess(serve.child)
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup(() => stopServe(serve))
 
 const inspect = (name: string) => apiRequest(serve, 'POST', `/api/v1/servers/${name}/inspect`)
 

@@ -3,21 +3,9 @@
 // through a real `toolgate serve` under a temp HOME.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  everythingEntry,
-  FILESYSTEM,
-  MEMORY,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { assertBuilt, everythingEntry, FILESYSTEM, MEMORY, startServe, tempDir, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { textOf, type McpHandle } from '../helpers/mcp-client'
 import { mcpOn } from '../helpers/faults'
 
@@ -59,11 +47,9 @@ beforeAll(async () => {
   mcp = await mcpOn(serve)
 })
 
-afterAll(async () => {
+useCleanup(async () => {
   await mcp?.close()
-  if (serve) await stopProcess(serve.child)
-  await cleanupProcesses()
-  cleanupTemp()
+  await stopServe(serve)
 })
 
 describe('real npm servers, sandboxed', () => {

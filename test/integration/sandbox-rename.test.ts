@@ -10,20 +10,9 @@
 // gets the config covered where it lies, and Toolgate's own writes then keep the file's inode.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  ROOT,
-  type Serve,
-} from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { assertBuilt, startServe, tempDir, waitFor, waitForServerState, writeJson, ROOT, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { textOf, type McpHandle } from '../helpers/mcp-client'
 import { mcpOn } from '../helpers/faults'
 
@@ -61,11 +50,9 @@ beforeAll(async () => {
   mcp = await mcpOn(serve)
 })
 
-afterAll(async () => {
+useCleanup(async () => {
   await mcp?.close()
-  if (serve) await stopProcess(serve.child)
-  await cleanupProcesses()
-  cleanupTemp()
+  await stopServe(serve)
 })
 
 async function attack(server: string, tool: string, args: Record<string, unknown> = {}): Promise<string> {

@@ -4,15 +4,13 @@
 // and `toolgate forget-searches` (DELETE /api/v1/search/learned) forgets everything.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import { cleanupProcesses, cleanupTemp, fixtureEntry, runCli, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson } from '../helpers/cli'
+import { describe, expect, it } from 'vitest'
+import { fixtureEntry, runCli, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { jsonOf } from '../helpers/mcp-client'
 import { mcpOn } from '../helpers/faults'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const TOOLS = [
   { name: 'list_notes', description: 'List all notes in the notebook.', annotations: { readOnlyHint: true } },

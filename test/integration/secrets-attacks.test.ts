@@ -10,22 +10,9 @@ import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  allFiles,
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { allFiles, apiRequest, assertBuilt, ROOT, runCli, startServe, tempDir, waitFor, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
 
 const ECHO = path.join(ROOT, 'test/fixtures/servers/echo-env-server.mjs')
@@ -125,12 +112,10 @@ describe('secrets under attack (live serve)', () => {
     mcp = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}` })
   }, 60_000)
 
-  afterAll(async () => {
+  useCleanup(async () => {
     await mcp?.close().catch(() => undefined)
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
     await new Promise((r) => remote?.close(r))
-    await cleanupProcesses()
-    cleanupTemp()
   })
 
   it('a server that prints its secrets to stderr as it fails: last_error shows the failure with the values masked', async () => {

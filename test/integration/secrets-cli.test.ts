@@ -5,22 +5,9 @@
 // a grep over the data dir, the logs and every API answer that finds no secret value.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  allFiles,
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { allFiles, apiRequest, assertBuilt, ROOT, runCli, startServe, stopProcess, tempDir, waitFor, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
 
 const ECHO = path.join(ROOT, 'test/fixtures/servers/echo-env-server.mjs')
@@ -83,11 +70,9 @@ describe('secrets with a live toolgate serve', () => {
     serve = await startServe({ configPath, dataDir, env: { TG_TEST_ENV: ENV_VALUE } })
   }, 60_000)
 
-  afterAll(async () => {
+  useCleanup(async () => {
     await mcp?.close().catch(() => undefined)
-    if (serve) await stopProcess(serve.child)
-    await cleanupProcesses()
-    cleanupTemp()
+    await stopServe(serve)
   })
 
   it('a server whose secret is not set is in error naming the secret, and nothing crashed', async () => {
@@ -223,10 +208,7 @@ describe('secrets with a live toolgate serve', () => {
 })
 
 describe('secrets with no owner', () => {
-  afterAll(async () => {
-    await cleanupProcesses()
-    cleanupTemp()
-  })
+  useCleanup()
 
   it('set, list and rm act on the data dir directly, and a later serve starts the server with it', async () => {
     const dir = tempDir('tg-secrets-offline-')

@@ -4,27 +4,11 @@
 // credential holds a bounded number; a new api_key takes effect on reload.
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  freePort,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, fixtureEntry, freePort, runCli, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, connectStdio, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const INIT = {
   jsonrpc: '2.0',
@@ -93,9 +77,7 @@ describe('agent scope and tokens apply to open sessions', () => {
     await waitForServerState(serve, 'beta', 'connected')
   }, 90_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('narrowing and then removing an agent applies to its open HTTP and bridged stdio sessions; re-adding it brings no token back', async () => {
     const t1 = await token(serve, 'reader')
@@ -211,9 +193,7 @@ describe('session limits and the admin key follow the config', () => {
     serve = await startServe({ configPath, dataDir: path.join(tmp, 'data'), key: KEY1, env: { TOOLGATE_API_KEY: undefined }, port: await freePort() })
   }, 60_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('a credential may hold at most max_sessions_per_principal sessions; the next one gets a clear error', async () => {
     const bot = await token(serve, 'bot')

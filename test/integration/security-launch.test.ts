@@ -5,21 +5,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  freePort,
-  processesMatching,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, fixtureEntry, freePort, processesMatching, runCli, startServe, tempDir, waitFor, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 
 interface EnvVar {
@@ -52,10 +39,7 @@ const SHORT_SECRET = 'q7Zp'
 const URL_TOKEN = 'AbCdEf0123456789XyZ0123456789qRsT'
 const BEARER = 'Bearer very-secret-bearer-value'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('review surfaces show the full launch; logs and last_error mask secrets', () => {
   let tmp: string
@@ -119,7 +103,7 @@ describe('review surfaces show the full launch; logs and last_error mask secrets
 
   afterAll(async () => {
     await mcp?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('GET /api/v1/servers/:name shows command, every argument (code after -e unmasked), cwd and every env key', async () => {

@@ -8,8 +8,6 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
   fixtureEntry,
   runCli,
   startServe,
@@ -20,12 +18,10 @@ import {
   writeJson,
   type Serve,
 } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const OSC52 = '\u001b]52;c;ZXZpbA==\u0007'
 const CLEAR = '\u001b[2K\r'
@@ -60,7 +56,7 @@ describe('the CLI escapes what it prints', () => {
 
   afterAll(async () => {
     await mcp?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('`servers list` shows an agent-added argument with OSC 52 escaped; --json writes \\u escapes and keeps the value', async () => {

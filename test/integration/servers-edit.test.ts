@@ -5,21 +5,9 @@
 // bringing the approvals back.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { apiRequest, assertBuilt, ROOT, runCli, startServe, tempDir, waitFor, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
 
 const ECHO = path.join(ROOT, 'test/fixtures/servers/echo-env-server.mjs')
@@ -52,11 +40,9 @@ describe('servers from the app', () => {
     mcp = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}` })
   }, 60_000)
 
-  afterAll(async () => {
+  useCleanup(async () => {
     await mcp?.close().catch(() => undefined)
-    if (serve) await stopProcess(serve.child)
-    await cleanupProcesses()
-    cleanupTemp()
+    await stopServe(serve)
   })
 
   it('servers add NAME -- COMMAND ARGS: quarantined until inspected and approved, then callable over MCP', async () => {

@@ -5,16 +5,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT, assertBuilt, cleanupProcesses, cleanupTemp, fixtureEntry, processesMatching, tempDir, writeJson, type FixtureTool } from '../helpers/cli'
+import { ROOT, assertBuilt, fixtureEntry, processesMatching, tempDir, writeJson, type FixtureTool } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectStdio, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 
 const MISBEHAVING = path.join(ROOT, 'test/fixtures/faults/misbehaving-server.mjs')
 const TOOLS: FixtureTool[] = [{ name: 'read_doc', description: 'Read a document from the team wiki', annotations: { readOnlyHint: true } }]
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('an embedded `toolgate stdio` while its upstreams start', () => {
   it('answers initialize before it has spawned 70 upstream processes', async () => {

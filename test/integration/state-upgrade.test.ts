@@ -5,27 +5,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForToolStatus,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, ROOT, startServe, tempDir, waitFor, waitForToolStatus, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
 const VERBATIM = path.join(ROOT, 'test/fixtures/servers/verbatim-server.mjs')
 const STATE_V1 = path.join(ROOT, 'test/fixtures/state-v1.json')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 // exactly what the version-1 server listed when the fixture state was written
 const TOOLS = [
@@ -75,9 +61,7 @@ describe('state.json version 1 → 2', () => {
     serve = await startServe({ configPath, dataDir })
   }, 60_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('approved tools stay approved and callable, the approved server stays approved, the file is version 2', async () => {
     for (const id of ['notes:list_notes', 'notes:save_note']) {

@@ -3,24 +3,10 @@
 // and not a server the user put back into quarantine; the same definition as the tray and the UI.
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  fixtureEntry,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitForServerState,
-  waitForToolStatus,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, fixtureEntry, startServe, tempDir, waitForServerState, waitForToolStatus, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe('pending_approvals', () => {
   let serve: Serve
@@ -44,9 +30,7 @@ describe('pending_approvals', () => {
     await waitForServerState(serve, 'shelved', 'connected')
   }, 90_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('counts the server to review and the new tool only', async () => {
     expect((await serve.api('POST', '/api/v1/servers/shelved/quarantine')).status).toBe(200)

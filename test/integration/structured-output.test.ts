@@ -5,29 +5,15 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitForServerState,
-  waitForToolStatus,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { assertBuilt, ROOT, startServe, tempDir, waitForServerState, waitForToolStatus, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttpV2, type Era, type V2Handle } from '../helpers/mcp-v2-client'
 import { jsonOf, textOf } from '../helpers/mcp-client'
 
 const SERVER = path.join(ROOT, 'test/fixtures/servers/passthrough-server.mjs')
 const OUTPUT_SCHEMA = { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] }
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 describe.each<Era>(['legacy', 'modern'])('structured output (%s era)', (era) => {
   let serve: Serve
@@ -49,7 +35,7 @@ describe.each<Era>(['legacy', 'modern'])('structured output (%s era)', (era) => 
 
   afterAll(async () => {
     await agent?.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('retrieve_tools and describe_tool carry the approved outputSchema', async () => {

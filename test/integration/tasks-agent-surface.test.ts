@@ -5,24 +5,10 @@
 // that asks for a task in its tools/call gets the ordinary result, with no task id in it.
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  EVERYTHING,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  rawRequest,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { EVERYTHING, assertBuilt, rawRequest, startServe, tempDir, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
 interface Rpc {
@@ -58,9 +44,7 @@ describe('tasks on the agent side: none handed out, in either era', () => {
     await waitForServerState(serve, 'everything', 'connected')
   }, 60_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   const legacy = async (id: number, method: string, params: Record<string, unknown> = {}): Promise<Rpc & { status: number }> => {
     const r = await rawRequest(`${serve.url}/mcp`, {

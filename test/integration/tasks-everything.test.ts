@@ -8,26 +8,13 @@
 // agent's answer reaches the task.
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
-import { afterAll, describe, expect, it } from 'vitest'
-import {
-  EVERYTHING,
-  assertBuilt,
-  cleanupProcesses,
-  cleanupTemp,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitForServerState,
-  waitForToolStatus,
-  writeJson,
-} from '../helpers/cli'
+import { describe, expect, it } from 'vitest'
+import { EVERYTHING, assertBuilt, startServe, stopProcess, tempDir, waitForServerState, waitForToolStatus, writeJson } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { connectHttpV2, type Era } from '../helpers/mcp-v2-client'
 import { textOf } from '../helpers/mcp-client'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 async function serveEverything(extra: Record<string, unknown> = {}) {
   assertBuilt()

@@ -11,28 +11,13 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { CallToolResultSchema } from '@modelcontextprotocol/core'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  BIN,
-  cleanupProcesses,
-  cleanupTemp,
-  cliEnv,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  track,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { BIN, cliEnv, ROOT, startServe, tempDir, track, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import fs from 'node:fs'
 
 const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 type Era = 'legacy' | 'modern'
 interface Agent {
@@ -120,9 +105,7 @@ describe('requests of upstream servers reach the agent whose call asks', () => {
     for (const s of ['old', 'new', 'quiet', 'quietnew']) await waitForServerState(serve, s, 'connected')
   }, 90_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('elicitation and sampling of a 2025 and a 2026-07-28 server reach agents of both eras over HTTP and stdio, labelled and escaped', async () => {
     const agents: Record<string, Agent> = {

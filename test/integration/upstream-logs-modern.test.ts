@@ -9,7 +9,8 @@
 import path from 'node:path'
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanupProcesses, cleanupTemp, ROOT, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttpV2, connectStdioV2, type V2Handle } from '../helpers/mcp-v2-client'
 import { textOf } from '../helpers/mcp-client'
 
@@ -17,10 +18,7 @@ const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 const SECRET = 'sk-live-Hq3ZuV8mW1pT6rN4'
 const LEVEL_KEY = 'io.modelcontextprotocol/logLevel'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 type Heard = Array<LoggingMessageNotification['params']>
 
@@ -61,7 +59,7 @@ describe('log messages of upstream servers for 2026-07-28 agents', () => {
 
   afterAll(async () => {
     for (const h of handles) await h.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   it('a request that asks for a level hears the messages of the server it calls on its own stream, at that level and above, naming the server, masked (HTTP)', async () => {

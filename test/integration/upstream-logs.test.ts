@@ -9,29 +9,13 @@ import path from 'node:path'
 import { Client, StreamableHTTPClientTransport, type LoggingMessageNotification } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  BIN,
-  cleanupProcesses,
-  cleanupTemp,
-  cliEnv,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  track,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { BIN, cliEnv, ROOT, startServe, tempDir, track, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
 const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 const SECRET = 'sk-live-Zq8XvT4mN2pL7rK9'
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 interface Agent {
   client: Client
@@ -88,9 +72,7 @@ describe('log messages of upstream servers', () => {
     for (const s of ['old', 'other']) await waitForServerState(serve, s, 'connected')
   }, 90_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('reach agents that set a level (HTTP and stdio), at that level and above, naming the server, masked and escaped; nobody else', async () => {
     const token = (await serve.api<{ token: string }>('POST', '/api/v1/agents/elsewhere/token')).json.token

@@ -9,28 +9,12 @@
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  cleanupProcesses,
-  cleanupTemp,
-  openEvents,
-  ROOT,
-  runCli,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, openEvents, ROOT, runCli, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
 
 const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 type Era = 'legacy' | 'modern'
 interface Agent {
@@ -127,9 +111,7 @@ describe("upstream questions the agent's client cannot show are asked in Toolgat
     for (const s of ['old', 'new', 'brief', 'plain']) await waitForServerState(serve, s, 'connected')
   }, 90_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it('a form built from the requested schema, labelled with the configured server, answered through the HTTP API (agents and servers of both eras)', async () => {
     const events = await openEvents(serve)
@@ -383,9 +365,7 @@ describe('sampling never runs without the user’s setting', () => {
     for (const s of ['old', 'new', 'brief', 'plain']) await waitForServerState(serve, s, 'connected')
   }, 90_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   const pendingSampling = (tool: string): Promise<SamplingConfirmation> =>
     waitFor(
