@@ -7,6 +7,8 @@ import type { Config } from '../../src/shared/config-schema'
 import { LOOK_AGAIN_MS, watchConfig, type ConfigWatcher } from '../../src/main/core/config/watch'
 import type { ConfigError } from '../../src/main/core/config/load'
 import { waitFor } from '../helpers/wait'
+import { watchPolicy } from '../../src/main/core/config/policy-watch'
+import { POLICY_ENV, policyLocation, readPolicy } from '../../src/main/core/config/policy'
 
 const open: ConfigWatcher[] = []
 afterEach(async () => {
@@ -101,6 +103,67 @@ describe('watchConfig', () => {
       expect([...others, log].filter((f) => watched.has(fs.statSync(f).ino))).toEqual([])
     },
   )
+
+  it('attack: its folder is a symlink (a dotfiles or Nix-managed folder) swapped to another folder: the new file is read, and its edits too', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-watch-link-'))
+    const write = (dir: string, servers: string[]): void => {
+      fs.mkdirSync(dir, { recursive: true })
+      fs.writeFileSync(path.join(dir, 'mcp_config.json'), JSON.stringify({ mcpServers: Object.fromEntries(servers.map((n) => [n, { command: 'node' }])) }))
+    }
+    write(path.join(root, 'gen-1'), ['a'])
+    write(path.join(root, 'gen-2'), ['a', 'locked_down'])
+    const link = path.join(root, 'toolgate')
+    fs.symlinkSync('gen-1', link)
+    const configs: Config[] = []
+    const w = watchConfig(path.join(link, 'mcp_config.json'), { onConfig: (c) => configs.push(c), onError: () => undefined }, { debounceMs: 20 })
+    open.push(w)
+    await new Promise((r) => setTimeout(r, 300))
+    // the switch: a new link renamed over the old one (ln -sfn, home-manager)
+    fs.symlinkSync('gen-2', `${link}.new`)
+    fs.renameSync(`${link}.new`, link)
+    // before: nothing; the running config stayed gen-1's while the file read gen-2
+    const c = await waitFor(() => configs.at(-1), 5000, 'the config of the folder the link now points to')
+    expect(c.servers.map((x) => x.name).sort()).toEqual(['a', 'locked_down'])
+    // and the new folder's file is the one followed from now on
+    await new Promise((r) => setTimeout(r, 300))
+    write(path.join(root, 'gen-2'), ['a', 'locked_down', 'b'])
+    await waitFor(() => (configs.at(-1)?.servers.length === 3 ? true : undefined), 5000, 'the edit of the new folder’s file')
+    // an edit of the old folder is no longer the config
+    const n = configs.length
+    write(path.join(root, 'gen-1'), ['old'])
+    await new Promise((r) => setTimeout(r, 300))
+    expect(configs).toHaveLength(n)
+  })
+})
+
+describe('watchPolicy', () => {
+  it('attack: the policy folder is a symlink swapped to another folder (configuration management): the new policy applies', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-policy-link-'))
+    for (const [gen, text] of [
+      ['gen-1', '{}'],
+      ['gen-2', JSON.stringify({ servers: { blocked_commands: ['curl'] } })],
+    ]) {
+      fs.mkdirSync(path.join(root, gen))
+      fs.writeFileSync(path.join(root, gen, 'policy.json'), text)
+    }
+    const link = path.join(root, 'policy')
+    fs.symlinkSync('gen-1', link)
+    const env = { [POLICY_ENV]: path.join(link, 'policy.json') }
+    const machine = path.join(root, 'no-machine-policy', 'policy.json')
+    const seen: Array<string | null> = []
+    const first = readPolicy(policyLocation(env, machine))
+    const w = watchPolicy(first, (st) => seen.push(st?.text ?? null), env, machine, 20)
+    try {
+      await new Promise((r) => setTimeout(r, 300))
+      fs.symlinkSync('gen-2', `${link}.new`)
+      fs.renameSync(`${link}.new`, link)
+      // before: nothing; the running policy stayed gen-1's
+      const text = await waitFor(() => seen.at(-1), 5000, 'the policy of the folder the link now points to')
+      expect(text).toContain('blocked_commands')
+    } finally {
+      await w.close()
+    }
+  })
 })
 
 /** The inodes this process has inotify watches on (/proc/self/fdinfo of its inotify descriptors). */

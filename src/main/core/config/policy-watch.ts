@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { machinePolicyFile, POLICY_ENV, policyLocation, readPolicy, type PolicyState } from './policy'
 import { followOnly } from './watch-filter'
+import { watchLinks } from './link-watch'
 
 export interface PolicyWatcher {
   close(): Promise<void>
@@ -37,17 +38,27 @@ export function watchPolicy(
     timer = setTimeout(reload, debounceMs)
   }
   if (dirs.length === 0) return { close: async () => undefined }
-  const watcher: FSWatcher = chokidar.watch(dirs, { ignoreInitial: true, depth: 0, awaitWriteFinish: false, ignored: followOnly(dirs, files) })
   const watched = new Set(files.map((f) => path.resolve(f)))
-  watcher.on('all', (_event, p) => {
-    if (watched.has(path.resolve(p))) schedule()
+  const watchFolders = (): FSWatcher => {
+    const w: FSWatcher = chokidar.watch(dirs, { ignoreInitial: true, depth: 0, awaitWriteFinish: false, ignored: followOnly(dirs, files) })
+    w.on('all', (_event, p) => {
+      if (watched.has(path.resolve(p))) schedule()
+    })
+    // a change between the first read and the watcher being ready has no event: look once more then
+    w.on('ready', schedule)
+    w.on('error', () => {})
+    return w
+  }
+  let watcher = watchFolders()
+  // a linked policy folder swapped to another (link-watch.ts): watch the folders anew, and read again
+  const stopLinks = watchLinks(files, () => {
+    void watcher.close()
+    watcher = watchFolders()
   })
-  // a change between the first read and the watcher being ready has no event: look once more then
-  watcher.on('ready', schedule)
-  watcher.on('error', () => {})
   return {
     async close() {
       if (timer) clearTimeout(timer)
+      await stopLinks()
       await watcher.close()
     },
   }

@@ -10,6 +10,7 @@ import path from 'node:path'
 import type { Config } from '../../../shared/config-schema'
 import { ConfigError, loadConfigFile } from './load'
 import { followOnly } from './watch-filter'
+import { watchLinks } from './link-watch'
 
 export interface ConfigWatcher {
   close(): Promise<void>
@@ -115,25 +116,35 @@ export function configReloader(file: string, handlers: ConfigHandlers, o: Config
     reloadNow: reload,
     watch(): ConfigWatcher {
       watching = true
-      // Watch the directory so atomic replace (rename over the file) is seen too.
-      const watcher: FSWatcher = chokidar.watch(path.dirname(file), {
-        ignoreInitial: true,
-        depth: 0,
-        awaitWriteFinish: false,
-        ignored: followOnly([path.dirname(file)], [file]),
-      })
       const base = path.resolve(file)
-      watcher.on('all', (_event, p) => {
-        if (path.resolve(p) === base) schedule()
+      const watchFolder = (): FSWatcher => {
+        // Watch the directory so atomic replace (rename over the file) is seen too.
+        const w: FSWatcher = chokidar.watch(path.dirname(file), {
+          ignoreInitial: true,
+          depth: 0,
+          awaitWriteFinish: false,
+          ignored: followOnly([path.dirname(file)], [file]),
+        })
+        w.on('all', (_event, p) => {
+          if (path.resolve(p) === base) schedule()
+        })
+        // an edit made after the first read but before the watcher is ready has no event: look once more then
+        w.on('ready', schedule)
+        w.on('error', () => {})
+        return w
+      }
+      let watcher = watchFolder()
+      // a linked folder swapped to another (link-watch.ts): watch the folder it points to now, and read again
+      const stopLinks = watchLinks([file], () => {
+        void watcher.close()
+        watcher = watchFolder()
       })
-      // an edit made after the first read but before the watcher is ready has no event: look once more then
-      watcher.on('ready', schedule)
-      watcher.on('error', () => {})
       return {
         async close() {
           watching = false
           stopLooking()
           if (timer) clearTimeout(timer)
+          await stopLinks()
           await watcher.close()
         },
         reloadNow: reload,
