@@ -4,18 +4,21 @@
 // request goes to both, alternating which one goes first, so load and drift on a shared machine hit
 // both alike. Prints retrieve_tools (section 4's path) per catalog size and call_tool_read
 // (section 5's path) for each build: p50/p95, the median paired difference, and CPU per request of
-// each toolgate process (from /proc, all its threads: the compiler's and the GC's too).
+// each toolgate process (from /proc/<pid>/task/*/schedstat, nanoseconds, all its threads: the
+// compiler's and the GC's too; "main" is the JavaScript thread alone).
 //
 //   node bench/compare.mjs --baseline /tmp/v1            DIR: a checkout of another commit, built (npm run build), node_modules installed
 //   node bench/compare.mjs --baseline /tmp/v1 --sizes 527,5000 --queries 1000 --warm 100 --rounds 3
 //   node bench/compare.mjs --baseline /tmp/v1 --only search|call
+//   node bench/compare.mjs --baseline /tmp/v1 --only call --call-warm 100 --calls 1000   warm-up calls per build before the measured ones
+//   --node-args "--cpu-prof --cpu-prof-dir /tmp/p"   node flags for both toolgate processes
 //
 // The bench scripts and the client are this tree's; only `bin/toolgate.js` comes from each build.
 // docs/benchmarks.md ("SDK v2 against SDK v1") has the figures and how the baseline was made.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { ROOT, tmpDir, now, stats, median, ms, table, cpuMsOf, stopAll, removeTmpDirs, track, noiseFloor, noiseText, FIXTURE } from './lib/util.mjs'
+import { ROOT, tmpDir, now, stats, median, ms, table, stopAll, removeTmpDirs, track, noiseFloor, noiseText, FIXTURE } from './lib/util.mjs'
 import { StdioMcpClient, jsonOf, textOf, writeFixtureConfig, waitReady, stopToolgate, BENCH_KEY } from './lib/procs.mjs'
 import { specFor } from './lib/stdio-bench.mjs'
 import { syntheticCatalog, queries } from './lib/synthetic.mjs'
@@ -32,19 +35,40 @@ const nq = Number(opt('--queries', 1000))
 const warm = Number(opt('--warm', 100))
 const rounds = Number(opt('--rounds', 1))
 const calls = Number(opt('--calls', 300))
+const callWarm = Number(opt('--call-warm', 100))
+const nodeArgs = opt('--node-args', '').split(' ').filter(Boolean)
 const only = opt('--only', 'search,call').split(',')
 const builds = [
   { label: 'baseline', root: path.resolve(baseline) },
   { label: 'this build', root: ROOT },
 ]
 
+/** CPU of every thread of `pid` so far (or of its JavaScript thread alone), ms: schedstat's nanoseconds on CPU. */
+function cpuMs(pid, mainOnly = false) {
+  const of = (task) => Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
+  if (mainOnly) return of(pid) / 1e6
+  let ns = 0
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += of(task)
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  return ns / 1e6
+}
+
 /** `toolgate stdio` of one build on `config`, its own data dir. */
 function start(build, config, dir) {
   const dataDir = path.join(dir, `data-${builds.indexOf(build)}`)
-  const client = new StdioMcpClient(process.execPath, [path.join(build.root, 'bin/toolgate.js'), 'stdio', '--config', config, '--data-dir', dataDir], {
-    stderr: 'ignore',
-    env: { ...process.env, TOOLGATE_API_KEY: BENCH_KEY },
-  })
+  const client = new StdioMcpClient(
+    process.execPath,
+    [...nodeArgs, path.join(build.root, 'bin/toolgate.js'), 'stdio', '--config', config, '--data-dir', dataDir],
+    {
+      stderr: 'ignore',
+      env: { ...process.env, TOOLGATE_API_KEY: BENCH_KEY },
+    },
+  )
   track(client.child, `toolgate stdio (${build.label})`)
   return { build, client, dataDir }
 }
@@ -53,7 +77,8 @@ function start(build, config, dir) {
 async function interleaved(sides, n, request) {
   const lat = sides.map(() => [])
   const diff = []
-  const cpu0 = sides.map((s) => cpuMsOf(s.client.child.pid))
+  const cpu0 = sides.map((s) => cpuMs(s.client.child.pid))
+  const main0 = sides.map((s) => cpuMs(s.client.child.pid, true))
   for (let i = 0; i < n; i++) {
     const order = i % 2 ? [0, 1] : [1, 0]
     const t = []
@@ -66,7 +91,12 @@ async function interleaved(sides, n, request) {
     diff.push(t[1] - t[0])
   }
   return {
-    sides: sides.map((s, k) => ({ label: s.build.label, lat: stats(lat[k]), cpu: (cpuMsOf(s.client.child.pid) - cpu0[k]) / n })),
+    sides: sides.map((s, k) => ({
+      label: s.build.label,
+      lat: stats(lat[k]),
+      cpu: (cpuMs(s.client.child.pid) - cpu0[k]) / n,
+      main: (cpuMs(s.client.child.pid, true) - main0[k]) / n,
+    })),
     pairedDiffMedian: median(diff),
   }
 }
@@ -111,7 +141,7 @@ async function call() {
       const r = await s.client.callTool('call_tool_read', args)
       if (r.isError) throw new Error(`call_tool_read failed (${s.build.label}): ${textOf(r)}`)
     }
-    await interleaved(sides, 50, once)
+    await interleaved(sides, callWarm, once)
     const r = await interleaved(sides, calls, once)
     const d = []
     for (let i = 0; i < calls; i++) {
@@ -136,6 +166,7 @@ const row = (what, r) => {
     ms(r.pairedDiffMedian),
     `${ms(a.cpu)} / ${ms(b.cpu)}`,
     `${((b.cpu / a.cpu - 1) * 100).toFixed(1)} %`,
+    `${ms(a.main)} / ${ms(b.main)}`,
   ]
 }
 
@@ -149,7 +180,7 @@ process.on('SIGINT', async () => {
 })
 
 try {
-  console.log(`compare: baseline ${builds[0].root}, this build ${ROOT}; ${os.loadavg()[0].toFixed(1)} load; ${noiseText(noiseFloor())}`)
+  console.log(`compare: baseline ${builds[0].root}, this build ${ROOT}; ${os.loadavg()[0].toFixed(1)} load at the start; ${noiseText(noiseFloor())}`)
   const rows = []
   for (let round = 1; round <= rounds; round++) {
     if (only.includes('search'))
@@ -160,14 +191,24 @@ try {
     if (only.includes('call')) {
       console.error(`  round ${round}: call_tool_read …`)
       const r = await call()
-      rows.push(row(`call_tool_read, one fixture upstream (${calls} calls; direct p50 ${ms(r.direct.p50)})`, r))
+      rows.push(row(`call_tool_read, one fixture upstream (${callWarm} warm-up, ${calls} calls; direct p50 ${ms(r.direct.p50)})`, r))
     }
   }
   table(
     'Baseline against this build over `toolgate stdio`, interleaved in one run (ms; CPU = the toolgate process, all threads, per request)',
-    ['path', 'p50 baseline / this', 'p50 change', 'p95 baseline / this', 'median paired diff', 'CPU baseline / this', 'CPU change'],
+    [
+      'path',
+      'p50 baseline / this',
+      'p50 change',
+      'p95 baseline / this',
+      'median paired diff',
+      'CPU baseline / this',
+      'CPU change',
+      'main thread baseline / this',
+    ],
     rows,
   )
+  console.log(`load at the end ${os.loadavg()[0].toFixed(1)}`)
 } catch (e) {
   console.error(`compare failed: ${e.stack ?? e}`)
   process.exitCode = 1
