@@ -30,6 +30,7 @@ import type { CallAsker } from '../upstream/server-requests'
 import type { RelayCall } from './relay-asks'
 import type { UserQuestions } from '../requests/questions'
 import { withUser } from './user-asks'
+import type { LogOwner } from '../upstream/request-logs'
 
 export interface CallDeps {
   catalog: Catalog
@@ -127,6 +128,7 @@ async function holdServerOf(
  * `onCallable`: told the tool id once the call passed the gate (learning from use remembers it).
  * `onProgress`: progress for the agent, when it asked for it: the upstream's notifications, and
  *   while the call waits for the user's OK, how long it may still wait.
+ * `owner`: whose request it is, for the upstream's log messages during the call (withRequestLogs).
  */
 export async function callTool(
   deps: CallDeps,
@@ -139,6 +141,7 @@ export async function callTool(
   onProgress?: (p: Progress) => void,
   inClient?: InClient,
   asks?: UpstreamAsks,
+  owner?: LogOwner,
 ): Promise<CallToolResult | InputRequiredResult> {
   const started = performance.now()
   const variant = tool.slice('call_tool_'.length) as Variant
@@ -167,7 +170,7 @@ export async function callTool(
   const held = await holdServerOf(deps.catalog, deps.manager, scope, parsed.data.name, variant, who, signal)
   if (held && 'error' in held) return refuse({ outcome: 'error' }, held.error)
   try {
-    return await gatedCall(deps, scope, who, tool, variant, parsed.data, signal, refuse, record, onCallable, onProgress, inClient, asks)
+    return await gatedCall(deps, scope, who, tool, variant, parsed.data, signal, refuse, record, onCallable, onProgress, inClient, asks, owner)
   } finally {
     held?.release()
   }
@@ -188,6 +191,7 @@ async function gatedCall(
   onProgress?: (p: Progress) => void,
   inClient?: InClient,
   asks?: UpstreamAsks,
+  owner?: LogOwner,
 ): Promise<CallToolResult | InputRequiredResult> {
   const parsed = { data: call }
   const access = decideAccess(deps.catalog, scope, parsed.data.name)
@@ -261,7 +265,7 @@ async function gatedCall(
     try {
       // the upstream's questions: the agent's client, or the user where the client cannot show them or the user must allow them first
       const gated = withUser(asker, deps, who, entry, variant)
-      const raw = (await up.callTool(entry.name, callArgs, { timeoutMs, signal: callSignal, onProgress, asker: gated })) as CallToolResult
+      const raw = (await up.callTool(entry.name, callArgs, { timeoutMs, signal: callSignal, onProgress, asker: gated, owner })) as CallToolResult
       // structuredContent must match the approved outputSchema, else the agent gets an error instead
       const checked = checkStructuredOutput(entry.id, entry.def.outputSchema, raw)
       const firstText = (checked.content as Array<{ text?: string }>)[0]?.text

@@ -262,9 +262,9 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
   server.setRequestHandler('completion/complete', async (req, ctx) => {
     if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
     const { ref } = req.params
-    return withRequestLogs(ctx, scope, deps.catalog, deps.manager.logs, async () => {
-      if (ref.type === 'ref/prompt') return (await completePromptArgument(deps, scope, { ...req.params, ref }, ctx.mcpReq.signal, direct)) as never
-      return (await completeTemplateArgument(deps, scope, { ...req.params, ref }, ctx.mcpReq.signal)) as never
+    return withRequestLogs(ctx, scope, deps.catalog, deps.manager.logs, async (owner) => {
+      if (ref.type === 'ref/prompt') return (await completePromptArgument(deps, scope, { ...req.params, ref }, ctx.mcpReq.signal, owner, direct)) as never
+      return (await completeTemplateArgument(deps, scope, { ...req.params, ref }, ctx.mcpReq.signal, owner)) as never
     })
   })
 
@@ -350,8 +350,8 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
         const inClient = inClientFor(deps, scope, server, ctx, principal)
         const asks = upstreamAsks(deps, server, ctx, owner, principal, scope.agent)
         // a 2026-07-28 request that asked for log messages hears those of the server it calls (request-logs.ts)
-        return await withRequestLogs(ctx, scope, deps.catalog, deps.manager.logs, () =>
-          callTool(deps, scope, who(), name, args, extra.signal, (id) => recorder?.called(id), onProgress, inClient, asks),
+        return await withRequestLogs(ctx, scope, deps.catalog, deps.manager.logs, (owner) =>
+          callTool(deps, scope, who(), name, args, extra.signal, (id) => recorder?.called(id), onProgress, inClient, asks, owner),
         )
       } finally {
         await Promise.all(sending)

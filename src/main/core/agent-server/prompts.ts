@@ -17,6 +17,7 @@ import { decidePrompt, promptEntryAccess } from '../access/decide'
 import { rewriteMessages } from './resource-links'
 import { withServer } from './hold-server'
 import { withRequestLogs } from './request-logs'
+import type { LogOwner } from '../upstream/request-logs'
 
 export interface PromptDeps {
   catalog: Catalog
@@ -127,9 +128,9 @@ export function registerPromptHandlers(server: Server, deps: PromptDeps, scope: 
     active()
     const e = gatePrompt(catalog, scope, req.params.name, direct)
     const signal = ctx.mcpReq.signal
-    return withRequestLogs(ctx, scope, catalog, manager.logs, () =>
+    return withRequestLogs(ctx, scope, catalog, manager.logs, (owner) =>
       withServer(manager, e.server, scope, 'prompt', signal, async () =>
-        getPrompt(deps, await gateListed(deps, scope, req.params.name, direct, e, signal), req.params.arguments ?? {}, signal, req.params.name),
+        getPrompt(deps, await gateListed(deps, scope, req.params.name, direct, e, signal), req.params.arguments ?? {}, signal, req.params.name, owner),
       ),
     )
   })
@@ -147,12 +148,17 @@ async function getPrompt(
   args: Record<string, string>,
   signal: AbortSignal,
   asked: string,
+  owner: LogOwner,
 ): Promise<{ description: string; messages: never }> {
   const up = upstreamOf(deps.manager, e.server)
   const get = async (a: Record<string, string>): Promise<unknown[]> => {
     let result: Record<string, unknown>
     try {
-      result = await up.relay('prompts/get', { name: e.name, arguments: a }, { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: e.id })
+      result = await up.relay(
+        'prompts/get',
+        { name: e.name, arguments: a },
+        { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: e.id, owner },
+      )
     } catch (err) {
       throw relayError(err)
     }
@@ -184,6 +190,7 @@ export async function completePromptArgument(
   scope: Scope,
   params: { ref: { name: string }; argument: unknown; context?: unknown },
   signal: AbortSignal,
+  owner: LogOwner,
   direct = false,
 ): Promise<Record<string, unknown>> {
   const first = gatePrompt(deps.catalog, scope, params.ref.name, direct)
@@ -195,7 +202,7 @@ export async function completePromptArgument(
       return await up.relay(
         'completion/complete',
         { ...params, ref: { type: 'ref/prompt', name: e.name } },
-        { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: e.id },
+        { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: e.id, owner },
       )
     } catch (err) {
       throw relayError(err)

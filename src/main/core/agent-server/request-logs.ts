@@ -11,8 +11,8 @@ import { decideServer } from '../access/decide'
 import type { Scope } from '../access/scope'
 import type { Catalog } from '../catalog/catalog'
 import { LOG_LEVELS, type ServerLogs } from '../upstream/server-logs'
-import { runWithRequestLogs, type RequestLogs } from '../upstream/request-logs'
-import { readerOf, runAsLogReader } from '../upstream/log-readers'
+import { RequestLogs, type LogOwner } from '../upstream/request-logs'
+import { readerOf } from '../upstream/log-readers'
 
 const isLevel = (v: unknown): v is LoggingLevel => typeof v === 'string' && (LOG_LEVELS as readonly string[]).includes(v)
 
@@ -22,22 +22,23 @@ export function loggerName(server: string, logger: string | undefined): string {
 }
 
 /**
- * Runs a request's work; when it asked for log messages (2026-07-28), the servers it reaches send
- * theirs on its stream. Otherwise it runs as a request of its agent, so that a message of its call
- * alone reaches that agent's 2025 sessions only (log-relay.ts).
+ * Runs a request's work, which passes `owner` on to what it relays (Upstream.relay / callTool):
+ * when the request asked for log messages (2026-07-28), the servers it reaches send theirs on its
+ * stream. Otherwise it is relayed as a request of its agent, so that a message of its call alone
+ * reaches that agent's 2025 sessions only (log-relay.ts).
  */
 export async function withRequestLogs<T>(
   ctx: Pick<ServerContext, 'mcpReq'>,
   scope: Scope,
   catalog: Catalog,
   logs: ServerLogs | undefined,
-  work: () => Promise<T>,
+  work: (owner: LogOwner) => Promise<T>,
 ): Promise<T> {
   // the SDK types the envelope as {}: read as a record
   const envelope: Record<string, unknown> | undefined = ctx.mcpReq.envelope
   const level = envelope?.[LOG_LEVEL_META_KEY]
-  if (!logs || !isLevel(level)) return runAsLogReader(readerOf(scope.agent), work)
-  const asked: RequestLogs = { level, servers: new Set() }
+  if (!logs || !isLevel(level)) return work(readerOf(scope.agent))
+  const asked = new RequestLogs(level)
   const sending: Array<Promise<void>> = []
   const stop = logs.listen((m) => {
     // only a message that came while this request was the only one in flight on its server: with
@@ -48,7 +49,7 @@ export async function withRequestLogs<T>(
     sending.push(ctx.mcpReq.notify({ method: 'notifications/message', params }).catch(() => {}))
   })
   try {
-    return await runWithRequestLogs(asked, work)
+    return await work(asked)
   } finally {
     stop()
     // over HTTP the request's stream ends with its result: the messages go first

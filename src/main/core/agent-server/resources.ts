@@ -17,6 +17,7 @@ import type { Logger } from '../log'
 import { relayError } from './prompts'
 import { withServer } from './hold-server'
 import { withRequestLogs } from './request-logs'
+import type { LogOwner } from '../upstream/request-logs'
 import { rewriteContents } from './resource-links'
 import type { Scope } from '../access/scope'
 import { decideServer } from '../access/decide'
@@ -194,21 +195,21 @@ export function registerResourceHandlers(
   server.setRequestHandler('resources/read', async (req, ctx) => {
     active()
     const uri = await resolve(req.params.uri, ctx.mcpReq.signal)
-    return withRequestLogs(ctx, scope, deps.catalog, deps.manager.logs, () =>
-      withServerOfUri(deps, scope, uri, ctx.mcpReq.signal, () => readResource(deps, scope, uri, ctx.mcpReq.signal)),
+    return withRequestLogs(ctx, scope, deps.catalog, deps.manager.logs, (owner) =>
+      withServerOfUri(deps, scope, uri, ctx.mcpReq.signal, () => readResource(deps, scope, uri, ctx.mcpReq.signal, owner)),
     )
   })
 }
 
 /** resources/read of an agent's URI through the gate, relayed to its (held) server. */
-async function readResource(deps: ResourceDeps, scope: Scope, agentUri: string, signal: AbortSignal): Promise<never> {
+async function readResource(deps: ResourceDeps, scope: Scope, agentUri: string, signal: AbortSignal, owner: LogOwner): Promise<never> {
   const g = gateResource(deps, scope, agentUri)
   let result: Record<string, unknown>
   try {
     result = await g.up.relay(
       'resources/read',
       { uri: g.uri },
-      { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: `${g.server.name} ${g.uri}` },
+      { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: `${g.server.name} ${g.uri}`, owner },
     )
   } catch (e) {
     throw relayError(e)
@@ -223,6 +224,7 @@ export async function completeTemplateArgument(
   scope: Scope,
   params: { ref: { uri: string }; argument: unknown; context?: unknown },
   signal: AbortSignal,
+  owner: LogOwner,
 ): Promise<Record<string, unknown>> {
   return withServerOfUri(deps, scope, params.ref.uri, signal, async () => {
     const g = gateResource(deps, scope, params.ref.uri)
@@ -231,7 +233,7 @@ export async function completeTemplateArgument(
       return await g.up.relay(
         'completion/complete',
         { ...params, ref: { type: 'ref/resource', uri: g.uri } },
-        { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: `${g.server.name} ${g.uri}` },
+        { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: `${g.server.name} ${g.uri}`, owner },
       )
     } catch (e) {
       throw relayError(e)

@@ -25,8 +25,8 @@ import type { UpstreamAuth } from '../oauth/session'
 import { needsSignIn, refusal } from '../oauth/errors'
 import type { BuiltTransport } from './transport'
 import { fetchToolList } from './tools'
-import { requestLogs } from './request-logs'
-import { LogReaders, logReader } from './log-readers'
+import { RequestLogs, type LogOwner } from './request-logs'
+import { LogReaders } from './log-readers'
 import { callAsTask, offersToolTasks } from './task-call'
 import { fetchPromptList, type PromptListing } from './prompts'
 import { z } from 'zod'
@@ -356,15 +356,15 @@ export class UpstreamConnection {
   async relay(
     method: RelayMethod,
     params: Record<string, unknown>,
-    opts: { timeoutMs: number; signal?: AbortSignal; label: string },
+    opts: { timeoutMs: number; signal?: AbortSignal; label: string; owner?: LogOwner },
   ): Promise<Record<string, unknown>> {
     const fail = (code: ConstructorParameters<typeof UpstreamCallError>[0], message: string, rpcCode?: number): UpstreamCallError =>
       new UpstreamCallError(code, this.redact(message), this.config.name, opts.label, rpcCode)
     if (opts.signal?.aborted) throw fail('cancelled', `${method} of ${opts.label} was cancelled before it was sent`)
     let result: Record<string, unknown>
-    const leave = this.logReaders.enter(requestLogs() ?? logReader() ?? {})
+    const leave = this.logReaders.enter(opts.owner ?? {})
     try {
-      result = (await this.mcp.request({ method, params: this.withLogLevel(params) } as Parameters<Client['request']>[0], LooseResult, {
+      result = (await this.mcp.request({ method, params: this.withLogLevel(params, opts.owner) } as Parameters<Client['request']>[0], LooseResult, {
         timeout: opts.timeoutMs,
         signal: opts.signal,
       })) as Record<string, unknown>
@@ -418,7 +418,7 @@ export class UpstreamConnection {
   async callTool(
     tool: string,
     args: Record<string, unknown>,
-    opts: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: Progress) => void; asker?: CallAsker },
+    opts: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: Progress) => void; asker?: CallAsker; owner?: LogOwner },
   ): Promise<CallToolResult> {
     const server = this.config.name
     const fail = (code: ConstructorParameters<typeof UpstreamCallError>[0], message: string): UpstreamCallError =>
@@ -429,14 +429,14 @@ export class UpstreamConnection {
     // With a progress handler, the call carries a progressToken of ours (see catchProgress).
     const token = opts.onProgress ? `toolgate-${++this.progressSeq}` : null
     if (token && opts.onProgress) this.progress.set(token, opts.onProgress)
-    const params = this.withLogLevel({ name: tool, arguments: args, ...(token ? { _meta: { progressToken: token } } : {}) })
+    const params = this.withLogLevel({ name: tool, arguments: args, ...(token ? { _meta: { progressToken: token } } : {}) }, opts.owner)
     let result: CallToolResult
     // call_timeout_ms counts the server's time, not a person's: it stands still while a question of this call is open
     const clock = new CallClock(opts.timeoutMs, opts.signal)
     const signal = clock.signal
     // while it runs, the server's requests reach this call's agent (and no one else's)
     const call = this.inFlight.begin(opts.asker ?? null, clock)
-    const leave = this.logReaders.enter(requestLogs() ?? logReader() ?? {})
+    const leave = this.logReaders.enter(opts.owner ?? {})
     try {
       // SDK 2.x removes its abort listener when the request settles (1.x leaked one per call, so
       // the signal went through a per-call AbortController; no longer needed)
@@ -509,9 +509,9 @@ export class UpstreamConnection {
    * server: noted, and a 2026-07-28 server is asked for its messages at that level on the relayed
    * request (without the key it must send none). A 2025 server sends its messages on the session.
    */
-  private withLogLevel<P extends Record<string, unknown>>(params: P): P {
-    const asked = requestLogs()
-    if (!asked) return params
+  private withLogLevel<P extends Record<string, unknown>>(params: P, owner: LogOwner | undefined): P {
+    if (!(owner instanceof RequestLogs)) return params
+    const asked = owner
     asked.servers.add(this.config.name)
     if (this.era !== 'modern') return params
     const meta = isRecord(params._meta) ? params._meta : {}

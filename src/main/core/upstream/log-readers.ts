@@ -3,14 +3,12 @@
 // to the one request in flight on the connection when it came; with several in flight (two agents'
 // calls to one shared server) nobody can tell whose it is, and no 2026-07-28 request hears it: it
 // might hold another agent's arguments or results. A request that asked for no log messages (every
-// 2025 one) runs as its agent (runAsLogReader): a message during that agent's call alone is that
-// agent's, and its 2025 sessions hear it (agent-server/log-relay.ts).
-import { AsyncLocalStorage } from 'node:async_hooks'
+// 2025 one) is relayed as its agent's (its `owner` is readerOf(agent)): a message during that
+// agent's call alone is that agent's, and its 2025 sessions hear it (agent-server/log-relay.ts).
 
 /** What a message belongs to when several requests were in flight: no reader's key, so nobody's. */
 export const SEVERAL: object = Object.freeze({})
 
-const agentReader = new AsyncLocalStorage<object>()
 const agentReaders = new Map<string, object>()
 
 /** The one key of an agent's requests (null: the admin, unscoped). */
@@ -22,16 +20,6 @@ export function readerOf(agent: string | null): object {
     agentReaders.set(name, key)
   }
   return key
-}
-
-/** Runs `work` (and everything it starts) as requests of `reader` (an agent's key), for log-message ownership. */
-export function runAsLogReader<T>(reader: object, work: () => Promise<T>): Promise<T> {
-  return agentReader.run(reader, work)
-}
-
-/** The agent whose request runs now (its key), if one does. */
-export function logReader(): object | undefined {
-  return agentReader.getStore()
 }
 
 export class LogReaders {

@@ -22,6 +22,7 @@ import type { BackoffOptions, TransportKind, UpstreamOptions, UpstreamState } fr
 import type { ToolDefinition } from '../../../shared/tool-definition'
 import type { PromptDefinition } from '../../../shared/prompts'
 import type { RelayMethod } from './connection'
+import type { LogOwner } from './request-logs'
 import type { ServerCapabilities } from '@modelcontextprotocol/client'
 import { signInMessage } from '../../../shared/statuses'
 import { refusal } from '../oauth/errors'
@@ -154,7 +155,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   async relay(
     method: RelayMethod,
     params: Record<string, unknown>,
-    opts: { timeoutMs: number; signal?: AbortSignal; label: string },
+    opts: { timeoutMs: number; signal?: AbortSignal; label: string; owner?: LogOwner },
   ): Promise<Record<string, unknown>> {
     const conn = this.conn
     if (this._state === 'needs_auth') throw new UpstreamCallError('needs_auth', signInMessage(this.name), this.name, opts.label)
@@ -243,7 +244,7 @@ export class Upstream extends EventEmitter<UpstreamEvents> {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    opts: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: Progress) => void; asker?: CallAsker },
+    opts: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: Progress) => void; asker?: CallAsker; owner?: LogOwner },
   ): Promise<CallToolResult> {
     const conn = this.conn
     if (this._state === 'needs_auth') throw new UpstreamCallError('needs_auth', signInMessage(this.name), this.name, name)
