@@ -34,6 +34,7 @@ export function ablations(defaults) {
     ['without "file" after a file name (round 3)', { queryForm: { locations: true, files: false, clauses: true } }],
     ["the server's boost of round 2 (1; round 3: 2)", { boost: { ...defaults.boost, server: 1 } }],
     ['a word found only in the description or parameters counts 1, as in a name (round 3: 0.7)', { weakMatch: 1 }],
+    ['without the Chinese glosses (round 3, fifth part: CC-CEDICT)', { gloss: false }],
     ['without feedback expansion', { feedback: { docs: 0, terms: 0, weight: 0 } }],
     ["round 2's feedback (3/5/1)", { feedback: { docs: 3, terms: 5, weight: 1 } }],
     // issue 19's first round: per-field BM25+ summed, with the feedback chosen for it

@@ -9,8 +9,8 @@
 // The summed model saturates each field on its own, so a word found in the name, the first
 // sentence and the description counts three times; BM25F counts it once, more strongly.
 
-export type Field = 'name' | 'summary' | 'desc' | 'params' | 'server'
-export const FIELDS: readonly Field[] = ['name', 'summary', 'desc', 'params', 'server']
+export type Field = 'name' | 'summary' | 'desc' | 'params' | 'server' | 'gloss'
+export const FIELDS: readonly Field[] = ['name', 'summary', 'desc', 'params', 'server', 'gloss']
 export const F = FIELDS.length
 
 // A posting entry packs slot, field and term frequency into one small integer.
@@ -57,7 +57,7 @@ export interface ScoringState {
 }
 
 /** The fields that say what a tool is (name, first sentence, server); a word found only elsewhere is a weak match. */
-const STRONG = [true, true, false, false, true]
+const STRONG = [true, true, false, false, true, false]
 export const STRONG_FIELDS: readonly Field[] = FIELDS.filter((_, f) => STRONG[f])
 
 const lnIdf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5))
