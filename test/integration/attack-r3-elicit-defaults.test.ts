@@ -5,7 +5,7 @@
 // Toolgate's form (the window leaves an emptied optional field out, and pre-fills every default),
 // not for a field the agent's own client answered without (its form may show no defaults, or the
 // user cleared it there), not for a choice the form cannot show (an enum default that is none of
-// its choices shows as "(none)"). Accepting a question as shown (`toolgate questions answer ID
+// its choices shows as "(no answer)"). Accepting a question as shown (`toolgate questions answer ID
 // --accept`, no content) sends the defaults the form shows, and only those.
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
@@ -147,7 +147,7 @@ describe("a server's defaults reach it only as the user left them", () => {
     try {
       const result = ask(c, server, SHOWN)
       const q = await pending(serve, `${server}:ask_schema`)
-      // the form shows "(none)" for the role: "admin" is none of its choices
+      // the form shows "(no answer)" for the role: "admin" is none of its choices
       expect(q.fields?.find((f) => f.name === 'role')?.default).toBeUndefined()
       const r = await apiRequest(serve, 'POST', `/api/v1/questions/${q.id}/answer`, { action: 'accept' })
       expect(r.status, r.text).toBe(200)

@@ -1,7 +1,8 @@
 // The detail drawer of one activity record: every recorded field, the remediation of a lock,
-// and for a search that found only locked tools, a way to review each of them.
+// for a search that found only locked tools a way to review each of them, and for the answer to a
+// server's question the names of the fields it filled (never the values).
 import { useEffect } from 'react'
-import type { ActivityEvent } from '../../shared/activity'
+import type { ActivityEvent, QuestionRecord } from '../../shared/activity'
 import { isLockStatus, REMEDIATION } from '../../shared/statuses'
 import { escapeControls, escapeJsonControls, escapeText } from '../../shared/text'
 import { useApp } from '../store/context'
@@ -14,6 +15,48 @@ function Row({ k, children }: { k: string; children: React.ReactNode }) {
       <dt>{k}</dt>
       <dd>{children}</dd>
     </div>
+  )
+}
+
+/**
+ * A server's question on the record: what it asked for, where it was asked and, for a form that
+ * was sent, the names of the fields the answer filled (the server's keys: text, escaped; what the
+ * user typed is never recorded), or for a URL the page's host.
+ */
+function QuestionRows({ q }: { q: QuestionRecord }) {
+  return (
+    <>
+      <Row k="question">
+        {q.mode === 'url' ? 'a page to open' : 'a form'}, asked in {q.asked_in === 'client' ? "the agent's client" : 'Toolgate'}
+        {q.id && (
+          <>
+            {' '}
+            (<code>{q.id}</code>)
+          </>
+        )}
+      </Row>
+      {q.fields && (
+        <Row k="fields filled">
+          {q.fields.length === 0 ? (
+            <span className="muted">none</span>
+          ) : (
+            <ul className="plain" data-question-fields="">
+              {q.fields.map((name) => (
+                <li key={name}>
+                  <code>{escapeControls(name)}</code>
+                </li>
+              ))}
+            </ul>
+          )}
+          <span className="muted small">the names only: what was typed is never recorded</span>
+        </Row>
+      )}
+      {q.url_host && (
+        <Row k="page on">
+          <code>{escapeControls(q.url_host)}</code>
+        </Row>
+      )}
+    </>
   )
 }
 
@@ -81,6 +124,7 @@ function Fields({ e }: { e: ActivityEvent }) {
             {e.by === 'agent' && e.agent ? ` ${e.agent}` : ''} via {e.via}
           </Row>
           <Row k="result">{escapeText(e.message)}</Row>
+          {e.question && <QuestionRows q={e.question} />}
           {e.args_hmac && (
             <Row k="HMAC">
               <code className="hash">{e.args_hmac}</code>

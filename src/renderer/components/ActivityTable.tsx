@@ -2,7 +2,7 @@
 // Each row carries data-activity / data-outcome / data-agent (docs/contract.md §7) and opens its details.
 // Agents write the queries, tool ids and client names: they are shown with control, bidi and
 // invisible characters as \u escapes (React already escapes markup).
-import { actorOf, type ActivityEvent } from '../../shared/activity'
+import { actorOf, type ActivityEvent, type QuestionRecord } from '../../shared/activity'
 import { escapeControls } from '../../shared/text'
 import { useApp } from '../store/context'
 
@@ -39,8 +39,24 @@ function What({ e }: { e: ActivityEvent }) {
   return (
     <span>
       {e.action} <code>{e.tool ? `${e.server}:${e.tool}` : e.server}</code>
+      {e.question && <QuestionNote q={e.question} />}
     </span>
   )
+}
+
+/** Field names in a row of the table; the drawer shows them all. */
+const MAX_FIELDS_SHOWN = 4
+
+/** The fields an answer to a server's question filled (their names, escaped), or the page's host. */
+function QuestionNote({ q }: { q: QuestionRecord }) {
+  if (q.url_host) return <span className="muted"> · page on {escapeControls(q.url_host)}</span>
+  if (!q.fields) return null
+  const shown = q.fields
+    .slice(0, MAX_FIELDS_SHOWN)
+    .map((n) => escapeControls(n))
+    .join(', ')
+  const more = q.fields.length > MAX_FIELDS_SHOWN ? ` and ${q.fields.length - MAX_FIELDS_SHOWN} more` : ''
+  return <span className="muted"> · {q.fields.length === 0 ? 'no field filled' : `fields ${shown}${more}`}</span>
 }
 
 function Outcome({ e }: { e: ActivityEvent }) {

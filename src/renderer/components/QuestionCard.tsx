@@ -3,26 +3,43 @@
 // a box of their own, and a form built from the requested schema, checked before it is sent (the
 // core checks again). A URL question shows the page's host prominently and the whole URL; the page
 // opens only when the user clicks it. Three answers: send (accept), decline, dismiss (cancel).
+// A choice left unanswered ("(no answer)") and the choice whose value is "" stay apart.
 import { useId, useState, type FormEvent } from 'react'
-import { checkContent, type FormField } from '../../shared/elicit-form'
+import { checkContent, type FormField, type FormOption } from '../../shared/elicit-form'
+import { escapeControls } from '../../shared/text'
 import { askedBy, type Question } from '../../shared/questions'
 import { useApp } from '../store/context'
 import { questionKey } from '../store/questions'
 import { useNow } from '../lib/now'
 
-type Value = string | boolean | string[]
+/** A field's value in the form; `null`: a choice left unanswered ("(no answer)"), never confused with a choice whose value is "". */
+type Value = string | boolean | string[] | null
 
 function initial(f: FormField): Value {
   if (f.kind === 'boolean') return typeof f.default === 'boolean' ? f.default : false
   if (f.kind === 'multi') return Array.isArray(f.default) ? f.default : []
+  if (f.kind === 'enum') return typeof f.default === 'string' && (f.options ?? []).some((o) => o.value === f.default) ? f.default : null
   return f.default === undefined || Array.isArray(f.default) || typeof f.default === 'boolean' ? '' : String(f.default)
 }
+
+/** A choice as the user reads it: its title; a choice without one shows its value, and the empty value says so (it is a choice, not "no answer"). */
+function choiceText(o: FormOption): string {
+  if (o.title !== '') return o.title
+  return o.value === '' ? EMPTY_CHOICE : escapeControls(o.value)
+}
+const EMPTY_CHOICE = '"" (the empty value)'
+const NO_ANSWER = '(no answer)'
 
 /** The form's values as content: empty optional fields left out, numbers as numbers (a typo stays text, for the check to name). */
 function contentOf(fields: readonly FormField[], values: Record<string, Value>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const f of fields) {
     const v = values[f.name]
+    // a choice: unanswered (null) is left out; the empty value "" is an answer like any other
+    if (f.kind === 'enum') {
+      if (typeof v === 'string') out[f.name] = v
+      continue
+    }
     if (f.kind === 'boolean') {
       out[f.name] = v
       continue
@@ -32,7 +49,7 @@ function contentOf(fields: readonly FormField[], values: Record<string, Value>):
       if (f.required || (Array.isArray(v) && v.length > 0)) out[f.name] = v
       continue
     }
-    if (v === '' || v === undefined) continue
+    if (v === '' || v === null || v === undefined) continue
     if ((f.kind === 'number' || f.kind === 'integer') && typeof v === 'string') out[f.name] = Number.isNaN(Number(v)) ? v : Number(v)
     else out[f.name] = v
   }
@@ -68,12 +85,12 @@ function FieldInput({ f, value, set }: { f: FormField; value: Value; set(v: Valu
           id={id}
           value={at < 0 ? '' : String(at)}
           required={f.required}
-          onChange={(e) => set(e.target.value === '' ? '' : (opts[Number(e.target.value)]?.value ?? ''))}
+          onChange={(e) => set(e.target.value === '' ? null : (opts[Number(e.target.value)]?.value ?? null))}
         >
-          <option value="">{f.required ? 'Choose…' : '(none)'}</option>
+          <option value="">{f.required ? 'Choose…' : NO_ANSWER}</option>
           {opts.map((o, i) => (
             <option key={i} value={String(i)}>
-              {o.title}
+              {choiceText(o)}
             </option>
           ))}
         </select>
@@ -96,7 +113,7 @@ function FieldInput({ f, value, set }: { f: FormField; value: Value; set(v: Valu
               checked={chosen.includes(o.value)}
               onChange={(e) => set(e.target.checked ? [...chosen, o.value] : chosen.filter((x) => x !== o.value))}
             />{' '}
-            {o.title}
+            {choiceText(o)}
           </label>
         ))}
         {help}
@@ -188,7 +205,12 @@ export function QuestionCard({ q }: { q: Question }) {
       ) : (
         <form className="question-form" onSubmit={send} noValidate aria-describedby={titleId}>
           {fields.map((f) => (
-            <FieldInput key={f.name} f={f} value={values[f.name] ?? initial(f)} set={(v) => setValues((old) => ({ ...old, [f.name]: v }))} />
+            <FieldInput
+              key={f.name}
+              f={f}
+              value={Object.hasOwn(values, f.name) ? (values[f.name] ?? null) : initial(f)}
+              set={(v) => setValues((old) => ({ ...old, [f.name]: v }))}
+            />
           ))}
           {problem && (
             <p className="question-problem" role="alert">

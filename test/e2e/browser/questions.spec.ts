@@ -1,15 +1,16 @@
 // Servers' questions in the window (docs/passthrough.md#questions-asked-in-toolgate): an agent whose
 // client cannot show elicitation calls a real server that asks (test/fixtures/servers/asker-server.mjs);
 // the window shows the question labelled with the configured server, a form built from the schema
-// that is checked before it is sent, a URL question with its host; and a sampling request
-// (`sampling: "ask"`) as a card that shows the messages before Allow relays it.
+// that is checked before it is sent (an enum value "" apart from "no answer"), a URL question with
+// its host; a sampling request (`sampling: "ask"`) as a card that shows the messages before Allow
+// relays it; and the answer on the activity view with the names of the fields it filled.
 import path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { Locator, Page } from '@playwright/test'
 import { expect, KEY, makeAgent, root, test, until, type Agent, type Serve } from './fixtures'
-import { shotOf } from './page-checks'
+import { shot, shotOf } from './page-checks'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -127,6 +128,81 @@ test("a server's enum values are shown as text, never markup, and the one the us
   expect(got.isError).toBe(false)
   expect(JSON.parse(got.text.replace(/^content: /, ''))).toEqual({ pick: values[0], many: [values[2], values[1]] })
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined()
+})
+
+test('an enum whose value is "" is a choice of its own, apart from "(no answer)"', async () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      must: { type: 'string', title: 'Must', enum: ['', 'y'] },
+      maybe: { type: 'string', title: 'Maybe', enum: ['', 'x'] },
+    },
+    required: ['must'],
+  }
+  // [the choice picked for "must", for "maybe" (0: no answer), what the server gets]
+  const rounds: Array<[number, number, Record<string, string>]> = [
+    [1, 0, { must: '' }],
+    [2, 1, { must: 'y', maybe: '' }],
+  ]
+  for (const [mustPick, maybePick, want] of rounds) {
+    const pending = agent.callText('call_tool_read', { name: 'asker:ask_schema', args: { message: 'pick', schema: JSON.stringify(schema) } })
+    const q = await question('asker:ask_schema')
+    const card = page.locator(`[data-question="${q.id}"]`)
+    const must = card.locator('[data-field="must"] select')
+    const maybe = card.locator('[data-field="maybe"] select')
+    await expect(maybe.locator('option')).toHaveText(['(no answer)', '"" (the empty value)', 'x'])
+    await expect(must.locator('option')).toHaveText(['Choose…', '"" (the empty value)', 'y'])
+    // nothing is chosen for the user: both start unanswered
+    await expect(must).toHaveValue('')
+    await expect(maybe).toHaveValue('')
+    await must.selectOption({ index: mustPick })
+    await maybe.selectOption({ index: maybePick })
+    await button(card, 'Send to asker').click()
+    const got = await pending
+    expect(got.isError).toBe(false)
+    expect(JSON.parse(got.text.replace(/^content: /, ''))).toEqual(want)
+    await expect(card).toHaveCount(0)
+  }
+})
+
+test('the activity view names the fields an answer filled, as text, and never what was typed', async () => {
+  // a hostile server names a field with markup; the user fills it and a password in the window
+  const hostile = '<img src=x onerror="window.__pwned=4">'
+  const schema = {
+    type: 'object',
+    properties: {
+      [hostile]: { type: 'string', title: 'Note' },
+      secret: { type: 'string', title: 'Password' },
+      skipped: { type: 'string', title: 'Optional' },
+    },
+  }
+  const pending = agent.callText('call_tool_read', { name: 'asker:ask_schema', args: { message: 'fill in', schema: JSON.stringify(schema) } })
+  const q = await question('asker:ask_schema')
+  const card = page.locator(`[data-question="${q.id}"]`)
+  await card.getByLabel(/Note/).fill('hello')
+  await card.getByLabel(/Password/).fill('typed-hunter2')
+  await button(card, 'Send to asker').click()
+  expect((await pending).isError).toBe(false)
+  const record = await until('the answer on the activity record', async () =>
+    (await serve.api.get<{ events: Array<{ id: string; question?: { id?: string } }> }>('/api/v1/activity?kind=decision')).events.find(
+      (e) => e.question?.id === q.id,
+    ),
+  )
+  await button(page.locator('nav'), 'Activity').click()
+  const row = page.locator(`[data-activity="${record.id}"]`)
+  await expect(row).toContainText(`fields ${hostile}, secret`)
+  await button(row, `Details of record ${record.id}`).click()
+  const drawer = page.getByRole('dialog', { name: `Activity record ${record.id}` })
+  await expect(drawer.locator('[data-question-fields] li')).toHaveText([hostile, 'secret'])
+  await expect(drawer).toContainText(`a form, asked in Toolgate (${q.id})`)
+  await expect(drawer).not.toContainText('typed-hunter2')
+  await expect(drawer).not.toContainText('skipped')
+  await shot(page, 'activity-question.png')
+  // the server's markup is text: no element of it, no script ran
+  expect(await page.locator('img[src="x"]').count()).toBe(0)
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined()
+  await button(drawer, 'Close').click()
+  await button(page.locator('nav'), 'Servers').click()
 })
 
 test('a URL question shows the host of the page before anything opens; Decline tells the server', async () => {
