@@ -4,8 +4,25 @@
 // comments and formatting.
 import fs from 'node:fs'
 import path from 'node:path'
+import { createRequire } from 'node:module'
 import writeFileAtomic from 'write-file-atomic'
-import { applyEdits, modify, parse as parseJsonc, type ParseError } from 'jsonc-parser'
+import type * as JsoncModule from 'jsonc-parser'
+import type { ParseError } from 'jsonc-parser'
+
+type JsoncParser = typeof JsoncModule
+let jsoncParser: JsoncParser | null = null
+
+/**
+ * jsonc-parser, loaded when a file first needs it (a JSONC read, an edit in place): most starts
+ * read strict JSON only. Loaded at start it held ≈ 0.3 MB of heap for good, most of it the
+ * formatter's table of 1,200 prebuilt indentation strings (docs/performance.md). Required, not
+ * import()-ed: on Node 20 the launcher compiles the built main code with V8's code cache
+ * (bin/toolgate.js), where a dynamic import() cannot run.
+ */
+function jsonc(): JsoncParser {
+  jsoncParser ??= createRequire(__filename)('jsonc-parser') as JsoncParser
+  return jsoncParser
+}
 
 export type JsonObject = Record<string, unknown>
 
@@ -69,7 +86,7 @@ export function readJsonFile(file: string, opts: { allowJsonc?: boolean; what?: 
     return { exists: true, text, value: JSON.parse(body) as unknown, layout, jsonc: false }
   } catch (strictError) {
     const errors: ParseError[] = []
-    const value: unknown = parseJsonc(body, errors, { allowTrailingComma: true, disallowComments: false })
+    const value: unknown = jsonc().parse(body, errors, { allowTrailingComma: true, disallowComments: false })
     const jsoncOk = errors.length === 0
     if (jsoncOk && opts.allowJsonc) return { exists: true, text, value, layout, jsonc: true }
     const what = opts.what ? `${opts.what} ` : ''
@@ -95,6 +112,7 @@ export function editJsonText(text: string, edits: readonly JsonEdit[], layout: J
   if (body.trim() === '') body = formatJson({}, { ...layout, bom: false })
   const tabs = layout.indent.startsWith('\t')
   const formattingOptions = { insertSpaces: !tabs, tabSize: tabs ? 1 : Math.max(layout.indent.length, 1), eol: layout.eol }
+  const { applyEdits, modify } = jsonc()
   for (const e of edits) body = applyEdits(body, modify(body, e.path, e.value, { formattingOptions }))
   return (bom ? '\uFEFF' : '') + body
 }
