@@ -184,29 +184,32 @@ export function parseSince(text: string, now: number): number | null {
 const SINCE_HELP = 'since must be an ISO time (2026-11-26T10:00:00Z) or a relative time like 30s, 10m, 2h, 7d'
 
 /** The query of GET /api/v1/activity, as strings (URL) or typed values (IPC); unknown keys refused. */
-export const ActivityQuerySchema = z
-  .object({
-    agent: z.string().min(1, 'agent must not be empty').max(200).optional(),
-    server: z.string().min(1, 'server must not be empty').max(200).optional(),
-    tool: z.string().min(1, 'tool must not be empty').max(400).optional(),
-    kind: z.enum(ACTIVITY_KINDS, { error: `kind must be one of ${ACTIVITY_KINDS.join(', ')}` }).optional(),
-    outcome: z.enum(CALL_OUTCOMES, { error: `outcome must be one of ${CALL_OUTCOMES.join(', ')}` }).optional(),
-    since: z
-      .string({ error: SINCE_HELP })
-      .refine((s) => parseSince(s, 0) !== null, SINCE_HELP)
-      .optional(),
-    limit: z.coerce
-      .number({ error: `limit must be an integer from 1 to ${ACTIVITY_PAGE_MAX}` })
-      .int(`limit must be an integer from 1 to ${ACTIVITY_PAGE_MAX}`)
-      .min(1, `limit must be an integer from 1 to ${ACTIVITY_PAGE_MAX}`)
-      .max(ACTIVITY_PAGE_MAX, `limit must be an integer from 1 to ${ACTIVITY_PAGE_MAX}`)
-      .optional(),
-    cursor: z
-      .string()
-      .regex(/^\d{1,15}$/, 'cursor must be the next_cursor of a previous page')
-      .optional(),
-  })
-  .strict()
+// built on first use (the activity is asked for): docs/performance.md, memory
+export const ActivityQuerySchema = z.lazy(() =>
+  z
+    .object({
+      agent: z.string().min(1, 'agent must not be empty').max(200).optional(),
+      server: z.string().min(1, 'server must not be empty').max(200).optional(),
+      tool: z.string().min(1, 'tool must not be empty').max(400).optional(),
+      kind: z.enum(ACTIVITY_KINDS, { error: `kind must be one of ${ACTIVITY_KINDS.join(', ')}` }).optional(),
+      outcome: z.enum(CALL_OUTCOMES, { error: `outcome must be one of ${CALL_OUTCOMES.join(', ')}` }).optional(),
+      since: z
+        .string({ error: SINCE_HELP })
+        .refine((s) => parseSince(s, 0) !== null, SINCE_HELP)
+        .optional(),
+      limit: z.coerce
+        .number({ error: `limit must be an integer from 1 to ${ACTIVITY_PAGE_MAX}` })
+        .int(`limit must be an integer from 1 to ${ACTIVITY_PAGE_MAX}`)
+        .min(1, `limit must be an integer from 1 to ${ACTIVITY_PAGE_MAX}`)
+        .max(ACTIVITY_PAGE_MAX, `limit must be an integer from 1 to ${ACTIVITY_PAGE_MAX}`)
+        .optional(),
+      cursor: z
+        .string()
+        .regex(/^\d{1,15}$/, 'cursor must be the next_cursor of a previous page')
+        .optional(),
+    })
+    .strict(),
+)
 export type ActivityQuery = z.input<typeof ActivityQuerySchema>
 
 /** The first problem of a query, as one sentence naming the parameter. */

@@ -50,49 +50,63 @@ export const MAX_SCHEMA_CHARS = 262_144
 const text = z.string().max(2000)
 const common = { title: text.optional(), description: text.optional() }
 const count = z.number().int().nonnegative()
-const Titled = z.object({ const: z.string(), title: text.optional() })
+// The schemas of a requested form are built when a server first asks a question (most sessions
+// see none: docs/performance.md, memory).
+const Titled = z.lazy(() => z.object({ const: z.string(), title: text.optional() }))
 
-const StringProp = z.object({
-  type: z.literal('string'),
-  ...common,
-  minLength: count.optional(),
-  maxLength: count.optional(),
-  format: z.enum(STRING_FORMATS).optional(),
-  default: z.string().optional(),
-})
-const EnumProp = z.object({
-  type: z.literal('string'),
-  ...common,
-  enum: z.array(z.string()).min(1).max(MAX_OPTIONS),
-  enumNames: z.array(text).optional(),
-  default: z.string().optional(),
-})
-const OneOfProp = z.object({ type: z.literal('string'), ...common, oneOf: z.array(Titled).min(1).max(MAX_OPTIONS), default: z.string().optional() })
-const NumberProp = z.object({
-  type: z.enum(['number', 'integer']),
-  ...common,
-  minimum: z.number().optional(),
-  maximum: z.number().optional(),
-  default: z.number().optional(),
-})
-const BooleanProp = z.object({ type: z.literal('boolean'), ...common, default: z.boolean().optional() })
-const MultiProp = z.object({
-  type: z.literal('array'),
-  ...common,
-  minItems: count.optional(),
-  maxItems: count.optional(),
-  items: z.union([
-    z.object({ type: z.literal('string'), enum: z.array(z.string()).min(1).max(MAX_OPTIONS) }),
-    z.object({ anyOf: z.array(Titled).min(1).max(MAX_OPTIONS) }),
-  ]),
-  default: z.array(z.string()).optional(),
-})
+const StringProp = z.lazy(() =>
+  z.object({
+    type: z.literal('string'),
+    ...common,
+    minLength: count.optional(),
+    maxLength: count.optional(),
+    format: z.enum(STRING_FORMATS).optional(),
+    default: z.string().optional(),
+  }),
+)
+const EnumProp = z.lazy(() =>
+  z.object({
+    type: z.literal('string'),
+    ...common,
+    enum: z.array(z.string()).min(1).max(MAX_OPTIONS),
+    enumNames: z.array(text).optional(),
+    default: z.string().optional(),
+  }),
+)
+const OneOfProp = z.lazy(() =>
+  z.object({ type: z.literal('string'), ...common, oneOf: z.array(Titled).min(1).max(MAX_OPTIONS), default: z.string().optional() }),
+)
+const NumberProp = z.lazy(() =>
+  z.object({
+    type: z.enum(['number', 'integer']),
+    ...common,
+    minimum: z.number().optional(),
+    maximum: z.number().optional(),
+    default: z.number().optional(),
+  }),
+)
+const BooleanProp = z.lazy(() => z.object({ type: z.literal('boolean'), ...common, default: z.boolean().optional() }))
+const MultiProp = z.lazy(() =>
+  z.object({
+    type: z.literal('array'),
+    ...common,
+    minItems: count.optional(),
+    maxItems: count.optional(),
+    items: z.union([
+      z.object({ type: z.literal('string'), enum: z.array(z.string()).min(1).max(MAX_OPTIONS) }),
+      z.object({ anyOf: z.array(Titled).min(1).max(MAX_OPTIONS) }),
+    ]),
+    default: z.array(z.string()).optional(),
+  }),
+)
 
-const SchemaShape = z.object({
-  type: z.literal('object'),
-  properties: z.record(z.string().min(1).max(200), z.unknown()),
-  required: z.array(z.string()).optional(),
-})
+const SchemaShape = z.lazy(() =>
+  z.object({
+    type: z.literal('object'),
+    properties: z.record(z.string().min(1).max(200), z.unknown()),
+    required: z.array(z.string()).optional(),
+  }),
+)
 
 // a choice without a title shows its value escaped (the value itself stays as the server sent it)
 const options = (values: string[], names?: string[]): FormOption[] => values.map((v, i) => ({ value: v, title: names?.[i] ?? escapeControls(v) }))

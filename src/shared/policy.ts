@@ -30,33 +30,35 @@ export type PolicyServerKey = (typeof POLICY_SERVER_KEYS)[number]
 
 const names = (what: string) => z.array(z.string().min(1, `${what} must not hold an empty string`), { error: `${what} must be a list of strings` })
 
-export const PolicyServerSchema = z.strictObject(
-  {
-    quarantined: z.boolean({ error: 'quarantined must be true or false' }).optional(),
-    trust: z.enum(['manual', 'auto'], { error: 'trust must be "manual" or "auto"' }).optional(),
-    enabled_tools: names('enabled_tools').optional(),
-    disabled_tools: names('disabled_tools').optional(),
-    sandbox: SandboxSchema.optional(),
-    confirm: z.enum(CONFIRM_LEVELS, { error: 'confirm must be "never", "destructive" or "write"' }).optional(),
-    confirm_tools: names('confirm_tools').optional(),
-    confirm_timeout_s: z
-      .number({ error: `confirm_timeout_s must be a whole number of seconds from 1 to ${CONFIRM_TIMEOUT_MAX_S}` })
-      .int()
-      .min(1)
-      .max(CONFIRM_TIMEOUT_MAX_S)
-      .optional(),
-    /** the organisation's call variant per tool name: wins over the user's config and the user's classification */
-    tool_classes: z
-      .record(
-        z.string().min(1, 'a tool name in tool_classes must not be empty'),
-        z.enum(VARIANTS, { error: 'a tool class must be "read", "write" or "destructive"' }),
-        {
-          error: 'tool_classes must be an object {"<tool>": "read" | "write" | "destructive"}',
-        },
-      )
-      .optional(),
-  },
-  { error: 'a server entry of the policy must be an object of operator keys (quarantined, enabled_tools, disabled_tools, sandbox, confirm, …)' },
+export const PolicyServerSchema = z.lazy(() =>
+  z.strictObject(
+    {
+      quarantined: z.boolean({ error: 'quarantined must be true or false' }).optional(),
+      trust: z.enum(['manual', 'auto'], { error: 'trust must be "manual" or "auto"' }).optional(),
+      enabled_tools: names('enabled_tools').optional(),
+      disabled_tools: names('disabled_tools').optional(),
+      sandbox: SandboxSchema.optional(),
+      confirm: z.enum(CONFIRM_LEVELS, { error: 'confirm must be "never", "destructive" or "write"' }).optional(),
+      confirm_tools: names('confirm_tools').optional(),
+      confirm_timeout_s: z
+        .number({ error: `confirm_timeout_s must be a whole number of seconds from 1 to ${CONFIRM_TIMEOUT_MAX_S}` })
+        .int()
+        .min(1)
+        .max(CONFIRM_TIMEOUT_MAX_S)
+        .optional(),
+      /** the organisation's call variant per tool name: wins over the user's config and the user's classification */
+      tool_classes: z
+        .record(
+          z.string().min(1, 'a tool name in tool_classes must not be empty'),
+          z.enum(VARIANTS, { error: 'a tool class must be "read", "write" or "destructive"' }),
+          {
+            error: 'tool_classes must be an object {"<tool>": "read" | "write" | "destructive"}',
+          },
+        )
+        .optional(),
+    },
+    { error: 'a server entry of the policy must be an object of operator keys (quarantined, enabled_tools, disabled_tools, sandbox, confirm, …)' },
+  ),
 )
 export type PolicyServer = z.infer<typeof PolicyServerSchema>
 
@@ -72,37 +74,42 @@ export function urlPatternProblem(p: string): string | null {
   return null
 }
 
-const UrlPatternSchema = z.string({ error: 'each entry of allowed_urls must be a string' }).superRefine((p, ctx) => {
-  const problem = urlPatternProblem(p)
-  if (problem) ctx.addIssue({ code: 'custom', message: problem })
-})
+const UrlPatternSchema = z.lazy(() =>
+  z.string({ error: 'each entry of allowed_urls must be a string' }).superRefine((p, ctx) => {
+    const problem = urlPatternProblem(p)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  }),
+)
 
-export const PolicySchema = z
-  .strictObject(
-    {
-      mcpServers: z.record(z.string(), PolicyServerSchema, { error: 'mcpServers must be an object keyed by server name ("*" for every server)' }).optional(),
-      allowed_commands: names('allowed_commands').optional(),
-      blocked_commands: names('blocked_commands').optional(),
-      allowed_urls: z.array(UrlPatternSchema, { error: 'allowed_urls must be a list of URL patterns' }).optional(),
-      /** false: no agent adds or changes servers; a list: only these agents may (and only as far as the user's config allows) */
-      allow_agent_server_changes: z
-        .union([z.boolean(), z.array(ServerNameSchema)], { error: 'allow_agent_server_changes must be true, false or a list of agent names' })
-        .optional(),
-      /** false: no agent is asked in its own client (ask_in_client); a list: only these agents may be (as far as the config and the user turn it on) */
-      ask_in_client: z.union([z.boolean(), z.array(ServerNameSchema)], { error: 'ask_in_client must be true, false or a list of agent names' }).optional(),
-      /** true: every server the user adds waits for review, whatever the user's config says */
-      quarantine_enabled: z.boolean({ error: 'quarantine_enabled must be true or false' }).optional(),
-    },
-    { error: 'the policy must be a JSON object like {"mcpServers": {...}, "allowed_commands": [...]}' },
-  )
-  .superRefine((p, ctx) => {
-    for (const [name, s] of Object.entries(p.mcpServers ?? {})) {
-      if (name !== '*' && !ServerNameSchema.safeParse(name).success)
-        ctx.addIssue({ code: 'custom', path: ['mcpServers', name], message: `"${name}" is not a server name (or "*" for every server)` })
-      if (s.enabled_tools && s.disabled_tools)
-        ctx.addIssue({ code: 'custom', path: ['mcpServers', name, 'disabled_tools'], message: 'set either enabled_tools or disabled_tools, not both' })
-    }
-  })
+/** Built on first use (a policy file is read): most users have none (docs/performance.md, memory). */
+export const PolicySchema = z.lazy(() =>
+  z
+    .strictObject(
+      {
+        mcpServers: z.record(z.string(), PolicyServerSchema, { error: 'mcpServers must be an object keyed by server name ("*" for every server)' }).optional(),
+        allowed_commands: names('allowed_commands').optional(),
+        blocked_commands: names('blocked_commands').optional(),
+        allowed_urls: z.array(UrlPatternSchema, { error: 'allowed_urls must be a list of URL patterns' }).optional(),
+        /** false: no agent adds or changes servers; a list: only these agents may (and only as far as the user's config allows) */
+        allow_agent_server_changes: z
+          .union([z.boolean(), z.array(ServerNameSchema)], { error: 'allow_agent_server_changes must be true, false or a list of agent names' })
+          .optional(),
+        /** false: no agent is asked in its own client (ask_in_client); a list: only these agents may be (as far as the config and the user turn it on) */
+        ask_in_client: z.union([z.boolean(), z.array(ServerNameSchema)], { error: 'ask_in_client must be true, false or a list of agent names' }).optional(),
+        /** true: every server the user adds waits for review, whatever the user's config says */
+        quarantine_enabled: z.boolean({ error: 'quarantine_enabled must be true or false' }).optional(),
+      },
+      { error: 'the policy must be a JSON object like {"mcpServers": {...}, "allowed_commands": [...]}' },
+    )
+    .superRefine((p, ctx) => {
+      for (const [name, s] of Object.entries(p.mcpServers ?? {})) {
+        if (name !== '*' && !ServerNameSchema.safeParse(name).success)
+          ctx.addIssue({ code: 'custom', path: ['mcpServers', name], message: `"${name}" is not a server name (or "*" for every server)` })
+        if (s.enabled_tools && s.disabled_tools)
+          ctx.addIssue({ code: 'custom', path: ['mcpServers', name, 'disabled_tools'], message: 'set either enabled_tools or disabled_tools, not both' })
+      }
+    }),
+)
 export type Policy = z.infer<typeof PolicySchema>
 
 /** The last part of a command (`/usr/bin/npx`, `C:\\x\\npx.cmd` → `npx`). */

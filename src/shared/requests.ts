@@ -77,26 +77,29 @@ export const RequestFilterSchema = z
 export type RequestFilter = z.infer<typeof RequestFilterSchema>
 
 /** request_access arguments: only these keys (a request is always for the agent that asks). */
-export const RequestAccessArgsSchema = z
-  .object(
-    {
-      name: z.string({ error: 'name is required: the "server:tool" id of the locked tool (from retrieve_tools with include_disabled:true)' }),
-      reason: z.string({ error: 'reason is required: one sentence the user reads, saying why you need the tool' }).min(1, 'reason must not be empty'),
-      wait_s: z
-        .number({ error: 'wait_s must be a number of seconds from 0 to 120' })
-        .int('wait_s must be a whole number of seconds')
-        .min(0, 'wait_s must be from 0 to 120')
-        .max(120, 'wait_s must be from 0 to 120')
-        .optional(),
-    },
-    {
-      error: (iss) =>
-        iss.code === 'unrecognized_keys'
-          ? `request_access takes only name, reason and wait_s (not ${(iss.keys ?? []).join(', ')}); a request is always made for the agent that asks`
-          : 'arguments must be an object like {"name": "server:tool", "reason": "why", "wait_s": 60}',
-    },
-  )
-  .strict()
+// built on first use (an agent asks for access): docs/performance.md, memory
+export const RequestAccessArgsSchema = z.lazy(() =>
+  z
+    .object(
+      {
+        name: z.string({ error: 'name is required: the "server:tool" id of the locked tool (from retrieve_tools with include_disabled:true)' }),
+        reason: z.string({ error: 'reason is required: one sentence the user reads, saying why you need the tool' }).min(1, 'reason must not be empty'),
+        wait_s: z
+          .number({ error: 'wait_s must be a number of seconds from 0 to 120' })
+          .int('wait_s must be a whole number of seconds')
+          .min(0, 'wait_s must be from 0 to 120')
+          .max(120, 'wait_s must be from 0 to 120')
+          .optional(),
+      },
+      {
+        error: (iss) =>
+          iss.code === 'unrecognized_keys'
+            ? `request_access takes only name, reason and wait_s (not ${(iss.keys ?? []).join(', ')}); a request is always made for the agent that asks`
+            : 'arguments must be an object like {"name": "server:tool", "reason": "why", "wait_s": 60}',
+      },
+    )
+    .strict(),
+)
 
 export const REASON_MAX = 500
 export const ASKED_NAME_MAX = 200

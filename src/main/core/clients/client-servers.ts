@@ -22,21 +22,24 @@ export interface ImportWarning {
 
 // What other clients write: Claude Desktop / Cursor / Claude Code `{command,args,env}` or
 // `{url,headers,type}`; VS Code the same with `type`. Numbers/booleans in args/env become strings.
-const Scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String)
-export const SourceEntrySchema = z
-  .object({
-    name: z.string().optional(),
-    command: z.string().optional(),
-    args: z.array(Scalar).optional(),
-    env: z.record(z.string(), Scalar).optional(),
-    cwd: z.string().optional(),
-    url: z.string().optional(),
-    headers: z.record(z.string(), Scalar).optional(),
-    type: z.string().optional(),
-    protocol: z.string().optional(),
-    envFile: z.string().optional(),
-  })
-  .loose()
+const Scalar = z.lazy(() => z.union([z.string(), z.number(), z.boolean()]).transform(String))
+// built on first use (an import from a client's file): docs/performance.md, memory
+export const SourceEntrySchema = z.lazy(() =>
+  z
+    .object({
+      name: z.string().optional(),
+      command: z.string().optional(),
+      args: z.array(Scalar).optional(),
+      env: z.record(z.string(), Scalar).optional(),
+      cwd: z.string().optional(),
+      url: z.string().optional(),
+      headers: z.record(z.string(), Scalar).optional(),
+      type: z.string().optional(),
+      protocol: z.string().optional(),
+      envFile: z.string().optional(),
+    })
+    .loose(),
+)
 export type SourceEntry = z.infer<typeof SourceEntrySchema>
 
 /** The servers of a client file: the key that holds them and each `[originalName, rawEntry]`. */

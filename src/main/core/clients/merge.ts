@@ -45,11 +45,14 @@ export interface ImportResult {
   dryRun: boolean
 }
 
-const ExistingConfigSchema = z
-  .object({
-    mcpServers: z.union([z.array(z.object({ name: z.string() }).loose()), z.record(z.string(), z.object({}).loose())]).optional(),
-  })
-  .loose()
+// built on first use (a client's file is written): docs/performance.md, memory
+const ExistingConfigSchema = z.lazy(() =>
+  z
+    .object({
+      mcpServers: z.union([z.array(z.object({ name: z.string() }).loose()), z.record(z.string(), z.object({}).loose())]).optional(),
+    })
+    .loose(),
+)
 
 /** Other characters (runs of them) become one "-"; leading/trailing "-" from that are dropped. */
 export function sanitizeServerName(name: string): string {

@@ -30,20 +30,23 @@ type RawEntry = Record<string, unknown>
 
 const EDITABLE = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'protocol', 'enabled'] as const
 
-const valueMap = z.record(z.string(), z.string().nullable())
-const InputSchema = z
-  .object({
-    name: z.string({ error: 'name is required' }),
-    command: z.string().optional(),
-    args: z.array(z.string()).optional(),
-    env: valueMap.optional(),
-    cwd: z.string().optional(),
-    url: z.string().optional(),
-    headers: valueMap.optional(),
-    protocol: ProtocolSchema.optional(),
-    enabled: z.boolean().optional(),
-  })
-  .catchall(z.unknown())
+const valueMap = z.lazy(() => z.record(z.string(), z.string().nullable()))
+// built on first use (an add or edit): docs/performance.md, memory
+const InputSchema = z.lazy(() =>
+  z
+    .object({
+      name: z.string({ error: 'name is required' }),
+      command: z.string().optional(),
+      args: z.array(z.string()).optional(),
+      env: valueMap.optional(),
+      cwd: z.string().optional(),
+      url: z.string().optional(),
+      headers: valueMap.optional(),
+      protocol: ProtocolSchema.optional(),
+      enabled: z.boolean().optional(),
+    })
+    .catchall(z.unknown()),
+)
 
 const LOCK_SENTENCE = 'it is operator policy in mcp_config.json and can only be changed there by the operator, not from Toolgate'
 

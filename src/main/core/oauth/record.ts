@@ -15,23 +15,26 @@ export interface SecretSlots {
   list(): Array<{ name: string }>
 }
 
-const RecordSchema = z.object({
-  v: z.literal(1),
-  /** the server URL (without query and fragment) the grant is for (RFC 8707 resource) */
-  resource: z.string(),
-  /** from dynamic client registration (RFC 7591); a client from the config is never stored */
-  client: z.unknown().optional(),
-  tokens: z.unknown().optional(),
-  /** when the access token expires (ms since the epoch), from expires_in */
-  expires_at: z.number().optional(),
-  /** expires_in at issue (ms), to refresh a fifth of the lifetime early (at most a minute) */
-  lifetime_ms: z.number().optional(),
-  signed_in_at: z.string().optional(),
-  /** the authorization server the tokens came from */
-  authorization_server: z.string().optional(),
-  /** the scope the grant asked for (a 403 insufficient_scope for no more than this cannot be helped by another sign-in) */
-  scope_requested: z.string().optional(),
-})
+// built on first use (a server with OAuth): docs/performance.md, memory
+const RecordSchema = z.lazy(() =>
+  z.object({
+    v: z.literal(1),
+    /** the server URL (without query and fragment) the grant is for (RFC 8707 resource) */
+    resource: z.string(),
+    /** from dynamic client registration (RFC 7591); a client from the config is never stored */
+    client: z.unknown().optional(),
+    tokens: z.unknown().optional(),
+    /** when the access token expires (ms since the epoch), from expires_in */
+    expires_at: z.number().optional(),
+    /** expires_in at issue (ms), to refresh a fifth of the lifetime early (at most a minute) */
+    lifetime_ms: z.number().optional(),
+    signed_in_at: z.string().optional(),
+    /** the authorization server the tokens came from */
+    authorization_server: z.string().optional(),
+    /** the scope the grant asked for (a 403 insufficient_scope for no more than this cannot be helped by another sign-in) */
+    scope_requested: z.string().optional(),
+  }),
+)
 
 export interface OAuthRecord {
   resource: string
