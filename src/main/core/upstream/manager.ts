@@ -15,7 +15,7 @@ import type { Logger } from '../log'
 import type { ToolDefinition } from '../../../shared/tool-definition'
 import { Upstream, type UpstreamLimits } from './upstream'
 import { ConnectionStates } from './states'
-import type { SandboxContext } from './sandbox'
+import { sharePlanFacts, type SandboxContext } from './sandbox'
 import type { ReferenceSource } from '../secrets/resolve'
 import type { Secrets } from '../secrets/store'
 import { secretsUsedBy } from '../../../shared/secret-refs'
@@ -32,11 +32,17 @@ import { ServerLogs } from './server-logs'
 export const STARTING_WAIT_MS = 3000
 /** How long a request that starts a stopped server waits for it (spawn, sandbox, initialize, tools/list). */
 export const ON_DEMAND_WAIT_MS = DEFAULT_CONNECT_TIMEOUT_MS
+/**
+ * How many queued servers start in one turn of the event loop (their sandbox plans share one look
+ * at the filesystem). More spawns each boot slower on a busy machine: with 8, the first of 70
+ * sandboxed servers was ready seconds later and startup.test's retrieve_tools found none in its 3 s.
+ */
+const STARTS_PER_TURN = 4
 
 export class UpstreamManager {
   /** every server that may run (enabled, not quarantined), started or not */
   private readonly slots = new Map<string, ServerSlot>()
-  /** servers whose start is scheduled (one per event-loop turn, so the process stays responsive) */
+  /** servers whose start is scheduled (a few per event-loop turn, so the process stays responsive) */
   private readonly queued = new Map<string, { slot: ServerSlot; reason: StartReason }>()
   private draining = false
   /** servers that ran when they went back to review (quarantined): approved again, they start again */
@@ -178,20 +184,24 @@ export class UpstreamManager {
   }
 
   /**
-   * Starts the queued servers, one per turn of the event loop (setImmediate): spawning a process
+   * Starts the queued servers, a few per turn of the event loop (setImmediate): spawning a process
    * blocks for a few ms, and 70 spawns in one go kept the process from answering `initialize`
-   * for seconds. All of them still start at once: none waits for another to connect.
+   * for seconds. All of them still start at once: none waits for another to connect. The
+   * sandbox plans of one turn share what they read of the filesystem (plan-facts.ts): each plan
+   * asks about the same ~100 paths.
    */
   private drain(): void {
-    if (this.draining || this.stopped) return
-    const next = this.queued.entries().next()
-    if (next.done) return
+    if (this.draining || this.stopped || this.queued.size === 0) return
     this.draining = true
     setImmediate(() => {
       this.draining = false
-      const [name, q] = next.value
-      if (this.stopped || this.queued.get(name) !== q) return this.drain()
-      this.startNow(q.slot, q.reason)
+      sharePlanFacts(() => {
+        for (let n = 0; n < STARTS_PER_TURN && !this.stopped; n++) {
+          const next = this.queued.values().next()
+          if (next.done) break
+          this.startNow(next.value.slot, next.value.reason)
+        }
+      })
       this.drain()
     })
   }

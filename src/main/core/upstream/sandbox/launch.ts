@@ -10,6 +10,7 @@ import { bwrapArgs } from './bwrap'
 import { holdCovers } from '../../covered-files'
 import { sandboxSupport, type SandboxSupport } from './detect'
 import { buildPlan, cacheRoot, cacheSource, CACHE_DIRS, currentPlanEnv, real, type SandboxContext, type SandboxMode, type SandboxPlan } from './plan'
+import { planFacts } from './plan-facts'
 import { innerUserFlags, networkSupport, pastaCommand, PASTA_NOISE, sandboxResolvConf } from './network'
 import { seatbeltProfile } from './seatbelt'
 import { egressProxy, type EgressLog } from './egress-proxy'
@@ -60,14 +61,16 @@ export function launchSpec(
     throw Object.assign(new Error(`spawn ${config.command} ENOENT (no such command${config.command.includes('/') ? '' : ' on PATH'})`), { code: 'ENOENT' })
   }
   const ctx = req?.ctx ?? defaultSandboxContext()
-  const planEnv = currentPlanEnv()
+  // what the plan reads of the filesystem: shared with the plans built in the same run (plan-facts.ts)
+  const facts = planFacts()
+  const planEnv = facts.derive(JSON.stringify(['env', process.env.HOME, os.homedir(), os.tmpdir()]), () => currentPlanEnv(facts))
   const home = env.HOME ? path.resolve(env.HOME) : planEnv.home
   const caches = ensureCaches(config, ctx.dataDir, home)
   // an npx/uvx server's registry: all the network of its Inspect; added to its allowlist
   const listed = typeof config.sandbox === 'object' && Array.isArray(config.sandbox.network) && config.sandbox.network.length > 0
   const registry =
     mode === 'inspect' || (mode === 'run' && listed) ? registryAccess(launcherOf(config), { ...process.env, PATH: env.PATH ?? process.env.PATH }) : null
-  const plan = buildPlan(config, ctx, mode, { ...planEnv, home, homes: [...new Set([...planEnv.homes, real(home)])] }, registry)
+  const plan = buildPlan(config, ctx, mode, { ...planEnv, home, homes: [...new Set([...planEnv.homes, facts.real(home)])] }, registry, facts)
   // an allowlist: the server's own registration with Toolgate's egress proxy
   const proxy = plan.network === 'allow' ? egressProxy().register(config.name, plan.allow, req?.logger ?? null) : null
   const viaProxy = { ...(proxy ? proxyEnv(proxy.url) : {}), ...(registry?.env ?? {}) }

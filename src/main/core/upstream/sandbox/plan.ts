@@ -7,7 +7,8 @@ import os from 'node:os'
 import path from 'node:path'
 import type { ServerConfig } from '../../../../shared/config-schema'
 import { parseEgressRules, type EgressRule } from '../../../../shared/egress'
-import { hiddenPaths, isVariantName, type HiddenPath } from './hidden'
+import { hiddenPaths, isVariantName, type HiddenInputs, type HiddenPath } from './hidden'
+import { PlanFacts, planFacts } from './plan-facts'
 
 /**
  * run: the server's own permissions; inspect: nothing writable but temp and caches, no network but
@@ -85,7 +86,7 @@ export interface PlanEnv {
   tempDirs: string[]
 }
 
-export function currentPlanEnv(): PlanEnv {
+export function currentPlanEnv(facts: PlanFacts = planFacts()): PlanEnv {
   const home = process.env.HOME || os.homedir()
   let account: string | null = null
   try {
@@ -93,38 +94,17 @@ export function currentPlanEnv(): PlanEnv {
   } catch {
     // no password database entry (some containers)
   }
-  const homes = unique([home, os.homedir(), account].filter((h): h is string => Boolean(h)).map((h) => real(path.resolve(h))))
+  const homes = unique([home, os.homedir(), account].filter((h): h is string => Boolean(h)).map((h) => facts.real(path.resolve(h))))
   // Linux: /run too (/var/run is a link to it): the sockets of local services live there (a
   // database's, the system bus, docker's), reachable whatever the network namespace
-  const runDirs = process.platform === 'linux' ? ['/run', '/var/run'].filter((d) => exists(d)) : []
-  const tempDirs = process.platform === 'win32' ? [] : unique(['/tmp', '/var/tmp', os.tmpdir(), ...runDirs].map((d) => real(d)))
+  const runDirs = process.platform === 'linux' ? ['/run', '/var/run'].filter((d) => facts.exists(d)) : []
+  const tempDirs = process.platform === 'win32' ? [] : unique(['/tmp', '/var/tmp', os.tmpdir(), ...runDirs].map((d) => facts.real(d)))
   return { home: path.resolve(home), homes, uid: process.getuid?.() ?? null, platform: process.platform, tempDirs }
 }
 
-/** The path with every symlink resolved, as far as it exists (the rest appended). */
-export function real(p: string, memo?: Map<string, string>): string {
-  return realPath(p, memo)
-}
-
-function realPath(p: string, memo?: Map<string, string>): string {
-  const hit = memo?.get(p)
-  if (hit !== undefined) return hit
-  let out: string | null = null
-  // most paths a plan resolves do not exist: asking first spares a thrown ENOENT (an Error with its
-  // stack) per missing path; a path that cannot be resolved is handled alike either way
-  if (fs.existsSync(p)) {
-    try {
-      out = fs.realpathSync.native(p)
-    } catch {
-      // vanished, or unreadable: as if missing
-    }
-  }
-  if (out === null) {
-    const parent = path.dirname(p)
-    out = parent === p ? p : path.join(realPath(parent, memo), path.basename(p))
-  }
-  memo?.set(p, out)
-  return out
+/** The path with every symlink resolved, as far as it exists (the rest appended), asked now. */
+export function real(p: string): string {
+  return new PlanFacts().real(p)
 }
 
 export function isInside(child: string, parent: string): boolean {
@@ -141,23 +121,6 @@ export function expandHome(p: string, home: string): string {
   if (p === '~') return home
   if (p.startsWith('~/')) return path.join(home, p.slice(2))
   return path.resolve(p)
-}
-
-// (throwIfNoEntry: false: a missing path, the usual answer here, is not a thrown Error)
-function exists(p: string): boolean {
-  try {
-    return fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined
-  } catch {
-    return false
-  }
-}
-
-function isDir(p: string): boolean {
-  try {
-    return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false
-  } catch {
-    return false
-  }
 }
 
 export function sandboxGrants(config: ServerConfig): { fs_read: string[]; fs_write: string[]; network: boolean | string[]; loopback: number[] } {
@@ -183,7 +146,8 @@ export function cacheSource(root: string, dir: string): string {
 
 /**
  * Builds the plan. Throws SandboxGrantError when a grant (or the cwd) reaches into Toolgate's
- * data dir or config file, or reaches a hidden path only through a symlink.
+ * data dir or config file, or reaches a hidden path only through a symlink. `facts` is what it
+ * reads of the filesystem (plan-facts.ts): fresh unless plans are built together.
  */
 export function buildPlan(
   config: ServerConfig,
@@ -195,10 +159,10 @@ export function buildPlan(
    * network of Inspect, and added to an allowlist (the runner downloads the package first)
    */
   runner: { hosts: string[]; loopback: number[] } | null = null,
+  facts: PlanFacts = planFacts(),
 ): SandboxPlan {
-  // one plan resolves ~100 paths, most of them missing and sharing parents: resolve each once
-  const memo = new Map<string, string>()
-  const real = (p: string): string => realPath(p, memo)
+  const real = (p: string): string => facts.real(p)
+  const exists = (p: string): boolean => facts.exists(p)
   const grants = sandboxGrants(config)
   const listed = Array.isArray(grants.network) && grants.network.length > 0
   const withRunner = runner !== null && (mode === 'inspect' || (mode === 'run' && listed))
@@ -207,7 +171,7 @@ export function buildPlan(
   const network: NetworkPlan = mode === 'inspect' ? (allow.length > 0 ? 'allow' : 'none') : mode === 'inspect-network' ? 'open' : own
   const runnerPorts = withRunner ? runner.loopback : []
   const loopback = [...new Set([...(mode === 'run' ? grants.loopback : []), ...(mode !== 'inspect-network' ? runnerPorts : [])])]
-  const ownPort = toolgatePort(ctx.dataDir)
+  const ownPort = facts.derive(`port\0${ctx.dataDir}`, () => toolgatePort(ctx.dataDir))
   grants.loopback.forEach((port, i) => {
     if (port === ownPort) {
       throw new SandboxGrantError(
@@ -215,15 +179,10 @@ export function buildPlan(
       )
     }
   })
-  const named = hiddenPaths({ homes: env.homes, dataDir: ctx.dataDir, configPath: ctx.configPath, uid: env.uid, platform: env.platform })
-  const hiddenAll = [...named, ...variantsOf(named, real)]
-  const toolgateOwn = [real(path.resolve(ctx.dataDir)), real(path.resolve(ctx.configPath))]
-  const kindOf = new Map<string, HiddenPath['kind']>()
-  for (const h of hiddenAll) {
-    kindOf.set(h.path, h.kind)
-    kindOf.set(real(h.path), h.kind)
-  }
-  const hiddenReal = unique(hiddenAll.map((h) => real(h.path)))
+  const hiddenIn: HiddenInputs = { homes: env.homes, dataDir: ctx.dataDir, configPath: ctx.configPath, uid: env.uid, platform: env.platform }
+  const baseKey = JSON.stringify(['base', hiddenIn.homes, hiddenIn.dataDir, hiddenIn.configPath, hiddenIn.uid, hiddenIn.platform])
+  const base = facts.derive(baseKey, () => hiddenBase(hiddenIn, facts))
+  const { hiddenAll, hiddenReal, toolgateOwn } = base
 
   const check = (label: string, written: string): string => {
     const lexical = expandHome(written, env.home)
@@ -258,7 +217,7 @@ export function buildPlan(
     if (!path.isAbsolute(arg) || !exists(arg)) continue
     const r = real(arg)
     if (!underTemp(r) || toolgateOwn.some((own) => isInside(r, own))) continue
-    add(isDir(r) ? r : path.dirname(r), false)
+    add(facts.isDir(r) ? r : path.dirname(r), false)
   }
   let cwd: string | undefined
   if (config.cwd !== undefined) {
@@ -284,22 +243,78 @@ export function buildPlan(
   }
   mounts.sort((a, b) => depth(a.path) - depth(b.path))
 
+  // what the server sees of the hidden paths depends on the mounts only through these (a cache's source is its own)
+  const seen: SeenMount[] = mounts.map((m) => ({ path: m.path, write: m.write, host: m.source === m.path }))
+  const view = facts.derive(JSON.stringify(['view', baseKey, env.tempDirs, seen]), () => hiddenView(base, seen, env, facts))
+
+  return {
+    network,
+    allow: network === 'allow' ? allow : [],
+    loopback,
+    privateDirs: env.tempDirs,
+    mounts,
+    masked: view.masked.map((m) => ({ path: m.path, entries: m.entries.map((e) => ({ ...e })) })),
+    hidden: view.hidden.map((h) => ({ ...h })),
+    secrets: base.secrets.map((h) => ({ ...h })),
+    home: env.home,
+    ...(cwd ? { cwd } : {}),
+  }
+}
+
+/** The hidden paths of a home set and data dir, with their copies and where they lead. */
+interface HiddenBase {
+  hiddenAll: HiddenPath[]
+  /** each hidden path resolved, once */
+  hiddenReal: string[]
+  kindOf: Map<string, HiddenPath['kind']>
+  /** the data dir and config file, resolved */
+  toolgateOwn: string[]
+  secrets: HiddenPath[]
+}
+
+function hiddenBase(inp: HiddenInputs, facts: PlanFacts): HiddenBase {
+  const real = (p: string): string => facts.real(p)
+  const named = hiddenPaths(inp)
+  const hiddenAll = [...named, ...variantsOf(named, facts)]
+  const toolgateOwn = [real(path.resolve(inp.dataDir)), real(path.resolve(inp.configPath))]
+  const kindOf = new Map<string, HiddenPath['kind']>()
+  for (const h of hiddenAll) {
+    kindOf.set(h.path, h.kind)
+    kindOf.set(real(h.path), h.kind)
+  }
+  const hiddenReal = unique(hiddenAll.map((h) => real(h.path)))
+  const secrets = unique([...hiddenAll.map((h) => h.path), ...hiddenReal]).map((p) => ({ path: p, kind: kindOf.get(p) ?? 'file' }))
+  return { hiddenAll, hiddenReal, kindOf, toolgateOwn, secrets }
+}
+
+/** A mount as the hidden view needs it: where, writable or not, and whether it shows the host's own folder there. */
+interface SeenMount {
+  path: string
+  write: boolean
+  host: boolean
+}
+
+/** Which folders are re-created without their hidden entries, and which hidden paths are covered where they lie. */
+function hiddenView(base: HiddenBase, mounts: readonly SeenMount[], env: PlanEnv, facts: PlanFacts): Pick<SandboxPlan, 'masked' | 'hidden'> {
+  const { hiddenAll, hiddenReal, kindOf } = base
+  const underTemp = (p: string): boolean => env.tempDirs.some((t) => isInside(p, t))
   /** The mount a path is seen through (the innermost one), if any. */
-  const mountOf = (p: string): Mount | undefined => {
-    let best: Mount | undefined
+  const mountOf = (p: string): SeenMount | undefined => {
+    let best: SeenMount | undefined
     for (const m of mounts) if (isInside(p, m.path) && (!best || depth(m.path) > depth(best.path))) best = m
     return best
   }
   /** Whether the host path `p` is what the server sees at `p` (not a private temp dir, not its own cache). */
   const hostVisible = (p: string): boolean => {
     const m = mountOf(p)
-    if (m) return m.source === m.path
+    if (m) return m.host
     return !underTemp(p)
   }
   const writable = (p: string): boolean => {
     const m = mountOf(p)
-    return m !== undefined && m.write && m.source === m.path
+    return m !== undefined && m.write && m.host
   }
+  const mounted = new Set(mounts.map((m) => m.path))
 
   // Folders holding hidden files are re-created without them (bwrap: the rename-proof way).
   const masked: MaskedFolder[] = []
@@ -314,15 +329,15 @@ export function buildPlan(
       // the file is covered where it lies (covered-files.ts keeps Toolgate's own writes in place).
       if (writable(parent)) continue
       // also when the file does not exist yet: one created while the server runs stays out of sight
-      if (!maskedPaths.has(parent) && isDir(parent)) maskedPaths.add(parent)
+      if (!maskedPaths.has(parent) && facts.isDir(parent)) maskedPaths.add(parent)
     }
-    for (const folder of [...maskedPaths].sort((a, b) => depth(a) - depth(b))) {
+    for (const folder of byDepth([...maskedPaths])) {
       const entries: MaskedFolder['entries'] = []
-      for (const name of readdir(folder)) {
+      for (const name of facts.readdir(folder)) {
         const full = path.join(folder, name)
         if (leaveOut.has(full)) continue
-        if (mounts.some((m) => m.path === full)) continue // mounted by its own grant or cache
-        const link = readlink(full)
+        if (mounted.has(full)) continue // mounted by its own grant or cache
+        const link = facts.readlink(full)
         entries.push(link === null ? { name } : { name, symlink: link })
       }
       masked.push({ path: folder, entries })
@@ -332,32 +347,27 @@ export function buildPlan(
   // Below an entry left out of a re-created folder (and not granted again): out of sight already.
   const leftOut = (h: string): boolean => {
     for (let a = h; path.dirname(a) !== a; a = path.dirname(a)) {
-      if (maskedPaths.has(path.dirname(a)) && leaveOut.has(a) && !mounts.some((m) => m.path === a)) return true
-      if (mounts.some((m) => m.path === a)) return false
+      if (maskedPaths.has(path.dirname(a)) && leaveOut.has(a) && !mounted.has(a)) return true
+      if (mounted.has(a)) return false
     }
     return false
   }
   const hidden: SandboxPlan['hidden'] = []
-  for (const h of [...hiddenReal].sort((a, b) => depth(a) - depth(b))) {
-    if (!exists(h) || !hostVisible(h) || leftOut(h)) continue
-    if (mounts.some((m) => m.path === h)) continue // granted explicitly, as a whole
+  for (const h of byDepth(hiddenReal)) {
+    if (!facts.exists(h) || !hostVisible(h) || leftOut(h)) continue
+    if (mounted.has(h)) continue // granted explicitly, as a whole
     if (hidden.some((x) => x.dir && isInside(h, x.path))) continue
-    hidden.push({ path: h, dir: isDir(h) })
+    hidden.push({ path: h, dir: facts.isDir(h) })
   }
-  const secrets = unique([...hiddenAll.map((h) => h.path), ...hiddenReal]).map((p) => ({ path: p, kind: kindOf.get(p) ?? 'file' }))
+  return { masked, hidden }
+}
 
-  return {
-    network,
-    allow: network === 'allow' ? allow : [],
-    loopback,
-    privateDirs: env.tempDirs,
-    mounts,
-    masked,
-    hidden,
-    secrets,
-    home: env.home,
-    ...(cwd ? { cwd } : {}),
-  }
+/** Paths sorted by depth, shallowest first (stable: equal depths keep their order). */
+function byDepth(paths: readonly string[]): string[] {
+  return paths
+    .map((p, i) => ({ p, d: depth(p), i }))
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .map((x) => x.p)
 }
 
 /**
@@ -366,17 +376,14 @@ export function buildPlan(
  * out too on Linux (a re-created folder shows what was there at the start) and by a path rule on
  * macOS (seatbelt.ts).
  */
-function variantsOf(hidden: readonly HiddenPath[], real: (p: string) => string): HiddenPath[] {
-  const names = new Map<string, string[]>()
+function variantsOf(hidden: readonly HiddenPath[], facts: PlanFacts): HiddenPath[] {
   const out: HiddenPath[] = []
   for (const h of hidden) {
     if (h.kind !== 'file') continue
-    for (const file of new Set([h.path, real(h.path)])) {
+    for (const file of new Set([h.path, facts.real(h.path)])) {
       const folder = path.dirname(file)
       const base = path.basename(file)
-      let list = names.get(folder)
-      if (!list) names.set(folder, (list = readdir(folder)))
-      for (const n of list) if (isVariantName(n, base)) out.push({ path: path.join(folder, n), kind: 'file' })
+      for (const n of facts.readdir(folder)) if (isVariantName(n, base)) out.push({ path: path.join(folder, n), kind: 'file' })
     }
   }
   return out
@@ -387,23 +394,6 @@ function toolgatePort(dataDir: string): number | null {
   try {
     const inst = JSON.parse(fs.readFileSync(path.join(dataDir, 'instance.json'), 'utf8')) as { url?: unknown }
     return typeof inst.url === 'string' ? Number(new URL(inst.url).port) || null : null
-  } catch {
-    return null
-  }
-}
-
-function readdir(dir: string): string[] {
-  if (!fs.existsSync(dir)) return []
-  try {
-    return fs.readdirSync(dir).sort()
-  } catch {
-    return []
-  }
-}
-
-function readlink(p: string): string | null {
-  try {
-    return fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ? fs.readlinkSync(p) : null
   } catch {
     return null
   }
