@@ -185,8 +185,9 @@ describe('a form question: values as sent, text escaped and cut', () => {
           },
           default: ['m\u200bn'],
         },
-        // a field name is a key the answer carries: as sent (the Toolgate form refuses it; the client sees it)
-        'd\u202e': { type: 'string', enum: ['ok'] },
+        // a field name is a key the answer carries: as sent (the Toolgate form refuses it); without a
+        // title of its own, the client would show the name itself: it gets one that shows it escaped
+        'd\u202e': { type: 'string', title: 'd\\u202e', enum: ['ok'] },
       },
       required: ['a', 'd\u202e'],
     })

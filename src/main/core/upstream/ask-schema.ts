@@ -110,11 +110,14 @@ export function cleanRequestedSchema(server: string, schema: unknown, clean: Cle
       if (key === 'properties') {
         const names = Object.keys(v)
         if (names.length > MAX_FIELDS) throw refuse(server, `its requested schema has ${names.length} fields (at most ${MAX_FIELDS})`)
-        // field names are keys the answer carries: kept as they are (the form refuses hidden characters in them)
+        // field names are keys the answer carries: kept as they are (the form refuses hidden characters in them);
+        // one that would show differently than it is, and has no title a client would show instead, gets one
         return Object.fromEntries(
           names.map((n) => {
             const field = walk(v[n], '', depth + 1)
-            return [n, isRecord(field) ? withShownTitles(field, title) : field]
+            if (!isRecord(field)) return [n, field]
+            const shown = withShownTitles(field, title)
+            return [n, needsTitle(n) && shown.title === undefined ? { ...shown, title: title(n) } : shown]
           }),
         )
       }
