@@ -12,6 +12,8 @@
 //   --warm 300 --calls 3000 --block 250    warm-up calls per build, measured calls per build, calls per block
 //   --events                               keep the control API's event stream open on each build (as the window does) and count servers.changed
 //   --node-args "--cpu-prof --cpu-prof-dir /tmp/p"   node flags for every serve process
+//   --era modern                           the client speaks 2026-07-28 (SDK v2 client, pinned; stateless requests) instead of
+//                                          the 2025 session of the SDK v1 client
 //
 // A single run on this 2-core machine moves by ±5 % between builds that are the same (A/A); run it
 // several times with the order swapped (docs/benchmarks.md, "the call path, part 2").
@@ -37,6 +39,8 @@ const calls = Number(opt('--calls', 3000))
 const block = Number(opt('--block', 250))
 const nodeArgs = opt('--node-args', '').split(' ').filter(Boolean)
 const countEvents = argv.includes('--events')
+const era = opt('--era', 'legacy')
+const V2 = era === 'modern' ? requireRoot('@modelcontextprotocol/client') : null
 
 /** CPU of every thread of `pid` so far, ms (schedstat: ns on CPU). */
 function cpuMs(pid, mainOnly = false) {
@@ -84,8 +88,13 @@ async function start(spec) {
   )
   fs.closeSync(out)
   const inst = await waitFor(`${spec} to listen`, () => (instanceOf(dataDir)?.url ? instanceOf(dataDir) : null), 120000, 50)
-  const client = new Client({ name: 'call-ab', version: '1.0.0' })
-  const transport = new StreamableHTTPClientTransport(new URL(`${inst.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${BENCH_KEY}` } } })
+  const requestInit = { headers: { Authorization: `Bearer ${BENCH_KEY}` } }
+  const client = V2
+    ? new V2.Client({ name: 'call-ab', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    : new Client({ name: 'call-ab', version: '1.0.0' })
+  const transport = V2
+    ? new V2.StreamableHTTPClientTransport(new URL(`${inst.url}/mcp`), { requestInit })
+    : new StreamableHTTPClientTransport(new URL(`${inst.url}/mcp`), { requestInit })
   await client.connect(transport)
   const s = { spec, child, client, transport, lat: [], cpu: 0, main: 0, n: 0, events: 0, counting: false, stopEvents: () => {} }
   if (countEvents) {
@@ -139,7 +148,9 @@ try {
       `${s.spec}: p50 ${pct(s.lat, 0.5).toFixed(3)} ms, p95 ${pct(s.lat, 0.95).toFixed(3)} ms, CPU/call ${(s.cpu / s.n).toFixed(4)} ms (main ${(s.main / s.n).toFixed(4)})${ev}${ratio}`,
     )
   }
-  console.log(`${calls} calls each after ${warm} to warm up, blocks of ${block}; load ${load0.toFixed(1)} → ${load1.toFixed(1)}; errors ${errors}`)
+  console.log(
+    `${calls} calls each after ${warm} to warm up, blocks of ${block}, protocol ${era === 'modern' ? '2026-07-28' : '2025 (session)'}; load ${load0.toFixed(1)} → ${load1.toFixed(1)}; errors ${errors}`,
+  )
 } finally {
   for (const s of sys) {
     s.stopEvents()

@@ -74,6 +74,11 @@ function cancelOnDisconnect(transport: WebStandardStreamableHTTPServerTransport,
   })
 }
 
+/** A 2026-07-28 subscriptions/listen request (the only one that subscribes to the event bus). */
+function isListen(m: unknown): boolean {
+  return typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'subscriptions/listen'
+}
+
 /** A JSON-RPC request other than initialize (a cheap look: the SDK validates the message itself). */
 function isPlainRequest(m: unknown): m is { id: string | number; method: string } {
   const r = m as { method?: unknown; id?: unknown } | null
@@ -147,7 +152,10 @@ export class McpEndpoint {
     const listen = this.listenThrough(scope, body)
     if (listen) res.once('close', listen.release)
     const parsedBody = listen ? listen.body : body
-    const response = await this.bus.within({ principal: authInfo.clientId, scope }, () => this.modern.fetch(request, { authInfo, parsedBody }))
+    const serve = (): Promise<Response> => this.modern.fetch(request, { authInfo, parsedBody })
+    // only a subscriptions/listen request opens a stream on the bus (the SDK's listen router): it alone
+    // runs as its credential (an AsyncLocalStorage, which on Node 20 hooks every promise while in use)
+    const response = isListen(body) ? await this.bus.within({ principal: authInfo.clientId, scope }, serve) : await serve()
     await sendWebResponse(res, response)
   }
 
