@@ -3,6 +3,7 @@
 // that agents added, that still holds exactly what the agent gave, and that carries no operator
 // policy; everything else in the entry (quarantined, trust, enabled_tools, disabled_tools, env,
 // cwd, headers, confirm, …) is the operator's and is never removed, replaced or loosened by an agent.
+import { POLICY_FIELDS } from '../../../shared/api'
 import { canonicalJson } from '../state/hash'
 import type { Catalog } from '../catalog/catalog'
 import { readServerEntry } from '../config/write'
@@ -15,18 +16,6 @@ export const ADMIN_SESSION = '(admin)'
 export const AGENT_FIELDS = ['name', 'command', 'args', 'url', 'protocol'] as const
 /** Keys of an agent-added entry that agents and the user toggle without making it the operator's. */
 const NEUTRAL = new Set<string>([...AGENT_FIELDS, 'enabled'])
-const POLICY = [
-  'quarantined',
-  'trust',
-  'enabled_tools',
-  'disabled_tools',
-  'enabled_prompts',
-  'disabled_prompts',
-  'confirm',
-  'confirm_tools',
-  'confirm_timeout_s',
-  'tool_classes',
-]
 
 export function canChangeServers(scope: Scope): boolean {
   return scope.allowsVariant('write') || scope.allowsVariant('destructive')
@@ -46,7 +35,7 @@ export function agentEntryKey(entry: Record<string, unknown>): string {
 /** Why an agent may not remove `name`, or null when it may. */
 export function removalRefusal(catalog: Catalog, configPath: string, name: string): string | null {
   const raw = readServerEntry(configPath, name) ?? {}
-  const policy = Object.keys(raw).filter((k) => POLICY.includes(k))
+  const policy = Object.keys(raw).filter((k) => (POLICY_FIELDS as readonly string[]).includes(k))
   if (policy.length > 0) {
     return `"${name}" carries operator policy (${policy.join(', ')} in the config): only the operator can remove, replace or loosen it. Ask the user.`
   }

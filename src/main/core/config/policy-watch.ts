@@ -2,11 +2,11 @@
 // the machine-wide file and of TOOLGATE_POLICY's, so a policy written, replaced (rename), changed
 // or removed while Toolgate runs applies at once. Each change is read again from scratch (which
 // file applies may change too) and handed over when its text differs.
-import chokidar, { type FSWatcher } from 'chokidar'
+import type { FSWatcher } from 'chokidar'
 import fs from 'node:fs'
 import path from 'node:path'
 import { machinePolicyFile, POLICY_ENV, policyLocation, readPolicy, type PolicyState } from './policy'
-import { followOnly } from './watch-filter'
+import { watchFiles } from './watch-filter'
 import { watchLinks } from './link-watch'
 
 export interface PolicyWatcher {
@@ -38,17 +38,11 @@ export function watchPolicy(
     timer = setTimeout(reload, debounceMs)
   }
   if (dirs.length === 0) return { close: async () => undefined }
-  const watched = new Set(files.map((f) => path.resolve(f)))
-  const watchFolders = (): FSWatcher => {
-    const w: FSWatcher = chokidar.watch(dirs, { ignoreInitial: true, depth: 0, awaitWriteFinish: false, ignored: followOnly(dirs, files) })
-    w.on('all', (_event, p) => {
-      if (watched.has(path.resolve(p))) schedule()
-    })
-    // a change between the first read and the watcher being ready has no event: look once more then
-    w.on('ready', schedule)
-    w.on('error', () => {})
-    return w
-  }
+  const watchFolders = (): FSWatcher =>
+    watchFiles(
+      files.filter((f) => dirs.includes(path.dirname(f))),
+      schedule,
+    )
   let watcher = watchFolders()
   // a linked policy folder swapped to another (link-watch.ts): watch the folders anew, and read again
   const stopLinks = watchLinks(files, () => {

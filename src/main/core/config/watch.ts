@@ -4,12 +4,12 @@
 // that follows them finds nothing new: one edit, one reload. After each reload the file is read
 // again a few times (an edit just after a replace can have no event). The reloader exists before the watch
 // (a core built and not started reloads on demand and watches nothing).
-import chokidar, { type FSWatcher } from 'chokidar'
+import type { FSWatcher } from 'chokidar'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Config } from '../../../shared/config-schema'
 import { ConfigError, loadConfigFile } from './load'
-import { followOnly } from './watch-filter'
+import { watchFiles } from './watch-filter'
 import { watchLinks } from './link-watch'
 
 export interface ConfigWatcher {
@@ -116,23 +116,8 @@ export function configReloader(file: string, handlers: ConfigHandlers, o: Config
     reloadNow: reload,
     watch(): ConfigWatcher {
       watching = true
-      const base = path.resolve(file)
-      const watchFolder = (): FSWatcher => {
-        // Watch the directory so atomic replace (rename over the file) is seen too.
-        const w: FSWatcher = chokidar.watch(path.dirname(file), {
-          ignoreInitial: true,
-          depth: 0,
-          awaitWriteFinish: false,
-          ignored: followOnly([path.dirname(file)], [file]),
-        })
-        w.on('all', (_event, p) => {
-          if (path.resolve(p) === base) schedule()
-        })
-        // an edit made after the first read but before the watcher is ready has no event: look once more then
-        w.on('ready', schedule)
-        w.on('error', () => {})
-        return w
-      }
+      // through the folder, so an atomic replace (a rename over the file) is seen too
+      const watchFolder = (): FSWatcher => watchFiles([file], schedule)
       let watcher = watchFolder()
       // a linked folder swapped to another (link-watch.ts): watch the folder it points to now, and read again
       const stopLinks = watchLinks([file], () => {
