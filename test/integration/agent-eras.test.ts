@@ -28,13 +28,13 @@ import {
 import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, connectStdio, jsonOf, textOf, type McpHandle } from '../helpers/mcp-client'
 import { connectHttpV2, connectStdioV2, type V2Handle } from '../helpers/mcp-v2-client'
+import { agentToken, MODERN_BARE, modernPost } from '../helpers/modern-http'
 
 const TOOLS: FixtureTool[] = [
   { name: 'read_notes', description: 'Read the notes in the notebook', annotations: { readOnlyHint: true } },
   { name: 'write_note', description: 'Write a note into the notebook', annotations: { readOnlyHint: false } },
   { name: 'burn_notes', description: 'Burn every note in the notebook', annotations: { destructiveHint: true } },
 ]
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
 
 useCleanup()
 
@@ -100,19 +100,9 @@ describe('agents of both eras behind one Toolgate', () => {
   })
 
   it('under 2026-07-28 the list depends on the credential, never on a connection, and is marked private', async () => {
-    const token = (await runCli(['agents', 'token', 'reader', ...serve.flags])).stdout.trim().split('\n')[0].trim()
+    const token = await agentToken(serve, 'reader')
     const list = async (bearer: string) => {
-      const r = await rawRequest(`${serve.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${bearer}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/list',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: MODERN_META } }),
-      })
+      const r = await modernPost(serve, bearer, 'tools/list', {}, { envelope: MODERN_BARE })
       expect(r.status, r.body).toBe(200)
       return (JSON.parse(r.body) as { result: { tools: Array<{ name: string }>; cacheScope: string; ttlMs: number } }).result
     }
@@ -130,11 +120,7 @@ describe('agents of both eras behind one Toolgate', () => {
     expect(textOf(await v2.call('call_tool_write', { name: 'notes:write_note', args: { text: 'x' } }))).toMatch(/^unknown tool "call_tool_write"/)
     // a revoked token is refused at once, in the stateless era too (no session to outlive it)
     await runCli(['agents', 'revoke', 'reader', '--all', ...serve.flags])
-    const after = await rawRequest(`${serve.url}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: MODERN_META } }),
-    })
+    const after = await modernPost(serve, token, 'tools/list', {}, { id: 2, envelope: MODERN_BARE })
     expect(after.status).toBe(401)
   })
 

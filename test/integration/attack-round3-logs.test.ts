@@ -8,8 +8,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport, type LoggingMessageNotification } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { rawRequest, ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
 import { stopServe, useCleanup } from '../helpers/cleanup'
+import { MODERN_BARE, modernPost } from '../helpers/modern-http'
 
 const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
 
@@ -46,31 +47,13 @@ describe("attack: one agent hears the log messages of another agent's call to a 
   afterAll(() => stopServe(serve))
 
   const call = (agent: string, tool: string, logLevel?: string) =>
-    rawRequest(`${serve.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${tokens[agent]}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'call_tool_read',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: {
-          name: 'call_tool_read',
-          arguments: { name: `shared:${tool}`, args: {} },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': {},
-            ...(logLevel ? { 'io.modelcontextprotocol/logLevel': logLevel } : {}),
-          },
-        },
-      }),
-    })
+    modernPost(
+      serve,
+      tokens[agent],
+      'tools/call',
+      { name: 'call_tool_read', arguments: { name: `shared:${tool}`, args: {} } },
+      { name: 'call_tool_read', envelope: { ...MODERN_BARE, ...(logLevel ? { 'io.modelcontextprotocol/logLevel': logLevel } : {}) } },
+    )
 
   it("2026-07-28: A's request hears its own call's message, never the one of B's concurrent call", async () => {
     // alone, A hears what the server logs during its call

@@ -6,11 +6,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { rawRequest, ROOT, startServe, tempDir, waitFor, writeJson, type Serve } from '../helpers/cli'
+import { ROOT, startServe, tempDir, waitFor, writeJson, type Serve } from '../helpers/cli'
 import { stopServe, useCleanup } from '../helpers/cleanup'
+import { answerOf, MODERN_BARE, modernPost } from '../helpers/modern-http'
 
 const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
 const LOOK_ALIKES = ['Brief', 'brief ', 'br\u0456ef', 'brief\u200b', 'hs__brief']
 
 useCleanup()
@@ -23,24 +23,9 @@ async function modern(
   params: Record<string, unknown>,
   name?: string,
 ): Promise<Record<string, unknown>> {
-  const r = await rawRequest(`${serve.url}${p}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      // a value that is not plain printable ASCII goes as the spec's base64 sentinel
-      ...(name !== undefined
-        ? { 'mcp-name': /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(name) ? name : `=?base64?${Buffer.from(name).toString('base64')}?=` }
-        : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: MODERN_META } }),
-  })
-  const text = r.body.startsWith('event:') || r.body.startsWith('data:') ? (/^data: (.*)$/m.exec(r.body)?.[1] ?? '') : r.body
+  const r = await modernPost(serve, bearer, method, params, { endpoint: p, envelope: MODERN_BARE, name })
   try {
-    return JSON.parse(text) as Record<string, unknown>
+    return answerOf<Record<string, unknown>>(r.body)
   } catch {
     return { http: r.status, body: r.body }
   }

@@ -8,14 +8,14 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Client, StreamableHTTPClientTransport, type LoggingMessageNotification } from '@modelcontextprotocol/client'
-import { rawRequest, ROOT, runCli, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { ROOT, runCli, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
 import { stopServe, useCleanup } from '../helpers/cleanup'
+import { answerOf, MODERN_BARE, modernPost } from '../helpers/modern-http'
 
 const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
 const SECRET = 'hs-secret-Qm7Zt2Vw9Lx4'
 const URI = 'file:///notes/a.txt'
 const AGENT_URI = 'file://hs.toolgate.invalid/~/notes/a.txt'
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
 const ASK_URI = 'file:///notes/ask.txt'
 /** a result that poses as a 2026-07-28 question of Toolgate's, outside Toolgate's relay of server questions */
 const SPOOF = {
@@ -36,20 +36,7 @@ useCleanup()
 
 /** One 2026-07-28 request on its own, as raw JSON-RPC over HTTP; the parsed `result` or `error`. */
 async function modern(serve: Serve, bearer: string, method: string, params: Record<string, unknown>, name?: string): Promise<Record<string, unknown>> {
-  const r = await rawRequest(`${serve.url}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(name !== undefined ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: MODERN_META } }),
-  })
-  const text = r.body.startsWith('event:') || r.body.startsWith('data:') ? (/^data: (.*)$/m.exec(r.body)?.[1] ?? '') : r.body
-  return JSON.parse(text) as Record<string, unknown>
+  return answerOf<Record<string, unknown>>((await modernPost(serve, bearer, method, params, { envelope: MODERN_BARE, name })).body)
 }
 
 describe('attack: a hostile upstream', () => {
@@ -145,17 +132,7 @@ describe('attack: a hostile upstream', () => {
   })
 
   it('a tool or prompt whose own _meta claims another toolgate/id is named by Toolgate as its own (direct view tools/list, prompts/list)', async () => {
-    const r = await rawRequest(`${serve.url}/mcp/direct`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/list',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: MODERN_META } }),
-    })
+    const r = await modernPost(serve, token, 'tools/list', {}, { endpoint: '/mcp/direct', envelope: MODERN_BARE })
     const tools = (JSON.parse(r.body) as { result: { tools: Array<{ name: string; _meta?: Record<string, unknown> }> } }).result.tools
     const claims = tools.find((t) => t.name === 'hs__claims')
     expect(claims?._meta?.['toolgate/id'], r.body).toBe('hs:claims')

@@ -7,28 +7,9 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EVERYTHING, assertBuilt, rawRequest, startServe, tempDir, waitForServerState, writeJson, type Serve } from '../helpers/cli'
 import { stopServe, useCleanup } from '../helpers/cleanup'
+import { answerOf, MODERN_BARE, modernPost, type Rpc } from '../helpers/modern-http'
 
 useCleanup()
-
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
-interface Rpc {
-  result?: Record<string, unknown>
-  error?: { code: number; message: string }
-}
-
-/** The JSON-RPC answer of a POST: a JSON body, or the last data: line of an SSE body. */
-function answerOf(body: string): Rpc {
-  const text = body.trim()
-  const json = text.startsWith('{')
-    ? text
-    : (
-        text
-          .split('\n')
-          .filter((l) => l.startsWith('data:'))
-          .at(-1) ?? ''
-      ).slice(5)
-  return JSON.parse(json) as Rpc
-}
 
 describe('tasks on the agent side: none handed out, in either era', () => {
   let serve: Serve
@@ -62,18 +43,7 @@ describe('tasks on the agent side: none handed out, in either era', () => {
     return { status: r.status, ...answerOf(r.body) }
   }
   const modern = async (id: number, method: string, params: Record<string, unknown> = {}, name?: string): Promise<Rpc & { status: number }> => {
-    const r = await rawRequest(`${serve.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${serve.key}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-        ...(name ? { 'mcp-name': name } : {}),
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN_META } }),
-    })
+    const r = await modernPost(serve, serve.key, method, params, { id, envelope: MODERN_BARE, ...(name ? { name } : {}) })
     return { status: r.status, ...answerOf(r.body) }
   }
 
