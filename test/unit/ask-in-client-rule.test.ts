@@ -2,12 +2,15 @@
 // the organisation's "no" beats the operator's config, which beats the user's switch, which beats
 // the default (off); an unusable policy file forbids it (fail closed).
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { tempDir } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { askInClientOf, organisationAllowsAskInClient } from '../../src/shared/ask-in-client'
 import { applyPolicy, readPolicy } from '../../src/main/core/config/policy'
 import { parseConfig } from '../../src/main/core/config/load'
+
+useCleanup()
 
 const org = (ask_in_client?: boolean | string[], error: string | null = null) => ({
   file: '/etc/toolgate/policy.json',
@@ -43,7 +46,7 @@ describe('askInClientOf', () => {
 
 describe('ask_in_client in policy.json', () => {
   const file = (content: unknown): string => {
-    const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tg-ask-policy-')), 'policy.json')
+    const f = path.join(tempDir('tg-ask-policy-'), 'policy.json')
     fs.writeFileSync(f, JSON.stringify(content))
     return f
   }

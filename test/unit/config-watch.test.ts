@@ -3,6 +3,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { tempDir } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import type { Config } from '../../src/shared/config-schema'
 import { LOOK_AGAIN_MS, watchConfig, type ConfigWatcher } from '../../src/main/core/config/watch'
 import type { ConfigError } from '../../src/main/core/config/load'
@@ -10,13 +12,15 @@ import { waitFor } from '../helpers/wait'
 import { watchPolicy } from '../../src/main/core/config/policy-watch'
 import { POLICY_ENV, policyLocation, readPolicy } from '../../src/main/core/config/policy'
 
+useCleanup()
+
 const open: ConfigWatcher[] = []
 afterEach(async () => {
   for (const w of open.splice(0)) await w.close()
 })
 
 function setup(): { file: string; configs: Config[]; errors: ConfigError[]; watch: () => ConfigWatcher } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-watch-'))
+  const dir = tempDir('toolgate-watch-')
   const file = path.join(dir, 'mcp_config.json')
   fs.writeFileSync(file, JSON.stringify({ mcpServers: { a: { command: 'node' } } }))
   const configs: Config[] = []

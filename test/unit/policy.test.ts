@@ -3,22 +3,16 @@
 // URLs matched without tricks, an invalid file failing closed, and the effective config (policy
 // keys replace the user's, its tool lists deny on top, a blocked launch is off).
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { tempDir } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { commandBlocked, organisationDenies, urlBlocked, agentMayChangeServers } from '../../src/shared/policy'
 import { applyPolicy, launchCheck, machinePolicyFile, policyLocation, readPolicy } from '../../src/main/core/config/policy'
 import { parseConfig } from '../../src/main/core/config/load'
 
-const dirs: string[] = []
-afterEach(() => {
-  while (dirs.length) fs.rmSync(dirs.pop()!, { recursive: true, force: true })
-})
-function tmp(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-policy-'))
-  dirs.push(d)
-  return d
-}
+useCleanup()
+const tmp = (): string => tempDir('tg-policy-')
 function write(file: string, value: unknown): string {
   fs.mkdirSync(path.dirname(file), { recursive: true })
   fs.writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value))

@@ -1,13 +1,16 @@
 // Learning from use: the records and their lift (learned.ts), the capped lift in the
 // index (tool-index.ts), persistence in the data dir and the per-session window (learned-store.ts).
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { tempDir } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { HALF_LIFE_DAYS, LIFT_CAP, LearnedUse, MAX_RECORDS } from '../../src/main/core/search/learned'
 import { LearnedStore, WINDOW_MS, sessionRecorder } from '../../src/main/core/search/learned-store'
 import { ToolIndex, type IndexedTool } from '../../src/main/core/search/tool-index'
 import { silentLogger } from '../../src/main/core/log'
+
+useCleanup()
 
 const DAY = 86_400_000
 const T0 = Date.UTC(2026, 10, 26)
@@ -80,7 +83,7 @@ describe('ToolIndex with learned use', () => {
 })
 
 describe('LearnedStore and the session recorder', () => {
-  const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-learned-'))
+  const tmp = (): string => tempDir('toolgate-learned-')
 
   it('persists records atomically and reads them back; an unreadable file starts empty', async () => {
     const dir = tmp()

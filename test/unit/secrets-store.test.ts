@@ -2,22 +2,16 @@
 // key kept in the keychain / a 0600 key file / sealed by safeStorage, another process reading the
 // same store, change events, namespaces, and the real keychain library on this machine.
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { tempDir } from '../helpers/cli'
+import { useCleanup } from '../helpers/cleanup'
 import { SecretStore, SecretStoreError } from '../../src/main/core/secrets/store'
 import { osKeychain, type Keychain } from '../../src/main/core/secrets/keychain'
 import type { SecretSealer } from '../../src/main/core/secrets/key'
 
-const dirs: string[] = []
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
-})
-function dataDir(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'tg-secrets-'))
-  dirs.push(d)
-  return d
-}
+useCleanup()
+const dataDir = (): string => tempDir('tg-secrets-')
 
 /** An in-memory keychain (the OS one cannot run here), shared by "processes" like the real one. */
 function memoryKeychain(): Keychain & { entries: Map<string, string>; broken: boolean } {
