@@ -6,7 +6,7 @@ import { useNow } from '../lib/now'
 import { ARGS_FOLD_CHARS, type Confirmation } from '../../shared/confirmations'
 import { useApp } from '../store/context'
 import { answerKey } from '../store/confirmations'
-import { Badge } from './Badge'
+import { Badge, NameWarningBadge } from './Badge'
 import { LockIcon } from './icons'
 import { SamplingCard } from './SamplingCard'
 
@@ -40,11 +40,7 @@ function CallCard({ c }: { c: Confirmation }) {
         <Badge tone={VARIANT_TONE[needed]} title={`This tool needs ${c.call_with}`}>
           {needed}
         </Badge>
-        {c.name_warning && (
-          <Badge tone="danger" title={`Deceptive name: ${c.name_warning}`}>
-            <span data-name-warning="true">deceptive name</span>
-          </Badge>
-        )}
+        {c.name_warning && <NameWarningBadge warning={c.name_warning} />}
         <span className="confirmation-time muted small" aria-live="off">
           {secondsLeft(c.expires_at, now)} s left
         </span>

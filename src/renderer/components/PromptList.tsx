@@ -10,7 +10,7 @@ import { escapedName } from '../../shared/tool-name'
 import { PROMPT_ACTION_OPTIONS, takesOption } from '../../shared/operations'
 import { useApp } from '../store/context'
 import { promptKey } from '../store/prompts'
-import { Badge, StatusBadge } from './Badge'
+import { Badge, NameWarningBadge, reviewLabel, StatusBadge } from './Badge'
 import { FieldDiff } from './DiffText'
 import { LongText } from './LongText'
 import { LockIcon } from './icons'
@@ -103,8 +103,7 @@ function PromptReview({ p }: { p: PromptInfo }) {
 
 function PromptRow({ p }: { p: PromptInfo }) {
   const nameId = useId()
-  const changed = p.status === 'pending_approval' && p.approval.status === 'changed'
-  const label = changed ? 'changed — review' : p.status === 'pending_approval' ? 'new — review' : p.approval.rejected_at ? 'rejected' : undefined
+  const label = reviewLabel(p.status, p.approval)
   return (
     <li className={`tool tool--${p.status}`} data-prompt={p.name} data-status={p.status}>
       <div className="tool-main">
@@ -112,11 +111,7 @@ function PromptRow({ p }: { p: PromptInfo }) {
           <span className="tool-name" id={nameId}>
             {p.name_warning ? escapedName(p.prompt) : p.prompt}
           </span>
-          {p.name_warning && (
-            <Badge tone="danger" title={`Deceptive name: ${p.name_warning}`}>
-              <span data-name-warning="true">deceptive name</span>
-            </Badge>
-          )}
+          {p.name_warning && <NameWarningBadge warning={p.name_warning} />}
           {p.status !== 'server_disabled' && p.status !== 'server_quarantined' && <StatusBadge status={p.status} label={label} />}
           <Badge tone="muted" title="The name agents see in prompts/list (a slash command in some clients)">
             /{p.agent_name}

@@ -4,7 +4,7 @@ import { useId } from 'react'
 import type { ToolAction, ToolInfo } from '../../shared/api'
 import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
-import { Badge, StatusBadge } from './Badge'
+import { Badge, NameWarningBadge, reviewLabel, StatusBadge } from './Badge'
 import { ToolDescription, ToolReview } from './ToolReview'
 import { LockIcon } from './icons'
 import { escapedName } from '../../shared/tool-name'
@@ -127,10 +127,8 @@ function VariantBadge({ tool }: { tool: ToolInfo }) {
 }
 
 export function ToolRow({ tool }: { tool: ToolInfo }) {
-  const changed = tool.status === 'pending_approval' && tool.approval.status === 'changed'
-  const isNew = tool.status === 'pending_approval' && !changed
   const nameId = useId()
-  const label = changed ? 'changed — review' : isNew ? 'new — review' : tool.approval.rejected_at ? 'rejected' : undefined
+  const label = reviewLabel(tool.status, tool.approval)
   return (
     <li className={`tool tool--${tool.status}`} data-tool={tool.name} data-status={tool.status}>
       <div className="tool-main">
@@ -138,11 +136,7 @@ export function ToolRow({ tool }: { tool: ToolInfo }) {
           <span className="tool-name" id={nameId}>
             {tool.name_warning ? escapedName(tool.tool) : tool.tool}
           </span>
-          {tool.name_warning && (
-            <Badge tone="danger" title={`Deceptive name: ${tool.name_warning}`}>
-              <span data-name-warning="true">deceptive name</span>
-            </Badge>
-          )}
+          {tool.name_warning && <NameWarningBadge warning={tool.name_warning} />}
           {/* a lock on the whole server is said once, on the server: not again on each of its tools */}
           {tool.status !== 'server_disabled' && tool.status !== 'server_quarantined' && (
             <StatusBadge status={tool.status} label={tool.policy === 'organisation' ? 'set by your organisation' : label} />
