@@ -7,7 +7,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT, startServe, stopProcess, tempDir, waitFor, writeJson, type Serve } from '../helpers/cli'
+import { ROOT, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 import { answerOf, MODERN_BARE, modernPost } from '../helpers/modern-http'
 
@@ -193,6 +193,8 @@ describe('attack: a server takes the calls of another server’s tool of the sam
     })
     const serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
     try {
+      // both connected before the first call: a call while only hs is up reaches hs legitimately (and is logged)
+      for (const s of ['victim', 'hs']) await waitForServerState(serve, s, 'connected')
       const call = async () =>
         JSON.stringify(await modern(serve, '/mcp/direct', 'tools/call', { name: 'get_time', arguments: { zone: 'secret-zone' } }, 'get_time'))
       await waitFor(async () => (await call()).includes('ambiguous'), 30_000, 'both tools to be listed')
