@@ -39,6 +39,8 @@ describe('resources/list_changed for agents', () => {
   let listeners: Record<string, Listener> = {}
   /** an agent whose scope holds "new" only */
   let newOnly: Listener
+  /** an agent with "old" in scope that may not read it (write only): its resources are none of its business */
+  let writeOnly: Listener
 
   const flood = async (server: string) => {
     await listeners.legacyHttp.client.callTool({
@@ -61,7 +63,10 @@ describe('resources/list_changed for agents', () => {
         old: { command: process.execPath, args: [FLOOD, '--legacy'], quarantined: false, lifecycle: 'always' },
         new: { command: process.execPath, args: [FLOOD], quarantined: false, lifecycle: 'always' },
       },
-      agents: [{ name: 'new-only', servers: ['new'], permissions: ['read'] }],
+      agents: [
+        { name: 'new-only', servers: ['new'], permissions: ['read'] },
+        { name: 'old-write', servers: ['old'], permissions: ['write'] },
+      ],
     })
     serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
     for (const s of ['old', 'new']) await waitForServerState(serve, s, 'connected')
@@ -73,12 +78,13 @@ describe('resources/list_changed for agents', () => {
       modernStdio: await stdioListener(serve, 'modern'),
     }
     newOnly = await httpListener(serve, 'modern', token)
+    writeOnly = await httpListener(serve, 'legacy', (await serve.api<{ token: string }>('POST', '/api/v1/agents/old-write/token')).json.token)
     // the listen streams (2026-07-28) and GET streams (2025) open after connect
     await new Promise((r) => setTimeout(r, 1000))
   }, 120_000)
 
   afterAll(async () => {
-    for (const l of [...Object.values(listeners), newOnly]) await l?.close().catch(() => {})
+    for (const l of [...Object.values(listeners), newOnly, writeOnly]) await l?.close().catch(() => {})
     await stopServe(serve)
   })
 
@@ -86,8 +92,9 @@ describe('resources/list_changed for agents', () => {
     for (const l of [...Object.values(listeners), newOnly]) expect(l.client.getServerCapabilities()?.resources?.listChanged).toBe(true)
   })
 
-  it("a 2025 server's burst reaches every agent with it in scope, coalesced; an agent without it hears nothing", async () => {
+  it("a 2025 server's burst reaches every agent with it in scope, coalesced; an agent without it, or that may not read it, hears nothing", async () => {
     const before = snapshot()
+    const writeBefore = writeOnly.heard.resources
     await flood('old')
     await waitFor(async () => !(await counts('old')).flooding, 20_000, 'the flood to end')
     for (const [name, l] of Object.entries(listeners)) await waitFor(() => l.heard.resources > before[name], 10_000, `${name} to hear resources/list_changed`)
@@ -98,6 +105,8 @@ describe('resources/list_changed for agents', () => {
       expect(l.heard.resources - before[name], name).toBeLessThanOrEqual(4)
     }
     expect(newOnly.heard.resources).toBe(before.newOnly)
+    // before: the write-only agent heard the server's list change of resources it cannot read
+    expect(writeOnly.heard.resources).toBe(writeBefore)
     for (const l of Object.values(listeners)) expect(l.heard.tools + l.heard.prompts).toBe(0)
   }, 60_000)
 

@@ -3,7 +3,7 @@
 // resources}/list_changed` when what it would list changed, and only then: its tools view (the
 // meta-tools, or a view that lists upstream tools) and its prompts view are compared before and
 // after each catalog change of a server in its scope. Resources: Toolgate keeps no copy of resource
-// lists, so an agent hears resources/list_changed when a server in its scope says its list changed,
+// lists, so an agent hears resources/list_changed when a server it may read says its list changed,
 // and when the set of servers whose resources it may read changed (one switched off, quarantined,
 // approved). Each watcher hears at most one notification per kind per second, however many changes
 // arrive (relist.ts does the coalescing).
@@ -102,10 +102,10 @@ export class ListChangedHub {
     }
   }
 
-  /** A server said its resource list changed: agents with it in scope hear it (coalesced). */
+  /** A server said its resource list changed: agents that may read its resources hear it (coalesced); one without read permission, or while it is locked, hears nothing of it. */
   resourcesChanged(server: string): void {
     for (const x of this.watchers) {
-      if (!x.w.scope.allowsServer(server)) continue
+      if (decideServer(this.catalog, x.w.scope, server, 'read').kind !== 'open') continue
       x.resources = true
       x.flush.request()
     }
