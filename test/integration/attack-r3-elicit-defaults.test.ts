@@ -7,29 +7,13 @@
 // user cleared it there), not for a choice the form cannot show (an enum default that is none of
 // its choices shows as "(no answer)"). Accepting a question as shown (`toolgate questions answer ID
 // --accept`, no content) sends the defaults the form shows, and only those.
-import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiRequest,
-  cleanupProcesses,
-  cleanupTemp,
-  ROOT,
-  startServe,
-  stopProcess,
-  tempDir,
-  waitFor,
-  waitForServerState,
-  writeJson,
-  type Serve,
-} from '../helpers/cli'
+import { apiRequest, waitFor, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
+import { askerEntry, serveConnected } from '../helpers/askers'
 
-const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
-
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 type Era = 'legacy' | 'modern'
 const ERAS = [
@@ -99,20 +83,15 @@ describe("a server's defaults reach it only as the user left them", () => {
   let serve: Serve
 
   beforeAll(async () => {
-    const tmp = tempDir('toolgate-elicit-defaults-')
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+    serve = await serveConnected('toolgate-elicit-defaults-', {
       mcpServers: {
-        old: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false },
-        new: { command: process.execPath, args: [ASKER], quarantined: false },
+        old: askerEntry('legacy'),
+        new: askerEntry('modern'),
       },
     })
-    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
-    for (const s of ['old', 'new']) await waitForServerState(serve, s, 'connected')
   }, 90_000)
 
-  afterAll(async () => {
-    if (serve) await stopProcess(serve.child)
-  })
+  afterAll(() => stopServe(serve))
 
   it.each(ERAS)(
     '%s: the fields a person cleared in Toolgate’s form stay out (the server’s Cc, archive folders and count are not put back)',

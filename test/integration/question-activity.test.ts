@@ -8,10 +8,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiRequest, ROOT, runCli, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { apiRequest, runCli, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { askerEntry } from '../helpers/askers'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 
-const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 const SECRET = 'hunter2-Zq9-do-not-record'
 
 useCleanup()
@@ -85,9 +85,9 @@ describe("the user's answers to servers' questions are on the activity record, n
     dataDir = path.join(tmp, 'data')
     const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
       mcpServers: {
-        old: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false },
-        new: { command: process.execPath, args: [ASKER], quarantined: false },
-        brief: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, confirm_timeout_s: 2 },
+        old: askerEntry('legacy'),
+        new: askerEntry('modern'),
+        brief: askerEntry('legacy', { confirm_timeout_s: 2 }),
       },
     })
     serve = await startServe({ configPath, dataDir })

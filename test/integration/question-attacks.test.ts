@@ -4,13 +4,11 @@
 // after Object's members ("toString", "constructor"): an optional one left empty must still be
 // accepted, a required one must not seem filled by the inherited member; a URL with credentials
 // before the host is refused to the server; an agent's token reads no question and no event.
-import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiRequest, ROOT, runCli, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { apiRequest, runCli, waitFor, type Serve } from '../helpers/cli'
+import { askerEntry, serveConnected } from '../helpers/askers'
 import { stopServe, useCleanup } from '../helpers/cleanup'
-
-const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 
 useCleanup()
 
@@ -27,17 +25,14 @@ describe('attacks on questions asked in Toolgate', () => {
   let client: Client
 
   beforeAll(async () => {
-    const tmp = tempDir('toolgate-question-attacks-')
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+    serve = await serveConnected('toolgate-question-attacks-', {
       mcpServers: {
-        old: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false },
-        gone: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false },
-        samp: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, sampling: 'ask' },
+        old: askerEntry('legacy'),
+        gone: askerEntry('legacy'),
+        samp: askerEntry('legacy', { sampling: 'ask' }),
       },
       agents: [{ name: 'other', servers: ['old'], permissions: ['read'] }],
     })
-    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
-    for (const name of ['old', 'gone', 'samp']) await waitForServerState(serve, name, 'connected')
     client = new Client({ name: 'no-forms', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } as never, capabilities: { sampling: {} } })
     client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: 'model says hi' }, model: 'm' }))
     await client.connect(new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${serve.key}` } } }))

@@ -5,13 +5,12 @@
 // the question's own timeout bounds the wait; once it is answered the call's clock runs again, and
 // a server that then works past its time still times out. The waits here are the point of the
 // test (time must pass beyond the call's timeout while the question is open).
-import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiRequest, ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { apiRequest, waitFor, type Serve } from '../helpers/cli'
+import { askerEntry, serveConnected } from '../helpers/askers'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 
-const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 const CALL_TIMEOUT_MS = 3000
 
 useCleanup()
@@ -63,18 +62,15 @@ describe('call_timeout_ms stands still while a question of the call is open', ()
   let serve: Serve
 
   beforeAll(async () => {
-    const tmp = tempDir('toolgate-question-timeout-')
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+    serve = await serveConnected('toolgate-question-timeout-', {
       call_timeout_ms: CALL_TIMEOUT_MS,
       mcpServers: {
-        old: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, confirm_timeout_s: 30 },
-        new: { command: process.execPath, args: [ASKER], quarantined: false, confirm_timeout_s: 30 },
+        old: askerEntry('legacy', { confirm_timeout_s: 30 }),
+        new: askerEntry('modern', { confirm_timeout_s: 30 }),
         // its questions wait 5 s for the user: longer than the call's 3 s, and then the server gets "cancel"
-        brief: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, confirm_timeout_s: 5 },
+        brief: askerEntry('legacy', { confirm_timeout_s: 5 }),
       },
     })
-    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
-    for (const s of ['old', 'new', 'brief']) await waitForServerState(serve, s, 'connected')
   }, 90_000)
 
   afterAll(() => stopServe(serve))

@@ -6,13 +6,11 @@
 // and the Toolgate form unchanged, and the value the user picks is the one the server gets; the
 // text a person reads is escaped and cut. Attacks: hostile values (bidi, newline, markup), a huge
 // message and title, a schema with too many fields or choices, a huge value, a deep schema.
-import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiRequest, ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { apiRequest, waitFor, type Serve } from '../helpers/cli'
+import { askerEntry, serveConnected } from '../helpers/askers'
 import { stopServe, useCleanup } from '../helpers/cleanup'
-
-const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 
 useCleanup()
 
@@ -99,15 +97,12 @@ describe("a question's values reach the user and the server unchanged; its text 
   let serve: Serve
 
   beforeAll(async () => {
-    const tmp = tempDir('toolgate-question-values-')
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+    serve = await serveConnected('toolgate-question-values-', {
       mcpServers: {
-        old: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false },
-        new: { command: process.execPath, args: [ASKER], quarantined: false },
+        old: askerEntry('legacy'),
+        new: askerEntry('modern'),
       },
     })
-    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
-    for (const s of ['old', 'new']) await waitForServerState(serve, s, 'connected')
   }, 90_000)
 
   afterAll(() => stopServe(serve))

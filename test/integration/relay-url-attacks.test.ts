@@ -6,17 +6,13 @@
 // URL with a user name or password before its host (`https://bank.example@evil.example/`) reach no
 // client, and the server learns why. A URL that passes reaches the client in its normalized form
 // (control and bidi characters percent-encoded), as the Toolgate window would show it.
-import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanupProcesses, cleanupTemp, ROOT, startServe, stopProcess, tempDir, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import type { Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
+import { askerEntry, serveConnected } from '../helpers/askers'
 
-const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
-
-afterAll(async () => {
-  await cleanupProcesses()
-  cleanupTemp()
-})
+useCleanup()
 
 type Era = 'legacy' | 'modern'
 interface Agent {
@@ -58,22 +54,19 @@ describe("a hostile upstream's URL questions relayed to the agent's client", () 
   const agents: Partial<Record<Era, Agent>> = {}
 
   beforeAll(async () => {
-    const tmp = tempDir('toolgate-relay-url-')
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+    serve = await serveConnected('toolgate-relay-url-', {
       mcpServers: {
-        old: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false },
-        new: { command: process.execPath, args: [ASKER], quarantined: false },
+        old: askerEntry('legacy'),
+        new: askerEntry('modern'),
       },
     })
-    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
-    for (const s of ['old', 'new']) await waitForServerState(serve, s, 'connected')
     agents.legacy = await agent(serve, 'legacy')
     agents.modern = await agent(serve, 'modern')
   }, 90_000)
 
   afterAll(async () => {
     for (const a of Object.values(agents)) await a?.client.close().catch(() => {})
-    if (serve) await stopProcess(serve.child)
+    await stopServe(serve)
   })
 
   for (const era of ['legacy', 'modern'] as const) {

@@ -12,10 +12,9 @@ import { CallToolResultSchema } from '@modelcontextprotocol/core'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BIN, cliEnv, ROOT, startServe, tempDir, track, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { askerEntry } from '../helpers/askers'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 import fs from 'node:fs'
-
-const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 
 useCleanup()
 
@@ -93,11 +92,11 @@ describe('requests of upstream servers reach the agent whose call asks', () => {
     fs.mkdirSync(shared)
     const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
       mcpServers: {
-        old: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, sampling: 'allow', sandbox: { fs_read: [shared] } },
-        new: { command: process.execPath, args: [ASKER], quarantined: false, sampling: 'allow', roots: [shared, `${shared}/`] },
+        old: askerEntry('legacy', { sampling: 'allow', sandbox: { fs_read: [shared] } }),
+        new: askerEntry('modern', { sampling: 'allow', roots: [shared, `${shared}/`] }),
         // the user switched its questions off; sampling is off by default
-        quiet: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, elicitation: 'off' },
-        quietnew: { command: process.execPath, args: [ASKER], quarantined: false, elicitation: 'off', sampling: 'off' },
+        quiet: askerEntry('legacy', { elicitation: 'off' }),
+        quietnew: askerEntry('modern', { elicitation: 'off', sampling: 'off' }),
       },
       agents: [{ name: 'other', servers: ['old', 'new'], permissions: ['read'] }],
     })

@@ -6,15 +6,14 @@
 // `toolgate stdio` (bridged). What they hear names the server, is masked, and is at the level asked
 // and above. A request that asked nothing hears nothing; an agent hears only the servers its own
 // request reached (not another agent's concurrent call to a server out of its scope).
-import path from 'node:path'
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { waitFor, type Serve } from '../helpers/cli'
+import { askerEntry, serveConnected } from '../helpers/askers'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttpV2, connectStdioV2, type V2Handle } from '../helpers/mcp-v2-client'
 import { textOf } from '../helpers/mcp-client'
 
-const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 const SECRET = 'sk-live-Hq3ZuV8mW1pT6rN4'
 const LEVEL_KEY = 'io.modelcontextprotocol/logLevel'
 
@@ -43,17 +42,14 @@ describe('log messages of upstream servers for 2026-07-28 agents', () => {
   const handles: V2Handle[] = []
 
   beforeAll(async () => {
-    const tmp = tempDir('toolgate-logs-modern-')
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+    serve = await serveConnected('toolgate-logs-modern-', {
       mcpServers: {
-        new: { command: process.execPath, args: [ASKER], quarantined: false, env: { API_TOKEN: SECRET } },
-        old: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, env: { API_TOKEN: SECRET } },
-        other: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false },
+        new: askerEntry('modern', { env: { API_TOKEN: SECRET } }),
+        old: askerEntry('legacy', { env: { API_TOKEN: SECRET } }),
+        other: askerEntry('legacy'),
       },
       agents: [{ name: 'elsewhere', servers: ['other'], permissions: ['read'] }],
     })
-    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
-    for (const s of ['new', 'old', 'other']) await waitForServerState(serve, s, 'connected')
     token = (await serve.api<{ token: string }>('POST', '/api/v1/agents/elsewhere/token')).json.token
   }, 90_000)
 

@@ -9,10 +9,10 @@ import path from 'node:path'
 import { Client, StreamableHTTPClientTransport, type LoggingMessageNotification } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, cliEnv, ROOT, startServe, tempDir, track, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { BIN, cliEnv, ROOT, track, waitFor, type Serve } from '../helpers/cli'
+import { askerEntry, serveConnected } from '../helpers/askers'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 
-const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 const SECRET = 'sk-live-Zq8XvT4mN2pL7rK9'
 
 useCleanup()
@@ -56,20 +56,16 @@ const log = (a: Agent, n: number, text: string) =>
 
 describe('log messages of upstream servers', () => {
   let serve: Serve
-  let tmp: string
-  const logFile = () => fs.readFileSync(path.join(tmp, 'data', 'logs', 'toolgate.log'), 'utf8')
+  const logFile = () => fs.readFileSync(path.join(serve.dataDir, 'logs', 'toolgate.log'), 'utf8')
 
   beforeAll(async () => {
-    tmp = tempDir('toolgate-logs-')
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+    serve = await serveConnected('toolgate-logs-', {
       mcpServers: {
-        old: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, env: { API_TOKEN: SECRET } },
-        other: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false },
+        old: askerEntry('legacy', { env: { API_TOKEN: SECRET } }),
+        other: askerEntry('legacy'),
       },
       agents: [{ name: 'elsewhere', servers: ['other'], permissions: ['read'] }],
     })
-    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
-    for (const s of ['old', 'other']) await waitForServerState(serve, s, 'connected')
   }, 90_000)
 
   afterAll(() => stopServe(serve))

@@ -6,13 +6,11 @@
 // a server's message that claims to be Toolgate stays the server's, an answer after the timeout is
 // refused (the server got "cancel"), a non-web URL is never shown, sampling never runs without the
 // user's setting (off refuses, ask waits for Allow, Deny and timeout answer the server the reason).
-import path from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiRequest, openEvents, ROOT, runCli, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { apiRequest, openEvents, runCli, waitFor, type Serve } from '../helpers/cli'
+import { askerEntry, serveConnected } from '../helpers/askers'
 import { stopServe, useCleanup } from '../helpers/cleanup'
-
-const ASKER = path.join(ROOT, 'test/fixtures/servers/asker-server.mjs')
 
 useCleanup()
 
@@ -92,23 +90,19 @@ const SCHEMA = {
 
 describe("upstream questions the agent's client cannot show are asked in Toolgate", () => {
   let serve: Serve
-  let tmp: string
 
   beforeAll(async () => {
-    tmp = tempDir('toolgate-questions-')
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+    serve = await serveConnected('toolgate-questions-', {
       mcpServers: {
-        old: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, sampling: 'ask' },
-        new: { command: process.execPath, args: [ASKER], quarantined: false, sampling: 'ask' },
+        old: askerEntry('legacy', { sampling: 'ask' }),
+        new: askerEntry('modern', { sampling: 'ask' }),
         // nobody answers its questions in time
-        brief: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, sampling: 'ask', confirm_timeout_s: 2 },
+        brief: askerEntry('legacy', { sampling: 'ask', confirm_timeout_s: 2 }),
         // sampling off (the default)
-        plain: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false },
+        plain: askerEntry('legacy'),
       },
       agents: [{ name: 'other', servers: ['old'], permissions: ['read'] }],
     })
-    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
-    for (const s of ['old', 'new', 'brief', 'plain']) await waitForServerState(serve, s, 'connected')
   }, 90_000)
 
   afterAll(() => stopServe(serve))
@@ -349,20 +343,16 @@ interface SamplingConfirmation {
 
 describe('sampling never runs without the user’s setting', () => {
   let serve: Serve
-  let tmp: string
 
   beforeAll(async () => {
-    tmp = tempDir('toolgate-sampling-')
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+    serve = await serveConnected('toolgate-sampling-', {
       mcpServers: {
-        old: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, sampling: 'ask' },
-        new: { command: process.execPath, args: [ASKER], quarantined: false, sampling: 'ask' },
-        brief: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false, sampling: 'ask', confirm_timeout_s: 2 },
-        plain: { command: process.execPath, args: [ASKER, '--legacy'], quarantined: false },
+        old: askerEntry('legacy', { sampling: 'ask' }),
+        new: askerEntry('modern', { sampling: 'ask' }),
+        brief: askerEntry('legacy', { sampling: 'ask', confirm_timeout_s: 2 }),
+        plain: askerEntry('legacy'),
       },
     })
-    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
-    for (const s of ['old', 'new', 'brief', 'plain']) await waitForServerState(serve, s, 'connected')
   }, 90_000)
 
   afterAll(() => stopServe(serve))
