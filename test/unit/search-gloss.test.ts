@@ -101,6 +101,66 @@ describe('cost and memory', () => {
     expect(index.search('news')[0]?.id).toBe('evil:flood')
   })
 
+  it('a server re-sending its unchanged Chinese tools (every list_changed, every refresh) does not gloss them again', () => {
+    // attack: 1,000 tools of 2,000 Chinese characters each re-sent again and again cost the main
+    // thread their whole glossing (and a read of the 3.7 MB table once it was released) each time
+    const index = new ToolIndex()
+    const tools = TRENDS.map((t) => ({ ...t, id: `evil:${t.name}`, server: 'evil' }))
+    index.setServerTools('evil', tools)
+    releaseGlosses()
+    index.setServerTools(
+      'evil',
+      tools.map((t) => ({ ...t })),
+    )
+    expect(glossesLoaded()).toBe(false)
+    expect(top(index, 'latest world news on politics')).toBe('evil:get-hub-a')
+    // a changed description is glossed anew
+    index.setServerTools('evil', [{ ...tools[0], description: '查询火车票余票' }, ...tools.slice(1)])
+    expect(glossesLoaded()).toBe(true)
+    expect(index.search('latest world news on politics').map((h) => h.id)).not.toContain('evil:get-hub-a')
+  })
+
+  it('the lookup finds the longest headword at each position, as a plain dictionary scan does', () => {
+    // oracle: the table as a Map, every length tried from the longest down (the textbook
+    // forward maximum matching), over text from the table itself: whole words, words run
+    // together, cut at the start and end of a run, and characters outside the BMP
+    const lines = fs
+      .readFileSync(GLOSS_FILE(), 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+    const dict = new Map(lines.map((l) => [l.slice(0, l.indexOf('\t')), l.slice(l.indexOf('\t') + 1)]))
+    const naive = (run: string): string => {
+      const cs = Array.from(run)
+      const out: string[] = []
+      for (let i = 0; i < cs.length;) {
+        let step = 1
+        for (let n = Math.min(8, cs.length - i); n >= 2; n--) {
+          const g = dict.get(cs.slice(i, i + n).join(''))
+          if (g !== undefined) {
+            out.push(g)
+            step = n
+            break
+          }
+        }
+        i += step
+      }
+      return out.join(' ')
+    }
+    let seed = 7
+    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2147483648) % n
+    const heads = [...dict.keys()]
+    for (let round = 0; round < 300; round++) {
+      let run = ''
+      for (let w = 0; w < 1 + rand(6); w++) {
+        const h = Array.from(heads[rand(heads.length)])
+        run += h.slice(rand(2), h.length - rand(2)).join('')
+      }
+      expect(glossOf(run)).toBe(naive(run))
+    }
+    for (const h of [heads[0], heads[heads.length - 1], ...heads.filter((x) => Array.from(x).length === 8).slice(0, 20)])
+      expect(glossOf(`${h}x${h}`)).toBe(naive(h) + ' ' + naive(h))
+  })
+
   it('the shipped table is CC-CEDICT-derived, attributed, and holds two-to-eight-character headwords only', () => {
     const text = fs.readFileSync(GLOSS_FILE(), 'utf8')
     const lines = text.split('\n').filter(Boolean)

@@ -76,24 +76,54 @@ function load(): Table {
   return table
 }
 
-/** The glosses of one headword (its UTF-8 bytes `key[from, to)`), by binary search; undefined if absent. */
-function lookup(t: Table, key: Buffer, from: number, to: number): string | undefined {
-  let lo = 0
-  let hi = t.count
+/**
+ * How the entry at byte `start` compares with the prefix `key[from, to)` when cut to its length:
+ * < 0 when it sorts before, 0 when it starts with it, > 0 after. The tab ends a headword and sorts
+ * below every byte of Chinese text in UTF-8, so a shorter entry sorts before its extensions.
+ */
+function comparePrefix(bytes: Buffer, start: number, key: Buffer, from: number, to: number): number {
+  for (let j = 0; j < to - from; j++) {
+    const d = bytes[start + j] - key[from + j]
+    if (d !== 0) return d
+  }
+  return 0
+}
+
+/** The first index in [lo, hi) whose entry does not sort before the prefix (`after`: that sorts after it). */
+function bound(t: Table, key: Buffer, from: number, to: number, lo: number, hi: number, after: boolean): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    const start = t.starts[mid]
-    const tab = t.bytes.indexOf(TAB, start)
-    const order = key.compare(t.bytes, start, tab, from, to)
-    if (order === 0) {
-      const nl = t.bytes.indexOf(NEWLINE, tab)
-      return t.bytes.toString('utf8', tab + 1, nl < 0 ? t.bytes.length : nl)
-    }
-    // order > 0: the key sorts after the entry
-    if (order > 0) lo = mid + 1
+    const order = comparePrefix(t.bytes, t.starts[mid], key, from, to)
+    if (order < 0 || (after && order === 0)) lo = mid + 1
     else hi = mid
   }
-  return undefined
+  return lo
+}
+
+/**
+ * The longest headword that starts the text at `at[i]` (2..MAX_WORD characters), as
+ * [characters, glosses], or null. The entries starting with the first n characters are one range
+ * of the sorted table, narrowed as n grows; the word of n characters, if any, is its first entry.
+ * It stops at the first n no entry starts with: a text that matches nothing costs two binary
+ * searches per character, where looking up every length on its own cost up to seven.
+ */
+function longestWord(t: Table, key: Buffer, at: Int32Array, i: number, chars: number): [number, string] | null {
+  let lo = 0
+  let hi = t.count
+  let best: [number, string] | null = null
+  for (let len = 2; len <= Math.min(MAX_WORD, chars - i); len++) {
+    const from = at[i]
+    const to = at[i + len]
+    lo = bound(t, key, from, to, lo, hi, false)
+    hi = bound(t, key, from, to, lo, hi, true)
+    if (lo >= hi) break
+    const start = t.starts[lo]
+    if (t.bytes[start + (to - from)] === TAB) {
+      const nl = t.bytes.indexOf(NEWLINE, start)
+      best = [len, t.bytes.toString('utf8', start + (to - from) + 1, nl < 0 ? t.bytes.length : nl)]
+    }
+  }
+  return best
 }
 
 /** Drops the table now (it is read again on the next text with Chinese in it). */
@@ -123,16 +153,9 @@ export function glossOf(text: string): string {
     for (let i = 0; i < chars.length; i++) at[i + 1] = at[i] + Buffer.byteLength(chars[i])
     let i = 0
     while (i < chars.length) {
-      let step = 1
-      for (let len = Math.min(MAX_WORD, chars.length - i); len >= 2; len--) {
-        const gloss = lookup(t, key, at[i], at[i + len])
-        if (gloss !== undefined) {
-          out.push(gloss)
-          step = len
-          break
-        }
-      }
-      i += step
+      const word = longestWord(t, key, at, i, chars.length)
+      if (word) out.push(word[1])
+      i += word ? word[0] : 1
     }
     if (budget <= 0) break
   }

@@ -142,10 +142,16 @@ const MAX_CONCEPTS = 32
 const RANK_SPAN = MAX_SLOTS
 const MAX_PACKED_SCORE = Math.floor(Number.MAX_SAFE_INTEGER / RANK_SPAN) - 1
 
-function toDoc(server: string, t: IndexedTool, intent: IntentOptions, gloss: boolean): Doc {
+const DESC = FIELDS.indexOf('desc')
+const PARAMS = FIELDS.indexOf('params')
+const GLOSS = FIELDS.indexOf('gloss')
+
+/** `before`: the tool's document as indexed until now; its glosses are kept when its text is the same (a server re-sends its list unchanged). */
+function toDoc(server: string, t: IndexedTool, intent: IntentOptions, gloss: boolean, before?: Doc): Doc {
   const params = t.paramText ? `${t.paramNames.join(' ')} ${t.paramText}` : t.paramNames.join(' ')
   const desc = t.description ?? ''
-  const glosses = gloss ? `${glossOf(desc)} ${glossOf(params)}`.trim() : ''
+  const same = before !== undefined && before.fields[DESC] === desc && before.fields[PARAMS] === params
+  const glosses = !gloss ? '' : same ? before.fields[GLOSS] : `${glossOf(desc)} ${glossOf(params)}`.trim()
   const byField: Record<Field, string> = { name: t.name, summary: firstSentence(desc), desc, params, server, gloss: glosses }
   return { id: t.id, server, fields: FIELDS.map((f) => byField[f]), effect: effectCode(t.variant, t.hinted !== false, intent) }
 }
@@ -211,9 +217,9 @@ export class ToolIndex {
 
   /** Replaces one server's tools. Only tools whose indexed text changed are re-indexed. */
   setServerTools(server: string, tools: IndexedTool[]): void {
-    const next = new Map<string, Doc>()
-    for (const t of tools) next.set(t.id, toDoc(server, t, this.options.intent, this.options.gloss))
     const prev = this.byServer.get(server) ?? new Map<string, { doc: Doc; slot: number }>()
+    const next = new Map<string, Doc>()
+    for (const t of tools) next.set(t.id, toDoc(server, t, this.options.intent, this.options.gloss, prev.get(t.id)?.doc))
     const kept = new Map<string, { doc: Doc; slot: number }>()
     const removed: number[] = []
     for (const [id, entry] of prev) {
