@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { expect } from 'vitest'
 import { BIN, ROOT, assertBuilt, cliEnv, track, waitFor, type Env } from './cli'
 
 export interface ToolResult {
@@ -40,6 +41,13 @@ export interface McpHandle {
   stderr(): string
   call(name: string, args?: Record<string, unknown>, timeoutMs?: number): Promise<ToolResult>
   close(): Promise<void>
+}
+
+/** A call_tool_read of `id` (server:tool) that must succeed (else the test fails showing the answer): the answer's text. */
+export async function readOk(mcp: McpHandle, id: string, args: Record<string, unknown> = {}): Promise<string> {
+  const r = await mcp.call('call_tool_read', { name: id, args })
+  expect(r.isError, textOf(r)).toBeFalsy()
+  return textOf(r)
 }
 
 function wrap(client: Client, extra: { pid?: number; stderr?: () => string; close?: () => Promise<void> } = {}): McpHandle {

@@ -11,7 +11,7 @@ import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { assertBuilt, cmdline, runCli, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson, ROOT, type Serve } from '../helpers/cli'
 import { stopServe, useCleanup } from '../helpers/cleanup'
-import { textOf, type McpHandle } from '../helpers/mcp-client'
+import { readOk, textOf, type McpHandle } from '../helpers/mcp-client'
 import { mcpOn } from '../helpers/faults'
 import { abstractListener, NO_REGISTRY, REGISTRY_HOST, registryReachable } from '../helpers/network'
 
@@ -88,10 +88,8 @@ useCleanup(async () => {
   await abstract?.close()
 })
 
-async function attack(server: string, tool: string, args: Record<string, unknown> = {}): Promise<string> {
-  const r = await mcp.call('call_tool_read', { name: `${server}:${tool}`, args })
-  expect(r.isError, textOf(r)).toBeFalsy()
-  return textOf(r)
+function attack(server: string, tool: string, args: Record<string, unknown> = {}): Promise<string> {
+  return readOk(mcp, `${server}:${tool}`, args)
 }
 
 async function servers(): Promise<Record<string, ServerRow>> {

@@ -13,7 +13,7 @@ import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { assertBuilt, startServe, tempDir, waitFor, waitForServerState, writeJson, ROOT, type Serve } from '../helpers/cli'
 import { stopServe, useCleanup } from '../helpers/cleanup'
-import { textOf, type McpHandle } from '../helpers/mcp-client'
+import { readOk, textOf, type McpHandle } from '../helpers/mcp-client'
 import { mcpOn } from '../helpers/faults'
 
 const ATTACKER = path.join(ROOT, 'test/fixtures/sandbox/attacker-server.mjs')
@@ -55,10 +55,8 @@ useCleanup(async () => {
   await stopServe(serve)
 })
 
-async function attack(server: string, tool: string, args: Record<string, unknown> = {}): Promise<string> {
-  const r = await mcp.call('call_tool_read', { name: `${server}:${tool}`, args })
-  expect(r.isError, textOf(r)).toBeFalsy()
-  return textOf(r)
+function attack(server: string, tool: string, args: Record<string, unknown> = {}): Promise<string> {
+  return readOk(mcp, `${server}:${tool}`, args)
 }
 
 async function quarantined(name: string): Promise<boolean> {
