@@ -1,10 +1,11 @@
 // `npm run demo`: the banner comes first (logs go to the log file), a taken port
 // falls back to a free one, and the temp dir is removed on every way out (SIGINT, SIGTERM, an
 // error). TMPDIR points at a test folder, so what the demo leaves behind can be counted.
-import { spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { BIN, ROOT, cliEnv, controlApi, runCli, tempDir, track, waitFor } from '../helpers/cli'
 import { useCleanup } from '../helpers/cleanup'
@@ -45,6 +46,42 @@ describe('toolgate demo', () => {
       await runDemo(tmp, `127.0.0.1:${port}`, 'SIGTERM')
     } finally {
       blocker.close()
+    }
+  }, 180_000)
+
+  it('the banner\'s "Try it from a shell" line runs as printed in a clone with no toolgate on PATH', async () => {
+    const tmp = tempDir('toolgate-demo-shell-')
+    // PATH as a fresh clone before `npm link` has it: node and the system, no toolgate
+    const env = cliEnv({ TMPDIR: tmp, PATH: [path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter) })
+    const sh = promisify(execFile)
+    const which = await sh('sh', ['-c', 'command -v toolgate || true'], { env })
+    expect(which.stdout.trim(), 'no toolgate on this PATH').toBe('')
+    const free = net.createServer()
+    await new Promise<void>((r) => free.listen(0, '127.0.0.1', () => r()))
+    const port = (free.address() as net.AddressInfo).port
+    await new Promise<void>((r) => free.close(() => r()))
+    const child = spawn(process.execPath, [BIN, 'demo', '--listen', `127.0.0.1:${port}`], { env, cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] })
+    track(child.pid)
+    let out = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    try {
+      const line = await waitFor(() => /Try it from a shell: (.+)\n/.exec(out), 60_000, 'the banner line')
+      // the write_file lock shows once filesystem has listed its tools
+      const result = await waitFor(
+        async () => {
+          const r = await sh('sh', ['-c', line[1]], { env, cwd: tmp })
+          const json = JSON.parse(r.stdout) as { disabled?: { name: string; status: string }[] }
+          return json.disabled?.some((d) => d.name === 'filesystem:write_file' && d.status === 'disabled_by_config') ? json : undefined
+        },
+        60_000,
+        'the printed search command to list filesystem:write_file as locked by config',
+        500,
+      )
+      expect(result.disabled).toBeDefined()
+    } finally {
+      child.kill('SIGINT')
+      await exited
     }
   }, 180_000)
 

@@ -1,7 +1,7 @@
 // `toolgate demo` (npm run demo): a newcomer sees every feature in a minute. Serves the web UI
 // on a temp data dir with real MCP servers from npm: everything, filesystem (on a temp folder,
-// write_file locked by config), memory (one tool switched off by the user), sequential-thinking
-// waiting in quarantine, and a switched-off server.
+// write_file and move_file locked by config), memory (one tool switched off by the user) and
+// sequential-thinking waiting in quarantine.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -10,6 +10,8 @@ import { startCore, type Core } from '../core/core'
 import { appRoot, parseListen } from '../core/paths'
 import { onShutdown } from './shutdown'
 import { globalModules } from './app'
+import { selfCommand } from './self-command'
+import { shellArg } from '../../shared/launch'
 
 /** How to start one of the example servers: its installed dist/index.js with this node, else through npx. */
 export function exampleServer(
@@ -67,7 +69,7 @@ export async function demo(o: { listen: string }): Promise<void> {
       "every server runs isolated (filesystem may write only its folder, memory only its file's),",
       'memory:delete_entities is switched off by the user, sequential-thinking waits in quarantine',
       '(Inspect, then Approve server). Search "write a file" with "Include locked tools" on.',
-      `Try it from a shell: toolgate search "write a file" --include-disabled --data-dir ${dataDir}`,
+      `Try it from a shell: ${selfCommand()} search "write a file" --include-disabled --data-dir ${shellArg(dataDir)}`,
       '',
     ].join('\n') + '\n',
   )
