@@ -40,14 +40,26 @@ export function ServerNotice({ server }: { server: ServerInfo }) {
   }
   if (offersSignIn(server)) return <SignInNotice server={server} />
   if (server.quarantined) {
+    // once an Inspect (or an earlier run) listed its tools, "not started" and "Inspect lists its tools" no longer fit
+    const listed = Object.values(server.counts).some((n) => (n ?? 0) > 0)
     return (
       <p className="notice notice--warn">
         <ShieldIcon />
         <span>
           {server.quarantine_source === 'user'
             ? 'You put this server in quarantine. Agents cannot use it until you approve it again.'
-            : 'New server, waiting for your review. Toolgate has not started it and agents cannot call it.'}{' '}
-          <strong>Inspect</strong> starts it once to list its tools; <strong>Approve server</strong> lets agents use it.
+            : listed
+              ? 'New server, waiting for your review; agents cannot call it. Its tools are listed below: read them first.'
+              : 'New server, waiting for your review. Toolgate has not started it and agents cannot call it.'}{' '}
+          {listed ? (
+            <>
+              <strong>Approve server</strong> lets agents use it; <strong>Inspect</strong> starts it once again to list its tools anew.
+            </>
+          ) : (
+            <>
+              <strong>Inspect</strong> starts it once to list its tools; <strong>Approve server</strong> lets agents use it.
+            </>
+          )}
         </span>
       </p>
     )

@@ -141,6 +141,7 @@ test('inspect and approve a quarantined server', async () => {
   // nobody has seen its tools: Inspect is the primary step; approving blind asks first
   await expect(button(memory, 'Inspect')).toHaveClass(/btn--primary/)
   await expect(button(memory, 'Approve server')).not.toHaveClass(/btn--primary/)
+  await expect(memory.locator('.notice--warn')).toContainText('Toolgate has not started it')
   await button(memory, 'Approve server').click()
   const blind = page.getByRole('dialog', { name: 'Approve memory without inspecting it?' })
   await expect(blind).toContainText(/trust the first tool list it gives/, { timeout: 5000 })
@@ -158,6 +159,9 @@ test('inspect and approve a quarantined server', async () => {
   await expect(memory.locator('[data-tool]').first(), 'memory tools listed after Inspect').toBeVisible({ timeout: 30_000 })
   await expect(memory.locator('[data-tool="memory:read_graph"]')).toHaveAttribute('data-status', 'server_quarantined')
   await expect(memory.locator('[data-tool="memory:read_graph"]').getByRole('button')).toHaveCount(0)
+  // after the Inspect the notice points at the listed tools, no longer "has not started it"
+  await expect(memory.locator('.notice--warn')).toContainText('Its tools are listed below')
+  await expect(memory.locator('.notice--warn')).not.toContainText('has not started it')
   await shot(page, 'quarantined-server.png')
   await button(memory, 'Approve server').click()
   await expect(memory).toHaveAttribute('data-state', 'connected', { timeout: 30_000 })
