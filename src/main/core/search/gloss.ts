@@ -11,7 +11,8 @@
 //
 // Memory and cost: the table (resources/cedict-gloss.tsv, 3.7 MB, sorted by the headwords' UTF-8
 // bytes) is read only when a text holds Chinese script, as one Buffer plus the offsets of its lines
-// (~4.3 MB outside the JS heap, a few ms), and looked up by binary search over the bytes: no
+// (~4.3 MB outside the JS heap, a few ms), and looked up by binary search over the bytes (one range
+// narrowed per character: longestWord): no
 // string or Map per entry (a Map of the 138k entries took ~0.6 s to build and ~20 MB of heap). It
 // is dropped RELEASE_MS after its last use, so a catalog without Chinese never reads it and one
 // with Chinese does not hold it at rest.
