@@ -2,7 +2,7 @@
 // Each row carries data-activity / data-outcome / data-agent (docs/contract.md §7) and opens its details.
 // Agents write the queries, tool ids and client names: they are shown with control, bidi and
 // invisible characters as \u escapes (React already escapes markup).
-import { actorOf, type ActivityEvent, type QuestionRecord } from '../../shared/activity'
+import { actorOf, type ActivityEvent, type QuestionRecord, type StartEvent, type StopEvent } from '../../shared/activity'
 import { escapeControls } from '../../shared/text'
 import { useApp } from '../store/context'
 
@@ -59,6 +59,23 @@ function QuestionNote({ q }: { q: QuestionRecord }) {
   return <span className="muted"> · {q.fields.length === 0 ? 'no field filled' : `fields ${shown}${more}`}</span>
 }
 
+/** A start's or a stop's reason in words: the bare codes ("list", "config") read as nothing to a user. */
+const STARTED_BECAUSE: Record<StartEvent['reason'], string> = {
+  call: 'for a call',
+  prompt: 'for a prompt',
+  resource: 'for a resource read',
+  inspect: 'for Inspect',
+  restart: 'restarted',
+  list: 'to list its tools',
+  always: 'runs always',
+  config: 'its config changed',
+}
+const STOPPED_BECAUSE: Record<StopEvent['reason'], string> = {
+  idle: 'unused (idle)',
+  config: 'switched off or changed',
+  shutdown: 'Toolgate stopped',
+}
+
 function Outcome({ e }: { e: ActivityEvent }) {
   const o = outcomeOf(e)
   if (e.kind === 'search') {
@@ -66,7 +83,8 @@ function Outcome({ e }: { e: ActivityEvent }) {
     return <span className={`outcome outcome--${o}`}>{text}</span>
   }
   if (e.kind === 'decision') return <span className="outcome outcome--decided">by {e.by}</span>
-  if (e.kind === 'start' || e.kind === 'stop') return <span className={`outcome outcome--${o}`}>{e.reason}</span>
+  if (e.kind === 'start') return <span className={`outcome outcome--${o}`}>{STARTED_BECAUSE[e.reason] ?? e.reason}</span>
+  if (e.kind === 'stop') return <span className={`outcome outcome--${o}`}>{STOPPED_BECAUSE[e.reason] ?? e.reason}</span>
   return (
     <span className={`outcome outcome--${o}`}>
       {o}
