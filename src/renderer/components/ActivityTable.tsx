@@ -68,7 +68,7 @@ const STARTED_BECAUSE: Record<StartEvent['reason'], string> = {
   restart: 'restarted',
   list: 'to list its tools',
   always: 'runs always',
-  config: 'its config changed',
+  config: 'config or review changed',
 }
 const STOPPED_BECAUSE: Record<StopEvent['reason'], string> = {
   idle: 'unused (idle)',
