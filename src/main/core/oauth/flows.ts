@@ -91,10 +91,12 @@ export class PendingFlows {
     return { flow }
   }
 
-  /** The sign-in pending for `server`, if any. */
+  /** The sign-in of `server` still under way, if any: waiting for its redirect, or taken by the
+   *  redirect and exchanging its code (until it ends, the sign-in is neither done nor failed). */
   of(server: string): SignInFlow | null {
     this.sweep()
     for (const f of this.byState.values()) if (f.server === server) return f
+    for (const f of this.exchanging) if (f.server === server) return f
     return null
   }
 
