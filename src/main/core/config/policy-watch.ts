@@ -2,12 +2,10 @@
 // the machine-wide file and of TOOLGATE_POLICY's, so a policy written, replaced (rename), changed
 // or removed while Toolgate runs applies at once. Each change is read again from scratch (which
 // file applies may change too) and handed over when its text differs.
-import type { FSWatcher } from 'chokidar'
 import fs from 'node:fs'
 import path from 'node:path'
 import { machinePolicyFile, POLICY_ENV, policyLocation, readPolicy, type PolicyState } from './policy'
-import { watchFiles } from './watch-filter'
-import { watchLinks } from './link-watch'
+import { watchFiles } from './link-watch'
 
 export interface PolicyWatcher {
   close(): Promise<void>
@@ -38,21 +36,11 @@ export function watchPolicy(
     timer = setTimeout(reload, debounceMs)
   }
   if (dirs.length === 0) return { close: async () => undefined }
-  const watchFolders = (): FSWatcher =>
-    watchFiles(
-      files.filter((f) => dirs.includes(path.dirname(f))),
-      schedule,
-    )
-  let watcher = watchFolders()
-  // a linked policy folder swapped to another (link-watch.ts): watch the folders anew, and read again
-  const stopLinks = watchLinks(files, () => {
-    void watcher.close()
-    watcher = watchFolders()
-  })
+  // through the folders; a linked policy folder swapped to another (link-watch.ts) is watched anew and read again
+  const watcher = watchFiles(files, schedule)
   return {
     async close() {
       if (timer) clearTimeout(timer)
-      await stopLinks()
       await watcher.close()
     },
   }

@@ -3,6 +3,7 @@
 // those files only; every other entry (a log file written line by line, the activity folder, an
 // atomic write's temp file) gets no watch and no stat of its own.
 import chokidar, { type FSWatcher } from 'chokidar'
+import fs from 'node:fs'
 import path from 'node:path'
 
 /** `ignored` for chokidar: true for every path but `dirs` and `files`. */
@@ -12,12 +13,14 @@ export function followOnly(dirs: readonly string[], files: readonly string[]): (
 }
 
 /**
- * Watches `files` through their folders: `changed` runs on every event for one of them, and once
- * when the watch is ready (a change made between the caller's first read and then has no event).
+ * Watches `files` through their folders (those that exist now): `changed` runs on every event
+ * for one of them, and once when the watch is ready (a change made between the caller's first
+ * read and then has no event).
  * The caller debounces; errors end nothing (a folder that goes away just stops the events).
+ * Callers use `watchFiles` (link-watch.ts), which also follows a swap of a linked folder.
  */
-export function watchFiles(files: readonly string[], changed: () => void): FSWatcher {
-  const dirs = [...new Set(files.map((f) => path.dirname(f)))]
+export function watchFolders(files: readonly string[], changed: () => void): FSWatcher {
+  const dirs = [...new Set(files.map((f) => path.dirname(f)))].filter((d) => fs.existsSync(d))
   const watched = new Set(files.map((f) => path.resolve(f)))
   const watcher = chokidar.watch(dirs, { ignoreInitial: true, depth: 0, awaitWriteFinish: false, ignored: followOnly(dirs, files) })
   watcher.on('all', (_event, p) => {

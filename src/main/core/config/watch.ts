@@ -4,13 +4,11 @@
 // that follows them finds nothing new: one edit, one reload. After each reload the file is read
 // again a few times (an edit just after a replace can have no event). The reloader exists before the watch
 // (a core built and not started reloads on demand and watches nothing).
-import type { FSWatcher } from 'chokidar'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Config } from '../../../shared/config-schema'
 import { ConfigError, loadConfigFile } from './load'
-import { watchFiles } from './watch-filter'
-import { watchLinks } from './link-watch'
+import { watchFiles } from './link-watch'
 
 export interface ConfigWatcher {
   close(): Promise<void>
@@ -116,20 +114,14 @@ export function configReloader(file: string, handlers: ConfigHandlers, o: Config
     reloadNow: reload,
     watch(): ConfigWatcher {
       watching = true
-      // through the folder, so an atomic replace (a rename over the file) is seen too
-      const watchFolder = (): FSWatcher => watchFiles([file], schedule)
-      let watcher = watchFolder()
-      // a linked folder swapped to another (link-watch.ts): watch the folder it points to now, and read again
-      const stopLinks = watchLinks([file], () => {
-        void watcher.close()
-        watcher = watchFolder()
-      })
+      // through the folder, so an atomic replace (a rename over the file) is seen too, and a linked
+      // folder swapped to another (link-watch.ts) is watched anew and read again
+      const watcher = watchFiles([file], schedule)
       return {
         async close() {
           watching = false
           stopLooking()
           if (timer) clearTimeout(timer)
-          await stopLinks()
           await watcher.close()
         },
         reloadNow: reload,
