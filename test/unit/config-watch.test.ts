@@ -9,6 +9,7 @@ import type { Config } from '../../src/shared/config-schema'
 import { LOOK_AGAIN_MS, watchConfig, type ConfigWatcher } from '../../src/main/core/config/watch'
 import type { ConfigError } from '../../src/main/core/config/load'
 import { waitFor } from '../helpers/wait'
+import { setServerField } from '../../src/main/core/config/write'
 import { watchPolicy } from '../../src/main/core/config/policy-watch'
 import { POLICY_ENV, policyLocation, readPolicy } from '../../src/main/core/config/policy'
 
@@ -81,6 +82,51 @@ describe('watchConfig', () => {
     }
     expect(s.errors).toEqual([])
   }, 60_000)
+
+  it('a config file deleted while it runs: the running config stays, one error says the file is missing, no file is created; a change meanwhile writes the running config back with it', async () => {
+    const s = setup()
+    fs.writeFileSync(s.file, JSON.stringify({ tools_limit: 7, mcpServers: { a: { command: 'node' }, b: { command: 'node' } } }, null, 4))
+    // read at start: what runs
+    const w = s.watch()
+    const applied = s.configs.length
+    fs.rmSync(s.file)
+    const e = await waitFor(() => s.errors[0], 5000, 'the missing-file error')
+    expect(e.message).toContain(s.file)
+    expect(e.message).toMatch(/missing/)
+    // before: the file was created empty and a config with no servers applied
+    expect(fs.existsSync(s.file)).toBe(false)
+    w.reloadNow()
+    await new Promise((r) => setTimeout(r, LOOK_AGAIN_MS[0] + 200))
+    expect({ configs: s.configs.length, errors: s.errors.length, exists: fs.existsSync(s.file) }).toEqual({ configs: applied, errors: 1, exists: false })
+    // Toolgate's own write while the file is missing (the window switches b off): the running config, with the change
+    setServerField(s.file, 'b', 'enabled', false)
+    expect(JSON.parse(fs.readFileSync(s.file, 'utf8'))).toEqual({
+      tools_limit: 7,
+      mcpServers: { a: { command: 'node' }, b: { command: 'node', enabled: false } },
+    })
+    expect(fs.readFileSync(s.file, 'utf8')).toMatch(/^ {4}"tools_limit"/m) // the running file's layout
+    w.reloadNow()
+    const back = s.configs.at(-1)
+    expect(back?.servers.map((x) => `${x.name}:${x.enabled}`)).toEqual(['a:true', 'b:false'])
+    expect(s.configs.length).toBe(applied + 1)
+  })
+
+  it('a config file deleted and put back unchanged is applied again (which clears the error); a watcher closed leaves nothing for a later write', async () => {
+    const s = setup()
+    const text = fs.readFileSync(s.file, 'utf8')
+    const w = s.watch()
+    await new Promise((r) => setTimeout(r, 200))
+    fs.rmSync(s.file)
+    await waitFor(() => s.errors[0], 5000, 'the missing-file error')
+    fs.writeFileSync(s.file, text)
+    const c = await waitFor(() => s.configs.at(-1), 5000, 'the file put back')
+    expect(c.servers.map((x) => x.name)).toEqual(['a'])
+    expect(s.errors).toHaveLength(1)
+    await w.close()
+    fs.rmSync(s.file)
+    // nothing runs the file now: a write has no running config to start from
+    expect(() => setServerField(s.file, 'a', 'enabled', false)).toThrow(/no server named "a"/)
+  })
 
   it.skipIf(process.platform !== 'linux')(
     'follows its own file only: the other files of its folder get no watch of their own, and a replace of the config (renamed over it) still reloads',

@@ -3,12 +3,15 @@
 // and goes to `onError` instead. Toolgate's own writes go through `reloadNow()`, so the file event
 // that follows them finds nothing new: one edit, one reload. After each reload the file is read
 // again a few times (an edit just after a replace can have no event). The reloader exists before the watch
-// (a core built and not started reloads on demand and watches nothing).
+// (a core built and not started reloads on demand and watches nothing). A file deleted or moved
+// away is an error like a bad edit (the running config stays, nothing is created); while it is
+// missing, Toolgate's own writes start from the running config (running-text.ts).
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Config } from '../../../shared/config-schema'
 import { ConfigError, loadConfigFile } from './load'
 import { watchFiles } from './link-watch'
+import { forgetRunningText, setRunningText } from './running-text'
 
 export interface ConfigWatcher {
   close(): Promise<void>
@@ -31,6 +34,11 @@ export interface ConfigWatchOptions {
   lenient?: boolean
 }
 
+/** What a reload says when the file is gone (after the file's path, in the log, the window's banner, GET /api/v1/info, config.error). */
+export const MISSING_PROBLEM =
+  'the config file is missing (deleted or moved away?). Toolgate keeps running the last good config and does not create a new file. ' +
+  'Put the file back to apply it again; a change you make in Toolgate meanwhile (the window, the CLI, an agent) writes the running config back with that change.'
+
 /** After a reload, when the file is read once more (ms): see `reload` in configReloader. */
 export const LOOK_AGAIN_MS = [300, 1000, 3000]
 
@@ -52,6 +60,10 @@ export function configReloader(file: string, handlers: ConfigHandlers, o: Config
   let again: NodeJS.Timeout[] = []
   /** the text the last check read, applied or not (a look again at a bad edit does not report it twice) */
   let seen: string | null = null
+  /** the text last applied: what runs, and what Toolgate's own writes start from while the file is missing */
+  let good: string | null = null
+  /** the file was missing at the last check (reported once, until it is back) */
+  let missing = false
   const read = (): string | null => {
     try {
       return fs.readFileSync(file, 'utf8')
@@ -64,11 +76,23 @@ export function configReloader(file: string, handlers: ConfigHandlers, o: Config
     // the same text as last applied: nothing to do (also when that text had an entry left out at start)
     const current = read()
     seen = current
+    if (current === null && !fs.existsSync(file)) {
+      // deleted or moved away: never a new empty file (every server would stop); the running config stays
+      if (missing) return
+      missing = true
+      // the file coming back, even unchanged, is applied (and clears the error)
+      lastText = null
+      handlers.onError(new ConfigError(file, '', MISSING_PROBLEM))
+      return
+    }
+    missing = false
     if (current !== null && current === lastText) return
     try {
-      const { config, text } = loadConfigFile(file, { lenient })
+      const { config, text } = loadConfigFile(file, { lenient, create: false })
       if (text === lastText) return
       lastText = text
+      good = text
+      if (watching) setRunningText(file, text)
       handlers.onConfig(config)
     } catch (e) {
       lastText = null
@@ -110,16 +134,19 @@ export function configReloader(file: string, handlers: ConfigHandlers, o: Config
     } catch {
       lastText = null
     }
+  good = lastText
   return {
     reloadNow: reload,
     watch(): ConfigWatcher {
       watching = true
+      if (good !== null) setRunningText(file, good)
       // through the folder, so an atomic replace (a rename over the file) is seen too, and a linked
       // folder swapped to another (link-watch.ts) is watched anew and read again
       const watcher = watchFiles([file], schedule)
       return {
         async close() {
           watching = false
+          forgetRunningText(file)
           stopLooking()
           if (timer) clearTimeout(timer)
           await watcher.close()

@@ -2,18 +2,29 @@
 // UI, servers added or removed by agents, `toolgate import`) is validated like the loader does,
 // keeps the operator's style (array or keyed object), other keys, order and layout, and is
 // written atomically; a config that carries secrets is made private (0600). The watcher then
-// reloads it like any other edit.
+// reloads it like any other edit. While the file is missing, a change starts from the config
+// Toolgate runs (running-text.ts), never from an empty one.
 import fs from 'node:fs'
 import { ConfigError, parseConfig } from './load'
 import { DEFAULT_LAYOUT, detectLayout, formatJson, isJsonObject, readJsonFile, writeJsonFile, type JsonLayout } from '../json-file'
 import { coveredInPlace } from '../covered-files'
 import { MASK, maskArgs, maskUrl } from '../masking/mask'
+import { runningText } from './running-text'
 
 type RawEntry = Record<string, unknown>
 type RawConfig = Record<string, unknown> & { mcpServers?: RawEntry[] | Record<string, RawEntry> }
 
+/**
+ * The file's text; while it is missing, the config the running Toolgate applied last (running-text.ts),
+ * so a change made then writes that config back with the change; else null (no file, nothing runs it).
+ */
+function currentText(file: string): string | null {
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8')
+  return runningText(file) ?? null
+}
+
 function readRaw(file: string): RawConfig {
-  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '{"mcpServers":{}}'
+  const text = currentText(file) ?? '{"mcpServers":{}}'
   try {
     const raw = JSON.parse(text) as unknown
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('the top level must be an object')
@@ -57,7 +68,7 @@ export function writeConfigFile(file: string, raw: unknown, layout?: JsonLayout)
 
 /** Applies `mutate` to the raw config, validates the result, and writes it atomically. */
 export function editConfig(file: string, mutate: (raw: RawConfig) => void): void {
-  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
+  const text = currentText(file) ?? ''
   const raw = readRaw(file)
   mutate(raw)
   writeConfigFile(file, raw, text ? detectLayout(text) : undefined)
