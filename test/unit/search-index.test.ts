@@ -99,6 +99,19 @@ describe('ToolIndex ranking (hand-written cases)', () => {
     expect(ids(withParams, 'characters')).toEqual(['p:fetch'])
   })
 
+  it('a text of millions of letters in one run (an upstream’s, untrusted) is indexed by its start, not thrown on', () => {
+    // V8's regular-expression stack gave out on runs of non-Latin-1 letters from ~4.5 million characters: RangeError
+    const run = 'ж'.repeat(5_000_000)
+    const index = indexOf([
+      tool('h', 'long_desc', `Invoice tracker ${run}`),
+      tool('h', 'long_params', 'Something else.', ['q'], `Lunch menu ${run}`),
+      tool('h', 'plain', 'Get the weather.'),
+    ])
+    expect(ids(index, 'invoice')).toEqual(['h:long_desc'])
+    expect(ids(index, 'lunch menu')).toEqual(['h:long_params'])
+    expect(ids(index, 'weather')).toEqual(['h:plain'])
+  })
+
   it('matches a camel-cased query word against a lowercase name and vice versa', () => {
     const idx = indexOf([tool('gh', 'get_github_trending', 'Get trending repositories.'), tool('yt', 'fetchYouTubeTranscript', 'Get a transcript.')])
     expect(ids(idx, 'GitHub trending')[0]).toBe('gh:get_github_trending')

@@ -146,10 +146,26 @@ const DESC = FIELDS.indexOf('desc')
 const PARAMS = FIELDS.indexOf('params')
 const GLOSS = FIELDS.indexOf('gloss')
 
+/**
+ * The most of a tool's description, and of its parameters' text, that is indexed. An upstream's
+ * text is untrusted and its parameters' descriptions have no cap of their own (a description has
+ * limits.max_description_chars, which the user may raise): a run of letters millions long
+ * overflowed V8's regular-expression stack in the tokenizer and the glosses (RangeError, the whole
+ * server left out of search) and cost a second of the main thread. Real tools stay far below.
+ */
+export const MAX_INDEXED_CHARS = 65_536
+
+/** `text` cut to MAX_INDEXED_CHARS (never inside a surrogate pair). */
+function indexable(text: string): string {
+  if (text.length <= MAX_INDEXED_CHARS) return text
+  const last = text.charCodeAt(MAX_INDEXED_CHARS - 1)
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? MAX_INDEXED_CHARS - 1 : MAX_INDEXED_CHARS)
+}
+
 /** `before`: the tool's document as indexed until now; its glosses are kept when its text is the same (a server re-sends its list unchanged). */
 function toDoc(server: string, t: IndexedTool, intent: IntentOptions, gloss: boolean, before?: Doc): Doc {
-  const params = t.paramText ? `${t.paramNames.join(' ')} ${t.paramText}` : t.paramNames.join(' ')
-  const desc = t.description ?? ''
+  const params = indexable(t.paramText ? `${t.paramNames.join(' ')} ${t.paramText}` : t.paramNames.join(' '))
+  const desc = indexable(t.description ?? '')
   const same = before !== undefined && before.fields[DESC] === desc && before.fields[PARAMS] === params
   const glosses = !gloss ? '' : same ? before.fields[GLOSS] : `${glossOf(desc)} ${glossOf(params)}`.trim()
   const byField: Record<Field, string> = { name: t.name, summary: firstSentence(desc), desc, params, server, gloss: glosses }
