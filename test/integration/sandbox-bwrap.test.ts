@@ -133,9 +133,13 @@ describe('bwrap sandbox (Linux)', () => {
       fs.writeFileSync(path.join(w.home, rel), text)
     }
     const files = [...Object.keys(secrets), ...Object.keys(neighbours)].map((rel) => `${w.home}/${rel}`)
-    const { out } = run(w, files.map((f) => `cat '${f}' 2>/dev/null; echo`).join('; '))
+    const script = files.map((f) => `cat '${f}' 2>/dev/null; echo`).join('; ')
+    // the home's hidden folders are out of sight unless granted; granted, the list still holds inside them
+    const { out } = run(w, script, { sandbox: { fs_read: ['~/.config', '~/.cargo', '~/.cache', '~/.codeium'] } })
     for (const text of Object.values(secrets)) expect(out).not.toContain(text)
     for (const text of Object.values(neighbours)) expect(out).toContain(text)
+    const ungranted = run(w, script).out
+    for (const text of [...Object.values(secrets), ...Object.values(neighbours)]) expect(ungranted).not.toContain(text)
   })
 
   it("copies and variants of a hidden file are hidden with it (backups, Toolgate import --move's, .env.local, the config's editor backup); look-alike names stay", () => {
@@ -157,10 +161,12 @@ describe('bwrap sandbox (Linux)', () => {
     fs.writeFileSync(`${w.configPath}~`, '{"api_key": "CONFIG-BACKUP-KEY"}')
     const files = [...Object.keys(secrets), ...Object.keys(neighbours)].map((rel) => `${w.home}/${rel}`)
     const root = process.getuid?.() === 0
+    // the look-alikes are hidden entries of the home too: granted one by one, the variants are not
     const { out } = run(
       w,
       [...files, `${w.configPath}~`, ...(root ? ['/etc/shadow-', '/etc/gshadow-'] : [])].map((f) => `cat '${f}' 2>/dev/null; echo`).join('; ') +
         `; ls -A ${w.home} ${path.dirname(w.configPath)}`,
+      { sandbox: { fs_read: [...Object.keys(neighbours).map((rel) => `~/${rel}`), '~/.config/Code/User'] } },
     )
     for (const text of [...Object.values(secrets), 'CONFIG-BACKUP-KEY']) expect(out).not.toContain(text)
     for (const name of [...Object.keys(secrets).filter((r) => !r.includes('/')), 'mcp_config.json~']) expect(out).not.toContain(name)

@@ -57,20 +57,21 @@ export function launchSpec(
   const direct: LaunchSpec = { command: config.command, args: config.args ?? [], env, cwd: config.cwd, mechanism: null, cleanup: () => undefined }
   if (!wantsSandbox(config, mode) || !support.available || !support.binary) return direct
   // bwrap would only say "execvp: No such file" after starting: fail the way a direct spawn does.
-  if (!findCommand(config.command, env.PATH ?? '', config.cwd)) {
+  const program = findCommand(config.command, env.PATH ?? '', config.cwd)
+  if (!program) {
     throw Object.assign(new Error(`spawn ${config.command} ENOENT (no such command${config.command.includes('/') ? '' : ' on PATH'})`), { code: 'ENOENT' })
   }
   const ctx = req?.ctx ?? defaultSandboxContext()
   // what the plan reads of the filesystem: shared with the plans built in the same run (plan-facts.ts)
   const facts = planFacts()
-  const planEnv = facts.derive(JSON.stringify(['env', process.env.HOME, os.homedir(), os.tmpdir()]), () => currentPlanEnv(facts))
+  const planEnv = facts.derive(JSON.stringify(['env', process.env.HOME, os.homedir(), os.tmpdir(), process.env.PATH]), () => currentPlanEnv(facts))
   const home = env.HOME ? path.resolve(env.HOME) : planEnv.home
   const caches = ensureCaches(config, ctx.dataDir, home)
   // an npx/uvx server's registry: all the network of its Inspect; added to its allowlist
   const listed = typeof config.sandbox === 'object' && Array.isArray(config.sandbox.network) && config.sandbox.network.length > 0
   const registry =
     mode === 'inspect' || (mode === 'run' && listed) ? registryAccess(launcherOf(config), { ...process.env, PATH: env.PATH ?? process.env.PATH }) : null
-  const plan = buildPlan(config, ctx, mode, { ...planEnv, home, homes: [...new Set([...planEnv.homes, facts.real(home)])] }, registry, facts)
+  const plan = buildPlan(config, ctx, mode, { ...planEnv, home, homes: [...new Set([...planEnv.homes, facts.real(home)])], program }, registry, facts)
   // an allowlist: the server's own registration with Toolgate's egress proxy
   const proxy = plan.network === 'allow' ? egressProxy().register(config.name, plan.allow, req?.logger ?? null) : null
   const viaProxy = { ...(proxy ? proxyEnv(proxy.url) : {}), ...(registry?.env ?? {}) }
@@ -160,7 +161,8 @@ function linuxCommand(
   return pastaCommand(net, { outbound, forward }, uid, [bwrap, ...inner])
 }
 
-function findCommand(command: string, envPath: string, cwd: string | undefined): boolean {
+/** Where the command is (absolute), as a spawn finds it, or null. */
+function findCommand(command: string, envPath: string, cwd: string | undefined): string | null {
   const executable = (p: string): boolean => {
     try {
       fs.accessSync(p, fs.constants.X_OK)
@@ -169,8 +171,15 @@ function findCommand(command: string, envPath: string, cwd: string | undefined):
       return false
     }
   }
-  if (command.includes('/')) return executable(path.resolve(cwd ?? process.cwd(), command))
-  return envPath.split(path.delimiter).some((dir) => dir !== '' && executable(path.resolve(cwd ?? process.cwd(), dir, command)))
+  if (command.includes('/')) {
+    const at = path.resolve(cwd ?? process.cwd(), command)
+    return executable(at) ? at : null
+  }
+  for (const dir of envPath.split(path.delimiter)) {
+    const at = path.resolve(cwd ?? process.cwd(), dir, command)
+    if (dir !== '' && executable(at)) return at
+  }
+  return null
 }
 
 /**

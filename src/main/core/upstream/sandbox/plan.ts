@@ -8,6 +8,7 @@ import path from 'node:path'
 import type { ServerConfig } from '../../../../shared/config-schema'
 import { parseEgressRules, type EgressRule } from '../../../../shared/egress'
 import { hiddenPaths, isVariantName, type HiddenInputs, type HiddenPath } from './hidden'
+import { hiddenEntryOf, hiddenInHome, launchShown } from './home-view'
 import { PlanFacts, planFacts } from './plan-facts'
 
 /**
@@ -84,6 +85,10 @@ export interface PlanEnv {
   platform: NodeJS.Platform
   /** the folders replaced by a private, empty one: the temp dirs, and /run on Linux */
   tempDirs: string[]
+  /** the folders of Toolgate's own PATH: those in a hidden entry of a home are shown (home-view.ts) */
+  path?: string[]
+  /** the server's program as found on its PATH (absolute): its folder is shown like one of PATH */
+  program?: string
 }
 
 export function currentPlanEnv(facts: PlanFacts = planFacts()): PlanEnv {
@@ -99,7 +104,8 @@ export function currentPlanEnv(facts: PlanFacts = planFacts()): PlanEnv {
   // database's, the system bus, docker's), reachable whatever the network namespace
   const runDirs = process.platform === 'linux' ? ['/run', '/var/run'].filter((d) => facts.exists(d)) : []
   const tempDirs = process.platform === 'win32' ? [] : unique(['/tmp', '/var/tmp', os.tmpdir(), ...runDirs].map((d) => facts.real(d)))
-  return { home: path.resolve(home), homes, uid: process.getuid?.() ?? null, platform: process.platform, tempDirs }
+  const pathDirs = (process.env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d))
+  return { home: path.resolve(home), homes, uid: process.getuid?.() ?? null, platform: process.platform, tempDirs, path: pathDirs }
 }
 
 /** The path with every symlink resolved, as far as it exists (the rest appended), asked now. */
@@ -232,6 +238,22 @@ export function buildPlan(
     const r = check(`sandbox.fs_write[${i}]`, g)
     if (exists(r)) add(r, mode === 'run')
   })
+  // Linux: a home's hidden entries are out of sight unless shown (home-view.ts). The toolchain and
+  // the folders the launch runs from are, read-only, unless they are (in) a hidden path.
+  const links: string[] = []
+  if (env.platform === 'linux') {
+    const program = env.program ? [path.dirname(env.program), path.dirname(real(env.program))] : []
+    const dirs = unique([...(env.path ?? []), ...program].flatMap((d) => [d, real(d)]))
+    for (const shown of launchShown(unique([...env.homes, env.home]), dirs)) {
+      const r = real(shown.path)
+      if (!facts.isDir(r) || toolgateOwn.some((own) => isInside(r, own))) continue
+      if (hiddenReal.some((h) => isInside(r, h)) || hiddenAll.some((h) => isInside(shown.path, h.path))) continue
+      add(r, false)
+      // shown through a symlink in the home (~/.nvm -> elsewhere): the link is shown too
+      const entry = hiddenEntryOf(shown.path, shown.home)
+      if (entry && facts.readlink(entry) !== null && !links.includes(entry)) links.push(entry)
+    }
+  }
   // Each server's own caches, where npx and uvx expect the shared ones.
   const caches = cacheRoot(config, ctx.dataDir)
   for (const c of CACHE_DIRS) {
@@ -245,7 +267,7 @@ export function buildPlan(
 
   // what the server sees of the hidden paths depends on the mounts only through these (a cache's source is its own)
   const seen: SeenMount[] = mounts.map((m) => ({ path: m.path, write: m.write, host: m.source === m.path }))
-  const view = facts.derive(JSON.stringify(['view', baseKey, env.tempDirs, seen]), () => hiddenView(base, seen, env, facts))
+  const view = facts.derive(JSON.stringify(['view', baseKey, env.tempDirs, seen, links]), () => hiddenView(base, seen, links, env, facts))
 
   return {
     network,
@@ -294,8 +316,17 @@ interface SeenMount {
   host: boolean
 }
 
-/** Which folders are re-created without their hidden entries, and which hidden paths are covered where they lie. */
-function hiddenView(base: HiddenBase, mounts: readonly SeenMount[], env: PlanEnv, facts: PlanFacts): Pick<SandboxPlan, 'masked' | 'hidden'> {
+/**
+ * Which folders are re-created without their hidden entries, and which hidden paths are covered
+ * where they lie. `links`: symlinks among a home's hidden entries that lead to a shown folder.
+ */
+function hiddenView(
+  base: HiddenBase,
+  mounts: readonly SeenMount[],
+  links: readonly string[],
+  env: PlanEnv,
+  facts: PlanFacts,
+): Pick<SandboxPlan, 'masked' | 'hidden'> {
   const { hiddenAll, hiddenReal, kindOf } = base
   const underTemp = (p: string): boolean => env.tempDirs.some((t) => isInside(p, t))
   /** The mount a path is seen through (the innermost one), if any. */
@@ -304,9 +335,24 @@ function hiddenView(base: HiddenBase, mounts: readonly SeenMount[], env: PlanEnv
     for (const m of mounts) if (isInside(p, m.path) && (!best || depth(m.path) > depth(best.path))) best = m
     return best
   }
-  /** Whether the host path `p` is what the server sees at `p` (not a private temp dir, not its own cache). */
+  const linux = env.platform === 'linux'
+  /** Linux: the hidden entry of a home `p` lies in (home-view.ts), if any. */
+  const homeEntry = (p: string): string | null => {
+    if (!linux) return null
+    for (const h of env.homes) {
+      const e = hiddenEntryOf(p, h)
+      if (e) return e
+    }
+    return null
+  }
+  /**
+   * Whether the host path `p` is what the server sees at `p` (not a private temp dir, not its own
+   * cache, not in a hidden entry of a home unless a mount inside that entry shows it).
+   */
   const hostVisible = (p: string): boolean => {
     const m = mountOf(p)
+    const entry = homeEntry(p)
+    if (entry && !(m && isInside(m.path, entry))) return false
     if (m) return m.host
     return !underTemp(p)
   }
@@ -320,8 +366,11 @@ function hiddenView(base: HiddenBase, mounts: readonly SeenMount[], env: PlanEnv
   const masked: MaskedFolder[] = []
   const maskedPaths = new Set<string>()
   const leaveOut = new Set([...hiddenReal, ...hiddenAll.map((h) => h.path)])
-  if (env.platform === 'linux') {
-    const hiddenFiles = unique(hiddenReal.filter((h) => kindOf.get(h) === 'file'))
+  if (linux) {
+    // the folders of hidden files, and of the hidden folders of a home (a grant of ~/.config
+    // shows no ~/.config/gh created later)
+    const inHome = (h: string): boolean => env.homes.some((home) => isInside(h, home) && h !== home)
+    const hiddenFiles = unique(hiddenReal.filter((h) => kindOf.get(h) === 'file' || inHome(h)))
     for (const h of hiddenFiles) {
       const parent = path.dirname(h)
       if (parent === h || parent === '/' || parent === '/etc' || !hostVisible(parent)) continue
@@ -337,6 +386,7 @@ function hiddenView(base: HiddenBase, mounts: readonly SeenMount[], env: PlanEnv
         const full = path.join(folder, name)
         if (leaveOut.has(full)) continue
         if (mounted.has(full)) continue // mounted by its own grant or cache
+        if (!hostVisible(full) && !links.includes(full)) continue // a home's hidden entry: out of sight unless shown
         const link = facts.readlink(full)
         entries.push(link === null ? { name } : { name, symlink: link })
       }
@@ -358,6 +408,17 @@ function hiddenView(base: HiddenBase, mounts: readonly SeenMount[], env: PlanEnv
     if (mounted.has(h)) continue // granted explicitly, as a whole
     if (hidden.some((x) => x.dir && isInside(h, x.path))) continue
     hidden.push({ path: h, dir: facts.isDir(h) })
+  }
+  // A home that cannot be re-created (the server may write it): its hidden entries are covered
+  // where they lie, each one there at the start (a symlink is not: it leads where it is covered or shown).
+  for (const home of linux ? env.homes : []) {
+    if (maskedPaths.has(home) || !hostVisible(home) || !facts.isDir(home)) continue
+    for (const name of facts.readdir(home)) {
+      const full = path.join(home, name)
+      if (!hiddenInHome(name) || mounted.has(full) || facts.readlink(full) !== null) continue
+      if (hidden.some((x) => x.path === full || (x.dir && isInside(full, x.path)))) continue
+      hidden.push({ path: full, dir: facts.isDir(full) })
+    }
   }
   return { masked, hidden }
 }
