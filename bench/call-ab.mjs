@@ -21,7 +21,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
-import { FIXTURE, tmpDir, freePort, waitFor, stopProcess, requireRoot, removeTmpDirs } from './lib/util.mjs'
+import { FIXTURE, tmpDir, freePort, waitFor, stopProcess, requireRoot, removeTmpDirs, benchCompileCache } from './lib/util.mjs'
 import { instanceOf, BENCH_KEY } from './lib/procs.mjs'
 
 const { Client } = requireRoot('@modelcontextprotocol/sdk/client/index.js')
@@ -83,7 +83,7 @@ async function start(spec) {
     [...nodeArgs, path.join(root, 'bin/toolgate.js'), 'serve', '--config', config, '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`],
     {
       stdio: ['ignore', out, out],
-      env: { ...process.env, TOOLGATE_API_KEY: BENCH_KEY },
+      env: { ...process.env, TOOLGATE_API_KEY: BENCH_KEY, TOOLGATE_COMPILE_CACHE_DIR: benchCompileCache(root) },
     },
   )
   fs.closeSync(out)

@@ -18,7 +18,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { ROOT, tmpDir, now, stats, median, ms, table, stopAll, removeTmpDirs, track, noiseFloor, noiseText, FIXTURE } from './lib/util.mjs'
+import { ROOT, tmpDir, now, stats, median, ms, table, stopAll, removeTmpDirs, track, noiseFloor, noiseText, FIXTURE, benchCompileCache } from './lib/util.mjs'
 import { StdioMcpClient, jsonOf, textOf, writeFixtureConfig, waitReady, stopToolgate, BENCH_KEY } from './lib/procs.mjs'
 import { specFor } from './lib/stdio-bench.mjs'
 import { syntheticCatalog, queries } from './lib/synthetic.mjs'
@@ -66,7 +66,7 @@ function start(build, config, dir) {
     [...nodeArgs, path.join(build.root, 'bin/toolgate.js'), 'stdio', '--config', config, '--data-dir', dataDir],
     {
       stderr: 'ignore',
-      env: { ...process.env, TOOLGATE_API_KEY: BENCH_KEY },
+      env: { ...process.env, TOOLGATE_API_KEY: BENCH_KEY, TOOLGATE_COMPILE_CACHE_DIR: benchCompileCache(build.root) },
     },
   )
   track(client.child, `toolgate stdio (${build.label})`)

@@ -16,19 +16,100 @@ if (!fs.existsSync(cli)) {
  * is callable), and a start that finds its code compiled spends a quarter less CPU
  * (docs/performance.md). Node 22.1+ does it itself (module.enableCompileCache); on Node 20 the
  * launcher does it for the files of out/main only (codeCache below). Compiled code is code, so
- * the cache lives where no upstream server can write: `~/.toolgate/compile-cache`, a folder every
- * sandboxed server has hidden (sandbox/hidden.ts), private to this user, and used only when it is
- * this user's and nobody else may write it or its parent. NODE_DISABLE_COMPILE_CACHE=1 switches
- * it off.
+ * the cache lives in the data dir this start uses (`<data-dir>/compile-cache`: --data-dir, else
+ * $TOOLGATE_DATA_DIR, else ~/.toolgate), a folder every sandboxed server of that data dir has
+ * hidden (sandbox/hidden.ts) and whose config already decides what runs; private to this user,
+ * and used only when it is this user's and nobody else may write it or the data dir. A data dir
+ * that was named and does not exist yet is not created here (the CLI asks first: new-paths.ts):
+ * that start runs without the cache. Only the current Node and build's cache is kept
+ * (currentCache). $TOOLGATE_COMPILE_CACHE_DIR names another folder for it;
+ * NODE_DISABLE_COMPILE_CACHE=1 switches it off.
  */
 function enableCompileCache() {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return
   const nodeModule = require('node:module')
   const native = typeof nodeModule.enableCompileCache === 'function'
-  const dir = privateDir(path.join(os.homedir(), '.toolgate'), 'compile-cache')
+  const root = cacheRoot()
+  if (!root) return
+  const dir = currentCache(root)
   if (!dir) return
   if (native) nodeModule.enableCompileCache(dir)
   else codeCache(nodeModule, dir)
+}
+
+/**
+ * `<data-dir>/compile-cache`, or $TOOLGATE_COMPILE_CACHE_DIR (a folder of its own: a data dir that
+ * is synced or on a network share, the benches' fresh data dirs); created private, or null.
+ */
+function cacheRoot() {
+  const named = process.env.TOOLGATE_COMPILE_CACHE_DIR
+  if (named) return privateDir(path.dirname(path.resolve(named)), path.basename(path.resolve(named)))
+  const where = dataDirOf(process.argv.slice(2))
+  if (where.named && !isDir(where.dir)) return null
+  return privateDir(where.dir, 'compile-cache')
+}
+
+/**
+ * The data dir as the CLI resolves it (paths.ts resolveDataDir): the last --data-dir before a
+ * `--` (after it, the words are another program's), else $TOOLGATE_DATA_DIR, else ~/.toolgate.
+ * `named`: given by the flag or the variable.
+ */
+function dataDirOf(args) {
+  let flag
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]
+    if (a === '--') break
+    if (a === '--data-dir' && i + 1 < args.length) flag = args[++i]
+    else if (a.startsWith('--data-dir=')) flag = a.slice('--data-dir='.length)
+  }
+  const named = flag !== undefined ? flag : process.env.TOOLGATE_DATA_DIR
+  return named !== undefined ? { dir: path.resolve(named), named: true } : { dir: path.join(os.homedir(), '.toolgate'), named: false }
+}
+
+function isDir(p) {
+  try {
+    return fs.statSync(p).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/**
+ * A cache folder's name: this launcher's (`v20.19.5-x64-<16 hex>`), Node's own
+ * (`v22.23.3-x64-<8 hex>-<uid>`), the launcher's before (`v8-<version>`).
+ */
+const CACHE_NAME = /^(v\d+\.\d+\.\d+-\w+-[0-9a-f]{8,16}(-\d+)?|v8-[\w.-]+)$/
+
+/**
+ * The one folder in `root` for this Node (version, architecture) and this build of out/main (the
+ * names, sizes and times of its files), created private; every other cache folder of `root` is
+ * removed: the caches of another Node or an earlier build (and the layout before this one:
+ * `v8-<version>`, Node's own folder at the top) would otherwise stay forever. Only folders named
+ * like a cache go (CACHE_NAME; a $TOOLGATE_COMPILE_CACHE_DIR may be a folder with other things in
+ * it). Two builds that share a data dir replace each other's cache.
+ */
+function currentCache(root) {
+  const crypto = require('node:crypto')
+  const out = path.join(__dirname, '..', 'out', 'main')
+  const build = crypto.createHash('sha256').update(out)
+  try {
+    for (const e of fs.readdirSync(out, { recursive: true }).sort()) {
+      const st = fs.statSync(path.join(out, e))
+      if (st.isFile()) build.update('\0' + e + '\0' + st.size + '\0' + st.mtimeMs)
+    }
+  } catch {
+    return null
+  }
+  const name = (process.version + '-' + process.arch + '-' + build.digest('hex').slice(0, 16)).replace(/[^\w.-]/g, '_')
+  const dir = privateDir(root, name)
+  if (!dir) return null
+  try {
+    for (const e of fs.readdirSync(root, { withFileTypes: true }))
+      if (e.name !== name && e.isDirectory() && CACHE_NAME.test(e.name)) fs.rmSync(path.join(root, e.name), { recursive: true, force: true })
+  } catch {
+    // a file in use elsewhere: the next start tries again
+  }
+  return dir
 }
 
 /** `parent/name`, created 0700, when it and its parent are real folders of this user that no one else may write; else null. */
@@ -66,18 +147,16 @@ const SAVE_AFTER_MS = 15000
 
 /**
  * Node 20: the files of out/main are compiled with V8's code cache (vm.Script cachedData), kept
- * in `<dir>/v8-<version>/`, one file per role (serve, stdio, the other commands) and source:
+ * in `dir` (currentCache), one file per role (serve, stdio, the other commands) and source:
  * named by the SHA-256 of the file's path and text, so a changed build never meets old code (V8
  * itself refuses a cache of another V8 or other flags). What was compiled is written once, when
  * there was no cache or V8 refused it: by a serve or stdio once its start is done, by other
  * commands at exit, so functions compiled lazily while running are in it too.
  */
-function codeCache(nodeModule, root) {
+function codeCache(nodeModule, dir) {
   const vm = require('node:vm')
   const crypto = require('node:crypto')
   const own = path.join(__dirname, '..', 'out', 'main') + path.sep
-  const dir = privateDir(root, 'v8-' + process.versions.v8.replace(/[^\w.-]/g, '_'))
-  if (!dir) return
   const command = process.argv.slice(2).find((a) => !a.startsWith('-'))
   const role = command === 'serve' || command === 'stdio' ? command : 'cli'
   const fresh = []

@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
 import { pathToFileURL } from 'node:url'
-import { FIXTURE, TOOLGATE_BIN, BENCH, REFERENCE, track, waitFor, sleep, rssOf, stopProcess, requireRoot } from './util.mjs'
+import { FIXTURE, TOOLGATE_BIN, BENCH, REFERENCE, track, waitFor, sleep, rssOf, stopProcess, requireRoot, benchCompileCache } from './util.mjs'
 
 // The shared, dependency-free stdio client (independent of the code under test).
 export const { StdioMcpClient, jsonOf, textOf } = await import(pathToFileURL(path.join(REFERENCE, 'bench/lib/mcp-stdio.mjs')).href)
@@ -33,7 +33,7 @@ export function writeFixtureConfig(dir, spec, { mode = 'tools', extra = {} } = {
   return file
 }
 
-const envFor = (extra = {}) => ({ ...process.env, TOOLGATE_API_KEY: BENCH_KEY, ...extra })
+const envFor = (extra = {}) => ({ ...process.env, TOOLGATE_API_KEY: BENCH_KEY, TOOLGATE_COMPILE_CACHE_DIR: benchCompileCache(), ...extra })
 
 /** `toolgate stdio` as a child speaking newline JSON-RPC (embedded, or bridged when a serve owns the data dir). */
 export function startStdio({ config, dataDir, nodeArgs = [], env = {} }) {

@@ -6,6 +6,7 @@ import path from 'node:path'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { createRequire } from 'node:module'
+import { createHash } from 'node:crypto'
 
 export const BENCH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const ROOT = path.resolve(BENCH, '..')
@@ -13,6 +14,16 @@ export const REFERENCE = path.join(ROOT, 'test/fixtures') // the independent fix
 export const FIXTURE = path.join(REFERENCE, 'bench/fixture-server.mjs')
 export const TOOLGATE_BIN = path.join(ROOT, 'bin/toolgate.js')
 export const requireRoot = createRequire(path.join(ROOT, 'package.json'))
+
+/**
+ * Where the toolgate processes of the build at `root` keep V8's compiled code in a bench
+ * ($TOOLGATE_COMPILE_CACHE_DIR): the launcher keeps it in the data dir, and each bench start has a
+ * fresh one, so without this every start would compile everything, unlike a user's. One folder per
+ * build (the launcher keeps only the current build's in a folder), kept across runs.
+ */
+export function benchCompileCache(root = ROOT) {
+  return path.join(os.homedir(), '.toolgate', 'bench-compile-cache', createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 12))
+}
 
 export const now = () => performance.now()
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms))

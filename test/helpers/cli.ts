@@ -6,6 +6,7 @@
 // (never by name). Upstream processes that an owner started are killed too when the owner was
 // killed hard and left them behind (they are found by parent pid before the owner goes away).
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
@@ -247,10 +248,19 @@ export interface Env {
   [k: string]: string | undefined
 }
 
-/** The environment for a toolgate child: no inherited TOOLGATE_* settings, plus `extra`. */
+/**
+ * Where this checkout's toolgate children keep V8's compiled code ($TOOLGATE_COMPILE_CACHE_DIR):
+ * the launcher keeps it in the data dir, and tests start on fresh ones, so without it every start
+ * would compile everything (more CPU under load than a user's start). One folder per checkout:
+ * the launcher keeps only the current build's, and the worktrees' builds differ.
+ */
+export const TEST_COMPILE_CACHE = path.join(os.homedir(), '.toolgate', 'test-compile-cache', createHash('sha256').update(ROOT).digest('hex').slice(0, 12))
+
+/** The environment for a toolgate child: no inherited TOOLGATE_* settings (but TEST_COMPILE_CACHE), plus `extra`. */
 export function cliEnv(extra: Env = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env }
   for (const k of Object.keys(env)) if (k.startsWith('TOOLGATE_')) delete env[k]
+  env.TOOLGATE_COMPILE_CACHE_DIR = TEST_COMPILE_CACHE
   delete env.NODE_OPTIONS
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k]
