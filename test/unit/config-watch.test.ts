@@ -216,6 +216,33 @@ describe('watchPolicy', () => {
   })
 })
 
+describe('watchPolicy: the machine policy folder made again', () => {
+  it('attack: removed and made again (a package upgrade, configuration management): the policy applies again, not none until a restart', async () => {
+    const root = tempDir('toolgate-policy-remade-')
+    const folder = path.join(root, 'etc-toolgate')
+    const machine = path.join(folder, 'policy.json')
+    const block = JSON.stringify({ servers: { blocked_commands: ['curl'] } })
+    fs.mkdirSync(folder)
+    fs.writeFileSync(machine, block)
+    const seen: Array<string | null> = []
+    const w = watchPolicy(readPolicy(policyLocation({}, machine)), (st) => seen.push(st?.text ?? null), {}, machine, 20)
+    try {
+      await new Promise((r) => setTimeout(r, 300))
+      fs.rmSync(folder, { recursive: true })
+      // no machine policy while it is gone: none applies
+      await waitFor(() => seen.length === 1, 5000, 'the removal')
+      expect(seen).toEqual([null])
+      fs.mkdirSync(folder)
+      fs.writeFileSync(machine, block)
+      // before: nothing more; the organisation's policy stayed lifted
+      await waitFor(() => seen.length === 2, 5000, 'the policy made again')
+      expect(seen[1]).toBe(block)
+    } finally {
+      await w.close()
+    }
+  })
+})
+
 /** The inodes this process has inotify watches on (/proc/self/fdinfo of its inotify descriptors). */
 function inotifyInodes(): Set<number> {
   const out = new Set<number>()

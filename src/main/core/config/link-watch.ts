@@ -1,14 +1,15 @@
-// The symlinks among the folders of a watched file (a dotfiles or Nix-managed config folder): a watch
-// of the file's folder stays on the folder the link pointed to when it started, so a swap of the
-// link (`ln -sfn`, a home-manager switch) is no event there, and neither is any later edit of the
-// file now read. Each such link is watched in its own parent, not followed; a swap calls `onSwap`,
-// which watches the folder anew and reads the file again. Most configs have no linked folder: then
-// nothing is watched here. `watchFiles` is the one watch of a few files that both the config and
-// the policy watcher use: their folders, and these links.
-import chokidar, { type FSWatcher } from 'chokidar'
+// The folders of a watched file that can be replaced under the watch: the file's own folder (removed
+// and made again, or another folder renamed over it: a package upgrade, configuration management)
+// and the symlinks among the folders on its path (a dotfiles or Nix-managed config folder swapped
+// with `ln -sfn`, a home-manager switch). A watch of the file's folder stays on the folder that was
+// there when it started, so such a replacement is no event there, and neither is any later edit of
+// the file now read: an organisation policy whose folder was made again stayed lifted until a
+// restart. Each such entry is watched in its own parent, not followed; a replacement calls
+// `onSwap`, which watches the folder anew and reads the file again. `watchFiles` is the one watch of
+// a few files that both the config and the policy watcher use: their folders, and these entries.
 import fs from 'node:fs'
 import path from 'node:path'
-import { followOnly, watchFolders } from './watch-filter'
+import { watchFolders } from './watch-filter'
 
 /** The folders on the way to `file` that are symlinks, nearest first. */
 export function linkedFolders(file: string): string[] {
@@ -22,34 +23,74 @@ export function linkedFolders(file: string): string[] {
   }
 }
 
-/** Calls `onSwap` when a linked folder of any of `files` is replaced or removed; returns the stop. */
-export function watchLinks(files: readonly string[], onSwap: () => void): () => Promise<void> {
-  const links = [...new Set(files.flatMap(linkedFolders))]
-  if (links.length === 0) return async () => undefined
-  const parents = [...new Set(links.map((l) => path.dirname(l)))]
-  const watcher: FSWatcher = chokidar.watch(parents, { ignoreInitial: true, depth: 0, followSymlinks: false, ignored: followOnly(parents, links) })
-  const linked = new Set(links)
-  watcher.on('all', (_event, p) => {
-    if (linked.has(path.resolve(p))) onSwap()
-  })
-  watcher.on('error', () => {})
-  return () => watcher.close()
+/** The entries whose replacement a watch of `file`'s folder misses: that folder (when it exists), and the linked folders on its path. */
+export function swapPoints(file: string): string[] {
+  const folder = path.dirname(path.resolve(file))
+  return [...new Set([...(fs.existsSync(folder) ? [folder] : []), ...linkedFolders(file)])]
+}
+
+/** What a path is now (device and inode, of the link itself for a symlink), or null when nothing is there. */
+function identity(p: string): string | null {
+  try {
+    const st = fs.lstatSync(p, { throwIfNoEntry: false })
+    return st ? `${st.dev}:${st.ino}` : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Calls `onSwap` when the folder of any of `files`, or a linked folder on its path, is replaced,
+ * removed or made again; returns the stop. Each is watched in its parent (fs.watch: no listing of
+ * the parent, which may be the home folder) and compared by inode at every event there: a folder
+ * renamed away and another renamed in its place in one go is one more event for a name that is
+ * still a folder, which a watch that only tells added from removed does not report.
+ */
+export function watchSwaps(files: readonly string[], onSwap: () => void): () => Promise<void> {
+  // (a folder at the root of the filesystem has no parent to be watched in)
+  const points = [...new Set(files.flatMap(swapPoints))].filter((p) => path.dirname(p) !== p)
+  const seen = new Map(points.map((p) => [p, identity(p)]))
+  const watchers: fs.FSWatcher[] = []
+  for (const parent of new Set(points.map((p) => path.dirname(p)))) {
+    const here = points.filter((p) => path.dirname(p) === parent)
+    try {
+      const w = fs.watch(parent, () => {
+        let swapped = false
+        for (const p of here) {
+          const now = identity(p)
+          if (now === seen.get(p)) continue
+          seen.set(p, now)
+          swapped = true
+        }
+        if (swapped) onSwap()
+      })
+      w.on('error', () => {})
+      watchers.push(w)
+    } catch {
+      // a parent that cannot be watched (gone, no permission, out of watches): its swaps take a restart
+    }
+  }
+  return async () => {
+    for (const w of watchers) w.close()
+  }
 }
 
 /**
  * Watches `files` through their folders (watch-filter.ts: `changed` on every event for one of them
- * and once the watch is ready), and when a linked folder on their path is swapped, watches the
- * folders anew, whose readiness calls `changed` again. The caller debounces.
+ * and once the watch is ready), and when a folder of theirs or a linked folder on their path is
+ * replaced, watches the folders anew, whose readiness calls `changed` again. The caller debounces.
  */
 export function watchFiles(files: readonly string[], changed: () => void): { close(): Promise<void> } {
   let watcher = watchFolders(files, changed)
-  const stopLinks = watchLinks(files, () => {
+  const stopSwaps = watchSwaps(files, () => {
     void watcher.close()
     watcher = watchFolders(files, changed)
+    // read again now too: a folder that is gone has no watch to become ready
+    changed()
   })
   return {
     async close() {
-      await stopLinks()
+      await stopSwaps()
       await watcher.close()
     },
   }
