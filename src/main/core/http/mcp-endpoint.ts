@@ -1,5 +1,5 @@
 // MCP over Streamable HTTP at /mcp, both protocol eras on one endpoint (SDK v2):
-// - 2025 clients (initialize): stateful sessions, one agent server per session, each bound to the
+// - 2025 clients (initialize): stateful sessions (on session-transport.ts), one agent server per session, each bound to the
 //   principal (admin key or agent token) that opened it. Sessions are live:
 //   every request re-checks the principal's agent, idle sessions expire (limits.session_idle_s) and
 //   each principal may hold at most limits.max_sessions_per_principal.
@@ -9,18 +9,11 @@
 // The SDK's own classification (isLegacyRequest) decides the era of a request without a session.
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import {
-  createMcpHandler,
-  isInitializeRequest,
-  isLegacyRequest,
-  WebStandardStreamableHTTPServerTransport,
-  type AuthInfo,
-  type McpHttpHandler,
-  type Server,
-} from '@modelcontextprotocol/server'
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, type AuthInfo, type McpHttpHandler, type Server } from '@modelcontextprotocol/server'
 import type { Principal } from './auth'
 import type { Scope } from '../access/scope'
-import { sendWebResponse, sessionRequestView, toWebRequest } from './web-bridge'
+import { sendWebResponse, toWebRequest } from './web-bridge'
+import { SessionHttpTransport } from './session-transport'
 import { ListenSubscriptions, mayHear } from '../agent-server/resource-subscribe'
 import type { ResourceDeps } from '../agent-server/resources'
 import { ScopedEventBus } from './scoped-bus'
@@ -29,7 +22,7 @@ import type { ListChangedHub } from '../agent-server/list-changed'
 import { SessionCancels } from './session-cancel'
 
 interface Session {
-  transport: WebStandardStreamableHTTPServerTransport
+  transport: SessionHttpTransport
   /** closes the answer stream of a request the client cancelled (session-cancel.ts) */
   cancels: SessionCancels
   server: Server
@@ -59,7 +52,7 @@ interface RequestAuth extends AuthInfo {
  * call in flight is cancelled upstream. (2026-07-28 requests get the same from the SDK: the
  * request's abort signal ends the exchange.)
  */
-function cancelOnDisconnect(transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): void {
+function cancelOnDisconnect(transport: SessionHttpTransport, req: IncomingMessage, res: ServerResponse, body: unknown): void {
   if (req.method !== 'POST') return
   const ids = (Array.isArray(body) ? body : [body]).filter(isPlainRequest).map((m) => m.id)
   if (ids.length === 0) return
@@ -141,7 +134,7 @@ export class McpEndpoint {
         'no mcp-session-id header: send an initialize request first (or, with protocol 2026-07-28, the per-request _meta envelope)',
       )
     }
-    return this.open(request, req, res, principal, body)
+    return this.open(req, res, principal, body)
   }
 
   /** A 2026-07-28 request: served by a fresh agent server for the scope of this credential. */
@@ -186,13 +179,12 @@ export class McpEndpoint {
     live.lastSeen = Date.now()
     cancelOnDisconnect(live.transport, req, res, body)
     live.cancels.track(res, body)
-    const response = await live.transport.handleRequest(sessionRequestView(req), { parsedBody: body })
+    await live.transport.handle(req, res, body)
     live.cancels.afterPost(body)
-    await sendWebResponse(res, response)
   }
 
   /** A 2025 initialize: a new session for this principal. */
-  private async open(request: Request, req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
+  private async open(req: IncomingMessage, res: ServerResponse, principal: Principal, body: unknown): Promise<void> {
     const scope = this.scopeFor(principal)
     if (!scope) return rpcError(res, 403, -32003, 'this agent is no longer configured; ask the operator')
     this.sweep()
@@ -208,22 +200,21 @@ export class McpEndpoint {
     }
     const key = principalKey(principal)
     const server = this.makeServer(scope, key)
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      // Every answer is an SSE stream (the SDK's default): a call made with a progress token gets
-      // the upstream's notifications/progress on that stream before its result (JSON mode drops
-      // everything but the result).
-      onsessioninitialized: (id) => {
+    // Every answer is an SSE stream (as the SDK's own session transport answers): a call made with a
+    // progress token gets the upstream's notifications/progress on that stream before its result.
+    const transport: SessionHttpTransport = new SessionHttpTransport(
+      () => randomUUID(),
+      (id) => {
         this.sessions.set(id, { transport, cancels: new SessionCancels(transport), server, scope, principal: key, lastSeen: Date.now() })
         this.startSweeper()
       },
-    })
+    )
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId)
     }
     await server.connect(transport)
     cancelOnDisconnect(transport, req, res, body)
-    await sendWebResponse(res, await transport.handleRequest(request, { parsedBody: body }))
+    await transport.handle(req, res, body)
   }
 
   private close(id: string): void {

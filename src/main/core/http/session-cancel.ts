@@ -7,7 +7,8 @@
 // answered or cancelled, with at least one cancelled, its stream is closed after the last answer
 // was written. A batch (2025-03-26) whose other requests still run keeps its stream for them.
 import type { ServerResponse } from 'node:http'
-import type { JSONRPCMessage, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server'
+import type { JSONRPCMessage } from '@modelcontextprotocol/server'
+import type { SessionHttpTransport } from './session-transport'
 
 type RequestId = string | number
 
@@ -50,7 +51,7 @@ export class SessionCancels {
   /** each request in flight on this session, with the POST it came in */
   private readonly posts = new Map<RequestId, Post>()
 
-  constructor(private readonly transport: WebStandardStreamableHTTPServerTransport) {
+  constructor(private readonly transport: SessionHttpTransport) {
     // the agent server's answers go out through the transport: each one is noted after it was written
     const send = transport.send.bind(transport)
     transport.send = async (message, options) => {

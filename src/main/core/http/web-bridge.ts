@@ -18,12 +18,11 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request
 }
 
 /**
- * The view of `req` that the SDK's session transport (WebStandardStreamableHTTPServerTransport,
- * 2.4.0) reads: method, URL and `headers.get()` (it reads nothing else once the body is given as
- * `parsedBody`). Building a real fetch Request costs ~30 µs of CPU per request (undici's
- * constructor, a Headers copy, an AbortController): most of what SDK 2 added to a 2025 session's
- * requests. Measured with the bench (docs/benchmarks.md); test/integration/agent-eras covers the
- * path. The 2026-07-28 path builds the real Request (the SDK classifies it, reads its signal).
+ * The view of `req` a 2025 session's messages carry to the agent server (`ctx.http.req`: the SDK
+ * reads `headers.get()` of it, e.g. the session id for logging/setLevel): method, URL and headers,
+ * without building a fetch Request (undici's constructor, a Headers copy, an AbortController:
+ * ~30 µs of CPU per request). The 2026-07-28 path builds the real Request (the SDK classifies it,
+ * reads its signal).
  */
 export function sessionRequestView(req: IncomingMessage): Request {
   const get = (name: string): string | null => {
