@@ -249,6 +249,24 @@ describe('ways around it', () => {
     })
     for (const text of ['UPPER-AWS-SECRET', 'LATE-SSH-SECRET', 'CYRILLIC-AWS-SECRET', 'UPPER-SSH-SECRET']) expect(out).not.toContain(text)
   })
+
+  it('inside a granted hidden folder, a listed credentials folder is left out in any case and width (a case-insensitive filesystem: .config/GH is .config/gh)', async () => {
+    const w = world()
+    w.put('.config/GH/hosts.yml', 'UPPER-GH-TOKEN')
+    w.put('.config/\uff47\uff48/hosts.yml', 'FULLWIDTH-GH-TOKEN')
+    w.put('.config/GCloud/credentials.db', 'MIXED-GCLOUD-SECRET')
+    w.put('.config/ghost/settings', 'GHOST-SETTINGS')
+    const out = await live(
+      w,
+      probe(
+        ['.config/GH/hosts.yml', '.config/\uff47\uff48/hosts.yml', '.config/GCloud/credentials.db', '.config/ghost/settings'].map((r) => path.join(w.home, r)),
+      ),
+      () => undefined,
+      { sandbox: { fs_read: ['~/.config'] } },
+    )
+    for (const text of ['UPPER-GH-TOKEN', 'FULLWIDTH-GH-TOKEN', 'MIXED-GCLOUD-SECRET']) expect(out).not.toContain(text)
+    expect(out).toContain('GHOST-SETTINGS') // a name that merely begins the same way
+  })
 })
 
 describe('what a server needs of the hidden entries: its toolchain and its own program', () => {
@@ -308,5 +326,19 @@ describe('what a server needs of the hidden entries: its toolchain and its own p
     expect(out).toContain('OWN-PROGRAM-DATA')
     expect(out).not.toContain('NEIGHBOUR-SECRET')
     expect(out).not.toContain('WROTE-OWN')
+  })
+
+  it('a program deep in a hidden entry (a command an agent could name) shows its own folder, not the whole entry', async () => {
+    const w = world()
+    script(w, '.vscode/extensions/ext-1/bin/tool', 'cat "$(dirname "$0")/../package.json"; echo; exec /bin/sh "$@"')
+    w.put('.vscode/extensions/ext-1/package.json', 'EXT-1-PACKAGE')
+    w.put('.vscode/extensions/ext-2/state.json', 'OTHER-EXTENSION-STATE')
+    w.put('.vscode/argv.json', 'VSCODE-ARGV')
+    const out = await live(w, probe(['.vscode/extensions/ext-2/state.json', '.vscode/argv.json'].map((r) => path.join(w.home, r))), () => undefined, {
+      command: path.join(w.home, '.vscode/extensions/ext-1/bin/tool'),
+    })
+    expect(out).toContain('EXT-1-PACKAGE')
+    expect(out).not.toContain('OTHER-EXTENSION-STATE')
+    expect(out).not.toContain('VSCODE-ARGV')
   })
 })

@@ -54,17 +54,43 @@ export function launchFolder(dir: string, home: string): string | null {
 }
 
 /**
- * What a launch shows in the hidden entries of its homes: the toolchain, and for each folder it
- * runs from (`dirs`: PATH's, the program's; as written and resolved) the folder it lies in.
+ * The folder a program at `dir` shows: its own (the parent of a `bin`), never a whole hidden
+ * entry or shared base (an agent names the command of a server it adds: it must not open
+ * `~/.vscode` whole by naming a program deep in it). Null when `dir` is not in a hidden entry.
  */
-export function launchShown(homes: readonly string[], dirs: readonly string[]): Array<{ path: string; home: string }> {
+export function programFolder(dir: string, home: string): string | null {
+  const entry = hiddenEntryOf(dir, home)
+  if (!entry) return null
+  const own = path.basename(dir) === 'bin' ? path.dirname(dir) : dir
+  const wide = (p: string): boolean => p === home || SHARED_BASES.includes(path.relative(home, p).split(path.sep).join('/'))
+  if (!wide(own)) return own
+  return wide(dir) ? null : dir
+}
+
+/**
+ * What a launch shows in the hidden entries of its homes: the toolchain, for each folder of
+ * Toolgate's PATH (as written and resolved) the folder it lies in, and the program's own folder.
+ */
+export function launchShown(homes: readonly string[], pathDirs: readonly string[], programDirs: readonly string[]): Array<{ path: string; home: string }> {
   const out: Array<{ path: string; home: string }> = []
   for (const home of homes) {
     for (const t of TOOLCHAIN_DIRS) out.push({ path: path.join(home, ...t.path.split('/')), home })
-    for (const d of dirs) {
+    for (const d of pathDirs) {
       const shown = launchFolder(d, home)
+      if (shown) out.push({ path: shown, home })
+    }
+    for (const d of programDirs) {
+      const shown = programFolder(d, home)
       if (shown) out.push({ path: shown, home })
     }
   }
   return out
+}
+
+/**
+ * A path as a case-insensitive, Unicode-normalizing filesystem compares it (casefolded ext4,
+ * vfat, exFAT, NTFS): `.config/GH` is `.config/gh` there. Entries are left out by this form.
+ */
+export function folded(p: string): string {
+  return p.normalize('NFKC').toLowerCase()
 }

@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { ServerConfig } from '../../../../shared/config-schema'
 import { parseEgressRules, type EgressRule } from '../../../../shared/egress'
 import { hiddenPaths, isVariantName, type HiddenInputs, type HiddenPath } from './hidden'
-import { hiddenEntryOf, hiddenInHome, launchShown } from './home-view'
+import { folded, hiddenEntryOf, hiddenInHome, launchShown } from './home-view'
 import { PlanFacts, planFacts } from './plan-facts'
 
 /**
@@ -242,16 +242,18 @@ export function buildPlan(
   // the folders the launch runs from are, read-only, unless they are (in) a hidden path.
   const links: string[] = []
   if (env.platform === 'linux') {
-    const program = env.program ? [path.dirname(env.program), path.dirname(real(env.program))] : []
-    const dirs = unique([...(env.path ?? []), ...program].flatMap((d) => [d, real(d)]))
-    for (const shown of launchShown(unique([...env.homes, env.home]), dirs)) {
+    const program = env.program ? unique([path.dirname(env.program), path.dirname(real(env.program))]) : []
+    const dirs = unique((env.path ?? []).flatMap((d) => [d, real(d)]))
+    for (const shown of launchShown(unique([...env.homes, env.home]), dirs, program)) {
       const r = real(shown.path)
       if (!facts.isDir(r) || toolgateOwn.some((own) => isInside(r, own))) continue
       if (hiddenReal.some((h) => isInside(r, h)) || hiddenAll.some((h) => isInside(shown.path, h.path))) continue
       add(r, false)
       // shown through a symlink in the home (~/.nvm -> elsewhere): the link is shown too
       const entry = hiddenEntryOf(shown.path, shown.home)
-      if (entry && facts.readlink(entry) !== null && !links.includes(entry)) links.push(entry)
+      // (the home as the re-created one is named: resolved)
+      const at = entry && path.join(real(shown.home), path.basename(entry))
+      if (at && facts.readlink(at) !== null && !links.includes(at)) links.push(at)
     }
   }
   // Each server's own caches, where npx and uvx expect the shared ones.
@@ -366,6 +368,8 @@ function hiddenView(
   const masked: MaskedFolder[] = []
   const maskedPaths = new Set<string>()
   const leaveOut = new Set([...hiddenReal, ...hiddenAll.map((h) => h.path)])
+  // compared as a case-insensitive filesystem would: .config/GH is .config/gh there
+  const leaveOutFolded = new Set([...leaveOut].map(folded))
   if (linux) {
     // the folders of hidden files, and of the hidden folders of a home (a grant of ~/.config
     // shows no ~/.config/gh created later)
@@ -384,7 +388,7 @@ function hiddenView(
       const entries: MaskedFolder['entries'] = []
       for (const name of facts.readdir(folder)) {
         const full = path.join(folder, name)
-        if (leaveOut.has(full)) continue
+        if (leaveOutFolded.has(folded(full))) continue
         if (mounted.has(full)) continue // mounted by its own grant or cache
         if (!hostVisible(full) && !links.includes(full)) continue // a home's hidden entry: out of sight unless shown
         const link = facts.readlink(full)
