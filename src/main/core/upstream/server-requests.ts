@@ -3,7 +3,8 @@
 // masked; roots are answered by Toolgate itself (the operator's `roots`, else the sandbox's grants). The guards live here, one place for both eras:
 // - only while a call of an agent to this server is in flight, and only that agent (a 2025 server
 //   sends its request on the connection without naming the call: when calls of more than one
-//   agent are in flight, Toolgate cannot tell whose it is and asks nobody);
+//   agent are in flight, Toolgate cannot tell whose it is and asks nobody: by design, neither
+//   guessed nor held until one caller is left, docs/passthrough.md says why);
 // - the server's switches (config `elicitation`, `sampling`: sampling is off unless allowed);
 // - at most MAX_OPEN_ASKS open at once per server and MAX_ASKS_PER_CALL per call (a flood is refused);
 // - the text is escaped (no control, bidi or invisible characters), cut to a readable length, and
