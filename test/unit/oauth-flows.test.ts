@@ -45,6 +45,22 @@ describe('pending sign-ins', () => {
     await expect(f.done).resolves.toEqual({ ok: false, message: 'the sign-in was not completed in time' })
   })
 
+  it('attack: an authorization server that never answers the code exchange does not keep the sign-in under way forever', async () => {
+    const c = clock()
+    const flows = new PendingFlows(c.now, 60_000, 30_000)
+    const f = flows.create('a', 'https://x/mcp', 'http://127.0.0.1:1/oauth/callback')
+    c.advance(50_000)
+    expect(flows.take(f.state)).toEqual({ flow: f })
+    // the exchange may outlive the wait for the redirect, for its own time
+    c.advance(29_999)
+    expect(flows.of('a')).toBe(f)
+    c.advance(2)
+    // before: signing in for as long as the token endpoint held the request (auth login waited past the time it printed)
+    expect(flows.of('a')).toBeNull()
+    await expect(f.done).resolves.toEqual({ ok: false, message: 'the authorization server did not answer the code exchange within 30 s' })
+    expect(f.endedBecause).toMatch(/did not answer the code exchange/)
+  })
+
   it('a new sign-in of the same server ends the one before (its state stops working); other servers keep theirs', async () => {
     const flows = new PendingFlows(Date.now)
     const first = flows.create('a', 'https://x/mcp', 'http://127.0.0.1:1/oauth/callback')

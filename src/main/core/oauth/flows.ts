@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto'
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/client'
 
 export const FLOW_TTL_MS = 10 * 60_000
+/** How long the code exchange of a sign-in may take once its redirect came (a token endpoint answers in a second or two). */
+export const EXCHANGE_TTL_MS = 2 * 60_000
 const STATE_RE = /^[A-Za-z0-9_-]{43}$/
 
 export interface FlowOutcome {
@@ -41,12 +43,17 @@ export type TakeResult = { flow: SignInFlow } | { error: string }
 
 export class PendingFlows {
   private readonly byState = new Map<string, SignInFlow>()
-  /** flows taken by their callback whose code is being exchanged: a removal or sign-out ends them too */
-  private readonly exchanging = new Set<SignInFlow>()
+  /**
+   * flows taken by their callback whose code is being exchanged, with when the exchange must be
+   * through: a removal or sign-out ends them too, and so does that time (an authorization server
+   * that never answers the token request must not keep the sign-in under way forever)
+   */
+  private readonly exchanging = new Map<SignInFlow, number>()
 
   constructor(
     private readonly now: () => number,
     private readonly ttlMs = FLOW_TTL_MS,
+    private readonly exchangeMs = EXCHANGE_TTL_MS,
   ) {}
 
   /** A new flow for `server`; one already pending for it ends ("superseded"). */
@@ -86,7 +93,7 @@ export class PendingFlows {
     const flow = this.byState.get(state)
     if (!flow) return { error: 'the state is unknown, already used or expired (start the sign-in again)' }
     this.byState.delete(state)
-    this.exchanging.add(flow)
+    this.exchanging.set(flow, this.now() + this.exchangeMs)
     void flow.done.then(() => this.exchanging.delete(flow))
     return { flow }
   }
@@ -96,7 +103,7 @@ export class PendingFlows {
   of(server: string): SignInFlow | null {
     this.sweep()
     for (const f of this.byState.values()) if (f.server === server) return f
-    for (const f of this.exchanging) if (f.server === server) return f
+    for (const f of this.exchanging.keys()) if (f.server === server) return f
     return null
   }
 
@@ -107,7 +114,7 @@ export class PendingFlows {
       this.byState.delete(state)
       f.finish({ ok: false, message: why })
     }
-    for (const f of this.exchanging) if (f.server === server) f.finish({ ok: false, message: why })
+    for (const f of this.exchanging.keys()) if (f.server === server) f.finish({ ok: false, message: why })
   }
 
   /** Removes a flow that never got its redirect URL (the start failed). */
@@ -121,6 +128,12 @@ export class PendingFlows {
       if (f.expiresAt > t) continue
       this.byState.delete(state)
       f.finish({ ok: false, message: 'the sign-in was not completed in time' })
+    }
+    // its tokens, should they still come, are then not kept (finishSignIn reads endedBecause)
+    for (const [f, until] of this.exchanging) {
+      if (until > t) continue
+      this.exchanging.delete(f)
+      f.finish({ ok: false, message: `the authorization server did not answer the code exchange within ${this.exchangeMs / 1000} s` })
     }
   }
 }
