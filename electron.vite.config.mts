@@ -1,11 +1,15 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import { sdkDedupe } from './scripts/sdk-dedupe.mjs'
 
 const r = (p: string) => resolve(import.meta.dirname, p)
 
 export default defineConfig({
   main: {
+    // the MCP SDK's client and server packages each ship the same ajv provider and the same
+    // wire-schema builders: one copy of each, proven the same at every build (scripts/sdk-dedupe.mts)
+    plugins: [sdkDedupe(r('node_modules'))],
     build: {
       // Bundled into the main build instead of require()-d from node_modules: `stemmer` (ESM-only),
       // and what every start loads (docs/performance.md): zod (its CommonJS entry loads all 70
