@@ -19,92 +19,57 @@ export class PlanFacts {
 
   /** The path with every symlink resolved, as far as it exists (the rest appended). */
   real(p: string): string {
-    const hit = this.reals.get(p)
-    if (hit !== undefined) return hit
-    let out: string | null = null
-    // most paths a plan resolves do not exist: asking first spares a thrown ENOENT (an Error with its
-    // stack) per missing path; a path that cannot be resolved is handled alike either way
-    if (fs.existsSync(p)) {
-      try {
-        out = fs.realpathSync.native(p)
-      } catch {
-        // vanished, or unreadable: as if missing
-      }
-    }
-    if (out === null) {
+    return once(this.reals, p, () => {
+      // most paths a plan resolves do not exist: asking first spares a thrown ENOENT (an Error with its
+      // stack) per missing path; a path that cannot be resolved (vanished, unreadable) is as if missing
+      const out = fs.existsSync(p) ? orElse(null, () => fs.realpathSync.native(p)) : null
+      if (out !== null) return out
       const parent = path.dirname(p)
-      out = parent === p ? p : path.join(this.real(parent), path.basename(p))
-    }
-    this.reals.set(p, out)
-    return out
+      return parent === p ? p : path.join(this.real(parent), path.basename(p))
+    })
   }
 
   /** Whether something is there (a dangling symlink counts). */
   exists(p: string): boolean {
-    let hit = this.lstats.get(p)
-    if (hit === undefined) {
-      try {
-        // (throwIfNoEntry: false: a missing path, the usual answer here, is not a thrown Error)
-        hit = fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined
-      } catch {
-        hit = false
-      }
-      this.lstats.set(p, hit)
-    }
-    return hit
+    // (throwIfNoEntry: false: a missing path, the usual answer here, is not a thrown Error)
+    return once(this.lstats, p, () => orElse(false, () => fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined))
   }
 
   /** Whether it is a folder (symlinks followed). */
   isDir(p: string): boolean {
-    let hit = this.dirs.get(p)
-    if (hit === undefined) {
-      try {
-        hit = fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false
-      } catch {
-        hit = false
-      }
-      this.dirs.set(p, hit)
-    }
-    return hit
+    return once(this.dirs, p, () => orElse(false, () => fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false))
   }
 
   /** A folder's entries, sorted ([] when it cannot be read). */
   readdir(dir: string): readonly string[] {
-    let hit = this.listings.get(dir)
-    if (hit === undefined) {
-      hit = []
-      if (fs.existsSync(dir)) {
-        try {
-          hit = fs.readdirSync(dir).sort()
-        } catch {
-          // unreadable: nothing to list
-        }
-      }
-      this.listings.set(dir, hit)
-    }
-    return hit
+    return once(this.listings, dir, () => (fs.existsSync(dir) ? orElse([], () => fs.readdirSync(dir).sort()) : []))
   }
 
   /** Where a symlink points as written, or null when it is not one. */
   readlink(p: string): string | null {
-    let hit = this.links.get(p)
-    if (hit === undefined) {
-      try {
-        hit = fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ? fs.readlinkSync(p) : null
-      } catch {
-        hit = null
-      }
-      this.links.set(p, hit)
-    }
-    return hit
+    return once(this.links, p, () => orElse(null, () => (fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ? fs.readlinkSync(p) : null)))
   }
 
   /** `make()` once per key: `key` must name every input of `make` besides these answers. */
   derive<T>(key: string, make: () => T): T {
-    if (this.derived.has(key)) return this.derived.get(key) as T
-    const value = make()
-    this.derived.set(key, value)
-    return value
+    return once(this.derived as Map<string, T>, key, make)
+  }
+}
+
+/** The answer kept under `key`, asked (once) when there is none yet. */
+function once<T>(kept: Map<string, T>, key: string, ask: () => T): T {
+  if (kept.has(key)) return kept.get(key) as T
+  const answer = ask()
+  kept.set(key, answer)
+  return answer
+}
+
+/** What `ask` answers, or `fallback` when it throws (an unreadable path answers as a missing one). */
+function orElse<T>(fallback: T, ask: () => T): T {
+  try {
+    return ask()
+  } catch {
+    return fallback
   }
 }
 
