@@ -40,6 +40,12 @@ export const HOME_SECRETS: readonly HomeSecret[] = [
   f('.cargo/credentials.toml', 'crates.io token'),
   f('.cargo/credentials', 'crates.io token (older cargo)'),
   f('.terraform.d/credentials.tfrc.json', 'Terraform Cloud token'),
+  // stores inside folders a server may be shown (home-view.ts: the toolchain, a folder of PATH)
+  d('.local/share/uv/credentials', "uv's credentials store (uv auth login: registry passwords in plain text, in uv's folder that every server is shown)"),
+  f('.gem/credentials', 'RubyGems API key (beside the programs of gem install --user-install)'),
+  f('.local/share/gem/credentials', 'RubyGems API key, XDG location'),
+  f('.config/composer/auth.json', "Composer's registry and GitHub tokens (beside its global programs)"),
+  f('.composer/auth.json', "Composer's registry and GitHub tokens (older location)"),
   f('.cache/huggingface/token', 'Hugging Face token'),
   f('.huggingface/token', 'Hugging Face token (older location)'),
   f('.env', 'environment secrets kept in the home folder'),
