@@ -290,6 +290,28 @@ describe('bwrap sandbox (Linux)', () => {
     expect(() => run(w, 'true', { sandbox: { fs_read: [`${w.files}/innocent.txt`] } })).toThrow(/through a symlink/)
   })
 
+  it("attack: Toolgate's compile cache kept outside the data dir ($TOOLGATE_COMPILE_CACHE_DIR) is hidden, and a grant into it refused (compiled code is code)", () => {
+    const w = world()
+    // in the home, which the server sees (read-only)
+    const cache = path.join(w.home, 'toolgate-compile-cache')
+    fs.mkdirSync(path.join(cache, 'v20.0.0-x64-0123456789abcdef'), { recursive: true })
+    fs.writeFileSync(path.join(cache, 'v20.0.0-x64-0123456789abcdef', 'cli-0'), 'COMPILED-CODE')
+    const before = process.env.TOOLGATE_COMPILE_CACHE_DIR
+    process.env.TOOLGATE_COMPILE_CACHE_DIR = cache
+    try {
+      // before: the folder was as visible as any other, and fs_write into it was granted
+      const { out } = run(w, `cat ${w.home}/notes.txt; echo; cat ${cache}/*/cli-0 2>&1; echo; ls ${cache} 2>&1; echo END`)
+      expect(out).toContain('ordinary file')
+      expect(out).not.toContain('COMPILED-CODE')
+      expect(out).not.toContain('v20.0.0-x64')
+      expect(() => run(w, 'true', { sandbox: { fs_write: [path.join(cache, 'v20.0.0-x64-0123456789abcdef')] } })).toThrow(/compile cache/)
+      expect(() => run(w, 'true', { sandbox: { fs_write: [cache] } })).toThrow(SandboxGrantError)
+    } finally {
+      if (before === undefined) delete process.env.TOOLGATE_COMPILE_CACHE_DIR
+      else process.env.TOOLGATE_COMPILE_CACHE_DIR = before
+    }
+  })
+
   it('network: a loopback listener of the host is out of reach, unless its port is granted (sandbox-network.test.ts: the rest)', async () => {
     const w = world()
     const probe = `${process.execPath} -e "require('net').connect(${port}, '127.0.0.1').on('data', d => { console.log('GOT ' + d); process.exit(0) }).on('error', e => { console.log('ERR ' + e.code); process.exit(0) })"`

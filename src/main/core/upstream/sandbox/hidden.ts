@@ -142,6 +142,8 @@ export interface HiddenInputs {
   homes: string[]
   dataDir: string
   configPath: string
+  /** $TOOLGATE_COMPILE_CACHE_DIR when set: Toolgate's compiled code, kept outside the data dir */
+  compileCache?: string | null
   uid: number | null
   platform: NodeJS.Platform
 }
@@ -152,6 +154,7 @@ export function hiddenPaths(inp: HiddenInputs): HiddenPath[] {
   const out = new Map<string, HiddenPath['kind']>([
     [p.resolve(inp.dataDir), 'dir'],
     [p.resolve(inp.configPath), 'file'],
+    ...(inp.compileCache ? ([[p.resolve(inp.compileCache), 'dir']] as const) : []),
   ])
   const add = (file: string, kind: HiddenPath['kind']): void => void (out.has(file) || out.set(file, kind))
   for (const home of inp.homes) {

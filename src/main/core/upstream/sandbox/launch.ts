@@ -64,7 +64,10 @@ export function launchSpec(
   const ctx = req?.ctx ?? defaultSandboxContext()
   // what the plan reads of the filesystem: shared with the plans built in the same run (plan-facts.ts)
   const facts = planFacts()
-  const planEnv = facts.derive(JSON.stringify(['env', process.env.HOME, os.homedir(), os.tmpdir(), process.env.PATH]), () => currentPlanEnv(facts))
+  const planEnv = facts.derive(
+    JSON.stringify(['env', process.env.HOME, os.homedir(), os.tmpdir(), process.env.PATH, process.env.TOOLGATE_COMPILE_CACHE_DIR]),
+    () => currentPlanEnv(facts),
+  )
   const home = env.HOME ? path.resolve(env.HOME) : planEnv.home
   const caches = ensureCaches(config, ctx.dataDir, home)
   // an npx/uvx server's registry: all the network of its Inspect; added to its allowlist

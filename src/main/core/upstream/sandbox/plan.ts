@@ -89,6 +89,8 @@ export interface PlanEnv {
   path?: string[]
   /** the server's program as found on its PATH (absolute): its folder is shown like one of PATH */
   program?: string
+  /** $TOOLGATE_COMPILE_CACHE_DIR: Toolgate's compiled code kept outside the data dir (bin/toolgate.js) */
+  compileCache?: string
 }
 
 export function currentPlanEnv(facts: PlanFacts = planFacts()): PlanEnv {
@@ -105,7 +107,16 @@ export function currentPlanEnv(facts: PlanFacts = planFacts()): PlanEnv {
   const runDirs = process.platform === 'linux' ? ['/run', '/var/run'].filter((d) => facts.exists(d)) : []
   const tempDirs = process.platform === 'win32' ? [] : unique(['/tmp', '/var/tmp', os.tmpdir(), ...runDirs].map((d) => facts.real(d)))
   const pathDirs = (process.env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d))
-  return { home: path.resolve(home), homes, uid: process.getuid?.() ?? null, platform: process.platform, tempDirs, path: pathDirs }
+  const cache = process.env.TOOLGATE_COMPILE_CACHE_DIR
+  return {
+    home: path.resolve(home),
+    homes,
+    uid: process.getuid?.() ?? null,
+    platform: process.platform,
+    tempDirs,
+    path: pathDirs,
+    ...(cache ? { compileCache: path.resolve(cache) } : {}),
+  }
 }
 
 /** The path with every symlink resolved, as far as it exists (the rest appended), asked now. */
@@ -185,21 +196,28 @@ export function buildPlan(
       )
     }
   })
-  const hiddenIn: HiddenInputs = { homes: env.homes, dataDir: ctx.dataDir, configPath: ctx.configPath, uid: env.uid, platform: env.platform }
-  const baseKey = JSON.stringify(['base', hiddenIn.homes, hiddenIn.dataDir, hiddenIn.configPath, hiddenIn.uid, hiddenIn.platform])
+  const hiddenIn: HiddenInputs = {
+    homes: env.homes,
+    dataDir: ctx.dataDir,
+    configPath: ctx.configPath,
+    compileCache: env.compileCache ?? null,
+    uid: env.uid,
+    platform: env.platform,
+  }
+  const baseKey = JSON.stringify(['base', hiddenIn.homes, hiddenIn.dataDir, hiddenIn.configPath, hiddenIn.compileCache, hiddenIn.uid, hiddenIn.platform])
   const base = facts.derive(baseKey, () => hiddenBase(hiddenIn, facts))
   const { hiddenAll, hiddenReal, toolgateOwn } = base
 
   const check = (label: string, written: string): string => {
     const lexical = expandHome(written, env.home)
     const resolved = real(lexical)
-    for (const own of toolgateOwn) {
+    toolgateOwn.forEach((own, i) => {
       if (isInside(resolved, own) || isInside(lexical, own)) {
-        throw new SandboxGrantError(
-          `${label} "${written}" is inside Toolgate's ${own === toolgateOwn[0] ? 'data dir' : 'config file'} (${own}), which upstreams may never see (it holds the keys that approve servers); grant another path`,
-        )
+        const what = i === 0 ? 'data dir' : i === 1 ? 'config file' : 'compile cache ($TOOLGATE_COMPILE_CACHE_DIR)'
+        const why = i < 2 ? 'it holds the keys that approve servers' : 'it holds code Toolgate runs'
+        throw new SandboxGrantError(`${label} "${written}" is inside Toolgate's ${what} (${own}), which upstreams may never see (${why}); grant another path`)
       }
-    }
+    })
     for (const h of hiddenReal) {
       if (isInside(resolved, h) && !hiddenAll.some((x) => isInside(lexical, x.path) || isInside(lexical, real(x.path)))) {
         throw new SandboxGrantError(
@@ -300,7 +318,8 @@ function hiddenBase(inp: HiddenInputs, facts: PlanFacts): HiddenBase {
   const real = (p: string): string => facts.real(p)
   const named = hiddenPaths(inp)
   const hiddenAll = [...named, ...variantsOf(named, facts)]
-  const toolgateOwn = [real(path.resolve(inp.dataDir)), real(path.resolve(inp.configPath))]
+  // the data dir, the config file, and the compile cache when it lives elsewhere: upstreams never see nor get them
+  const toolgateOwn = [real(path.resolve(inp.dataDir)), real(path.resolve(inp.configPath)), ...(inp.compileCache ? [real(inp.compileCache)] : [])]
   const kindOf = new Map<string, HiddenPath['kind']>()
   for (const h of hiddenAll) {
     kindOf.set(h.path, h.kind)
