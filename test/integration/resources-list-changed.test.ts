@@ -41,6 +41,8 @@ describe('resources/list_changed for agents', () => {
   let newOnly: Listener
   /** an agent with "old" in scope that may not read it (write only): its resources are none of its business */
   let writeOnly: Listener
+  /** the same write-only agent in 2026-07-28 (its listen stream) */
+  let writeOnlyModern: Listener
 
   const flood = async (server: string) => {
     await listeners.legacyHttp.client.callTool({
@@ -78,13 +80,15 @@ describe('resources/list_changed for agents', () => {
       modernStdio: await stdioListener(serve, 'modern'),
     }
     newOnly = await httpListener(serve, 'modern', token)
-    writeOnly = await httpListener(serve, 'legacy', (await serve.api<{ token: string }>('POST', '/api/v1/agents/old-write/token')).json.token)
+    const writeToken = (await serve.api<{ token: string }>('POST', '/api/v1/agents/old-write/token')).json.token
+    writeOnly = await httpListener(serve, 'legacy', writeToken)
+    writeOnlyModern = await httpListener(serve, 'modern', writeToken)
     // the listen streams (2026-07-28) and GET streams (2025) open after connect
     await new Promise((r) => setTimeout(r, 1000))
   }, 120_000)
 
   afterAll(async () => {
-    for (const l of [...Object.values(listeners), newOnly, writeOnly]) await l?.close().catch(() => {})
+    for (const l of [...Object.values(listeners), newOnly, writeOnly, writeOnlyModern]) await l?.close().catch(() => {})
     await stopServe(serve)
   })
 
@@ -95,6 +99,7 @@ describe('resources/list_changed for agents', () => {
   it("a 2025 server's burst reaches every agent with it in scope, coalesced; an agent without it, or that may not read it, hears nothing", async () => {
     const before = snapshot()
     const writeBefore = writeOnly.heard.resources
+    const writeModernBefore = writeOnlyModern.heard.resources
     await flood('old')
     await waitFor(async () => !(await counts('old')).flooding, 20_000, 'the flood to end')
     for (const [name, l] of Object.entries(listeners)) await waitFor(() => l.heard.resources > before[name], 10_000, `${name} to hear resources/list_changed`)
@@ -107,6 +112,7 @@ describe('resources/list_changed for agents', () => {
     expect(newOnly.heard.resources).toBe(before.newOnly)
     // before: the write-only agent heard the server's list change of resources it cannot read
     expect(writeOnly.heard.resources).toBe(writeBefore)
+    expect(writeOnlyModern.heard.resources).toBe(writeModernBefore)
     for (const l of Object.values(listeners)) expect(l.heard.tools + l.heard.prompts).toBe(0)
   }, 60_000)
 
