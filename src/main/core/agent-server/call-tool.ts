@@ -267,7 +267,7 @@ async function gatedCall(
       const gated = withUser(asker, deps, who, entry, variant)
       const raw = (await up.callTool(entry.name, callArgs, { timeoutMs, signal: callSignal, onProgress, asker: gated, owner })) as CallToolResult
       // structuredContent must match the approved outputSchema, else the agent gets an error instead
-      const checked = checkStructuredOutput(entry.id, entry.def.outputSchema, raw)
+      const checked = checkStructuredOutput(entry.server, entry.id, entry.def.outputSchema, raw)
       const firstText = (checked.content as Array<{ text?: string }>)[0]?.text
       record({ outcome: checked.isError ? 'error' : 'ok', resultBytes: RESULT_BYTES.get(raw), ...(checked !== raw ? { error: firstText } : {}) })
       // resource links and embedded resources name Toolgate's URIs, which read back through it

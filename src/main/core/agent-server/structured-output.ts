@@ -9,13 +9,23 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/
 
 type Check = (value: unknown) => { valid: true } | { valid: false; errorMessage?: string }
 
-const validator = new AjvJsonSchemaValidator()
+/**
+ * One validator per server. The SDK's validator looks a schema up by its `$id` before it compiles
+ * it, and keeps every `$id` it compiled: shared by all servers, a hostile server's outputSchema
+ * that took the `$id` of another server's (a public server's schemas are known) was what that
+ * server's results were checked against, once it was compiled first (a schema nothing matches
+ * refused all of them; one anything matches let through what the approved schema refuses).
+ * A server's validator is built on its first checked result (≈ 60 KB, ≈ 2 ms).
+ */
+const validators = new Map<string, AjvJsonSchemaValidator>()
 /** compiled per schema object (an approved definition's schema is never changed after it is listed) */
 const compiled = new WeakMap<object, Check | { error: string }>()
 
-function checkerFor(schema: Record<string, unknown>): Check | { error: string } {
+function checkerFor(server: string, schema: Record<string, unknown>): Check | { error: string } {
   let c = compiled.get(schema)
   if (!c) {
+    let validator = validators.get(server)
+    if (!validator) validators.set(server, (validator = new AjvJsonSchemaValidator()))
     try {
       c = validator.getValidator(schema as never) as Check
     } catch (e) {
@@ -28,10 +38,10 @@ function checkerFor(schema: Record<string, unknown>): Check | { error: string } 
 
 const refused = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] })
 
-/** The result as the agent may get it, checked against `outputSchema` (the tool's approved one). */
-export function checkStructuredOutput(id: string, outputSchema: Record<string, unknown> | undefined, result: CallToolResult): CallToolResult {
+/** The result as the agent may get it, checked against `outputSchema` (the tool's approved one; `server`'s, `id` its "server:tool"). */
+export function checkStructuredOutput(server: string, id: string, outputSchema: Record<string, unknown> | undefined, result: CallToolResult): CallToolResult {
   if (!outputSchema || result.isError) return result
-  const check = checkerFor(outputSchema)
+  const check = checkerFor(server, outputSchema)
   if ('error' in check)
     return refused(
       `STRUCTURED_OUTPUT_MISMATCH: the approved outputSchema of ${id} is not a JSON Schema Toolgate can check (${check.error}), so its results are not passed on; ask the user to report it to the server's author.`,
