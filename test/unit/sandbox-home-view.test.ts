@@ -1,7 +1,7 @@
 // Which folders of a home's hidden entries a launch shows (home-view.ts): the rules as a table,
 // for a home at /h. The sandbox itself is tried in test/integration/sandbox-home-hidden.test.ts.
 import { describe, expect, it } from 'vitest'
-import { folded, hiddenInHome, launchFolder, launchShown, programFolder } from '../../src/main/core/upstream/sandbox/home-view'
+import { folded, hiddenEntryOf, hiddenInHome, launchFolder, launchShown, programFolder, within } from '../../src/main/core/upstream/sandbox/home-view'
 
 describe('home view', () => {
   it('hidden entries: every dot-name and snap; ordinary names are not', () => {
@@ -48,6 +48,19 @@ describe('home view', () => {
     expect(shown).toContain('/root/.cargo')
     expect(shown).toContain('/h/.tool')
     expect(shown).not.toContain('/h/.cargo')
+  })
+
+  it('the hidden entry a path lies in; a neighbour home with a longer name is not inside', () => {
+    expect(hiddenEntryOf('/h/.aws/credentials', '/h')).toBe('/h/.aws')
+    expect(hiddenEntryOf('/h/.aws', '/h')).toBe('/h/.aws')
+    expect(hiddenEntryOf('/h/docs/.git', '/h')).toBeNull()
+    expect(hiddenEntryOf('/h', '/h')).toBeNull()
+    expect(hiddenEntryOf('/h2/.aws', '/h')).toBeNull()
+    expect(hiddenEntryOf('/.aws/x', '/')).toBe('/.aws')
+    expect(within('/h/.aws', '/h')).toBe(true)
+    expect(within('/h', '/h')).toBe(true)
+    expect(within('/h2', '/h')).toBe(false)
+    expect(within('/x', '/')).toBe(true)
   })
 
   it('folded: the form a case-insensitive filesystem compares', () => {

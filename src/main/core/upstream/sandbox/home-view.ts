@@ -26,12 +26,22 @@ export const TOOLCHAIN_DIRS: ReadonlyArray<{ path: string; why: string }> = [
   { path: '.local/pipx', why: "pipx's virtual environments (older location)" },
 ]
 
+/**
+ * Whether the resolved path `p` is `dir` or below it: string steps, for paths already resolved
+ * (path.resolve, realpath, path.join), asked for every hidden path of every plan.
+ */
+export function within(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep)
+}
+
 /** The entry of `home` that `p` lies in (`<home>/<first segment>`), when that entry is hidden unless shown. */
 export function hiddenEntryOf(p: string, home: string): string | null {
-  const rel = path.relative(home, p)
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return null
-  const first = rel.split(path.sep)[0]
-  return hiddenInHome(first) ? path.join(home, first) : null
+  // (string steps, not path.relative: asked for every hidden path of every plan; both are resolved)
+  const prefix = home.endsWith(path.sep) ? home : home + path.sep
+  if (!p.startsWith(prefix) || p.length === prefix.length) return null
+  const end = p.indexOf(path.sep, prefix.length)
+  const first = p.slice(prefix.length, end < 0 ? undefined : end)
+  return hiddenInHome(first) ? prefix + first : null
 }
 
 /**

@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { ServerConfig } from '../../../../shared/config-schema'
 import { parseEgressRules, type EgressRule } from '../../../../shared/egress'
 import { hiddenPaths, isVariantName, type HiddenInputs, type HiddenPath } from './hidden'
-import { folded, hiddenEntryOf, hiddenInHome, launchShown } from './home-view'
+import { folded, hiddenEntryOf, hiddenInHome, launchShown, within } from './home-view'
 import { PlanFacts, planFacts } from './plan-facts'
 
 /**
@@ -263,9 +263,10 @@ export function buildPlan(
     const program = env.program ? unique([path.dirname(env.program), path.dirname(real(env.program))]) : []
     const dirs = unique((env.path ?? []).flatMap((d) => [d, real(d)]))
     for (const shown of launchShown(unique([...env.homes, env.home]), dirs, program)) {
+      if (!facts.isDir(shown.path)) continue // (most are missing: one stat, no resolving)
       const r = real(shown.path)
-      if (!facts.isDir(r) || toolgateOwn.some((own) => isInside(r, own))) continue
-      if (hiddenReal.some((h) => isInside(r, h)) || hiddenAll.some((h) => isInside(shown.path, h.path))) continue
+      if (toolgateOwn.some((own) => within(r, own))) continue
+      if (hiddenReal.some((h) => within(r, h)) || hiddenAll.some((h) => within(shown.path, h.path))) continue
       add(r, false)
       // shown through a symlink in the home (~/.nvm -> elsewhere): the link is shown too
       const entry = hiddenEntryOf(shown.path, shown.home)
@@ -392,7 +393,7 @@ function hiddenView(
   if (linux) {
     // the folders of hidden files, and of the hidden folders of a home (a grant of ~/.config
     // shows no ~/.config/gh created later)
-    const inHome = (h: string): boolean => env.homes.some((home) => isInside(h, home) && h !== home)
+    const inHome = (h: string): boolean => env.homes.some((home) => within(h, home) && h !== home)
     const hiddenFiles = unique(hiddenReal.filter((h) => kindOf.get(h) === 'file' || inHome(h)))
     for (const h of hiddenFiles) {
       const parent = path.dirname(h)
