@@ -9,6 +9,7 @@
 //
 //   node bench/call-ab.mjs --builds /tmp/before,/tmp/after              DIR: a built checkout (DIR/bin/toolgate.js, DIR/out)
 //   node bench/call-ab.mjs --builds '/tmp/a#always,/tmp/a#on_demand'     #lifecycle of the upstream (default: always; "none" leaves it out)
+//   node bench/call-ab.mjs --builds '/tmp/a#always,/tmp/a#always#sandbox' #sandbox: the upstream in Toolgate's default sandbox (else "sandbox": false)
 //   --warm 300 --calls 3000 --block 250    warm-up calls per build, measured calls per build, calls per block
 //   --events                               keep the control API's event stream open on each build (as the window does) and count servers.changed
 //   --node-args "--cpu-prof --cpu-prof-dir /tmp/p"   node flags for every serve process
@@ -57,7 +58,7 @@ function cpuMs(pid, mainOnly = false) {
 }
 
 async function start(spec) {
-  const [root, lifecycle = 'always'] = spec.split('#')
+  const [root, lifecycle = 'always', isolation = ''] = spec.split('#')
   if (!fs.existsSync(path.join(root, 'out/main/cli.js'))) throw new Error(`${root}: not built (out/main/cli.js is missing)`)
   const dir = tmpDir('toolgate-call-ab-')
   const tools = path.join(dir, 'tools.json')
@@ -72,7 +73,12 @@ async function start(spec) {
       },
     ]),
   )
-  const upstream = { command: process.execPath, args: [FIXTURE, '--tools', tools, '--name', 's0'], quarantined: false, sandbox: false }
+  const upstream = {
+    command: process.execPath,
+    args: [FIXTURE, '--tools', tools, '--name', 's0'],
+    quarantined: false,
+    ...(isolation === 'sandbox' ? {} : { sandbox: false }),
+  }
   const config = path.join(dir, 'mcp_config.json')
   fs.writeFileSync(config, JSON.stringify({ mcpServers: { s0: lifecycle === 'none' ? upstream : { ...upstream, lifecycle } } }))
   const dataDir = path.join(dir, 'data')
