@@ -9,6 +9,7 @@ import {
   assertBuilt,
   fixtureEntry,
   openEvents,
+  runCli,
   startServe,
   tempDir,
   waitFor,
@@ -86,5 +87,27 @@ describe('the config file deleted at runtime', () => {
     expect(written.mcpServers.held).toMatchObject({ quarantined: true, enabled: false })
     await waitFor(async () => (await info()).config_error === null, 10_000, 'config_error to clear')
     await stillRunning('after the write back')
+  }, 60_000)
+  it('toolgate import while the file is missing refuses (it would write only the imported servers, which Toolgate would apply), and writes nothing', async () => {
+    const kept = fs.readFileSync(configPath, 'utf8')
+    const errors = events.events.filter((e) => e.type === 'config.error').length
+    fs.rmSync(configPath)
+    await waitFor(() => events.events.filter((e) => e.type === 'config.error').length > errors, 15_000, 'the missing-file error')
+    const client = writeJson(path.join(path.dirname(configPath), 'client.json'), { mcpServers: { imported: { command: process.execPath, args: ['x.js'] } } })
+    const r = await runCli(['import', client, '--config', configPath, '--data-dir', serve.dataDir])
+    // before: exit 0 and a file holding only "imported"; the watcher applied it and every other server stopped
+    expect(r.code, r.stdout + r.stderr).toBe(2)
+    expect(r.stderr).toMatch(/config file is missing while Toolgate runs/)
+    expect(fs.existsSync(configPath)).toBe(false)
+    // a dry run writes nothing and may still say what it would add
+    expect((await runCli(['import', client, '--dry-run', '--config', configPath, '--data-dir', serve.dataDir])).code).toBe(0)
+    expect(fs.existsSync(configPath)).toBe(false)
+    await stillRunning('after the refused import')
+    // put back: applied, the error clears, and the import goes through
+    fs.writeFileSync(configPath, kept)
+    await waitFor(async () => (await info()).config_error === null, 10_000, 'config_error to clear')
+    const again = await runCli(['import', client, '--config', configPath, '--data-dir', serve.dataDir])
+    expect(again.code, again.stdout + again.stderr).toBe(0)
+    expect(Object.keys((JSON.parse(fs.readFileSync(configPath, 'utf8')) as { mcpServers: object }).mcpServers).sort()).toEqual(['cfg', 'held', 'imported'])
   }, 60_000)
 })

@@ -19,6 +19,7 @@ import { UsageError } from './errors'
 import { printJsonText, say, sayErr } from './output'
 import { loadConfigFile } from '../core/config/load'
 import { SecretStore } from '../core/secrets/store'
+import { readLiveInstance } from '../core/state/lock'
 
 // This install's own bin (global package, local package or checkout), started with this node: the
 // client needs neither PATH nor a shell to find it.
@@ -84,6 +85,14 @@ export function importCmd(
         : `${path.resolve(source)}: no such file; name a client (${CLIENT_NAMES.join(', ')}) or the path of a config file`,
     )
   }
+  // Toolgate runs on its last good config while the file is missing (config/watch.ts): a file with
+  // only the imported servers would replace that config when the watcher reads it
+  const owner = fs.existsSync(configFile) || o.dryRun === true ? null : readLiveInstance(dataDir)
+  if (owner)
+    throw new UsageError(
+      `${configFile}: the config file is missing while Toolgate runs on ${dataDir} (pid ${owner.pid}) with its last good config; importing now would write a file with only the imported servers, and Toolgate would apply it. ` +
+        'Put the file back, or change something in the Toolgate window first (it writes the running config back), then import again.',
+    )
   const secrets = o.secrets ? new SecretStore({ dataDir }) : undefined
   const r = importIntoConfigFile(resolveImportSource(source), configFile, {
     dryRun: o.dryRun === true,
