@@ -243,6 +243,27 @@ describe('watchPolicy: the machine policy folder made again', () => {
   })
 })
 
+describe('watchPolicy: the machine policy folder made after the start', () => {
+  it('attack: a policy deployed while Toolgate runs (its folder did not exist at the start) applies at once, not at the next start', async () => {
+    const root = tempDir('toolgate-policy-later-')
+    const folder = path.join(root, 'etc-toolgate')
+    const machine = path.join(folder, 'policy.json')
+    const block = JSON.stringify({ servers: { blocked_commands: ['curl'] } })
+    const seen: Array<string | null> = []
+    const w = watchPolicy(readPolicy(policyLocation({}, machine)), (st) => seen.push(st?.text ?? null), {}, machine, 20)
+    try {
+      await new Promise((r) => setTimeout(r, 300))
+      fs.mkdirSync(folder)
+      fs.writeFileSync(machine, block)
+      // before: nothing until a restart; the organisation's policy did not apply
+      await waitFor(() => seen.at(-1), 5000, 'the policy deployed after the start')
+      expect(seen.at(-1)).toBe(block)
+    } finally {
+      await w.close()
+    }
+  })
+})
+
 /** The inodes this process has inotify watches on (/proc/self/fdinfo of its inotify descriptors). */
 function inotifyInodes(): Set<number> {
   const out = new Set<number>()

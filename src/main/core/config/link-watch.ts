@@ -1,5 +1,6 @@
 // The folders of a watched file that can be replaced under the watch: the file's own folder (removed
-// and made again, or another folder renamed over it: a package upgrade, configuration management)
+// and made again, made after the start, or another folder renamed over it: a package upgrade,
+// configuration management)
 // and the symlinks among the folders on its path (a dotfiles or Nix-managed config folder swapped
 // with `ln -sfn`, a home-manager switch). A watch of the file's folder stays on the folder that was
 // there when it started, so such a replacement is no event there, and neither is any later edit of
@@ -23,10 +24,14 @@ export function linkedFolders(file: string): string[] {
   }
 }
 
-/** The entries whose replacement a watch of `file`'s folder misses: that folder (when it exists), and the linked folders on its path. */
+/**
+ * The entries whose replacement a watch of `file`'s folder misses: that folder (when it or its
+ * parent exists: a folder made later, an organisation's policy deployed while Toolgate runs, is
+ * seen too), and the linked folders on its path.
+ */
 export function swapPoints(file: string): string[] {
   const folder = path.dirname(path.resolve(file))
-  return [...new Set([...(fs.existsSync(folder) ? [folder] : []), ...linkedFolders(file)])]
+  return [...new Set([...(fs.existsSync(path.dirname(folder)) ? [folder] : []), ...linkedFolders(file)])]
 }
 
 /** What a path is now (device and inode, of the link itself for a symlink), or null when nothing is there. */

@@ -1,8 +1,7 @@
 // Watches the organisation's policy file like the config: the directories of
 // the machine-wide file and of TOOLGATE_POLICY's, so a policy written, replaced (rename), changed
-// or removed while Toolgate runs applies at once. Each change is read again from scratch (which
+// or removed while Toolgate runs applies at once, also when its folder is made after the start. Each change is read again from scratch (which
 // file applies may change too) and handed over when its text differs.
-import fs from 'node:fs'
 import path from 'node:path'
 import { machinePolicyFile, POLICY_ENV, policyLocation, readPolicy, type PolicyState } from './policy'
 import { watchFiles } from './link-watch'
@@ -19,8 +18,6 @@ export function watchPolicy(
   debounceMs = 150,
 ): PolicyWatcher {
   const files = [machine, ...(env[POLICY_ENV] ? [path.resolve(env[POLICY_ENV])] : [])]
-  // a directory that does not exist cannot be watched here; creating it later takes a restart
-  const dirs = [...new Set(files.map((f) => path.dirname(f)))].filter((d) => fs.existsSync(d))
   let last = key(first)
   let timer: NodeJS.Timeout | null = null
   const reload = (): void => {
@@ -35,8 +32,8 @@ export function watchPolicy(
     if (timer) clearTimeout(timer)
     timer = setTimeout(reload, debounceMs)
   }
-  if (dirs.length === 0) return { close: async () => undefined }
-  // through the folders; a linked policy folder swapped to another (link-watch.ts) is watched anew and read again
+  // through the folders; a policy folder made later, replaced, or a linked one swapped to another
+  // (link-watch.ts: watched in its parent) is watched anew and read again
   const watcher = watchFiles(files, schedule)
   return {
     async close() {
