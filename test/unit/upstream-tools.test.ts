@@ -1,6 +1,7 @@
 // sanitizeTools: an upstream's tool list is untrusted input.
 import { describe, expect, it } from 'vitest'
 import { sanitizeTools } from '../../src/main/core/upstream'
+import { MAX_TOOL_DEPTH, nestsDeeper } from '../../src/main/core/upstream/tools'
 
 const LIMITS = { maxTools: 3, maxDescriptionChars: 10, maxResultBytes: 1000 }
 
@@ -77,5 +78,20 @@ describe('sanitizeTools caps titles and annotations like descriptions', () => {
       'truncated 1 tool title(s) to 8 characters (limits.max_title_chars)',
       '1 tool(s) had annotations over 100 bytes (limits.max_annotations_bytes); only the standard hints were kept',
     ])
+  })
+})
+
+describe('nestsDeeper (how deep a tool definition may nest)', () => {
+  const nested = (levels: number): unknown => {
+    let v: unknown = 'leaf'
+    for (let i = 0; i < levels; i++) v = i % 2 === 0 ? [v] : { x: v }
+    return v
+  }
+  it('counts objects and arrays alike, and stops at the limit', () => {
+    expect(nestsDeeper(nested(MAX_TOOL_DEPTH), MAX_TOOL_DEPTH)).toBe(false)
+    expect(nestsDeeper(nested(MAX_TOOL_DEPTH + 1), MAX_TOOL_DEPTH)).toBe(true)
+    // far past the stack of a recursive walk
+    expect(nestsDeeper(nested(200_000), MAX_TOOL_DEPTH)).toBe(true)
+    expect(nestsDeeper({ type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } } }, MAX_TOOL_DEPTH)).toBe(false)
   })
 })

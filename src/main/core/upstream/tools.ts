@@ -11,6 +11,25 @@ const LooseListToolsResult = z.object({ tools: z.array(z.unknown()), nextCursor:
 
 const MAX_PAGES = 1000
 const MAX_NAME_CHARS = 256
+/**
+ * How deep a tool's definition may nest (objects and arrays). A real tool's schema nests a few
+ * dozen levels at most; Toolgate copies, masks, hashes and shows it with recursive walks, and one
+ * tool nested tens of thousands deep (a few hundred KB) overflowed the stack there: the whole list
+ * was lost, the server's other tools too.
+ */
+export const MAX_TOOL_DEPTH = 128
+
+/** Whether `v` nests deeper than `max` (walked without recursion, stopping there). */
+export function nestsDeeper(v: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[v, 0]]
+  while (stack.length > 0) {
+    const [x, d] = stack.pop() as [unknown, number]
+    if (typeof x !== 'object' || x === null) continue
+    if (d >= max) return true
+    for (const child of Array.isArray(x) ? x : Object.values(x)) if (typeof child === 'object' && child !== null) stack.push([child, d + 1])
+  }
+  return false
+}
 
 export interface ToolListing {
   tools: ToolDefinition[]
@@ -47,13 +66,21 @@ export async function fetchToolList(
       break
     }
   }
+  // a tool nested too deep is left out before anything walks it (the rest of the list stays)
+  const tooDeep: string[] = []
+  const shallow = raw.filter((t) => {
+    if (!nestsDeeper(t, MAX_TOOL_DEPTH)) return true
+    const name = (t as { name?: unknown }).name
+    tooDeep.push(`${typeof name === 'string' ? JSON.stringify(name.slice(0, 80)) : 'a tool'}: nests deeper than ${MAX_TOOL_DEPTH} levels`)
+    return false
+  })
   // the server's secrets are masked before anything reads the list
-  const masked = mask(raw)
+  const masked = mask(shallow)
   const taskOnly = masked.flatMap((t) => {
     const r = t as { name?: unknown; execution?: { taskSupport?: unknown } } | null
     return typeof r?.name === 'string' && r.execution?.taskSupport === 'required' ? [r.name] : []
   })
-  return { ...sanitizeTools(masked, limits, truncatedFetch), ...(taskOnly.length > 0 ? { taskOnly } : {}) }
+  return { ...sanitizeTools(masked, limits, truncatedFetch, tooDeep), ...(taskOnly.length > 0 ? { taskOnly } : {}) }
 }
 
 export const DEFAULT_MAX_TITLE_CHARS = 256
@@ -96,11 +123,11 @@ function appUi(meta: unknown): Record<string, unknown> | undefined {
 }
 
 /** Validate and cap a raw tool list. Pure: exported for unit tests. */
-export function sanitizeTools(raw: readonly unknown[], limits: UpstreamLimits, moreNotFetched = false): ToolListing {
+export function sanitizeTools(raw: readonly unknown[], limits: UpstreamLimits, moreNotFetched = false, droppedBefore: readonly string[] = []): ToolListing {
   const warnings: string[] = []
   const tools: ToolDefinition[] = []
   const names = new Set<string>()
-  const dropped: string[] = []
+  const dropped: string[] = [...droppedBefore]
   let truncated = 0
   let cappedAnnotations = 0
   let truncatedTitles = 0
@@ -153,7 +180,7 @@ export function sanitizeTools(raw: readonly unknown[], limits: UpstreamLimits, m
     }
     tools.push(tool)
   }
-  const listed = raw.length
+  const listed = raw.length + droppedBefore.length
   if (dropped.length > 0) {
     const shown = dropped.slice(0, 5).join('; ')
     warnings.push(`dropped ${dropped.length} invalid tool(s): ${shown}${dropped.length > 5 ? '; …' : ''}`)
