@@ -4,8 +4,8 @@
 // (~/.local/share/uv, shown so uvx works) holds `uv auth login`'s plain-text credentials store, and
 // a folder of Toolgate's PATH in a hidden entry shows that entry or app folder whole (~/.gem for
 // `gem install --user-install`'s bin, ~/.config/composer for Composer's global bin), with
-// RubyGems' API key and Composer's auth.json beside the programs. Each read is tried with
-// `sandbox: false` too, so the test can fail.
+// RubyGems' API key and Composer's auth.json beside the programs (uv's store is made while the
+// servers run). Each read is tried with `sandbox: false` too, so the test can fail.
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -28,8 +28,7 @@ describe('attack: credentials inside the home folders shown to a sandboxed serve
       fs.writeFileSync(file, text, { mode: 0o755 })
       return file
     }
-    const secrets = {
-      uv: put('.local/share/uv/credentials/credentials.toml', '[[credential]]\nservice = "https://pypi.example"\npassword = "UV-STORE-SECRET"'),
+    const secrets: Record<string, string> = {
       gem: put('.gem/credentials', '---\n:rubygems_api_key: GEM-API-SECRET'),
       composer: put('.config/composer/auth.json', '{"github-oauth": {"github.com": "COMPOSER-SECRET"}}'),
     }
@@ -56,6 +55,8 @@ describe('attack: credentials inside the home folders shown to a sandboxed serve
     try {
       for (const s of ['boxed', 'open']) await waitForServerState(serve, s, 'connected')
       mcp = await mcpOn(serve)
+      // uv's store made while the servers run (the first 'uv auth login'): out of sight too
+      secrets.uv = put('.local/share/uv/credentials/credentials.toml', '[[credential]]\nservice = "https://pypi.example"\npassword = "UV-STORE-SECRET"')
       const read = (server: string, file: string) => readOk(mcp as McpHandle, `${server}:read_file`, { path: file })
       for (const [what, file] of Object.entries(programs)) {
         // shown: the toolchain works in the sandbox
