@@ -10,6 +10,7 @@
 //   node bench/call-ab.mjs --builds /tmp/before,/tmp/after              DIR: a built checkout (DIR/bin/toolgate.js, DIR/out)
 //   node bench/call-ab.mjs --builds '/tmp/a#always,/tmp/a#on_demand'     #lifecycle of the upstream (default: always; "none" leaves it out)
 //   node bench/call-ab.mjs --builds '/tmp/a#always,/tmp/a#always#sandbox' #sandbox: the upstream in Toolgate's default sandbox (else "sandbox": false)
+//   node bench/call-ab.mjs --builds '/tmp/a#always#plain#1,/tmp/a#always#plain#50'  #N: N upstreams configured (s0…); the calls go to the last
 //   --warm 300 --calls 3000 --block 250    warm-up calls per build, measured calls per build, calls per block
 //   --events                               keep the control API's event stream open on each build (as the window does) and count servers.changed
 //   --node-args "--cpu-prof --cpu-prof-dir /tmp/p"   node flags for every serve process
@@ -58,7 +59,8 @@ function cpuMs(pid, mainOnly = false) {
 }
 
 async function start(spec) {
-  const [root, lifecycle = 'always', isolation = ''] = spec.split('#')
+  const [root, lifecycle = 'always', isolation = '', count = '1'] = spec.split('#')
+  const n = Math.max(1, Number(count) || 1)
   if (!fs.existsSync(path.join(root, 'out/main/cli.js'))) throw new Error(`${root}: not built (out/main/cli.js is missing)`)
   const dir = tmpDir('toolgate-call-ab-')
   const tools = path.join(dir, 'tools.json')
@@ -73,14 +75,17 @@ async function start(spec) {
       },
     ]),
   )
-  const upstream = {
+  const upstream = (name) => ({
     command: process.execPath,
-    args: [FIXTURE, '--tools', tools, '--name', 's0'],
+    args: [FIXTURE, '--tools', tools, '--name', name],
     quarantined: false,
     ...(isolation === 'sandbox' ? {} : { sandbox: false }),
-  }
+  })
+  const servers = Object.fromEntries(
+    Array.from({ length: n }, (_, i) => [`s${i}`, lifecycle === 'none' ? upstream(`s${i}`) : { ...upstream(`s${i}`), lifecycle }]),
+  )
   const config = path.join(dir, 'mcp_config.json')
-  fs.writeFileSync(config, JSON.stringify({ mcpServers: { s0: lifecycle === 'none' ? upstream : { ...upstream, lifecycle } } }))
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: servers }))
   const dataDir = path.join(dir, 'data')
   const out = fs.openSync(path.join(dir, 'serve.log'), 'a')
   const port = await freePort()
@@ -102,7 +107,7 @@ async function start(spec) {
     ? new V2.StreamableHTTPClientTransport(new URL(`${inst.url}/mcp`), { requestInit })
     : new StreamableHTTPClientTransport(new URL(`${inst.url}/mcp`), { requestInit })
   await client.connect(transport)
-  const s = { spec, child, client, transport, lat: [], cpu: 0, main: 0, n: 0, events: 0, counting: false, stopEvents: () => {} }
+  const s = { spec, target: `s${n - 1}:read_0`, child, client, transport, lat: [], cpu: 0, main: 0, n: 0, events: 0, counting: false, stopEvents: () => {} }
   if (countEvents) {
     const ctl = new AbortController()
     s.stopEvents = () => ctl.abort()
@@ -121,7 +126,7 @@ try {
   for (const spec of specs) sys.push(await start(spec))
   let errors = 0
   const one = async (s, id) => {
-    const r = await s.client.callTool({ name: 'call_tool_read', arguments: { name: 's0:read_0', args: { id } } })
+    const r = await s.client.callTool({ name: 'call_tool_read', arguments: { name: s.target, args: { id } } })
     if (r.isError || !JSON.stringify(r.content).includes(id)) errors++
   }
   for (let i = 0; i < warm; i++) for (const s of sys) await one(s, `w${i}`)
