@@ -54,6 +54,11 @@ beforeAll(() => {
   write(path.join(work, 'project/src/a.ts'), '')
   write(path.join(work, 'project/.env'), 'A=1')
   fs.symlinkSync(path.join(work, 'project'), path.join(home, 'proj'))
+  // toolchains in hidden entries of the home: a folder (nvm) and a link to elsewhere (volta)
+  write(path.join(home, '.nvm/versions/node/v20/bin/node'), '')
+  fs.mkdirSync(path.join(work, 'volta/bin'), { recursive: true })
+  fs.symlinkSync(path.join(work, 'volta'), path.join(home, '.volta'))
+  fs.mkdirSync(path.join(home, '.local/bin'), { recursive: true })
   env = { home, homes: [real(home)], uid: process.getuid?.() ?? null, platform: 'linux', tempDirs: ['/tmp', '/var/tmp'].map((d) => real(d)) }
 })
 
@@ -95,7 +100,10 @@ describe('sandbox plans built together', () => {
   it('are the plans built alone, for every config, mode and order', () => {
     const ctx = { dataDir, configPath }
     // and with folders of the home and the work folder as private temp dirs (hidden paths, a cwd under them)
-    const envs = [env, { ...env, tempDirs: [...env.tempDirs, real(work), real(path.join(home, '.config'))] }]
+    // and launched from toolchains in the home's hidden entries (PATH, the program's folder: shown)
+    const nvm = path.join(home, '.nvm/versions/node/v20/bin')
+    const launched = { ...env, path: [nvm, path.join(home, '.volta/bin'), '/usr/bin'], program: path.join(nvm, 'node') }
+    const envs = [env, { ...env, tempDirs: [...env.tempDirs, real(work), real(path.join(home, '.config'))] }, launched]
     const jobs = configs().flatMap((c) => MODES.flatMap((m) => envs.map((e) => ({ c, m, e }))))
     expect(jobs.length).toBeGreaterThan(200)
     const alone = jobs.map(({ c, m, e }) => buildPlan(c, ctx, m, e, runner, new PlanFacts()))
@@ -119,6 +127,10 @@ describe('sandbox plans built together', () => {
     expect(homeEntries).not.toContain('.env.local')
     const covered = alone.flatMap((p) => p.hidden.map((h) => h.path))
     expect(covered).toContain(real(path.join(home, '.ssh')))
+    // and the launched ones show their toolchains (the same for every server of a run)
+    const shown = alone[jobs.findIndex((j) => j.e === launched)].mounts.map((m) => m.path)
+    expect(shown).toEqual(expect.arrayContaining([real(path.join(home, '.nvm')), real(path.join(work, 'volta')), real(path.join(home, '.local/bin'))]))
+    expect(alone[0].mounts.map((m) => m.path)).not.toContain(real(path.join(home, '.nvm')))
   })
 
   it('a plan handed out is its own: changing one does not change the next', () => {

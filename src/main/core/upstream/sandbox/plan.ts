@@ -274,23 +274,13 @@ export function buildPlan(
   })
   // Linux: a home's hidden entries are out of sight unless shown (home-view.ts). The toolchain and
   // the folders the launch runs from are, read-only, unless they are (in) a hidden path.
-  const links: string[] = []
-  if (env.platform === 'linux') {
-    const program = env.program ? unique([path.dirname(env.program), path.dirname(real(env.program))]) : []
-    const dirs = unique((env.path ?? []).flatMap((d) => [d, real(d)]))
-    for (const shown of launchShown(unique([...env.homes, env.home]), dirs, program)) {
-      if (!facts.isDir(shown.path)) continue // (most are missing: one stat, no resolving)
-      const r = real(shown.path)
-      if (toolgateOwn.some((own) => within(r, own))) continue
-      if (hiddenReal.some((h) => within(r, h)) || hiddenAll.some((h) => within(shown.path, h.path))) continue
-      add(r, false)
-      // shown through a symlink in the home (~/.nvm -> elsewhere): the link is shown too
-      const entry = hiddenEntryOf(shown.path, shown.home)
-      // (the home as the re-created one is named: resolved)
-      const at = entry && path.join(real(shown.home), path.basename(entry))
-      if (at && facts.readlink(at) !== null && !links.includes(at)) links.push(at)
-    }
-  }
+  // (the same for every server of a run with this PATH and program: found once per run)
+  const launch =
+    env.platform === 'linux'
+      ? facts.derive(JSON.stringify(['shown', baseKey, env.home, env.path ?? [], env.program ?? '']), () => launchView(env, base, facts))
+      : { shown: [], links: [] }
+  for (const r of launch.shown) add(r, false)
+  const links = [...launch.links]
   // Each server's own caches, where npx and uvx expect the shared ones.
   const caches = cacheRoot(config, ctx.dataDir)
   for (const c of CACHE_DIRS) {
@@ -318,6 +308,32 @@ export function buildPlan(
     home: env.home,
     ...(cwd ? { cwd } : {}),
   }
+}
+
+/**
+ * What the launch shows of the homes' hidden entries (home-view.ts): the toolchain and the folders
+ * it runs from, resolved, unless they are (in) a hidden path or Toolgate's own; and the symlinks
+ * in a home they are shown through (~/.nvm -> elsewhere: the link is shown too).
+ */
+function launchView(env: PlanEnv, base: HiddenBase, facts: PlanFacts): { shown: string[]; links: string[] } {
+  const real = (p: string): string => facts.real(p)
+  const { hiddenAll, hiddenReal, toolgateOwn } = base
+  const program = env.program ? unique([path.dirname(env.program), path.dirname(real(env.program))]) : []
+  const dirs = unique((env.path ?? []).flatMap((d) => [d, real(d)]))
+  const shown: string[] = []
+  const links: string[] = []
+  for (const s of launchShown(unique([...env.homes, env.home]), dirs, program)) {
+    if (!facts.isDir(s.path)) continue // (most are missing: one stat, no resolving)
+    const r = real(s.path)
+    if (toolgateOwn.some((own) => within(r, own))) continue
+    if (hiddenReal.some((h) => within(r, h)) || hiddenAll.some((h) => within(s.path, h.path))) continue
+    shown.push(r)
+    const entry = hiddenEntryOf(s.path, s.home)
+    // (the home as the re-created one is named: resolved)
+    const at = entry && path.join(real(s.home), path.basename(entry))
+    if (at && facts.readlink(at) !== null && !links.includes(at)) links.push(at)
+  }
+  return { shown, links }
 }
 
 /** The hidden paths of a home set and data dir, with their copies and where they lead. */
