@@ -10,7 +10,7 @@ import { bwrapArgs } from './bwrap'
 import { holdCovers } from '../../covered-files'
 import { sandboxSupport, type SandboxSupport } from './detect'
 import { buildPlan, cacheRoot, cacheSource, CACHE_DIRS, currentPlanEnv, real, type SandboxContext, type SandboxMode, type SandboxPlan } from './plan'
-import { planFacts } from './plan-facts'
+import { planFacts, type PlanFacts } from './plan-facts'
 import { innerUserFlags, networkSupport, pastaCommand, PASTA_NOISE, sandboxResolvConf } from './network'
 import { seatbeltProfile } from './seatbelt'
 import { egressProxy, type EgressLog } from './egress-proxy'
@@ -69,7 +69,7 @@ export function launchSpec(
     () => currentPlanEnv(facts),
   )
   const home = env.HOME ? path.resolve(env.HOME) : planEnv.home
-  const caches = ensureCaches(config, ctx.dataDir, home)
+  const caches = ensureCaches(config, ctx.dataDir, home, facts)
   // an npx/uvx server's registry: all the network of its Inspect; added to its allowlist
   const listed = typeof config.sandbox === 'object' && Array.isArray(config.sandbox.network) && config.sandbox.network.length > 0
   const registry =
@@ -80,7 +80,7 @@ export function launchSpec(
   const viaProxy = { ...(proxy ? proxyEnv(proxy.url) : {}), ...(registry?.env ?? {}) }
   if (support.mechanism === 'bwrap') {
     const release = holdCovers(plan.hidden.filter((h) => !h.dir).map((h) => h.path))
-    const [command, ...args] = linuxCommand(plan, config, support.binary, ctx.dataDir, planEnv.uid, proxy ? egressProxy().listenPort : null)
+    const [command, ...args] = linuxCommand(plan, config, support.binary, ctx.dataDir, planEnv.uid, proxy ? egressProxy().listenPort : null, facts)
     return {
       ...direct,
       command,
@@ -144,9 +144,11 @@ function linuxCommand(
   dataDir: string,
   uid: number | null,
   proxyPort: number | null,
+  facts: PlanFacts,
 ): string[] {
   const program = [config.command, ...(config.args ?? [])] as const
-  const base = { emptyFile: emptyFile(dataDir) }
+  // the data dir's two files, written when missing or changed: once per run of plans (plan-facts.ts)
+  const base = { emptyFile: facts.derive(`empty\0${dataDir}`, () => emptyFile(dataDir)) }
   const forward = [...(proxyPort ? [proxyPort] : []), ...plan.loopback]
   const needsPasta = plan.network === 'open' || forward.length > 0
   const net = needsPasta ? networkSupport(bwrap) : null
@@ -159,7 +161,7 @@ function linuxCommand(
     ...base,
     netns: 'inherit',
     userFlags: innerUserFlags(uid, process.getgid?.() ?? null),
-    resolvConf: outbound ? sandboxResolvConf(dataDir) : null,
+    resolvConf: outbound ? facts.derive(`resolv\0${dataDir}`, () => sandboxResolvConf(dataDir)) : null,
   })
   return pastaCommand(net, { outbound, forward }, uid, [bwrap, ...inner])
 }
@@ -187,21 +189,26 @@ function findCommand(command: string, envPath: string, cwd: string | undefined):
 
 /**
  * Creates this server's own cache folders (`.npm`, `.cache` of its home are mounted there), and removes
- * the ones an earlier launch of the same server name left (another command: a clean start).
+ * the ones an earlier launch of the same server name left (another command: a clean start). What
+ * every server of a run shares (the home's folders, the list of cache folders) is looked at once.
  */
-function ensureCaches(config: ServerConfig, dataDir: string, home: string): string {
+function ensureCaches(config: ServerConfig, dataDir: string, home: string, facts: PlanFacts): string {
   const root = cacheRoot(config, dataDir)
   for (const c of CACHE_DIRS) {
     fs.mkdirSync(cacheSource(root, c), { recursive: true, mode: 0o700 })
-    try {
-      // where they are mounted: a read-only home cannot grow the folder later
-      if (fs.statSync(home).isDirectory()) fs.mkdirSync(path.join(home, c), { recursive: true, mode: 0o700 })
-    } catch {
-      // no home, or not ours: the server simply has no cache
+    // where they are mounted: a read-only home cannot grow the folder later
+    const at = path.join(home, c)
+    if (facts.isDir(home) && !facts.isDir(at)) {
+      try {
+        fs.mkdirSync(at, { recursive: true, mode: 0o700 })
+      } catch {
+        // not ours: the server simply has no cache
+      }
     }
   }
+  // the folders of other launches: this server's name is its own, so a listing of this run is recent enough
   const parent = path.dirname(root)
-  for (const other of readdirOrEmpty(parent)) {
+  for (const other of facts.readdir(parent)) {
     if (other.startsWith(`${config.name}@`) && path.join(parent, other) !== root) {
       fs.promises.rm(path.join(parent, other), { recursive: true, force: true }).catch(() => undefined)
     }
@@ -217,14 +224,6 @@ export function cacheEnv(root: string): Record<string, string> {
     XDG_CACHE_HOME: cache,
     UV_CACHE_DIR: path.join(cache, 'uv'),
     PIP_CACHE_DIR: path.join(cache, 'pip'),
-  }
-}
-
-function readdirOrEmpty(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir)
-  } catch {
-    return []
   }
 }
 
