@@ -91,8 +91,10 @@ export class ListenSubscriptions {
   open(scope: Scope, uris: readonly unknown[]): { allowed: string[]; release: () => void } {
     const allowed: string[] = []
     const taken: string[] = []
+    const seen = new Set<string>()
     for (const uri of uris) {
-      if (typeof uri !== 'string' || allowed.includes(uri)) continue
+      if (typeof uri !== 'string' || seen.has(uri)) continue
+      seen.add(uri)
       const held = this.shared.get(uri)
       try {
         if (held) {

@@ -6,9 +6,25 @@ export type Delivery = (uri: string) => void
 
 export class ResourceSubscriptions {
   private readonly byServer = new Map<string, Map<string, Set<Delivery>>>()
+  /** servers whose wanted URIs changed in this turn: told once, after it (see changed) */
+  private readonly dirty = new Set<string>()
 
   /** `apply`: tells the running server which of its URIs are wanted now. */
   constructor(private readonly apply: (server: string, uris: ReadonlySet<string>) => void) {}
+
+  /**
+   * The server is told its wanted URIs once per turn (a microtask), not once per URI added or
+   * released: each telling holds all of them, so a 2026-07-28 subscriptions/listen naming 20,000
+   * URIs cost the main thread ~29 s (quadratic), one agent's request.
+   */
+  private changed(server: string): void {
+    if (this.dirty.has(server)) return
+    this.dirty.add(server)
+    queueMicrotask(() => {
+      this.dirty.delete(server)
+      this.apply(server, this.uris(server))
+    })
+  }
 
   /** `deliver` hears of changes to the server's `uri` until the returned release is called (idempotent). */
   add(server: string, uri: string, deliver: Delivery): () => void {
@@ -18,7 +34,7 @@ export class ResourceSubscriptions {
     const first = !set
     if (!set) uris.set(uri, (set = new Set()))
     set.add(deliver)
-    if (first) this.apply(server, this.uris(server))
+    if (first) this.changed(server)
     let released = false
     return () => {
       if (released) return
@@ -28,7 +44,7 @@ export class ResourceSubscriptions {
       now.delete(deliver)
       if (now.size > 0) return
       this.byServer.get(server)?.delete(uri)
-      this.apply(server, this.uris(server))
+      this.changed(server)
     }
   }
 
