@@ -45,6 +45,28 @@ describe('summarizeStderr', () => {
     expect(summarizeStderr(tail)).toBe("Error: Cannot find module 'x'")
   })
 
+  it("names the file of an fs error, not the error's property dump after the stack", () => {
+    const tail = [
+      'node:fs:448',
+      '    return binding.readFileUtf8(path, stringToFlags(options.flag));',
+      '                   ^',
+      '',
+      "Error: ENOENT: no such file or directory, open '/home/me/.config/myapp/settings.json'",
+      '    at Object.readFileSync (node:fs:448:20)',
+      '    at async ModuleLoader.import (node:internal/modules/esm/loader:606:24) {',
+      '  errno: -2,',
+      "  code: 'ENOENT',",
+      "  syscall: 'open',",
+      "  path: '/home/me/.config/myapp/settings.json'",
+      '}',
+      '',
+      'Node.js v20.20.2',
+    ]
+    expect(summarizeStderr(tail)).toBe("Error: ENOENT: no such file or directory, open '/home/me/.config/myapp/settings.json'")
+    // a server's own indented lines after an unrelated "{" line are still read
+    expect(summarizeStderr(['config {', '  error: port taken', '}'])).toBe('error: port taken')
+  })
+
   it('falls back to the last line, or null when there is nothing', () => {
     expect(summarizeStderr(['starting', 'listening on 3000'])).toBe('listening on 3000')
     expect(summarizeStderr([])).toBeNull()

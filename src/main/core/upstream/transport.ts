@@ -288,10 +288,26 @@ function buildStdio(config: ServerConfig, ctx: TransportContext): BuiltTransport
  * "Node.js v20…" line; the reason ("Error: Cannot find module 'x'") comes before them.
  */
 export function summarizeStderr(lines: readonly string[]): string | null {
-  const useful = lines.filter((l) => !/^\s+at\s/.test(l) && !/^Node\.js v\d/.test(l) && !/^\s*[\^~]+\s*$/.test(l) && l.trim() !== '')
+  const useful = withoutErrorProperties(lines).filter((l) => !/^\s+at\s/.test(l) && !/^Node\.js v\d/.test(l) && !/^\s*[\^~]+\s*$/.test(l) && l.trim() !== '')
   const telling = /\b(error|exception|fatal|panic|cannot|can't|could not|failed|denied|not found|no such|invalid|missing|refused|EADDRINUSE|ENOENT|EACCES)\b/i
   for (let i = useful.length - 1; i >= 0; i--) if (telling.test(useful[i])) return useful[i].trim().slice(0, 500)
   return useful.length ? useful[useful.length - 1].trim().slice(0, 500) : null
+}
+
+/**
+ * Leaves out the property dump Node prints after an error's stack (`    at … {`, `  errno: -2,`,
+ * `  code: 'ENOENT',`, `  path: '…'`, `}`): it comes last, so "code: 'ENOENT'" would be picked over
+ * the line that names the file ("Error: ENOENT: no such file or directory, open '/home/me/.config/app/x'").
+ */
+function withoutErrorProperties(lines: readonly string[]): string[] {
+  const out: string[] = []
+  let inDump = false
+  for (const line of lines) {
+    if (inDump) inDump = !/^\}\s*$/.test(line)
+    else if (/^\s+at\s.*\{\s*$/.test(line)) inDump = true
+    else out.push(line)
+  }
+  return out
 }
 
 function isDirectory(p: string): boolean {
