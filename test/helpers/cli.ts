@@ -187,6 +187,7 @@ const SANDBOX_PROCESSES = new Set([
   'pasta', // the server's network namespace (passt), which runs bwrap
   'passt',
   'setpriv', // kills pasta with Toolgate (--pdeathsig), then runs it
+  'setsid', // pasta's own process group, killed whole when it is gone
 ])
 
 /** A sandbox process (bwrap, pasta, setpriv around it): not the server itself. */

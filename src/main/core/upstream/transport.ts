@@ -15,6 +15,7 @@ import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import type { TransportKind } from './types'
 import { launchSpec, type SandboxRequest } from './sandbox'
+import { killGroup, trackGroup } from './process-group'
 import type { UpstreamAuth } from '../oauth/session'
 
 const STDERR_TAIL_LINES = 30
@@ -169,6 +170,8 @@ class SupervisedStdioTransport extends StdioClientTransport {
   constructor(
     params: ConstructorParameters<typeof StdioClientTransport>[0],
     private readonly stderrTail: () => string | null,
+    /** the command leads a process group of its own: killed whole once the child is gone */
+    private readonly ownGroup = false,
   ) {
     super(params)
   }
@@ -184,9 +187,16 @@ class SupervisedStdioTransport extends StdioClientTransport {
     if (this.child === child) return
     this.child = child
     this.childPid = child.pid ?? null
+    const group = this.ownGroup ? this.childPid : null
+    if (group !== null) trackGroup(group)
     this.exited = new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve()
+      if (child.exitCode !== null || child.signalCode !== null) {
+        if (group !== null) killGroup(group)
+        return resolve()
+      }
       child.once('exit', (code, signal) => {
+        // pasta's namespace child, if pasta went before it ran bwrap (process-group.ts)
+        if (group !== null) killGroup(group)
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`
         const tail = this.stderrTail()
         this.exitText = tail ? `${how}: ${tail}` : how
@@ -257,6 +267,7 @@ function buildStdio(config: ServerConfig, ctx: TransportContext): BuiltTransport
       maxBufferSize: ctx.maxMessageBytes,
     },
     () => summarizeStderr(tail),
+    spec.ownGroup === true,
   )
   const stderr = transport.stderr
   if (stderr instanceof Readable) {

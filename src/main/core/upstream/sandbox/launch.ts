@@ -35,6 +35,11 @@ export interface LaunchSpec {
   cleanup(): void
   /** stderr lines of the sandbox's own tools (not the server's), left out of its log */
   noise?: RegExp
+  /**
+   * the command starts a process group of its own (setsid), whose leftovers are killed once the
+   * process is gone (process-group.ts)
+   */
+  ownGroup?: boolean
 }
 
 export function defaultSandboxContext(): SandboxContext {
@@ -80,7 +85,8 @@ export function launchSpec(
   const viaProxy = { ...(proxy ? proxyEnv(proxy.url) : {}), ...(registry?.env ?? {}) }
   if (support.mechanism === 'bwrap') {
     const release = holdCovers(plan.hidden.filter((h) => !h.dir).map((h) => h.path))
-    const [command, ...args] = linuxCommand(plan, config, support.binary, ctx.dataDir, planEnv.uid, proxy ? egressProxy().listenPort : null, facts)
+    const linux = linuxCommand(plan, config, support.binary, ctx.dataDir, planEnv.uid, proxy ? egressProxy().listenPort : null, facts)
+    const [command, ...args] = linux.argv
     return {
       ...direct,
       command,
@@ -92,6 +98,7 @@ export function launchSpec(
         proxy?.release()
       },
       noise: PASTA_NOISE,
+      ownGroup: linux.ownGroup,
     }
   }
   const tmp = real(fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-sbx-')))
@@ -145,7 +152,7 @@ function linuxCommand(
   uid: number | null,
   proxyPort: number | null,
   facts: PlanFacts,
-): string[] {
+): { argv: string[]; ownGroup: boolean } {
   const program = [config.command, ...(config.args ?? [])] as const
   // the data dir's two files, written when missing or changed: once per run of plans (plan-facts.ts)
   const base = { emptyFile: facts.derive(`empty\0${dataDir}`, () => emptyFile(dataDir)) }
@@ -154,7 +161,7 @@ function linuxCommand(
   const net = needsPasta ? networkSupport(bwrap) : null
   if (!net?.available) {
     const netns = plan.network === 'open' ? 'inherit' : 'new'
-    return [bwrap, ...bwrapArgs(plan, program[0], program.slice(1), { ...base, netns })]
+    return { argv: [bwrap, ...bwrapArgs(plan, program[0], program.slice(1), { ...base, netns })], ownGroup: false }
   }
   const outbound = plan.network === 'open'
   const inner = bwrapArgs(plan, program[0], program.slice(1), {
@@ -163,7 +170,7 @@ function linuxCommand(
     userFlags: innerUserFlags(uid, process.getgid?.() ?? null),
     resolvConf: outbound ? facts.derive(`resolv\0${dataDir}`, () => sandboxResolvConf(dataDir)) : null,
   })
-  return pastaCommand(net, { outbound, forward }, uid, [bwrap, ...inner])
+  return { argv: pastaCommand(net, { outbound, forward }, uid, [bwrap, ...inner]), ownGroup: net.setsid !== null }
 }
 
 /** Where the command is (absolute), as a spawn finds it, or null. */

@@ -16,6 +16,11 @@ export interface NetworkSupport {
   pasta: string | null
   /** util-linux setpriv, to kill pasta (and so the sandbox) if Toolgate dies; null when missing */
   setpriv: string | null
+  /**
+   * util-linux setsid: pasta in a process group of its own, which Toolgate kills once pasta is
+   * gone (process-group.ts); null when missing
+   */
+  setsid: string | null
   /** why a server with network on shares the host's network instead */
   reason: string | null
 }
@@ -39,6 +44,10 @@ export const PASTA_NOISE =
 export function pastaCommand(support: NetworkSupport, net: PastaNet, uid: number | null, inner: readonly string[]): string[] {
   if (!support.pasta) throw new Error('pasta is not available')
   const out: string[] = []
+  // Its own group: pasta's namespace child waits for pasta's go-ahead (sigwaitinfo) before it
+  // runs bwrap and has no parent-death signal, so pasta stopped or killed during its setup leaves
+  // it behind for ever; the group is how Toolgate finds and kills it (process-group.ts).
+  if (support.setsid) out.push(support.setsid, '--')
   if (support.setpriv) out.push(support.setpriv, '--pdeathsig', 'KILL', '--')
   // its log to nowhere (it tries syslog, which most machines lack); startup failures still show
   out.push(support.pasta, '--quiet', '--foreground', '--log-file', '/dev/null')
@@ -115,7 +124,7 @@ export function networkSupport(
 }
 
 function probe(bwrap: string | null, override: string | undefined, uid: number | null, gid: number | null): NetworkSupport {
-  const none = (reason: string): NetworkSupport => ({ available: false, pasta: null, setpriv: null, reason })
+  const none = (reason: string): NetworkSupport => ({ available: false, pasta: null, setpriv: null, setsid: null, reason })
   if (process.platform !== 'linux') return none('network namespaces are a Linux feature')
   if (!bwrap) return none('no bubblewrap')
   const pasta = override ? path.resolve(override) : which('pasta')
@@ -126,7 +135,7 @@ function probe(bwrap: string | null, override: string | undefined, uid: number |
         : 'pasta is not installed, so a server with network on shares your network, loopback included: install it (Debian/Ubuntu: apt-get install passt; Fedora: dnf install passt) and restart Toolgate',
     )
   }
-  const support: NetworkSupport = { available: true, pasta, setpriv: which('setpriv'), reason: null }
+  const support: NetworkSupport = { available: true, pasta, setpriv: which('setpriv'), setsid: which('setsid'), reason: null }
   const inner = [bwrap, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...BWRAP_BASE_FLAGS, ...innerUserFlags(uid, gid), '--', 'true']
   const [cmd, ...args] = pastaCommand(support, { outbound: true, forward: [] }, uid, inner)
   const r = spawnSync(cmd, args, {

@@ -1,0 +1,31 @@
+// The process groups of sandboxed upstreams (pasta's, started by setsid): killed whole once their
+// leader is gone, and when Toolgate exits. pasta's namespace child waits for pasta's go-ahead
+// before it runs bwrap and has no parent-death signal: pasta stopped (or killed with Toolgate)
+// during its setup would leave it waiting for ever, reparented to init.
+
+const live = new Set<number>()
+let hooked = false
+
+/** Remember `pid`'s group (pid = pgid: it was started by setsid) until its leader is gone. */
+export function trackGroup(pid: number): void {
+  live.add(pid)
+  if (hooked) return
+  hooked = true
+  // synchronous: runs on process.exit too (the graceful shutdown's timeout, an error)
+  process.once('exit', () => {
+    for (const g of live) killGroup(g)
+  })
+}
+
+/**
+ * SIGKILL to what is left of the group (call once the leader has exited). The group's id cannot
+ * go to another process while a member lives; with no member left this finds nothing.
+ */
+export function killGroup(pid: number): void {
+  live.delete(pid)
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch {
+    // ESRCH: nothing left of it
+  }
+}
