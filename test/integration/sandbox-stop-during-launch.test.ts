@@ -80,6 +80,9 @@ it('pasta killed at any moment of its setup leaves no process behind', async () 
       command: process.execPath,
       args: ['-e', 'setInterval(() => {}, 1e9)', root],
       sandbox: { network: true },
+      protocol: 'stdio',
+      enabled: true,
+      trust: 'auto',
     }
     const t = buildTransport(config, 'stdio', { logger, maxMessageBytes: 1 << 20, redact: (s) => s, sandbox: { ctx, mode: 'run' } })
     await t.transport.start()
