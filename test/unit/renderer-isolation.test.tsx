@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { ApiError } from '../../src/shared/api'
 import { renderApp } from '../helpers/render-app'
+import { permissionsText } from '../../src/main/cli/print'
 import { WorldApi } from '../helpers/world-api'
 import { makeFixture } from '../helpers/catalog-fixture'
 import { NO_REGISTRY, REGISTRY_HOST, registryReachable } from '../helpers/network'
@@ -53,13 +54,30 @@ describe('isolation in the server list', () => {
   })
 
   it('an opened card lists the permissions; a not isolated one says why', async () => {
-    renderApp(api())
+    const a = api()
+    renderApp(a)
     await waitFor(() => expect(card('files')).toBeTruthy())
     fireEvent.click(within(card('files')).getByRole('button', { name: 'files' }))
     await waitFor(() => expect(card('files').querySelector('[data-permission="network"]')).toBeTruthy())
     expect(card('files').querySelector('[data-permission="network"]')?.textContent).toBe('off')
     expect(card('files').querySelector('[data-permission="fs_write"]')?.textContent).toBe(`its private temp folder, ${HOME}/.npm, ${HOME}/.cache, /srv/notes`)
     expect(card('files').querySelector('[data-permission="fs_read"]')?.textContent).toBe('/etc/app')
+    // what is hidden is said for the sandbox in use, the same in the window and in `servers list`:
+    // under bwrap every dot entry of the home (docs/isolation.md), so a server that reads
+    // ~/.gitconfig learns from the card that it needs a grant
+    const files = (await a.service.servers()).servers.find((s) => s.name === 'files')
+    const hidden = card('files').querySelector('[data-permission="hidden"]')?.textContent ?? ''
+    if (!files) throw new Error('no server files')
+    const line = permissionsText(files)
+    if (files?.isolation.mechanism === 'bwrap') {
+      for (const text of [hidden, line]) {
+        expect(text).toMatch(/home's dot files|hidden file and folder of your home/)
+        expect(text).toContain('sandbox.fs_read')
+      }
+    } else {
+      expect(hidden).toContain('~/.ssh')
+      expect(line).toContain('credentials and Toolgate data hidden')
+    }
 
     fireEvent.click(within(card('raw')).getByRole('button', { name: 'raw' }))
     await waitFor(() => expect(within(card('raw')).getByText(/Not isolated:/)).toBeTruthy())

@@ -4,6 +4,7 @@ import { launchText } from '../../shared/launch'
 import { NO_ANNOTATIONS_TEXT } from '../../shared/call-variant'
 import { escapeControls } from '../../shared/text'
 import { lifecycleStateText } from '../../shared/lifecycle'
+import { hiddenFromServerShort } from '../../shared/isolation-hidden'
 import { printJson, say } from './output'
 
 /** Rows as aligned columns, every cell escaped first (so the widths are those shown). */
@@ -78,7 +79,7 @@ export function permissionsText(s: ServerInfo): string {
     ...(iso.network_risk ? [`SHARES YOUR NETWORK, loopback included: ${iso.network_risk}`] : []),
     `writes: private temp dir${p?.fs_write.length ? `, ${p.fs_write.join(', ')}` : ''}`,
     ...(p?.fs_read.length ? [`also reads: ${p.fs_read.join(', ')}`] : []),
-    'everything else read-only, credentials and Toolgate data hidden',
+    `everything else read-only, ${hiddenFromServerShort(iso.mechanism)}`,
   ]
   return (iso.isolated ? '' : `NOT ISOLATED (${iso.reason}); would get: `) + parts.join('; ')
 }

@@ -1,6 +1,7 @@
 // A server's isolation (docs/isolation.md): the badge beside its state, and the permissions it
 // runs with, shown when the card is open. "Not isolated" is a risk and says why.
 import type { ServerInfo } from '../../shared/api'
+import { hiddenFromServer } from '../../shared/isolation-hidden'
 import { Badge } from './Badge'
 import { AlertIcon, ShieldIcon } from './icons'
 
@@ -82,7 +83,7 @@ export function ServerPermissions({ server }: { server: ServerInfo }) {
             </>
           )}
           <dt>Hidden from it</dt>
-          <dd>Toolgate's data and config, your keys and credentials (~/.ssh, cloud, registry and git tokens), browser profiles, keychains</dd>
+          <dd data-permission="hidden">{hiddenFromServer(iso.mechanism)}</dd>
           <dt>Everything else</dt>
           <dd>read-only</dd>
         </dl>
