@@ -41,7 +41,7 @@ const RULES: Rule[] = [
     test: /\bexited with code (\d+)(?::\s*([\s\S]*?))?(?: during the MCP handshake| \(reconnecting|$)/,
     explain: (m) => ({
       title: `The server stopped right after it started (exit code ${m[1]}).`,
-      hint: 'Usually a wrong argument, a missing file or dependency, or a missing setting such as an API key in "env".',
+      hint: hiddenPathHint(m[2] ?? '') ?? 'Usually a wrong argument, a missing file or dependency, or a missing setting such as an API key in "env".',
       ...(m[2]?.trim() ? { said: m[2].trim() } : {}),
     }),
   },
@@ -121,6 +121,16 @@ const RULES: Rule[] = [
     explain: () => ({ title: 'The server closed the connection while starting.', hint: 'It may have crashed, or not be an MCP server.' }),
   },
 ]
+
+/** A file a server could not open whose path passes through a dot folder or file: on Linux the
+ *  sandbox hides every dot entry of the home (docs/isolation.md), so the file may well exist. */
+const MISSING_DOT_PATH = /\bENOENT\b[^'\n]*?'((?:\/[^'\n/]+)*?\/\.(?!\.?\/)[^'\n/]+(?:\/[^'\n]*)?)'/
+
+function hiddenPathHint(said: string): string | undefined {
+  const m = MISSING_DOT_PATH.exec(said)
+  if (!m?.[1]) return undefined
+  return `It could not open ${m[1]}. If it exists, Toolgate's sandbox may hide it (on Linux every file and folder of your home whose name starts with a dot is hidden): grant it with "sandbox": { "fs_read": ["${m[1]}"] } on this server in mcp_config.json.`
+}
 
 /** What went wrong with a server, for people; `raw` is its last_error. */
 export function explainServerError(raw: string): ExplainedError {

@@ -44,3 +44,28 @@ describe('explainServerError', () => {
     expect(explainServerError('Streamable HTTP error at http://127.0.0.1:4404/mcp').title).toBe('The server failed.')
   })
 })
+
+describe('a file the sandbox may hide', () => {
+  // the shape a sandboxed node server's exit leaves in last_error (summarizeStderr picks the Error line)
+  const exit = (said: string) => `process exited with code 1: ${said} during the MCP handshake`
+
+  it('a missing file under a dot folder of the home: the hint names the grant for it', () => {
+    const e = explainServerError(exit("Error: ENOENT: no such file or directory, open '/home/ann/.config/myapp/settings.json'"))
+    expect(e.title).toMatch(/exit code 1/)
+    expect(e.hint).toContain('/home/ann/.config/myapp/settings.json')
+    expect(e.hint).toMatch(/"fs_read": \["\/home\/ann\/\.config\/myapp\/settings\.json"\]/)
+    const dotFile = explainServerError(exit("Error: ENOENT: no such file or directory, open '/home/ann/.gitconfig'"))
+    expect(dotFile.hint).toContain('"fs_read": ["/home/ann/.gitconfig"]')
+  })
+
+  it('a missing file elsewhere, or a path with only .. in it, keeps the general hint', () => {
+    for (const said of [
+      "Error: ENOENT: no such file or directory, open '/home/ann/projects/settings.json'",
+      "Error: ENOENT: no such file or directory, open '/srv/../etc/app.json'",
+      "Error: ENOENT: no such file or directory, open '/srv/./app.json'",
+      "Error: Cannot find module '/home/ann/.x/missing.mjs'",
+    ]) {
+      expect(explainServerError(exit(said)).hint, said).toMatch(/missing file or dependency/)
+    }
+  })
+})
