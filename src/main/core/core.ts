@@ -42,6 +42,7 @@ import { createLogger, type Logger } from './log'
 import { appRoot, DEFAULT_LISTEN, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
 import { VERSION } from './version'
 import { networkSupport, sandboxSupport, startEgressProxy } from './upstream/sandbox'
+import { sweepOrphanedPasta } from './upstream/sandbox/orphans'
 import { setupRequests, type RequestsSetup } from './requests'
 import { SecretStore, type SecretSealer } from './secrets/store'
 import type { Keychain } from './secrets/keychain'
@@ -404,6 +405,10 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       else logger.warn(`stdio upstreams are NOT isolated: ${sandbox.reason}`)
       const net = sandbox.mechanism === 'bwrap' ? networkSupport(sandbox.binary) : null
       if (net && !net.available) logger.warn(`sandboxed servers with network on share this machine's network: ${net.reason}`)
+      if (net?.available) {
+        const swept = sweepOrphanedPasta(dataDir)
+        if (swept.length) logger.warn({ pids: swept }, `killed ${swept.length} pasta helper(s) an earlier run left behind when it was killed`)
+      }
       if (sandbox.available) await startEgressProxy() // the one way out of a server with an allowlist (sandbox.network: [hosts])
       stopWatchingState = store.watchForLoss((file, how) =>
         logger.warn(
