@@ -1,0 +1,32 @@
+// Path answers a sandbox plan asks thousands of times: whether one path lies in another, by depth.
+import path from 'node:path'
+
+/** Whether `child` is `parent` or lies below it (path.relative's answer: neither '' nor '..' first, nor absolute). */
+export function isInside(child: string, parent: string): boolean {
+  if (child === parent) return true
+  // a plan asks this thousands of times, mostly of plain absolute paths: then it is a prefix check
+  // with path.relative's exact answer, and without its two path.resolve() calls
+  if (POSIX && plainPath(child) && plainPath(parent)) {
+    const base = parent === '/' ? '/' : `${parent}/`
+    return child.startsWith(base) && !child.startsWith('..', base.length)
+  }
+  const rel = path.relative(parent, child)
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)
+}
+
+const POSIX = path.sep === '/'
+
+/** An absolute path path.resolve() leaves as it is: no empty, '.' or '..' segment, no trailing slash. */
+function plainPath(p: string): boolean {
+  if (p.charCodeAt(0) !== 47) return false
+  if (p.length === 1) return true
+  return !p.endsWith('/') && !p.endsWith('/.') && !p.endsWith('/..') && !p.includes('//') && !p.includes('/./') && !p.includes('/../')
+}
+
+export function unique<T>(xs: T[]): T[] {
+  return [...new Set(xs)]
+}
+
+export function depth(p: string): number {
+  return p.split(/[\\/]+/).filter(Boolean).length
+}
