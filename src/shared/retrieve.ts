@@ -4,6 +4,10 @@ import type { CallWith, ToolAnnotations } from './call-variant'
 import type { LockStatus } from './statuses'
 import { z } from 'zod'
 
+/** The longest query searched: the longest real task in LiveMCPBench is 18,686 characters; a longer one
+ *  only costs Toolgate CPU (every word is ranked), its answer (the query is echoed) and the activity record. */
+export const MAX_QUERY_CHARS = 32_768
+
 /** The arguments of retrieve_tools (and of the control API's search, which answers the same text). */
 export const RetrieveArgsSchema = z.object(
   {
@@ -11,6 +15,7 @@ export const RetrieveArgsSchema = z.object(
       .string({
         error: (i) => (i.input === undefined ? 'query is required: describe the capability you need, e.g. {"query": "read a file"}' : 'query must be a string'),
       })
+      .max(MAX_QUERY_CHARS, `query is at most ${MAX_QUERY_CHARS} characters: describe the capability you need in a sentence or two`)
       .refine((q) => q.trim().length > 0, 'query must not be empty: describe the capability you need'),
     limit: z
       .number({ error: 'limit must be an integer from 1 to 100' })

@@ -269,6 +269,8 @@ describe('an MCP client talking to `toolgate stdio`', () => {
       [{ query: '' }, /query must not be empty/],
       [{ query: '   ' }, /query must not be empty/],
       [{ query: 42 }, /query must be a string/],
+      // a query of 40,000 characters costs CPU, an echo and an activity record of that size: refused, naming the cap
+      [{ query: 'read a file '.repeat(4000) }, /query is at most \d+ characters/],
       [{ query: 'echo', limit: 0 }, /limit must be an integer from 1 to 100/],
       [{ query: 'echo', limit: 101 }, /limit must be an integer from 1 to 100/],
       [{ query: 'echo', limit: 2.5 }, /limit must be an integer from 1 to 100/],

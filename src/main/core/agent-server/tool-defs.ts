@@ -2,6 +2,7 @@
 import type { Tool } from '@modelcontextprotocol/server'
 import { VARIANTS, type Variant } from '../../../shared/call-variant'
 import type { Scope } from '../access/scope'
+import { MAX_QUERY_CHARS } from '../../../shared/retrieve'
 
 export const RETRIEVE_DESCRIPTION =
   'Search every tool behind Toolgate by describing what you want to do (BM25 over tool names, descriptions and parameters); returns the best callable tools with their input schema and which call_tool_* variant to use. Always search before concluding a capability does not exist. ' +
@@ -53,7 +54,11 @@ function buildAgentTools(scope: Scope): Tool[] {
       inputSchema: {
         type: 'object',
         properties: {
-          query: { type: 'string', description: 'What you want to do, in plain words (e.g. "read a file", "create a github issue").' },
+          query: {
+            type: 'string',
+            maxLength: MAX_QUERY_CHARS,
+            description: 'What you want to do, in plain words (e.g. "read a file", "create a github issue").',
+          },
           limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Maximum number of callable tools to return (default from config, 15).' },
           include_disabled: { type: 'boolean', description: 'Also list matching tools that exist but are locked, with why and who can unlock them.' },
         },
