@@ -6,15 +6,27 @@
 import fs from 'node:fs'
 import path from 'node:path'
 
-/** A process's parent pid and state from /proc, or null when it is gone. */
-function statOf(pid: number): { ppid: number; state: string } | null {
+/** A process's state, parent pid, group and session from /proc, or null when it is gone. */
+function statOf(pid: number): { state: string; ppid: number; pgrp: number; session: number } | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return { state: rest[0] ?? '', ppid: Number(rest[1]) }
+    return { state: rest[0] ?? '', ppid: Number(rest[1]), pgrp: Number(rest[2]), session: Number(rest[3]) }
   } catch {
     return null
   }
+}
+
+/**
+ * Orphaned: reparented to init, or (where a subreaper takes orphans instead of pid 1: systemd
+ * --user in a desktop session, a container's or pid namespace's init) a member of a session whose
+ * leader is gone. pasta runs as the leader of its own session and group (setsid), so its namespace
+ * child's session leader is pasta itself; a session's id cannot go to a new process while a
+ * member lives, so a missing leader means pasta is gone.
+ */
+function orphaned(pid: number, st: { ppid: number; pgrp: number; session: number }): boolean {
+  if (st.ppid === 1) return true
+  return st.session > 0 && st.session !== pid && st.pgrp === st.session && !fs.existsSync(`/proc/${st.session}`)
 }
 
 function hasChildren(pid: number): boolean {
@@ -26,7 +38,7 @@ function hasChildren(pid: number): boolean {
 }
 
 /**
- * Kills (SIGKILL) every pasta process that is orphaned (parent pid 1), has no children, and runs a
+ * Kills (SIGKILL) every pasta process that is orphaned (`orphaned`), has no children, and runs a
  * sandbox of this data dir (its command line binds the data dir's server caches). A running
  * Toolgate's pastas are its children, so another instance's are never touched. Returns the pids.
  */
@@ -51,7 +63,7 @@ export function sweepOrphanedPasta(dataDir: string): number[] {
     }
     if (path.basename(argv[0] ?? '') !== 'pasta' || !argv.some((a) => a.startsWith(marker))) continue
     const st = statOf(pid)
-    if (!st || st.ppid !== 1 || st.state === 'Z' || hasChildren(pid)) continue
+    if (!st || st.state === 'Z' || !orphaned(pid, st) || hasChildren(pid)) continue
     try {
       process.kill(pid, 'SIGKILL')
       killed.push(pid)
