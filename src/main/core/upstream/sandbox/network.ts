@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { BWRAP_BASE_FLAGS } from './bwrap'
 import { which } from './detect'
+import { killGroup } from '../process-group'
 
 export interface NetworkSupport {
   available: boolean
@@ -144,6 +145,9 @@ function probe(bwrap: string | null, override: string | undefined, uid: number |
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
   })
+  // what is left of its group (setsid): pasta killed by the timeout, or failing, during its setup
+  // leaves its namespace child waiting for ever, and no data dir in its command line for the sweep
+  if (support.setsid && r.pid) killGroup(r.pid)
   if (r.error) return none(`pasta (${pasta}) could not run: ${r.error.message}; a server with network on shares your network, loopback included`)
   if (r.status !== 0) {
     const said = (r.stderr ?? '')
