@@ -13,6 +13,7 @@ import type { AgentView } from '../../src/shared/agents'
 import { runCli, startServe, stopProcess, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 import { activityFiles, notesServer } from '../helpers/notes-world'
+import { MAX_QUERY_CHARS } from '../../src/shared/retrieve'
 
 const SECRET_ENV = 'env-secret-q7w8e9r0t1y2'
 /** What a terminal must never receive raw: C0 but newline, DEL, C1, bidi controls, zero-width. */
@@ -148,7 +149,8 @@ describe('activity under attack (a live `toolgate serve`)', () => {
     const big = 'A'.repeat(200_000)
     const huge = await connectAs(serve, `client-${'x'.repeat(20_000)}`)
     try {
-      await huge.callTool({ name: 'retrieve_tools', arguments: { query: `notes ${big}` } })
+      // (the longest query retrieve_tools takes, MAX_QUERY_CHARS: still far above what a record keeps)
+      await huge.callTool({ name: 'retrieve_tools', arguments: { query: `notes ${big.slice(0, MAX_QUERY_CHARS - 6)}` } })
       await call(huge, 'call_tool_read', { name: `${'s'.repeat(100_000)}:${'t'.repeat(100_000)}`, args: {} })
       let deep: unknown = 'bottom'
       for (let i = 0; i < 200; i++) deep = { d: deep }
