@@ -23,7 +23,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
-import { FIXTURE, tmpDir, freePort, waitFor, stopProcess, requireRoot, removeTmpDirs, benchCompileCache } from './lib/util.mjs'
+import { FIXTURE, tmpDir, freePort, waitFor, stopProcess, requireRoot, removeTmpDirs, benchCompileCache, threadCpuMs } from './lib/util.mjs'
 import { instanceOf, BENCH_KEY } from './lib/procs.mjs'
 
 const { Client } = requireRoot('@modelcontextprotocol/sdk/client/index.js')
@@ -45,19 +45,6 @@ const era = opt('--era', 'legacy')
 const V2 = era === 'modern' ? requireRoot('@modelcontextprotocol/client') : null
 
 /** CPU of every thread of `pid` so far, ms (schedstat: ns on CPU). */
-function cpuMs(pid, mainOnly = false) {
-  if (mainOnly) return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6
-  let ns = 0
-  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
-    } catch {
-      // a thread that ended meanwhile
-    }
-  }
-  return ns / 1e6
-}
-
 async function start(spec) {
   const [root, lifecycle = 'always', isolation = '', count = '1'] = spec.split('#')
   const n = Math.max(1, Number(count) || 1)
@@ -134,15 +121,15 @@ try {
   const load0 = os.loadavg()[0]
   for (let b = 0; sys[0].n < calls; b++) {
     for (const s of b % 2 === 0 ? sys : [...sys].reverse()) {
-      const c0 = cpuMs(s.child.pid)
-      const m0 = cpuMs(s.child.pid, true)
+      const c0 = threadCpuMs(s.child.pid)
+      const m0 = threadCpuMs(s.child.pid, true)
       for (let i = 0; i < block; i++) {
         const t = performance.now()
         await one(s, `c${s.n + i}`)
         s.lat.push(performance.now() - t)
       }
-      s.cpu += cpuMs(s.child.pid) - c0
-      s.main += cpuMs(s.child.pid, true) - m0
+      s.cpu += threadCpuMs(s.child.pid) - c0
+      s.main += threadCpuMs(s.child.pid, true) - m0
       s.n += block
     }
   }

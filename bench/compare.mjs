@@ -18,18 +18,31 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { ROOT, tmpDir, now, stats, median, ms, table, stopAll, removeTmpDirs, track, noiseFloor, noiseText, FIXTURE, benchCompileCache } from './lib/util.mjs'
+import {
+  ROOT,
+  tmpDir,
+  now,
+  stats,
+  median,
+  ms,
+  table,
+  stopAll,
+  removeTmpDirs,
+  track,
+  noiseFloor,
+  noiseText,
+  FIXTURE,
+  benchCompileCache,
+  threadCpuMs,
+  requireBaseline,
+} from './lib/util.mjs'
 import { StdioMcpClient, jsonOf, textOf, writeFixtureConfig, waitReady, stopToolgate, BENCH_KEY } from './lib/procs.mjs'
 import { specFor } from './lib/stdio-bench.mjs'
 import { syntheticCatalog, queries } from './lib/synthetic.mjs'
 
 const argv = process.argv.slice(2)
 const opt = (f, d) => (argv.includes(f) ? argv[argv.indexOf(f) + 1] : d)
-const baseline = opt('--baseline')
-if (!baseline || !fs.existsSync(path.join(baseline, 'out/main/cli.js'))) {
-  console.error('--baseline DIR: a built checkout of the other commit (DIR/out/main/cli.js is missing)')
-  process.exit(2)
-}
+const baseline = requireBaseline(opt('--baseline'))
 const sizes = opt('--sizes', '527,5000').split(',').map(Number)
 const nq = Number(opt('--queries', 1000))
 const warm = Number(opt('--warm', 100))
@@ -44,20 +57,6 @@ const builds = [
 ]
 
 /** CPU of every thread of `pid` so far (or of its JavaScript thread alone), ms: schedstat's nanoseconds on CPU. */
-function cpuMs(pid, mainOnly = false) {
-  const of = (task) => Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
-  if (mainOnly) return of(pid) / 1e6
-  let ns = 0
-  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += of(task)
-    } catch {
-      // a thread that ended meanwhile
-    }
-  }
-  return ns / 1e6
-}
-
 /** `toolgate stdio` of one build on `config`, its own data dir. */
 function start(build, config, dir) {
   const dataDir = path.join(dir, `data-${builds.indexOf(build)}`)
@@ -77,8 +76,8 @@ function start(build, config, dir) {
 async function interleaved(sides, n, request) {
   const lat = sides.map(() => [])
   const diff = []
-  const cpu0 = sides.map((s) => cpuMs(s.client.child.pid))
-  const main0 = sides.map((s) => cpuMs(s.client.child.pid, true))
+  const cpu0 = sides.map((s) => threadCpuMs(s.client.child.pid))
+  const main0 = sides.map((s) => threadCpuMs(s.client.child.pid, true))
   for (let i = 0; i < n; i++) {
     const order = i % 2 ? [0, 1] : [1, 0]
     const t = []
@@ -94,8 +93,8 @@ async function interleaved(sides, n, request) {
     sides: sides.map((s, k) => ({
       label: s.build.label,
       lat: stats(lat[k]),
-      cpu: (cpuMs(s.client.child.pid) - cpu0[k]) / n,
-      main: (cpuMs(s.client.child.pid, true) - main0[k]) / n,
+      cpu: (threadCpuMs(s.client.child.pid) - cpu0[k]) / n,
+      main: (threadCpuMs(s.client.child.pid, true) - main0[k]) / n,
     })),
     pairedDiffMedian: median(diff),
   }

@@ -30,17 +30,14 @@ import {
   removeTmpDirs,
   benchCompileCache,
   median,
+  requireBaseline,
 } from './lib/util.mjs'
 import { control, instanceOf, settledMemory, stopToolgate, httpClient, BENCH_KEY, QUIET_MS } from './lib/procs.mjs'
 import { ensurePeers, PEERS_DIR } from './lib/peers-bench.mjs'
 
 const argv = process.argv.slice(2)
 const opt = (f, d) => (argv.includes(f) ? argv[argv.indexOf(f) + 1] : d)
-const baseline = opt('--baseline')
-if (!baseline || !fs.existsSync(path.join(baseline, 'out/main/cli.js'))) {
-  console.error('--baseline DIR: a built checkout of the other commit (DIR/out/main/cli.js is missing)')
-  process.exit(2)
-}
+const baseline = requireBaseline(opt('--baseline'))
 const sizes = opt('--sizes', '1,10,50').split(',').map(Number)
 const rounds = Number(opt('--rounds', 3))
 const sandboxes = { both: [true, false], on: [true], off: [false] }[opt('--sandbox', 'both')]

@@ -27,6 +27,7 @@ import {
   stopAll,
   removeTmpDirs,
   requireRoot,
+  threadCpuMs,
 } from './lib/util.mjs'
 import { control, instanceOf, stopToolgate, BENCH_KEY } from './lib/procs.mjs'
 import { PEERS_DIR, ensurePeers } from './lib/peers-bench.mjs'
@@ -44,18 +45,6 @@ const { Client } = requireRoot('@modelcontextprotocol/sdk/client/index.js')
 const { SSEClientTransport } = requireRoot('@modelcontextprotocol/sdk/client/sse.js')
 
 /** CPU of every thread of `pid` so far, ms (schedstat: nanoseconds on CPU). */
-function cpuMs(pid) {
-  let ns = 0
-  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
-    } catch {
-      // a thread that ended meanwhile
-    }
-  }
-  return ns / 1e6
-}
-
 function writeTools(dir) {
   return Array.from({ length: n }, (_, i) => {
     const file = path.join(dir, `tools-s${i}.json`)
@@ -182,10 +171,10 @@ try {
       const servers = writeTools(dir)
       const s = await sys.start(dir, servers)
       const wall = now() - s.t0
-      const cpu = cpuMs(s.pid)
-      const c0 = cpuMs(s.pid)
+      const cpu = threadCpuMs(s.pid)
+      const c0 = threadCpuMs(s.pid)
       for (let i = 0; i < POLL_COST_SAMPLES; i++) await s.poll()
-      const perPoll = (cpuMs(s.pid) - c0) / POLL_COST_SAMPLES
+      const perPoll = (threadCpuMs(s.pid) - c0) / POLL_COST_SAMPLES
       const own = cpu - s.polls * perPoll
       results.get(sys.label).push({ wall, own })
       process.stderr.write(

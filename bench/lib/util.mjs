@@ -172,6 +172,30 @@ export function noiseFloor({ n = 1500, workMs = 0.3 } = {}) {
 export const noiseText = (f) =>
   `noise floor: a fixed ${f.p50.toFixed(2)} ms CPU task measured p99 ${f.p99.toFixed(2)} ms (×${f.ratio.toFixed(1)}), max ${f.max.toFixed(1)} ms`
 
+/** CPU of every thread of `pid` so far (or of its JavaScript thread alone), ms: schedstat's nanoseconds on CPU. */
+export function threadCpuMs(pid, mainOnly = false) {
+  const of = (task) => Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
+  if (mainOnly) return of(pid) / 1e6
+  let ns = 0
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += of(task)
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  return ns / 1e6
+}
+
+/** `--baseline DIR` of an A/B bench: a built checkout of the other commit, or exit 2 saying what is missing. */
+export function requireBaseline(dir) {
+  if (!dir || !fs.existsSync(path.join(dir, 'out/main/cli.js'))) {
+    console.error('--baseline DIR: a built checkout of the other commit (DIR/out/main/cli.js is missing)')
+    process.exit(2)
+  }
+  return dir
+}
+
 /** CPU time (user + system) a process has used so far, in ms (from /proc/<pid>/stat; 10 ms ticks). */
 export function cpuMsOf(pid) {
   try {
