@@ -227,28 +227,54 @@ export function buildPlan(
     if (existing) existing.write ||= write
     else mounts.push({ path: p, source: p, write })
   }
-  // Things under a private temp dir that the server needs to see: its home, its program.
+  /** The hidden paths `p` lies in (as written or resolved), resolved. */
+  const secretsOf = (p: string): string[] => {
+    const r = real(p)
+    return unique(hiddenAll.filter((h) => isInside(p, h.path) || isInside(r, real(h.path))).map((h) => real(h.path))).sort((a, b) => depth(a) - depth(b))
+  }
+  // Things under a private temp dir that the server needs to see: its home, its program (never
+  // a hidden path, nor a folder that is one: a file in /run/user/<uid> must not show that folder).
   const underTemp = (p: string): boolean => env.tempDirs.some((t) => isInside(p, t))
   if (underTemp(real(env.home)) && exists(env.home)) add(real(env.home), false)
   for (const arg of [config.command ?? '', ...(config.args ?? [])]) {
     if (!path.isAbsolute(arg) || !exists(arg)) continue
     const r = real(arg)
     if (!underTemp(r) || toolgateOwn.some((own) => isInside(r, own))) continue
-    add(facts.isDir(r) ? r : path.dirname(r), false)
+    const shown = facts.isDir(r) ? r : path.dirname(r)
+    if (secretsOf(arg).length > 0 || secretsOf(shown).length > 0) continue
+    add(shown, false)
   }
+  const granted: string[] = []
   let cwd: string | undefined
   if (config.cwd !== undefined) {
     cwd = check('cwd', config.cwd)
     add(cwd, mode === 'run')
+    granted.push(cwd)
   }
   grants.fs_read.forEach((g, i) => {
     const r = check(`sandbox.fs_read[${i}]`, g)
     if (exists(r)) add(r, false)
+    granted.push(r)
   })
   grants.fs_write.forEach((g, i) => {
     const r = check(`sandbox.fs_write[${i}]`, g)
     if (exists(r)) add(r, mode === 'run')
+    granted.push(r)
   })
+  // A program inside a hidden path (~/.ssh/x, ~/.aws/bin/tool, /run/user/<uid>/...) is shown only
+  // through a grant at or inside that path: its folder would show the keys beside it. Refused with
+  // the grant to add, rather than failing inside the sandbox as a missing file.
+  const program = env.program ?? (config.command !== undefined && path.isAbsolute(config.command) ? config.command : null)
+  if (program) {
+    const around = secretsOf(program)
+    const r = real(program)
+    if (around.length > 0 && !granted.some((g) => isInside(r, g) && around.every((h) => isInside(g, h)))) {
+      throw new SandboxGrantError(
+        `command "${config.command ?? program}"${r === program ? '' : ` (${r})`} lies inside ${around[0]}, which sandboxed servers never see (it holds credentials), ` +
+          `so its folder is not shown to it; grant the program alone if you trust it: "sandbox": { "fs_read": ["${r}"] }, or move it out of there`,
+      )
+    }
+  }
   // Linux: a home's hidden entries are out of sight unless shown (home-view.ts). The toolchain and
   // the folders the launch runs from are, read-only, unless they are (in) a hidden path.
   // (the same for every server of a run with this PATH and program: found once per run)
