@@ -1,40 +1,29 @@
 // One live connection from Toolgate to an upstream MCP server: open (transport + the protocol
-// handshake of either era), list tools, call tools, ping, close. No retries here: Upstream
-// (upstream.ts) supervises connections. `mcp` is the MCP SDK's (v2) Client speaking for this
-// connection. The era is the server's: SDK v2's negotiation probes with `server/discover` and
-// falls back to `initialize` for a 2025 server; `protocolVersion` says what was agreed.
-import {
-  Client,
-  isInputRequiredResult,
-  LOG_LEVEL_META_KEY,
-  ProtocolError,
-  ProtocolErrorCode,
-  SdkError,
-  SdkErrorCode,
-  type ProtocolEra,
-} from '@modelcontextprotocol/client'
+// handshake of either era), list tools and prompts, resource subscriptions, ping, close, and why it
+// closed. No retries here: Upstream (upstream.ts) supervises connections; open.ts tries the
+// transports. `mcp` is the MCP SDK's (v2) Client speaking for this connection. The era is the
+// server's: SDK v2's negotiation probes with `server/discover` and falls back to `initialize` for a
+// 2025 server; `protocolVersion` says what was agreed. An agent's requests over it are calls.ts',
+// the server's requests to Toolgate server-asks.ts'.
+import { Client, type ProtocolEra } from '@modelcontextprotocol/client'
 import type { CallToolResult, Progress, ServerCapabilities } from '@modelcontextprotocol/client'
-import { CallToolResultSchema } from '@modelcontextprotocol/core'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import { makeRedactor } from '../masking/target'
 import { launchSecrets, SecretMask } from '../masking/secret-mask'
-import { buildTransport, transportKinds, withTimeout } from './transport'
+import { buildTransport, withTimeout } from './transport'
 import type { SandboxRequest } from './sandbox'
 import type { UpstreamAuth } from '../oauth/session'
-import { needsSignIn, refusal } from '../oauth/errors'
 import type { BuiltTransport } from './transport'
 import { fetchToolList } from './tools'
-import { RequestLogs, type LogOwner } from './request-logs'
-import { LogReaders } from './log-readers'
-import { callAsTask, offersToolTasks } from './task-call'
+import type { LogOwner } from './request-logs'
 import { fetchPromptList, type PromptListing } from './prompts'
-import { z } from 'zod'
 import type { ToolListing } from './tools'
 import type { TransportKind, UpstreamLimits } from './types'
-import { UpstreamCallError } from './types'
-import { CallClock, MAX_PAUSE_MS } from './call-clock'
-import { allows, CallsInFlight, labelRequest, rootsFor, switchedOff, type AskAbout, type AskMethod, type CallAsker } from './server-requests'
+import type { CallAsker } from './server-requests'
+import { ServerAsks } from './server-asks'
+import { ConnectionCalls, type RelayMethod } from './calls'
+import { errorText, isConnectionClosed, isTimeout } from './sdk-errors'
 
 /** What Toolgate says it is in `initialize` (the protocol's clientInfo). */
 const TOOLGATE_INFO = { name: 'toolgate', version: '0.1.0' }
@@ -43,22 +32,8 @@ const MAX_LOGGED_ERRORS = 20
 const MB = 1024 * 1024
 /** The longest the era probe (server/discover) may take before a stdio server counts as a 2025 one. */
 const PROBE_MAX_MS = 10_000
-/** Rounds of input_required one call of a 2026-07-28 server may take (the SDK's own default cap). */
-const MAX_INPUT_ROUNDS = 10
-/** The SDK's own timeout of a call stands behind the call's clock (call-clock.ts) by this much. */
-const SDK_TIMEOUT_SLACK_MS = 5_000
-
-/** The requests an agent's own request is relayed as. */
-export type RelayMethod =
-  'prompts/get' | 'completion/complete' | 'resources/list' | 'resources/templates/list' | 'resources/read' | 'resources/subscribe' | 'resources/unsubscribe'
-
-/** Any result object: a relayed result passes as the server sent it (the agent's client judges it). */
-const LooseResult = z.object({}).loose()
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/** The size in bytes (JSON) of each result callTool returned, measured once for the limit check. */
-export const RESULT_BYTES = new WeakMap<CallToolResult, number>()
 
 export interface ConnectionHooks {
   /** the connection closed by itself (exit, crash, transport failure); not called after close() */
@@ -96,15 +71,6 @@ export interface ConnectionOptions {
   negotiation?: 'auto' | 'legacy'
 }
 
-/** Is this error the SDK's "timed out" (v2 SdkError; ours from withTimeout)? */
-function isTimeout(err: unknown): boolean {
-  return (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) || /^timed out after/.test(errorText(err))
-}
-
-function isConnectionClosed(err: unknown): boolean {
-  return err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed
-}
-
 /** The smallest read buffer: a result several times over the usual limits is read and refused cleanly. */
 export const MESSAGE_FLOOR_BYTES = 16 * 1024 * 1024
 
@@ -123,20 +89,15 @@ export class UpstreamConnection {
   private closePromise: Promise<void> | null = null
   /** the process ended by itself before the handshake finished (not killed by our cleanup) */
   private diedInHandshake = false
-  /** progress handlers of calls in flight, by the progressToken Toolgate sent upstream */
-  private readonly progress = new Map<string, (p: Progress) => void>()
-  private progressSeq = 0
-  /** the tools this server runs only as a task, from its last tools/list */
-  private taskOnly = new Set<string>()
   /** masks this server's secrets in every text that leaves this class */
   private readonly redact: (text: string) => string
   /** masks this server's secrets in what it sends: tool definitions, results, progress */
   readonly mask: SecretMask
   private readonly stopSecrets: (() => void) | null
-  /** calls in flight and the agents behind them: a request of the server reaches only its call's agent (server-requests.ts) */
-  private readonly inFlight: CallsInFlight
-  /** the requests in flight, for whose a log message is (log-readers.ts) */
-  private readonly logReaders = new LogReaders()
+  /** the server's requests to Toolgate: a request of the server reaches only its call's agent (server-asks.ts) */
+  private readonly asks: ServerAsks
+  /** agents' calls and relayed requests over this connection (calls.ts) */
+  private readonly calls: ConnectionCalls
 
   constructor(
     readonly config: ServerConfig,
@@ -164,15 +125,10 @@ export class UpstreamConnection {
     const resourcesChanged = (): void => {
       if (!this.closing && this.closedReason === null) this.hooks.onResourceListChanged?.(this)
     }
-    this.inFlight = new CallsInFlight(config.name)
+    this.asks = new ServerAsks(config, this.mask)
     this.mcp = new Client(TOOLGATE_INFO, {
-      // what the server may ask: roots where there are any to tell, elicitation
-      // unless switched off, sampling only when allowed
-      capabilities: {
-        ...(rootsFor(config).length > 0 ? { roots: {} } : {}),
-        ...(allows(config, 'elicitation/create') ? { elicitation: { form: {}, url: {} } } : {}),
-        ...(allows(config, 'sampling/createMessage') ? { sampling: {} } : {}),
-      },
+      // what the server may ask (server-asks.ts)
+      capabilities: this.asks.capabilities(),
       // a 2026-07-28 server's input_required is answered per call (callTool), never by the SDK on its own
       inputRequired: { autoFulfill: false },
       // the probe may wait for a process that is still starting, but not the whole connect budget
@@ -187,57 +143,19 @@ export class UpstreamConnection {
     })
     this.mcp.onerror = (err: Error) => this.onTransportError(err)
     this.mcp.onclose = () => this.onTransportClosed()
-    this.answerServerRequests()
-  }
-
-  /**
-   * A 2025 server's requests to Toolgate: roots/list is answered here; elicitation/create and
-   * sampling/createMessage reach the agent of the one call in flight (server-requests.ts).
-   */
-  private answerServerRequests(): void {
-    if (rootsFor(this.config).length > 0) this.mcp.setRequestHandler('roots/list', () => ({ roots: rootsFor(this.config) }))
-    const relay = async (method: AskMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> => {
-      if (!allows(this.config, method)) throw switchedOff(this.config.name, method)
-      // the answer as its answerer gave it: a form's defaults are the form's to show (elicit-form.ts shownDefaults)
-      return this.inFlight.ask(this.inFlight.forUnnamed(method), method, this.labelled(method, params), signal, this.about(method, params))
-    }
-    for (const method of ['elicitation/create', 'sampling/createMessage'] as const) {
-      if (allows(this.config, method)) this.mcp.setRequestHandler(method, async (req, ctx) => (await relay(method, req.params, ctx.mcpReq.signal)) as never)
-    }
-    // a server that asks what it was not offered learns why not, and what to set
-    this.mcp.fallbackRequestHandler = async (req) => {
-      if (req.method === 'elicitation/create' || req.method === 'sampling/createMessage') throw switchedOff(this.config.name, req.method)
-      // roots not offered: none
-      if (req.method === 'roots/list') return { roots: [] }
-      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found')
-    }
-  }
-
-  /** One request embedded in a 2026-07-28 server's input_required, for call `id`: roots here, the rest to its agent. */
-  private async answerInput(id: number, entry: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
-    const e = isRecord(entry) ? entry : {}
-    const method = e.method
-    const params = isRecord(e.params) ? e.params : {}
-    if (method === 'roots/list') return { roots: rootsFor(this.config) }
-    if (method !== 'elicitation/create' && method !== 'sampling/createMessage') {
-      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `server "${this.config.name}" asked for ${String(method)}, which Toolgate does not relay`)
-    }
-    if (!allows(this.config, method)) throw switchedOff(this.config.name, method)
-    return this.inFlight.ask(id, method, this.labelled(method, params), signal ?? new AbortController().signal, this.about(method, params))
-  }
-
-  /** A server's request as the agent's client gets it: masked, escaped, labelled with the server. */
-  private labelled(method: AskMethod, params: Record<string, unknown>): Record<string, unknown> {
-    return labelRequest(this.config.name, method, params, (t) => this.mask.text(t))
-  }
-
-  /** Who asks (the configured name), the request unlabelled for the Toolgate window, and the user's sampling switch. */
-  private about(method: AskMethod, params: Record<string, unknown>): AskAbout {
-    return {
-      server: this.config.name,
-      plain: labelRequest(this.config.name, method, params, (t) => this.mask.text(t), false),
-      confirmFirst: method === 'sampling/createMessage' && this.config.sampling === 'ask',
-    }
+    this.calls = new ConnectionCalls({
+      mcp: this.mcp,
+      server: config.name,
+      mask: this.mask,
+      asks: this.asks,
+      limits: opts.limits,
+      era: () => this.era,
+      redact: (text) => this.redact(text),
+      closedByUs: () => this.closedByUs,
+      closeReason: () => this.closedReason ?? this.closeDescription(),
+      describeFailure: (err, during) => this.describeFailure(err, during),
+    })
+    this.asks.answerOn(this.mcp)
   }
 
   /** The protocol version agreed with the server (e.g. "2025-11-25", "2026-07-28"); null before the handshake. */
@@ -315,13 +233,13 @@ export class UpstreamConnection {
     transport.onmessage = (message, extra) => {
       if ('method' in message && message.method === 'notifications/progress' && !('id' in message)) {
         const { progressToken, ...p } = (message.params ?? {}) as Progress & { progressToken?: unknown }
-        const handler = this.progress.get(String(progressToken))
+        const handler = this.calls.progressFor(progressToken)
         if (handler && typeof p.progress === 'number') return handler(this.mask.value(p))
       }
       // log messages too: one sent just before a result must reach the request that is still listening
       if ('method' in message && message.method === 'notifications/message' && !('id' in message)) {
         if (!this.closing && this.closedReason === null)
-          this.hooks.onLogMessage?.(this, this.mask.value(isRecord(message.params) ? (message.params as Record<string, unknown>) : {}), this.logReaders.owner())
+          this.hooks.onLogMessage?.(this, this.mask.value(isRecord(message.params) ? (message.params as Record<string, unknown>) : {}), this.calls.logOwner())
         return
       }
       inner?.call(transport, message, extra)
@@ -332,7 +250,7 @@ export class UpstreamConnection {
     const caps = this.mcp.getServerCapabilities()
     if (caps && !caps.tools) return { tools: [], warnings: [] }
     const listing = await fetchToolList(this.mcp, this.opts.limits, timeoutMs, (raw) => this.mask.value(raw))
-    this.taskOnly = new Set(listing.taskOnly ?? [])
+    this.calls.setTaskOnly(listing.taskOnly)
     return listing
   }
 
@@ -347,45 +265,13 @@ export class UpstreamConnection {
     return this.mcp.getServerCapabilities()
   }
 
-  /**
-   * Relays one request of an agent (prompts/get, resources/read, completion/complete, …) and
-   * answers the server's result as it is, without this hop's envelope, with the server's secrets
-   * masked; a result over limits.max_result_bytes is refused like a tool result. Errors are
-   * UpstreamCallError (a JSON-RPC error of the server keeps its code in `rpcCode`).
-   */
-  async relay(
+  /** Relays one request of an agent (prompts/get, resources/read, …): see ConnectionCalls.relay (calls.ts). */
+  relay(
     method: RelayMethod,
     params: Record<string, unknown>,
     opts: { timeoutMs: number; signal?: AbortSignal; label: string; owner?: LogOwner },
   ): Promise<Record<string, unknown>> {
-    const fail = (code: ConstructorParameters<typeof UpstreamCallError>[0], message: string, rpcCode?: number): UpstreamCallError =>
-      new UpstreamCallError(code, this.redact(message), this.config.name, opts.label, rpcCode)
-    if (opts.signal?.aborted) throw fail('cancelled', `${method} of ${opts.label} was cancelled before it was sent`)
-    let result: Record<string, unknown>
-    const leave = this.logReaders.enter(opts.owner ?? {})
-    try {
-      result = (await this.mcp.request({ method, params: this.withLogLevel(params, opts.owner) } as Parameters<Client['request']>[0], LooseResult, {
-        timeout: opts.timeoutMs,
-        signal: opts.signal,
-      })) as Record<string, unknown>
-    } catch (err) {
-      if (opts.signal?.aborted) throw fail('cancelled', `${method} of ${opts.label} was cancelled by the caller`)
-      if (isTimeout(err)) throw fail('timeout', `${method} of ${opts.label} timed out after ${opts.timeoutMs} ms`)
-      if (isConnectionClosed(err)) throw fail('disconnected', `${method} of ${opts.label} failed: ${this.describeFailure(err, method)}`)
-      if (err instanceof ProtocolError) throw fail('upstream_error', `${method} of ${opts.label} failed: ${err.message}`, err.code)
-      throw fail('transport_error', `${method} of ${opts.label} failed: ${errorText(err).slice(0, 500)}`)
-    } finally {
-      leave()
-    }
-    result = withoutEnvelope(result)
-    const bytes = Buffer.byteLength(JSON.stringify(result))
-    if (bytes > this.opts.limits.maxResultBytes) {
-      throw fail(
-        'result_too_large',
-        `result of ${method} of ${opts.label} is ${bytes} bytes, over the limit of ${this.opts.limits.maxResultBytes} bytes (limits.max_result_bytes)`,
-      )
-    }
-    return this.mask.value(result)
+    return this.calls.relay(method, params, opts)
   }
 
   /**
@@ -415,107 +301,13 @@ export class UpstreamConnection {
     else await this.mcp.ping({ timeout: timeoutMs })
   }
 
-  async callTool(
+  /** Calls a tool of the server: see ConnectionCalls.callTool (calls.ts). */
+  callTool(
     tool: string,
     args: Record<string, unknown>,
     opts: { timeoutMs: number; signal?: AbortSignal; onProgress?: (p: Progress) => void; asker?: CallAsker; owner?: LogOwner },
   ): Promise<CallToolResult> {
-    const server = this.config.name
-    const fail = (code: ConstructorParameters<typeof UpstreamCallError>[0], message: string): UpstreamCallError =>
-      new UpstreamCallError(code, this.redact(message), server, tool)
-    const label = `${server}:${tool}`
-    if (opts.signal?.aborted) throw fail('cancelled', `call to ${label} was cancelled before it was sent`)
-
-    // With a progress handler, the call carries a progressToken of ours (see catchProgress).
-    const token = opts.onProgress ? `toolgate-${++this.progressSeq}` : null
-    if (token && opts.onProgress) this.progress.set(token, opts.onProgress)
-    const params = this.withLogLevel({ name: tool, arguments: args, ...(token ? { _meta: { progressToken: token } } : {}) }, opts.owner)
-    let result: CallToolResult
-    // call_timeout_ms counts the server's time, not a person's: it stands still while a question of this call is open
-    const clock = new CallClock(opts.timeoutMs, opts.signal)
-    const signal = clock.signal
-    // while it runs, the server's requests reach this call's agent (and no one else's)
-    const call = this.inFlight.begin(opts.asker ?? null, clock)
-    const leave = this.logReaders.enter(opts.owner ?? {})
-    try {
-      // SDK 2.x removes its abort listener when the request settles (1.x leaked one per call, so
-      // the signal went through a per-call AbortController; no longer needed)
-      // a tool its 2025 server runs only as a task: run as one for the agent, which gets the result (task-call.ts)
-      const asTask = this.era === 'legacy' && this.taskOnly.has(tool) && offersToolTasks(this.mcp.getServerCapabilities())
-      const leg = (p: Record<string, unknown>): Promise<CallToolResult> =>
-        asTask
-          ? callAsTask(this.mcp, p, { timeoutMs: opts.timeoutMs + MAX_PAUSE_MS, signal })
-          : this.mcp.request({ method: 'tools/call', params: p }, CallToolResultSchema, {
-              // the clock's signal ends the call; the SDK's own timer only backs it up
-              timeout: opts.timeoutMs + MAX_PAUSE_MS + SDK_TIMEOUT_SLACK_MS,
-              signal,
-              allowInputRequired: true,
-            })
-      result = await leg(params)
-      // 2026-07-28: the server asks through input_required; answered for this call, then retried
-      for (let round = 1; isInputRequiredResult(result); round++) {
-        if (round > MAX_INPUT_ROUNDS)
-          throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `the server still asked for input after ${MAX_INPUT_ROUNDS} rounds`)
-        const asked = result
-        const responses: Record<string, unknown> = {}
-        for (const [key, entry] of Object.entries(asked.inputRequests ?? {})) responses[key] = await this.answerInput(call.id, entry, signal)
-        result = await leg({
-          ...params,
-          ...(Object.keys(responses).length > 0 ? { inputResponses: responses } : {}),
-          ...(asked.requestState !== undefined ? { requestState: asked.requestState } : {}),
-        })
-      }
-    } catch (err) {
-      if (opts.signal?.aborted) throw fail('cancelled', `call to ${label} was cancelled by the caller`)
-      if (clock.expired || isTimeout(err)) {
-        const waited = clock.waited >= 1000 ? ` (not counting the ${Math.round(clock.waited / 1000)} s it waited for answers to the server's questions)` : ''
-        throw fail('timeout', `call to ${label} timed out after ${opts.timeoutMs} ms${waited}`)
-      }
-      if (isConnectionClosed(err)) {
-        const why = this.closedByUs ? 'the connection was closed by Toolgate (server stopped or restarted)' : this.describeFailure(err, 'the call')
-        throw fail('disconnected', `call to ${label} failed: ${why}`)
-      }
-      if (err instanceof ProtocolError) throw fail('upstream_error', `call to ${label} failed: ${err.message}`)
-      const message = err instanceof Error ? err.message : String(err)
-      if (err instanceof SdkError && err.code === SdkErrorCode.InvalidResult) {
-        throw fail('upstream_error', `call to ${label} failed: the upstream returned an invalid tools/call result: ${message.slice(0, 500)}`)
-      }
-      if (err instanceof SdkError && err.code === SdkErrorCode.NotConnected) {
-        throw fail('disconnected', `call to ${label} failed: ${this.closedReason ?? this.closeDescription()}`)
-      }
-      throw fail('transport_error', `call to ${label} failed: ${message.slice(0, 500)}`)
-    } finally {
-      clock.stop()
-      call.end()
-      leave()
-      if (token) this.progress.delete(token)
-    }
-    result = withoutEnvelope(result)
-    const bytes = Buffer.byteLength(JSON.stringify(result))
-    if (bytes > this.opts.limits.maxResultBytes) {
-      throw fail(
-        'result_too_large',
-        `result of ${label} is ${bytes} bytes, over the limit of ${this.opts.limits.maxResultBytes} bytes (limits.max_result_bytes)`,
-      )
-    }
-    // the server's secrets never reach the agent, nor the activity record
-    const safe = this.mask.value(result)
-    RESULT_BYTES.set(safe, safe === result ? bytes : Buffer.byteLength(JSON.stringify(safe)))
-    return safe
-  }
-
-  /**
-   * An agent's request that asked for log messages (2026-07-28, request-logs.ts) reached this
-   * server: noted, and a 2026-07-28 server is asked for its messages at that level on the relayed
-   * request (without the key it must send none). A 2025 server sends its messages on the session.
-   */
-  private withLogLevel<P extends Record<string, unknown>>(params: P, owner: LogOwner | undefined): P {
-    if (!(owner instanceof RequestLogs)) return params
-    const asked = owner
-    asked.servers.add(this.config.name)
-    if (this.era !== 'modern') return params
-    const meta = isRecord(params._meta) ? params._meta : {}
-    return { ...params, _meta: { ...meta, [LOG_LEVEL_META_KEY]: asked.level } }
+    return this.calls.callTool(tool, args, opts)
   }
 
   /** Close the SDK client and transport; for stdio the child process is gone when this resolves. */
@@ -587,83 +379,4 @@ export class UpstreamConnection {
     }
     return this.redact(`${errorText(err)} (during ${during})`)
   }
-}
-
-/** The protocol's own `_meta` keys (`io.modelcontextprotocol/…`, e.g. the server's identity) describe this hop, not the tool's answer. */
-const ENVELOPE_PREFIX = 'io.modelcontextprotocol/'
-
-/**
- * A result's keys that are about this hop of the 2026-07-28 protocol, not the answer: whether it is
- * a question (`resultType`, `inputRequests`, `requestState`) and how long it may be kept by whom
- * (`ttlMs`, `cacheScope`). Toolgate answers its agents with its own: a server's would pose as
- * Toolgate's question outside the relay of server questions, or let a cache share an answer that
- * the agent's credential decides.
- */
-const HOP_KEYS = new Set(['resultType', 'inputRequests', 'requestState', 'ttlMs', 'cacheScope'])
-
-/** A result without this hop's keys: its envelope keys in `_meta` (the rest of `_meta` passes through) and HOP_KEYS. */
-export function withoutEnvelope<R extends object>(result: R): R {
-  const meta = (result as { _meta?: unknown })._meta
-  const envelope = isRecord(meta) && Object.keys(meta).some((k) => k.startsWith(ENVELOPE_PREFIX))
-  if (!envelope && !Object.keys(result).some((k) => HOP_KEYS.has(k))) return result
-  const rest = Object.fromEntries(Object.entries(result).filter(([k]) => !HOP_KEYS.has(k) && k !== '_meta'))
-  if (!isRecord(meta)) return (meta === undefined ? rest : { ...rest, _meta: meta }) as R
-  const kept = Object.fromEntries(Object.entries(meta).filter(([k]) => !k.startsWith(ENVELOPE_PREFIX)))
-  return (Object.keys(kept).length > 0 ? { ...rest, _meta: kept } : rest) as R
-}
-
-export function errorText(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = (err as Error & { cause?: unknown }).cause
-    const causeText = cause instanceof Error && cause.message && !err.message.includes(cause.message) ? `: ${cause.message}` : ''
-    return `${err.message}${causeText}`
-  }
-  return String(err)
-}
-
-/**
- * Try each transport of the config in turn (auto: Streamable HTTP, then SSE). A stdio server that
- * exits before the handshake ends is started once more with `initialize` only: some 2025 servers
- * exit on any request before `initialize`, such as the era probe (`server/discover`).
- */
-export async function openConnection(
-  config: ServerConfig,
-  opts: Omit<ConnectionOptions, 'connectTimeoutMs'> & { timeoutMs: number; kinds?: TransportKind[] },
-  hooks: ConnectionHooks,
-  track: { isCancelled(): boolean; onCreated(conn: UpstreamConnection): void } = { isCancelled: () => false, onCreated: () => undefined },
-): Promise<UpstreamConnection> {
-  const kinds = opts.kinds ?? transportKinds(config)
-  const failures: string[] = []
-  for (const kind of kinds) {
-    if (track.isCancelled()) break
-    const negotiations: Array<'auto' | 'legacy'> = opts.negotiation === 'legacy' ? ['legacy'] : ['auto', 'legacy']
-    for (const negotiation of negotiations) {
-      if (track.isCancelled()) break
-      let conn: UpstreamConnection
-      try {
-        conn = new UpstreamConnection(config, kind, { ...opts, connectTimeoutMs: opts.timeoutMs, negotiation }, hooks)
-        track.onCreated(conn)
-      } catch (err) {
-        failures.push(kinds.length > 1 ? `${kind}: ${errorText(err)}` : errorText(err))
-        break
-      }
-      try {
-        await conn.open(opts.timeoutMs)
-        return conn
-      } catch (err) {
-        // the server needs sign-in, or no sign-in can help: another transport would only ask again
-        const signIn = opts.auth?.needsSignIn ?? needsSignIn(err)
-        if (signIn) throw signIn
-        const refused = opts.auth?.refused ?? refusal(err)
-        if (refused) throw refused
-        if (kind === 'stdio' && negotiation === 'auto' && conn.exitedInHandshake) {
-          opts.logger.info(`the server exited during the protocol handshake (${errorText(err)}); starting it again with initialize only`)
-          continue
-        }
-        failures.push(kinds.length > 1 ? `${kind}: ${errorText(err)}` : errorText(err))
-        break
-      }
-    }
-  }
-  throw new Error(failures.join('; ') || 'cancelled')
 }

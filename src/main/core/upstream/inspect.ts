@@ -3,7 +3,7 @@
 import type { ServerConfig } from '../../../shared/config-schema'
 import { serverLogger } from './log'
 import { resolveReferences } from '../secrets/resolve'
-import { openConnection } from './connection'
+import { openConnection } from './open'
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './types'
 import type { UpstreamOptions } from './types'
 import type { ToolDefinition } from '../../../shared/tool-definition'
