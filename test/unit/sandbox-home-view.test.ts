@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest'
 import { folded, hiddenEntryOf, hiddenInHome, launchFolder, launchShown, programFolder, within } from '../../src/main/core/upstream/sandbox/home-view'
 
 describe('home view', () => {
-  it('hidden entries: every dot-name and snap; ordinary names are not', () => {
-    for (const n of ['.aws', '.AWS', '.\u0430ws', '.config', '..x', '.', 'snap']) expect(hiddenInHome(n), n).toBe(true)
-    for (const n of ['Documents', 'aws', '\uff0eaws', 'snaps', 'Snap']) expect(hiddenInHome(n), n).toBe(false)
+  it('hidden entries: every dot-name and snap in any case or width; ordinary names are not', () => {
+    for (const n of ['.aws', '.AWS', '.\u0430ws', '.config', '..x', '.', 'snap', 'Snap', 'SNAP', '\uff53\uff4e\uff41\uff50'])
+      expect(hiddenInHome(n), n).toBe(true)
+    for (const n of ['Documents', 'aws', '\uff0eaws', 'snaps', 'snapshots', 'Snap2', 'sn\u0430p']) expect(hiddenInHome(n), n).toBe(false)
   })
 
   it('a PATH folder shows its whole hidden entry, or the app folder below a shared base, never a base or an ordinary folder', () => {

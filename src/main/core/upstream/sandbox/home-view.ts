@@ -6,9 +6,14 @@
 // paths out. docs/isolation.md says the same.
 import path from 'node:path'
 
-/** Whether an entry directly in a home is hidden unless shown: dot-entries, and ~/snap (per-app data of snaps). */
+/**
+ * Whether an entry directly in a home is hidden unless shown: dot-entries, and ~/snap (per-app
+ * data of snaps) in any case or width (`Snap`, `SNAP`): on a case-insensitive filesystem that is
+ * the same folder, and snapd uses a `Snap` that was there first. On ext4 an ordinary `~/Snap` is
+ * hidden too, like `.config/GH` in a granted `~/.config` (folded below); a grant of it shows it.
+ */
 export function hiddenInHome(name: string): boolean {
-  return name.startsWith('.') || name === 'snap'
+  return name.startsWith('.') || (name.length === 4 && folded(name) === 'snap')
 }
 
 /**
