@@ -15,6 +15,7 @@ import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import type { TransportKind } from './types'
 import { launchSpec, type SandboxRequest } from './sandbox'
+import { limitEventSize } from './event-size'
 import { killGroup, trackGroup } from './process-group'
 import type { UpstreamAuth } from '../oauth/session'
 
@@ -113,13 +114,18 @@ function httpAuth(ctx: TransportContext) {
 /**
  * fetch with a size limit on POST responses (the answers to requests): the SDK reads them whole
  * into memory, so an upstream answering with gigabytes must be cut off. Long-lived GET event
- * streams are not limited (they carry many small messages over time).
+ * streams carry many small messages over time: there each event is limited (event-size.ts).
  */
 function limitedFetch(maxBytes: number): FetchLike {
   return async (input, init) => {
     const res = await fetch(input, init)
     // Only successful answers with a body are wrapped (redirects and 204/205 pass through as-is).
-    if ((init?.method ?? 'GET').toUpperCase() !== 'POST' || !res.body || !res.ok || res.status === 204 || res.status === 205) return res
+    if (!res.body || !res.ok || res.status === 204 || res.status === 205) return res
+    if ((init?.method ?? 'GET').toUpperCase() !== 'POST') {
+      const tooBig = (n: number): Error =>
+        new Error(`an event of the upstream's event stream is over ${maxBytes} bytes (${n} bytes so far); refusing to read it`)
+      return new Response(limitEventSize(res.body, maxBytes, tooBig), { status: res.status, statusText: res.statusText, headers: res.headers })
+    }
     const tooBig = (n: number): Error => new Error(`the upstream's response is over ${maxBytes} bytes (${n} bytes so far); refusing to read it`)
     const declared = Number(res.headers.get('content-length') ?? NaN)
     if (declared > maxBytes) {
