@@ -6,7 +6,6 @@
 // The stdio transport is a subclass of the SDK's, so SDK v2's protocol probe (`server/discover`)
 // runs on this one child instead of a second, sibling process (one launch, one sandbox).
 import fs from 'node:fs'
-import readline from 'node:readline'
 import { Readable } from 'node:stream'
 import type { ChildProcess } from 'node:child_process'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
@@ -16,11 +15,14 @@ import type { Logger } from '../log'
 import type { TransportKind } from './types'
 import { launchSpec, type SandboxRequest } from './sandbox'
 import { limitEventSize } from './event-size'
+import { boundedLines } from './stderr-lines'
 import { killGroup, trackGroup } from './process-group'
 import type { UpstreamAuth } from '../oauth/session'
 
 const STDERR_TAIL_LINES = 30
 const STDERR_LINE_MAX = 2000
+/** what is kept of one stderr line before it is masked and cut to STDERR_LINE_MAX: room for a secret that crosses the cut */
+const STDERR_KEEP_CHARS = STDERR_LINE_MAX + 64 * 1024
 /** After the child exits, how long to wait for its pipes to close before declaring it closed. */
 const EXIT_TO_CLOSE_GRACE_MS = 1000
 /** stop(): how long an upstream gets to exit on stdin EOF before SIGTERM (the SDK waits 2 s). */
@@ -277,17 +279,16 @@ function buildStdio(config: ServerConfig, ctx: TransportContext): BuiltTransport
   )
   const stderr = transport.stderr
   if (stderr instanceof Readable) {
-    const lines = readline.createInterface({ input: stderr, crlfDelay: Infinity })
-    lines.on('line', (full) => {
-      if (spec.noise?.test(full)) return
-      const raw = ctx.redact(full)
-      const line = raw.length > STDERR_LINE_MAX ? `${raw.slice(0, STDERR_LINE_MAX)}… [${raw.length} chars]` : raw
+    // lines kept to a bounded length (stderr-lines.ts): an endless line ended Toolgate under readline
+    boundedLines(stderr, STDERR_KEEP_CHARS, ({ text, length }) => {
+      if (spec.noise?.test(text)) return
+      const raw = ctx.redact(text)
+      const line = raw.length > STDERR_LINE_MAX || length > text.length ? `${raw.slice(0, STDERR_LINE_MAX)}… [${Math.max(raw.length, length)} chars]` : raw
       if (!line.trim()) return
       tail.push(line)
       if (tail.length > STDERR_TAIL_LINES) tail.shift()
       ctx.logger.info({ stream: 'stderr' }, line)
     })
-    lines.on('error', () => undefined)
   }
   return {
     kind: 'stdio',
