@@ -1,4 +1,4 @@
-// Hot reload: reads the config file again when it changes (chokidar, bursts of writes debounced)
+// Hot reload: reads the config file again when it changes (a watch of its folder, bursts of writes debounced)
 // and hands each successfully validated config to `onConfig`; a bad edit keeps the running config
 // and goes to `onError` instead. Toolgate's own writes go through `reloadNow()`, so the file event
 // that follows them finds nothing new: one edit, one reload. After each reload the file is read
@@ -103,10 +103,11 @@ export function configReloader(file: string, handlers: ConfigHandlers, o: Config
     for (const t of again) clearTimeout(t)
     again = []
   }
-  // A reload (a file event, or Toolgate's own write) looks again a little later: when the file was
-  // replaced by rename (Toolgate's atomic write, many editors' save), chokidar follows the new file
-  // only after an asynchronous stat, and a write that lands in between has no event (seen: the
-  // user's edit just after a tray toggle stayed unseen under load). Each look is one read and a compare.
+  // A reload (a file event, or Toolgate's own write) looks again a little later. With chokidar (until
+  // session 9) a file replaced by rename (Toolgate's atomic write, many editors' save) was followed
+  // only after an asynchronous stat, and a write that landed in between had no event (seen: the
+  // user's edit just after a tray toggle stayed unseen under load). The folder's own watch now names
+  // every such write; the looks stay as a margin: each is one read and a compare.
   const reload = (): void => {
     if (timer) clearTimeout(timer)
     timer = null

@@ -12,12 +12,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
-import chokidar from 'chokidar'
 import { emptyState, StateSchema, type State } from './schema'
 import { migrateToolHashes } from './migrate'
 import { grantLocks } from './grant-undo'
 import { ranWithoutDecisions, readText, replacedStateProblem, sha256 } from './tamper'
-import { followOnly } from '../config/watch-filter'
+import { watchFolders } from '../config/watch-filter'
 
 /** after a change event, both state files are looked at once more this much later (watchForLoss) */
 const RECHECK_MS = 300
@@ -138,8 +137,7 @@ export class StateStore {
    * writes are recognised by their text. Returns a stop function.
    */
   watchForLoss(onRewrite: (file: string, how: 'deleted' | 'changed') => void = () => undefined): () => Promise<void> {
-    const ours = new Set([path.resolve(this.file), path.resolve(this.backupFile)])
-    const watcher = chokidar.watch(path.dirname(this.file), { ignoreInitial: true, depth: 0, ignored: followOnly([path.dirname(this.file)], [...ours]) })
+    const ours = [this.file, this.backupFile]
     const verify = (file: string): void => {
       const now = readText(file)
       if (now === this.written) return
@@ -148,12 +146,11 @@ export class StateStore {
         this.warning = `${file} was changed behind Toolgate's back at ${new Date().toISOString()}; it was written again from memory (your decisions are kept).`
       onRewrite(file, now === null ? 'deleted' : 'changed')
     }
-    // an event for either file checks both, now and once more a moment later: chokidar drops a
-    // second change of a file that comes right after our own rewrite of it (its throttle), so a
-    // write to the other file just after ours could otherwise go unseen
+    // an event for either file checks both, after the write under way, and once more a moment
+    // later (a second look costs two reads; it was needed when chokidar throttled a second change
+    // right after our own rewrite, and stays as a margin)
     let again: NodeJS.Timeout | null = null
-    const check = (p: string): void => {
-      if (!ours.has(path.resolve(p))) return
+    const check = (): void => {
       void this.queue.then(() => ours.forEach(verify))
       if (again) clearTimeout(again)
       again = setTimeout(() => {
@@ -162,11 +159,10 @@ export class StateStore {
       }, RECHECK_MS)
       again.unref()
     }
-    for (const ev of ['unlink', 'add', 'change'] as const) watcher.on(ev, check)
-    watcher.on('error', () => {})
+    const watch = watchFolders(ours, check, { ready: false })
     return () => {
       if (again) clearTimeout(again)
-      return watcher.close()
+      return watch.close()
     }
   }
 
