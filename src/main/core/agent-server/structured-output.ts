@@ -21,13 +21,33 @@ const validators = new Map<string, AjvJsonSchemaValidator>()
 /** compiled per schema object (an approved definition's schema is never changed after it is listed) */
 const compiled = new WeakMap<object, Check | { error: string }>()
 
+/** Whether a `$id` appears anywhere in the schema (a key of any object in it). */
+function hasId(value: unknown, depth = 0): boolean {
+  if (typeof value !== 'object' || value === null || depth > 200) return false
+  if (Array.isArray(value)) return value.some((v) => hasId(v, depth + 1))
+  return Object.hasOwn(value, '$id') || Object.values(value).some((v) => hasId(v, depth + 1))
+}
+
+/**
+ * The validator a schema is compiled in: the server's own, or, for a schema that names a `$id`
+ * anywhere, one of its own. A validator keeps what it compiled by `$id` (the root's is looked
+ * up before compiling, a nested one is registered): an outputSchema changed under the same `$id`
+ * (and approved) was checked with the old one for as long as the server's validator lived, and
+ * one tool's `$id` decided another's. Its own costs ≈ 60 KB and ≈ 2 ms, once per schema; it goes
+ * with the schema (the WeakMap below).
+ */
+function validatorFor(server: string, schema: Record<string, unknown>): AjvJsonSchemaValidator {
+  if (hasId(schema)) return new AjvJsonSchemaValidator()
+  let validator = validators.get(server)
+  if (!validator) validators.set(server, (validator = new AjvJsonSchemaValidator()))
+  return validator
+}
+
 function checkerFor(server: string, schema: Record<string, unknown>): Check | { error: string } {
   let c = compiled.get(schema)
   if (!c) {
-    let validator = validators.get(server)
-    if (!validator) validators.set(server, (validator = new AjvJsonSchemaValidator()))
     try {
-      c = validator.getValidator(schema as never) as Check
+      c = validatorFor(server, schema).getValidator(schema as never) as Check
     } catch (e) {
       c = { error: (e as Error).message }
     }
