@@ -10,6 +10,9 @@
 //
 //   node bench/mem-ab.mjs --baseline /tmp/before                  DIR: a built checkout of another commit (DIR/bin/toolgate.js, DIR/out)
 //   node bench/mem-ab.mjs --baseline /tmp/before --sizes 1,10,50 --rounds 3 --sandbox both|on|off --json FILE
+//   node bench/mem-ab.mjs --baseline /tmp/before --sizes 1 --rounds 1 --sandbox off --snapshots DIR
+//     also writes a heap snapshot of each process after its reading (DIR/<system>-<n>-r<round>.heapsnapshot);
+//     summarise one with `node bench/heap-breakdown.mjs FILE`
 //
 // mcp-hub comes from bench/peers (installed there, pinned, on first use: see bench/lib/peers-bench.mjs).
 import fs from 'node:fs'
@@ -40,6 +43,10 @@ const opt = (f, d) => (argv.includes(f) ? argv[argv.indexOf(f) + 1] : d)
 const baseline = requireBaseline(opt('--baseline'))
 const sizes = opt('--sizes', '1,10,50').split(',').map(Number)
 const rounds = Number(opt('--rounds', 3))
+const snapshots = opt('--snapshots') ? path.resolve(opt('--snapshots')) : null
+if (snapshots) fs.mkdirSync(snapshots, { recursive: true })
+/** The env that makes the GC hook write a heap snapshot for this process (none without --snapshots or for a warm-up). */
+const snapshotEnv = (name) => (snapshots && name ? { TOOLGATE_BENCH_HEAP_SNAPSHOT: path.join(snapshots, `${name}.heapsnapshot`) } : {})
 const sandboxes = { both: [true, false], on: [true], off: [false] }[opt('--sandbox', 'both')]
 const builds = [
   { key: 'before', root: path.resolve(baseline) },
@@ -76,7 +83,7 @@ function spawnNode(args, env, logFile, label) {
 }
 
 /** One build's `toolgate serve` through the sequence; its memory at rest (or null when `memory` is false). */
-async function toolgate(build, n, sandbox, { memory = true } = {}) {
+async function toolgate(build, n, sandbox, { memory = true, snapshot = null } = {}) {
   const dir = tmpDir('toolgate-mem-ab-')
   const mcpServers = {}
   for (const s of servers(dir, n))
@@ -86,7 +93,12 @@ async function toolgate(build, n, sandbox, { memory = true } = {}) {
   const dataDir = path.join(dir, 'data')
   const memFile = path.join(dir, 'mem.json')
   const port = await freePort()
-  const env = { TOOLGATE_API_KEY: BENCH_KEY, TOOLGATE_BENCH_MEM_FILE: memFile, TOOLGATE_COMPILE_CACHE_DIR: benchCompileCache(build.root) }
+  const env = {
+    TOOLGATE_API_KEY: BENCH_KEY,
+    TOOLGATE_BENCH_MEM_FILE: memFile,
+    TOOLGATE_COMPILE_CACHE_DIR: benchCompileCache(build.root),
+    ...snapshotEnv(snapshot),
+  }
   const args = [path.join(build.root, 'bin/toolgate.js'), 'serve', '--config', config, '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`]
   const child = spawnNode(args, env, path.join(dir, 'serve.log'), `toolgate serve (${build.key})`)
   try {
@@ -120,7 +132,7 @@ async function toolgate(build, n, sandbox, { memory = true } = {}) {
 }
 
 /** mcp-hub through the same sequence (its own tools/list as the poll); its memory at rest. */
-async function hub(n) {
+async function hub(n, snapshot = null) {
   const dir = tmpDir('toolgate-mem-ab-hub-')
   const mcpServers = {}
   for (const s of servers(dir, n)) mcpServers[s.name] = { command: process.execPath, args: s.args }
@@ -136,6 +148,7 @@ async function hub(n) {
     XDG_DATA_HOME: `${home}/.local/share`,
     XDG_STATE_HOME: `${home}/.local/state`,
     TOOLGATE_BENCH_MEM_FILE: memFile,
+    ...snapshotEnv(snapshot),
   }
   const child = spawnNode(
     [path.join(PEERS_DIR, 'node_modules/mcp-hub/dist/cli.js'), '--port', String(port), '--config', config],
@@ -190,8 +203,10 @@ try {
   const rows = []
   for (let round = 0; round < rounds; round++)
     for (const n of sizes) {
-      const row = { n, round, load: load(), hub: await hub(n) }
-      for (const sb of sandboxes) for (const b of round % 2 ? [...builds].reverse() : builds) row[`${b.key}/${sb}`] = await toolgate(b, n, sb)
+      const row = { n, round, load: load(), hub: await hub(n, `mcp-hub-${n}-r${round + 1}`) }
+      for (const sb of sandboxes)
+        for (const b of round % 2 ? [...builds].reverse() : builds)
+          row[`${b.key}/${sb}`] = await toolgate(b, n, sb, { snapshot: `${b.key}-${sb ? 'sandbox' : 'nosandbox'}-${n}-r${round + 1}` })
       rows.push(row)
       log(
         `round ${round + 1}, ${n} servers, load ${row.load}: mcp-hub heap ${MB(row.hub.heapUsed).toFixed(2)} MB; ${sandboxes.map((sb) => builds.map((b) => `${b.key} (${label(sb)}) ${MB(row[`${b.key}/${sb}`].heapUsed).toFixed(2)}`).join(', ')).join('; ')}`,
