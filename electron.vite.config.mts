@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
 import { sdkDedupe } from './scripts/sdk-dedupe.mjs'
+import { sdkLazySchemas } from './scripts/sdk-lazy-schemas.mjs'
 
 const r = (p: string) => resolve(import.meta.dirname, p)
 
@@ -9,7 +10,9 @@ export default defineConfig({
   main: {
     // the MCP SDK's client and server packages each ship the same ajv provider and the same
     // wire-schema builders: one copy of each, proven the same at every build (scripts/sdk-dedupe.mts)
-    plugins: [sdkDedupe(r('node_modules'))],
+    // and the SDK core package's own schemas (neutral and OAuth) are built on first use, not at load
+    // (scripts/sdk-lazy-schemas.mts)
+    plugins: [sdkDedupe(r('node_modules')), sdkLazySchemas(r('node_modules'))],
     build: {
       // Bundled into the main build instead of require()-d from node_modules: `stemmer` (ESM-only),
       // and what every start loads (docs/performance.md): zod (its CommonJS entry loads all 70
