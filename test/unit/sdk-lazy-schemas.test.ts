@@ -95,8 +95,8 @@ const SAMPLES: unknown[] = [
   { action: 'accept', content: { a: 'x' } },
 ]
 
-const isSchema = (v: unknown): v is { safeParse: (x: unknown) => { success: boolean; data?: unknown; error?: { issues: unknown } } } =>
-  typeof v === 'object' && v !== null && '_zod' in v
+type Schema = { _zod: { def: { type: string } }; safeParse: (x: unknown) => { success: boolean; data?: unknown; error?: { issues: unknown } } }
+const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && '_zod' in v
 
 describe('the SDK core package’s schema modules, rewritten', () => {
   it('are the neutral and the OAuth schemas; every schema is built lazily, the protocol constants stay', () => {
@@ -137,11 +137,11 @@ describe('the SDK core package’s schema modules, rewritten', () => {
           expect(got, name).toEqual(want) // a protocol constant: the same value
           continue
         }
-        expect(isSchema(got), name).toBe(true)
+        if (!isSchema(got)) throw new Error(`${name} is no schema in the rewritten module`)
         expect(got instanceof z.ZodType, name).toBe(want instanceof z.ZodType)
-        expect((got as { _zod: { def: { type: string } } })._zod.def.type, name).toBe((want as { _zod: { def: { type: string } } })._zod.def.type)
+        expect(got._zod.def.type, name).toBe(want._zod.def.type)
         for (const v of SAMPLES) {
-          const [a, b] = [(want as { safeParse: (x: unknown) => unknown }).safeParse(v), (got as { safeParse: (x: unknown) => unknown }).safeParse(v)]
+          const [a, b] = [want.safeParse(v), got.safeParse(v)]
           expect(JSON.stringify(b), `${name} on ${JSON.stringify(v)}`).toBe(JSON.stringify(a))
           compared++
         }
