@@ -21,6 +21,7 @@ import type { LogOwner } from '../upstream/request-logs'
 import { rewriteContents } from './resource-links'
 import type { Scope } from '../access/scope'
 import { decideServer } from '../access/decide'
+import { appReach, confineApp } from './app-reach'
 
 export interface ResourceDeps {
   catalog: Catalog
@@ -97,12 +98,12 @@ export async function withServerOfUri<T>(
 }
 
 /** The running, unlocked servers in the agent's scope that offer resources. */
-export function readableResourceServers(deps: ResourceDeps, scope: Scope): Array<{ name: string; up: Upstream }> {
-  const out: Array<{ name: string; up: Upstream }> = []
+export function readableResourceServers(deps: ResourceDeps, scope: Scope): Array<{ name: string; up: Upstream; config: ServerConfig }> {
+  const out: Array<{ name: string; up: Upstream; config: ServerConfig }> = []
   for (const s of deps.catalog.currentConfig.servers) {
     if (decideServer(deps.catalog, scope, s.name, 'read').kind !== 'open') continue
     const up = deps.manager.get(s.name)
-    if (up?.state === 'connected' && up.capabilities?.resources) out.push({ name: s.name, up })
+    if (up?.state === 'connected' && up.capabilities?.resources) out.push({ name: s.name, up, config: s })
   }
   return out
 }
@@ -157,10 +158,12 @@ export async function serverResources(
 async function gather(deps: ResourceDeps, scope: Scope, signal: AbortSignal, which: 'resources' | 'templates'): Promise<Record<string, unknown>[]> {
   const timeoutMs = Math.min(deps.catalog.currentConfig.call_timeout_ms, LIST_TIMEOUT_MAX_MS)
   const lists = await Promise.all(
-    readableResourceServers(deps, scope).map(async ({ name, up }) => {
+    readableResourceServers(deps, scope).map(async ({ name, up, config }) => {
       try {
         const got = await serverResources(up, timeoutMs, signal)
-        return which === 'resources' ? got.resources : got.templates
+        // an App names only origins its server may reach (app-reach.ts)
+        const reach = appReach(config)
+        return (which === 'resources' ? got.resources : got.templates).map((x) => confineApp(x, reach))
       } catch (e) {
         deps.logger.warn({ server: name, err: (e as Error).message }, `${which} of a server could not be listed for an agent`)
         return []
@@ -215,7 +218,8 @@ async function readResource(deps: ResourceDeps, scope: Scope, agentUri: string, 
     throw relayError(e)
   }
   const contents = Array.isArray(result.contents) ? result.contents : []
-  return { ...result, contents: rewriteContents(g.server.name, contents) } as never
+  const reach = appReach(g.server)
+  return { ...result, contents: rewriteContents(g.server.name, contents).map((c) => confineApp(c, reach)) } as never
 }
 
 /** completion/complete of a resource template's argument: relayed to its server with the server's own template. */
