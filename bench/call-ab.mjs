@@ -16,6 +16,12 @@
 //   --node-args "--cpu-prof --cpu-prof-dir /tmp/p"   node flags for every serve process
 //   --era modern                           the client speaks 2026-07-28 (SDK v2 client, pinned; stateless requests) instead of
 //                                          the 2025 session of the SDK v1 client
+//   --builds 'DIR,mcp-hub'                 mcp-hub (bench/peers, pinned; `npm run bench -- --only peers` installs it) beside a
+//                                          build: its own tools/call on its /mcp (SSE), as the peers section calls it;
+//                                          'mcp-hub#N' configures N upstreams (the calls go to the last)
+//   --strace DIR                           after the measured calls, 200 more calls per system with `strace -f -tt` attached
+//                                          (read/write/writev/epoll_wait/…): DIR/<n>.strace, to see the syscalls between a
+//                                          request's arrival and its answer (strace slows each syscall: timestamps, not p50)
 //
 // A single run on this 2-core machine moves by ±5 % between builds that are the same (A/A); run it
 // several times with the order swapped (docs/benchmarks.md, "the call path, part 2").
@@ -25,9 +31,11 @@ import path from 'node:path'
 import { spawn } from 'node:child_process'
 import { FIXTURE, tmpDir, freePort, waitFor, stopProcess, requireRoot, removeTmpDirs, benchCompileCache, threadCpuMs } from './lib/util.mjs'
 import { instanceOf, BENCH_KEY } from './lib/procs.mjs'
+import { ensurePeers, PEERS_DIR } from './lib/peers-bench.mjs'
 
 const { Client } = requireRoot('@modelcontextprotocol/sdk/client/index.js')
 const { StreamableHTTPClientTransport } = requireRoot('@modelcontextprotocol/sdk/client/streamableHttp.js')
+const { SSEClientTransport } = requireRoot('@modelcontextprotocol/sdk/client/sse.js')
 
 const argv = process.argv.slice(2)
 const opt = (f, d) => (argv.includes(f) ? argv[argv.indexOf(f) + 1] : d)
@@ -42,14 +50,11 @@ const block = Number(opt('--block', 250))
 const nodeArgs = opt('--node-args', '').split(' ').filter(Boolean)
 const countEvents = argv.includes('--events')
 const era = opt('--era', 'legacy')
+const straceDir = opt('--strace')
 const V2 = era === 'modern' ? requireRoot('@modelcontextprotocol/client') : null
 
-/** CPU of every thread of `pid` so far, ms (schedstat: ns on CPU). */
-async function start(spec) {
-  const [root, lifecycle = 'always', isolation = '', count = '1'] = spec.split('#')
-  const n = Math.max(1, Number(count) || 1)
-  if (!fs.existsSync(path.join(root, 'out/main/cli.js'))) throw new Error(`${root}: not built (out/main/cli.js is missing)`)
-  const dir = tmpDir('toolgate-call-ab-')
+/** n fixture upstreams' tools files (one read-only tool each, as the peers section's). */
+function toolsFile(dir) {
   const tools = path.join(dir, 'tools.json')
   fs.writeFileSync(
     tools,
@@ -62,6 +67,75 @@ async function start(spec) {
       },
     ]),
   )
+  return tools
+}
+
+/** mcp-hub with n fixture upstreams, an SDK v1 client on its /mcp (SSE) once it lists every tool. */
+async function startHub(spec) {
+  if (era === 'modern') throw new Error('mcp-hub speaks the 2025 protocol only: leave out --era modern')
+  const peers = ensurePeers()
+  if (!peers.ok) throw new Error(`mcp-hub is not installed: ${peers.reason}`)
+  const n = Math.max(1, Number(spec.split('#')[1] ?? 1) || 1)
+  const dir = tmpDir('toolgate-call-ab-hub-')
+  const tools = toolsFile(dir)
+  const mcpServers = Object.fromEntries(
+    Array.from({ length: n }, (_, i) => [`s${i}`, { command: process.execPath, args: [FIXTURE, '--tools', tools, '--name', `s${i}`] }]),
+  )
+  const config = path.join(dir, 'mcp-hub.json')
+  fs.writeFileSync(config, JSON.stringify({ mcpServers }))
+  const home = path.join(dir, 'home')
+  fs.mkdirSync(home)
+  const port = await freePort()
+  const out = fs.openSync(path.join(dir, 'mcp-hub.log'), 'a')
+  const child = spawn(process.execPath, [...nodeArgs, path.join(PEERS_DIR, 'node_modules/mcp-hub/dist/cli.js'), '--port', String(port), '--config', config], {
+    stdio: ['ignore', out, out],
+    env: {
+      ...process.env,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_DATA_HOME: path.join(home, '.local/share'),
+      XDG_STATE_HOME: path.join(home, '.local/state'),
+    },
+  })
+  fs.closeSync(out)
+  const url = new URL(`http://127.0.0.1:${port}/mcp`)
+  const connect = async () => {
+    const client = new Client({ name: 'call-ab', version: '1.0.0' })
+    const transport = new SSEClientTransport(url)
+    try {
+      await client.connect(transport)
+    } catch (e) {
+      await transport.close().catch(() => {})
+      throw e
+    }
+    return { client, transport }
+  }
+  const { client, transport } = await waitFor(`${spec} to accept an MCP client`, () => connect().catch(() => null), 120000, 50)
+  await waitFor(`${spec} to list ${n} tools`, async () => (await client.listTools()).tools.length >= n, 120000, 50)
+  return {
+    spec,
+    callName: `s${n - 1}__read_0`,
+    callArgs: (id) => ({ id }),
+    child,
+    client,
+    transport,
+    lat: [],
+    cpu: 0,
+    main: 0,
+    n: 0,
+    events: 0,
+    counting: false,
+    stopEvents: () => {},
+  }
+}
+
+async function start(spec) {
+  if (spec.split('#')[0] === 'mcp-hub') return startHub(spec)
+  const [root, lifecycle = 'always', isolation = '', count = '1'] = spec.split('#')
+  const n = Math.max(1, Number(count) || 1)
+  if (!fs.existsSync(path.join(root, 'out/main/cli.js'))) throw new Error(`${root}: not built (out/main/cli.js is missing)`)
+  const dir = tmpDir('toolgate-call-ab-')
+  const tools = toolsFile(dir)
   const upstream = (name) => ({
     command: process.execPath,
     args: [FIXTURE, '--tools', tools, '--name', name],
@@ -94,7 +168,22 @@ async function start(spec) {
     ? new V2.StreamableHTTPClientTransport(new URL(`${inst.url}/mcp`), { requestInit })
     : new StreamableHTTPClientTransport(new URL(`${inst.url}/mcp`), { requestInit })
   await client.connect(transport)
-  const s = { spec, target: `s${n - 1}:read_0`, child, client, transport, lat: [], cpu: 0, main: 0, n: 0, events: 0, counting: false, stopEvents: () => {} }
+  const target = `s${n - 1}:read_0`
+  const s = {
+    spec,
+    callName: 'call_tool_read',
+    callArgs: (id) => ({ name: target, args: { id } }),
+    child,
+    client,
+    transport,
+    lat: [],
+    cpu: 0,
+    main: 0,
+    n: 0,
+    events: 0,
+    counting: false,
+    stopEvents: () => {},
+  }
   if (countEvents) {
     const ctl = new AbortController()
     s.stopEvents = () => ctl.abort()
@@ -113,7 +202,7 @@ try {
   for (const spec of specs) sys.push(await start(spec))
   let errors = 0
   const one = async (s, id) => {
-    const r = await s.client.callTool({ name: 'call_tool_read', arguments: { name: s.target, args: { id } } })
+    const r = await s.client.callTool({ name: s.callName, arguments: s.callArgs(id) })
     if (r.isError || !JSON.stringify(r.content).includes(id)) errors++
   }
   for (let i = 0; i < warm; i++) for (const s of sys) await one(s, `w${i}`)
@@ -149,6 +238,24 @@ try {
   console.log(
     `${calls} calls each after ${warm} to warm up, blocks of ${block}, protocol ${era === 'modern' ? '2026-07-28' : '2025 (session)'}; load ${load0.toFixed(1)} → ${load1.toFixed(1)}; errors ${errors}`,
   )
+  if (straceDir) {
+    fs.mkdirSync(straceDir, { recursive: true })
+    for (const [i, s] of sys.entries()) {
+      const file = path.join(straceDir, `${i}.strace`)
+      const tracer = spawn(
+        'strace',
+        ['-f', '-tt', '-e', 'trace=read,write,writev,readv,epoll_wait,epoll_pwait,recvfrom,sendto,sendmsg,recvmsg', '-o', file, '-p', String(s.child.pid)],
+        {
+          stdio: 'ignore',
+        },
+      )
+      await new Promise((r) => setTimeout(r, 1000)) // strace attaches every thread
+      for (let k = 0; k < 200; k++) await one(s, `t${k}`)
+      tracer.kill('SIGINT')
+      await new Promise((r) => tracer.once('exit', r))
+      console.log(`${s.spec}: strace of 200 calls in ${file}`)
+    }
+  }
 } finally {
   for (const s of sys) {
     s.stopEvents()

@@ -126,6 +126,18 @@ async function runSome(url: string, names: string[], base: string, parallel: num
 /** The verdicts that count: every check but the suite's INFO records, as "id STATUS". */
 const verdicts = (r: Result | undefined): string[] => (r?.checks ?? []).filter((c) => c.status !== 'INFO').map((c) => `${c.id} ${c.status}`)
 
+/**
+ * What the suite records differently through Toolgate, on purpose: Toolgate's 2025 session answers
+ * a POST of one request whose only message is its answer as plain JSON (http/session-transport.ts;
+ * Streamable HTTP lets the server pick JSON or SSE, and the suite's client sends both in Accept),
+ * where the reference server opens an SSE stream. `server-sse-multiple-streams` then records its
+ * "SSE streams functional" check as INFO ("Server returned JSON responses (SSE streams optional)")
+ * instead of SUCCESS; its own check (three concurrent POSTs accepted) must still pass.
+ */
+const BY_DESIGN: Record<string, { without: string; info: string }> = {
+  'server-sse-multiple-streams': { without: 'server-sse-streams-functional SUCCESS', info: 'server-sse-streams-functional' },
+}
+
 interface Hop {
   url: string
   /** the MCP-Protocol-Version headers the suite's clients sent after initialize */
@@ -324,7 +336,16 @@ describe('the MCP conformance suite, server scenarios, through Toolgate’s dire
           got?.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING'),
           got?.log,
         ).toEqual([])
-        expect(verdicts(got), got?.log).toEqual(verdicts(base))
+        const differs = BY_DESIGN[name]
+        const expected = verdicts(base).filter((v) => v !== differs?.without)
+        if (differs) {
+          expect(verdicts(base), base?.log).toContain(differs.without)
+          expect(
+            got?.checks.find((c) => c.id === differs.info),
+            got?.log,
+          ).toMatchObject({ status: 'INFO', description: 'Server returned JSON responses (SSE streams optional)' })
+        }
+        expect(verdicts(got), got?.log).toEqual(expected)
         expect(got?.code, got?.log).toBe(0)
       })
     }

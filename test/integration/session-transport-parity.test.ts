@@ -1,10 +1,14 @@
 // Toolgate's 2025 session transport (http/session-transport.ts) answers as the SDK's own
 // WebStandardStreamableHTTPServerTransport (2.4.0) did on the path it replaced (Toolgate's request
 // view and response copy, web-bridge.ts): the same requests, malformed ones above all, go to one
-// session on each, and status, content type, the JSON-RPC error and the SSE answers must be the
-// same. The malformed ones must also be refused (4xx), so two transports that both accepted
-// garbage would not pass. If a later SDK changes what its transport answers, this test fails and
-// says where: the SDK is pinned exactly, and this is the check that the copy still matches it.
+// session on each, and status, the JSON-RPC error and the messages answered must be the same. The
+// malformed ones must also be refused (4xx), so two transports that both accepted garbage would
+// not pass. If a later SDK changes what its transport answers, this test fails and says where: the
+// SDK is pinned exactly, and this is the check that the copy still matches it.
+// One difference is on purpose: the SDK's transport (as Toolgate configured it) answers every POST
+// with requests as an SSE stream; ours answers a POST of one request whose only message is its
+// answer as plain JSON (Streamable HTTP lets the server pick either; clients must read both), and
+// everything else as the same SSE stream. The framing is compared apart from the messages.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,7 +20,12 @@ import { readJsonBody } from '../../src/main/core/http/body'
 function makeServer(): Server {
   const server = new Server({ name: 'parity', version: '1.0.0' }, { capabilities: { tools: {} } })
   server.setRequestHandler('tools/list', () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }))
-  server.setRequestHandler('tools/call', (req): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(req.params.arguments ?? {}) }] }))
+  server.setRequestHandler('tools/call', async (req, ctx): Promise<CallToolResult> => {
+    // a progress notification before the result, on the request's own stream, when the caller asked for it
+    const token = req.params._meta?.progressToken
+    if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } })
+    return { content: [{ type: 'text', text: JSON.stringify(req.params.arguments ?? {}) }] }
+  })
   return server
 }
 
@@ -77,6 +86,7 @@ afterAll(async () => {
 interface Answer {
   status: number
   contentType: string | undefined
+  contentLength?: string
   hasSessionHeader: boolean
   allow: string | undefined
   /** a JSON body as parsed; an SSE body as the list of its messages; else the text */
@@ -104,10 +114,41 @@ async function send(side: Side, method: string, opts: { headers?: Record<string,
         data: JSON.parse(lines.find((l) => l.startsWith('data: '))?.slice(6) ?? 'null') as unknown,
       }))
   }
-  return { status: r.status, contentType, hasSessionHeader: r.headers.has('mcp-session-id'), allow: r.headers.get('allow') ?? undefined, body }
+  return {
+    status: r.status,
+    contentType,
+    contentLength: r.headers.get('content-length') ?? undefined,
+    hasSessionHeader: r.headers.has('mcp-session-id'),
+    allow: r.headers.get('allow') ?? undefined,
+    body,
+  }
 }
 
-/** Sends the same request to both and expects the same answer; returns it. */
+/** The JSON-RPC messages of a 200 answer, however framed (one JSON message, or SSE `message` events). */
+function messagesOf(a: Answer): unknown[] {
+  if (a.contentType?.startsWith('application/json')) return Array.isArray(a.body) ? (a.body as unknown[]) : [a.body]
+  return (a.body as Array<{ event?: string; data: unknown }>).map((e) => {
+    expect(e.event).toBe('message')
+    return e.data
+  })
+}
+
+/** Answers with the framing of a 200 with messages taken apart: what each side said, whatever the content type. */
+function comparable(a: Answer): unknown {
+  if (a.status !== 200 || a.contentType === undefined || !/^(application\/json|text\/event-stream)/.test(a.contentType)) return a
+  return { ...a, contentType: 'json or SSE', body: messagesOf(a) }
+}
+
+/** The framing ours picks: plain JSON (with its length) for one request answered alone, SSE for a batch. */
+function expectFraming(ours: Answer, single: boolean): void {
+  if (ours.status !== 200) return
+  if (single) {
+    expect(ours.contentType).toBe('application/json')
+    expect(ours.contentLength).toBe(String(Buffer.byteLength(JSON.stringify(ours.body))))
+  } else expect(ours.contentType).toBe('text/event-stream')
+}
+
+/** Sends the same request to both and expects the same answer; returns ours. */
 async function same(
   method: string,
   opts: { headers?: Record<string, string>; body?: unknown; raw?: string; session?: boolean | string } = {},
@@ -120,7 +161,14 @@ async function same(
   }
   const sdk = await send('sdk', method, wire)
   const ours = await send('ours', method, wire)
-  expect(ours).toEqual(sdk)
+  const { contentLength: _s, ...sdkSaid } = sdk
+  const { contentLength: _o, ...oursSaid } = ours
+  expect(comparable(oursSaid as Answer)).toEqual(comparable(sdkSaid as Answer))
+  // a 200 with messages: the SDK's is always an SSE stream
+  if (sdk.status === 200 && sdk.contentType?.startsWith('text/event-stream')) {
+    const requests = (Array.isArray(opts.body) ? opts.body : [opts.body]).filter((m) => (m as { id?: unknown } | undefined)?.id !== undefined)
+    expectFraming(ours, !Array.isArray(opts.body) && requests.length === 1 && messagesOf(sdk).length === 1)
+  }
   return ours
 }
 
@@ -196,7 +244,7 @@ describe('the 2025 session transport answers as the SDK transport it replaced', 
     for (const body of cases) {
       const a = await same('POST', { body, session: true })
       // refused by the transport's own parse (400) or by the agent server on the answer stream
-      const error = a.status === 200 ? (a.body as Array<{ data: { error?: { code: number } } }>)[0]?.data.error : (a.body as { error?: { code: number } }).error
+      const error = a.status === 200 ? (messagesOf(a)[0] as { error?: { code: number } }).error : (a.body as { error?: { code: number } }).error
       expect([200, 400], JSON.stringify(body)).toContain(a.status)
       expect(error?.code, JSON.stringify(body)).toBeLessThan(0)
     }
@@ -210,7 +258,11 @@ describe('the 2025 session transport answers as the SDK transport it replaced', 
       body: [call(32, { name: 'echo' }), { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 999 } }, call(33, { name: 'echo' })],
       session: true,
     })
-    expect(batch.body).toHaveLength(2)
+    expect(messagesOf(batch)).toHaveLength(2)
+    // a message before the answer (progress): the answer goes on an SSE stream after it, as the SDK's does
+    const progress = await same('POST', { body: call(34, { name: 'echo', _meta: { progressToken: 'p1' } }), session: true })
+    expect(progress.contentType).toBe('text/event-stream')
+    expect(messagesOf(progress).map((m) => (m as { method?: string; id?: number }).method ?? (m as { id?: number }).id)).toEqual(['notifications/progress', 34])
     const notes = await same('POST', { body: { jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, session: true })
     expect(notes.status).toBe(202)
     await same('POST', { body: [], session: true })

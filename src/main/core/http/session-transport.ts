@@ -1,8 +1,13 @@
 // A 2025 session's Streamable HTTP transport, on node:http directly. It answers as the SDK's
-// WebStandardStreamableHTTPServerTransport (2.4.0, as Toolgate configures it: SSE answers, no
-// event store, no JSON-response mode) does, check for check and message for message, and is
-// proved so by test/integration/session-transport-parity.test.ts, which sends the same requests,
-// malformed ones first, to both. What it leaves out is per-message work: the SDK's transport
+// WebStandardStreamableHTTPServerTransport (2.4.0, as Toolgate configured it: SSE answers, no
+// event store) does, check for check and message for message, and is proved so by
+// test/integration/session-transport-parity.test.ts, which sends the same requests, malformed ones
+// first, to both. One difference is on purpose: a POST of one request whose only message is its
+// answer gets that answer as plain JSON with a Content-Length (Streamable HTTP lets the server pick
+// JSON or SSE per request); a client reads it whole, where an SSE answer costs the SDK's client a
+// decoder and an event parser per response (docs/performance.md, the call after session 9).
+// Anything sent on the stream before the answer (progress, a question) makes it the SSE stream it
+// always was, and so is a batch's. What it leaves out is per-message work: the SDK's transport
 // classifies every message of a POST with `isInitializeRequest` twice (a zod parse that fails for
 // anything but an initialize and builds an error with a message for each of its issues: ≈ 16 µs
 // each), and answers through a web-standard Response over a ReadableStream that Toolgate copied
@@ -37,10 +42,18 @@ const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 } as const
 
-/** One open answer stream: a POST's (its requests' answers) or the session's GET stream. */
+/**
+ * One open answer stream: a POST's (its requests' answers) or the session's GET stream. A POST's
+ * headers wait for its first message: a POST of one request whose only message is its answer gets
+ * that answer as JSON (`application/json` with a Content-Length), anything else an SSE stream.
+ */
 interface Stream {
   res: ServerResponse
   keepAlive: NodeJS.Timeout | undefined
+  /** the SSE headers, until written */
+  headers: Record<string, string> | null
+  /** one request, not in a batch: its answer may go as plain JSON if nothing went on the stream before it */
+  single: boolean
 }
 
 /** An initialize request. A message whose method is not "initialize" never is one, so only those pay the schema. */
@@ -140,22 +153,22 @@ export class SessionHttpTransport implements Transport {
       return
     }
     const streamId = String(this.nextStream++)
-    res.writeHead(200, this.sessionId === undefined ? SSE_HEADERS : { ...SSE_HEADERS, 'mcp-session-id': this.sessionId })
-    const stream: Stream = { res, keepAlive: undefined }
+    const stream: Stream = { res, keepAlive: undefined, headers: this.withSession(SSE_HEADERS), single: !Array.isArray(body) }
     this.streams.set(streamId, stream)
     for (const m of requests) this.requestStream.set((m as { id: RequestId }).id, streamId)
     res.once('close', () => this.drop(streamId, stream))
     for (const m of messages) this.onmessage?.(m, { request })
     // answered at once (an error the server sent synchronously): no stream left to keep alive
-    if (this.streams.get(streamId) === stream) stream.keepAlive = this.keepAlive(res)
+    if (this.streams.get(streamId) === stream) stream.keepAlive = this.keepAlive(stream)
   }
 
   private async get(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!req.headers.accept?.includes('text/event-stream')) return this.refuse(res, 406, -32000, 'Not Acceptable: Client must accept text/event-stream')
     if (!this.validSession(req, res) || !this.validVersion(req, res)) return
     if (this.streams.has(STANDALONE)) return this.refuse(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session')
-    res.writeHead(200, this.sessionId === undefined ? SSE_HEADERS : { ...SSE_HEADERS, 'mcp-session-id': this.sessionId })
-    const stream: Stream = { res, keepAlive: this.keepAlive(res) }
+    res.writeHead(200, this.withSession(SSE_HEADERS))
+    const stream: Stream = { res, keepAlive: undefined, headers: null, single: false }
+    stream.keepAlive = this.keepAlive(stream)
     this.streams.set(STANDALONE, stream)
     res.once('close', () => this.drop(STANDALONE, stream))
   }
@@ -184,7 +197,7 @@ export class SessionHttpTransport implements Transport {
     if (streamId === undefined) throw new Error(`No connection established for request ID: ${String(requestId)}`)
     const stream = this.streams.get(streamId)
     if (answer === undefined) {
-      stream?.res.write(sseEvent(message))
+      if (stream) this.sse(stream).write(sseEvent(message))
       return
     }
     this.answered.add(answer)
@@ -205,12 +218,21 @@ export class SessionHttpTransport implements Transport {
       return
     }
     if (!done) {
-      stream.res.write(sseEvent(message))
+      this.sse(stream).write(sseEvent(message))
+      return
+    }
+    this.drop(streamId, stream)
+    if (stream.single && stream.headers !== null) {
+      // the answer is all this POST gets: plain JSON with its length, which a client reads whole
+      // (no SSE parser, no chunked encoding), headers and body in one write
+      const json = JSON.stringify(message)
+      stream.headers = null
+      stream.res.writeHead(200, this.withSession({ 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(json)) }))
+      stream.res.end(json)
       return
     }
     // the last answer of the POST: written with the end (and the headers, for a short answer) in one go
-    this.drop(streamId, stream)
-    stream.res.end(sseEvent(message))
+    this.sse(stream).end(sseEvent(message))
   }
 
   /** Ends the answer stream of `requestId`'s POST (its requests stay known until answered). */
@@ -219,7 +241,7 @@ export class SessionHttpTransport implements Transport {
     const stream = streamId === undefined ? undefined : this.streams.get(streamId)
     if (streamId === undefined || !stream) return
     this.drop(streamId, stream)
-    stream.res.end()
+    this.sse(stream).end()
   }
 
   async close(): Promise<void> {
@@ -227,7 +249,7 @@ export class SessionHttpTransport implements Transport {
     this.closed = true
     for (const [id, stream] of [...this.streams]) {
       this.drop(id, stream)
-      stream.res.end()
+      this.sse(stream).end()
     }
     this.requestStream.clear()
     this.answered.clear()
@@ -261,9 +283,22 @@ export class SessionHttpTransport implements Transport {
     return false
   }
 
-  private keepAlive(res: ServerResponse): NodeJS.Timeout {
+  /** The stream's response as an SSE stream: its headers are set now if nothing was written yet. */
+  private sse(stream: Stream): ServerResponse {
+    if (stream.headers !== null) {
+      if (!stream.res.headersSent) stream.res.writeHead(200, stream.headers)
+      stream.headers = null
+    }
+    return stream.res
+  }
+
+  private withSession(headers: Record<string, string>): Record<string, string> {
+    return this.sessionId === undefined ? headers : { ...headers, 'mcp-session-id': this.sessionId }
+  }
+
+  private keepAlive(stream: Stream): NodeJS.Timeout {
     const timer = setInterval(() => {
-      if (!res.writableEnded) res.write(': keepalive\n\n')
+      if (!stream.res.writableEnded) this.sse(stream).write(': keepalive\n\n')
     }, KEEP_ALIVE_MS)
     timer.unref()
     return timer
