@@ -6,7 +6,6 @@
 // (never by name). Upstream processes that an owner started are killed too when the owner was
 // killed hard and left them behind (they are found by parent pid before the owner goes away).
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
@@ -250,12 +249,20 @@ export interface Env {
 }
 
 /**
- * Where this checkout's toolgate children keep V8's compiled code ($TOOLGATE_COMPILE_CACHE_DIR):
- * the launcher keeps it in the data dir, and tests start on fresh ones, so without it every start
- * would compile everything (more CPU under load than a user's start). One folder per checkout:
- * the launcher keeps only the current build's, and the worktrees' builds differ.
+ * Where this run's toolgate children keep V8's compiled code ($TOOLGATE_COMPILE_CACHE_DIR): the
+ * launcher keeps it in the data dir, and tests start on fresh ones, so without it every start
+ * would compile everything (more CPU under load than a user's start). One temp folder per test
+ * run, made and removed by test/global-setup.ts; a worker started without it (another runner)
+ * makes its own and removes it when it exits. Never in the home: a folder per checkout there
+ * was never removed.
  */
-export const TEST_COMPILE_CACHE = path.join(os.homedir(), '.toolgate', 'test-compile-cache', createHash('sha256').update(ROOT).digest('hex').slice(0, 12))
+export const TEST_COMPILE_CACHE = process.env.TOOLGATE_TEST_COMPILE_CACHE || ownCompileCache()
+
+function ownCompileCache(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-test-compile-cache-'))
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
 
 /** The environment for a toolgate child: no inherited TOOLGATE_* settings (but TEST_COMPILE_CACHE), plus `extra`. */
 export function cliEnv(extra: Env = {}): NodeJS.ProcessEnv {
