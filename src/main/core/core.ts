@@ -41,7 +41,8 @@ import { listenHttp } from './http/listen'
 import { createLogger, type Logger } from './log'
 import { appRoot, DEFAULT_LISTEN, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
 import { VERSION } from './version'
-import { networkSupport, sandboxSupport, startEgressProxy } from './upstream/sandbox'
+import { startEgressProxy } from './upstream/sandbox'
+import { probeSandbox } from './upstream/sandbox/self-test'
 import { sweepOrphanedPasta } from './upstream/sandbox/orphans'
 import { setupRequests, type RequestsSetup } from './requests'
 import { SecretStore, type SecretSealer } from './secrets/store'
@@ -150,7 +151,16 @@ export interface BuiltCore extends Omit<Core, 'url'> {
 
 /** Builds and starts the core: what the tray app, `serve` and `stdio` run. */
 export async function startCore(opts: CoreOptions): Promise<Core> {
-  const built = buildCore(opts)
+  // the sandbox's self-tests (pasta's alone waits ~0.1–0.3 s) run while the core is built
+  const probes = probeSandbox()
+  let built: BuiltCore
+  try {
+    built = buildCore(opts)
+  } catch (e) {
+    // (not gone before they end: pasta stopped during its setup would leave its namespace child behind)
+    await probes
+    throw e
+  }
   try {
     return await built.start()
   } catch (e) {
@@ -398,18 +408,13 @@ export function buildCore(opts: CoreOptions): BuiltCore {
     let policyWatcher: { close(): Promise<void> } | null = null
     let stopWatchingState = async (): Promise<void> => undefined
     let lastCatalog: LastCatalogWriter | null = null
+    let selfTestRun: Promise<unknown> | null = null
 
     const start = async (): Promise<void> => {
-      const sandbox = sandboxSupport() // probed once per process, here rather than at the first spawn
-      if (sandbox.available) logger.info({ sandbox: sandbox.mechanism, binary: sandbox.binary }, 'stdio upstreams run isolated')
-      else logger.warn(`stdio upstreams are NOT isolated: ${sandbox.reason}`)
-      const net = sandbox.mechanism === 'bwrap' ? networkSupport(sandbox.binary) : null
-      if (net && !net.available) logger.warn(`sandboxed servers with network on share this machine's network: ${net.reason}`)
-      if (net?.available) {
-        const swept = sweepOrphanedPasta(dataDir)
-        if (swept.length) logger.warn({ pids: swept }, `killed ${swept.length} pasta helper(s) an earlier run left behind when it was killed`)
-      }
-      if (sandbox.available) await startEgressProxy() // the one way out of a server with an allowlist (sandbox.network: [hosts])
+      // bubblewrap's and pasta's self-tests, once per process (startCore began them while it built
+      // the core): they run while the state, catalog and watchers are set up, and end before the listener
+      const selfTest = probeSandbox()
+      selfTestRun = selfTest
       stopWatchingState = store.watchForLoss((file, how) =>
         logger.warn(
           how === 'deleted'
@@ -440,6 +445,15 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       // grants that ended while Toolgate was stopped end now, before any agent or upstream is served
       await keeper.start()
 
+      const { sandbox, net } = await selfTest
+      if (sandbox.available) logger.info({ sandbox: sandbox.mechanism, binary: sandbox.binary }, 'stdio upstreams run isolated')
+      else logger.warn(`stdio upstreams are NOT isolated: ${sandbox.reason}`)
+      if (net && !net.available) logger.warn(`sandboxed servers with network on share this machine's network: ${net.reason}`)
+      if (net?.available) {
+        const swept = sweepOrphanedPasta(dataDir)
+        if (swept.length) logger.warn({ pids: swept }, `killed ${swept.length} pasta helper(s) an earlier run left behind when it was killed`)
+      }
+      if (sandbox.available) await startEgressProxy() // the one way out of a server with an allowlist (sandbox.network: [hosts])
       if (opts.serveHttp) {
         http = await listenHttp({
           listen: opts.listen ?? config.listen ?? DEFAULT_LISTEN,
@@ -494,6 +508,8 @@ export function buildCore(opts: CoreOptions): BuiltCore {
         await store.settle()
         await learned.flush()
         activity.close()
+        // a start that failed while pasta's self-test ran: pasta stopped during its setup would leave its namespace child behind
+        await selfTestRun
         lock.release()
         logger.flush?.()
       })()

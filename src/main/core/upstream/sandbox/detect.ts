@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { BWRAP_BASE_FLAGS } from './bwrap'
+import { runProbe, runProbeSync, type ProbeRun } from './probe-run'
 
 export interface SandboxSupport {
   available: boolean
@@ -55,19 +56,14 @@ export function explainBwrapFailure(stderr: string, sysctl: (file: string) => st
   return `bubblewrap failed its self-test: ${msg}`
 }
 
-function probeBwrap(binary: string): SandboxSupport {
-  const r = spawnSync(
-    binary,
-    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...BWRAP_BASE_FLAGS, '--unshare-net', '--', 'true'],
-    {
-      encoding: 'utf8',
-      timeout: PROBE_TIMEOUT_MS,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    },
-  )
+/** bubblewrap's self-test: a sandbox with its own network namespace, running `true`. */
+function bwrapProbeArgs(): string[] {
+  return ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...BWRAP_BASE_FLAGS, '--unshare-net', '--', 'true']
+}
+
+function bwrapVerdict(binary: string, r: ProbeRun): SandboxSupport {
   if (r.error) return none(`bubblewrap (${binary}) could not run: ${r.error.message}`)
-  if (r.status !== 0) return none(explainBwrapFailure(r.stderr ?? ''))
+  if (r.status !== 0) return none(explainBwrapFailure(r.stderr))
   return { available: true, mechanism: 'bwrap', binary, reason: null }
 }
 
@@ -87,27 +83,50 @@ function none(reason: string): SandboxSupport {
  * binary to use instead of the one on PATH (an unusual install, or tests).
  */
 export function sandboxSupport(platform: NodeJS.Platform = process.platform): SandboxSupport {
-  const override = process.env.TOOLGATE_BWRAP
-  const key = `${platform}\u0000${override ?? ''}`
+  const key = cacheKey(platform)
   const hit = cache.get(key)
   if (hit) return hit
-  let found: SandboxSupport
-  if (platform === 'linux') {
-    const binary = override ? path.resolve(override) : which('bwrap')
-    if (!binary || !fs.existsSync(binary)) {
-      found = none(
-        override
-          ? `bubblewrap was not found at ${override} (TOOLGATE_BWRAP)`
-          : 'bubblewrap (bwrap) is not installed: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) and restart Toolgate',
-      )
-    } else found = probeBwrap(binary)
-  } else if (platform === 'darwin') {
-    found = fs.existsSync(SANDBOX_EXEC) ? probeSandboxExec() : none('sandbox-exec is missing from /usr/bin')
-  } else if (platform === 'win32') {
-    found = none('Windows has no sandbox Toolgate can use yet')
-  } else {
-    found = none(`no sandbox is supported on ${platform}`)
-  }
+  const b = platform === 'linux' ? bwrapBinary() : null
+  const found = b && 'binary' in b ? bwrapVerdict(b.binary, runProbeSync(b.binary, bwrapProbeArgs(), PROBE_TIMEOUT_MS)) : withoutBwrap(platform, b)
   cache.set(key, found)
   return found
+}
+
+/**
+ * The same answer, with bubblewrap's self-test run in the background (the start runs it beside
+ * pasta's, network.ts networkSupportSoon); sandboxSupport() answers from the cache afterwards.
+ */
+export async function sandboxSupportSoon(platform: NodeJS.Platform = process.platform): Promise<SandboxSupport> {
+  const key = cacheKey(platform)
+  const hit = cache.get(key)
+  if (hit) return hit
+  const b = platform === 'linux' ? bwrapBinary() : null
+  const found = b && 'binary' in b ? bwrapVerdict(b.binary, await runProbe(b.binary, bwrapProbeArgs(), PROBE_TIMEOUT_MS)) : withoutBwrap(platform, b)
+  // (a sandboxSupport() meanwhile answered first: the process keeps that answer)
+  if (!cache.has(key)) cache.set(key, found)
+  return cache.get(key) ?? found
+}
+
+function cacheKey(platform: NodeJS.Platform): string {
+  return `${platform}\u0000${process.env.TOOLGATE_BWRAP ?? ''}`
+}
+
+/** Linux: the bwrap binary to test (`TOOLGATE_BWRAP`, else the one on PATH), or why there is none. */
+export function bwrapBinary(): { binary: string } | { missing: string } {
+  const override = process.env.TOOLGATE_BWRAP
+  const binary = override ? path.resolve(override) : which('bwrap')
+  if (binary && fs.existsSync(binary)) return { binary }
+  return {
+    missing: override
+      ? `bubblewrap was not found at ${override} (TOOLGATE_BWRAP)`
+      : 'bubblewrap (bwrap) is not installed: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) and restart Toolgate',
+  }
+}
+
+/** The answer where no bubblewrap runs: Linux without it, macOS (sandbox-exec), the rest. */
+function withoutBwrap(platform: NodeJS.Platform, b: { missing: string } | null): SandboxSupport {
+  if (b) return none(b.missing)
+  if (platform === 'darwin') return fs.existsSync(SANDBOX_EXEC) ? probeSandboxExec() : none('sandbox-exec is missing from /usr/bin')
+  if (platform === 'win32') return none('Windows has no sandbox Toolgate can use yet')
+  return none(`no sandbox is supported on ${platform}`)
 }

@@ -4,12 +4,12 @@
 // through pasta's sockets, but nothing reaches the host's loopback (Toolgate's port, local
 // services: `-T none`, `--no-map-gw`) nor its abstract Unix sockets (they belong to a network
 // namespace); the loopback ports granted in `sandbox.loopback` are forwarded one by one.
-import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { BWRAP_BASE_FLAGS } from './bwrap'
 import { which } from './detect'
 import { killGroup } from '../process-group'
+import { runProbe, runProbeSync, type ProbeRun } from './probe-run'
 
 export interface NetworkSupport {
   available: boolean
@@ -115,42 +115,68 @@ export function networkSupport(
   uid: number | null = process.getuid?.() ?? null,
   gid: number | null = process.getgid?.() ?? null,
 ): NetworkSupport {
-  const override = process.env.TOOLGATE_PASTA
-  const key = `${bwrap ?? ''}\u0000${override ?? ''}\u0000${uid}`
+  const key = cacheKey(bwrap, uid)
   const hit = cache.get(key)
   if (hit) return hit
-  const found = probe(bwrap, override, uid, gid)
+  const test = selfTest(bwrap, uid, gid)
+  const found = 'run' in test ? verdict(test, runProbeSync(test.run[0], test.run.slice(1), PROBE_TIMEOUT_MS)) : test.none
   cache.set(key, found)
   return found
 }
 
-function probe(bwrap: string | null, override: string | undefined, uid: number | null, gid: number | null): NetworkSupport {
-  const none = (reason: string): NetworkSupport => ({ available: false, pasta: null, setpriv: null, setsid: null, reason })
-  if (process.platform !== 'linux') return none('network namespaces are a Linux feature')
-  if (!bwrap) return none('no bubblewrap')
+/**
+ * The same answer, with pasta's self-test run in the background (the start runs it beside
+ * bubblewrap's while it builds the core); networkSupport() answers from the cache afterwards.
+ */
+export async function networkSupportSoon(
+  bwrap: string | null,
+  uid: number | null = process.getuid?.() ?? null,
+  gid: number | null = process.getgid?.() ?? null,
+): Promise<NetworkSupport> {
+  const key = cacheKey(bwrap, uid)
+  const hit = cache.get(key)
+  if (hit) return hit
+  const test = selfTest(bwrap, uid, gid)
+  const found = 'run' in test ? verdict(test, await runProbe(test.run[0], test.run.slice(1), PROBE_TIMEOUT_MS)) : test.none
+  // (a networkSupport() meanwhile answered first: the process keeps that answer)
+  if (!cache.has(key)) cache.set(key, found)
+  return cache.get(key) ?? found
+}
+
+function cacheKey(bwrap: string | null, uid: number | null): string {
+  return `${bwrap ?? ''}\u0000${process.env.TOOLGATE_PASTA ?? ''}\u0000${uid}`
+}
+
+const none = (reason: string): NetworkSupport => ({ available: false, pasta: null, setpriv: null, setsid: null, reason })
+
+/** What pasta's self-test runs (pasta around bwrap running `true`, as a server's launch is built), or why there is none to run. */
+function selfTest(bwrap: string | null, uid: number | null, gid: number | null): { support: NetworkSupport; run: string[] } | { none: NetworkSupport } {
+  const override = process.env.TOOLGATE_PASTA
+  if (process.platform !== 'linux') return { none: none('network namespaces are a Linux feature') }
+  if (!bwrap) return { none: none('no bubblewrap') }
   const pasta = override ? path.resolve(override) : which('pasta')
   if (!pasta || !fs.existsSync(pasta)) {
-    return none(
-      override
-        ? `pasta was not found at ${override} (TOOLGATE_PASTA)`
-        : 'pasta is not installed, so a server with network on shares your network, loopback included: install it (Debian/Ubuntu: apt-get install passt; Fedora: dnf install passt) and restart Toolgate',
-    )
+    return {
+      none: none(
+        override
+          ? `pasta was not found at ${override} (TOOLGATE_PASTA)`
+          : 'pasta is not installed, so a server with network on shares your network, loopback included: install it (Debian/Ubuntu: apt-get install passt; Fedora: dnf install passt) and restart Toolgate',
+      ),
+    }
   }
   const support: NetworkSupport = { available: true, pasta, setpriv: which('setpriv'), setsid: which('setsid'), reason: null }
   const inner = [bwrap, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...BWRAP_BASE_FLAGS, ...innerUserFlags(uid, gid), '--', 'true']
-  const [cmd, ...args] = pastaCommand(support, { outbound: true, forward: [] }, uid, inner)
-  const r = spawnSync(cmd, args, {
-    encoding: 'utf8',
-    timeout: PROBE_TIMEOUT_MS,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-  })
+  return { support, run: pastaCommand(support, { outbound: true, forward: [] }, uid, inner) }
+}
+
+function verdict(test: { support: NetworkSupport }, r: ProbeRun): NetworkSupport {
+  const { support } = test
   // what is left of its group (setsid): pasta killed by the timeout, or failing, during its setup
   // leaves its namespace child waiting for ever, and no data dir in its command line for the sweep
   if (support.setsid && r.pid) killGroup(r.pid)
-  if (r.error) return none(`pasta (${pasta}) could not run: ${r.error.message}; a server with network on shares your network, loopback included`)
+  if (r.error) return none(`pasta (${support.pasta}) could not run: ${r.error.message}; a server with network on shares your network, loopback included`)
   if (r.status !== 0) {
-    const said = (r.stderr ?? '')
+    const said = r.stderr
       .split('\n')
       .filter((l) => l.trim() && !PASTA_NOISE.test(l))
       .slice(-1)[0]
