@@ -124,10 +124,17 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
 
   /**
    * A server listed its tools (or an Inspect did). `decision`, when given, is the state change
-   * that goes with the list (baseline, auto approval): it lands in the same step.
+   * that goes with the list (baseline, auto approval): it lands in the same step. `batch`: its
+   * write may wait for those of other servers listing now (StateStore.update).
    */
-  setLiveTools(server: string, tools: readonly ToolDefinition[], source: 'upstream' | 'inspect', decision?: (s: State) => void): Promise<void> {
-    const written = decision ? this.store.update(decision) : Promise.resolve()
+  setLiveTools(
+    server: string,
+    tools: readonly ToolDefinition[],
+    source: 'upstream' | 'inspect',
+    decision?: (s: State) => void,
+    o: { batch?: boolean } = {},
+  ): Promise<void> {
+    const written = decision ? this.store.update(decision, o) : Promise.resolve()
     const cfg = this.serverConfig(server)
     const identity = source === 'inspect' && cfg ? serverIdentity(cfg) : null
     this.live.set(server, { tools: new Map(tools.map((t) => [t.name, { def: t, hash: toolHash(t) }])), source, identity })
@@ -135,12 +142,17 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
     return written
   }
 
-  /** A server listed its prompts; `decision` is the state change that goes with the list (baseline, auto approval). */
-  setLivePrompts(server: string, prompts: readonly PromptDefinition[], decision?: (s: State) => void): Promise<void> {
-    const written = decision ? this.store.update(decision) : Promise.resolve()
+  /** A server listed its prompts; `decision` is the state change that goes with the list (baseline, auto approval); `batch` as for tools. */
+  setLivePrompts(server: string, prompts: readonly PromptDefinition[], decision?: (s: State) => void, o: { batch?: boolean } = {}): Promise<void> {
+    const written = decision ? this.store.update(decision, o) : Promise.resolve()
     this.prompts.setLive(server, prompts)
     this.refresh([server])
     return written
+  }
+
+  /** Resolves once every state change made so far is on disk (StateStore.settle: a batched one is written now). */
+  stateOnDisk(): Promise<void> {
+    return this.store.settle()
   }
 
   liveTools(server: string): ToolDefinition[] | null {

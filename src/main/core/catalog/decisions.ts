@@ -35,8 +35,9 @@ function record(def: ToolDefinition, hash: string): ApprovedTool {
 /**
  * A running (approved) server listed its tools. The first list of a server is its baseline
  * (approved); `trust:"auto"` approves new and changed tools. A fail-closed store takes no baseline.
+ * `batch`: other servers are listing too (a start): the state write may wait to take theirs along.
  */
-export async function ingestTools(catalog: Catalog, server: string, tools: ToolDefinition[]): Promise<void> {
+export async function ingestTools(catalog: Catalog, server: string, tools: ToolDefinition[], o: { batch?: boolean } = {}): Promise<void> {
   const cfg = catalog.serverConfig(server)
   const state = catalog.store.current
   let decision: ((s: State) => void) | undefined
@@ -59,7 +60,7 @@ export async function ingestTools(catalog: Catalog, server: string, tools: ToolD
       }
     }
   }
-  await catalog.setLiveTools(server, tools, 'upstream', decision)
+  await catalog.setLiveTools(server, tools, 'upstream', decision, o)
 }
 
 function requireServer(catalog: Catalog, server: string) {

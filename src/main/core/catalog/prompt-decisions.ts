@@ -28,7 +28,7 @@ function record(def: PromptDefinition, hash: string): ApprovedPrompt {
  * A running (approved) server listed its prompts. The first list is the baseline (approved);
  * `trust: "auto"` approves new and changed ones. A fail-closed store takes no baseline.
  */
-export async function ingestPrompts(catalog: Catalog, server: string, prompts: PromptDefinition[]): Promise<void> {
+export async function ingestPrompts(catalog: Catalog, server: string, prompts: PromptDefinition[], o: { batch?: boolean } = {}): Promise<void> {
   const cfg = catalog.serverConfig(server)
   const state = catalog.store.current
   let decision: ((s: State) => void) | undefined
@@ -46,7 +46,7 @@ export async function ingestPrompts(catalog: Catalog, server: string, prompts: P
       }
     }
   }
-  await catalog.setLivePrompts(server, prompts, decision)
+  await catalog.setLivePrompts(server, prompts, decision, o)
 }
 
 export function requirePrompt(catalog: Catalog, server: string, prompt: string): PromptEntry {

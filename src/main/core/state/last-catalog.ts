@@ -21,6 +21,8 @@ export interface CatalogLists {
   liveSource(server: string): 'upstream' | 'inspect' | null
   on(event: 'changed', listener: () => void): unknown
   off(event: 'changed', listener: () => void): unknown
+  /** resolves once every state change made so far is on disk (a batched one written now) */
+  stateOnDisk(): Promise<void>
 }
 
 const ToolDefSchema = z.object({
@@ -115,7 +117,11 @@ export class LastCatalogWriter {
       if (tools) servers[s.name] = { tools, ...(source ? { source } : {}) }
     }
     const text = JSON.stringify({ written_at: new Date().toISOString(), servers } satisfies LastCatalog)
+    // never ahead of the state: a catalog.json showing servers that ran beside a state.json
+    // without their baselines (a crash between the two) is taken for a state emptied behind
+    // Toolgate's back (tamper.ts), and the start fails closed
     this.writing = this.writing
+      .then(() => this.catalog.stateOnDisk())
       .then(() => writeFileAtomic(lastCatalogPath(this.dataDir), text, { mode: 0o600 }))
       .catch((e: unknown) => this.logger.warn({ err: String(e) }, 'could not write catalog.json (the last known catalog for offline commands)'))
     return this.writing

@@ -289,7 +289,8 @@ export class UpstreamManager {
     up.on('tools', (tools: ToolDefinition[]) => {
       if (!current()) return
       this.inflight++
-      ingestTools(this.catalog, cfg.name, tools)
+      // while other servers are still starting, the state write may wait to take their baselines along
+      ingestTools(this.catalog, cfg.name, tools, { batch: this.starting().length > 1 })
         .catch((e: unknown) => this.logger.error({ server: cfg.name, err: String(e) }, 'could not record tool approvals'))
         .finally(() => this.inflight--)
       // ingestTools puts the tools (and their baseline approval) into the catalog before its first
@@ -303,7 +304,7 @@ export class UpstreamManager {
     up.on('prompts', (prompts: PromptDefinition[]) => {
       if (!current()) return
       this.inflight++
-      ingestPrompts(this.catalog, cfg.name, prompts)
+      ingestPrompts(this.catalog, cfg.name, prompts, { batch: this.starting().length > 1 })
         .catch((e: unknown) => this.logger.error({ server: cfg.name, err: String(e) }, 'could not record prompt approvals'))
         .finally(() => this.inflight--)
     })
