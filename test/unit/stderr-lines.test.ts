@@ -3,7 +3,7 @@
 // its whole length.
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { boundedLines, type StderrLine } from '../../src/main/core/upstream/stderr-lines'
+import { boundedLines, LineBudget, type StderrLine } from '../../src/main/core/upstream/stderr-lines'
 
 async function lines(chunks: string[], keep: number): Promise<StderrLine[]> {
   const input = new PassThrough()
@@ -28,5 +28,19 @@ describe('boundedLines', () => {
       { text: `${'x'.repeat(30)}${'y'.repeat(10)}`, length: 90 },
       { text: 'next', length: 4 },
     ])
+  })
+})
+
+describe('LineBudget', () => {
+  it('lets the burst pass at once, then the rate a second', () => {
+    let t = 0
+    const b = new LineBudget(3, 2, () => t)
+    expect([b.take(), b.take(), b.take(), b.take()]).toEqual([true, true, true, false])
+    t = 499
+    expect(b.take()).toBe(false)
+    t = 500
+    expect([b.take(), b.take()]).toEqual([true, false])
+    t = 60_000
+    expect([b.take(), b.take(), b.take(), b.take()]).toEqual([true, true, true, false])
   })
 })

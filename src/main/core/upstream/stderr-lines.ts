@@ -2,7 +2,8 @@
 // until its line end with no limit: an upstream that wrote ~512 MB to stderr without a newline
 // made it throw RangeError (Invalid string length) from a stream handler, which ended the whole
 // `toolgate serve` (every server and agent) within seconds; less than that was held in memory.
-// Here a line keeps its first `keep` characters and only counts the rest.
+// Here a line keeps its first `keep` characters and only counts the rest; LineBudget limits how
+// many lines a second reach the log.
 import type { Readable } from 'node:stream'
 
 export interface StderrLine {
@@ -46,4 +47,28 @@ export function boundedLines(input: Readable, keep: number, onLine: (line: Stder
     if (length > 0) emit()
   })
   input.on('error', () => undefined)
+}
+
+/** A token bucket of lines: `burst` at once, then `perSecond`; take() says whether one more may pass. */
+export class LineBudget {
+  private tokens: number
+  private at: number
+
+  constructor(
+    private readonly burst: number,
+    private readonly perSecond: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.tokens = burst
+    this.at = now()
+  }
+
+  take(): boolean {
+    const t = this.now()
+    this.tokens = Math.min(this.burst, this.tokens + ((t - this.at) / 1000) * this.perSecond)
+    this.at = t
+    if (this.tokens < 1) return false
+    this.tokens--
+    return true
+  }
 }

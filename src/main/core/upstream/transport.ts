@@ -15,7 +15,7 @@ import type { Logger } from '../log'
 import type { TransportKind } from './types'
 import { launchSpec, type SandboxRequest } from './sandbox'
 import { limitEventSize } from './event-size'
-import { boundedLines } from './stderr-lines'
+import { boundedLines, LineBudget, type StderrLine } from './stderr-lines'
 import { killGroup, trackGroup } from './process-group'
 import type { UpstreamAuth } from '../oauth/session'
 
@@ -23,6 +23,9 @@ const STDERR_TAIL_LINES = 30
 const STDERR_LINE_MAX = 2000
 /** what is kept of one stderr line before it is masked and cut to STDERR_LINE_MAX: room for a secret that crosses the cut */
 const STDERR_KEEP_CHARS = STDERR_LINE_MAX + 64 * 1024
+/** A server's stderr lines in the log: this many at once, then STDERR_LINES_PER_S a second; the rest are counted (as its log messages: server-logs.ts) */
+const STDERR_BURST_LINES = 200
+const STDERR_LINES_PER_S = 20
 /** After the child exits, how long to wait for its pipes to close before declaring it closed. */
 const EXIT_TO_CLOSE_GRACE_MS = 1000
 /** stop(): how long an upstream gets to exit on stdin EOF before SIGTERM (the SDK waits 2 s). */
@@ -262,7 +265,12 @@ function buildStdio(config: ServerConfig, ctx: TransportContext): BuiltTransport
   if (config.cwd !== undefined && !isDirectory(config.cwd)) {
     throw new Error(`working directory "${config.cwd}" does not exist or is not a directory`)
   }
-  const tail: string[] = []
+  /** the last lines (masked and cut when read: a flood's dropped lines cost no masking) */
+  const tail: StderrLine[] = []
+  const shown = ({ text, length }: StderrLine): string => {
+    const raw = ctx.redact(text)
+    return raw.length > STDERR_LINE_MAX || length > text.length ? `${raw.slice(0, STDERR_LINE_MAX)}… [${Math.max(raw.length, length)} chars]` : raw
+  }
   const sandbox = ctx.sandbox ? { ...ctx.sandbox, logger: ctx.logger } : undefined
   const spec = launchSpec({ ...config, command: config.command }, { ...getDefaultEnvironment(), ...(config.env ?? {}) }, sandbox)
   const transport = new SupervisedStdioTransport(
@@ -274,20 +282,28 @@ function buildStdio(config: ServerConfig, ctx: TransportContext): BuiltTransport
       stderr: 'pipe',
       maxBufferSize: ctx.maxMessageBytes,
     },
-    () => summarizeStderr(tail),
+    () => summarizeStderr(tail.map(shown)),
     spec.ownGroup === true,
   )
   const stderr = transport.stderr
   if (stderr instanceof Readable) {
-    // lines kept to a bounded length (stderr-lines.ts): an endless line ended Toolgate under readline
-    boundedLines(stderr, STDERR_KEEP_CHARS, ({ text, length }) => {
-      if (spec.noise?.test(text)) return
-      const raw = ctx.redact(text)
-      const line = raw.length > STDERR_LINE_MAX || length > text.length ? `${raw.slice(0, STDERR_LINE_MAX)}… [${Math.max(raw.length, length)} chars]` : raw
-      if (!line.trim()) return
-      tail.push(line)
+    // lines kept to a bounded length (stderr-lines.ts): an endless line ended Toolgate under readline;
+    // and a bounded number of them logged: each is a synchronous write of the main thread, and
+    // 330,000 lines in 10 s grew the log by 344 MB and slowed every request meanwhile
+    const budget = new LineBudget(STDERR_BURST_LINES, STDERR_LINES_PER_S)
+    let dropped = 0
+    let report: NodeJS.Timeout | null = null
+    boundedLines(stderr, STDERR_KEEP_CHARS, (l) => {
+      if (!l.text.trim() || spec.noise?.test(l.text)) return
+      tail.push(l)
       if (tail.length > STDERR_TAIL_LINES) tail.shift()
-      ctx.logger.info({ stream: 'stderr' }, line)
+      if (budget.take()) return void ctx.logger.info({ stream: 'stderr' }, shown(l))
+      dropped++
+      report ??= setTimeout(() => {
+        report = null
+        ctx.logger.warn({ stream: 'stderr', dropped }, `dropped ${dropped} stderr line(s) of this server (more than ${STDERR_LINES_PER_S} a second)`)
+        dropped = 0
+      }, 1000).unref()
     })
   }
   return {
