@@ -37,8 +37,9 @@ const CORE_FLOORS = [
       'gpt-tokenizer',
     ],
   },
-  // builds and starts the whole (core.ts) and the core's public surface (index.ts)
-  { floor: 'composition', units: ['core', 'index'], packages: [] },
+  // the parts of the composition (composition/: what a core is, its live config, what requests record),
+  // what builds and starts the whole (core.ts) and the core's public surface (index.ts)
+  { floor: 'composition', units: ['composition', 'core', 'index'], packages: [] },
 ]
 const TOP_LEVEL_FILES = new Set(['paths', 'log', 'version', 'json-file', 'covered-files', 'core', 'index'])
 

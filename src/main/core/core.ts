@@ -5,29 +5,21 @@
 // startCore (both steps); the in-process tests use buildCore, the same wiring.
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
-import type { AppInfo } from '../../shared/api'
-import { ApiError } from '../../shared/api'
 import type { Config, ServerConfig } from '../../shared/config-schema'
 import { Catalog } from './catalog/catalog'
 import { finishStateUpgrade, pinFailClosedServers } from './catalog/decisions'
-import { loadConfigFile, skippedMessage, type ConfigError } from './config/load'
-import { configReloader, type ConfigWatcher } from './config/watch'
-import { applyPolicy, policyLocation, readPolicy, type PolicyState } from './config/policy'
-import { watchPolicy } from './config/policy-watch'
+import { skippedMessage } from './config/load'
 import { StateStore } from './state/store'
 import { argsKey } from './state/data-keys'
 import { LastCatalogWriter, loadLastCatalog, readLastCatalog } from './state/last-catalog'
-import { DataDirLock, instanceKeyPath, readLiveInstance, writeInstanceKey, type Instance } from './state/lock'
+import { DataDirLock, instanceKeyPath, readLiveInstance, writeInstanceKey } from './state/lock'
 import { DiscoveryStats } from './discovery/stats'
 import { UpstreamManager } from './upstream/manager'
 import { lifecycleMessage } from './upstream/lifecycle'
 import { ControlService } from './control/service'
-import { questionRecordOf } from './control/answers'
 import { ControlEvents } from './control/events'
-import type { DecisionOrigin } from '../../shared/activity'
 import { ActivityRecorder, storeLimits, NOBODY } from './activity/recorder'
 import { ActivityStore } from './activity/store'
-import { configDecisions } from './activity/config-decisions'
 import type { AgentDeps } from './agent-server/mcp-server'
 import { askCodec as askCodecFor, ASK_STATE_TTL_S } from './agent-server/in-client'
 import { RelayCalls } from './agent-server/relay-asks'
@@ -38,116 +30,21 @@ import { AgentTokens } from './agent-server/tokens'
 import { ListChangedHub } from './agent-server/list-changed'
 import type { RunningHttp } from './http/server'
 import { listenHttp } from './http/listen'
-import { createLogger, type Logger } from './log'
+import { createLogger } from './log'
 import { appRoot, DEFAULT_LISTEN, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
 import { VERSION } from './version'
 import { startEgressProxy } from './upstream/sandbox'
 import { probeSandbox } from './upstream/sandbox/self-test'
 import { sweepOrphanedPasta } from './upstream/sandbox/orphans'
-import { setupRequests, type RequestsSetup } from './requests'
-import { SecretStore, type SecretSealer } from './secrets/store'
-import type { Keychain } from './secrets/keychain'
+import { setupRequests } from './requests'
+import { SecretStore } from './secrets/store'
 import { resolveReferences } from './secrets/resolve'
 import { OAuthService } from './oauth/service'
+import { LiveConfig } from './composition/live-config'
+import { requestRecords } from './composition/request-records'
+import { OwnerExistsError, type BuiltCore, type Core, type CoreOptions } from './composition/shape'
 
-export interface CoreOptions {
-  configPath?: string
-  dataDir?: string
-  listen?: string
-  /** serve /mcp, /api/v1 and the web UI on loopback */
-  serveHttp: boolean
-  /**
-   * When the listen address is taken, listen on an ephemeral loopback port instead of failing
-   * (an embedded stdio owner: instance.json records where it listens; `toolgate open` finds it)
-   */
-  fallbackPort?: boolean
-  kind?: Instance['kind']
-  logToStderr?: boolean
-  logger?: Logger
-  /** directory of the built web UI */
-  staticDir?: string | null
-  /**
-   * Start no upstream at all, and show the last known catalog (<data-dir>/catalog.json): the
-   * operator commands while nothing owns the data dir.
-   */
-  offline?: boolean
-  /** the app's Electron safeStorage, sealing the secret store's key (docs/secrets.md) */
-  secretSealer?: SecretSealer | null
-  /**
-   * A mistake inside a server entry leaves that server out instead of refusing to start (`toolgate
-   * stdio`: a client must not lose every tool over one typo); the window and agents are told.
-   */
-  lenientConfig?: boolean
-  /** the data dir is deleted when this process exits (`toolgate demo`): the window's connect snippets say so */
-  temporaryDataDir?: boolean
-  /**
-   * The OS keychain holding the secret store's key. Left out: the platform's (docs/secrets.md);
-   * null: none, the 0600 key file in the data dir (the in-process tests).
-   */
-  keychain?: Keychain | null
-}
-
-export class OwnerExistsError extends Error {
-  constructor(
-    readonly instance: Instance | null,
-    dataDir: string,
-  ) {
-    super(
-      `another Toolgate (pid ${instance?.pid ?? '?'}${instance?.url ? `, ${instance.url}` : ''}) already owns ${dataDir}; stop it first or use another --data-dir`,
-    )
-  }
-}
-
-export interface Core {
-  api: ControlService
-  /** the Api with decisions recorded as made from `origin` (window, tray, …) */
-  apiFor(origin: DecisionOrigin): ControlService
-  activity: ActivityRecorder
-  info: AppInfo
-  url: string | null
-  dataDir: string
-  configPath: string
-  catalog: Catalog
-  logger: Logger
-  agentDeps: AgentDeps
-  /** the secret store (the user's secrets; `namespace()` for other features' values) */
-  secrets: SecretStore
-  /** the configured admin key and the file it lives in (null when it came from env or config) */
-  adminKey: { key: string; file: string | null }
-  /** this instance's own admin key (the one in <data-dir>/instance.key) */
-  instanceKey: string
-  /** a live scope: narrowing or removing the agent in the config applies to it at once */
-  scopeForAgent(name: string | undefined): Scope
-  /** resolves when every running upstream has connected or failed */
-  settled(timeoutMs?: number): Promise<void>
-  createAgentToken(agent: string): Promise<string>
-  /** forgets what retrieve_tools learned from agents' calls; returns the number of records */
-  forgetLearned(): Promise<number>
-  stop(): Promise<void>
-}
-
-/**
- * The core's object graph, built and not started: the data dir is owned (its lock taken) and the
- * files read, and nothing is spawned, listened on, watched or timed. Everything an agent or the
- * window reaches is here and works (the in-process tests drive it); upstreams start, the state
- * upgrade finishes and expired grants end only in start().
- */
-export interface BuiltCore extends Omit<Core, 'url'> {
-  store: StateStore
-  manager: UpstreamManager
-  /** the control API's event stream (servers/tools.changed, requests, activity, config) */
-  events: ControlEvents
-  stats: DiscoveryStats
-  tokens: AgentTokens
-  /** access requests, the grant keeper and the confirmations of risky calls */
-  requests: RequestsSetup
-  /** Toolgate wrote the config itself: reload it (the edit is the user's decision, already recorded) */
-  reloadConfig(): void
-  /** The config file changed on disk: reload it as the watcher does (the edit is the operator's decision) */
-  configFileChanged(): void
-  /** Starts the built core (once): upgrades the state, watches, listens, starts upstreams. */
-  start(): Promise<Core>
-}
+export { OwnerExistsError, type BuiltCore, type Core, type CoreOptions } from './composition/shape'
 
 /** Builds and starts the core: what the tray app, `serve` and `stdio` run. */
 export async function startCore(opts: CoreOptions): Promise<Core> {
@@ -173,20 +70,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 export function buildCore(opts: CoreOptions): BuiltCore {
   const dataDir = resolveDataDir(opts.dataDir)
   const configPath = resolveConfigPath(dataDir, opts.configPath)
-  // the user's config as written, and the effective one (the organisation's policy applied)
-  const lenient = opts.lenientConfig === true
+  // the user's config as written, and the effective one (the organisation's policy applied);
   // a file that does not parse or whose mistake is outside a server entry throws ConfigError: the CLI exits 2
-  const loaded = loadConfigFile(configPath, { lenient })
-  let userConfig: Config = loaded.config
-  let policy: PolicyState | null = readPolicy(policyLocation())
-  let config: Config = applyPolicy(userConfig, policy)
+  const live = new LiveConfig(configPath, opts.lenientConfig === true)
   const logger = opts.logger ?? createLogger({ dataDir, stderr: opts.logToStderr !== false })
-  const logPolicy = (p: PolicyState | null): void => {
-    if (!p) return
-    if (p.error) logger.error({ file: p.file }, `your organisation's policy file cannot be used, so no server runs until it is fixed: ${p.error}`)
-    else logger.info({ file: p.file }, "your organisation's policy applies")
-  }
-  logPolicy(policy)
+  live.logPolicy(logger)
 
   const lock = DataDirLock.tryAcquire(dataDir)
   if (!lock) throw new OwnerExistsError(readLiveInstance(dataDir), dataDir)
@@ -194,11 +82,11 @@ export function buildCore(opts: CoreOptions): BuiltCore {
   try {
     const store = new StateStore(path.join(dataDir, 'state.json'))
     if (store.warning) logger.warn(store.warning)
-    if (config.warnings.length) logger.warn(`${configPath}: ignoring unknown key(s) ${config.warnings.join(', ')} (typo?)`)
-    for (const n of config.notes) logger.warn(`${configPath}: ${n}`)
-    if (config.skipped.length) logger.error(`${configPath}: ${skippedMessage(config.skipped)}`)
-    const catalog = new Catalog(config, store)
-    const tokens = new AgentTokens(store, () => config.agents, configPath)
+    if (live.current.warnings.length) logger.warn(`${configPath}: ignoring unknown key(s) ${live.current.warnings.join(', ')} (typo?)`)
+    for (const n of live.current.notes) logger.warn(`${configPath}: ${n}`)
+    if (live.current.skipped.length) logger.error(`${configPath}: ${skippedMessage(live.current.skipped)}`)
+    const catalog = new Catalog(live.current, store)
+    const tokens = new AgentTokens(store, () => live.current.agents, configPath)
     const forgetRemovedAgents = (): void =>
       void tokens.forgetRemovedAgents().then(
         (gone) => gone.length && logger.info({ agents: gone }, 'revoked the tokens of agents no longer in the config'),
@@ -211,12 +99,12 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       learned.enabled = c.search.learn
       catalog.index.setLearned(c.search.learn ? learned.use : null)
     }
-    applyLearning(config)
+    applyLearning(live.current)
     // nothing starts before start(): sync() waits for it
     const manager = new UpstreamManager(catalog, logger, { dataDir, configPath }, { offline, deferred: true })
     const events = new ControlEvents(catalog, manager.connections)
     const emit = events.emitEvent.bind(events)
-    const activity = new ActivityRecorder(new ActivityStore(path.join(dataDir, 'activity'), storeLimits(config.activity)), {
+    const activity = new ActivityRecorder(new ActivityStore(path.join(dataDir, 'activity'), storeLimits(live.current.activity)), {
       config: () => catalog.currentConfig.activity,
       emit: (event) => emit({ type: 'activity', data: event }),
       logger,
@@ -250,52 +138,30 @@ export function buildCore(opts: CoreOptions): BuiltCore {
     // a sign-in started, ended or failed: the window shows the server's sign-in state
     oauth.on('changed', (server) => events.serversChanged([server]))
 
-    let configError: string | null = null
-    const applyConfig = (next: Config): void => {
+    // a new config reaches every part (live-config.ts: reloads, the policy, the operator's decisions)
+    live.attach({
+      logger,
+      emit,
       // a removed server's sign-in ends, whoever removed it (the window, the CLI, an agent, the file)
-      for (const s of config.servers)
-        if (!next.servers.some((n) => n.name === s.name) && !next.skipped.some((n) => n.name === s.name)) oauth.endSignIn(s.name, resolved(s))
-      config = next
-      configError = null
-      catalog.setConfig(next)
-      applyLearning(next)
-      activity.setConfig(next.activity)
-      manager.sync()
-      forgetRemovedAgents()
-      adminKey = resolveAdminKey()
-      logger.info({ servers: next.servers.length }, 'config loaded')
-      if (next.warnings.length) logger.warn(`${configPath}: ignoring unknown key(s) ${next.warnings.join(', ')} (typo?)`)
-      for (const n of next.notes) logger.warn(`${configPath}: ${n}`)
-      emit({ type: 'config.reloaded', data: { servers: next.servers.map((s) => s.name) } })
-    }
-    const onConfigError = (err: ConfigError): void => {
-      configError = err.message
-      logger.error({ file: err.file, path: err.jsonPath }, `config error, keeping the last good config: ${err.message}`)
-      emit({ type: 'config.error', data: { message: err.message, file: err.file, path: err.jsonPath } })
-    }
-    // An edit of the file by the operator: each change is their decision. Toolgate's own writes
-    // (the user's decisions, already recorded) reload through reloadConfig.
-    let ownWrite = false
-    const onConfig = (next: Config): void => {
-      if (!ownWrite) for (const d of configDecisions(userConfig, next)) activity.decision({ by: 'operator', via: 'config' }, NOBODY, d)
-      userConfig = next
-      applyConfig(applyPolicy(next, policy))
-    }
-    // the text just loaded is the reloader's starting point: a server entry left out at start is not reported again as a reload error
-    const reloader = configReloader(configPath, { onConfig, onError: onConfigError }, { initialText: loaded.text, lenient })
-    // Toolgate's own config writes reload here, and the watch's event that follows finds nothing new: one edit, one reload.
-    const reloadConfig = (): void => {
-      ownWrite = true
-      try {
-        reloader.reloadNow()
-      } finally {
-        ownWrite = false
-      }
-    }
+      retire: (before, next) => {
+        for (const s of before.servers)
+          if (!next.servers.some((n) => n.name === s.name) && !next.skipped.some((n) => n.name === s.name)) oauth.endSignIn(s.name, resolved(s))
+      },
+      apply: (next) => {
+        catalog.setConfig(next)
+        applyLearning(next)
+        activity.setConfig(next.activity)
+        manager.sync()
+        forgetRemovedAgents()
+        adminKey = resolveAdminKey()
+      },
+      operatorDecision: (d) => activity.decision({ by: 'operator', via: 'config' }, NOBODY, d),
+    })
+    const reloadConfig = (): void => live.reloadOwnWrite()
 
     // The admin key follows the config: a new api_key takes effect on reload and the old one stops working.
     const resolveAdminKey = (): { key: string; file: string | null } => {
-      const r = resolveApiKey(dataDir, config.api_key, true)
+      const r = resolveApiKey(dataDir, live.current.api_key, true)
       return { key: r.key ?? randomBytes(24).toString('base64url'), file: r.file }
     }
     let adminKey = resolveAdminKey()
@@ -305,7 +171,7 @@ export function buildCore(opts: CoreOptions): BuiltCore {
 
     // ask_in_client: the organisation's policy, the operator's config and the user's switch, read on every question
     const askInClient = new AskInClientSwitch(catalog)
-    const scopeForAgent = (name: string | undefined): Scope => (name ? liveAgentScope(() => config.agents, name, configPath, askInClient.of) : FULL_SCOPE)
+    const scopeForAgent = (name: string | undefined): Scope => (name ? liveAgentScope(() => live.current.agents, name, configPath, askInClient.of) : FULL_SCOPE)
     // a request is answered with the scope its agent has now; an agent removed from the config has none
     const scopeOrNone = (agent: string | null): Scope => {
       try {
@@ -322,34 +188,8 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       emit,
       logger,
       scopeFor: scopeOrNone,
-      // an answer given at the agent's own client (ask_in_client) is on the record like the window's
-      onClientAnswer: (req, action, message) =>
-        activity.decision({ by: 'user', via: 'client' }, { agent: req.agent, client: req.client }, { action, server: req.server, tool: req.tool, message }),
-      // a server's question nobody answered in time: the server got "cancel" (an answer is recorded where it is given)
-      onQuestion: (q) => {
-        if (q.status !== 'timeout') return
-        activity.decision(
-          { by: 'toolgate', via: 'timer' },
-          { agent: q.agent, client: q.client },
-          {
-            action: 'cancel',
-            server: q.server,
-            tool: q.tool.slice(q.server.length + 1),
-            message: `Nobody answered the question of server "${q.server}" in time; the server got "cancel".`,
-            question: questionRecordOf(q),
-          },
-        )
-      },
-      // the end of a grant is on the record (a used "Allow once" pass is: it is the call)
-      onEnd: (end, why) => {
-        if (why !== 'expired') return
-        const g = end.grant
-        activity.decision(
-          { by: 'toolgate', via: 'timer' },
-          { agent: g.agent ?? null, client: null },
-          { action: 'expire', server: g.server, ...(g.tool ? { tool: g.tool } : {}), message: end.message },
-        )
-      },
+      // what requests put on the activity record by themselves (request-records.ts)
+      ...requestRecords(activity),
     })
     const { keeper, requests, confirmations, questions } = requestsSetup
     // questions asked in a 2026-07-28 client carry a requestState signed with a key derived from the instance key
@@ -371,7 +211,7 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       confirmations,
       questions,
       askCodec,
-      configProblem: () => configError,
+      configProblem: () => live.reloadError,
       listChanged,
       relays,
     }
@@ -391,7 +231,7 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       running: !offline,
       mcpUrl: () => (http ? `${http.url}/mcp` : null),
       // a reload that failed, else the entries left out at start (until the file is fixed)
-      configError: () => configError ?? (config.skipped.length ? `${configPath}: ${skippedMessage(config.skipped)}` : null),
+      configError: () => live.problem(),
       tokens,
       requests,
       activity,
@@ -404,8 +244,6 @@ export function buildCore(opts: CoreOptions): BuiltCore {
     const createAgentToken = async (agent: string): Promise<string> => (await tokens.create(agent)).token
 
     // what start() starts, for stop()
-    let watcher: ConfigWatcher | null = null
-    let policyWatcher: { close(): Promise<void> } | null = null
     let stopWatchingState = async (): Promise<void> => undefined
     let lastCatalog: LastCatalogWriter | null = null
     let selfTestRun: Promise<unknown> | null = null
@@ -432,16 +270,10 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       lastCatalog = offline ? null : new LastCatalogWriter(dataDir, catalog, logger)
       // a server removed while Toolgate was not running: its sign-in ends now (docs/remote-servers.md)
       // an entry left out for a mistake in it is not removed: its sign-in stays
-      const orphans = oauth.endSignInsNotIn([...config.servers, ...config.skipped].map((s) => s.name))
+      const orphans = oauth.endSignInsNotIn([...live.current.servers, ...live.current.skipped].map((s) => s.name))
       if (orphans.length) logger.info({ servers: orphans }, 'ended the sign-ins of servers no longer in the config')
-      watcher = reloader.watch()
-      // the organisation's policy changes apply like a config edit (a policy that becomes invalid blocks every server)
-      policyWatcher = watchPolicy(policy, (next) => {
-        policy = next
-        logPolicy(next)
-        if (!next) logger.info("your organisation's policy file is gone; the user's config applies as written")
-        applyConfig(applyPolicy(userConfig, policy))
-      })
+      // the file's edits and the organisation's policy changes apply (live-config.ts)
+      live.watch()
       // grants that ended while Toolgate was stopped end now, before any agent or upstream is served
       await keeper.start()
 
@@ -456,12 +288,12 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       if (sandbox.available) await startEgressProxy() // the one way out of a server with an allowlist (sandbox.network: [hosts])
       if (opts.serveHttp) {
         http = await listenHttp({
-          listen: opts.listen ?? config.listen ?? DEFAULT_LISTEN,
+          listen: opts.listen ?? live.current.listen ?? DEFAULT_LISTEN,
           fallbackPort: opts.fallbackPort === true,
           agentDeps,
           listChanged,
           scopeForAgent,
-          sessionLimits: () => ({ idleMs: config.limits.session_idle_s * 1000, maxPerPrincipal: config.limits.max_sessions_per_principal }),
+          sessionLimits: () => ({ idleMs: live.current.limits.session_idle_s * 1000, maxPerPrincipal: live.current.limits.max_sessions_per_principal }),
           api,
           apiKeys: () => [adminKey.key, instanceKey],
           agentToken: (presented) => tokens.authenticate(presented),
@@ -495,8 +327,7 @@ export function buildCore(opts: CoreOptions): BuiltCore {
         confirmations.close()
         questions.close()
         listChanged.close()
-        await watcher?.close()
-        await policyWatcher?.close()
+        await live.close()
         await stopWatchingState()
         detachSecrets()
         await oauth.settle()
@@ -541,7 +372,7 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       secrets,
       scopeForAgent,
       reloadConfig,
-      configFileChanged: () => reloader.reloadNow(),
+      configFileChanged: () => live.fileChanged(),
       settled: (timeoutMs = 30000) => manager.settled(timeoutMs),
       createAgentToken,
       forgetLearned,
