@@ -41,6 +41,11 @@ export interface IsolationInfo {
   profile: SandboxProfileInfo | null
   /** isolated, but it shares the host's network (loopback included), and why (Linux without pasta) */
   network_risk?: string
+  /**
+   * Linux: it may write your home (a grant of ~ or above), so its hidden entries are covered as
+   * they were at its start: one made while it runs is visible to it until it restarts
+   */
+  home_writable?: true
 }
 
 /** A time-boxed grant running on a server or tool: when it ends and what comes back then. */

@@ -79,7 +79,7 @@ export function permissionsText(s: ServerInfo): string {
     ...(iso.network_risk ? [`SHARES YOUR NETWORK, loopback included: ${iso.network_risk}`] : []),
     `writes: private temp dir${p?.fs_write.length ? `, ${p.fs_write.join(', ')}` : ''}`,
     ...(p?.fs_read.length ? [`also reads: ${p.fs_read.join(', ')}`] : []),
-    `everything else read-only, ${hiddenFromServerShort(iso.mechanism)}`,
+    `everything else read-only, ${hiddenFromServerShort(iso.mechanism, iso.home_writable === true)}`,
   ]
   return (iso.isolated ? '' : `NOT ISOLATED (${iso.reason}); would get: `) + parts.join('; ')
 }

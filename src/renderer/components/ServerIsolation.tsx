@@ -83,7 +83,7 @@ export function ServerPermissions({ server }: { server: ServerInfo }) {
             </>
           )}
           <dt>Hidden from it</dt>
-          <dd data-permission="hidden">{hiddenFromServer(iso.mechanism)}</dd>
+          <dd data-permission="hidden">{hiddenFromServer(iso.mechanism, iso.home_writable === true)}</dd>
           <dt>Everything else</dt>
           <dd>read-only</dd>
         </dl>

@@ -7,7 +7,7 @@ import { usesStdio, type ServerConfig } from '../../../../shared/config-schema'
 import { sandboxSupport, type SandboxSupport } from './detect'
 import { networkSupport } from './network'
 import { launcherOf, registryAccess } from './registries'
-import { CACHE_DIRS, expandHome, sandboxGrants } from './plan'
+import { CACHE_DIRS, expandHome, isInside, sandboxGrants } from './plan'
 
 export const OPT_OUT_REASON =
   'sandbox: false in mcp_config.json: the operator turned isolation off, so it runs with your full rights (every file, key and network)'
@@ -38,9 +38,19 @@ export function isolationOf(config: ServerConfig, support: SandboxSupport = sand
   if (!support.available || !support.mechanism) {
     return { isolated: false, reason: `no sandbox on this machine: ${support.reason ?? 'unknown reason'}`, risk: true, profile }
   }
+  // Linux: a home it may write is not re-created, so what is hidden of it is what was there at its start
+  const homeWritable = support.mechanism === 'bwrap' && writesHome(config)
+  const base: IsolationInfo = { isolated: true, mechanism: support.mechanism, profile, ...(homeWritable ? { home_writable: true as const } : {}) }
   if (support.mechanism === 'bwrap' && (profile.network === true || profile.loopback.length > 0)) {
     const net = networkSupport(support.binary)
-    if (!net.available) return { isolated: true, mechanism: support.mechanism, profile, network_risk: net.reason ?? 'no network namespace' }
+    if (!net.available) return { ...base, network_risk: net.reason ?? 'no network namespace' }
   }
-  return { isolated: true, mechanism: support.mechanism, profile }
+  return base
+}
+
+/** Whether a grant lets the server write a home (`~`, or a folder the home lies in), as `buildPlan` makes it writable. */
+export function writesHome(config: ServerConfig, home = process.env.HOME || os.homedir()): boolean {
+  const homes = [...new Set([home, os.homedir()].map((h) => path.resolve(h)))]
+  const writable = [...sandboxGrants(config).fs_write, ...(config.cwd !== undefined ? [config.cwd] : [])].map((p) => expandHome(p, home))
+  return writable.some((w) => homes.some((h) => isInside(h, w)))
 }
