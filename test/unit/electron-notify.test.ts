@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { questionNote, WaitingNotifier, whatStartedWaiting } from '../../src/main/electron/notify'
+import { questionNote, REPEAT_AFTER_MS, WaitingNotifier, whatStartedWaiting } from '../../src/main/electron/notify'
 import { summarizeServers as summarize, type ServersSummary as Summary } from '../../src/shared/summary'
 import { worldApi } from '../helpers/world-api'
 
@@ -84,5 +84,45 @@ describe("a server's question", () => {
     expect(questionNote({ ...q, mode: 'url', url: 'https://a.example/x', url_host: 'a.example' }, Date.parse('2026-11-27T10:00:00.000Z')).body).toContain(
       'It asks you to open a page on a.example.',
     )
+  })
+})
+
+describe('a server that flips what waits back and forth', () => {
+  it('is announced once, not at every flip, until REPEAT_AFTER_MS passed or more of it waits', () => {
+    let t = 0
+    const show = vi.fn()
+    const n = new WaitingNotifier(show, () => t)
+    n.update(s({}))
+    // a tool changed, reverted, changed … every 3 s for two minutes
+    for (let i = 0; i < 20; i++) {
+      t += 3000
+      n.update(s({ pendingTools: { evil: 1 } }))
+      t += 3000
+      n.update(s({}))
+    }
+    expect(show).toHaveBeenCalledTimes(1)
+    // more of it waits than was announced: told
+    n.update(s({ pendingTools: { evil: 2 } }))
+    expect(show).toHaveBeenCalledTimes(2)
+    // another server is told at once, and only it
+    expect(n.update(s({ pendingTools: { evil: 2, other: 1 } }))?.body).toBe('1 tool of "other" is new or changed. Open Toolgate to review.')
+    t += REPEAT_AFTER_MS
+    n.update(s({}))
+    n.update(s({ pendingTools: { evil: 1 } }))
+    expect(show).toHaveBeenCalledTimes(4)
+  })
+
+  it('a server that asks for sign-in every other time, or flips a prompt, likewise', () => {
+    let t = 0
+    const show = vi.fn()
+    const n = new WaitingNotifier(show, () => t)
+    n.update(s({}))
+    for (let i = 0; i < 10; i++) {
+      t += 3000
+      n.update(s({ needsSignIn: ['flaky'], pendingPrompts: { flaky: 1 } }))
+      t += 3000
+      n.update(s({}))
+    }
+    expect(show).toHaveBeenCalledTimes(1)
   })
 })

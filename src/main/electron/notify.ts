@@ -53,17 +53,68 @@ export function whatStartedWaiting(prev: Summary, next: Summary): Note | null {
   return { title, body: `${lines.join(' ')} Open Toolgate to review.` }
 }
 
+/**
+ * A server announced as having new or changed tools or prompts, or as needing sign-in, is not
+ * announced again for this long unless more of it waits than was announced. What a server lists
+ * is its own to change: one that flips a definition back and forth (changed, reverted, changed …)
+ * or answers 401 every other time raised a notification every few seconds, for as long as it liked,
+ * and taught the user to ignore Toolgate's notifications. The tray and the window keep counting.
+ */
+export const REPEAT_AFTER_MS = 10 * 60_000
+
+interface Announced {
+  tools: number
+  prompts: number
+  signIn: boolean
+  at: number
+}
+
 export class WaitingNotifier {
   private last: Summary | null = null
+  /** what was last announced of each server, and when */
+  private readonly announced = new Map<string, Announced>()
 
-  constructor(private readonly show: (note: Note) => void) {}
+  constructor(
+    private readonly show: (note: Note) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   update(summary: Summary): Note | null {
     const prev = this.last
     this.last = summary
     if (!prev) return null
-    const note = whatStartedWaiting(prev, summary)
-    if (note) this.show(note)
+    const now = this.now()
+    const recent = [...this.announced].filter(([, a]) => now - a.at < REPEAT_AFTER_MS)
+    // what was announced lately counts as already seen
+    const seen: Summary = {
+      ...prev,
+      pendingTools: { ...prev.pendingTools },
+      pendingPrompts: { ...prev.pendingPrompts },
+      needsSignIn: [...prev.needsSignIn],
+    }
+    for (const [name, a] of recent) {
+      seen.pendingTools[name] = Math.max(seen.pendingTools[name] ?? 0, a.tools)
+      seen.pendingPrompts[name] = Math.max(seen.pendingPrompts[name] ?? 0, a.prompts)
+      if (a.signIn && !seen.needsSignIn.includes(name)) seen.needsSignIn.push(name)
+    }
+    const note = whatStartedWaiting(seen, summary)
+    if (!note) return null
+    const names = new Set([...Object.keys(summary.pendingTools), ...Object.keys(summary.pendingPrompts), ...summary.needsSignIn])
+    for (const name of names) {
+      const tools = summary.pendingTools[name] ?? 0
+      const prompts = summary.pendingPrompts[name] ?? 0
+      const signIn = summary.needsSignIn.includes(name)
+      const rose = tools > (seen.pendingTools[name] ?? 0) || prompts > (seen.pendingPrompts[name] ?? 0) || (signIn && !seen.needsSignIn.includes(name))
+      if (!rose) continue
+      const before = recent.find(([n]) => n === name)?.[1]
+      this.announced.set(name, {
+        tools: Math.max(tools, before?.tools ?? 0),
+        prompts: Math.max(prompts, before?.prompts ?? 0),
+        signIn: signIn || (before?.signIn ?? false),
+        at: now,
+      })
+    }
+    this.show(note)
     return note
   }
 }
