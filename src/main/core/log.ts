@@ -1,7 +1,8 @@
-// Logging: pino to stderr and <data-dir>/logs/toolgate.log. Never stdout (stdio mode carries
+// Logging: pino to stderr and <data-dir>/logs/toolgate.log (cut at LOG_MAX_BYTES, one old file kept). Never stdout (stdio mode carries
 // JSON-RPC there). Secrets are redacted by path; C1 controls, bidi and invisible characters (an
 // upstream's stderr, a tool name) are written as \u escapes like the CLI shows them, so a log
 // read in a terminal cannot be driven or reordered by them.
+import fs from 'node:fs'
 import path from 'node:path'
 import pino from 'pino'
 import { escapeJsonControls } from '../../shared/text'
@@ -14,6 +15,55 @@ export interface LogOptions {
   level?: string
   /** false to keep stderr quiet (tests, `toolgate search`) */
   stderr?: boolean
+}
+
+/**
+ * The log file is started again past this size (TOOLGATE_LOG_MAX_BYTES overrides), the previous
+ * one kept as toolgate.log.1: at most twice this on disk. Servers write into it (their stderr
+ * lines, their log messages: each limited to 20 a second), and a hostile one at that rate wrote
+ * ~14 GB a day into a file nothing ever cut.
+ */
+export const LOG_MAX_BYTES = 20 * 1024 * 1024
+
+function logMaxBytes(): number {
+  const env = Number(process.env.TOOLGATE_LOG_MAX_BYTES)
+  return Number.isInteger(env) && env > 0 ? env : LOG_MAX_BYTES
+}
+
+/** `file` moved to `file.1` (replacing it); true when moved. */
+function rotate(file: string): boolean {
+  try {
+    fs.renameSync(file, `${file}.1`)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The log file's destination: started again (the old one kept as .1) once it grew past `max`. */
+function cappedFile(file: string, max: number): pino.DestinationStream & { flushSync(): void } {
+  let size = 0
+  try {
+    size = fs.statSync(file).size
+  } catch {
+    // not there yet
+  }
+  if (size > max && rotate(file)) size = 0
+  ensurePrivateFile(file)
+  const dest = pino.destination({ dest: file, sync: true })
+  return {
+    write: (line: string) => {
+      dest.write(line)
+      size += Buffer.byteLength(line)
+      if (size <= max) return
+      if (rotate(file)) {
+        ensurePrivateFile(file)
+        dest.reopen()
+      }
+      size = 0
+    },
+    flushSync: () => dest.flushSync(),
+  }
 }
 
 /** A destination that writes each JSON line with its unsafe characters as \u escapes (the same JSON value). */
@@ -34,8 +84,7 @@ export function createLogger(opts: LogOptions = {}): Logger {
     const dir = path.join(opts.dataDir, 'logs')
     ensurePrivateDir(dir)
     const file = path.join(dir, 'toolgate.log')
-    ensurePrivateFile(file)
-    streams.push({ level: level as pino.Level, stream: escapingStream(pino.destination({ dest: file, sync: true })) })
+    streams.push({ level: level as pino.Level, stream: escapingStream(cappedFile(file, logMaxBytes())) })
   }
   return pino(
     {
