@@ -117,7 +117,7 @@ function declared(stmt: Node): string[] {
 }
 
 /** A module's top-level declarations by name (an import binding reads as its source and imported name), its text and AST. */
-function topLevel(file: string, text: string): { body: Node[]; decls: Map<string, Declaration> } {
+export function topLevel(file: string, text: string): { body: Node[]; decls: Map<string, Declaration> } {
   const parsed = parseSync(file, text, { sourceType: 'module' })
   if (parsed.errors.length > 0) throw new Error(`sdk-dedupe: ${file} does not parse: ${parsed.errors[0]?.message}`)
   const body = parsed.program.body as unknown as Node[]
@@ -141,7 +141,7 @@ function topLevel(file: string, text: string): { body: Node[]; decls: Map<string
 }
 
 /** The top-level statements of the `//#region <region>` block of an SDK dist file. */
-function regionStatements(text: string, body: Node[], region: string, file: string): Node[] {
+export function regionStatements(text: string, body: Node[], region: string, file: string): Node[] {
   const marker = `//#region ${region}\n`
   const from = text.indexOf(marker)
   if (from < 0 || text.indexOf(marker, from + 1) >= 0) throw new Error(`sdk-dedupe: ${file} does not hold exactly one region ${region}`)
@@ -150,7 +150,7 @@ function regionStatements(text: string, body: Node[], region: string, file: stri
 }
 
 /** `function <memo>() { return <cache> ??= <build>(); }` in the region: where its return statement is and the names in it. */
-function memoReturn(stmts: Node[], memo: string, file: string): { start: number; end: number; cache: string; build: string } {
+export function memoReturn(stmts: Node[], memo: string, file: string): { start: number; end: number; cache: string; build: string } {
   const fn = stmts.find((s) => s.type === 'FunctionDeclaration' && (s.id as (Node & { name: string }) | null)?.name === memo)
   const ret = ((fn?.body as Node | undefined)?.body as Node[] | undefined) ?? []
   const arg = ret.length === 1 && ret[0]?.type === 'ReturnStatement' ? (ret[0].argument as Node | null) : null

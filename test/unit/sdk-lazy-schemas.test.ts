@@ -7,16 +7,33 @@ import path from 'node:path'
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { LAZY_SCHEMA_SOURCE, lazySchemaFiles, lazySchemas } from '../../scripts/sdk-lazy-schemas.mjs'
+import { LAZY_SCHEMA_SOURCE, lazySchemaFiles, lazySchemas, lazyWireBuilders } from '../../scripts/sdk-lazy-schemas.mjs'
+import { memoReturn, regionStatements, topLevel, WIRE_BUILDERS, wireFile } from '../../scripts/sdk-dedupe.mjs'
 import { assertBuilt, cleanupTemp, ROOT, tempDir } from '../helpers/cli'
 
 const CORE = fs.realpathSync(path.join(ROOT, 'node_modules/@modelcontextprotocol/core/dist'))
 const ZOD_V4 = createRequire(path.join(ROOT, 'package.json')).resolve('zod/v4')
+const ZOD = createRequire(path.join(ROOT, 'package.json'))('zod/v4') as Record<string, unknown>
 
 afterAll(cleanupTemp)
 
-type Zod = Record<string, unknown>
 type Loaded = { exports: Record<string, unknown>; calls: () => number }
+
+/** A module re-exporting zod whose lower-case builders (z.object, z.string, …) count their calls (`__calls()`). */
+function countingZod(): string {
+  const names = Object.keys(ZOD).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default')
+  return [
+    `import * as real from ${JSON.stringify(pathToFileURL(ZOD_V4).href)};`,
+    'let n = 0; export const __calls = () => n;',
+    // local names, exported under zod's (some are reserved words: null, undefined, void)
+    ...names.map((k, i) =>
+      typeof ZOD[k] === 'function' && /^[a-z]/.test(k)
+        ? `const e${i} = (...a) => (n++, real[${JSON.stringify(k)}](...a));`
+        : `const e${i} = real[${JSON.stringify(k)}];`,
+    ),
+    `export { ${names.map((k, i) => `e${i} as ${k}`).join(', ')} };`,
+  ].join('\n')
+}
 
 /**
  * Loads the published module (`lazy` false) or the rewritten one from a temp dir, on a zod whose
@@ -26,20 +43,7 @@ type Loaded = { exports: Record<string, unknown>; calls: () => number }
 let loads = 0
 async function load(file: string, lazy: boolean): Promise<Loaded> {
   const dir = tempDir('toolgate-sdk-lazy-')
-  const real = (await import(pathToFileURL(ZOD_V4).href)) as Zod
-  const names = Object.keys(real).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default')
-  const counting = [
-    `import * as real from ${JSON.stringify(pathToFileURL(ZOD_V4).href)};`,
-    'let n = 0; export const __calls = () => n;',
-    // local names, exported under zod's (some are reserved words: null, undefined, void)
-    ...names.map((k, i) =>
-      typeof real[k] === 'function' && /^[a-z]/.test(k)
-        ? `const e${i} = (...a) => (n++, real[${JSON.stringify(k)}](...a));`
-        : `const e${i} = real[${JSON.stringify(k)}];`,
-    ),
-    `export { ${names.map((k, i) => `e${i} as ${k}`).join(', ')} };`,
-  ].join('\n')
-  fs.writeFileSync(path.join(dir, 'zod.mjs'), counting)
+  fs.writeFileSync(path.join(dir, 'zod.mjs'), countingZod())
   fs.writeFileSync(path.join(dir, 'lazy-schema.mjs'), LAZY_SCHEMA_SOURCE)
   const text = fs.readFileSync(file, 'utf8')
   const code = (lazy ? lazySchemas(text, file).code : text)
@@ -161,6 +165,117 @@ describe('the SDK core package’s schema modules, rewritten', () => {
   })
 })
 
+/**
+ * A module holding one wire builder of `file` (as published, or as this step rewrites it) and the
+ * module-level declarations it reaches, its imports made absolute, on the counting zod; exports it as `build`.
+ */
+async function builderModule(
+  file: string,
+  era: (typeof WIRE_BUILDERS)[number],
+  lazy: boolean,
+): Promise<{ build: () => Record<string, unknown>; calls: () => number }> {
+  const dir = tempDir('toolgate-sdk-lazy-wire-')
+  const published = fs.readFileSync(file, 'utf8')
+  const text = lazy ? lazyWireBuilders(published, published, file).code : published
+  const { body, decls } = topLevel(file, published)
+  const name = memoReturn(regionStatements(published, body, era.region, file), era.memo, file).build
+  const builder = topLevel(file, text).decls.get(name)
+  if (!builder) throw new Error(`no ${name} in ${file}`)
+  const lines = [`import { lazySchema as __tgL, REAL as __tgR, derived as __tgD } from "./lazy-schema.mjs";`]
+  const seen = new Set<string>([name])
+  const todo = [...builder.uses]
+  while (todo.length > 0) {
+    const n = todo.pop() as string
+    const d = decls.get(n)
+    if (seen.has(n) || !d) continue
+    seen.add(n)
+    const imp = /^import (\S+) from (.+)$/.exec(d.text)
+    if (!imp) {
+      lines.push(d.text)
+      todo.push(...d.uses)
+      continue
+    }
+    const [, imported, source] = imp as unknown as [string, string, string]
+    const from =
+      source === 'zod/v4'
+        ? './zod.mjs'
+        : source === '@modelcontextprotocol/core/internal'
+          ? pathToFileURL(path.join(CORE, 'internal.mjs')).href
+          : pathToFileURL(path.join(path.dirname(file), source)).href
+    lines.unshift(
+      imported === 'ImportNamespaceSpecifier'
+        ? `import * as ${n} from ${JSON.stringify(from)};`
+        : `import { ${imported} as ${n} } from ${JSON.stringify(from)};`,
+    )
+  }
+  lines.push(builder.text, `export { ${name} as build };`)
+  fs.writeFileSync(path.join(dir, 'zod.mjs'), countingZod())
+  fs.writeFileSync(path.join(dir, 'lazy-schema.mjs'), LAZY_SCHEMA_SOURCE)
+  fs.writeFileSync(path.join(dir, 'm.mjs'), lines.join('\n'))
+  const m = (await import(pathToFileURL(path.join(dir, 'm.mjs')).href)) as { build: () => Record<string, unknown> }
+  const zod = (await import(pathToFileURL(path.join(dir, 'zod.mjs')).href)) as { __calls: () => number }
+  return { build: m.build, calls: zod.__calls }
+}
+
+/** Messages of both eras, right and wrong. */
+const WIRE_SAMPLES: unknown[] = [
+  ...SAMPLES,
+  { method: 'tools/call', params: { name: 't', arguments: { a: 1 } } },
+  { method: 'tools/call', params: { name: 't', arguments: { a: 1 }, _meta: { progressToken: 1 } } },
+  { method: 'tools/call', params: { arguments: {} } },
+  { method: 'tools/list', params: {} },
+  { method: 'tools/list', params: { cursor: 'c' } },
+  { method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'c', version: '1' } } },
+  { protocolVersion: '2025-11-25', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 's', version: '1' } },
+  { tools: [{ name: 'read', inputSchema: { type: 'object' } }], nextCursor: 'n' },
+  { tools: [{ name: 'read', inputSchema: { type: 'object' } }], ttlMs: 1000, cacheScope: 'private', resultType: 'complete' },
+  { content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 } },
+  { content: [{ type: 'text', text: 'hi' }], resultType: 'complete', _meta: {} },
+  { content: [{ type: 'text' }] },
+  { method: 'notifications/progress', params: { progressToken: 1, progress: 0.5 } },
+  { method: 'notifications/tools/list_changed' },
+  { method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } } },
+  { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'x' } }], maxTokens: 5 } },
+]
+
+describe('the wire-schema builders, rewritten', () => {
+  for (const pkg of ['client', 'server'])
+    for (const era of WIRE_BUILDERS)
+      it(`build nothing when called and parse as published: the ${pkg} package's ${era.era} set`, async () => {
+        const file = wireFile(fs.realpathSync(path.join(ROOT, 'node_modules/@modelcontextprotocol', pkg, 'dist')))
+        const [published, lazy] = [await builderModule(file, era, false), await builderModule(file, era, true)]
+        const want = published.build()
+        expect(published.calls()).toBeGreaterThan(300)
+        const got = lazy.build()
+        const atBuild = lazy.calls()
+        expect(atBuild).toBe(0) // tables of schemas the builder returns hold stand-ins too
+        expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort())
+        // one schema built on first touch, and only what it is made of
+        const call = got.CallToolRequestSchema
+        expect(lazy.calls()).toBe(atBuild) // reading it builds nothing; touching it (below) builds it
+        if (!isSchema(call)) throw new Error('CallToolRequestSchema is no schema')
+        call.safeParse(WIRE_SAMPLES[SAMPLES.length])
+        expect(lazy.calls()).toBeGreaterThan(atBuild)
+        expect(lazy.calls()).toBeLessThan(published.calls() / 3) // tools/call of 2026 is ≈ 150 of ≈ 600: its _meta envelope
+        let compared = 0
+        const compare = (label: string, a: unknown, b: unknown): void => {
+          if (!isSchema(a)) {
+            if (typeof a === 'object' && a !== null) for (const [k, v] of Object.entries(a)) compare(`${label}.${k}`, v, (b as Record<string, unknown>)[k])
+            else expect(b, label).toEqual(a)
+            return
+          }
+          if (!isSchema(b)) throw new Error(`${label} is no schema in the rewritten builder`)
+          expect(b._zod.def.type, label).toBe(a._zod.def.type)
+          for (const v of WIRE_SAMPLES) {
+            expect(JSON.stringify(b.safeParse(v)), `${label} on ${JSON.stringify(v)}`).toBe(JSON.stringify(a.safeParse(v)))
+            compared++
+          }
+        }
+        for (const k of Object.keys(want)) compare(k, want[k], got[k])
+        expect(compared).toBeGreaterThan(100 * WIRE_SAMPLES.length)
+      })
+})
+
 describe('the rewrite refuses shapes it is not sound for', () => {
   const header = 'import * as z from "zod/v4";\n'
   const refuses = (body: string, what: RegExp) => expect(() => lazySchemas(header + body, 'x.mjs')).toThrow(what)
@@ -178,6 +293,27 @@ describe('the rewrite refuses shapes it is not sound for', () => {
     expect(() => lazySchemas('const A = 1;\nexport { A };', 'x.mjs')).toThrow(/does not import zod/)
     refuses('const A = 1;\nexport { A };', /declares no schema/)
   })
+  it('a wire builder with another shape, or changed before this step', () => {
+    const file = wireFile(fs.realpathSync(path.join(ROOT, 'node_modules/@modelcontextprotocol/client/dist')))
+    const published = fs.readFileSync(file, 'utf8')
+    const name = memoReturn(regionStatements(published, topLevel(file, published).body, WIRE_BUILDERS[0].region, file), WIRE_BUILDERS[0].memo, file).build
+    const head = `function ${name}() {\n`
+    expect(published.split(head).length - 1).toBe(1)
+    const changed = (to: string) => published.replace(head, to)
+    expect(() => lazyWireBuilders(changed(`${head}\tlet counter = 0;\n`), changed(`${head}\tlet counter = 0;\n`), file)).toThrow(/not `const NAME = EXPR;`/)
+    expect(() => lazyWireBuilders(changed(`function ${name}(x) {\n`), changed(`function ${name}(x) {\n`), file)).toThrow(/does not take no parameter/)
+    expect(() => lazyWireBuilders(changed(`${head}\tconst n = 1;\n`), published, file)).toThrow(/was changed before this step/)
+  })
+  it('nothing else: values made from schemas that are not schemas get a builder, or stay where they stood when exported', () => {
+    const header = 'import * as z from "zod/v4";\n'
+    const inner = lazySchemas(`${header}const A = z.object({ a: z.string() });\nconst K = A.shape;\nconst B = z.object(K);\nexport { A, B };`, 'x.mjs')
+    expect(inner.lazy.sort()).toEqual(['A', 'B'])
+    expect(inner.code).toContain('const K = __tgD(() => (A[__tgR].shape));')
+    expect(inner.code).toContain('const B = __tgL(() => (z.object(K())));')
+    const exported = lazySchemas(`${header}const A = z.object({ a: z.string() });\nconst K = A.shape;\nexport { A, K };`, 'x.mjs')
+    expect(exported.eager).toEqual(['K'])
+    expect(exported.code).toContain('const K = A[__tgR].shape;')
+  })
   it('a module already rewritten', () => {
     const once = lazySchemas(`${header}const A = z.string();\nexport { A };`, 'x.mjs').code
     expect(() => lazySchemas(once, 'x.mjs')).toThrow(/already names/)
@@ -192,9 +328,10 @@ describe('the built bundle', () => {
     const text = fs.readFileSync(path.join(chunks, core as string), 'utf8')
     // (booleans: a failure must not print the 1.9 MB chunk)
     expect(text.includes('function lazySchema(build)')).toBe(true)
-    // the neutral layer's and the OAuth layer's schemas, each behind its builder
-    expect(/function __tgLazy_JSONRPCRequestSchema\(\)/.test(text)).toBe(true)
-    expect(/function __tgLazy_OAuthTokensSchema\(\)/.test(text)).toBe(true)
-    expect(/\bconst OAuthTokensSchema = z\.object/.test(text)).toBe(false)
+    // the neutral layer's and the OAuth layer's schemas, and the wire builders' (both eras, one copy: sdk-dedupe), each a stand-in
+    expect(/\bJSONRPCRequestSchema = lazySchema\(\(\) =>/.test(text)).toBe(true)
+    expect(/\bOAuthTokensSchema = lazySchema\(\(\) =>/.test(text)).toBe(true)
+    expect(/\bOAuthTokensSchema = z\.object/.test(text)).toBe(false)
+    expect(text.split('lazySchema(() =>').length - 1).toBeGreaterThan(180 + 14 + 2 * (140 + 120))
   })
 })
