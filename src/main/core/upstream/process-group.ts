@@ -20,6 +20,15 @@ export function trackGroup(pid: number): void {
 /**
  * SIGKILL to what is left of the group (call once the leader has exited). The group's id cannot
  * go to another process while a member lives; with no member left this finds nothing.
+ *
+ * The one window left (not closable from Node, which has no pidfd_open/pidfd_send_signal: a
+ * signal goes to a number): with no member left, the leader's pid is free once Node reaped it,
+ * and a new process that took that pid and made itself a group leader (setsid, setpgid) would get
+ * this kill. The kill follows the reap in the same callback (microseconds), and Linux hands pids
+ * out cyclically, so that needs the whole pid space (pid_max) used up in between. A check of
+ * /proc/<pid>/stat first would not close it (the same race, one read earlier); a leader of our
+ * own that kills its group from inside would, at one more process per server and pasta's exit
+ * status lost.
  */
 export function killGroup(pid: number): void {
   live.delete(pid)

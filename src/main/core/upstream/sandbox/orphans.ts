@@ -64,6 +64,9 @@ export function sweepOrphanedPasta(dataDir: string): number[] {
     if (path.basename(argv[0] ?? '') !== 'pasta' || !argv.some((a) => a.startsWith(marker))) continue
     const st = statOf(pid)
     if (!st || st.state === 'Z' || !orphaned(pid, st) || hasChildren(pid)) continue
+    // (the pid is checked and killed microseconds apart; for another process to get this kill, this
+    // pasta must die in between and Linux's cyclic pid allocation wrap round the whole pid space:
+    // Node has no pidfd to make it exact, see killGroup in process-group.ts)
     try {
       process.kill(pid, 'SIGKILL')
       killed.push(pid)
