@@ -6,11 +6,13 @@
 // answer reaches the agent, and what the upstream put in it is masked in both framings.
 import http from 'node:http'
 import path from 'node:path'
-import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import { createHmac, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT, startServe, tempDir, waitForServerState, writeJson, type Serve } from '../helpers/cli'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 import { activityFiles } from '../helpers/notes-world'
+import { ARGS_KEY_FILE } from '../../src/main/core/state/data-keys'
 
 const LEAKY = path.join(ROOT, 'test/fixtures/servers/leaky-server.mjs')
 const TOKEN = `lk_${randomBytes(16).toString('hex')}`
@@ -123,6 +125,22 @@ describe('the answer to a call over a 2025 session', () => {
     const records = callLines(a.activityAtFirstByte, 'plain-1')
     expect(records).toHaveLength(1)
     expect(records[0].outcome).toBe('ok')
+    expect(a.activityAtFirstByte).not.toContain(TOKEN)
+  })
+
+  it('the record of a call that went through: masked preview and keyed digest, made while the upstream worked', async () => {
+    const args = { note: `secret-1 ${TOKEN}` }
+    const a = await post({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'call_tool_read', arguments: { name: 'leaky:leak', args } } })
+    expect(a.headers['content-type']).toBe('application/json')
+    const [record] = a.activityAtFirstByte
+      .split('\n')
+      .filter((l) => l.includes('secret-1'))
+      .map((l) => JSON.parse(l) as { outcome: string; args_preview: string; args_hmac: string; result_bytes: number })
+    expect(record).toMatchObject({ outcome: 'ok', args_preview: '{"note":"secret-1 ***"}' })
+    expect(record.result_bytes).toBeGreaterThan(100)
+    // HMAC-SHA256 of the canonical JSON, keyed by <data-dir>/args.key: computed here independently
+    const key = Buffer.from(fs.readFileSync(path.join(serve.dataDir, ARGS_KEY_FILE), 'utf8').trim(), 'base64')
+    expect(record.args_hmac).toBe(createHmac('sha256', key).update(JSON.stringify(args)).digest('hex'))
     expect(a.activityAtFirstByte).not.toContain(TOKEN)
   })
 

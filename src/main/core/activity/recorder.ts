@@ -48,6 +48,24 @@ export interface CallRecord {
   mask?: (text: string) => string
 }
 
+/** What a call's record says whatever the call's outcome. */
+export type CallBasics = Pick<CallRecord, 'tool' | 'server' | 'serverName' | 'variant' | 'args' | 'mask'>
+
+/**
+ * The outcome-free part of a call's record, masked and digested: made while the upstream works on
+ * the call (call-tool.ts), so that only the outcome is left to add between its answer and the
+ * agent's (the record is still written before the agent's answer).
+ */
+export interface CallDraft {
+  readonly basics: CallBasics
+  readonly tool: string
+  readonly server: string | null
+  /** the masked preview (record_args as it was when the draft was made) */
+  readonly preview: string | undefined
+  readonly hmac: string
+  readonly redact: (text: string) => string
+}
+
 export interface SearchRecord {
   query: string
   include_disabled: boolean
@@ -148,26 +166,42 @@ export class ActivityRecorder {
     )
   }
 
-  call(who: Who, c: CallRecord): void {
-    const now = this.opts.now?.() ?? Date.now()
+  /** The outcome-free part of a call's record (see CallDraft); `call` makes it itself when given none. */
+  draftCall(c: CallBasics): CallDraft {
     const byConfig = redactorFor(c.server)
     const live = c.mask
     const redact = live ? (t: string) => byConfig(live(t)) : byConfig
+    return {
+      basics: c,
+      tool: clip(maskTokens(c.tool.slice(0, 8 * NAME_MAX)), 2 * NAME_MAX),
+      server: c.serverName === null ? null : clip(c.serverName, NAME_MAX),
+      preview: this.opts.config().record_args ? argsPreview(c.args, redact) : undefined,
+      hmac: argsHmac(this.opts.argsKey, c.args),
+      redact,
+    }
+  }
+
+  /** One call's record; `draft`: its outcome-free part, made earlier from the same basics. */
+  call(who: Who, c: CallRecord, draft: CallDraft = this.draftCall(c)): void {
+    const now = this.opts.now?.() ?? Date.now()
+    const recordArgs = this.opts.config().record_args
+    // record_args switched on since the draft: the preview is made now (switched off: left out)
+    const preview = recordArgs ? (draft.preview ?? argsPreview(c.args, draft.redact)) : undefined
     this.append(
       {
         kind: 'call',
         ts: new Date(now).toISOString(),
         ...this.who(who),
-        tool: clip(maskTokens(c.tool.slice(0, 8 * NAME_MAX)), 2 * NAME_MAX),
-        server: c.serverName === null ? null : clip(c.serverName, NAME_MAX),
+        tool: draft.tool,
+        server: draft.server,
         variant: c.variant,
         outcome: c.outcome,
         ...(c.status ? { status: c.status } : {}),
         duration_ms: Math.round(c.durationMs * 1000) / 1000,
         ...(c.resultBytes !== undefined ? { result_bytes: c.resultBytes } : {}),
-        ...(this.opts.config().record_args ? { args_preview: argsPreview(c.args, redact) } : {}),
-        args_hmac: argsHmac(this.opts.argsKey, c.args),
-        ...(c.error !== undefined ? { error: masked(c.error, ERROR_MAX, redact) } : {}),
+        ...(preview !== undefined ? { args_preview: preview } : {}),
+        args_hmac: draft.hmac,
+        ...(c.error !== undefined ? { error: masked(c.error, ERROR_MAX, draft.redact) } : {}),
       },
       now,
     )

@@ -15,7 +15,7 @@ import type { Lease, UpstreamManager } from '../upstream/manager'
 import type { Logger } from '../log'
 import { UpstreamCallError } from '../upstream/types'
 import { RESULT_BYTES } from '../upstream/calls'
-import type { ActivityRecorder, CallRecord, Who } from '../activity/recorder'
+import type { ActivityRecorder, CallBasics, CallDraft, CallRecord, Who } from '../activity/recorder'
 import { checkVariant, gateResult } from '../access/call-gate'
 import { decideAccess } from '../access/decide'
 import type { GrantKeeper } from '../grants/keeper'
@@ -70,6 +70,12 @@ export interface InClient {
 export interface UpstreamAsks {
   asker?: CallAsker
   relay?: (tool: string) => RelayCall
+}
+
+/** Records the call (once, with its outcome); `draft()` makes the outcome-free part ahead (ActivityRecorder.draftCall). */
+interface RecordCall {
+  (r: Pick<CallRecord, 'outcome'> & Partial<CallRecord>): void
+  draft(): void
 }
 
 const CallArgsSchema = z.object(
@@ -150,17 +156,26 @@ export async function callTool(
   const args = parsed.success ? (parsed.data.args ?? {}) : (raw as { args?: unknown })?.args
   const ref = parseToolId(name)
   const serverName = 'error' in ref ? null : ref.server
-  const record = (r: Pick<CallRecord, 'outcome'> & Partial<CallRecord>): void =>
-    deps.activity?.call(who, {
-      tool: name,
-      serverName,
-      server: serverName === null ? undefined : deps.catalog.serverConfig(serverName),
-      mask: (t: string) => (serverName === null ? t : (deps.manager.get(serverName)?.mask.text(t) ?? t)),
-      variant,
-      args: args ?? {},
-      durationMs: performance.now() - started,
-      ...r,
-    })
+  const basics = (): CallBasics => ({
+    tool: name,
+    serverName,
+    server: serverName === null ? undefined : deps.catalog.serverConfig(serverName),
+    mask: (t: string) => (serverName === null ? t : (deps.manager.get(serverName)?.mask.text(t) ?? t)),
+    variant,
+    args: args ?? {},
+  })
+  let draft: CallDraft | undefined
+  const record: RecordCall = Object.assign(
+    (r: Pick<CallRecord, 'outcome'> & Partial<CallRecord>): void => {
+      const c = draft?.basics ?? basics()
+      deps.activity?.call(who, { ...c, durationMs: performance.now() - started, ...r }, draft)
+    },
+    {
+      draft: (): void => {
+        if (deps.activity) draft ??= deps.activity.draftCall(basics())
+      },
+    },
+  )
   const refuse = (r: Pick<CallRecord, 'outcome'> & Partial<CallRecord>, text: string): CallToolResult => {
     record({ ...r, error: text })
     return errorResult(text)
@@ -186,7 +201,7 @@ async function gatedCall(
   call: z.infer<typeof CallArgsSchema>,
   signal: AbortSignal,
   refuse: (r: Pick<CallRecord, 'outcome'> & Partial<CallRecord>, text: string) => CallToolResult,
-  record: (r: Pick<CallRecord, 'outcome'> & Partial<CallRecord>) => void,
+  record: RecordCall,
   onCallable?: (id: string) => void,
   onProgress?: (p: Progress) => void,
   inClient?: InClient,
@@ -265,7 +280,10 @@ async function gatedCall(
     try {
       // the upstream's questions: the agent's client, or the user where the client cannot show them or the user must allow them first
       const gated = withUser(asker, deps, who, entry, variant)
-      const raw = (await up.callTool(entry.name, callArgs, { timeoutMs, signal: callSignal, onProgress, asker: gated, owner })) as CallToolResult
+      const pending = up.callTool(entry.name, callArgs, { timeoutMs, signal: callSignal, onProgress, asker: gated, owner })
+      // the request is written to the upstream by now: the record's outcome-free part is made while it works
+      record.draft()
+      const raw = (await pending) as CallToolResult
       // structuredContent must match the approved outputSchema, else the agent gets an error instead
       const checked = checkStructuredOutput(entry.server, entry.id, entry.def.outputSchema, raw)
       const firstText = (checked.content as Array<{ text?: string }>)[0]?.text
