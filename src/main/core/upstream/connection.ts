@@ -24,6 +24,7 @@ import type { CallAsker } from './server-requests'
 import { ServerAsks } from './server-asks'
 import { ConnectionCalls, type RelayMethod } from './calls'
 import { errorText, isConnectionClosed, isTimeout } from './sdk-errors'
+import { progressOf } from './progress-text'
 
 /** What Toolgate says it is in `initialize` (the protocol's clientInfo). */
 const TOOLGATE_INFO = { name: 'toolgate', version: '0.1.0' }
@@ -234,7 +235,7 @@ export class UpstreamConnection {
       if ('method' in message && message.method === 'notifications/progress' && !('id' in message)) {
         const { progressToken, ...p } = (message.params ?? {}) as Progress & { progressToken?: unknown }
         const handler = this.calls.progressFor(progressToken)
-        if (handler && typeof p.progress === 'number') return handler(this.mask.value(p))
+        if (handler && typeof p.progress === 'number') return handler(progressOf(this.mask.value(p)))
       }
       // log messages too: one sent just before a result must reach the request that is still listening
       if ('method' in message && message.method === 'notifications/message' && !('id' in message)) {
