@@ -74,6 +74,30 @@ export class ServerSlot {
     this.idleTimer = undefined
     this.idleStopAt = null
   }
+
+  /**
+   * The idle clock of an on-demand server: when nobody uses it, it stops at lastUsedAt + idleS
+   * (idleStopAt). A use only moves that time: the timer is armed once per idle period, not reset
+   * on every call; a timer that fires before the stop time (the server was used meanwhile) is
+   * armed again for the rest, one that would fire after it (a shorter idle_stop_s) is replaced.
+   * `mayIdle`: the server is one that stops when idle now; `onTimer`: the timer fired.
+   */
+  armIdle(idleS: number, mayIdle: boolean, onTimer: () => void): void {
+    const before = this.idleStopAt
+    const inUse = this.holds > 0 || this.waiters > 0 || this.up.busy > 0
+    if (!mayIdle) this.clearIdle()
+    else if (inUse) this.idleStopAt = null
+    else {
+      const at = this.up.lastUsedAt + idleS * 1000
+      this.idleStopAt = at
+      if (this.idleTimer === undefined || this.idleTimerAt > at) {
+        clearTimeout(this.idleTimer)
+        this.idleTimerAt = at
+        this.idleTimer = setTimeout(onTimer, Math.max(0, at - Date.now())).unref()
+      }
+    }
+    if (before !== this.idleStopAt) this.announce?.()
+  }
 }
 
 /** The config fields that do not touch a running server: changing them neither restarts nor re-lists it. */

@@ -7,23 +7,21 @@
 import { launchCheck } from '../config/policy'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { Catalog } from '../catalog/catalog'
-import { ingestTools } from '../catalog/decisions'
-import { ingestPrompts } from '../catalog/prompt-decisions'
-import type { PromptDefinition } from '../../../shared/prompts'
 import { canonicalJson } from '../state/hash'
 import type { Logger } from '../log'
-import type { ToolDefinition } from '../../../shared/tool-definition'
 import { Upstream, type UpstreamLimits } from './upstream'
 import { ConnectionStates } from './states'
-import { sharePlanFacts, type SandboxContext } from './sandbox'
+import type { SandboxContext } from './sandbox'
 import type { ReferenceSource } from '../secrets/resolve'
 import type { Secrets } from '../secrets/store'
-import { secretsUsedBy } from '../../../shared/secret-refs'
 import type { OAuthService } from '../oauth/service'
 import { ResourceSubscriptions } from './resource-subscriptions'
 import { idleStopSeconds } from '../../../shared/lifecycle'
-import { launchKeyOf, ServerSlot, type Lease, type LifecycleChange, type StartedBy, type StartReason, type StopReason } from './lifecycle'
+import { launchKeyOf, type ServerSlot, type Lease, type LifecycleChange, type StartedBy, type StartReason, type StopReason } from './lifecycle'
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './types'
+import { StartQueue } from './start-queue'
+import { wireSlot } from './slot-events'
+import { restartOnSecrets, restartOnSignIn } from './restarts'
 
 export type { Lease, LifecycleChange, StartReason, StopReason } from './lifecycle'
 import { ServerLogs } from './server-logs'
@@ -32,19 +30,15 @@ import { ServerLogs } from './server-logs'
 export const STARTING_WAIT_MS = 3000
 /** How long a request that starts a stopped server waits for it (spawn, sandbox, initialize, tools/list). */
 export const ON_DEMAND_WAIT_MS = DEFAULT_CONNECT_TIMEOUT_MS
-/**
- * How many queued servers start in one turn of the event loop (their sandbox plans share one look
- * at the filesystem). More spawns each boot slower on a busy machine: with 8, the first of 70
- * sandboxed servers was ready seconds later and startup.test's retrieve_tools found none in its 3 s.
- */
-const STARTS_PER_TURN = 4
 
 export class UpstreamManager {
   /** every server that may run (enabled, not quarantined), started or not */
   private readonly slots = new Map<string, ServerSlot>()
-  /** servers whose start is scheduled (a few per event-loop turn, so the process stays responsive) */
-  private readonly queued = new Map<string, { slot: ServerSlot; reason: StartReason }>()
-  private draining = false
+  /** servers whose start is scheduled (a few per event-loop turn, so the process stays responsive: start-queue.ts) */
+  private readonly queued = new StartQueue(
+    (slot, reason) => this.startNow(slot, reason),
+    () => this.stopped,
+  )
   /** servers that ran when they went back to review (quarantined): approved again, they start again */
   private readonly resumeAfterReview = new Set<string>()
   private stopped = false
@@ -141,7 +135,7 @@ export class UpstreamManager {
     for (const [name, slot] of this.slots) {
       const cfg = wanted.get(name)
       if (cfg && launchKeyOf(cfg, canonicalJson) === slot.key) continue
-      const wasActive = slot.active || this.queued.get(name)?.slot === slot
+      const wasActive = slot.active || this.queued.slot(name) === slot
       this.slots.delete(name)
       this.queued.delete(name)
       slot.clearIdle()
@@ -175,35 +169,12 @@ export class UpstreamManager {
               : 'list'
       if (reason) this.enqueue(slot, reason)
     }
-    this.drain()
+    this.queued.drain()
   }
 
   private enqueue(slot: ServerSlot, reason: StartReason): void {
-    this.queued.set(slot.cfg.name, { slot, reason })
+    this.queued.add(slot, reason)
     this.connections.set(slot.cfg.name, { state: 'connecting', lastError: null, attempt: 0, protocolVersion: slot.up.protocolVersion })
-  }
-
-  /**
-   * Starts the queued servers, a few per turn of the event loop (setImmediate): spawning a process
-   * blocks for a few ms, and 70 spawns in one go kept the process from answering `initialize`
-   * for seconds. All of them still start at once: none waits for another to connect. The
-   * sandbox plans of one turn share what they read of the filesystem (plan-facts.ts): each plan
-   * asks about the same ~100 paths.
-   */
-  private drain(): void {
-    if (this.draining || this.stopped || this.queued.size === 0) return
-    this.draining = true
-    setImmediate(() => {
-      this.draining = false
-      sharePlanFacts(() => {
-        for (let n = 0; n < STARTS_PER_TURN && !this.stopped; n++) {
-          const next = this.queued.values().next()
-          if (next.done) break
-          this.startNow(next.value.slot, next.value.reason)
-        }
-      })
-      this.drain()
-    })
   }
 
   private startNow(slot: ServerSlot, reason: StartReason, by?: StartedBy): void {
@@ -225,13 +196,7 @@ export class UpstreamManager {
    */
   attachSecrets(secrets: Secrets): () => void {
     this.references = { secret: (name) => secrets.get(name), env: process.env }
-    return secrets.onChange((names) => {
-      for (const [name, { up }] of this.slots) {
-        if (up.state === 'stopped' || !secretsUsedBy(up.config).some((n) => names.includes(n))) continue
-        this.logger.info({ server: name, secrets: names }, 'a secret it uses changed; restarting')
-        void up.restart().catch((e: unknown) => this.logger.warn({ server: name, err: String(e) }, 'restart failed'))
-      }
-    })
+    return restartOnSecrets(secrets, () => this.slots, this.logger)
   }
 
   /**
@@ -240,18 +205,12 @@ export class UpstreamManager {
    */
   attachOAuth(oauth: OAuthService): () => void {
     this.oauth = oauth
-    const restart = (server: string): void => {
+    return restartOnSignIn(oauth, (server) => {
       const slot = this.slots.get(server)
       if (!slot) return
       this.logger.info({ server }, 'sign-in changed; reconnecting')
       void this.restartSlot(slot).catch((e: unknown) => this.logger.warn({ server, err: String(e) }, 'restart failed'))
-    }
-    oauth.on('signedIn', restart)
-    oauth.on('signedOut', restart)
-    return () => {
-      oauth.off('signedIn', restart)
-      oauth.off('signedOut', restart)
-    }
+    })
   }
 
   /** The OAuth sessions for Inspect (a quarantined HTTP server is listed only after sign-in). */
@@ -268,61 +227,22 @@ export class UpstreamManager {
       ...(this.sandbox ? { sandbox: { ctx: this.sandbox, mode: 'run' as const } } : {}),
       launchCheck: (resolved) => this.launchCheck(resolved),
     })
-    const slot = new ServerSlot(cfg, launchKeyOf(cfg, canonicalJson), up)
-    const current = (): boolean => this.slots.get(cfg.name) === slot
-    const announce = (): void => {
-      if (!current() || this.queued.has(cfg.name)) return
-      this.connections.set(cfg.name, {
-        state: up.state,
-        lastError: up.lastError,
-        attempt: up.attempt,
-        protocolVersion: up.protocolVersion,
-        idleStopAt: slot.idleStopAt,
-      })
-    }
-    up.on('state', () => {
-      if (!current()) return
-      if (up.state !== 'connected') slot.ready = up.state === 'connecting' ? slot.ready : false
-      announce()
-      this.armIdle(slot)
+    return wireSlot(cfg, up, {
+      catalog: this.catalog,
+      logger: this.logger,
+      connections: this.connections,
+      subscriptions: this.subscriptions,
+      logs: this.logs,
+      current: (slot) => this.slots.get(cfg.name) === slot,
+      queued: (name) => this.queued.has(name),
+      armIdle: (slot) => this.armIdle(slot),
+      batching: () => this.starting().length > 1,
+      ingest: (work) => {
+        this.inflight++
+        void work().finally(() => this.inflight--)
+      },
+      resourcesListChanged: (server) => this.onResourcesListChanged?.(server),
     })
-    up.on('tools', (tools: ToolDefinition[]) => {
-      if (!current()) return
-      this.inflight++
-      // while other servers are still starting, the state write may wait to take their baselines along
-      ingestTools(this.catalog, cfg.name, tools, { batch: this.starting().length > 1 })
-        .catch((e: unknown) => this.logger.error({ server: cfg.name, err: String(e) }, 'could not record tool approvals'))
-        .finally(() => this.inflight--)
-      // ingestTools puts the tools (and their baseline approval) into the catalog before its first
-      // await; only the state file write is still running: callers need not wait for the disk.
-      // the idle clock runs from when it is ready (its prompts and resources are being listed now), not from its spawn
-      if (!slot.ready) up.touch()
-      slot.ready = true
-      slot.onDemandStart = false
-      this.armIdle(slot)
-    })
-    up.on('prompts', (prompts: PromptDefinition[]) => {
-      if (!current()) return
-      this.inflight++
-      ingestPrompts(this.catalog, cfg.name, prompts, { batch: this.starting().length > 1 })
-        .catch((e: unknown) => this.logger.error({ server: cfg.name, err: String(e) }, 'could not record prompt approvals'))
-        .finally(() => this.inflight--)
-    })
-    up.on('resourceUpdated', (uri: string) => {
-      if (current()) this.subscriptions.deliver(cfg.name, uri)
-    })
-    up.on('resourcesListChanged', () => {
-      if (current()) this.onResourcesListChanged?.(cfg.name)
-    })
-    up.on('log', (params, request) => {
-      if (current()) this.logs.deliver(cfg.name, params, request)
-    })
-    up.on('used', () => {
-      if (current()) this.armIdle(slot)
-    })
-    slot.announce = announce
-    announce()
-    return slot
   }
 
   // ---- on demand ----------------------------------------------------------------------------
@@ -364,31 +284,12 @@ export class UpstreamManager {
     return { up: slot.up, stillStarting, release }
   }
 
-  /**
-   * The idle clock of an on-demand server: when nobody uses it, it stops at lastUsedAt + idle_stop_s
-   * (idleStopAt). A use only moves that time: the timer is armed once per idle period, not reset
-   * on every call; a timer that fires before the stop time (the server was used meanwhile) is
-   * armed again for the rest, one that would fire after it (a shorter idle_stop_s) is replaced.
-   */
+  /** The idle clock of an on-demand server that may stop when nobody uses it (ServerSlot.armIdle). */
   private armIdle(slot: ServerSlot): void {
-    const before = slot.idleStopAt
     const idleS = idleStopSeconds(this.catalog.currentConfig, slot.cfg)
-    const name = slot.cfg.name
-    const mayIdle =
-      !this.stopped && slot.lifecycle === 'on_demand' && idleS > 0 && slot.ready && slot.up.state === 'connected' && this.subscriptions.uris(name).size === 0
-    const inUse = slot.holds > 0 || slot.waiters > 0 || slot.up.busy > 0
-    if (!mayIdle) slot.clearIdle()
-    else if (inUse) slot.idleStopAt = null
-    else {
-      const at = slot.up.lastUsedAt + idleS * 1000
-      slot.idleStopAt = at
-      if (slot.idleTimer === undefined || slot.idleTimerAt > at) {
-        clearTimeout(slot.idleTimer)
-        slot.idleTimerAt = at
-        slot.idleTimer = setTimeout(() => this.idleCheck(slot), Math.max(0, at - Date.now())).unref()
-      }
-    }
-    if (before !== slot.idleStopAt) slot.announce?.()
+    const ready = slot.ready && slot.up.state === 'connected'
+    const mayIdle = !this.stopped && slot.lifecycle === 'on_demand' && idleS > 0 && ready && this.subscriptions.uris(slot.cfg.name).size === 0
+    slot.armIdle(idleS, mayIdle, () => this.idleCheck(slot))
   }
 
   private idleCheck(slot: ServerSlot): void {
