@@ -20,6 +20,14 @@ type Check = (value: unknown) => { valid: true } | { valid: false; errorMessage?
 const validators = new Map<string, AjvJsonSchemaValidator>()
 /** compiled per schema object (an approved definition's schema is never changed after it is listed) */
 const compiled = new WeakMap<object, Check | { error: string }>()
+/**
+ * and per server and schema text: every listing (a list_changed, a reconnect) makes new objects
+ * of the same schemas, and a validator keeps each schema object it compiled for good (ajv's cache):
+ * compiled once per text, a server that relists in a loop costs nothing more. Only approved
+ * schemas are checked, so a server holds few texts; the oldest go past MAX_TEXTS.
+ */
+const byText = new Map<string, Map<string, Check | { error: string }>>()
+const MAX_TEXTS = 256
 
 /** Whether a `$id` appears anywhere in the schema (a key of any object in it). */
 function hasId(value: unknown, depth = 0): boolean {
@@ -45,14 +53,21 @@ function validatorFor(server: string, schema: Record<string, unknown>): AjvJsonS
 
 function checkerFor(server: string, schema: Record<string, unknown>): Check | { error: string } {
   let c = compiled.get(schema)
+  if (c) return c
+  let texts = byText.get(server)
+  if (!texts) byText.set(server, (texts = new Map()))
+  const text = JSON.stringify(schema)
+  c = texts.get(text)
   if (!c) {
     try {
       c = validatorFor(server, schema).getValidator(schema as never) as Check
     } catch (e) {
       c = { error: (e as Error).message }
     }
-    compiled.set(schema, c)
+    texts.set(text, c)
+    if (texts.size > MAX_TEXTS) texts.delete(texts.keys().next().value as string)
   }
+  compiled.set(schema, c)
   return c
 }
 
