@@ -28,11 +28,47 @@ function subscribeServer(deps: ResourceDeps, scope: Scope, agentUri: string, hea
   return deps.manager.subscriptions.add(name, g.uri, (uri) => hear(toAgentUri(name, uri) ?? agentUri))
 }
 
-/** Subscribes an agent to one of its URIs; `hear` gets the agent's URI on each change it may still hear (the gate on every change). Throws the gate's error. */
+/**
+ * A subscribed agent hears of a URI's changes at most this often: the first at once, those that
+ * follow within it as one after it (no change is missed). An update says "read it again", so more
+ * are worth nothing: a server's burst of 5,000 reached every subscribed session 5,000 times.
+ */
+export const UPDATE_EVERY_MS = 1000
+
+/**
+ * Subscribes an agent to one of its URIs; `hear` gets the agent's URI on each change it may still
+ * hear (the gate on every change, and again when a folded one is told), at most once per
+ * UPDATE_EVERY_MS. Throws the gate's error.
+ */
 export function subscribeAgent(deps: ResourceDeps, scope: Scope, agentUri: string, hear: (agentUri: string) => void): () => void {
-  return subscribeServer(deps, scope, agentUri, (changed) => {
-    if (mayHear(deps, scope, changed)) hear(changed)
+  let last = 0
+  let pending: NodeJS.Timeout | null = null
+  let latest = agentUri
+  const release = subscribeServer(deps, scope, agentUri, (changed) => {
+    if (!mayHear(deps, scope, changed)) return
+    latest = changed
+    const wait = last + UPDATE_EVERY_MS - Date.now()
+    if (wait <= 0 && pending === null) {
+      last = Date.now()
+      hear(changed)
+      return
+    }
+    if (pending !== null) return
+    pending = setTimeout(
+      () => {
+        pending = null
+        last = Date.now()
+        if (mayHear(deps, scope, latest)) hear(latest)
+      },
+      Math.max(0, wait),
+    )
+    pending.unref()
   })
+  return () => {
+    if (pending !== null) clearTimeout(pending)
+    pending = null
+    release()
+  }
 }
 
 /** resources/subscribe and resources/unsubscribe of a 2025 session; its subscriptions end with the session. */

@@ -1,0 +1,77 @@
+// Attack by a hostile upstream through resource subscriptions: a burst of
+// notifications/resources/updated for a URI agents subscribed to. Each one reached every
+// subscribed 2025 session (a gate check and a message per session, on Toolgate's main thread):
+// 5,000 from the server were 5,000 at each agent. An update says "read it again"; now a session
+// hears a URI's updates at most once a second (the first at once, the rest folded into one after
+// it, gated when they came and when told). 2026-07-28 listen streams are not folded yet.
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { stopServe, useCleanup } from '../helpers/cleanup'
+import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
+
+const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
+const URI = 'file:///notes/a.txt'
+const AGENT_URI = 'file://hu.toolgate.invalid/~/notes/a.txt'
+const BURST = 5000
+
+useCleanup()
+
+describe('attack: a hostile upstream floods resource updates', () => {
+  let serve: Serve
+  const agents: McpHandle[] = []
+
+  beforeAll(async () => {
+    const tmp = tempDir('toolgate-attack-updates-')
+    const stateFile = path.join(tmp, 'state.json')
+    fs.writeFileSync(
+      stateFile,
+      JSON.stringify({
+        capabilities: { tools: {}, resources: { subscribe: true } },
+        tools: [{ name: 'burst', description: 'Changes a note often', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } }],
+        resources: [{ uri: URI, name: 'a', mimeType: 'text/plain' }],
+        reads: { [URI]: { contents: [{ uri: URI, mimeType: 'text/plain', text: 'A' }] } },
+        updates: { burst: { uri: URI, count: BURST } },
+      }),
+    )
+    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
+      mcpServers: { hu: { command: process.execPath, args: [HOSTILE], env: { HOSTILE_STATE: stateFile }, sandbox: { fs_read: [tmp] }, quarantined: false } },
+      agents: [
+        { name: 'a', servers: ['hu'], permissions: ['read'] },
+        { name: 'b', servers: ['hu'], permissions: ['read'] },
+      ],
+    })
+    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
+    await waitForServerState(serve, 'hu', 'connected')
+    for (const name of ['a', 'b']) {
+      const token = (await serve.api<{ token: string }>('POST', `/api/v1/agents/${name}/token`)).json.token
+      agents.push(await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${token}` }))
+    }
+  }, 60_000)
+
+  afterAll(async () => {
+    for (const a of agents) await a.close()
+    await stopServe(serve)
+  })
+
+  it('each subscribed agent hears the burst once or twice, not 5,000 times, and the last change is not lost', async () => {
+    const heard = agents.map(() => [] as number[])
+    for (const [i, a] of agents.entries()) {
+      a.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+        if (n.params.uri === AGENT_URI) heard[i].push(Date.now())
+      })
+      await a.client.subscribeResource({ uri: AGENT_URI })
+    }
+    const r = await agents[0].call('call_tool_read', { name: 'hu:burst', args: {} })
+    expect(textOf(r)).toBe('ok')
+    // the first at once, the rest folded into one a second later
+    await waitFor(() => heard.every((h) => h.length >= 2), 10_000, 'the folded update')
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    for (const h of heard) {
+      expect(h.length).toBeLessThanOrEqual(3)
+      expect(h[1] - h[0]).toBeGreaterThanOrEqual(900)
+    }
+  })
+})
