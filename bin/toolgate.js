@@ -136,7 +136,8 @@ function privateDir(parent, name) {
  * Web Crypto fallback behind `globalThis.crypto ??`, never runs on Node 20+.
  */
 function imports(content) {
-  return content.includes('import(') && content.replaceAll('globalThis.crypto ?? import("node:crypto")', '').includes('import(')
+  // however the build prints it (with or without spaces, any quotes): the one `import()` that Node 20 never runs
+  return content.includes('import(') && content.replace(/globalThis\.crypto\s*\?\?\s*import\(\s*(["'`])node:crypto\1\s*\)/g, '').includes('import(')
 }
 
 /** The first bytes of a code cache file of this launcher (then the SHA-256 of V8's data, then the data). */
