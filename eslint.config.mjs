@@ -21,7 +21,7 @@ const CORE_FLOORS = [
     packages: ['pino', 'jsonc-parser', 'write-file-atomic', 'stemmer'],
   },
   // what is configured, decided and recorded, and the files that hold it
-  { floor: 'model', units: ['config', 'secrets', 'state', 'clients', 'catalog', 'activity'], packages: ['write-file-atomic', 'chokidar'] },
+  { floor: 'model', units: ['config', 'secrets', 'state', 'clients', 'catalog', 'activity'], packages: ['write-file-atomic'] },
   // what runs: sign-ins, connections to upstream servers, their supervision
   { floor: 'runtime', units: ['oauth', 'upstream'], packages: ['@modelcontextprotocol/client', '@modelcontextprotocol/core'] },
   // who may do what: the access decision, grants, requests and confirmations, discovery

@@ -46,7 +46,7 @@ try {
     }
     assert.ok(![...files].some((f) => /^\/(src|test|bench|docs)\//.test(f) || f.endsWith('.map')), 'no sources, tests or maps')
     const deps = new Set([...files].filter((f) => f.startsWith('/node_modules/')).map((f) => f.split('/')[2]))
-    for (const d of ['@modelcontextprotocol', 'zod', 'pino', 'commander', 'chokidar']) assert.ok(deps.has(d), `${d} is bundled`)
+    for (const d of ['@modelcontextprotocol', 'zod', 'pino', 'commander', 'write-file-atomic']) assert.ok(deps.has(d), `${d} is bundled`)
     for (const d of ['electron', 'vite', 'vitest', 'react', 'typescript', 'electron-builder', 'eslint']) assert.ok(!deps.has(d), `no ${d}`)
     const pkg = JSON.parse(asar.extractFile(appAsar, 'package.json').toString())
     assert.equal(pkg.main, 'out/main/index.js')
