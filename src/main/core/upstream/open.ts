@@ -2,6 +2,7 @@
 // exits on the era probe started once more with `initialize` only.
 import type { ServerConfig } from '../../../shared/config-schema'
 import { needsSignIn, refusal } from '../oauth/errors'
+import { grantRefusal } from './sandbox'
 import { UpstreamConnection, type ConnectionHooks, type ConnectionOptions } from './connection'
 import { errorText } from './sdk-errors'
 import { transportKinds } from './transport'
@@ -30,6 +31,9 @@ export async function openConnection(
         conn = new UpstreamConnection(config, kind, { ...opts, connectTimeoutMs: opts.timeoutMs, negotiation }, hooks)
         track.onCreated(conn)
       } catch (err) {
+        // its sandbox plan refuses the launch (a grant, its program's place): no transport or retry changes that
+        const refused = grantRefusal(err)
+        if (refused) throw refused
         failures.push(kinds.length > 1 ? `${kind}: ${errorText(err)}` : errorText(err))
         break
       }

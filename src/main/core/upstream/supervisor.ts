@@ -1,7 +1,8 @@
 // The supervision of one upstream server's connection, a state machine: it connects in the
 // background, restarts with exponential backoff after a crash/exit/close or a failed health ping
 // (HTTP), and trips a crash-loop breaker (state 'error') after too many consecutive failures or at
-// once where no retry can help (a missing secret, the organisation's policy, a refused OAuth). An
+// once where no retry can help (a missing secret, the organisation's policy, a refused OAuth, a
+// sandbox plan that refuses the launch). An
 // HTTP server that needs the user to sign in (OAuth) waits in 'needs_auth' without retrying.
 // Upstream (upstream.ts) is its face: it serves the live connection this keeps.
 import type { ServerConfig } from '../../../shared/config-schema'
@@ -10,6 +11,7 @@ import { describeTarget, makeRedactor } from '../masking/target'
 import { launchSecrets, SecretMask } from '../masking/secret-mask'
 import { launchEntry } from './launch-entry'
 import { refusal } from '../oauth/errors'
+import { grantRefusal } from './sandbox'
 import type { UpstreamAuth } from '../oauth/session'
 import { Backoff } from './backoff'
 import type { ConnectionHooks, UpstreamConnection } from './connection'
@@ -215,8 +217,9 @@ export class Supervisor {
     } catch (err) {
       if (gen !== this.gen) return
       this.opening = null
-      // no sign-in and no retry can help (its OAuth setup is refused): state error at once, with why
-      const refused = refusal(err)
+      // no sign-in and no retry can help (its OAuth setup is refused, its sandbox plan refuses a
+      // grant or its program's place): state error at once, with why
+      const refused = refusal(err) ?? grantRefusal(err)
       if (refused) return this.giveUp(refused.message)
       this.onFailure(errorText(err))
       return

@@ -79,6 +79,14 @@ export class SandboxGrantError extends Error {
   override readonly name = 'SandboxGrantError'
 }
 
+/** The SandboxGrantError `err` is or wraps, if any: a launch its plan refuses, which no retry changes. */
+export function grantRefusal(err: unknown): SandboxGrantError | null {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = (e as Error & { cause?: unknown }).cause, depth++) {
+    if (e instanceof SandboxGrantError) return e
+  }
+  return null
+}
+
 export interface PlanEnv {
   /** $HOME as the server gets it */
   home: string
