@@ -3,6 +3,7 @@
 // requests), until the user allows or denies it, the timeout ends it, or the agent cancels it.
 // Allow runs exactly that one call: the waiting call itself goes on, with the arguments whose
 // SHA-256 the user was shown; nothing is left behind that another call could use.
+// Who requires it and the user's switch: confirm-switch.ts.
 import { ApiError } from '../../../shared/api'
 import { callWith, type Variant } from '../../../shared/call-variant'
 import { escapedName, nameWarning } from '../../../shared/tool-name'
@@ -10,7 +11,6 @@ import { CLIENT_NAME_MAX, safeText } from '../../../shared/requests'
 import {
   ARGS_NOTE_CHARS,
   declinedText,
-  operatorConfirmSentence,
   safeArgsText,
   timeoutText,
   type Confirmation,
@@ -21,8 +21,6 @@ import {
   samplingRefusal,
 } from '../../../shared/confirmations'
 import { samplingText, samplingView } from '../../../shared/sampling-view'
-import type { ServerConfirmInfo } from '../../../shared/api'
-import type { ServerConfig } from '../../../shared/config-schema'
 import type { Catalog, CatalogEntry } from '../catalog/catalog'
 import path from 'node:path'
 import { argsHmac } from '../activity/redact'
@@ -31,6 +29,7 @@ import { PendingDecisions, newId } from './pending'
 import type { Asker } from './access'
 import { argsForDisplay } from './confirm-args'
 import { confirmationNeeded } from '../access/decide'
+import { confirmTimeoutS, setConfirmSwitch } from './confirm-switch'
 
 /** One agent (or one agent-less client) may keep this many calls waiting; more is refused at once. */
 export const MAX_CONFIRMATIONS_PER_AGENT = 5
@@ -95,7 +94,7 @@ export class CallConfirmations {
 
   /** Seconds a call of this server waits: the server's confirm_timeout_s, else the top level's. */
   timeoutS(server: string): number {
-    return this.d.catalog.serverConfig(server)?.confirm_timeout_s ?? this.d.catalog.currentConfig.confirm_timeout_s
+    return confirmTimeoutS(this.d.catalog, server)
   }
 
   /**
@@ -357,58 +356,13 @@ export class CallConfirmations {
     return { confirmation: { ...c }, message: `Denied the call of ${c.tool}; the agent was told and nothing ran.` }
   }
 
-  /**
-   * The user's "Ask me before each call" on a server (tool null) or a tool, in state.json. It
-   * only adds: switching it off never removes what the config requires (the message says so).
-   */
-  async setAsk(server: string, tool: string | null, ask: boolean): Promise<string> {
-    const { catalog } = this.d
-    const cfg = catalog.serverConfig(server)
-    if (!cfg) throw new ApiError('unknown_server', `no server named "${server}".`, 404)
-    const entry = tool === null ? undefined : catalog.entry(`${server}:${tool}`)
-    if (tool !== null && !entry)
-      throw new ApiError('unknown_tool', `no tool "${tool}" on server "${server}"; \`toolgate tools list ${server}\` shows its tools.`, 404)
-    const what = entry ? entry.id : `every tool of ${server}`
-    await catalog.store.update((s) => {
-      if (entry) {
-        const rec = { ...s.tools[entry.id] }
-        if (ask) rec.confirm = true
-        else delete rec.confirm
-        s.tools[entry.id] = rec
-      } else {
-        const rec = { ...s.servers[server] }
-        if (ask) rec.confirm = true
-        else delete rec.confirm
-        s.servers[server] = rec
-      }
-    })
-    this.d.changed(server)
-    if (ask) return `Calls of ${what} now wait for your OK (up to ${this.timeoutS(server)} s).`
-    const still = entry ? this.requirement(entry) : null
-    const rule = still?.config_rule ?? (entry ? undefined : serverRule(cfg))
-    if (still?.user) return `Your switch for ${what} is off, but you still ask before each call of the whole server ${server}.`
-    return rule ? `Your switch for ${what} is off; ${operatorConfirmSentence(rule)}` : `Calls of ${what} no longer wait for your OK.`
+  /** The user's "Ask me before each call" on a server (tool null) or a tool: see setConfirmSwitch (confirm-switch.ts). */
+  setAsk(server: string, tool: string | null, ask: boolean): Promise<string> {
+    return setConfirmSwitch(this.d.catalog, server, tool, ask, (s) => this.d.changed(s))
   }
 
   /** Toolgate stops: every waiting call is answered (cancelled) so no agent hangs. */
   close(): void {
     this.queue.close()
-  }
-}
-
-/** The config's rule for a whole server, in words (the UI's locked server switch), or null. */
-function serverRule(cfg: ServerConfig): string | null {
-  if (cfg.confirm === 'write') return `"confirm": "write" (write and destructive calls)`
-  if (cfg.confirm === 'destructive') return `"confirm": "destructive" (destructive calls)`
-  return null
-}
-
-/** A server's confirmation settings for the control API and the UI. */
-export function serverConfirmInfo(catalog: Catalog, cfg: ServerConfig): ServerConfirmInfo {
-  return {
-    config: cfg.confirm ?? 'never',
-    config_tools: [...(cfg.confirm_tools ?? [])],
-    user: catalog.store.current.servers[cfg.name]?.confirm === true,
-    timeout_s: cfg.confirm_timeout_s ?? catalog.currentConfig.confirm_timeout_s,
   }
 }
