@@ -3,7 +3,8 @@
 // the same step, over a real StateStore in a temp dir.
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { markNeedsReview, setToolDisabled } from '../../src/main/core/catalog/decisions'
+import { setToolDisabled } from '../../src/main/core/catalog/decisions'
+import { markNeedsReview } from '../../src/main/core/catalog/server-decisions'
 import { makeFixture, READ, runServer, tool } from '../helpers/catalog-fixture'
 
 const trusted = { mcpServers: { a: { command: 'node', args: ['a.js'], quarantined: false }, b: { command: 'node', args: ['b.js'] } } }

@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { agentScope } from '../../src/main/core/access/scope'
-import { approveServer } from '../../src/main/core/catalog/decisions'
+import { approveServer } from '../../src/main/core/catalog/server-decisions'
 import { agentSession, buildWorld, makeFixture, READ, runServer, tool, WORLD_CONFIG, type Fixture } from '../helpers/catalog-fixture'
 
 const ENTRY_KEYS = [

@@ -5,7 +5,8 @@
 // test moves it to just before an end (nothing changed yet) and then past it (the end happened).
 import fs from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { approveServer, approveTool, ingestTools, setToolDisabled } from '../../src/main/core/catalog/decisions'
+import { approveTool, ingestTools, setToolDisabled } from '../../src/main/core/catalog/decisions'
+import { approveServer } from '../../src/main/core/catalog/server-decisions'
 import type { ApiEvent } from '../../src/shared/api'
 import { StateStore } from '../../src/main/core/state/store'
 import { buildWorld, READ, tool, WORLD_TOOLS, type Fixture } from '../helpers/catalog-fixture'

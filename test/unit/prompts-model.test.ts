@@ -12,7 +12,7 @@ import { lostDecisions } from '../../src/main/core/state/tamper'
 import { emptyState } from '../../src/main/core/state/schema'
 import { ingestPrompts, setPromptDisabled } from '../../src/main/core/catalog/prompt-decisions'
 import { makeFixture } from '../helpers/catalog-fixture'
-import { approveServer } from '../../src/main/core/catalog/decisions'
+import { approveServer } from '../../src/main/core/catalog/server-decisions'
 
 const LIMITS = { maxTools: 5, maxDescriptionChars: 40, maxResultBytes: 1_000_000 }
 const VALID = /^[A-Za-z0-9_-]{1,64}$/

@@ -11,7 +11,7 @@ import { StoreProvider } from '../../src/renderer/store/context'
 import { createAppStore } from '../../src/renderer/store/store'
 import { tooltipFor } from '../../src/main/electron/tray'
 import { summarizeServers } from '../../src/shared/summary'
-import { quarantineServer } from '../../src/main/core/catalog/decisions'
+import { quarantineServer } from '../../src/main/core/catalog/server-decisions'
 import { makeFixture, runServer, tool } from '../helpers/catalog-fixture'
 
 afterEach(cleanup)

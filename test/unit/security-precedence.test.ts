@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Approval } from '../../src/main/core/catalog/classify'
 import { LOCK_STATUSES } from '../../src/shared/statuses'
-import { approveServer, ingestTools, quarantineServer, setToolDisabled } from '../../src/main/core/catalog/decisions'
+import { ingestTools, setToolDisabled } from '../../src/main/core/catalog/decisions'
+import { approveServer, quarantineServer } from '../../src/main/core/catalog/server-decisions'
 import { makeFixture, tool, type RawConfig } from '../helpers/catalog-fixture'
 
 /** The contract's rule, written independently of the implementation. */

@@ -4,7 +4,7 @@
 // remove and undo are recorded as the user's decisions.
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ServerEdits, UNDO_WINDOW_MS } from '../../src/main/core/control/server-edits'
-import { approveServer } from '../../src/main/core/catalog/decisions'
+import { approveServer } from '../../src/main/core/catalog/server-decisions'
 import { ApiError } from '../../src/shared/api'
 import { makeFixture } from '../helpers/catalog-fixture'
 

@@ -1,7 +1,8 @@
 // The core's public surface for benchmarks and embedders (built to out/main/core.js).
 export { buildCore, startCore, type BuiltCore, type Core, type CoreOptions } from './core'
 export { Catalog } from './catalog/catalog'
-export { ingestTools, approveTool, approveAll, setToolDisabled, approveServer, quarantineServer } from './catalog/decisions'
+export { ingestTools, approveTool, approveAll, setToolDisabled } from './catalog/decisions'
+export { approveServer, quarantineServer } from './catalog/server-decisions'
 export { classify } from './catalog/classify'
 export { StateStore } from './state/store'
 export { parseConfig, loadConfigFile } from './config/load'

@@ -43,16 +43,8 @@ import type { ActivityPage, ActivityQuery, DecisionAction, DecisionOrigin } from
 import { NOBODY } from '../activity/recorder'
 import type { AgentView } from '../../../shared/agents'
 import { agentViews } from '../agents-view/view'
-import {
-  approveAll,
-  approveServer,
-  approveTool,
-  quarantineServer,
-  rejectTool,
-  requireReviewedLaunch,
-  setServerEnabled,
-  setToolDisabled,
-} from '../catalog/decisions'
+import { approveAll, approveTool, rejectTool, setToolDisabled } from '../catalog/decisions'
+import { approveServer, quarantineServer, requireReviewedLaunch, setServerEnabled } from '../catalog/server-decisions'
 import type { Confirmation, ConfirmationFilter } from '../../../shared/confirmations'
 import type { Question, QuestionAction, QuestionActionResult, QuestionFilter } from '../../../shared/questions'
 import { FULL_SCOPE } from '../access/scope'

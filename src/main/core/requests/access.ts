@@ -25,7 +25,8 @@ import type { Scope } from '../access/scope'
 import { PendingDecisions, newId } from './pending'
 import { evaluateRequest, type Evaluation } from './evaluate'
 import { grantsServer, liftLocks, type LiftContext } from './grant'
-import { requireReviewed, requireReviewedLaunch } from '../catalog/decisions'
+import { requireReviewed } from '../catalog/decisions'
+import { requireReviewedLaunch } from '../catalog/server-decisions'
 import type { GrantKeeper } from '../grants/keeper'
 
 export const MAX_PENDING_PER_AGENT = 20

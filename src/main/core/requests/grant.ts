@@ -7,7 +7,8 @@
 // TimedAct each act records its undo in the same grant, so the grant's end puts everything back.
 import { toolId } from '../../../shared/ids'
 import type { Catalog } from '../catalog/catalog'
-import { approveServer, approveTool, setServerEnabled, setToolDisabled } from '../catalog/decisions'
+import { approveTool, setToolDisabled } from '../catalog/decisions'
+import { approveServer, setServerEnabled } from '../catalog/server-decisions'
 import type { TimedAct } from '../state/grant-undo'
 
 export interface LiftContext {
