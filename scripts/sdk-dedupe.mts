@@ -76,8 +76,16 @@ export function sameModules(serverDist: string, clientDist: string): Map<string,
   return same
 }
 
-type Node = { type: string; start: number; end: number; [key: string]: unknown }
+export type Node = { type: string; start: number; end: number; [key: string]: unknown }
 type Declaration = { text: string; uses: Set<string> }
+
+/** Whether child `k` of `n` is a property's name (`a.b`, `{ b: 1 }`, a class member's key), not a reference to a binding. */
+export function isPropertyName(n: Node, k: string): boolean {
+  if (k === 'property') return n.type === 'MemberExpression' && n.computed === false
+  return (
+    k === 'key' && (n.type === 'Property' || n.type === 'PropertyDefinition' || n.type === 'MethodDefinition') && n.computed === false && n.shorthand !== true
+  )
+}
 
 /** Every identifier a subtree names, but property names (`a.b`, `{ b: 1 }`): an over-approximation of what it uses. */
 function identifiers(node: unknown, out: Set<string>): Set<string> {
@@ -89,14 +97,7 @@ function identifiers(node: unknown, out: Set<string>): Set<string> {
   const n = node as Node
   if (n.type === 'Identifier' && typeof n.name === 'string') out.add(n.name)
   for (const [k, v] of Object.entries(n)) {
-    if (k === 'property' && n.type === 'MemberExpression' && n.computed === false) continue
-    if (
-      k === 'key' &&
-      (n.type === 'Property' || n.type === 'PropertyDefinition' || n.type === 'MethodDefinition') &&
-      n.computed === false &&
-      n.shorthand !== true
-    )
-      continue
+    if (isPropertyName(n, k)) continue
     identifiers(v, out)
   }
   return out

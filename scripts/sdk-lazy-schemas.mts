@@ -28,7 +28,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseSync, type Plugin } from 'vite'
-import { memoReturn, regionStatements, topLevel, WIRE_BUILDERS, wireFile } from './sdk-dedupe.mjs'
+import { isPropertyName, memoReturn, type Node, regionStatements, topLevel, WIRE_BUILDERS, wireFile } from './sdk-dedupe.mjs'
 
 /** The `//#region` markers of the core package's dist files rewritten by this step. */
 export const LAZY_REGIONS = ['src/schemas.ts', 'src/auth.ts'] as const
@@ -86,7 +86,6 @@ export function derived(compute) {
 `
 const IMPORT = `import { lazySchema as ${LAZY}, REAL as ${REAL}, derived as ${DERIVED} } from ${JSON.stringify(LAZY_MODULE)};\n`
 
-type Node = { type: string; start: number; end: number; [key: string]: unknown }
 type Named = Node & { name: string }
 
 /** Identifier references of a subtree (not property names, not bindings) with their nodes; shorthand properties reported as such. */
@@ -102,14 +101,7 @@ function references(node: unknown, out: { id: Named; shorthand: Node | null }[],
     return
   }
   for (const [k, v] of Object.entries(n)) {
-    if (k === 'property' && n.type === 'MemberExpression' && n.computed === false) continue
-    if (
-      k === 'key' &&
-      (n.type === 'Property' || n.type === 'PropertyDefinition' || n.type === 'MethodDefinition') &&
-      n.computed === false &&
-      n.shorthand !== true
-    )
-      continue
+    if (isPropertyName(n, k)) continue
     // what a function, a declaration or a catch clause binds is no reference: noted, checked by the caller
     if (
       (k === 'params' && /Function/.test(n.type)) ||
