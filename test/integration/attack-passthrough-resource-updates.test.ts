@@ -3,7 +3,7 @@
 // subscribed 2025 session (a gate check and a message per session, on Toolgate's main thread):
 // 5,000 from the server were 5,000 at each agent. An update says "read it again"; now a session
 // hears a URI's updates at most once a second (the first at once, the rest folded into one after
-// it, gated when they came and when told). 2026-07-28 listen streams are not folded yet.
+// it, gated when they came and when told). 2026-07-28 listen streams: the -2026 sibling.
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -8,6 +8,7 @@ import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprot
 import { toAgentUri } from '../../../shared/resource-uri'
 import { gateResource, withServerOfUri, type AgentUriResolver, type ResourceDeps } from './resources'
 import type { Scope } from '../access/scope'
+import { UpdateFolder } from './update-fold'
 
 /** Whether an agent may hear a change of one of its URIs now: the gate again (its scope may have narrowed, the server been locked since it subscribed). */
 export function mayHear(deps: ResourceDeps, scope: Scope, agentUri: string): boolean {
@@ -29,44 +30,15 @@ function subscribeServer(deps: ResourceDeps, scope: Scope, agentUri: string, hea
 }
 
 /**
- * A subscribed agent hears of a URI's changes at most this often: the first at once, those that
- * follow within it as one after it (no change is missed). An update says "read it again", so more
- * are worth nothing: a server's burst of 5,000 reached every subscribed session 5,000 times.
- */
-export const UPDATE_EVERY_MS = 1000
-
-/**
  * Subscribes an agent to one of its URIs; `hear` gets the agent's URI on each change it may still
  * hear (the gate on every change, and again when a folded one is told), at most once per
- * UPDATE_EVERY_MS. Throws the gate's error.
+ * UPDATE_EVERY_MS (update-fold.ts). Throws the gate's error.
  */
 export function subscribeAgent(deps: ResourceDeps, scope: Scope, agentUri: string, hear: (agentUri: string) => void): () => void {
-  let last = 0
-  let pending: NodeJS.Timeout | null = null
-  let latest = agentUri
-  const release = subscribeServer(deps, scope, agentUri, (changed) => {
-    if (!mayHear(deps, scope, changed)) return
-    latest = changed
-    const wait = last + UPDATE_EVERY_MS - Date.now()
-    if (wait <= 0 && pending === null) {
-      last = Date.now()
-      hear(changed)
-      return
-    }
-    if (pending !== null) return
-    pending = setTimeout(
-      () => {
-        pending = null
-        last = Date.now()
-        if (mayHear(deps, scope, latest)) hear(latest)
-      },
-      Math.max(0, wait),
-    )
-    pending.unref()
-  })
+  const folder = new UpdateFolder((uri) => mayHear(deps, scope, uri), hear)
+  const release = subscribeServer(deps, scope, agentUri, (changed) => folder.push(changed, agentUri))
   return () => {
-    if (pending !== null) clearTimeout(pending)
-    pending = null
+    folder.stop()
     release()
   }
 }
@@ -114,7 +86,8 @@ export function registerSubscribeHandlers(
  * may hear (the request goes on with only those), subscribed for as long as the stream is open
  * (call `release` when it ends). Every change is published once per URI (`publish`), whatever
  * number of streams listen to it: the SDK delivers it to each stream that honored the URI, and
- * whoever delivers it checks each stream's agent again (mayHear): the scope may have narrowed.
+ * whoever delivers it checks each stream's agent again (mayHear): the scope may have narrowed,
+ * and folds each stream's updates of a URI to one per UPDATE_EVERY_MS (UpdateFolder).
  */
 export class ListenSubscriptions {
   private readonly shared = new Map<string, { count: number; release: () => void }>()

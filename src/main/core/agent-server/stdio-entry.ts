@@ -10,6 +10,7 @@ import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import type { LineStdioTransport } from './stdio-transport'
 import { ListenSubscriptions, mayHear } from './resource-subscribe'
+import { UpdateFolder } from './update-fold'
 import type { ResourceDeps } from './resources'
 import type { Scope } from '../access/scope'
 
@@ -33,13 +34,16 @@ export interface StdioEntry {
  * the pinned server instance.
  */
 function tapListens(transport: LineStdioTransport, resources: { deps: ResourceDeps; scope: Scope }, instance: () => Server | undefined): () => void {
-  const listens = new ListenSubscriptions(resources.deps, (uri) => {
-    // the gate again: the agent's scope may have narrowed since it listened
-    if (!mayHear(resources.deps, resources.scope, uri)) return
-    void instance()
-      ?.sendResourceUpdated({ uri })
-      .catch(() => {})
-  })
+  // the gate again when an update comes and when told (the agent's scope may have narrowed since
+  // it listened), a URI's updates folded to one per second
+  const folder = new UpdateFolder(
+    (uri) => mayHear(resources.deps, resources.scope, uri),
+    (uri) =>
+      void instance()
+        ?.sendResourceUpdated({ uri })
+        .catch(() => {}),
+  )
+  const listens = new ListenSubscriptions(resources.deps, (uri) => folder.push(uri))
   const open = new Map<string | number, () => void>()
   const inner = transport.onmessage
   transport.onmessage = (m: JSONRPCMessage) => {
@@ -59,6 +63,7 @@ function tapListens(transport: LineStdioTransport, resources: { deps: ResourceDe
   return () => {
     for (const release of open.values()) release()
     open.clear()
+    folder.stop()
   }
 }
 

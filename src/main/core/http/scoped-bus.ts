@@ -6,11 +6,12 @@
 // a stream open, the list-changed hub watches its view for it. Events published without a
 // credential go to every stream, but a resource update (which the SDK filters per URI itself)
 // only to the streams whose agent may still read it (`mayHear`: its scope may have narrowed since
-// it listened).
+// it listened), each stream's updates of a URI folded to one per second (agent-server/update-fold.ts).
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server'
 import type { ListChangedHub, ListKind, ListWatch } from '../agent-server/list-changed'
 import type { Scope } from '../access/scope'
+import { UpdateFolder } from '../agent-server/update-fold'
 
 interface Who {
   principal: string
@@ -26,6 +27,8 @@ const EVENT: Record<ListKind, ServerEvent> = {
 export class ScopedEventBus implements ServerEventBus {
   private readonly current = new AsyncLocalStorage<Who>()
   private readonly listeners = new Map<(e: ServerEvent) => void, Who | null>()
+  /** per stream: its resource updates, folded (made on its first update) */
+  private readonly folders = new Map<(e: ServerEvent) => void, UpdateFolder>()
   /** per credential with streams open: how many, and the hub's watch of its view */
   private readonly watched = new Map<string, { streams: number; stop: () => void }>()
 
@@ -43,8 +46,8 @@ export class ScopedEventBus implements ServerEventBus {
 
   publish(event: ServerEvent): void {
     for (const [listener, who] of [...this.listeners]) {
-      if (event.kind === 'resource_updated' && this.mayHear && !(who && this.mayHear(who.scope, event.uri))) continue
-      this.deliver(listener, event)
+      if (event.kind === 'resource_updated') this.folder(listener, who).push(event.uri)
+      else this.deliver(listener, event)
     }
   }
 
@@ -62,8 +65,24 @@ export class ScopedEventBus implements ServerEventBus {
       if (done) return
       done = true
       this.listeners.delete(listener)
+      this.folders.get(listener)?.stop()
+      this.folders.delete(listener)
       if (who) this.closed(who.principal)
     }
+  }
+
+  /** A stream's folder: gated for its agent when an update comes and again when a folded one is told. */
+  private folder(listener: (e: ServerEvent) => void, who: Who | null): UpdateFolder {
+    let f = this.folders.get(listener)
+    if (!f) {
+      const mayHear = this.mayHear
+      f = new UpdateFolder(
+        (uri) => !mayHear || (who !== null && mayHear(who.scope, uri)),
+        (uri) => this.deliver(listener, { kind: 'resource_updated', uri }),
+      )
+      this.folders.set(listener, f)
+    }
+    return f
   }
 
   private deliver(listener: (e: ServerEvent) => void, event: ServerEvent): void {
