@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { expect, vi } from 'vitest'
-import { launchSpec } from '../../src/main/core/upstream/sandbox'
+import { afterAll, beforeAll, expect, vi } from 'vitest'
+import { launchSpec, sandboxSupport } from '../../src/main/core/upstream/sandbox'
 import type { ServerConfig } from '../../src/shared/config-schema'
 
 export interface ProbeWorld {
@@ -16,6 +16,22 @@ export interface ProbeWorld {
   /** a folder outside the home the test writes to tell the probe to go on (granted to it) */
   signal: string
   put(rel: string, text: string, mode?: number): string
+}
+
+/**
+ * For a test file of sandbox probes: requires a working bwrap before its tests (the suite's
+ * machine installs it: .ci/run) and removes every world made with the returned list after them.
+ */
+export function useProbeRoots(): string[] {
+  const roots: string[] = []
+  beforeAll(() => {
+    const support = sandboxSupport()
+    expect(support.available, `bwrap must work on this machine: ${support.reason}`).toBe(true)
+  })
+  afterAll(() => {
+    for (const r of roots) fs.rmSync(r, { recursive: true, force: true })
+  })
+  return roots
 }
 
 /** A fresh home (with one ordinary file), data dir and config file under the temp dir; `roots` collects it for removal. */

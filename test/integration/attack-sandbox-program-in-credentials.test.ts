@@ -5,20 +5,13 @@
 // just that file, and an argument never shows a hidden folder. Real bwrap, a real `toolgate serve`.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sandboxSupport, SandboxGrantError } from '../../src/main/core/upstream/sandbox'
+import { describe, expect, it } from 'vitest'
+import { SandboxGrantError } from '../../src/main/core/upstream/sandbox'
 import { assertBuilt, FIXTURE, startServe, tempDir, waitForServerState, writeJson, type Serve } from '../helpers/cli'
 import { stopServe, useCleanup } from '../helpers/cleanup'
-import { catAll, probeSpec, probeWorld, runProbe, waitThen, type ProbeWorld } from '../helpers/sandbox-probe'
+import { catAll, probeSpec, probeWorld, runProbe, useProbeRoots, waitThen, type ProbeWorld } from '../helpers/sandbox-probe'
 
-const roots: string[] = []
-beforeAll(() => {
-  const support = sandboxSupport()
-  expect(support.available, `bwrap must work on this machine: ${support.reason}`).toBe(true)
-})
-afterAll(() => {
-  for (const r of roots) fs.rmSync(r, { recursive: true, force: true })
-})
+const roots = useProbeRoots()
 
 /** A program that runs its first argument with sh (the probe's script). */
 const shProgram = (w: ProbeWorld, rel: string): string => w.put(rel, '#!/bin/sh\nexec /bin/sh -c "$1"\n', 0o755)

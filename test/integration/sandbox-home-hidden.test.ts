@@ -4,91 +4,28 @@
 // start; and the ways around it an attacker would try (symlinks, renames, grants inside hidden
 // folders, look-alike names). Each server is a shell that says READY, waits until the test made
 // its changes on the host, then reads. bwrap must be installed (.ci/run installs it).
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { launchSpec, sandboxSupport } from '../../src/main/core/upstream/sandbox'
+import { describe, expect, it } from 'vitest'
 import type { ServerConfig } from '../../src/shared/config-schema'
+import { catAll, probeWorld, runProbe, useProbeRoots, waitThen, type ProbeWorld } from '../helpers/sandbox-probe'
 
-const support = sandboxSupport()
-const roots: string[] = []
+const roots = useProbeRoots()
 
-beforeAll(() => {
-  expect(support.available, `bwrap must work on this machine: ${support.reason}`).toBe(true)
-})
-afterAll(() => {
-  for (const r of roots) fs.rmSync(r, { recursive: true, force: true })
-})
-
-function world() {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tg-home-hidden-')))
-  roots.push(root)
-  const home = path.join(root, 'home')
-  const put = (rel: string, text: string): void => {
-    fs.mkdirSync(path.dirname(path.join(home, rel)), { recursive: true })
-    fs.writeFileSync(path.join(home, rel), text)
-  }
-  put('notes.txt', 'ordinary file')
-  put('.config/app-settings/settings.json', 'EXISTING-APP-SETTINGS')
-  put('.local/share/recently-used.xbel', 'EXISTING-LOCAL-SHARE')
-  const dataDir = path.join(root, 'data')
-  fs.mkdirSync(dataDir)
-  const configPath = path.join(root, 'cfg', 'mcp_config.json')
-  fs.mkdirSync(path.dirname(configPath))
-  fs.writeFileSync(configPath, '{}')
-  // where the test tells the server to go on (a granted folder outside the home: seen live)
-  const signal = path.join(root, 'signal')
-  fs.mkdirSync(signal)
-  return { root, home, dataDir, configPath, signal, put }
+/** A fresh world (helpers/sandbox-probe) whose home already has app settings and local data. */
+function world(): ProbeWorld {
+  const w = probeWorld(roots, 'tg-home-hidden-')
+  w.put('.config/app-settings/settings.json', 'EXISTING-APP-SETTINGS')
+  w.put('.local/share/recently-used.xbel', 'EXISTING-LOCAL-SHARE')
+  return w
 }
-
-type World = ReturnType<typeof world>
 
 /**
  * Starts `script` with sh in the sandbox the entry would get (HOME = the world's home), waits
  * until it says READY, runs `meanwhile` on the host, lets it go on, and returns what it printed.
  */
-async function live(w: World, script: string, meanwhile: () => void, extra: Partial<ServerConfig> = {}): Promise<string> {
-  const sb = typeof extra.sandbox === 'object' ? extra.sandbox : {}
-  const config = {
-    name: 'probe',
-    command: '/bin/sh',
-    args: ['-c', `echo READY; i=0; while [ ! -e ${w.signal}/go ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; ${script}`],
-    protocol: 'auto',
-    enabled: true,
-    trust: 'manual',
-    ...extra,
-    sandbox: { network: false, ...sb, fs_read: [...(sb.fs_read ?? []), w.signal] },
-  } as ServerConfig & { command: string }
-  const spec = launchSpec(
-    config,
-    { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: w.home },
-    { ctx: { dataDir: w.dataDir, configPath: w.configPath }, mode: 'run' },
-  )
-  expect(spec.mechanism).toBe('bwrap')
-  const child = spawn(spec.command, spec.args, { env: spec.env, cwd: spec.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d))
-  const exited = new Promise((r) => child.once('exit', r))
-  try {
-    await vi.waitFor(() => expect(out).toContain('READY'), { timeout: 15_000 })
-    meanwhile()
-    fs.writeFileSync(path.join(w.signal, 'go'), '')
-    await exited
-  } finally {
-    child.kill('SIGKILL')
-    spec.cleanup()
-    fs.rmSync(path.join(w.signal, 'go'), { force: true })
-  }
-  return out
-}
-
-/** A shell line that prints each file (or a marker when it cannot), then the listing of each folder. */
-const probe = (files: string[], dirs: string[] = []): string =>
-  [...files.map((f) => `cat '${f}' 2>/dev/null || echo "NO ${f}"; echo`), ...dirs.map((d) => `echo "LS ${d}: $(ls -A '${d}' 2>&1 | tr '\\n' ' ')"`)].join('; ')
+const live = (w: ProbeWorld, script: string, meanwhile: () => void, extra: Partial<ServerConfig> = {}): Promise<string> =>
+  runProbe(w, { command: '/bin/sh', args: ['-c', waitThen(w, script)], ...extra }, meanwhile)
 
 describe('hidden entries of the home created while a sandboxed server runs', () => {
   it('a credentials folder created later inside an existing hidden folder (~/.config/gcloud, a new app in ~/.config, a keyring in ~/.local/share) is out of sight', async () => {
@@ -101,7 +38,7 @@ describe('hidden entries of the home created while a sandboxed server runs', () 
       '.newapp/session': 'LATE-DOTAPP-SECRET',
     }
     const files = Object.keys(later).map((r) => path.join(w.home, r))
-    const out = await live(w, probe([...files, path.join(w.home, 'notes.txt')], [w.home, path.join(w.home, '.config')]), () => {
+    const out = await live(w, catAll([...files, path.join(w.home, 'notes.txt')], [w.home, path.join(w.home, '.config')]), () => {
       for (const [rel, text] of Object.entries(later)) w.put(rel, text)
     })
     expect(out).toContain('ordinary file')
@@ -119,7 +56,7 @@ describe('hidden entries of the home at the start', () => {
     w.put('Documents/plan.md', 'ORDINARY-DOC')
     const out = await live(
       w,
-      probe(
+      catAll(
         ['.thunderbird/profile/prefs.js', '.gitconfig', 'snap/slack/common/token', '.config/app-settings/settings.json', 'Documents/plan.md'].map((r) =>
           path.join(w.home, r),
         ),
@@ -140,7 +77,7 @@ describe('hidden entries of the home at the start', () => {
     w.put('.gitconfig', '[user] EXISTING-GITCONFIG')
     const out = await live(
       w,
-      `${probe([path.join(w.home, '.thunderbird/profile/prefs.js'), path.join(w.home, '.gitconfig'), path.join(w.home, '.config/app-settings/settings.json')])}; echo x > ${w.home}/written.txt && echo WROTE-HOME`,
+      `${catAll([path.join(w.home, '.thunderbird/profile/prefs.js'), path.join(w.home, '.gitconfig'), path.join(w.home, '.config/app-settings/settings.json')])}; echo x > ${w.home}/written.txt && echo WROTE-HOME`,
       () => undefined,
       { sandbox: { fs_write: ['~'] } },
     )
@@ -160,7 +97,7 @@ describe('ways around it', () => {
     fs.symlinkSync(path.join(w.home, 'docs'), path.join(w.home, '.docs-link'))
     const out = await live(
       w,
-      probe(
+      catAll(
         [
           path.join(w.home, 'aws-keys/credentials'),
           path.join(w.home, 'settings/settings.json'),
@@ -187,7 +124,7 @@ describe('ways around it', () => {
     w.put('docs/staging/credentials', 'STAGED-SECRET')
     const out = await live(
       w,
-      probe(
+      catAll(
         [path.join(w.home, '.aws/credentials'), path.join(w.home, '.gcloud/credentials'), path.join(w.home, 'docs/staging/credentials')],
         [path.join(w.home, 'docs')],
       ),
@@ -211,7 +148,7 @@ describe('ways around it', () => {
     w.put('.aws/credentials', 'AWS-SECRET')
     const inside = await live(
       w,
-      probe(
+      catAll(
         ['.config/myapp/config.toml', '.config/otherapp/token', '.config/later/token', '.aws/config', '.aws/credentials'].map((r) => path.join(w.home, r)),
         [path.join(w.home, '.config')],
       ),
@@ -225,7 +162,7 @@ describe('ways around it', () => {
 
     const whole = await live(
       w,
-      probe(['.config/otherapp/token', '.config/gh/hosts.yml', '.config/gcloud/credentials.db'].map((r) => path.join(w.home, r))),
+      catAll(['.config/otherapp/token', '.config/gh/hosts.yml', '.config/gcloud/credentials.db'].map((r) => path.join(w.home, r))),
       () => {
         w.put('.config/gh/hosts.yml', 'LATE-GH-TOKEN')
         w.put('.config/gcloud.tmp/credentials.db', 'RENAMED-GCLOUD-SECRET')
@@ -242,7 +179,7 @@ describe('ways around it', () => {
     const w = world()
     w.put('.AWS/credentials', 'UPPER-AWS-SECRET')
     const names = ['.AWS/credentials', '.Ssh/id_rsa', '.\u0430ws/credentials', '.SSH/id_rsa']
-    const out = await live(w, probe(names.map((r) => path.join(w.home, r))), () => {
+    const out = await live(w, catAll(names.map((r) => path.join(w.home, r))), () => {
       w.put('.Ssh/id_rsa', 'LATE-SSH-SECRET')
       w.put('.\u0430ws/credentials', 'CYRILLIC-AWS-SECRET')
       w.put('.SSH/id_rsa', 'UPPER-SSH-SECRET')
@@ -258,7 +195,7 @@ describe('ways around it', () => {
     w.put('.config/ghost/settings', 'GHOST-SETTINGS')
     const out = await live(
       w,
-      probe(
+      catAll(
         ['.config/GH/hosts.yml', '.config/\uff47\uff48/hosts.yml', '.config/GCloud/credentials.db', '.config/ghost/settings'].map((r) => path.join(w.home, r)),
       ),
       () => undefined,
@@ -270,7 +207,7 @@ describe('ways around it', () => {
 })
 
 describe('what a server needs of the hidden entries: its toolchain and its own program', () => {
-  const script = (w: World, rel: string, body: string, mode = 0o755): void => {
+  const script = (w: ProbeWorld, rel: string, body: string, mode = 0o755): void => {
     w.put(rel, `#!/bin/sh\n${body}\n`)
     fs.chmodSync(path.join(w.home, rel), mode)
   }
@@ -302,7 +239,7 @@ describe('what a server needs of the hidden entries: its toolchain and its own p
     try {
       out = await live(
         w,
-        `nvmtool; mcp-x; voltatool; awstool; ${probe([path.join(w.home, '.local/share/keyrings/login.keyring'), path.join(w.home, '.local/share/recently-used.xbel'), path.join(w.home, '.aws/credentials')])}`,
+        `nvmtool; mcp-x; voltatool; awstool; ${catAll([path.join(w.home, '.local/share/keyrings/login.keyring'), path.join(w.home, '.local/share/recently-used.xbel'), path.join(w.home, '.aws/credentials')])}`,
         () => undefined,
       )
     } finally {
@@ -320,7 +257,7 @@ describe('what a server needs of the hidden entries: its toolchain and its own p
     script(w, '.myserver/bin/server', 'cat "$(dirname "$0")/../share/data.txt"; echo; exec /bin/sh "$@"')
     w.put('.myserver/share/data.txt', 'OWN-PROGRAM-DATA')
     w.put('.other/secret', 'NEIGHBOUR-SECRET')
-    const out = await live(w, `${probe([path.join(w.home, '.other/secret')])}; echo x > ${w.home}/.myserver/x && echo WROTE-OWN`, () => undefined, {
+    const out = await live(w, `${catAll([path.join(w.home, '.other/secret')])}; echo x > ${w.home}/.myserver/x && echo WROTE-OWN`, () => undefined, {
       command: path.join(w.home, '.myserver/bin/server'),
     })
     expect(out).toContain('OWN-PROGRAM-DATA')
@@ -334,7 +271,7 @@ describe('what a server needs of the hidden entries: its toolchain and its own p
     w.put('.vscode/extensions/ext-1/package.json', 'EXT-1-PACKAGE')
     w.put('.vscode/extensions/ext-2/state.json', 'OTHER-EXTENSION-STATE')
     w.put('.vscode/argv.json', 'VSCODE-ARGV')
-    const out = await live(w, probe(['.vscode/extensions/ext-2/state.json', '.vscode/argv.json'].map((r) => path.join(w.home, r))), () => undefined, {
+    const out = await live(w, catAll(['.vscode/extensions/ext-2/state.json', '.vscode/argv.json'].map((r) => path.join(w.home, r))), () => undefined, {
       command: path.join(w.home, '.vscode/extensions/ext-1/bin/tool'),
     })
     expect(out).toContain('EXT-1-PACKAGE')

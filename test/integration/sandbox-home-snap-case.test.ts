@@ -4,18 +4,10 @@
 // on ext4 it is an ordinary folder, hidden all the same, and a grant shows it.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sandboxSupport } from '../../src/main/core/upstream/sandbox'
-import { catAll, probeWorld, runProbe, waitThen } from '../helpers/sandbox-probe'
+import { describe, expect, it } from 'vitest'
+import { catAll, probeWorld, runProbe, useProbeRoots, waitThen } from '../helpers/sandbox-probe'
 
-const roots: string[] = []
-beforeAll(() => {
-  const support = sandboxSupport()
-  expect(support.available, `bwrap must work on this machine: ${support.reason}`).toBe(true)
-})
-afterAll(() => {
-  for (const r of roots) fs.rmSync(r, { recursive: true, force: true })
-})
+const roots = useProbeRoots()
 
 const SPELLINGS = ['Snap', 'SNAP', '\uff53\uff4e\uff41\uff50']
 

@@ -6,20 +6,12 @@
 // `toolgate serve`: isolation.home_writable).
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sandboxSupport } from '../../src/main/core/upstream/sandbox'
+import { describe, expect, it } from 'vitest'
 import { FIXTURE, runCli, startServe, tempDir, waitForServerState, writeJson, type Serve } from '../helpers/cli'
 import { stopServe, useCleanup } from '../helpers/cleanup'
-import { catAll, probeWorld, runProbe, waitThen } from '../helpers/sandbox-probe'
+import { catAll, probeWorld, runProbe, useProbeRoots, waitThen } from '../helpers/sandbox-probe'
 
-const roots: string[] = []
-beforeAll(() => {
-  const support = sandboxSupport()
-  expect(support.available, `bwrap must work on this machine: ${support.reason}`).toBe(true)
-})
-afterAll(() => {
-  for (const r of roots) fs.rmSync(r, { recursive: true, force: true })
-})
+const roots = useProbeRoots()
 
 describe('the home as a server sees it: fixed at its start, made anew at the next', () => {
   it('a folder renamed to a dot name while it runs: seen under its old name (the limit), hidden at the next start', async () => {
