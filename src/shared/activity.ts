@@ -5,7 +5,7 @@ import { z } from 'zod'
 import type { Variant } from './call-variant'
 import type { LockStatus } from './statuses'
 
-export const ACTIVITY_KINDS = ['search', 'call', 'decision', 'start', 'stop'] as const
+export const ACTIVITY_KINDS = ['search', 'call', 'decision', 'start', 'stop', 'read'] as const
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number]
 
 /** `declined`: the call waited for the user's OK and did not get it (denied, timed out, over the limit). */
@@ -151,9 +151,31 @@ export interface StopEvent extends EventBase {
 
 export type LifecycleEvent = StartEvent | StopEvent
 
-export type ActivityEvent = SearchEvent | CallEvent | DecisionEvent | StartEvent | StopEvent
+/** `refused`: the gate said no (unknown, out of scope, locked); `error`: the server or Toolgate failed after the gate let it through. */
+export const READ_OUTCOMES = ['ok', 'refused', 'error'] as const
+export type ReadOutcome = (typeof READ_OUTCOMES)[number]
+
+/** An agent's prompts/get or resources/read (allowed or refused): the read side of what a call is. */
+export interface ReadEvent extends EventBase {
+  kind: 'read'
+  /** a prompt (prompts/get) or a resource (resources/read) */
+  what: 'prompt' | 'resource'
+  /** the configured server it was for; null when the name or URI names none the agent may see */
+  server: string | null
+  /** the prompt's name or the resource's URI as the agent sent it (masked, capped) */
+  name: string
+  outcome: ReadOutcome
+  /** the JSON-RPC error code the agent got (outcomes refused and error) */
+  code?: number
+  /** the error text the agent got (masked, capped) */
+  error?: string
+  duration_ms: number
+}
+
+export type ActivityEvent = SearchEvent | CallEvent | DecisionEvent | StartEvent | StopEvent | ReadEvent
 /** A record before the store gives it its id. */
-export type NewActivityEvent = Omit<SearchEvent, 'id'> | Omit<CallEvent, 'id'> | Omit<DecisionEvent, 'id'> | Omit<StartEvent, 'id'> | Omit<StopEvent, 'id'>
+export type NewActivityEvent =
+  Omit<SearchEvent, 'id'> | Omit<CallEvent, 'id'> | Omit<DecisionEvent, 'id'> | Omit<StartEvent, 'id'> | Omit<StopEvent, 'id'> | Omit<ReadEvent, 'id'>
 
 export interface ActivityPage {
   events: ActivityEvent[]

@@ -39,6 +39,9 @@ export function activityLine(e: ActivityEvent): string {
     case 'stop':
       rest = `${e.server} (${e.reason})  ${e.message}`
       break
+    case 'read':
+      rest = `${e.what} ${e.name}${e.server !== null ? ` on ${e.server}` : ''}  ${e.outcome}${e.code !== undefined ? ` (${e.code})` : ''}  ${e.duration_ms.toFixed(1)} ms${e.error ? `  ${e.error.split('\n')[0]}` : ''}`
+      break
   }
   return escapeControls(`${head}  ${rest}`)
 }

@@ -142,6 +142,20 @@ function Fields({ e }: { e: ActivityEvent }) {
           <Row k="result">{escapeText(e.message)}</Row>
         </>
       )
+    case 'read':
+      return (
+        <>
+          <Row k={e.what}>
+            <code>{escapeText(e.name)}</code>
+          </Row>
+          <Row k="server">{e.server !== null ? <code>{e.server}</code> : 'none the agent may see'}</Row>
+          <Row k="outcome">
+            {e.outcome}
+            {e.code !== undefined ? ` (code ${e.code})` : ''} in {e.duration_ms.toFixed(1)} ms
+          </Row>
+          {e.error && <Row k="error">{escapeText(e.error)}</Row>}
+        </>
+      )
   }
 }
 

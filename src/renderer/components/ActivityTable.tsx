@@ -13,9 +13,9 @@ export function timeOf(ts: string): string {
   return sameDay ? d.toLocaleTimeString([], { hour12: false }) : d.toLocaleString([], { hour12: false })
 }
 
-/** What data-outcome says: a call's outcome; for a search whether it found anything callable; a decision happened; a server started or stopped. */
+/** What data-outcome says: a call's or a read's outcome; for a search whether it found anything callable; a decision happened; a server started or stopped. */
 export function outcomeOf(e: ActivityEvent): string {
-  if (e.kind === 'call') return e.outcome
+  if (e.kind === 'call' || e.kind === 'read') return e.outcome
   if (e.kind === 'search') return e.hits > 0 ? 'ok' : e.locked_only ? 'locked_only' : 'no_match'
   if (e.kind === 'start') return 'started'
   if (e.kind === 'stop') return 'stopped'
@@ -34,6 +34,13 @@ function What({ e }: { e: ActivityEvent }) {
     return (
       <span>
         {e.kind === 'start' ? 'started' : 'stopped'} <code>{e.server}</code>
+      </span>
+    )
+  if (e.kind === 'read')
+    return (
+      <span>
+        read {e.what} <code>{escapeControls(e.name)}</code>
+        {e.server !== null && <span className="muted"> · {e.server}</span>}
       </span>
     )
   return (
@@ -85,6 +92,13 @@ function Outcome({ e }: { e: ActivityEvent }) {
   if (e.kind === 'decision') return <span className="outcome outcome--decided">by {e.by}</span>
   if (e.kind === 'start') return <span className={`outcome outcome--${o}`}>{STARTED_BECAUSE[e.reason] ?? e.reason}</span>
   if (e.kind === 'stop') return <span className={`outcome outcome--${o}`}>{STOPPED_BECAUSE[e.reason] ?? e.reason}</span>
+  if (e.kind === 'read')
+    return (
+      <span className={`outcome outcome--${o}`}>
+        {o}
+        {e.code !== undefined ? <span className="outcome-why"> · {e.code}</span> : null}
+      </span>
+    )
   return (
     <span className={`outcome outcome--${o}`}>
       {o}

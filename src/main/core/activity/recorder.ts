@@ -15,6 +15,7 @@ import {
   type DecisionAction,
   type DecisionOrigin,
   type QuestionRecord,
+  type ReadOutcome,
   type StartEvent,
   type StopEvent,
 } from '../../../shared/activity'
@@ -83,6 +84,18 @@ export interface DecisionRecord {
   args_hmac?: string
   /** the answer to a server's question: which, where, the names of the fields filled (never values) */
   question?: QuestionRecord
+}
+
+/** An agent's prompts/get or resources/read, as the agent-server saw it (recorder.read masks and caps it). */
+export interface ReadRecord {
+  what: 'prompt' | 'resource'
+  server: string | null
+  /** the prompt's name or the resource's URI as the agent sent it */
+  name: string
+  outcome: ReadOutcome
+  code?: number
+  error?: string
+  durationMs: number
 }
 
 const ERROR_MAX = 500
@@ -223,6 +236,27 @@ export class ActivityRecorder {
         // Toolgate's own digest, not text from anyone: kept as it is when it is one (the masking took it for a token)
         ...(d.args_hmac !== undefined && /^[0-9a-f]{64}$/.test(d.args_hmac) ? { args_hmac: d.args_hmac } : {}),
         ...(d.question ? { question: questionRecord(d.question) } : {}),
+      },
+      now,
+    )
+  }
+
+  /** An agent's prompts/get or resources/read (ok, refused by the gate, or failed). */
+  read(who: Who, r: ReadRecord): void {
+    const now = this.opts.now?.() ?? Date.now()
+    this.append(
+      {
+        kind: 'read',
+        ts: new Date(now).toISOString(),
+        ...this.who(who),
+        what: r.what,
+        server: r.server === null ? null : clip(r.server, NAME_MAX),
+        // a URI may carry a token (?key=...): masked like a call's tool name, capped
+        name: masked(r.name, 2 * NAME_MAX),
+        outcome: r.outcome,
+        ...(r.code !== undefined ? { code: r.code } : {}),
+        duration_ms: Math.round(r.durationMs * 1000) / 1000,
+        ...(r.error !== undefined ? { error: masked(r.error, ERROR_MAX) } : {}),
       },
       now,
     )

@@ -27,7 +27,8 @@ export interface StoreFilter {
 }
 
 const PRUNE_EVERY_MAX_MS = 3_600_000
-const KINDS: ActivityKind[] = ['search', 'call', 'decision', 'start', 'stop']
+// appended only: a record's kind is its index here
+const KINDS: ActivityKind[] = ['search', 'call', 'decision', 'start', 'stop', 'read']
 // appended only: a record's outcome is its index here ('declined' was missing: filtering by it matched every call)
 const OUTCOMES: Array<CallOutcome | undefined> = [undefined, 'ok', 'error', 'blocked', 'timeout', 'cancelled', 'declined']
 
@@ -200,7 +201,8 @@ export class ActivityStore {
     rows.offset.push(offset)
     rows.length.push(length)
     rows.kind.push(kind)
-    rows.outcome.push(Math.max(0, OUTCOMES.indexOf(e.outcome as CallOutcome)))
+    // outcome= filters calls only (a read's outcome is not a call's)
+    rows.outcome.push(e.kind === 'call' ? Math.max(0, OUTCOMES.indexOf(e.outcome as CallOutcome)) : 0)
     rows.agent.push(this.intern(e.agent))
     rows.client.push(this.intern(e.client))
     rows.server.push(this.intern(server))

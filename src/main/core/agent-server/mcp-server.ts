@@ -28,7 +28,7 @@ import type { UpstreamManager } from '../upstream/manager'
 import type { Logger } from '../log'
 import { VERSION } from '../version'
 import { resolveTool } from '../access/call-gate'
-import type { ActivityRecorder, Who } from '../activity/recorder'
+import type { ActivityRecorder, ReadRecord, Who } from '../activity/recorder'
 import { callTool, type InClient } from './call-tool'
 import { ASK_KEY, ASK_SCHEMA, answerOf, askMessage, isAskState, type InClientState } from './in-client'
 import { ACCESS_CLIENT_WAIT_MS, ACCESS_KEY, accessAnswerOf, accessMessage, accessSchema } from './in-client-access'
@@ -253,8 +253,13 @@ export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'lo
   // the direct view also takes a prompt's and a resource's own name on its server, where one server in reach has it
   const direct = view === 'direct'
   const resolveUri = direct ? (uri: string, signal?: AbortSignal) => directResourceUri(deps, scope, uri, signal) : undefined
-  registerPromptHandlers(server, deps, scope, gone, direct)
-  registerResourceHandlers(server, deps, scope, gone, resolveUri)
+  // every prompts/get and resources/read is on the record, as every call is
+  const activity = deps.activity
+  const recordRead = activity
+    ? (ctx: ServerContext, r: ReadRecord): void => activity.read({ agent: scope.agent, client: clientName(server, ctx) }, r)
+    : undefined
+  registerPromptHandlers(server, deps, scope, gone, direct, recordRead)
+  registerResourceHandlers(server, deps, scope, gone, resolveUri, recordRead)
   registerSubscribeHandlers(server, deps, scope, gone, resolveUri)
   watchLists(server, deps, scope, view)
   // a test's stand-in manager may have no log hub

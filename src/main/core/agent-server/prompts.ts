@@ -18,6 +18,7 @@ import { rewriteMessages } from './resource-links'
 import { withServer } from './hold-server'
 import { withRequestLogs } from './request-logs'
 import type { LogOwner } from '../upstream/request-logs'
+import { recordedRead, type RecordRead } from './read-records'
 
 export interface PromptDeps {
   catalog: Catalog
@@ -103,8 +104,8 @@ function upstreamOf(manager: UpstreamManager, server: string): NonNullable<Retur
   return up
 }
 
-/** `direct`: the direct view, where a prompt may also be named by its server's own name (directPromptName). */
-export function registerPromptHandlers(server: Server, deps: PromptDeps, scope: Scope, gone: () => string, direct = false): void {
+/** `direct`: the direct view, where a prompt may also be named by its server's own name (directPromptName); `record`: each prompts/get's activity record. */
+export function registerPromptHandlers(server: Server, deps: PromptDeps, scope: Scope, gone: () => string, direct = false, record?: RecordRead): void {
   const { catalog, manager } = deps
   const active = (): void => {
     if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
@@ -124,16 +125,23 @@ export function registerPromptHandlers(server: Server, deps: PromptDeps, scope: 
     }
   })
 
-  server.setRequestHandler('prompts/get', async (req, ctx) => {
-    active()
-    const e = gatePrompt(catalog, scope, req.params.name, direct)
-    const signal = ctx.mcpReq.signal
-    return withRequestLogs(ctx, scope, catalog, manager.logs, (owner) =>
-      withServer(manager, e.server, scope, 'prompt', signal, async () =>
-        getPrompt(deps, await gateListed(deps, scope, req.params.name, direct, e, signal), req.params.arguments ?? {}, signal, req.params.name, owner),
-      ),
-    )
-  })
+  server.setRequestHandler('prompts/get', async (req, ctx) =>
+    recordedRead(record, ctx, 'prompt', req.params.name, async (note) => {
+      // the server of a prompt the agent can name, for the record even when the gate refuses it
+      note.server = catalog.prompts.byAgentName(req.params.name, (s) => scope.allowsServer(s))?.server ?? null
+      active()
+      const e = gatePrompt(catalog, scope, req.params.name, direct)
+      note.server = e.server
+      const signal = ctx.mcpReq.signal
+      return withRequestLogs(ctx, scope, catalog, manager.logs, (owner) =>
+        withServer(manager, e.server, scope, 'prompt', signal, async () => {
+          const listed = await gateListed(deps, scope, req.params.name, direct, e, signal)
+          note.passed = true
+          return getPrompt(deps, listed, req.params.arguments ?? {}, signal, req.params.name, owner)
+        }),
+      )
+    }),
+  )
 }
 
 /**

@@ -22,6 +22,7 @@ import { rewriteContents } from './resource-links'
 import type { Scope } from '../access/scope'
 import { decideServer } from '../access/decide'
 import { appReach, confineApp } from './app-reach'
+import { recordedRead, type ReadNote, type RecordRead } from './read-records'
 
 export interface ResourceDeps {
   catalog: Catalog
@@ -183,6 +184,7 @@ export function registerResourceHandlers(
   scope: Scope,
   gone: () => string,
   resolve: AgentUriResolver = async (uri) => uri,
+  record?: RecordRead,
 ): void {
   const active = (): void => {
     if (!scope.active()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, gone())
@@ -195,18 +197,24 @@ export function registerResourceHandlers(
     active()
     return { resourceTemplates: (await gather(deps, scope, ctx.mcpReq.signal, 'templates')) as never }
   })
-  server.setRequestHandler('resources/read', async (req, ctx) => {
-    active()
-    const uri = await resolve(req.params.uri, ctx.mcpReq.signal)
-    return withRequestLogs(ctx, scope, deps.catalog, deps.manager.logs, (owner) =>
-      withServerOfUri(deps, scope, uri, ctx.mcpReq.signal, () => readResource(deps, scope, uri, ctx.mcpReq.signal, owner)),
-    )
-  })
+  server.setRequestHandler('resources/read', async (req, ctx) =>
+    recordedRead(record, ctx, 'resource', req.params.uri, async (note) => {
+      active()
+      const uri = await resolve(req.params.uri, ctx.mcpReq.signal)
+      const parsed = fromAgentUri(uri)
+      // the server the URI names among those the agent may see, for the record even when the gate refuses it
+      note.server = (parsed ? serverNamed(deps.catalog, scope, parsed.server)?.name : undefined) ?? null
+      return withRequestLogs(ctx, scope, deps.catalog, deps.manager.logs, (owner) =>
+        withServerOfUri(deps, scope, uri, ctx.mcpReq.signal, () => readResource(deps, scope, uri, ctx.mcpReq.signal, owner, note)),
+      )
+    }),
+  )
 }
 
 /** resources/read of an agent's URI through the gate, relayed to its (held) server. */
-async function readResource(deps: ResourceDeps, scope: Scope, agentUri: string, signal: AbortSignal, owner: LogOwner): Promise<never> {
+async function readResource(deps: ResourceDeps, scope: Scope, agentUri: string, signal: AbortSignal, owner: LogOwner, note?: ReadNote): Promise<never> {
   const g = gateResource(deps, scope, agentUri)
+  if (note) note.passed = true
   let result: Record<string, unknown>
   try {
     result = await g.up.relay(
