@@ -64,6 +64,8 @@ interface Activity {
   kind: string
   server?: string
   reason?: string
+  /** a read's prompt or resource */
+  what?: string
   agent: string | null
   message?: string
   outcome?: string
@@ -238,10 +240,13 @@ describe('servers start on demand and stop when idle', () => {
     expect(read.contents).toEqual([{ uri: 'file://pt.toolgate.invalid/~/notes/a.txt', mimeType: 'text/plain', text: 'alpha' }])
     expect((await activity('server=pt&kind=start'))[0]).toMatchObject({ reason: 'resource' })
     await stopped('pt')
-    expect((await activity('server=pt')).map((e) => `${e.kind}:${e.reason}`)).toEqual([
+    // newest first; each read is on the record after the start it caused (kind read, f80f0e8)
+    expect((await activity('server=pt')).map((e) => (e.kind === 'read' ? `read:${e.what}` : `${e.kind}:${e.reason}`))).toEqual([
       'stop:idle',
+      'read:resource',
       'start:resource',
       'stop:idle',
+      'read:prompt',
       'start:prompt',
       'stop:idle',
       'start:list',
