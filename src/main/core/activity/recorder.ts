@@ -15,7 +15,7 @@ import {
   type DecisionAction,
   type DecisionOrigin,
   type QuestionRecord,
-  type ReadOutcome,
+  type ReadEvent,
   type StartEvent,
   type StopEvent,
 } from '../../../shared/activity'
@@ -86,17 +86,11 @@ export interface DecisionRecord {
   question?: QuestionRecord
 }
 
-/** An agent's prompts/get or resources/read, as the agent-server saw it (recorder.read masks and caps it). */
-export interface ReadRecord {
-  what: 'prompt' | 'resource'
-  server: string | null
-  /** the prompt's name or the resource's URI as the agent sent it */
-  name: string
-  outcome: ReadOutcome
-  code?: number
-  error?: string
-  durationMs: number
-}
+/**
+ * An agent's prompts/get or resources/read, as the agent-server saw it: the record's own fields
+ * (shared/activity.ts ReadEvent) before recorder.read masks and caps them, with the duration unrounded.
+ */
+export type ReadRecord = Pick<ReadEvent, 'what' | 'server' | 'name' | 'outcome' | 'code' | 'error'> & { durationMs: number }
 
 const ERROR_MAX = 500
 const QUERY_MAX = 500
