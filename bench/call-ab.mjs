@@ -29,13 +29,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { spawn } from 'node:child_process'
-import { FIXTURE, tmpDir, freePort, waitFor, stopProcess, requireRoot, removeTmpDirs, benchCompileCache, threadCpuMs } from './lib/util.mjs'
-import { instanceOf, BENCH_KEY } from './lib/procs.mjs'
-import { ensurePeers, PEERS_DIR } from './lib/peers-bench.mjs'
+import { tmpDir, waitFor, stopProcess, stopAll, requireRoot, removeTmpDirs, threadCpuMs } from './lib/util.mjs'
+import { BENCH_KEY } from './lib/procs.mjs'
+import { ensurePeers } from './lib/peers-bench.mjs'
+import { fixtureUpstream, serveHub, serveBuild } from './lib/ab-start.mjs'
 
 const { Client } = requireRoot('@modelcontextprotocol/sdk/client/index.js')
 const { StreamableHTTPClientTransport } = requireRoot('@modelcontextprotocol/sdk/client/streamableHttp.js')
-const { SSEClientTransport } = requireRoot('@modelcontextprotocol/sdk/client/sse.js')
 
 const argv = process.argv.slice(2)
 const opt = (f, d) => (argv.includes(f) ? argv[argv.indexOf(f) + 1] : d)
@@ -53,113 +53,39 @@ const era = opt('--era', 'legacy')
 const straceDir = opt('--strace')
 const V2 = era === 'modern' ? requireRoot('@modelcontextprotocol/client') : null
 
-/** n fixture upstreams' tools files (one read-only tool each, as the peers section's). */
-function toolsFile(dir) {
-  const tools = path.join(dir, 'tools.json')
-  fs.writeFileSync(
-    tools,
-    JSON.stringify([
-      {
-        name: 'read_0',
-        description: 'Read record 0',
-        inputSchema: { type: 'object', properties: { id: { type: 'string' } } },
-        annotations: { readOnlyHint: true },
-      },
-    ]),
-  )
-  return tools
+/** One system under test: how to call its tool, and what the run counts of it. */
+function system(spec, { child, client, transport }, callName, callArgs) {
+  return { spec, callName, callArgs, child, client, transport, lat: [], cpu: 0, main: 0, n: 0, events: 0, counting: false, stopEvents: () => {} }
 }
 
 /** mcp-hub with n fixture upstreams, an SDK v1 client on its /mcp (SSE) once it lists every tool. */
-async function startHub(spec) {
+async function startHubSystem(spec) {
   if (era === 'modern') throw new Error('mcp-hub speaks the 2025 protocol only: leave out --era modern')
   const peers = ensurePeers()
   if (!peers.ok) throw new Error(`mcp-hub is not installed: ${peers.reason}`)
   const n = Math.max(1, Number(spec.split('#')[1] ?? 1) || 1)
   const dir = tmpDir('toolgate-call-ab-hub-')
-  const tools = toolsFile(dir)
-  const mcpServers = Object.fromEntries(
-    Array.from({ length: n }, (_, i) => [`s${i}`, { command: process.execPath, args: [FIXTURE, '--tools', tools, '--name', `s${i}`] }]),
-  )
-  const config = path.join(dir, 'mcp-hub.json')
-  fs.writeFileSync(config, JSON.stringify({ mcpServers }))
-  const home = path.join(dir, 'home')
-  fs.mkdirSync(home)
-  const port = await freePort()
-  const out = fs.openSync(path.join(dir, 'mcp-hub.log'), 'a')
-  const child = spawn(process.execPath, [...nodeArgs, path.join(PEERS_DIR, 'node_modules/mcp-hub/dist/cli.js'), '--port', String(port), '--config', config], {
-    stdio: ['ignore', out, out],
-    env: {
-      ...process.env,
-      HOME: home,
-      XDG_CONFIG_HOME: path.join(home, '.config'),
-      XDG_DATA_HOME: path.join(home, '.local/share'),
-      XDG_STATE_HOME: path.join(home, '.local/state'),
-    },
-  })
-  fs.closeSync(out)
-  const url = new URL(`http://127.0.0.1:${port}/mcp`)
-  const connect = async () => {
-    const client = new Client({ name: 'call-ab', version: '1.0.0' })
-    const transport = new SSEClientTransport(url)
-    try {
-      await client.connect(transport)
-    } catch (e) {
-      await transport.close().catch(() => {})
-      throw e
-    }
-    return { client, transport }
-  }
-  const { client, transport } = await waitFor(`${spec} to accept an MCP client`, () => connect().catch(() => null), 120000, 50)
-  await waitFor(`${spec} to list ${n} tools`, async () => (await client.listTools()).tools.length >= n, 120000, 50)
-  return {
-    spec,
-    callName: `s${n - 1}__read_0`,
-    callArgs: (id) => ({ id }),
-    child,
-    client,
-    transport,
-    lat: [],
-    cpu: 0,
-    main: 0,
-    n: 0,
-    events: 0,
-    counting: false,
-    stopEvents: () => {},
-  }
+  const mcpServers = Object.fromEntries(Array.from({ length: n }, (_, i) => [`s${i}`, { command: process.execPath, args: fixtureUpstream(dir, `s${i}`) }]))
+  const hub = await serveHub(dir, mcpServers, { nodeArgs, clientName: 'call-ab', label: spec, timeoutMs: 120000 })
+  await waitFor(`${spec} to list ${n} tools`, async () => (await hub.client.listTools()).tools.length >= n, 120000, 50)
+  return system(spec, hub, `s${n - 1}__read_0`, (id) => ({ id }))
 }
 
 async function start(spec) {
-  if (spec.split('#')[0] === 'mcp-hub') return startHub(spec)
+  if (spec.split('#')[0] === 'mcp-hub') return startHubSystem(spec)
   const [root, lifecycle = 'always', isolation = '', count = '1'] = spec.split('#')
   const n = Math.max(1, Number(count) || 1)
-  if (!fs.existsSync(path.join(root, 'out/main/cli.js'))) throw new Error(`${root}: not built (out/main/cli.js is missing)`)
   const dir = tmpDir('toolgate-call-ab-')
-  const tools = toolsFile(dir)
   const upstream = (name) => ({
     command: process.execPath,
-    args: [FIXTURE, '--tools', tools, '--name', name],
+    args: fixtureUpstream(dir, name),
     quarantined: false,
     ...(isolation === 'sandbox' ? {} : { sandbox: false }),
   })
   const servers = Object.fromEntries(
     Array.from({ length: n }, (_, i) => [`s${i}`, lifecycle === 'none' ? upstream(`s${i}`) : { ...upstream(`s${i}`), lifecycle }]),
   )
-  const config = path.join(dir, 'mcp_config.json')
-  fs.writeFileSync(config, JSON.stringify({ mcpServers: servers }))
-  const dataDir = path.join(dir, 'data')
-  const out = fs.openSync(path.join(dir, 'serve.log'), 'a')
-  const port = await freePort()
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, path.join(root, 'bin/toolgate.js'), 'serve', '--config', config, '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`],
-    {
-      stdio: ['ignore', out, out],
-      env: { ...process.env, TOOLGATE_API_KEY: BENCH_KEY, TOOLGATE_COMPILE_CACHE_DIR: benchCompileCache(root) },
-    },
-  )
-  fs.closeSync(out)
-  const inst = await waitFor(`${spec} to listen`, () => (instanceOf(dataDir)?.url ? instanceOf(dataDir) : null), 120000, 50)
+  const { child, inst } = await serveBuild(root, dir, servers, { nodeArgs, label: spec, timeoutMs: 120000 })
   const requestInit = { headers: { Authorization: `Bearer ${BENCH_KEY}` } }
   const client = V2
     ? new V2.Client({ name: 'call-ab', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
@@ -169,21 +95,7 @@ async function start(spec) {
     : new StreamableHTTPClientTransport(new URL(`${inst.url}/mcp`), { requestInit })
   await client.connect(transport)
   const target = `s${n - 1}:read_0`
-  const s = {
-    spec,
-    callName: 'call_tool_read',
-    callArgs: (id) => ({ name: target, args: { id } }),
-    child,
-    client,
-    transport,
-    lat: [],
-    cpu: 0,
-    main: 0,
-    n: 0,
-    events: 0,
-    counting: false,
-    stopEvents: () => {},
-  }
+  const s = system(spec, { child, client, transport }, 'call_tool_read', (id) => ({ name: target, args: { id } }))
   if (countEvents) {
     const ctl = new AbortController()
     s.stopEvents = () => ctl.abort()
@@ -263,5 +175,6 @@ try {
     await s.client.close().catch(() => {})
     await stopProcess(s.child, 8000)
   }
+  await stopAll() // a serve whose start failed half-way
   removeTmpDirs()
 }

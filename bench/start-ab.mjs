@@ -12,25 +12,10 @@
 // bench/peers (npm run bench -- --only peers installs it).
 import fs from 'node:fs'
 import path from 'node:path'
-import { spawn } from 'node:child_process'
-import {
-  FIXTURE,
-  ROOT,
-  benchCompileCache,
-  tmpDir,
-  now,
-  median,
-  freePort,
-  waitFor,
-  track,
-  stopProcess,
-  stopAll,
-  removeTmpDirs,
-  requireRoot,
-  threadCpuMs,
-} from './lib/util.mjs'
-import { control, instanceOf, stopToolgate, BENCH_KEY } from './lib/procs.mjs'
-import { PEERS_DIR, ensurePeers } from './lib/peers-bench.mjs'
+import { ROOT, tmpDir, now, median, waitFor, stopProcess, stopAll, removeTmpDirs, threadCpuMs } from './lib/util.mjs'
+import { control, stopToolgate } from './lib/procs.mjs'
+import { ensurePeers } from './lib/peers-bench.mjs'
+import { fixtureUpstream, serveHub, serveBuild } from './lib/ab-start.mjs'
 
 const argv = process.argv.slice(2)
 const opt = (f, d) => (argv.includes(f) ? argv[argv.indexOf(f) + 1] : d)
@@ -41,46 +26,17 @@ const sandbox = !argv.includes('--no-sandbox')
 const POLL_MS = 100
 const POLL_COST_SAMPLES = 30
 
-const { Client } = requireRoot('@modelcontextprotocol/sdk/client/index.js')
-const { SSEClientTransport } = requireRoot('@modelcontextprotocol/sdk/client/sse.js')
-
-/** CPU of every thread of `pid` so far, ms (schedstat: nanoseconds on CPU). */
+/** n fixture servers, each with its own tools file (one read-only tool, read_<i>). */
 function writeTools(dir) {
-  return Array.from({ length: n }, (_, i) => {
-    const file = path.join(dir, `tools-s${i}.json`)
-    const tool = { name: `read_${i}`, description: `Read record ${i}`, inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }
-    fs.writeFileSync(file, JSON.stringify([tool]))
-    return { name: `s${i}`, args: [FIXTURE, '--tools', file, '--name', `s${i}`] }
-  })
+  return Array.from({ length: n }, (_, i) => ({ name: `s${i}`, args: fixtureUpstream(dir, `s${i}`, i) }))
 }
 
 async function startToolgate(root, dir, servers) {
-  const dataDir = path.join(dir, 'data')
-  const config = path.join(dir, 'mcp_config.json')
   const mcpServers = {}
   for (const s of servers)
     mcpServers[s.name] = { command: process.execPath, args: s.args, quarantined: false, lifecycle: 'always', ...(sandbox ? {} : { sandbox: false }) }
-  fs.writeFileSync(config, JSON.stringify({ mcpServers }))
-  const port = await freePort()
-  const out = fs.openSync(path.join(dir, 'serve.log'), 'a')
   const nodeArgs = (process.env.TOOLGATE_BENCH_SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean)
-  const t0 = now()
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, path.join(root, 'bin/toolgate.js'), 'serve', '--config', config, '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`],
-    {
-      stdio: ['ignore', out, out],
-      env: { ...process.env, TOOLGATE_API_KEY: BENCH_KEY, TOOLGATE_COMPILE_CACHE_DIR: benchCompileCache(root) },
-    },
-  )
-  fs.closeSync(out)
-  track(child, 'toolgate serve')
-  const inst = await waitFor(
-    'instance.json',
-    () => (instanceOf(dataDir)?.pid === child.pid && instanceOf(dataDir)?.url ? instanceOf(dataDir) : null),
-    180000,
-    25,
-  )
+  const { t0, child, inst } = await serveBuild(root, dir, mcpServers, { nodeArgs })
   const poll = async () => {
     const st = await control(inst.url, '/api/v1/status')
     return st.servers.connected === servers.length && st.tools.callable === servers.length
@@ -90,45 +46,10 @@ async function startToolgate(root, dir, servers) {
   return { t0, pid: child.pid, polls, poll, stop: () => stopToolgate(child) }
 }
 
-async function startHub(dir, servers) {
-  const config = path.join(dir, 'mcp-hub.json')
+async function startHubSystem(dir, servers) {
   const mcpServers = {}
   for (const s of servers) mcpServers[s.name] = { command: process.execPath, args: s.args }
-  fs.writeFileSync(config, JSON.stringify({ mcpServers }))
-  const port = await freePort()
-  const home = path.join(dir, 'home')
-  fs.mkdirSync(home, { recursive: true })
-  const out = fs.openSync(path.join(dir, 'mcp-hub.log'), 'a')
-  const t0 = now()
-  const child = spawn(process.execPath, [path.join(PEERS_DIR, 'node_modules/mcp-hub/dist/cli.js'), '--port', String(port), '--config', config], {
-    stdio: ['ignore', out, out],
-    env: {
-      ...process.env,
-      HOME: home,
-      XDG_CONFIG_HOME: path.join(home, '.config'),
-      XDG_DATA_HOME: path.join(home, '.local/share'),
-      XDG_STATE_HOME: path.join(home, '.local/state'),
-    },
-  })
-  fs.closeSync(out)
-  track(child, 'mcp-hub')
-  const url = new URL(`http://127.0.0.1:${port}/mcp`)
-  const client = await waitFor(
-    'mcp-hub to accept a client',
-    async () => {
-      const c = new Client({ name: 'start-ab', version: '1.0.0' })
-      const t = new SSEClientTransport(url)
-      try {
-        await c.connect(t)
-        return c
-      } catch {
-        await t.close().catch(() => {})
-        return null
-      }
-    },
-    180000,
-    25,
-  )
+  const { t0, child, client } = await serveHub(dir, mcpServers, { clientName: 'start-ab' })
   let polls = 0
   await waitFor('every tool listed', async () => (polls++, (await client.listTools()).tools.length >= n), 180000, POLL_MS)
   return {
@@ -146,7 +67,7 @@ async function startHub(dir, servers) {
 const systems = [
   ...(baseline ? [{ label: `baseline (${baseline})`, start: (d, s) => startToolgate(path.resolve(baseline), d, s) }] : []),
   { label: 'this build', start: (d, s) => startToolgate(ROOT, d, s) },
-  ...(argv.includes('--no-hub') ? [] : [{ label: 'mcp-hub', start: startHub, hub: true }]),
+  ...(argv.includes('--no-hub') ? [] : [{ label: 'mcp-hub', start: startHubSystem, hub: true }]),
 ]
 if (systems.some((s) => s.hub)) {
   const p = ensurePeers()
