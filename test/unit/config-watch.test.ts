@@ -279,3 +279,93 @@ function inotifyInodes(): Set<number> {
   }
   return out
 }
+
+describe('a watched file that is itself a symlink', () => {
+  const policyText = (blocked: string[]): string => JSON.stringify({ servers: { blocked_commands: blocked } })
+
+  it('attack: the policy file links to a file elsewhere (configuration management): an edit of that file applies, not only after a restart', async () => {
+    const root = tempDir('toolgate-policy-filelink-')
+    fs.mkdirSync(path.join(root, 'managed'))
+    fs.mkdirSync(path.join(root, 'etc'))
+    const target = path.join(root, 'managed', 'policy.json')
+    fs.writeFileSync(target, '{}')
+    const file = path.join(root, 'etc', 'policy.json')
+    fs.symlinkSync(target, file)
+    const env = { [POLICY_ENV]: file }
+    const machine = path.join(root, 'no-machine-policy', 'policy.json')
+    const seen: Array<string | null> = []
+    const w = watchPolicy(readPolicy(policyLocation(env, machine)), (st) => seen.push(st?.text ?? null), env, machine, 20)
+    try {
+      await new Promise((r) => setTimeout(r, 300))
+      fs.writeFileSync(target, policyText(['curl']))
+      // before: nothing (the watch was on etc/, where the link itself did not change); the old policy stayed
+      expect(await waitFor(() => seen.at(-1), 5000, 'the edit of the file the policy links to')).toContain('curl')
+      // the link pointed elsewhere (ln -sf: a new link renamed over it): that file applies, and its edits
+      const other = path.join(root, 'managed', 'policy-2.json')
+      fs.writeFileSync(other, policyText(['wget']))
+      fs.symlinkSync(other, `${file}.new`)
+      fs.renameSync(`${file}.new`, file)
+      expect(await waitFor(() => (seen.at(-1)?.includes('wget') ? seen.at(-1) : undefined), 5000, 'the file the link now names')).toContain('wget')
+      await new Promise((r) => setTimeout(r, 300))
+      fs.writeFileSync(other, policyText(['wget', 'nc']))
+      await waitFor(() => (seen.at(-1)?.includes('"nc"') ? true : undefined), 5000, 'an edit of the file the link now names')
+      // the file it no longer names is not the policy
+      const n = seen.length
+      fs.writeFileSync(target, '{}')
+      await new Promise((r) => setTimeout(r, 300))
+      expect(seen).toHaveLength(n)
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('attack: NixOS-shaped /etc (policy.json links through a static folder link swapped at each switch): the new generation applies', async () => {
+    const root = tempDir('toolgate-policy-nix-')
+    for (const [gen, blocked] of [
+      ['gen-1', []],
+      ['gen-2', ['curl']],
+    ] as const) {
+      fs.mkdirSync(path.join(root, 'store', gen, 'toolgate'), { recursive: true })
+      fs.writeFileSync(path.join(root, 'store', gen, 'toolgate', 'policy.json'), policyText([...blocked]))
+    }
+    const etc = path.join(root, 'etc')
+    fs.mkdirSync(path.join(etc, 'toolgate'), { recursive: true })
+    fs.symlinkSync(path.join(root, 'store', 'gen-1'), path.join(etc, 'static'))
+    const file = path.join(etc, 'toolgate', 'policy.json')
+    // the file's own link never changes: /etc/toolgate/policy.json -> /etc/static/toolgate/policy.json
+    fs.symlinkSync(path.join(etc, 'static', 'toolgate', 'policy.json'), file)
+    const env = { [POLICY_ENV]: file }
+    const machine = path.join(root, 'no-machine-policy', 'policy.json')
+    const seen: Array<string | null> = []
+    const w = watchPolicy(readPolicy(policyLocation(env, machine)), (st) => seen.push(st?.text ?? null), env, machine, 20)
+    try {
+      await new Promise((r) => setTimeout(r, 300))
+      // the switch: etc/static renamed over by a link to the new generation
+      fs.symlinkSync(path.join(root, 'store', 'gen-2'), path.join(etc, 'static.new'))
+      fs.renameSync(path.join(etc, 'static.new'), path.join(etc, 'static'))
+      // before: nothing; gen-1's policy (nothing blocked) stayed until a restart
+      expect(await waitFor(() => seen.at(-1), 5000, 'the policy of the new generation')).toContain('curl')
+    } finally {
+      await w.close()
+    }
+  })
+
+  it('the config file links to a file elsewhere (a dotfiles manager): an edit of that file is applied', async () => {
+    const root = tempDir('toolgate-watch-filelink-')
+    fs.mkdirSync(path.join(root, 'dotfiles'))
+    fs.mkdirSync(path.join(root, 'conf'))
+    const target = path.join(root, 'dotfiles', 'mcp_config.json')
+    const write = (servers: string[]): void =>
+      fs.writeFileSync(target, JSON.stringify({ mcpServers: Object.fromEntries(servers.map((n) => [n, { command: 'node' }])) }))
+    write(['a'])
+    const file = path.join(root, 'conf', 'mcp_config.json')
+    fs.symlinkSync(target, file)
+    const configs: Config[] = []
+    open.push(watchConfig(file, { onConfig: (c) => configs.push(c), onError: () => undefined }, { debounceMs: 20 }))
+    // past the reloader's own looks again after its first read, so only a watch event can bring the edit
+    await new Promise((r) => setTimeout(r, (LOOK_AGAIN_MS.at(-1) ?? 0) + 300))
+    const n = configs.length
+    write(['a', 'b'])
+    await waitFor(() => (configs.length > n && configs.at(-1)?.servers.length === 2 ? true : undefined), 5000, 'the edit of the file the config links to')
+  })
+})

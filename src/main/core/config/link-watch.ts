@@ -1,4 +1,4 @@
-// The folders of a watched file that can be replaced under the watch: the file's own folder (removed
+// The folders of a watched file that can be replaced under the watch (and, for a file that is a link, every path its links lead to: linkChain): the file's own folder (removed
 // and made again, made after the start, or another folder renamed over it: a package upgrade,
 // configuration management)
 // and the symlinks among the folders on its path (a dotfiles or Nix-managed config folder swapped
@@ -80,23 +80,74 @@ export function watchSwaps(files: readonly string[], onSwap: () => void): () => 
   }
 }
 
+/** At most this many links are followed from one file (the kernel's own limit is 40). */
+const MAX_HOPS = 40
+
+/**
+ * `file` and each path its symlinks lead to, one hop at a time (a link's text resolved from the
+ * link's folder): a file that is a link (a dotfiles manager's, NixOS's /etc/x -> /etc/static/x)
+ * is read from where its links end, and an edit there, or a swap of a linked folder on any hop's
+ * path (/etc/static), is no event in the file's own folder.
+ */
+export function linkChain(file: string): string[] {
+  const out = [path.resolve(file)]
+  for (let i = 0; i < MAX_HOPS; i++) {
+    const p = out[out.length - 1] as string
+    let next: string
+    try {
+      if (!fs.lstatSync(p).isSymbolicLink()) break
+      next = path.resolve(path.dirname(p), fs.readlinkSync(p))
+    } catch {
+      break
+    }
+    if (out.includes(next)) break
+    out.push(next)
+  }
+  return out
+}
+
 /**
  * Watches `files` through their folders (watch-filter.ts: `changed` on every event for one of them
- * and once the watch is ready), and when a folder of theirs or a linked folder on their path is
- * replaced, watches the folders anew, whose readiness calls `changed` again. The caller debounces.
+ * and once the watch is ready), and so every path a file's links lead to (linkChain): the file
+ * read is where they end. When a folder of theirs or a linked folder on their path is replaced,
+ * or a link of the chain is made to point elsewhere, the chains are followed again and watched
+ * anew, whose readiness calls `changed` again. The caller debounces.
  */
 export function watchFiles(files: readonly string[], changed: () => void): { close(): Promise<void> } {
-  let watcher = watchFolders(files, changed)
-  const stopSwaps = watchSwaps(files, () => {
-    void watcher.close()
-    watcher = watchFolders(files, changed)
-    // read again now too: a folder that is gone has no watch to become ready
+  const chains = (): string[] => [...new Set(files.flatMap(linkChain))]
+  let watched = chains()
+  let closed = false
+  const watch = (): { close(): Promise<void> } => {
+    const folders = watchFolders(watched, onEvent)
+    const stopSwaps = watchSwaps(watched, () => {
+      rewatch()
+      // read again now too: a folder that is gone has no watch to become ready
+      changed()
+    })
+    return {
+      async close() {
+        await stopSwaps()
+        await folders.close()
+      },
+    }
+  }
+  const rewatch = (): void => {
+    if (closed) return
+    void current.close()
+    watched = chains()
+    current = watch()
+  }
+  // a link of a chain retargeted (ln -sf renames a new link over it) is an event for its name
+  function onEvent(): void {
+    const now = chains()
+    if (now.length !== watched.length || now.some((p, i) => p !== watched[i])) rewatch()
     changed()
-  })
+  }
+  let current = watch()
   return {
     async close() {
-      await stopSwaps()
-      await watcher.close()
+      closed = true
+      await current.close()
     },
   }
 }
