@@ -210,6 +210,16 @@ describe('the 2025 session transport answers as the SDK transport it replaced', 
       ['a string', { body: 'tools/list', session: true }],
       ['an id that is an object', { body: { jsonrpc: '2.0', id: { a: 1 }, method: 'tools/list' }, session: true }],
       ['a method that is a number', { body: { jsonrpc: '2.0', id: 4, method: 7 }, session: true }],
+      // a method and an id, and still no request: ours tells a request by its members after the
+      // parse, so these must be stopped by the parse itself (a permissive parse would hand them on)
+      ['a request with a member of its own', { body: { jsonrpc: '2.0', id: 40, method: 'tools/list', extra: true }, session: true }],
+      ['a request with a fractional id', { body: { jsonrpc: '2.0', id: 4.5, method: 'tools/list' }, session: true }],
+      ['a request whose params are a string', { body: { jsonrpc: '2.0', id: 41, method: 'tools/list', params: 'all' }, session: true }],
+      ['a request that carries a result', { body: { jsonrpc: '2.0', id: 42, method: 'tools/list', result: {} }, session: true }],
+      [
+        'a batch with a request with a member of its own',
+        { body: [call(43, { name: 'echo' }), { jsonrpc: '2.0', id: 44, method: 'tools/list', x: 1 }], session: true },
+      ],
       ['a batch with one bad message', { body: [call(5, { name: 'echo' }), { jsonrpc: '2.0', id: 6 }], session: true }],
       ['no session id', { body: call(7, { name: 'echo' }) }],
       ['another session id', { body: call(7, { name: 'echo' }), session: 'sid-other' }],

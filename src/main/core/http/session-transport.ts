@@ -13,12 +13,12 @@
 // each), and answers through a web-standard Response over a ReadableStream that Toolgate copied
 // back onto node:http. Untrusted input is validated as strictly as before: every message of a
 // POST is parsed with the SDK's JSONRPCMessageSchema, and what reaches the agent server is what
-// that parse returned.
+// that parse returned; which of the four kinds a parsed message is, is read from its members
+// (isRequest), not from a second parse of the same bytes.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
   isInitializeRequest,
   isJsonContentType,
-  isJSONRPCRequest,
   parseJSONRPCMessage,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
@@ -59,6 +59,17 @@ interface Stream {
 /** An initialize request. A message whose method is not "initialize" never is one, so only those pay the schema. */
 function isInitialize(m: JSONRPCMessage): boolean {
   return (m as { method?: unknown }).method === 'initialize' && isInitializeRequest(m)
+}
+
+/**
+ * A request, of messages parseJSONRPCMessage returned: its four schemas are strict, and only a
+ * request's has both a method and an id (a notification has no id, an answer no method). The SDK's
+ * `isJSONRPCRequest` would parse the message a second time, against a schema the first parse
+ * already held it to (test/integration/session-transport-parity.test.ts sends messages that look
+ * like requests and are not: they are refused before any reaches the agent server).
+ */
+function isRequest(m: JSONRPCMessage): boolean {
+  return 'method' in m && 'id' in m
 }
 
 /** A result or an error answer: what the agent server sends (messages the SDK's Protocol built), not an agent's input. */
@@ -146,7 +157,7 @@ export class SessionHttpTransport implements Transport {
     } else if (!this.validSession(req, res) || !this.validVersion(req, res)) return
     if (this.closed) return this.jsonError(res, 404, -32001, 'Session not found')
     const request = sessionRequestView(req)
-    const requests = messages.filter((m) => isJSONRPCRequest(m))
+    const requests = messages.filter(isRequest)
     if (requests.length === 0) {
       for (const m of messages) this.onmessage?.(m, { request })
       res.writeHead(202).end()
