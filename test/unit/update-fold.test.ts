@@ -71,3 +71,73 @@ describe('UpdateFolder', () => {
     expect(told).toEqual(['u:a'])
   })
 })
+
+describe('UpdateFolder: many URIs', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  /** How many map entries `fn` walks (every for…of over a Map, the folder's forgetting included). */
+  function entriesWalked(fn: () => void): number {
+    const proto = Map.prototype as unknown as Record<symbol, (this: Map<unknown, unknown>) => Iterator<unknown>>
+    const original = proto[Symbol.iterator]
+    let walked = 0
+    proto[Symbol.iterator] = function (this: Map<unknown, unknown>) {
+      const it = original.call(this)
+      return {
+        next: () => {
+          const r = it.next()
+          if (!r.done) walked++
+          return r
+        },
+        [Symbol.iterator]() {
+          return this
+        },
+      } as Iterator<unknown>
+    }
+    try {
+      fn()
+    } finally {
+      proto[Symbol.iterator] = original
+    }
+    return walked
+  }
+
+  it('attack: updates of thousands of URIs in one second cost work in step with their number, not its square', () => {
+    // a 2026-07-28 agent may listen to 20,000 URIs (resource-subscribe.ts), and every stream's folder
+    // gets every published update: each new URI walked all the URIs of that second to forget old
+    // ones (none is old yet), 5,000 URIs were 12.5 million steps, 20,000 took ~2 s of the main thread
+    const n = 5000
+    const told: string[] = []
+    const f = new UpdateFolder(
+      () => true,
+      (uri) => void told.push(uri),
+    )
+    const walked = entriesWalked(() => {
+      for (let i = 0; i < n; i++) f.push(`u:${i}`)
+    })
+    expect(told).toHaveLength(n)
+    expect(walked).toBeLessThan(4 * n)
+    f.stop()
+  })
+
+  it('still forgets URIs told long ago: a server naming new URIs every second does not grow it for good', () => {
+    const f = new UpdateFolder(
+      () => true,
+      () => undefined,
+    )
+    const size = (): number => (f as unknown as { entries: Map<string, unknown> }).entries.size
+    let most = 0
+    for (let s = 0; s < 100; s++) {
+      for (let i = 0; i < 300; i++) f.push(`u:${s}:${i}`)
+      most = Math.max(most, size())
+      vi.advanceTimersByTime(1001)
+    }
+    // 30,000 URIs over 100 s: at most the URIs of about two seconds are remembered at once
+    expect(most).toBeLessThan(1500)
+    f.stop()
+  })
+})
