@@ -1,10 +1,11 @@
 // The state store's batched writes (StateStore.update with `batch`: a start's tool baselines, one per
 // server as each connects): they join one write instead of one each, and what is acknowledged is on
-// disk. A change without `batch` and settle() write what waits at once.
+// disk. A change without `batch` and settle() write what waits at once. A batch that waits never
+// holds the process open; a stop of the core writes it.
 import fs from 'node:fs'
 import path from 'node:path'
 import { createHash } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { StateStore } from '../../src/main/core/state/store'
 import { StateSchema } from '../../src/main/core/state/schema'
 import { makeFixture, tmpDir, tool } from '../helpers/catalog-fixture'
@@ -97,6 +98,40 @@ describe('batched state writes', () => {
     )
     await store.settle()
     expect(onDisk(file).servers.late).toEqual({ baseline_taken: true })
+  })
+
+  it("a batch that waits does not hold the process open (its timer is unref'd), and is still written when nobody stops the store", async () => {
+    const file = path.join(tmpDir(), 'state.json')
+    const store = new StateStore(file)
+    // what keeps Node's event loop alive: a ref'd timer is a "Timeout" here, an unref'd one is not
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+    const before = timers()
+    const written = store.update(
+      (s) => {
+        s.servers.pending = { baseline_taken: true }
+      },
+      { batch: true },
+    )
+    expect(timers()).toBe(before)
+    expect(fs.existsSync(file)).toBe(false) // it waits for others to join
+    await written
+    expect(onDisk(file).servers.pending).toEqual({ baseline_taken: true })
+  })
+
+  it("the core's stop writes a batch that waits, without waiting for the batch's time", async () => {
+    const fx = makeFixture({ mcpServers: { gh: { command: 'node', args: ['gh.js'], quarantined: false } } })
+    // the batch's own timer never fires here: only the stop can write it
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      void ingestTools(fx.catalog, 'gh', [tool('list_repos', 'List repositories')], { batch: true })
+      await turn()
+      expect(fs.existsSync(fx.statePath) ? onDisk(fx.statePath).servers.gh?.baseline_taken : undefined).toBeUndefined()
+      await fx.core.stop()
+    } finally {
+      vi.useRealTimers()
+    }
+    expect(onDisk(fx.statePath).servers.gh?.baseline_taken).toBe(true)
+    expect(onDisk(fx.statePath).tools['gh:list_repos']?.approved?.description).toBe('List repositories')
   })
 
   it("a server's baseline taken with `batch` survives a restart of the store, with its tools approved", async () => {

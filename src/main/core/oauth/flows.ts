@@ -5,6 +5,7 @@
 // redirects (CSRF): a page that makes the browser call the callback cannot know a live state.
 import { randomBytes } from 'node:crypto'
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/client'
+import { Deferred } from '../../../shared/deferred'
 
 export const FLOW_TTL_MS = 10 * 60_000
 /** How long the code exchange of a sign-in may take once its redirect came (a token endpoint answers in a second or two). */
@@ -60,8 +61,7 @@ export class PendingFlows {
   create(server: string, url: string, redirectUrl: string): SignInFlow {
     this.cancel(server, 'a newer sign-in of this server was started')
     const createdAt = this.now()
-    let finish!: (o: FlowOutcome) => void
-    const done = new Promise<FlowOutcome>((resolve) => (finish = resolve))
+    const outcome = new Deferred<FlowOutcome>()
     let settled = false
     let endedBecause: string | null = null
     const flow: SignInFlow = {
@@ -71,7 +71,7 @@ export class PendingFlows {
       redirectUrl,
       createdAt,
       expiresAt: createdAt + this.ttlMs,
-      done,
+      done: outcome.promise,
       get endedBecause() {
         return endedBecause
       },
@@ -79,7 +79,7 @@ export class PendingFlows {
         if (settled) return
         settled = true
         if (!o.ok) endedBecause = o.message
-        finish(o)
+        outcome.resolve(o)
       },
     }
     this.byState.set(flow.state, flow)

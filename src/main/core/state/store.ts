@@ -12,6 +12,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
+import { Deferred } from '../../../shared/deferred'
 import { emptyState, StateSchema, type State } from './schema'
 import { migrateToolHashes } from './migrate'
 import { grantLocks } from './grant-undo'
@@ -127,12 +128,10 @@ export class StateStore {
 
   private batched(): Promise<void> {
     if (!this.batch) {
-      const gate: { open?: () => void } = {}
-      const opened = new Promise<void>((resolve) => {
-        gate.open = resolve
-      })
-      const timer = setTimeout(() => gate.open?.(), BATCH_MS)
-      const done = opened.then(() => {
+      const gate = new Deferred()
+      // unref: a batch that waits never holds the process open (a stop writes it at once: settle())
+      const timer = setTimeout(() => gate.resolve(), BATCH_MS).unref()
+      const done = gate.promise.then(() => {
         this.batch = null
         // (a write without batch meanwhile took these changes along: this one finds nothing to write)
         return this.enqueue()
@@ -141,7 +140,7 @@ export class StateStore {
         done,
         now: () => {
           clearTimeout(timer)
-          gate.open?.()
+          gate.resolve()
         },
       }
     }
