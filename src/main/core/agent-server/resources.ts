@@ -1,6 +1,6 @@
 // Resources for agents (docs/passthrough.md): resources/list and resources/templates/list gather the
 // resources of the approved, running servers in the agent's scope, their URIs rewritten to name
-// their server (shared/resource-uri.ts); resources/read, completion/complete of a template and
+// their server (shared/resource-uri.ts) and their text bounded and neutralised (resource-text.ts); resources/read, completion/complete of a template and
 // subscriptions read an agent's URI back to its server and that server's own URI, and pass the
 // same gate as a call (access/decide.ts, decideServer): the agent's scope (its servers, read
 // permission), then the server's lock (off or quarantined: RESOURCE_BLOCKED with the status and its
@@ -23,6 +23,7 @@ import type { Scope } from '../access/scope'
 import { decideServer } from '../access/decide'
 import { appReach, confineApp } from './app-reach'
 import { recordedRead, type ReadNote, type RecordRead } from './read-records'
+import { agentResource, agentTemplate } from './resource-text'
 
 export interface ResourceDeps {
   catalog: Catalog
@@ -164,15 +165,17 @@ async function gather(deps: ResourceDeps, scope: Scope, signal: AbortSignal, whi
         const got = await serverResources(up, timeoutMs, signal)
         // an App names only origins its server may reach (app-reach.ts)
         const reach = appReach(config)
-        return (which === 'resources' ? got.resources : got.templates).map((x) => confineApp(x, reach))
+        // what an agent reads of each: the standard fields, one line each, escaped and cut (resource-text.ts)
+        return which === 'resources'
+          ? got.resources.map((x) => agentResource(confineApp(x, reach)))
+          : got.templates.map((x) => agentTemplate(confineApp(x, reach)))
       } catch (e) {
         deps.logger.warn({ server: name, err: (e as Error).message }, `${which} of a server could not be listed for an agent`)
         return []
       }
     }),
   )
-  // `original` is for the control API only: agents see Toolgate's URIs
-  return lists.flat().map(({ original, ...rest }) => (void original, rest))
+  return lists.flat()
 }
 
 /** How a URI an agent sent becomes the URI the gate reads (the direct view also takes a server's own URI: direct-resources.ts). */
