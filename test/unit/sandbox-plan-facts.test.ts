@@ -3,7 +3,9 @@
 // exactly the plans each built alone (a home with hidden files, copies of them, symlinks into and
 // out of hidden folders, grants of all kinds); (2) the shared answers end with the run that shares
 // them, so a secret created after it is hidden from the next plan; (3) launches built in one run
-// (what the upstream manager does) are the launches built one by one.
+// (what the upstream manager does) are the launches built one by one; (4) what a plan computes
+// from the answers and keeps across runs (recall) is taken again only while every answer it used
+// is the same: plans built run after run while the home changes are the plans built afresh.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -106,7 +108,8 @@ describe('sandbox plans built together', () => {
     const envs = [env, { ...env, tempDirs: [...env.tempDirs, real(work), real(path.join(home, '.config'))] }, launched]
     const jobs = configs().flatMap((c) => MODES.flatMap((m) => envs.map((e) => ({ c, m, e }))))
     expect(jobs.length).toBeGreaterThan(200)
-    const alone = jobs.map(({ c, m, e }) => buildPlan(c, ctx, m, e, runner, new PlanFacts()))
+    // (fresh: nothing kept from an earlier run either: each computed from its own look)
+    const alone = jobs.map(({ c, m, e }) => buildPlan(c, ctx, m, e, runner, new PlanFacts({ fresh: true })))
     const facts = new PlanFacts()
     const together = jobs.map(({ c, m, e }) => buildPlan(c, ctx, m, e, runner, facts))
     expect(hashOf(together)).toBe(hashOf(alone))
@@ -204,5 +207,140 @@ describe('sandbox plans built together', () => {
     expect(args).toContain(`--ro-bind-try ${real(path.join(home, 'notes'))} `)
     expect(args).not.toContain(real(path.join(home, '.ssh')))
     expect(args).not.toContain(real(path.join(home, '.netrc')))
+  })
+})
+
+describe('values kept across runs (recall)', () => {
+  it('are taken again only while every answer they used is the same, including the answers of a recall inside them', () => {
+    const dir = fs.mkdtempSync(path.join(root, 'recall-'))
+    write(path.join(dir, 'a'))
+    let inner = 0
+    let outer = 0
+    const key = `outer-${dir}`
+    let facts = new PlanFacts()
+    const innerOf = (): readonly string[] =>
+      facts.recall(`inner-${dir}`, () => {
+        inner++
+        return facts.readdir(dir)
+      })
+    // each call a run of its own (its own look); the outer value reads the folder only through the inner recall
+    const runWith = (): number => {
+      facts = new PlanFacts()
+      return facts.recall(key, () => {
+        outer++
+        return innerOf().length
+      })
+    }
+    expect(runWith()).toBe(1)
+    expect(runWith()).toBe(1)
+    expect([outer, inner]).toEqual([1, 1]) // nothing changed: both taken again
+    write(path.join(dir, 'b'))
+    expect(runWith()).toBe(2) // the inner answer changed: the outer value is not the kept one
+    expect([outer, inner]).toEqual([2, 2])
+    fs.rmSync(path.join(dir, 'a'))
+    fs.rmSync(path.join(dir, 'b'))
+    fs.mkdirSync(path.join(dir, 'a'))
+    fs.symlinkSync('a', path.join(dir, 'b'))
+    // other entries under the same names: the question asked (the listing) answers the same, so the value holds
+    expect(runWith()).toBe(2)
+    expect([outer, inner]).toEqual([2, 2])
+    fs.rmSync(path.join(dir, 'b'))
+    expect(runWith()).toBe(1)
+    expect([outer, inner]).toEqual([3, 3])
+  })
+
+  it('within one run a value is computed once; a fresh look takes nothing kept', () => {
+    const dir = fs.mkdtempSync(path.join(root, 'recall-'))
+    let made = 0
+    const make = (f: PlanFacts) => () => (made++, f.isDir(dir))
+    const f = new PlanFacts()
+    expect(f.recall(`k-${dir}`, make(f))).toBe(true)
+    expect(f.recall(`k-${dir}`, make(f))).toBe(true)
+    expect(made).toBe(1)
+    const fresh = new PlanFacts({ fresh: true })
+    expect(fresh.recall(`k-${dir}`, make(fresh))).toBe(true)
+    expect(made).toBe(2)
+    fs.rmSync(dir, { recursive: true })
+    const later = new PlanFacts()
+    expect(later.recall(`k-${dir}`, make(later))).toBe(false)
+    expect(made).toBe(3)
+  })
+
+  it('a kept value cannot be changed, and derive() inside recall() is refused', () => {
+    const f = new PlanFacts()
+    const v = f.recall('frozen-value', () => ({ list: [{ path: '/x' }] }))
+    expect(() => v.list.push({ path: '/y' })).toThrow(TypeError)
+    expect(() => {
+      ;(v.list[0] as { path: string }).path = '/y'
+    }).toThrow(TypeError)
+    expect(() => f.recall('derive-inside', () => f.derive('inner', () => 1))).toThrow(/derive\("inner"\) inside recall\(\)/)
+  })
+
+  it('plans built run after run while the home changes are the plans built afresh', () => {
+    const ctx = { dataDir, configPath }
+    const h = path.join(root, 'home-changing')
+    write(path.join(h, 'notes/today.md'), 'hi')
+    write(path.join(h, '.ssh/id_ed25519'), 'key')
+    write(path.join(h, '.netrc'), 'machine a password b')
+    write(path.join(h, '.config/Code/User/keybindings.json'), '[]')
+    fs.mkdirSync(path.join(h, '.npm'), { recursive: true })
+    fs.mkdirSync(path.join(h, '.local/bin'), { recursive: true })
+    fs.mkdirSync(path.join(work, 'elsewhere/bin'), { recursive: true })
+    const e: PlanEnv = { ...env, home: h, homes: [real(h)], path: [path.join(h, '.local/bin'), '/usr/bin'] }
+    const cs: ServerConfig[] = [
+      { name: 'plain', enabled: true, command: process.execPath, args: ['server.js'] },
+      { name: 'notes', enabled: true, command: process.execPath, args: ['server.js'], sandbox: { fs_read: ['~/notes'] } },
+      { name: 'home-w', enabled: true, command: process.execPath, args: ['server.js'], sandbox: { fs_write: ['~'] } },
+      { name: 'config', enabled: true, command: process.execPath, args: ['server.js'], sandbox: { fs_read: ['~/.config'] } },
+    ] as ServerConfig[]
+    const outcome = (facts: () => PlanFacts): unknown[] =>
+      cs.map((c) => {
+        try {
+          return buildPlan(c, ctx, 'run', e, null, facts())
+        } catch (err) {
+          return { refused: (err as Error).message }
+        }
+      })
+    const steps: Array<[string, () => void]> = [
+      ['as it is', () => undefined],
+      ['a new hidden folder', () => fs.mkdirSync(path.join(h, '.aws'))],
+      ['a copy of a hidden file', () => write(path.join(h, '.netrc.bak'), 'old')],
+      ['a new entry of the home', () => write(path.join(h, 'todo.txt'))],
+      ['a new file in a hidden folder shown by a grant', () => write(path.join(h, '.config/gh/hosts.yml'), 'token')],
+      [
+        'a granted folder swapped for a link into a hidden one',
+        () => {
+          fs.rmSync(path.join(h, 'notes'), { recursive: true })
+          fs.symlinkSync(path.join(h, '.ssh'), path.join(h, 'notes'))
+        },
+      ],
+      [
+        'a toolchain folder swapped for a link elsewhere',
+        () => {
+          fs.rmSync(path.join(h, '.local/bin'), { recursive: true })
+          fs.symlinkSync(path.join(work, 'elsewhere/bin'), path.join(h, '.local/bin'))
+        },
+      ],
+      ['a hidden file removed', () => fs.rmSync(path.join(h, '.netrc'))],
+      [
+        'back as it was',
+        () => {
+          fs.rmSync(path.join(h, 'notes'))
+          write(path.join(h, 'notes/today.md'), 'hi')
+          fs.rmSync(path.join(h, '.local/bin'))
+          fs.mkdirSync(path.join(h, '.local/bin'))
+        },
+      ],
+    ]
+    const seen = new Set<string>()
+    for (const [what, change] of steps) {
+      change()
+      const kept = sharePlanFacts(() => outcome(() => planFacts()))
+      const afresh = outcome(() => new PlanFacts({ fresh: true }))
+      expect(kept, what).toEqual(afresh)
+      seen.add(JSON.stringify(afresh))
+    }
+    // the steps did change the plans (the comparison is not between plans that never change)
+    expect(seen.size).toBeGreaterThanOrEqual(6)
   })
 })

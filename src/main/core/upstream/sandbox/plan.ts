@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { ServerConfig } from '../../../../shared/config-schema'
 import { parseEgressRules, type EgressRule } from '../../../../shared/egress'
 import type { HiddenInputs, HiddenPath } from './hidden'
-import { hiddenBase, hiddenView, launchView, type SeenMount } from './plan-hidden'
+import { hiddenBase, hiddenView, launchView, type HiddenBase, type SeenMount } from './plan-hidden'
 import { depth, isInside, unique } from './plan-paths'
 import { PlanFacts, planFacts } from './plan-facts'
 
@@ -206,7 +206,10 @@ export function buildPlan(
     platform: env.platform,
   }
   const baseKey = JSON.stringify(['base', hiddenIn.homes, hiddenIn.dataDir, hiddenIn.configPath, hiddenIn.compileCache, hiddenIn.uid, hiddenIn.platform])
-  const base = facts.derive(baseKey, () => hiddenBase(hiddenIn, facts))
+  // what follows from the facts alone is found once and kept while they stay the same (plan-facts.ts
+  // recall: asked again for each run, each value taken again only when every answer it used is the same)
+  const baseOf = (): HiddenBase => facts.recall(baseKey, () => hiddenBase(hiddenIn, facts))
+  const base = baseOf()
   const { hiddenAll, hiddenReal, toolgateOwn } = base
 
   const check = (label: string, written: string): string => {
@@ -285,10 +288,10 @@ export function buildPlan(
   }
   // Linux: a home's hidden entries are out of sight unless shown (home-view.ts). The toolchain and
   // the folders the launch runs from are, read-only, unless they are (in) a hidden path.
-  // (the same for every server of a run with this PATH and program: found once per run)
+  // (the same for every server with this PATH and program: found once, kept while its answers hold)
   const launch =
     env.platform === 'linux'
-      ? facts.derive(JSON.stringify(['shown', baseKey, env.home, env.path ?? [], env.program ?? '']), () => launchView(env, base, facts))
+      ? facts.recall(JSON.stringify(['shown', baseKey, env.home, env.path ?? [], env.program ?? '']), () => launchView(env, baseOf(), facts))
       : { shown: [], links: [] }
   for (const r of launch.shown) add(r, false)
   const links = [...launch.links]
@@ -305,7 +308,7 @@ export function buildPlan(
 
   // what the server sees of the hidden paths depends on the mounts only through these (a cache's source is its own)
   const seen: SeenMount[] = mounts.map((m) => ({ path: m.path, write: m.write, host: m.source === m.path }))
-  const view = facts.derive(JSON.stringify(['view', baseKey, env.tempDirs, seen, links]), () => hiddenView(base, seen, links, env, facts))
+  const view = facts.recall(JSON.stringify(['view', baseKey, env.tempDirs, seen, links]), () => hiddenView(baseOf(), seen, links, env, facts))
 
   return {
     network,
