@@ -1,11 +1,12 @@
 // What a sandbox plan shows and hides of the homes' hidden entries (Linux: home-view.ts): the
 // toolchain and program folders shown, the folders re-created without their hidden entries, the
-// hidden paths covered where they lie. Found once per run of plans (plan-facts.ts).
+// hidden paths covered where they lie. Found once per run of plans, and kept while the answers
+// they were found from stay the same (plan-facts.ts recall).
 import path from 'node:path'
 import { hiddenPaths, isVariantName, type HiddenInputs, type HiddenPath } from './hidden'
 import { folded, hiddenEntryOf, hiddenInHome, launchShown, within } from './home-view'
 import type { PlanFacts } from './plan-facts'
-import { depth, isInside, unique } from './plan-paths'
+import { depth, isInside, plainPath, unique } from './plan-paths'
 import type { MaskedFolder, PlanEnv, SandboxPlan } from './plan'
 
 /**
@@ -43,6 +44,13 @@ export interface HiddenBase {
   /** the data dir and config file, resolved */
   toolgateOwn: string[]
   secrets: HiddenPath[]
+  /** where each of hiddenAll leads (resolved), by index */
+  leadsTo: string[]
+  /** the indexes of hiddenAll by path as written, and by where it leads (hiddenAround) */
+  byPath: Map<string, number[]>
+  byReal: Map<string, number[]>
+  /** indexes whose path or resolved path is not plain (hiddenAround checks them one by one) */
+  irregular: number[]
 }
 
 export function hiddenBase(inp: HiddenInputs, facts: PlanFacts): HiddenBase {
@@ -56,9 +64,52 @@ export function hiddenBase(inp: HiddenInputs, facts: PlanFacts): HiddenBase {
     kindOf.set(h.path, h.kind)
     kindOf.set(real(h.path), h.kind)
   }
-  const hiddenReal = unique(hiddenAll.map((h) => real(h.path)))
+  const leadsTo = hiddenAll.map((h) => real(h.path))
+  const hiddenReal = unique(leadsTo)
   const secrets = unique([...hiddenAll.map((h) => h.path), ...hiddenReal]).map((p) => ({ path: p, kind: kindOf.get(p) ?? 'file' }))
-  return { hiddenAll, hiddenReal, kindOf, toolgateOwn, secrets }
+  const byPath = new Map<string, number[]>()
+  const byReal = new Map<string, number[]>()
+  const irregular: number[] = []
+  hiddenAll.forEach((h, i) => {
+    if (!plainPath(h.path) || !plainPath(leadsTo[i])) return void irregular.push(i)
+    add(byPath, h.path, i)
+    add(byReal, leadsTo[i], i)
+  })
+  return { hiddenAll, hiddenReal, kindOf, toolgateOwn, secrets, leadsTo, byPath, byReal, irregular }
+}
+
+function add(index: Map<string, number[]>, key: string, i: number): void {
+  const at = index.get(key)
+  if (at) at.push(i)
+  else index.set(key, [i])
+}
+
+/**
+ * The hidden paths (resolved) that `p` lies in, as written or resolved (`r`: `p` resolved),
+ * shallowest first: isInside against each of hiddenAll, asked only of the paths `p` and `r` can
+ * lie in (themselves and their parents) when both are plain; one by one when not.
+ */
+export function hiddenAround(base: HiddenBase, p: string, r: string): string[] {
+  const { hiddenAll, leadsTo } = base
+  const hit = (i: number): boolean => isInside(p, hiddenAll[i].path) || isInside(r, leadsTo[i])
+  let found: number[]
+  if (plainPath(p) && plainPath(r)) {
+    const candidates = new Set(base.irregular)
+    for (const a of selfAndParents(p)) for (const i of base.byPath.get(a) ?? []) candidates.add(i)
+    for (const a of selfAndParents(r)) for (const i of base.byReal.get(a) ?? []) candidates.add(i)
+    found = [...candidates].filter(hit).sort((a, b) => a - b)
+  } else {
+    found = hiddenAll.map((_, i) => i).filter(hit)
+  }
+  return unique(found.map((i) => leadsTo[i])).sort((a, b) => depth(a) - depth(b))
+}
+
+/** A plain absolute path and every folder above it, up to `/`. */
+function selfAndParents(p: string): string[] {
+  const out = [p]
+  for (let end = p.lastIndexOf('/'); end > 0; end = p.lastIndexOf('/', end - 1)) out.push(p.slice(0, end))
+  if (p !== '/') out.push('/')
+  return out
 }
 
 /** A mount as the hidden view needs it: where, writable or not, and whether it shows the host's own folder there. */

@@ -17,7 +17,7 @@ export function isInside(child: string, parent: string): boolean {
 const POSIX = path.sep === '/'
 
 /** An absolute path path.resolve() leaves as it is: no empty, '.' or '..' segment, no trailing slash. */
-function plainPath(p: string): boolean {
+export function plainPath(p: string): boolean {
   if (p.charCodeAt(0) !== 47) return false
   if (p.length === 1) return true
   return !p.endsWith('/') && !p.endsWith('/.') && !p.endsWith('/..') && !p.includes('//') && !p.includes('/./') && !p.includes('/../')

@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { ServerConfig } from '../../../../shared/config-schema'
 import { parseEgressRules, type EgressRule } from '../../../../shared/egress'
 import type { HiddenInputs, HiddenPath } from './hidden'
-import { hiddenBase, hiddenView, launchView, type HiddenBase, type SeenMount } from './plan-hidden'
+import { hiddenAround, hiddenBase, hiddenView, launchView, type HiddenBase, type SeenMount } from './plan-hidden'
 import { depth, isInside, unique } from './plan-paths'
 import { PlanFacts, planFacts } from './plan-facts'
 
@@ -239,10 +239,7 @@ export function buildPlan(
     else mounts.push({ path: p, source: p, write })
   }
   /** The hidden paths `p` lies in (as written or resolved), resolved. */
-  const secretsOf = (p: string): string[] => {
-    const r = real(p)
-    return unique(hiddenAll.filter((h) => isInside(p, h.path) || isInside(r, real(h.path))).map((h) => real(h.path))).sort((a, b) => depth(a) - depth(b))
-  }
+  const secretsOf = (p: string): string[] => hiddenAround(base, p, real(p))
   // Things under a private temp dir that the server needs to see: its home, its program (never
   // a hidden path, nor a folder that is one: a file in /run/user/<uid> must not show that folder).
   const underTemp = (p: string): boolean => env.tempDirs.some((t) => isInside(p, t))
