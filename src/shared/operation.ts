@@ -3,6 +3,7 @@
 // client) and a request as a call (the router). The table itself is operations.ts.
 import { z } from 'zod'
 import { ApiError } from './api'
+import { lazy } from './lazy'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
@@ -49,13 +50,27 @@ export interface HttpSpec<N extends string> {
 /** One operation: argument names and zod tuple in the same order, its HTTP form, its result. */
 export interface OpSpec<N extends string = string, S extends z.ZodTuple = z.ZodTuple, R = unknown> {
   readonly names: readonly N[]
+  /** built at its first read (the operation's first call or route match), then kept */
   readonly args: S
   readonly http: HttpSpec<N>
   readonly result: ResultOf<R>
 }
 
-export function op<const N extends string, S extends z.ZodTuple, R>(spec: OpSpec<N, S, R>): OpSpec<N, S, R> {
-  return spec
+/** An operation as the table writes it: its argument schema as a function, so that a table of ~40 operations builds none at load. */
+export interface OpDef<N extends string, S extends z.ZodTuple, R> extends Omit<OpSpec<N, S, R>, 'args'> {
+  readonly args: () => S
+}
+
+export function op<const N extends string, S extends z.ZodTuple, R>(def: OpDef<N, S, R>): OpSpec<N, S, R> {
+  const args = lazy(def.args)
+  return {
+    names: def.names,
+    get args() {
+      return args()
+    },
+    http: def.http,
+    result: def.result,
+  }
 }
 
 /** A codec that decodes to unknown (the tuple schema checks the value), for the table's untyped slot. */

@@ -2,6 +2,7 @@
 // HTTP method and path, result type) and everything else derives from it: the `Api` type, the
 // IPC handlers and the preload's whitelist, the renderer's IPC client, the HTTP router and the
 // HTTP client. Adding an operation touches this table and the service that implements it.
+// Each operation's argument schema is built at its first use, not at load (docs/performance.md, memory).
 import { z } from 'zod'
 import {
   SERVER_ACTIONS,
@@ -45,6 +46,7 @@ import { ClassifiedHashSchema, ToolClassSchema } from './tool-class'
 import { PROMPT_ACTIONS, type PromptAction, type PromptActionOptions, type PromptInfo } from './prompts'
 import type { ResourceInfo } from './resources'
 import { RetrieveArgsSchema } from './retrieve'
+import { lazy } from './lazy'
 
 /** Which options each server action takes: `for` times enable/approve, `hash` binds approve/inspect to the launch reviewed, `network` lets Inspect reach the network. */
 export const SERVER_ACTION_OPTIONS = {
@@ -84,63 +86,80 @@ export function actionsTaking<A extends string, K extends string>(table: Readonl
 }
 
 const name = (what: string) => z.string({ error: `${what} must be a non-empty string` }).min(1, `${what} must be a non-empty string`)
-const Server = name('server')
+const Server = lazy(() => name('server'))
 const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-const ServerActionOptionsSchema = z.strictObject(
-  {
-    network: z.boolean({ error: 'network must be true or false' }).optional(),
-    for: TimedForSchema.optional(),
-    hash: LaunchHashSchema.optional(),
-  },
-  { error: 'server action options must be {network?: true|false, for?: "1h", hash?: "<launch_hash>"}' },
-) satisfies z.ZodType<ServerActionOptions>
+const ServerActionOptionsSchema = lazy(
+  () =>
+    z.strictObject(
+      {
+        network: z.boolean({ error: 'network must be true or false' }).optional(),
+        for: TimedForSchema.optional(),
+        hash: LaunchHashSchema.optional(),
+      },
+      { error: 'server action options must be {network?: true|false, for?: "1h", hash?: "<launch_hash>"}' },
+    ) satisfies z.ZodType<ServerActionOptions>,
+)
 
-const ToolActionOptionsSchema = z.strictObject(
-  {
-    for: TimedForSchema.optional(),
-    hash: z.string({ error: 'hash must be a string: the definition hash you reviewed' }).min(1, 'hash must not be empty').optional(),
-  },
-  { error: 'tool action options must be {for?: "1h", hash?: "<definition hash>"}' },
-) satisfies z.ZodType<ToolActionOptions>
+const ToolActionOptionsSchema = lazy(
+  () =>
+    z.strictObject(
+      {
+        for: TimedForSchema.optional(),
+        hash: z.string({ error: 'hash must be a string: the definition hash you reviewed' }).min(1, 'hash must not be empty').optional(),
+      },
+      { error: 'tool action options must be {for?: "1h", hash?: "<definition hash>"}' },
+    ) satisfies z.ZodType<ToolActionOptions>,
+)
 
-const PromptActionOptionsSchema = z.strictObject(
-  { hash: z.string({ error: 'hash must be a string: the definition hash you reviewed' }).min(1, 'hash must not be empty').optional() },
-  { error: 'prompt action options must be {hash?: "<definition hash>"}' },
-) satisfies z.ZodType<PromptActionOptions>
+const PromptActionOptionsSchema = lazy(
+  () =>
+    z.strictObject(
+      { hash: z.string({ error: 'hash must be a string: the definition hash you reviewed' }).min(1, 'hash must not be empty').optional() },
+      { error: 'prompt action options must be {hash?: "<definition hash>"}' },
+    ) satisfies z.ZodType<PromptActionOptions>,
+)
 
-const GrantOptionsSchema = z.strictObject(
-  { hash: ReviewedHashSchema.optional() },
-  { error: 'grant options must be {hash?: "<launch_hash or definition_hash>"}' },
-) satisfies z.ZodType<GrantOptions>
+const GrantOptionsSchema = lazy(
+  () =>
+    z.strictObject(
+      { hash: ReviewedHashSchema.optional() },
+      { error: 'grant options must be {hash?: "<launch_hash or definition_hash>"}' },
+    ) satisfies z.ZodType<GrantOptions>,
+)
 
-const ApproveAllOptionsSchema = z.strictObject(
-  {
-    hashes: z
-      .record(
-        z.string().min(1, 'a tool name in hashes must not be empty'),
-        z.string({ error: 'each value of hashes must be the definition hash you reviewed' }).min(1, 'a hash must not be empty'),
-        { error: 'hashes must be an object like {"<tool>": "<definition hash>"}' },
-      )
-      .optional(),
-  },
-  { error: 'approve-all options must be {hashes?: {"<tool>": "<definition hash>"}}' },
-) satisfies z.ZodType<ApproveAllOptions>
+const ApproveAllOptionsSchema = lazy(
+  () =>
+    z.strictObject(
+      {
+        hashes: z
+          .record(
+            z.string().min(1, 'a tool name in hashes must not be empty'),
+            z.string({ error: 'each value of hashes must be the definition hash you reviewed' }).min(1, 'a hash must not be empty'),
+            { error: 'hashes must be an object like {"<tool>": "<definition hash>"}' },
+          )
+          .optional(),
+      },
+      { error: 'approve-all options must be {hashes?: {"<tool>": "<definition hash>"}}' },
+    ) satisfies z.ZodType<ApproveAllOptions>,
+)
 
 /** The search page's query: `q`, `limit`, `include_disabled` as strings (GET /api/v1/search), checked again as retrieve_tools checks them. */
-const SearchQuery = z.object({
-  q: z.string({ error: 'q is required: GET /api/v1/search?q=read+a+file' }),
-  limit: z
-    .string()
-    .regex(/^-?\d+$/, 'limit must be an integer from 1 to 100')
-    .transform(Number)
-    .optional(),
-  include_disabled: z.enum(['true', 'false', '1', '0'], { error: 'include_disabled must be true or false' }).optional(),
-})
+const SearchQuery = lazy(() =>
+  z.object({
+    q: z.string({ error: 'q is required: GET /api/v1/search?q=read+a+file' }),
+    limit: z
+      .string()
+      .regex(/^-?\d+$/, 'limit must be an integer from 1 to 100')
+      .transform(Number)
+      .optional(),
+    include_disabled: z.enum(['true', 'false', '1', '0'], { error: 'include_disabled must be true or false' }).optional(),
+  }),
+)
 
 const searchQuery = queryCodec<SearchArgs>({
   decode(params) {
-    const q = SearchQuery.safeParse(params)
+    const q = SearchQuery().safeParse(params)
     if (!q.success) throw new ApiError('invalid_arguments', q.error.issues[0].message, 400)
     return {
       query: q.data.q,
@@ -159,15 +178,26 @@ const searchQuery = queryCodec<SearchArgs>({
 
 /** Every control operation. Paths are under /api/v1; `:name` is the argument of that name. */
 export const OPERATIONS = {
-  info: op({ names: [], args: z.tuple([]), http: { method: 'GET', paths: ['/info'] }, result: json<AppInfo>() }),
-  status: op({ names: [], args: z.tuple([]), http: { method: 'GET', paths: ['/status'] }, result: json<StatusInfo>() }),
-  servers: op({ names: [], args: z.tuple([]), http: { method: 'GET', paths: ['/servers'] }, result: json<{ servers: ServerInfo[] }>() }),
-  server: op({ names: ['server'], args: z.tuple([Server]), http: { method: 'GET', paths: ['/servers/:server'] }, result: json<{ server: ServerInfo }>() }),
-  tools: op({ names: ['server'], args: z.tuple([Server]), http: { method: 'GET', paths: ['/servers/:server/tools'] }, result: json<{ tools: ToolInfo[] }>() }),
+  info: op({ names: [], args: () => z.tuple([]), http: { method: 'GET', paths: ['/info'] }, result: json<AppInfo>() }),
+  status: op({ names: [], args: () => z.tuple([]), http: { method: 'GET', paths: ['/status'] }, result: json<StatusInfo>() }),
+  servers: op({ names: [], args: () => z.tuple([]), http: { method: 'GET', paths: ['/servers'] }, result: json<{ servers: ServerInfo[] }>() }),
+  server: op({
+    names: ['server'],
+    args: () => z.tuple([Server()]),
+    http: { method: 'GET', paths: ['/servers/:server'] },
+    result: json<{ server: ServerInfo }>(),
+  }),
+  tools: op({
+    names: ['server'],
+    args: () => z.tuple([Server()]),
+    http: { method: 'GET', paths: ['/servers/:server/tools'] },
+    result: json<{ tools: ToolInfo[] }>(),
+  }),
   /** A server action; its options by action: SERVER_ACTION_OPTIONS (`?network=true` works for Inspect too). */
   serverAction: op({
     names: ['server', 'action', 'options'],
-    args: z.tuple([Server, z.enum(SERVER_ACTIONS, { error: `action must be one of ${SERVER_ACTIONS.join(', ')}` }), ServerActionOptionsSchema.optional()]),
+    args: () =>
+      z.tuple([Server(), z.enum(SERVER_ACTIONS, { error: `action must be one of ${SERVER_ACTIONS.join(', ')}` }), ServerActionOptionsSchema().optional()]),
     http: {
       method: 'POST',
       paths: ['/servers/:server/:action'],
@@ -178,12 +208,13 @@ export const OPERATIONS = {
   /** A tool action; its options by action: TOOL_ACTION_OPTIONS. */
   toolAction: op({
     names: ['server', 'tool', 'action', 'options'],
-    args: z.tuple([
-      Server,
-      name('tool'),
-      z.enum(TOOL_ACTIONS, { error: `action must be one of ${TOOL_ACTIONS.join(', ')}` }),
-      ToolActionOptionsSchema.optional(),
-    ]),
+    args: () =>
+      z.tuple([
+        Server(),
+        name('tool'),
+        z.enum(TOOL_ACTIONS, { error: `action must be one of ${TOOL_ACTIONS.join(', ')}` }),
+        ToolActionOptionsSchema().optional(),
+      ]),
     http: {
       method: 'POST',
       paths: ['/servers/:server/tools/:tool/:action'],
@@ -194,7 +225,7 @@ export const OPERATIONS = {
   /** Approves the server's new tools together; a changed tool only with its definition hash in `hashes` (what the user reviewed). */
   approveAll: op({
     names: ['server', 'options'],
-    args: z.tuple([Server, ApproveAllOptionsSchema.optional()]),
+    args: () => z.tuple([Server(), ApproveAllOptionsSchema().optional()]),
     http: { method: 'POST', paths: ['/servers/:server/tools/approve-all'], body: { options: { arg: 'options', keys: ['hashes'] }, others: 'refuse' } },
     result: json<ApproveAllResult>(),
   }),
@@ -206,26 +237,27 @@ export const OPERATIONS = {
    */
   classifyTool: op({
     names: ['server', 'tool', 'cls', 'hash'],
-    args: z.tuple([Server, name('tool'), ToolClassSchema, ClassifiedHashSchema]),
+    args: () => z.tuple([Server(), name('tool'), ToolClassSchema, ClassifiedHashSchema]),
     http: { method: 'POST', paths: ['/servers/:server/tools/:tool/classify'], body: { fields: { class: 'cls', hash: 'hash' }, others: 'refuse' } },
     result: json<ActionResult>(),
   }),
   /** The server's prompts: each with its status, approval and the text it gives agents without arguments. */
   prompts: op({
     names: ['server'],
-    args: z.tuple([Server]),
+    args: () => z.tuple([Server()]),
     http: { method: 'GET', paths: ['/servers/:server/prompts'] },
     result: json<{ prompts: PromptInfo[] }>(),
   }),
   /** A prompt action; approve and reject take the definition hash reviewed (PROMPT_ACTION_OPTIONS). */
   promptAction: op({
     names: ['server', 'prompt', 'action', 'options'],
-    args: z.tuple([
-      Server,
-      name('prompt'),
-      z.enum(PROMPT_ACTIONS, { error: `action must be one of ${PROMPT_ACTIONS.join(', ')}` }),
-      PromptActionOptionsSchema.optional(),
-    ]),
+    args: () =>
+      z.tuple([
+        Server(),
+        name('prompt'),
+        z.enum(PROMPT_ACTIONS, { error: `action must be one of ${PROMPT_ACTIONS.join(', ')}` }),
+        PromptActionOptionsSchema().optional(),
+      ]),
     http: {
       method: 'POST',
       paths: ['/servers/:server/prompts/:prompt/:action'],
@@ -234,38 +266,43 @@ export const OPERATIONS = {
     result: json<ActionResult>(),
   }),
   /** The server's resources and templates, read live from the running server: its URIs and the URIs agents see. */
-  resources: op({ names: ['server'], args: z.tuple([Server]), http: { method: 'GET', paths: ['/servers/:server/resources'] }, result: json<ResourceInfo>() }),
+  resources: op({
+    names: ['server'],
+    args: () => z.tuple([Server()]),
+    http: { method: 'GET', paths: ['/servers/:server/resources'] },
+    result: json<ResourceInfo>(),
+  }),
   agentTokens: op({
     names: ['agent'],
-    args: z.tuple([name('agent')]),
+    args: () => z.tuple([name('agent')]),
     http: { method: 'GET', paths: ['/agents/:agent/tokens'] },
     result: json<{ tokens: AgentTokenInfo[] }>(),
   }),
   /** Revokes one token (by id), or every token of the agent when `id` is absent. */
   revokeAgentTokens: op({
     names: ['agent', 'id'],
-    args: z.tuple([name('agent'), name('token id').optional()]),
+    args: () => z.tuple([name('agent'), name('token id').optional()]),
     http: { method: 'DELETE', paths: ['/agents/:agent/tokens/:id', '/agents/:agent/tokens'] },
     result: json<ActionResult>(),
   }),
   /** The user's ask_in_client switch of a configured agent: its questions may go to its own client too (409 ask_in_client_locked where the config or the organisation decides). */
   setAskInClient: op({
     names: ['agent', 'on'],
-    args: z.tuple([name('agent'), z.boolean({ error: 'on must be true or false' })]),
+    args: () => z.tuple([name('agent'), z.boolean({ error: 'on must be true or false' })]),
     http: { method: 'POST', paths: ['/agents/:agent/ask-in-client'], body: { fields: { on: 'on' }, others: 'refuse' } },
     result: json<ActionResult>(),
   }),
   /** Agents' access requests, newest first. */
   requests: op({
     names: ['filter'],
-    args: z.tuple([RequestFilterSchema.optional()]),
+    args: () => z.tuple([RequestFilterSchema.optional()]),
     http: { method: 'GET', paths: ['/requests'], query: { arg: 'filter' } },
     result: json<{ requests: AccessRequest[] }>(),
   }),
   /** Answers a request: `for` is "once", "always" or a duration ("1h"); `options.hash` binds the grant to the launch or definition reviewed. */
   grantRequest: op({
     names: ['id', 'grantFor', 'options'],
-    args: z.tuple([name('request id'), GrantForTextSchema, GrantOptionsSchema.optional()]),
+    args: () => z.tuple([name('request id'), GrantForTextSchema, GrantOptionsSchema().optional()]),
     http: {
       method: 'POST',
       paths: ['/requests/:id/grant'],
@@ -275,116 +312,136 @@ export const OPERATIONS = {
   }),
   denyRequest: op({
     names: ['id'],
-    args: z.tuple([name('request id')]),
+    args: () => z.tuple([name('request id')]),
     http: { method: 'POST', paths: ['/requests/:id/deny'] },
     result: json<RequestActionResult>(),
   }),
   /** Calls waiting for the user's OK (pending unless `status` says otherwise), oldest first. */
   confirmations: op({
     names: ['filter'],
-    args: z.tuple([ConfirmationFilterSchema.optional()]),
+    args: () => z.tuple([ConfirmationFilterSchema.optional()]),
     http: { method: 'GET', paths: ['/confirmations'], query: { arg: 'filter' } },
     result: json<{ confirmations: Confirmation[] }>(),
   }),
   /** Runs exactly the waiting call, once. Where the user answered comes from the connection (the window, the tray, X-Toolgate-Client), never from the body. */
   allowConfirmation: op({
     names: ['id'],
-    args: z.tuple([name('confirmation id')]),
+    args: () => z.tuple([name('confirmation id')]),
     http: { method: 'POST', paths: ['/confirmations/:id/allow'], body: { others: 'refuse' } },
     result: json<ConfirmationActionResult>(),
   }),
   /** Answers the agent CALL_DECLINED; the upstream is never called. */
   denyConfirmation: op({
     names: ['id'],
-    args: z.tuple([name('confirmation id')]),
+    args: () => z.tuple([name('confirmation id')]),
     http: { method: 'POST', paths: ['/confirmations/:id/deny'], body: { others: 'refuse' } },
     result: json<ConfirmationActionResult>(),
   }),
   /** Questions of upstream servers that Toolgate asks the user (pending unless `status` says otherwise), oldest first. */
   questions: op({
     names: ['filter'],
-    args: z.tuple([QuestionFilterSchema.optional()]),
+    args: () => z.tuple([QuestionFilterSchema.optional()]),
     http: { method: 'GET', paths: ['/questions'], query: { arg: 'filter' } },
     result: json<{ questions: Question[] }>(),
   }),
   /** The user's answer: accept (content: the form's fields, checked against the server's schema: 400 with what is wrong), decline or cancel. */
   answerQuestion: op({
     names: ['id', 'action', 'content'],
-    args: z.tuple([name('question id'), QuestionActionSchema, QuestionContentSchema.optional()]),
+    args: () => z.tuple([name('question id'), QuestionActionSchema, QuestionContentSchema.optional()]),
     http: { method: 'POST', paths: ['/questions/:id/answer'], body: { fields: { action: 'action', content: 'content' }, others: 'refuse' } },
     result: json<QuestionActionResult>(),
   }),
   /** The user's "Ask me before each call" on a server (tool null) or one tool; it only adds to the config's rule. */
   setAskBeforeCall: op({
     names: ['server', 'tool', 'ask'],
-    args: z.tuple([Server, name('tool').nullish(), z.boolean({ error: 'ask must be true or false' })]),
+    args: () => z.tuple([Server(), name('tool').nullish(), z.boolean({ error: 'ask must be true or false' })]),
     http: { method: 'POST', paths: ['/servers/:server/tools/:tool/confirm', '/servers/:server/confirm'], body: { fields: { ask: 'ask' }, others: 'refuse' } },
     result: json<ActionResult>(),
   }),
   /** The exact JSON text that retrieve_tools returns for the same arguments (checked with retrieve_tools' own schema). */
   search: op({
     names: ['args'],
-    args: z.tuple([RetrieveArgsSchema]),
+    args: () => z.tuple([RetrieveArgsSchema]),
     http: { method: 'GET', paths: ['/search'], query: { arg: 'args', codec: searchQuery } },
     result: text(),
   }),
-  stats: op({ names: [], args: z.tuple([]), http: { method: 'GET', paths: ['/stats'] }, result: json<Stats>() }),
+  stats: op({ names: [], args: () => z.tuple([]), http: { method: 'GET', paths: ['/stats'] }, result: json<Stats>() }),
   /** What agents did and who decided what, newest first (the query is checked by the activity store: its own words name the parameter). */
   activity: op({
     names: ['query'],
-    args: z.tuple([z.custom<ActivityQuery>(isObject, 'activity needs a query object')]),
+    args: () => z.tuple([z.custom<ActivityQuery>(isObject, 'activity needs a query object')]),
     http: { method: 'GET', paths: ['/activity'], query: { arg: 'query' } },
     result: json<ActivityPage>(),
   }),
   /** Each configured agent and each local client: scope, tokens, reach, recent activity, context cost. */
-  agents: op({ names: [], args: z.tuple([]), http: { method: 'GET', paths: ['/agents'] }, result: json<{ agents: AgentView[] }>() }),
+  agents: op({ names: [], args: () => z.tuple([]), http: { method: 'GET', paths: ['/agents'] }, result: json<{ agents: AgentView[] }>() }),
   /** The server's entry for the edit form (hidden values, policy read-only). */
   serverEntry: op({
     names: ['server'],
-    args: z.tuple([Server]),
+    args: () => z.tuple([Server()]),
     http: { method: 'GET', paths: ['/servers/:server/entry'] },
     result: json<{ entry: ServerEntryView }>(),
   }),
   /** Adds a server; it waits in quarantine until the user inspects and approves it (the entry is checked by the core, like the config file). */
   addServer: op({
     names: ['input'],
-    args: z.tuple([z.custom<ServerInput>(() => true)]),
+    args: () => z.tuple([z.custom<ServerInput>(() => true)]),
     http: { method: 'POST', paths: ['/servers'], body: { whole: 'input', others: 'ignore' } },
     result: json<ActionResult>(),
   }),
   editServer: op({
     names: ['server', 'input'],
-    args: z.tuple([Server, z.custom<ServerInput>(() => true)]),
+    args: () => z.tuple([Server(), z.custom<ServerInput>(() => true)]),
     http: { method: 'PUT', paths: ['/servers/:server'], body: { whole: 'input', others: 'ignore' } },
     result: json<ActionResult>(),
   }),
   /** Removes a server; its approvals are kept for an undo (`restoreServer`) for a while, then dropped. */
-  removeServer: op({ names: ['server'], args: z.tuple([Server]), http: { method: 'DELETE', paths: ['/servers/:server'] }, result: json<RemoveResult>() }),
+  removeServer: op({
+    names: ['server'],
+    args: () => z.tuple([Server()]),
+    http: { method: 'DELETE', paths: ['/servers/:server'] },
+    result: json<RemoveResult>(),
+  }),
   restoreServer: op({
     names: ['server'],
-    args: z.tuple([Server]),
+    args: () => z.tuple([Server()]),
     http: { method: 'POST', paths: ['/servers/:server/restore'] },
     result: json<ActionResult>(),
   }),
   /** The secrets by name (values are write-only: no surface ever reads one back). */
   secrets: op({
     names: [],
-    args: z.tuple([]),
+    args: () => z.tuple([]),
     http: { method: 'GET', paths: ['/secrets'] },
     result: json<{ secrets: SecretInfo[]; store: SecretStoreInfo }>(),
   }),
   setSecret: op({
     names: ['name', 'value'],
-    args: z.tuple([name('name'), z.string({ error: 'send {"value": "<the secret>"} as the JSON body' })]),
+    args: () => z.tuple([name('name'), z.string({ error: 'send {"value": "<the secret>"} as the JSON body' })]),
     http: { method: 'PUT', paths: ['/secrets/:name'], body: { fields: { value: 'value' }, others: 'ignore' } },
     result: json<ActionResult>(),
   }),
-  deleteSecret: op({ names: ['name'], args: z.tuple([name('name')]), http: { method: 'DELETE', paths: ['/secrets/:name'] }, result: json<ActionResult>() }),
+  deleteSecret: op({
+    names: ['name'],
+    args: () => z.tuple([name('name')]),
+    http: { method: 'DELETE', paths: ['/secrets/:name'] },
+    result: json<ActionResult>(),
+  }),
   /** Starts an OAuth sign-in of an HTTP server; the browser comes back to Toolgate's /oauth/callback. */
-  signIn: op({ names: ['server'], args: z.tuple([Server]), http: { method: 'POST', paths: ['/servers/:server/auth/login'] }, result: json<SignInStart>() }),
-  authStatus: op({ names: ['server'], args: z.tuple([Server]), http: { method: 'GET', paths: ['/servers/:server/auth'] }, result: json<AuthStatus>() }),
+  signIn: op({
+    names: ['server'],
+    args: () => z.tuple([Server()]),
+    http: { method: 'POST', paths: ['/servers/:server/auth/login'] },
+    result: json<SignInStart>(),
+  }),
+  authStatus: op({ names: ['server'], args: () => z.tuple([Server()]), http: { method: 'GET', paths: ['/servers/:server/auth'] }, result: json<AuthStatus>() }),
   /** Deletes the server's tokens (revoking them where the authorization server allows). */
-  signOut: op({ names: ['server'], args: z.tuple([Server]), http: { method: 'POST', paths: ['/servers/:server/auth/logout'] }, result: json<ActionResult>() }),
+  signOut: op({
+    names: ['server'],
+    args: () => z.tuple([Server()]),
+    http: { method: 'POST', paths: ['/servers/:server/auth/logout'] },
+    result: json<ActionResult>(),
+  }),
 }
 
 type Operations = typeof OPERATIONS

@@ -1,6 +1,6 @@
 // Server-Sent Events over fetch + ReadableStream (EventSource cannot send an Authorization
 // header). One connection, reconnected with exponential backoff while anyone listens.
-import { API_EVENT_TYPES, ApiEventSchema, type ApiEvent } from './api-events'
+import { API_EVENT_TYPES, apiEventSchema, type ApiEvent } from './api-events'
 
 const EVENT_TYPES: ReadonlySet<string> = new Set<string>(API_EVENT_TYPES)
 
@@ -42,7 +42,7 @@ export function frameToEvent(frame: SseFrame): ApiEvent | null {
   } catch {
     data = undefined
   }
-  const ev = ApiEventSchema.safeParse({ type: frame.event, data })
+  const ev = apiEventSchema().safeParse({ type: frame.event, data })
   return ev.success ? ev.data : { type: 'config.reloaded', data: { reconnected: true } }
 }
 

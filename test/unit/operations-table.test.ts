@@ -271,7 +271,7 @@ describe('an operation added to a table', () => {
       ...OPERATIONS,
       ping: op({
         names: ['server', 'count'],
-        args: z.tuple([z.string().min(1), z.number({ error: 'count must be a number' }).int()]),
+        args: () => z.tuple([z.string().min(1), z.number({ error: 'count must be a number' }).int()]),
         http: { method: 'POST', paths: ['/servers/:server/ping'], body: { fields: { count: 'count' }, others: 'refuse' } },
         result: json<{ pong: number }>(),
       }),
