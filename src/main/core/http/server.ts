@@ -79,6 +79,19 @@ export function originOf(req: IncomingMessage): DecisionOrigin {
   return { by: 'user', via: c === 'ui' ? 'ui' : c === 'cli' ? 'cli' : 'api' }
 }
 
+/**
+ * Whether a request declares a body (a length other than 0, or chunked). The listener has no
+ * request timeout (long calls, event streams), so a body it answers without reading (a 401, the
+ * wrong Host, a static file, one over the limit) was read and thrown away by Node for as long as
+ * it came: anyone able to connect, without a key, held connections open for good by trickling a
+ * declared 100 MB body, and enough of them exhaust the process's file descriptors. Such an answer
+ * closes the connection instead.
+ */
+function declaresBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length']
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+}
+
 export interface RunningHttp {
   url: string
   port: number
@@ -88,6 +101,10 @@ export interface RunningHttp {
 export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
   let allowed = new Set<string>()
   const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // a body is read only once the request is authenticated: answered without reading it, the
+    // connection is closed (see declaresBody)
+    const unread = declaresBody(req)
+    if (unread) res.setHeader('connection', 'close')
     const url = new URL(req.url ?? '/', 'http://localhost')
     if (!hostAllowed(req, allowed)) {
       return sendJson(res, 403, { error: { code: 'forbidden_host', message: 'Host or Origin header is not this loopback listener (DNS-rebinding defense)' } })
@@ -123,7 +140,11 @@ export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
     }
     let body: unknown
     try {
-      body = req.method === 'POST' || req.method === 'PUT' ? await readJsonBody(req) : undefined
+      if (req.method === 'POST' || req.method === 'PUT') {
+        body = await readJsonBody(req)
+        // read whole: the connection may serve the next request
+        if (unread) res.removeHeader('connection')
+      }
     } catch (e) {
       // MCP speaks JSON-RPC even about a body that is not JSON (as stdio does): -32700, id null
       if (isMcp && e instanceof ApiError && e.code === 'invalid_json') return rpcError(res, 400, -32700, `Parse error: ${e.message}`)
