@@ -23,7 +23,7 @@ const CORE_FLOORS = [
   // what is configured, decided and recorded, and the files that hold it
   { floor: 'model', units: ['config', 'secrets', 'state', 'clients', 'catalog', 'activity'], packages: ['write-file-atomic'] },
   // what runs: sign-ins, connections to upstream servers, their supervision
-  { floor: 'runtime', units: ['oauth', 'upstream'], packages: ['@modelcontextprotocol/client', '@modelcontextprotocol/core'] },
+  { floor: 'runtime', units: ['oauth', 'upstream'], packages: ['@modelcontextprotocol/client', '@modelcontextprotocol/core', 'signal-exit'] },
   // who may do what: the access decision, grants, requests and confirmations, discovery
   { floor: 'policy', units: ['access', 'grants', 'requests', 'discovery'], packages: [] },
   // what agents and people see: the MCP server for agents, the control service, the HTTP listener

@@ -1,7 +1,8 @@
-// The process groups of sandboxed upstreams (pasta's, started by setsid): killed whole once their
-// leader is gone, and when Toolgate exits. pasta's namespace child waits for pasta's go-ahead
-// before it runs bwrap and has no parent-death signal: pasta stopped (or killed with Toolgate)
-// during its setup would leave it waiting for ever, reparented to init.
+// The process groups of sandboxed upstreams and of pasta's self-test (pasta's, started by setsid):
+// killed whole once their leader is gone, and when Toolgate ends. pasta's namespace child waits for
+// pasta's go-ahead before it runs bwrap and has no parent-death signal: pasta stopped (or killed with
+// Toolgate) during its setup would leave it waiting for ever, reparented to init.
+import { onExit } from 'signal-exit'
 
 const live = new Set<number>()
 let hooked = false
@@ -9,12 +10,25 @@ let hooked = false
 /** Remember `pid`'s group (pid = pgid: it was started by setsid) until its leader is gone. */
 export function trackGroup(pid: number): void {
   live.add(pid)
+  killGroupsAtEnd()
+}
+
+/**
+ * From now on, the groups still tracked are killed when Toolgate ends: on its exit (synchronous:
+ * process.exit too, the graceful shutdown's timeout, an error), and on a signal that would end it
+ * with nothing else listening (signal-exit; it ends the process by that signal afterwards, as
+ * before): the CLI's start, before its graceful shutdown is set up (cli/shutdown.ts), and the
+ * offline commands. Electron's main process quits on SIGINT, SIGTERM and SIGHUP by itself (its
+ * quit stops the core, then exits): a listener there would replace that, so it keeps the exit alone.
+ */
+export function killGroupsAtEnd(): void {
   if (hooked) return
   hooked = true
-  // synchronous: runs on process.exit too (the graceful shutdown's timeout, an error)
-  process.once('exit', () => {
+  const killAll = (): void => {
     for (const g of live) killGroup(g)
-  })
+  }
+  if (process.versions.electron) process.once('exit', killAll)
+  else onExit(killAll)
 }
 
 /**
