@@ -1,10 +1,9 @@
 // Which sandbox this machine has, found once per process by running it (not only by looking
 // for the binary): Linux bubblewrap, macOS sandbox-exec; with the reason when there is none.
-import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { BWRAP_BASE_FLAGS } from './bwrap'
-import { runProbe, runProbeSync, type ProbeRun } from './probe-run'
+import { cachedProbe, type ProbePlan, type ProbeRun } from './probe-run'
 
 export interface SandboxSupport {
   available: boolean
@@ -17,8 +16,6 @@ export interface SandboxSupport {
 
 const PROBE_TIMEOUT_MS = 10_000
 const SANDBOX_EXEC = '/usr/bin/sandbox-exec'
-
-const cache = new Map<string, SandboxSupport>()
 
 /** The first executable `name` on PATH. */
 export function which(name: string, envPath = process.env.PATH ?? ''): string | null {
@@ -67,10 +64,9 @@ function bwrapVerdict(binary: string, r: ProbeRun): SandboxSupport {
   return { available: true, mechanism: 'bwrap', binary, reason: null }
 }
 
-function probeSandboxExec(): SandboxSupport {
-  const r = spawnSync(SANDBOX_EXEC, ['-p', '(version 1)(allow default)', '/usr/bin/true'], { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS })
+function sandboxExecVerdict(r: ProbeRun): SandboxSupport {
   if (r.error) return none(`sandbox-exec could not run: ${r.error.message}`)
-  if (r.status !== 0) return none(`sandbox-exec failed its self-test: ${(r.stderr ?? '').trim() || `exit code ${r.status}`}`)
+  if (r.status !== 0) return none(`sandbox-exec failed its self-test: ${r.stderr.trim() || `exit code ${r.status}`}`)
   return { available: true, mechanism: 'sandbox-exec', binary: SANDBOX_EXEC, reason: null }
 }
 
@@ -79,36 +75,36 @@ function none(reason: string): SandboxSupport {
 }
 
 /**
- * The sandbox of this machine (probed once, then cached). `TOOLGATE_BWRAP` names the bwrap
+ * The self-test of this machine's sandbox (run once, then cached). `TOOLGATE_BWRAP` names the bwrap
  * binary to use instead of the one on PATH (an unusual install, or tests).
  */
+const probe = cachedProbe(
+  (platform: NodeJS.Platform) => `${platform}\u0000${process.env.TOOLGATE_BWRAP ?? ''}`,
+  (platform: NodeJS.Platform): ProbePlan<SandboxSupport> => {
+    const b = platform === 'linux' ? bwrapBinary() : null
+    if (b && 'binary' in b) return { argv: [b.binary, ...bwrapProbeArgs()], ownGroup: false, verdict: (r) => bwrapVerdict(b.binary, r) }
+    if (b) return { answer: none(b.missing) }
+    if (platform === 'darwin') {
+      if (!fs.existsSync(SANDBOX_EXEC)) return { answer: none('sandbox-exec is missing from /usr/bin') }
+      return { argv: [SANDBOX_EXEC, '-p', '(version 1)(allow default)', '/usr/bin/true'], ownGroup: false, verdict: sandboxExecVerdict }
+    }
+    if (platform === 'win32') return { answer: none('Windows has no sandbox Toolgate can use yet') }
+    return { answer: none(`no sandbox is supported on ${platform}`) }
+  },
+  PROBE_TIMEOUT_MS,
+)
+
+/** The sandbox of this machine (its self-test run now if it has not run yet). */
 export function sandboxSupport(platform: NodeJS.Platform = process.platform): SandboxSupport {
-  const key = cacheKey(platform)
-  const hit = cache.get(key)
-  if (hit) return hit
-  const b = platform === 'linux' ? bwrapBinary() : null
-  const found = b && 'binary' in b ? bwrapVerdict(b.binary, runProbeSync(b.binary, bwrapProbeArgs(), PROBE_TIMEOUT_MS)) : withoutBwrap(platform, b)
-  cache.set(key, found)
-  return found
+  return probe.now(platform)
 }
 
 /**
  * The same answer, with bubblewrap's self-test run in the background (the start runs it beside
  * pasta's, network.ts networkSupportSoon); sandboxSupport() answers from the cache afterwards.
  */
-export async function sandboxSupportSoon(platform: NodeJS.Platform = process.platform): Promise<SandboxSupport> {
-  const key = cacheKey(platform)
-  const hit = cache.get(key)
-  if (hit) return hit
-  const b = platform === 'linux' ? bwrapBinary() : null
-  const found = b && 'binary' in b ? bwrapVerdict(b.binary, await runProbe(b.binary, bwrapProbeArgs(), PROBE_TIMEOUT_MS)) : withoutBwrap(platform, b)
-  // (a sandboxSupport() meanwhile answered first: the process keeps that answer)
-  if (!cache.has(key)) cache.set(key, found)
-  return cache.get(key) ?? found
-}
-
-function cacheKey(platform: NodeJS.Platform): string {
-  return `${platform}\u0000${process.env.TOOLGATE_BWRAP ?? ''}`
+export function sandboxSupportSoon(platform: NodeJS.Platform = process.platform): Promise<SandboxSupport> {
+  return probe.soon(platform)
 }
 
 /** Linux: the bwrap binary to test (`TOOLGATE_BWRAP`, else the one on PATH), or why there is none. */
@@ -121,12 +117,4 @@ export function bwrapBinary(): { binary: string } | { missing: string } {
       ? `bubblewrap was not found at ${override} (TOOLGATE_BWRAP)`
       : 'bubblewrap (bwrap) is not installed: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) and restart Toolgate',
   }
-}
-
-/** The answer where no bubblewrap runs: Linux without it, macOS (sandbox-exec), the rest. */
-function withoutBwrap(platform: NodeJS.Platform, b: { missing: string } | null): SandboxSupport {
-  if (b) return none(b.missing)
-  if (platform === 'darwin') return fs.existsSync(SANDBOX_EXEC) ? probeSandboxExec() : none('sandbox-exec is missing from /usr/bin')
-  if (platform === 'win32') return none('Windows has no sandbox Toolgate can use yet')
-  return none(`no sandbox is supported on ${platform}`)
 }

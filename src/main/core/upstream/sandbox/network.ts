@@ -8,8 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { BWRAP_BASE_FLAGS } from './bwrap'
 import { which } from './detect'
-import { killGroup } from '../process-group'
-import { runProbe, runProbeSync, type ProbeRun } from './probe-run'
+import { cachedProbe, type ProbePlan, type ProbeRun } from './probe-run'
 
 export interface NetworkSupport {
   available: boolean
@@ -104,60 +103,50 @@ export function sandboxResolvConf(dataDir: string, hostResolv = '/etc/resolv.con
 }
 
 const PROBE_TIMEOUT_MS = 10_000
-const cache = new Map<string, NetworkSupport>()
 
 /**
- * pasta on this machine, found once per process by running it around bwrap (as a server would
- * be). `TOOLGATE_PASTA` names the binary to use instead of the one on PATH (tests: a missing one).
+ * pasta's self-test: pasta around bwrap running `true`, as a server's launch is built (run once
+ * per process, then cached). `TOOLGATE_PASTA` names the binary to use instead of the one on PATH
+ * (tests: a missing one, a fake).
  */
+const probe = cachedProbe(
+  (bwrap: string | null, uid: number | null, _gid: number | null) => `${bwrap ?? ''}\u0000${process.env.TOOLGATE_PASTA ?? ''}\u0000${uid}`,
+  selfTest,
+  PROBE_TIMEOUT_MS,
+)
+
+/** pasta on this machine (its self-test run now if it has not run yet). */
 export function networkSupport(
   bwrap: string | null,
   uid: number | null = process.getuid?.() ?? null,
   gid: number | null = process.getgid?.() ?? null,
 ): NetworkSupport {
-  const key = cacheKey(bwrap, uid)
-  const hit = cache.get(key)
-  if (hit) return hit
-  const test = selfTest(bwrap, uid, gid)
-  const found = 'run' in test ? verdict(test, runProbeSync(test.run[0], test.run.slice(1), PROBE_TIMEOUT_MS)) : test.none
-  cache.set(key, found)
-  return found
+  return probe.now(bwrap, uid, gid)
 }
 
 /**
  * The same answer, with pasta's self-test run in the background (the start runs it beside
  * bubblewrap's while it builds the core); networkSupport() answers from the cache afterwards.
  */
-export async function networkSupportSoon(
+export function networkSupportSoon(
   bwrap: string | null,
   uid: number | null = process.getuid?.() ?? null,
   gid: number | null = process.getgid?.() ?? null,
 ): Promise<NetworkSupport> {
-  const key = cacheKey(bwrap, uid)
-  const hit = cache.get(key)
-  if (hit) return hit
-  const test = selfTest(bwrap, uid, gid)
-  const found = 'run' in test ? verdict(test, await runProbe(test.run[0], test.run.slice(1), PROBE_TIMEOUT_MS)) : test.none
-  // (a networkSupport() meanwhile answered first: the process keeps that answer)
-  if (!cache.has(key)) cache.set(key, found)
-  return cache.get(key) ?? found
-}
-
-function cacheKey(bwrap: string | null, uid: number | null): string {
-  return `${bwrap ?? ''}\u0000${process.env.TOOLGATE_PASTA ?? ''}\u0000${uid}`
+  return probe.soon(bwrap, uid, gid)
 }
 
 const none = (reason: string): NetworkSupport => ({ available: false, pasta: null, setpriv: null, setsid: null, reason })
 
 /** What pasta's self-test runs (pasta around bwrap running `true`, as a server's launch is built), or why there is none to run. */
-function selfTest(bwrap: string | null, uid: number | null, gid: number | null): { support: NetworkSupport; run: string[] } | { none: NetworkSupport } {
+function selfTest(bwrap: string | null, uid: number | null, gid: number | null): ProbePlan<NetworkSupport> {
   const override = process.env.TOOLGATE_PASTA
-  if (process.platform !== 'linux') return { none: none('network namespaces are a Linux feature') }
-  if (!bwrap) return { none: none('no bubblewrap') }
+  if (process.platform !== 'linux') return { answer: none('network namespaces are a Linux feature') }
+  if (!bwrap) return { answer: none('no bubblewrap') }
   const pasta = override ? path.resolve(override) : which('pasta')
   if (!pasta || !fs.existsSync(pasta)) {
     return {
-      none: none(
+      answer: none(
         override
           ? `pasta was not found at ${override} (TOOLGATE_PASTA)`
           : 'pasta is not installed, so a server with network on shares your network, loopback included: install it (Debian/Ubuntu: apt-get install passt; Fedora: dnf install passt) and restart Toolgate',
@@ -166,14 +155,12 @@ function selfTest(bwrap: string | null, uid: number | null, gid: number | null):
   }
   const support: NetworkSupport = { available: true, pasta, setpriv: which('setpriv'), setsid: which('setsid'), reason: null }
   const inner = [bwrap, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...BWRAP_BASE_FLAGS, ...innerUserFlags(uid, gid), '--', 'true']
-  return { support, run: pastaCommand(support, { outbound: true, forward: [] }, uid, inner) }
+  // in a group of its own (setsid): pasta killed by the timeout, or failing, during its setup leaves
+  // its namespace child waiting for ever, and no data dir in its command line for the orphan sweep
+  return { argv: pastaCommand(support, { outbound: true, forward: [] }, uid, inner), ownGroup: support.setsid !== null, verdict: (r) => verdict(support, r) }
 }
 
-function verdict(test: { support: NetworkSupport }, r: ProbeRun): NetworkSupport {
-  const { support } = test
-  // what is left of its group (setsid): pasta killed by the timeout, or failing, during its setup
-  // leaves its namespace child waiting for ever, and no data dir in its command line for the sweep
-  if (support.setsid && r.pid) killGroup(r.pid)
+function verdict(support: NetworkSupport, r: ProbeRun): NetworkSupport {
   if (r.error) return none(`pasta (${support.pasta}) could not run: ${r.error.message}; a server with network on shares your network, loopback included`)
   if (r.status !== 0) {
     const said = r.stderr
