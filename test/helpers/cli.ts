@@ -143,20 +143,30 @@ export function processRunning(pid: number): boolean {
   }
 }
 
-/** Live (non-zombie) child pids of `ppid`, from /proc. */
-export function childPids(ppid: number): number[] {
+/** Live (non-zombie) pids whose parent and process group (from /proc/<pid>/stat) `keep` accepts. */
+function livePidsWhere(keep: (p: { ppid: number; pgrp: number }) => boolean): number[] {
   const out: number[] = []
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
       const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (Number(rest[1]) === ppid && rest[0] !== 'Z') out.push(Number(entry))
+      if (rest[0] !== 'Z' && keep({ ppid: Number(rest[1]), pgrp: Number(rest[2]) })) out.push(Number(entry))
     } catch {
       // gone while we looked
     }
   }
   return out
+}
+
+/** Live (non-zombie) child pids of `ppid`, from /proc. */
+export function childPids(ppid: number): number[] {
+  return livePidsWhere((p) => p.ppid === ppid)
+}
+
+/** Live (non-zombie) members of process group `pgid`, from /proc. */
+export function groupPids(pgid: number): number[] {
+  return livePidsWhere((p) => p.pgrp === pgid)
 }
 
 /** All live descendants of `pid` (children, grandchildren, ...). */

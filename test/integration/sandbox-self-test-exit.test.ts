@@ -9,24 +9,8 @@ import path from 'node:path'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { afterAll, afterEach, expect, it } from 'vitest'
 import { which } from '../../src/main/core/upstream/sandbox/detect'
-import { BIN, ROOT, TEST_KEY, assertBuilt, cleanupTemp, cliEnv, cmdline, freePort, lockFile, tempDir, track } from '../helpers/cli'
+import { BIN, ROOT, TEST_KEY, assertBuilt, cleanupTemp, cliEnv, cmdline, freePort, groupPids, lockFile, tempDir, track } from '../helpers/cli'
 import { waitFor } from '../helpers/wait'
-
-/** The pids of every live (not zombie) process in process group `pgid`, from /proc. */
-function groupMembers(pgid: number): number[] {
-  const out: number[] = []
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (state !== 'Z' && Number(pgrp) === pgid) out.push(Number(entry))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out
-}
 
 const groups: number[] = []
 const owners: ChildProcess[] = []
@@ -109,12 +93,12 @@ for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     const run = await serveWithSlowPasta()
     const g = await run.group()
     // the group is there to be found: the fake (its leader), its long sleep, its polling sleeps
-    expect(groupMembers(g)).toContain(g)
-    await waitFor(() => groupMembers(g).some((p) => cmdline(p).trim() === run.sleeper), 5000, 'the namespace child stand-in to run')
+    expect(groupPids(g)).toContain(g)
+    await waitFor(() => groupPids(g).some((p) => cmdline(p).trim() === run.sleeper), 5000, 'the namespace child stand-in to run')
     run.serve.kill(signal)
     // not the graceful stop (it is not set up before the start ends): the signal's own end, as before
     expect(await run.exited).toEqual({ code: null, signal })
-    await waitFor(() => groupMembers(g).length === 0, 5000, `nothing of pasta's group ${g} to be left (left: ${groupMembers(g).map(cmdline).join('; ')})`)
+    await waitFor(() => groupPids(g).length === 0, 5000, `nothing of pasta's group ${g} to be left (left: ${groupPids(g).map(cmdline).join('; ')})`)
   }, 60_000)
 }
 
@@ -123,12 +107,12 @@ it("a start that fails while pasta tests itself (a live owner holds the data dir
   owners.push(owner)
   const run = await serveWithSlowPasta((dataDir) => fs.writeFileSync(lockFile(dataDir), String(owner.pid)))
   const g = await run.group()
-  expect(groupMembers(g)).toContain(g)
+  expect(groupPids(g)).toContain(g)
   // the refusal waits for the self-test (which cannot end before the go-ahead)
   expect(run.serve.exitCode).toBeNull()
   run.go()
   const end = await run.exited
   expect(end, run.stderr()).toEqual({ code: 1, signal: null })
   expect(run.stderr()).toMatch(/already owns/)
-  await waitFor(() => groupMembers(g).length === 0, 5000, `nothing of pasta's group ${g} to be left (left: ${groupMembers(g).map(cmdline).join('; ')})`)
+  await waitFor(() => groupPids(g).length === 0, 5000, `nothing of pasta's group ${g} to be left (left: ${groupPids(g).map(cmdline).join('; ')})`)
 }, 60_000)
