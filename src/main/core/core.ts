@@ -1,18 +1,15 @@
 // The composition root: buildCore wires config, state, catalog, upstreams, discovery, requests,
-// the agent server's parts and the control service without starting anything; start() then
-// upgrades the state, watches the files, starts the timers, listens (optionally: the loopback
-// HTTP listener) and starts the upstreams. The tray app, `serve` and an embedded `stdio` all run
+// the agent server's parts and the control service without starting anything; its start() and
+// stop() run them (composition/run.ts). The tray app, `serve` and an embedded `stdio` all run
 // startCore (both steps); the in-process tests use buildCore, the same wiring.
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import type { Config, ServerConfig } from '../../shared/config-schema'
 import { Catalog } from './catalog/catalog'
-import { finishStateUpgrade, pinFailClosedServers } from './catalog/server-decisions'
 import { skippedMessage } from './config/load'
 import { StateStore } from './state/store'
 import { argsKey } from './state/data-keys'
-import { LastCatalogWriter, loadLastCatalog, readLastCatalog } from './state/last-catalog'
-import { DataDirLock, instanceKeyPath, readLiveInstance, writeInstanceKey } from './state/lock'
+import { DataDirLock, readLiveInstance, writeInstanceKey } from './state/lock'
 import { DiscoveryStats } from './discovery/stats'
 import { UpstreamManager } from './upstream/manager'
 import { lifecycleMessage } from './upstream/lifecycle'
@@ -28,21 +25,18 @@ import { FULL_SCOPE, liveAgentScope, noScope, type Scope } from './access/scope'
 import { AskInClientSwitch } from './agents-view/ask-in-client'
 import { AgentTokens } from './agent-server/tokens'
 import { ListChangedHub } from './agent-server/list-changed'
-import type { RunningHttp } from './http/server'
 import { listenHttp } from './http/listen'
 import { createLogger } from './log'
 import { appRoot, DEFAULT_LISTEN, resolveApiKey, resolveConfigPath, resolveDataDir } from './paths'
-import { VERSION } from './version'
-import { startEgressProxy } from './upstream/sandbox'
 import { probeSandbox } from './upstream/sandbox/self-test'
-import { sweepOrphanedPasta } from './upstream/sandbox/orphans'
 import { setupRequests } from './requests'
 import { SecretStore } from './secrets/store'
 import { resolveReferences } from './secrets/resolve'
 import { OAuthService } from './oauth/service'
 import { LiveConfig } from './composition/live-config'
 import { requestRecords } from './composition/request-records'
-import { OwnerExistsError, type BuiltCore, type Core, type CoreOptions } from './composition/shape'
+import { CoreRun } from './composition/run'
+import { OwnerExistsError, startedCore, type BuiltCore, type Core, type CoreOptions } from './composition/shape'
 
 export { OwnerExistsError, type BuiltCore, type Core, type CoreOptions } from './composition/shape'
 
@@ -115,7 +109,6 @@ export function buildCore(opts: CoreOptions): BuiltCore {
     const detachSecrets = manager.attachSecrets(secrets)
     const secretWarning = secrets.info().warning
     if (secretWarning) logger.warn(secretWarning)
-    let http: RunningHttp | null = null
     // a server entry with its ${secret:…}/${env:…} resolved; null when it cannot be (a store that does not open included)
     const resolved = (s: ServerConfig | undefined): ServerConfig | null => {
       try {
@@ -131,7 +124,7 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       slots: secrets.namespace('oauth'),
       storedIn: () => `the secret store (${secrets.info().protected_by})`,
       logger,
-      listenerUrl: () => http?.url ?? null,
+      listenerUrl: (): string | null => run.url,
       serverConfig: (name) => resolved(catalog.serverConfig(name)),
     })
     const detachOAuth = manager.attachOAuth(oauth)
@@ -229,7 +222,7 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       startedAt,
       reloadConfig,
       running: !offline,
-      mcpUrl: () => (http ? `${http.url}/mcp` : null),
+      mcpUrl: (): string | null => (run.url ? `${run.url}/mcp` : null),
       // a reload that failed, else the entries left out at start (until the file is fixed)
       configError: () => live.problem(),
       tokens,
@@ -243,109 +236,47 @@ export function buildCore(opts: CoreOptions): BuiltCore {
 
     const createAgentToken = async (agent: string): Promise<string> => (await tokens.create(agent)).token
 
-    // what start() starts, for stop()
-    let stopWatchingState = async (): Promise<void> => undefined
-    let lastCatalog: LastCatalogWriter | null = null
-    let selfTestRun: Promise<unknown> | null = null
-
-    const start = async (): Promise<void> => {
-      // bubblewrap's and pasta's self-tests, once per process (startCore began them while it built
-      // the core): they run while the state, catalog and watchers are set up, and end before the listener
-      const selfTest = probeSandbox()
-      selfTestRun = selfTest
-      stopWatchingState = store.watchForLoss((file, how) =>
-        logger.warn(
-          how === 'deleted'
-            ? `${file} disappeared while Toolgate ran; it was written again from memory`
-            : `${file} was changed behind Toolgate's back while it ran; it was written again from memory (the decisions Toolgate holds are kept)`,
-        ),
-      )
-      await finishStateUpgrade(catalog)
-      await pinFailClosedServers(catalog)
-      forgetRemovedAgents()
-      // the last known tool lists: offline commands show them; an owner answers search and listings
-      // from them while on-demand servers are stopped (nothing has to start to be found)
-      const last = readLastCatalog(dataDir)
-      if (last) loadLastCatalog(catalog, last, offline ? 'all' : 'listed-by-server')
-      lastCatalog = offline ? null : new LastCatalogWriter(dataDir, catalog, logger)
-      // a server removed while Toolgate was not running: its sign-in ends now (docs/remote-servers.md)
-      // an entry left out for a mistake in it is not removed: its sign-in stays
-      const orphans = oauth.endSignInsNotIn([...live.current.servers, ...live.current.skipped].map((s) => s.name))
-      if (orphans.length) logger.info({ servers: orphans }, 'ended the sign-ins of servers no longer in the config')
-      // the file's edits and the organisation's policy changes apply (live-config.ts)
-      live.watch()
-      // grants that ended while Toolgate was stopped end now, before any agent or upstream is served
-      await keeper.start()
-
-      const { sandbox, net } = await selfTest
-      if (sandbox.available) logger.info({ sandbox: sandbox.mechanism, binary: sandbox.binary }, 'stdio upstreams run isolated')
-      else logger.warn(`stdio upstreams are NOT isolated: ${sandbox.reason}`)
-      if (net && !net.available) logger.warn(`sandboxed servers with network on share this machine's network: ${net.reason}`)
-      if (net?.available) {
-        const swept = sweepOrphanedPasta(dataDir)
-        if (swept.length) logger.warn({ pids: swept }, `killed ${swept.length} pasta helper(s) an earlier run left behind when it was killed`)
-      }
-      if (sandbox.available) await startEgressProxy() // the one way out of a server with an allowlist (sandbox.network: [hosts])
-      if (opts.serveHttp) {
-        http = await listenHttp({
-          listen: opts.listen ?? live.current.listen ?? DEFAULT_LISTEN,
-          fallbackPort: opts.fallbackPort === true,
-          agentDeps,
-          listChanged,
-          scopeForAgent,
-          sessionLimits: () => ({ idleMs: live.current.limits.session_idle_s * 1000, maxPerPrincipal: live.current.limits.max_sessions_per_principal }),
-          api,
-          apiKeys: () => [adminKey.key, instanceKey],
-          agentToken: (presented) => tokens.authenticate(presented),
-          createAgentToken,
-          forgetLearned,
-          apiFor: (origin) => api.as(origin),
-          oauthCallback: (params) => oauth.callback(params),
-          staticDir: opts.staticDir === undefined ? path.join(appRoot(), 'out', 'renderer') : opts.staticDir,
-          logger,
-        })
-      }
-      const url = http?.url ?? null
-      lock.writeInstance({
-        pid: process.pid,
-        url,
-        mcp_url: url ? `${url}/mcp` : null,
-        started_at: new Date(startedAt).toISOString(),
-        version: VERSION,
-        kind: opts.kind ?? 'serve',
-        api_key_file: instanceKeyPath(dataDir),
-      })
-
-      manager.start()
-    }
-
-    let stopping: Promise<void> | null = null
-    const stop = (): Promise<void> => {
-      stopping ??= (async () => {
-        keeper.stop()
-        requests.close()
-        confirmations.close()
-        questions.close()
-        listChanged.close()
-        await live.close()
-        await stopWatchingState()
-        detachSecrets()
-        await oauth.settle()
-        detachOAuth()
-        // Upstreams first: calls in flight are answered with a clear error before the listener closes.
-        await manager.stopAll()
-        await lastCatalog?.close()
-        await http?.close()
-        await store.settle()
-        await learned.flush()
-        activity.close()
-        // a start that failed while pasta's self-test ran: pasta stopped during its setup would leave its namespace child behind
-        await selfTestRun
-        lock.release()
-        logger.flush?.()
-      })()
-      return stopping
-    }
+    // start() and stop(), in their order (run.ts)
+    const run: CoreRun = new CoreRun({
+      dataDir,
+      startedAt,
+      kind: opts.kind ?? 'serve',
+      offline,
+      live,
+      logger,
+      lock,
+      store,
+      catalog,
+      manager,
+      oauth,
+      requests: requestsSetup,
+      listChanged,
+      learned,
+      activity,
+      detachSecrets,
+      detachOAuth,
+      forgetRemovedAgents,
+      listen: opts.serveHttp
+        ? () =>
+            listenHttp({
+              listen: opts.listen ?? live.current.listen ?? DEFAULT_LISTEN,
+              fallbackPort: opts.fallbackPort === true,
+              agentDeps,
+              listChanged,
+              scopeForAgent,
+              sessionLimits: () => ({ idleMs: live.current.limits.session_idle_s * 1000, maxPerPrincipal: live.current.limits.max_sessions_per_principal }),
+              api,
+              apiKeys: () => [adminKey.key, instanceKey],
+              agentToken: (presented) => tokens.authenticate(presented),
+              createAgentToken,
+              forgetLearned,
+              apiFor: (origin) => api.as(origin),
+              oauthCallback: (params) => oauth.callback(params),
+              staticDir: opts.staticDir === undefined ? path.join(appRoot(), 'out', 'renderer') : opts.staticDir,
+              logger,
+            })
+        : null,
+    })
 
     const built: BuiltCore = {
       api,
@@ -376,36 +307,12 @@ export function buildCore(opts: CoreOptions): BuiltCore {
       settled: (timeoutMs = 30000) => manager.settled(timeoutMs),
       createAgentToken,
       forgetLearned,
-      stop,
+      stop: () => run.stop(),
       start: async () => {
         if (starting) throw new Error('this core was started already; build another to start again')
         starting = true
-        await start()
-        // the started core: the same parts, and the listener's address
-        return {
-          api,
-          apiFor: built.apiFor,
-          activity,
-          get info() {
-            return api.infoNow()
-          },
-          get adminKey() {
-            return adminKey
-          },
-          instanceKey,
-          url: http?.url ?? null,
-          dataDir,
-          configPath,
-          catalog,
-          logger,
-          agentDeps,
-          secrets,
-          scopeForAgent,
-          settled: built.settled,
-          createAgentToken,
-          forgetLearned,
-          stop,
-        }
+        await run.start()
+        return startedCore(built, run.url)
       },
     }
     let starting = false

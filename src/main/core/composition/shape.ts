@@ -1,6 +1,6 @@
 // What a core is to those who run it (the tray app, `serve`, an embedded `stdio`, the in-process
 // tests): its options, the started Core, the BuiltCore not started yet, and the error of a data
-// dir another Toolgate owns. core.ts builds and starts it.
+// dir another Toolgate owns. core.ts builds and starts it; startedCore is the face start() returns.
 import type { AppInfo } from '../../../shared/api'
 import type { DecisionOrigin } from '../../../shared/activity'
 import type { Catalog } from '../catalog/catalog'
@@ -116,4 +116,49 @@ export interface BuiltCore extends Omit<Core, 'url'> {
   configFileChanged(): void
   /** Starts the built core (once): upgrades the state, watches, listens, starts upstreams. */
   start(): Promise<Core>
+}
+
+/** The started core that BuiltCore.start() answers: the built core's parts its runners use, and the listener's address. */
+export function startedCore(built: BuiltCore, url: string | null): Core {
+  const {
+    api,
+    apiFor,
+    activity,
+    instanceKey,
+    dataDir,
+    configPath,
+    catalog,
+    logger,
+    agentDeps,
+    secrets,
+    scopeForAgent,
+    settled,
+    createAgentToken,
+    forgetLearned,
+    stop,
+  } = built
+  return {
+    api,
+    apiFor,
+    activity,
+    instanceKey,
+    url,
+    dataDir,
+    configPath,
+    catalog,
+    logger,
+    agentDeps,
+    secrets,
+    scopeForAgent,
+    settled,
+    createAgentToken,
+    forgetLearned,
+    stop,
+    get info() {
+      return built.info
+    },
+    get adminKey() {
+      return built.adminKey
+    },
+  }
 }
