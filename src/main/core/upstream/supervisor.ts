@@ -4,18 +4,16 @@
 // once where no retry can help (a missing secret, the organisation's policy, a refused OAuth, a
 // sandbox plan that refuses the launch). An
 // HTTP server that needs the user to sign in (OAuth) waits in 'needs_auth' without retrying.
-// Upstream (upstream.ts) is its face: it serves the live connection this keeps.
+// One attempt to connect is attempt.ts's. Upstream (upstream.ts) is its face: it serves the live
+// connection this keeps.
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import { describeTarget, makeRedactor } from '../masking/target'
 import { launchSecrets, SecretMask } from '../masking/secret-mask'
-import { launchEntry } from './launch-entry'
-import { refusal } from '../oauth/errors'
-import { grantRefusal } from './sandbox'
 import type { UpstreamAuth } from '../oauth/session'
 import { Backoff } from './backoff'
 import type { ConnectionHooks, UpstreamConnection } from './connection'
-import { openConnection } from './open'
+import { attemptConnection } from './attempt'
 import { errorText } from './sdk-errors'
 import type { ToolListing } from './tools'
 import { DEFAULT_BACKOFF, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_PING_INTERVAL_MS, DEFAULT_STABLE_MS } from './types'
@@ -174,82 +172,48 @@ export class Supervisor {
 
   private async connectOnce(gen: number): Promise<void> {
     const started = Date.now()
-    const hooks: ConnectionHooks = {
-      ...this.host.hooks,
-      onClosed: (c, reason) => this.onConnectionClosed(c, reason),
-      onToolListChanged: (c) => this.onToolListChanged(c),
+    const attempt = await attemptConnection({
+      config: this.config,
+      opts: this.opts,
+      log: this.log,
+      hooks: {
+        ...this.host.hooks,
+        onClosed: (c, reason) => this.onConnectionClosed(c, reason),
+        onToolListChanged: (c) => this.onToolListChanged(c),
+      },
+      timeoutMs: this.connectTimeoutMs,
+      kinds: this.kinds,
+      redact: this._redact,
+      isCancelled: () => gen !== this.gen,
+      launched: (mask, redact) => {
+        this._mask = mask
+        this._redact = redact
+      },
+      auth: (config) => this.authSession(config, gen),
+      opening: (c) => {
+        this.opening = c
+      },
+      listing: (c) => {
+        this.opening = c
+        this.relistOnOpen = false
+      },
+    })
+    if (gen !== this.gen) {
+      // started or stopped again while the attempt ended
+      if (attempt.outcome === 'open') await attempt.conn.close()
+      return
     }
-    const launch = launchEntry(this.config, this.opts, this._redact)
-    if (!launch.ok) {
-      if (gen !== this.gen) return
+    if (attempt.outcome === 'cancelled') return
+    if (attempt.outcome === 'unlaunchable') {
       this.running = false
       this._attempt = 0
-      this.log.error(launch.log)
-      this.setState('error', launch.error)
+      this.log.error(attempt.log)
+      this.setState('error', attempt.error)
       return
     }
-    const mask = launch.mask
-    this._mask = mask
-    this._redact = launch.redact
-    const auth = this.authSession(launch.config, gen)
-    let conn: UpstreamConnection
-    try {
-      conn = await openConnection(
-        launch.config,
-        {
-          logger: this.log,
-          limits: this.opts.limits,
-          timeoutMs: this.connectTimeoutMs,
-          kinds: this.kinds,
-          sandbox: this.opts.sandbox,
-          secretValues: launch.secretValues,
-          auth,
-          mask,
-        },
-        hooks,
-        {
-          isCancelled: () => gen !== this.gen,
-          onCreated: (c) => {
-            if (gen === this.gen) this.opening = c
-          },
-        },
-      )
-    } catch (err) {
-      if (gen !== this.gen) return
-      this.opening = null
-      // no sign-in and no retry can help (its OAuth setup is refused, its sandbox plan refuses a
-      // grant or its program's place): state error at once, with why
-      const refused = refusal(err) ?? grantRefusal(err)
-      if (refused) return this.giveUp(refused.message)
-      this.onFailure(errorText(err))
-      return
-    }
-    if (gen !== this.gen) {
-      await conn.close()
-      return
-    }
-    this.opening = conn
-    this.relistOnOpen = false
-    let listing: ToolListing
-    try {
-      listing = await conn.listTools(this.connectTimeoutMs)
-    } catch (err) {
-      const why = conn.reason ?? errorText(err) // before close(), which kills the process
-      await conn.close()
-      if (gen !== this.gen) return
-      this.opening = null
-      this.onFailure(`tools/list failed: ${why}`)
-      return
-    }
-    if (gen !== this.gen) {
-      await conn.close()
-      return
-    }
-    this.opening = null
-    if (!conn.isOpen) {
-      this.onFailure(conn.reason ?? 'connection closed right after connecting')
-      return
-    }
+    if (attempt.outcome === 'refused') return this.giveUp(attempt.message)
+    if (attempt.outcome === 'failed') return this.onFailure(attempt.reason)
+    const { conn, listing } = attempt
     this.conn = conn
     this.kinds = [conn.kind]
     this._attempt = 0
