@@ -14,11 +14,14 @@ interface Fact {
   answer: Answer
 }
 
-/** A value recall() computed, and every question its computation asked, in the order first asked. */
+/** A value recall() computed, and what its computation used, in the order first used. */
 interface Recalled {
   value: unknown
-  trace: readonly Fact[]
+  trace: readonly Step[]
 }
+
+/** What a recalled value's computation used: a question and its answer, or the value of a recall() inside it. */
+type Step = Fact | { kind: 'recall'; key: string; entry: Recalled }
 
 /**
  * The filesystem as the plans of one moment see it: every answer is asked once and then kept, so
@@ -39,7 +42,7 @@ export class PlanFacts {
   /** fresh: recall() computes anew, taking nothing kept from earlier runs (nor keeping anything) */
   private readonly fresh: boolean
   /** the questions asked while the innermost recall() computes its value (null: none computes) */
-  private asked: Map<string, Fact> | null = null
+  private asked: Map<string, Step> | null = null
 
   constructor(opts: { fresh?: boolean } = {}) {
     this.fresh = opts.fresh === true
@@ -116,21 +119,39 @@ export class PlanFacts {
    * and hidden paths, the same for every server of a start).
    */
   recall<T>(key: string, make: () => T): T {
-    let entry = this.recalled.get(key)
+    let entry = this.settled(key)
     if (!entry) {
-      const kept = this.fresh ? undefined : KEPT.get(key)
-      entry = kept && this.stillTrue(kept.trace) ? kept : this.compute(make)
+      entry = this.compute(make)
       if (!this.fresh) keep(key, entry)
       this.recalled.set(key, entry)
     }
-    // an outer recall's value depends on every question this one asked
-    if (this.asked) for (const f of entry.trace) this.note(f.kind, f.path, f.answer)
+    // an outer recall's value depends on this one's value as taken now (the very entry: one
+    // computed anew is another, and the outer value is then computed anew too)
+    this.noteStep(`recall\0${key}`, { kind: 'recall', key, entry })
     return entry.value as T
+  }
+
+  /** The entry this run has for `key`: taken or computed already, or the kept one if it still holds now. */
+  private settled(key: string): Recalled | undefined {
+    const here = this.recalled.get(key)
+    if (here || this.fresh) return here
+    const kept = KEPT.get(key)
+    if (!kept) return undefined
+    // (what is asked to check it is not a step of an outer value being computed: the entry is)
+    const outer = this.asked
+    this.asked = null
+    try {
+      if (!this.stillTrue(kept.trace)) return undefined
+    } finally {
+      this.asked = outer
+    }
+    this.recalled.set(key, kept)
+    return kept
   }
 
   private compute(make: () => unknown): Recalled {
     const outer = this.asked
-    const asked = new Map<string, Fact>()
+    const asked = new Map<string, Step>()
     this.asked = asked
     try {
       return { value: deepFreeze(make()), trace: [...asked.values()] }
@@ -139,9 +160,16 @@ export class PlanFacts {
     }
   }
 
-  /** Whether each question answers as it did (asked now, through this run's answers). */
-  private stillTrue(trace: readonly Fact[]): boolean {
-    for (const f of trace) if (!sameAnswer(this.ask(f.kind, f.path), f.answer)) return false
+  /**
+   * Whether each step holds now: each question answers as it did (asked now, through this run's
+   * answers), and each recall inside takes the same entry (checked now the same way if this run has none yet).
+   */
+  private stillTrue(trace: readonly Step[]): boolean {
+    for (const s of trace) {
+      if (s.kind === 'recall') {
+        if (this.settled(s.key) !== s.entry) return false
+      } else if (!sameAnswer(this.ask(s.kind, s.path), s.answer)) return false
+    }
     return true
   }
 
@@ -162,12 +190,13 @@ export class PlanFacts {
 
   /** Notes a question asked while a recall() computes (its answer, as this run has it). */
   private note<T extends Answer>(kind: FactKind, p: string, answer: T): T {
-    const asked = this.asked
-    if (asked) {
-      const key = `${kind}\0${p}`
-      if (!asked.has(key)) asked.set(key, { kind, path: p, answer })
-    }
+    if (this.asked) this.noteStep(`${kind}\0${p}`, { kind, path: p, answer })
     return answer
+  }
+
+  private noteStep(id: string, step: Step): void {
+    const asked = this.asked
+    if (asked && !asked.has(id)) asked.set(id, step)
   }
 }
 

@@ -153,9 +153,17 @@ export function sandboxGrants(config: ServerConfig): { fs_read: string[]; fs_wri
  */
 export function cacheRoot(config: ServerConfig, dataDir: string): string {
   const launch = JSON.stringify([config.name, config.command ?? '', config.args ?? [], config.cwd ?? ''])
-  const hash = crypto.createHash('sha256').update(launch).digest('hex').slice(0, 16)
+  // (asked twice per launch: by the launch that creates the folders and by its plan; a function of the text alone)
+  let hash = LAUNCH_HASHES.get(launch)
+  if (hash === undefined) {
+    hash = crypto.createHash('sha256').update(launch).digest('hex').slice(0, 16)
+    if (LAUNCH_HASHES.size >= 1024) LAUNCH_HASHES.clear()
+    LAUNCH_HASHES.set(launch, hash)
+  }
   return path.join(path.resolve(dataDir), 'sandbox-caches', `${config.name}@${hash}`)
 }
+
+const LAUNCH_HASHES = new Map<string, string>()
 
 /** Where a launcher cache of the home (`.npm`, `.cache`) lives for this server. */
 export function cacheSource(root: string, dir: string): string {
