@@ -3,7 +3,7 @@
 // hidden path in view or a grant into Toolgate's data dir unrefused).
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { isInside } from '../../src/main/core/upstream/sandbox/plan'
+import { depth, isInside } from '../../src/main/core/upstream/sandbox/plan'
 
 /** The definition: path.relative's answer. */
 const byRelative = (child: string, parent: string): boolean => {
@@ -51,5 +51,14 @@ describe('isInside', () => {
     expect(isInside('/home/u/.ssh/id', '/home/u/.ssh')).toBe(true)
     expect(isInside('/home/u', '/')).toBe(true)
     expect(isInside('/home/u/../v', '/home/u')).toBe(false)
+  })
+})
+
+describe('depth', () => {
+  it('counts the segments between slashes and backslashes, as splitting on them does, for every path of the corpus', () => {
+    const bySplit = (p: string): number => p.split(/[\\/]+/).filter(Boolean).length
+    const paths = [...corpus(), 'C:\\Users\\u\\.ssh', '\\\\server\\share\\x', 'a\\/b//\\c', '/ü/日本/x']
+    expect(paths.filter((p) => depth(p) !== bySplit(p))).toEqual([])
+    expect([depth('/'), depth('/home/u/.ssh'), depth('a//b/'), depth('')]).toEqual([0, 3, 2, 0])
   })
 })
