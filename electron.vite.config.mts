@@ -3,6 +3,7 @@ import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
 import { sdkDedupe } from './scripts/sdk-dedupe.mjs'
 import { sdkLazySchemas } from './scripts/sdk-lazy-schemas.mjs'
+import { sdkLazyKeys } from './scripts/sdk-lazy-keys.mjs'
 import { statementLines } from './scripts/statement-lines.mjs'
 
 const r = (p: string) => resolve(import.meta.dirname, p)
@@ -12,9 +13,10 @@ export default defineConfig({
     // the MCP SDK's client and server packages each ship the same ajv provider and the same
     // wire-schema builders: one copy of each, proven the same at every build (scripts/sdk-dedupe.mts)
     // and the SDK's schemas (core's neutral and OAuth ones, each era's wire set) are built on first
-    // use, not at load (scripts/sdk-lazy-schemas.mts); the chunks are printed a statement a line
+    // use, not at load (scripts/sdk-lazy-schemas.mts), nor are the elicitation tables read from them
+    // (scripts/sdk-lazy-keys.mts); the chunks are printed a statement a line
     // (scripts/statement-lines.mts)
-    plugins: [sdkDedupe(r('node_modules')), sdkLazySchemas(r('node_modules')), statementLines()],
+    plugins: [sdkDedupe(r('node_modules')), sdkLazySchemas(r('node_modules')), sdkLazyKeys(r('node_modules')), statementLines()],
     build: {
       // Bundled into the main build instead of require()-d from node_modules: `stemmer` (ESM-only),
       // and what every start loads (docs/performance.md): zod (its CommonJS entry loads all 70

@@ -37,7 +37,7 @@ const LAZY_MODULE = '\0toolgate:lazy-schema'
 /** What the rewritten code names (short: each schema's text grows by them, and V8 keeps module source in the heap). */
 const LAZY = '__tgL' // lazySchema: a schema's stand-in
 const REAL = '__tgR' // the key that reads a stand-in's schema itself: `Schema[__tgR]`
-const DERIVED = '__tgD' // derived: a value made from schemas, computed on its first read, `value()`
+export const DERIVED = '__tgD' // derived: a value made from schemas, computed on its first read, `value()`
 const NAMES = [LAZY, REAL, DERIVED]
 /**
  * The stand-in: a Proxy over an empty object that builds the schema on the first operation and
@@ -89,7 +89,7 @@ const IMPORT = `import { lazySchema as ${LAZY}, REAL as ${REAL}, derived as ${DE
 type Named = Node & { name: string }
 
 /** Identifier references of a subtree (not property names, not bindings) with their nodes; shorthand properties reported as such. */
-function references(node: unknown, out: { id: Named; shorthand: Node | null }[], bindings: Set<string>, parent: Node | null = null): void {
+export function references(node: unknown, out: { id: Named; shorthand: Node | null }[], bindings: Set<string>, parent: Node | null = null): void {
   if (Array.isArray(node)) {
     for (const n of node) references(n, out, bindings, parent)
     return
