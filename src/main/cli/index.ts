@@ -13,7 +13,7 @@ import { parseListen } from '../core/paths'
 import { fail, UsageError } from './errors'
 import { checkDataDirFlag, checkNewFileFolder } from './new-paths'
 import { openOperator, type Where } from './control-client'
-import { approveHint, printAgentTokens, printLaunchNotice, printServers, printTools } from './print'
+import { approveHint, printLaunchNotice, printServers, printTools } from './print'
 import { printJsonText, say, sayErr } from './output'
 import { approveAllReviewed, approveReviewed, classifyReviewed, toolDiff } from './review-commands'
 import { serve } from './serve'
@@ -24,13 +24,13 @@ import { connect, importCmd } from './clients'
 import { startApp } from './app'
 import { grantForOption, registerRequests } from './requests'
 import { activityCmd } from './activity'
-import { printAgentViews } from './print-agents'
 import { secretsList, secretsRm, secretsSet } from './secrets'
 import { serversAdd, serversRemove } from './servers-edit'
 import { authLogin, authLogout, authStatus } from './auth'
 import { registerConfirmations } from './confirmations'
 import { registerQuestions } from './questions'
 import { registerPrompts } from './prompts'
+import { registerAgents } from './agents'
 
 const program = new Command('toolgate')
   .description('Toolgate: one safe MCP endpoint in front of every MCP server you use.')
@@ -293,66 +293,7 @@ where(program.command('activity'))
   .option('--follow', 'keep printing new records as they happen (needs a running Toolgate)')
   .action((o) => activityCmd(o))
 
-const agents = program.command('agents').description('agent identities')
-where(agents.command('token <name>'))
-  .description('create a token for an agent from the config (printed once; only its hash is stored)')
-  .action(async (name: string, o) => {
-    const op = await openOperator(w(o))
-    try {
-      say(await op.createAgentToken(name))
-    } finally {
-      await op.close()
-    }
-  })
-where(agents.command('list'))
-  .description('each agent of the config and each local client: scope, tokens, callable tools, context cost (--details: reach per server and why not more)')
-  .option('--json', 'print JSON')
-  .option('--details', 'also print, per agent, what it can reach on each server and why the rest is out of reach')
-  .action(async (o) => {
-    const op = await openOperator(w(o))
-    try {
-      printAgentViews((await op.api.agents()).agents, o.json === true, o.details === true)
-    } finally {
-      await op.close()
-    }
-  })
-where(agents.command('tokens <name>'))
-  .description("list an agent's tokens: id, created, last used (never the token)")
-  .option('--json', 'print JSON')
-  .action(async (name: string, o) => {
-    const op = await openOperator(w(o))
-    try {
-      printAgentTokens(name, (await op.api.agentTokens(name)).tokens, o.json === true)
-    } finally {
-      await op.close()
-    }
-  })
-where(agents.command('revoke <name> [token_id]'))
-  .description('revoke one token of an agent, or all of them with --all; open sessions are refused from their next request')
-  .option('--all', 'revoke every token of the agent')
-  .action(async (name: string, id: string | undefined, o) => {
-    if ((id === undefined) === (o.all !== true)) throw new UsageError('give either a TOKEN_ID (see `toolgate agents tokens NAME`) or --all')
-    const op = await openOperator(w(o))
-    try {
-      say((await op.api.revokeAgentTokens(name, id)).message)
-    } finally {
-      await op.close()
-    }
-  })
-
-where(agents.command('ask-in-client <name> <on|off>'))
-  .description(
-    'let questions for this agent (confirmations, access requests) go to its own client too, when it can show them; only where a person answers there, never a model (off by default; the window and tray still ask)',
-  )
-  .action(async (name: string, value: string, o) => {
-    if (value !== 'on' && value !== 'off') throw new UsageError(`say on or off, not "${value}": toolgate agents ask-in-client ${name} on`)
-    const op = await openOperator(w(o))
-    try {
-      say((await op.api.setAskInClient(name, value === 'on')).message)
-    } finally {
-      await op.close()
-    }
-  })
+registerAgents(program, where, w)
 
 const secrets = program.command('secrets').description('secrets for ${secret:NAME} references (values are write-only)')
 where(secrets.command('set <name>'))
