@@ -2,7 +2,7 @@
 // login prints the authorization page to open and waits until the browser has come back to
 // Toolgate's loopback callback (the live owner's listener, or one started for this command).
 import type { AuthStatus } from '../../shared/api'
-import { openOperator, type Where } from './control-client'
+import { openOperator, withOperator, type Where } from './control-client'
 
 const POLL_MS = 500
 
@@ -52,20 +52,14 @@ export function statusText(s: AuthStatus): string {
 }
 
 export async function authStatus(server: string, where: Where, json: boolean): Promise<void> {
-  const op = await openOperator(where)
-  try {
+  await withOperator(where, async (op) => {
     const s = await op.api.authStatus(server)
     process.stdout.write(json ? JSON.stringify(s, null, 2) + '\n' : statusText(s))
-  } finally {
-    await op.close()
-  }
+  })
 }
 
 export async function authLogout(server: string, where: Where): Promise<void> {
-  const op = await openOperator(where)
-  try {
+  await withOperator(where, async (op) => {
     process.stdout.write((await op.api.signOut(server)).message + '\n')
-  } finally {
-    await op.close()
-  }
+  })
 }

@@ -81,12 +81,17 @@ export async function openOperator(where: Where, opts: { listen?: boolean } = {}
   }
 }
 
-/** Runs `fn` against the Api of {@link openOperator} and closes it afterwards, whatever happens. */
-export async function withOperatorApi<T>(where: Where, fn: (api: Api) => Promise<T>): Promise<T> {
+/** Runs `fn` with {@link openOperator}'s operator and closes it afterwards, whatever happens. */
+export async function withOperator<T>(where: Where, fn: (op: Operator) => Promise<T>): Promise<T> {
   const op = await openOperator(where)
   try {
-    return await fn(op.api)
+    return await fn(op)
   } finally {
     await op.close()
   }
+}
+
+/** Runs `fn` against the Api of {@link openOperator} and closes it afterwards, whatever happens. */
+export function withOperatorApi<T>(where: Where, fn: (api: Api) => Promise<T>): Promise<T> {
+  return withOperator(where, (op) => fn(op.api))
 }

@@ -12,7 +12,7 @@ import { VERSION } from '../core/version'
 import { parseListen } from '../core/paths'
 import { fail, UsageError } from './errors'
 import { checkDataDirFlag, checkNewFileFolder } from './new-paths'
-import { openOperator, type Where } from './control-client'
+import { withOperator, type Where } from './control-client'
 import { approveHint, printLaunchNotice, printServers, printTools } from './print'
 import { printJsonText, say, sayErr } from './output'
 import { approveAllReviewed, approveReviewed, classifyReviewed, toolDiff } from './review-commands'
@@ -117,15 +117,12 @@ where(servers.command('list'))
   .description('the servers with their state and tool counts')
   .option('--json', 'print JSON')
   .action(async (o) => {
-    const op = await openOperator(w(o))
-    try {
+    await withOperator(w(o), async (op) => {
       printServers((await op.api.servers()).servers, o.json === true)
       const info = await op.api.info()
       for (const k of info.config_warnings ?? []) sayErr(`warning: ${info.config_path}: unknown key ${k} is ignored (a typo?)`)
       for (const n of info.config_notes ?? []) sayErr(`warning: ${info.config_path}: ${n}`)
-    } finally {
-      await op.close()
-    }
+    })
   })
 for (const action of SERVER_ACTIONS) {
   const cmd = where(servers.command(`${action} <name>`)).description(SERVER_ACTION_HELP[action])
@@ -134,8 +131,7 @@ for (const action of SERVER_ACTIONS) {
   if (action === 'approve')
     cmd.option('--hash <launch_hash>', 'approve only if the launch is still the one reviewed (launch_hash from `servers inspect` or `servers list --json`)')
   cmd.action(async (name: string, o) => {
-    const op = await openOperator(w(o))
-    try {
+    await withOperator(w(o), async (op) => {
       // Inspect runs exactly the launch it printed (bound by its launch_hash)
       const shown = action === 'inspect' ? (await op.api.server(name)).server : null
       if (shown && (shown.quarantined || !shown.enabled)) printLaunchNotice(shown)
@@ -144,9 +140,7 @@ for (const action of SERVER_ACTIONS) {
       say((await op.api.serverAction(name, action, Object.keys(options).length ? options : undefined)).message)
       if (shown) printTools((await op.api.tools(name)).tools, false)
       if (shown?.quarantined) say(approveHint(shown))
-    } finally {
-      await op.close()
-    }
+    })
   })
 }
 
@@ -173,27 +167,21 @@ where(tools.command('list [server]'))
   .description("every tool (or SERVER's) with its status and how agents call it")
   .option('--json', 'print JSON')
   .action(async (server: string | undefined, o) => {
-    const op = await openOperator(w(o))
-    try {
+    await withOperator(w(o), async (op) => {
       const names = server ? [server] : (await op.api.servers()).servers.map((s) => s.name)
       const all = []
       for (const n of names) all.push(...(await op.api.tools(n)).tools)
       printTools(all, o.json === true)
-    } finally {
-      await op.close()
-    }
+    })
   })
 where(tools.command('diff <target>'))
   .description('show what changed in SERVER:TOOL since it was approved (or all of a new tool)')
   .action(async (target: string, o) => {
     const ref = parseToolId(target)
     if ('error' in ref) throw new UsageError(ref.error)
-    const op = await openOperator(w(o))
-    try {
+    await withOperator(w(o), async (op) => {
       await toolDiff(op, ref)
-    } finally {
-      await op.close()
-    }
+    })
   })
 for (const action of TOOL_ACTIONS) {
   const cmd = where(tools.command(`${action} <target>`)).description(TOOL_ACTION_HELP[action])
@@ -204,23 +192,17 @@ for (const action of TOOL_ACTIONS) {
   if (takesOption(TOOL_ACTION_OPTIONS, action, 'for')) cmd.option('--for <duration>', 'only for this long (30m, 1h, 8h), then it goes back', grantForOption)
   cmd.action(async (target: string, o) => {
     if (action === 'approve' && o.all) {
-      const op = await openOperator(w(o))
-      try {
+      await withOperator(w(o), async (op) => {
         await approveAllReviewed(op, target, { yes: o.yes === true })
-      } finally {
-        await op.close()
-      }
+      })
       return
     }
     const ref = parseToolId(target)
     if ('error' in ref) throw new UsageError(ref.error)
-    const op = await openOperator(w(o))
-    try {
+    await withOperator(w(o), async (op) => {
       if (action === 'approve') await approveReviewed(op, ref, { yes: o.yes === true, for: o.for as string | undefined })
       else say((await op.api.toolAction(ref.server, ref.tool, action, o.for ? { for: o.for as string } : undefined)).message)
-    } finally {
-      await op.close()
-    }
+    })
   })
 }
 
@@ -233,12 +215,9 @@ where(tools.command('classify <target> <class>'))
     const ref = parseToolId(target)
     if ('error' in ref) throw new UsageError(ref.error)
     if (!isVariant(cls)) throw new UsageError(`class must be read, write or destructive, not "${cls}"`)
-    const op = await openOperator(w(o))
-    try {
+    await withOperator(w(o), async (op) => {
       await classifyReviewed(op, ref, cls, o.hash as string | undefined)
-    } finally {
-      await op.close()
-    }
+    })
   })
 
 registerPrompts(program, where, w)
@@ -256,28 +235,22 @@ where(program.command('search <query>'))
   )
   .option('--include-disabled', 'also list locked tools with remediation')
   .action(async (query: string, o) => {
-    const op = await openOperator(w(o))
-    try {
+    await withOperator(w(o), async (op) => {
       const text = await op.api.search({
         query,
         ...(o.limit !== undefined ? { limit: o.limit as number } : {}),
         ...(o.includeDisabled ? { include_disabled: true } : {}),
       })
       printJsonText(text)
-    } finally {
-      await op.close()
-    }
+    })
   })
 
 where(program.command('forget-searches'))
   .description('forget what retrieve_tools learned from the tools agents called (config search.learn)')
   .action(async (o) => {
-    const op = await openOperator(w(o))
-    try {
+    await withOperator(w(o), async (op) => {
       process.stdout.write(`forgot ${await op.forgetLearned()} learned search(es)\n`)
-    } finally {
-      await op.close()
-    }
+    })
   })
 
 where(program.command('activity'))

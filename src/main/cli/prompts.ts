@@ -11,7 +11,7 @@ import { PROMPT_ACTIONS, type PromptInfo } from '../../shared/prompts'
 import { promptChange } from '../../shared/prompt-diff'
 import { side, type TextPart } from '../../shared/tool-diff'
 import { escapeControls, escapeText } from '../../shared/text'
-import { openOperator, type Operator, type Where } from './control-client'
+import { withOperator, type Operator, type Where } from './control-client'
 import { UsageError } from './errors'
 import { printJson, say } from './output'
 import { table } from './print'
@@ -104,15 +104,12 @@ export function registerPrompts(program: Command, where: (c: Command) => Command
     .description("every prompt (or SERVER's) with its status")
     .option('--json', 'print JSON')
     .action(async (server: string | undefined, o) => {
-      const op = await openOperator(w(o))
-      try {
+      await withOperator(w(o), async (op) => {
         const names = server ? [server] : (await op.api.servers()).servers.map((s) => s.name)
         const all: PromptInfo[] = []
         for (const n of names) all.push(...(await op.api.prompts(n)).prompts)
         printPrompts(all, o.json === true)
-      } finally {
-        await op.close()
-      }
+      })
     })
   for (const action of PROMPT_ACTIONS) {
     const cmd = where(prompts.command(`${action} <target>`))
@@ -124,17 +121,14 @@ export function registerPrompts(program: Command, where: (c: Command) => Command
         throw new UsageError(
           `malformed prompt "${escapeControls(target)}": expected SERVER:PROMPT (e.g. "everything:simple-prompt"); run \`toolgate prompts list\` to see them.`,
         )
-      const op = await openOperator(w(o))
-      try {
+      await withOperator(w(o), async (op) => {
         if (action === 'approve') return await approve(op, ref.server, ref.tool, o.yes === true)
         if (action === 'reject') {
           const p = await findPrompt(op, ref.server, ref.tool)
           return say((await op.api.promptAction(ref.server, ref.tool, 'reject', { hash: p.approval.hash })).message)
         }
         say((await op.api.promptAction(ref.server, ref.tool, action)).message)
-      } finally {
-        await op.close()
-      }
+      })
     })
   }
 }

@@ -4,7 +4,7 @@ import { type Command, InvalidArgumentError } from 'commander'
 import type { AccessRequest } from '../../shared/requests'
 import { REQUEST_STATUSES } from '../../shared/requests'
 import { parseGrantFor, timeLeft } from '../../shared/grant-for'
-import { openOperator, type Where } from './control-client'
+import { withOperator, type Where } from './control-client'
 import { table } from './print'
 import { printJson, say } from './output'
 import { grantReviewed } from './review-commands'
@@ -47,14 +47,11 @@ export function registerRequests(program: Command, where: (c: Command) => Comman
     if (o.status !== undefined && !(REQUEST_STATUSES as readonly string[]).includes(o.status)) {
       throw new InvalidArgumentError(`--status must be one of ${REQUEST_STATUSES.join(', ')}`)
     }
-    const op = await openOperator(w(o))
-    try {
+    await withOperator(w(o), async (op) => {
       const { requests: all } = await op.api.requests(o.status ? { status: o.status as AccessRequest['status'] } : {})
       if (o.json) printJson({ requests: all })
       else say(requestsTable(all, Date.now()))
-    } finally {
-      await op.close()
-    }
+    })
   }
   where(requests.command('list', { isDefault: true }))
     .description('list the requests, newest first')
@@ -72,21 +69,15 @@ export function registerRequests(program: Command, where: (c: Command) => Comman
     )
     .option('-y, --yes', 'grant a changed tool without asking (for scripts; the change is still printed)')
     .action(async (id: string, o) => {
-      const op = await openOperator(w(o))
-      try {
+      await withOperator(w(o), async (op) => {
         await grantReviewed(op, id, { for: o.for as string, ...(o.hash ? { hash: o.hash as string } : {}), yes: o.yes === true })
-      } finally {
-        await op.close()
-      }
+      })
     })
   where(requests.command('deny <id>'))
     .description('deny the request (the agent is told; asking again within 10 minutes gets the same answer)')
     .action(async (id: string, o) => {
-      const op = await openOperator(w(o))
-      try {
+      await withOperator(w(o), async (op) => {
         say((await op.api.denyRequest(id)).message)
-      } finally {
-        await op.close()
-      }
+      })
     })
 }

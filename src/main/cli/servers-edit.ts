@@ -1,7 +1,7 @@
 // `toolgate servers add NAME -- COMMAND ARGS…` / `--url URL` and `toolgate servers remove NAME`:
 // the same ServerInput the window's form sends, through the live owner or an embedded core.
 import type { ServerInput } from '../../shared/api'
-import { openOperator, type Where } from './control-client'
+import { withOperator, type Where } from './control-client'
 import { UsageError } from './errors'
 
 export interface AddOptions extends Where {
@@ -43,20 +43,14 @@ export function addInput(name: string, command: string[], o: AddOptions): Server
 
 export async function serversAdd(name: string, command: string[], o: AddOptions): Promise<void> {
   const input = addInput(name, command, o)
-  const op = await openOperator(o)
-  try {
+  await withOperator(o, async (op) => {
     process.stdout.write((await op.api.addServer(input)).message + '\n')
     process.stdout.write(`Next: toolgate servers inspect ${name}   (lists its tools), then: toolgate servers approve ${name}\n`)
-  } finally {
-    await op.close()
-  }
+  })
 }
 
 export async function serversRemove(name: string, o: Where): Promise<void> {
-  const op = await openOperator(o)
-  try {
+  await withOperator(o, async (op) => {
     process.stdout.write((await op.api.removeServer(name)).message + '\n')
-  } finally {
-    await op.close()
-  }
+  })
 }
