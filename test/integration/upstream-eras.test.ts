@@ -12,6 +12,7 @@ import type { ServerConfig } from '../../src/shared/config-schema'
 import { silentLogger } from '../../src/main/core/log'
 import { Upstream } from '../../src/main/core/upstream'
 import { waitFor } from '../helpers/wait'
+import { freePort } from '../helpers/cli'
 
 const V2 = path.resolve(__dirname, '../fixtures/servers/v2-server.mjs')
 const EVERYTHING = path.resolve(__dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js')
@@ -36,17 +37,6 @@ function upstream(config: Partial<ServerConfig> & { name: string }): Upstream {
   live.push(up)
   up.start()
   return up
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address()
-      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))))
-    })
-  })
 }
 
 async function listening(port: number): Promise<boolean> {

@@ -12,6 +12,7 @@ import { silentLogger } from '../../src/main/core/log'
 import { Upstream, inspectUpstream } from '../../src/main/core/upstream'
 import type { UpstreamOptions } from '../../src/main/core/upstream'
 import { pidAlive, waitFor } from '../helpers/wait'
+import { freePort } from '../helpers/cli'
 
 const EVERYTHING = path.resolve(__dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js')
 const LIMITS = { maxTools: 1000, maxDescriptionChars: 8000, maxResultBytes: 4 * 1024 * 1024 }
@@ -52,17 +53,6 @@ function upstream(config: ServerConfig, opts: Partial<UpstreamOptions> = {}): Up
 
 function base(name: string): Omit<ServerConfig, 'protocol'> & { protocol: ServerConfig['protocol'] } {
   return { name, protocol: 'auto', enabled: true, trust: 'manual' }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address()
-      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))))
-    })
-  })
 }
 
 /** Start server-everything in an HTTP mode; resolves once it accepts connections. */
