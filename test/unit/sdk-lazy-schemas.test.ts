@@ -97,6 +97,28 @@ const SAMPLES: unknown[] = [
   { type: 'string', minLength: 1 },
   { type: 'object', properties: { a: { type: 'string', enum: ['x', 'y'] } }, required: ['a'] },
   { action: 'accept', content: { a: 'x' } },
+  // harder shapes (session 10's attack): own __proto__ keys as JSON.parse makes them, recursion,
+  // unions of every member, refinements, unknown keys a loose object keeps
+  JSON.parse('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","__proto__":{"x":1},"arguments":{"__proto__":{"polluted":true}}}}'),
+  JSON.parse('{"__proto__":{"jsonrpc":"2.0"},"id":1,"method":"x"}'),
+  JSON.parse('{"name":"read","inputSchema":{"type":"object","__proto__":{"type":"string"}}}'),
+  { jsonrpc: '2.0', id: null, error: { code: 1.5, message: 'x', data: { deep: [[[[[{ a: [null] }]]]]] } } },
+  { jsonrpc: '2.0', id: 1, result: {}, error: { code: 1, message: 'x' } },
+  { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'array', items: { type: 'object', properties: { c: { $ref: '#' } } } } } } } },
+  { type: 'string', oneOf: [{ const: 'a', title: 'A' }], default: 1 },
+  { action: 'accept', content: { a: ['x', 1], b: { c: 1 } } },
+  {
+    content: [
+      { type: 'resource_link', uri: 'file:///a', name: 'a' },
+      { type: 'audio', data: 'x', mimeType: 'audio/wav' },
+    ],
+    extra: { k: 1 },
+    _meta: { 'a/b': 1 },
+  },
+  { content: [{ type: 'resource', resource: { uri: 'file:///a', blob: 'AAAA', text: 'both' } }] },
+  { issuer: 'https://as.example', authorization_endpoint: 'http://as.example/a', token_endpoint: 'file:///t', response_types_supported: [] },
+  { redirect_uris: ['javascript:alert(1)'], client_uri: 'javascript:alert(1)', logo_uri: 'data:x' },
+  { access_token: 'tok', token_type: 'Bearer', expires_in: '3600', scope: 1 },
 ]
 
 type Schema = { _zod: { def: { type: string } }; safeParse: (x: unknown) => { success: boolean; data?: unknown; error?: { issues: unknown } } }
