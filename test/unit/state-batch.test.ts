@@ -7,13 +7,13 @@ import path from 'node:path'
 import { createHash } from 'node:crypto'
 import { describe, expect, it, vi } from 'vitest'
 import { StateStore } from '../../src/main/core/state/store'
-import { StateSchema } from '../../src/main/core/state/schema'
+import { stateSchema } from '../../src/main/core/state/schema'
 import { makeFixture, tmpDir, tool } from '../helpers/catalog-fixture'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
 import { LastCatalogWriter, readLastCatalog } from '../../src/main/core/state/last-catalog'
 import type { Logger } from '../../src/main/core/log'
 
-const onDisk = (file: string) => StateSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')))
+const onDisk = (file: string) => stateSchema().parse(JSON.parse(fs.readFileSync(file, 'utf8')))
 const sha = (text: string) => createHash('sha256').update(text).digest('hex')
 const turn = () => new Promise((r) => setImmediate(r))
 

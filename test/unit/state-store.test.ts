@@ -6,7 +6,7 @@ import path from 'node:path'
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { StateStore } from '../../src/main/core/state/store'
-import { StateSchema } from '../../src/main/core/state/schema'
+import { stateSchema } from '../../src/main/core/state/schema'
 import { DataDirLock, readLiveInstance } from '../../src/main/core/state/lock'
 import { approveAll, approveTool, setToolDisabled } from '../../src/main/core/catalog/decisions'
 import { ingestTools } from '../../src/main/core/catalog/decisions'
@@ -18,7 +18,7 @@ const TRUSTED = { mcpServers: { gh: { command: 'node', args: ['gh.js'], quaranti
 const TOOLS = [tool('list_repos', 'List repositories'), tool('delete_repo', 'Delete a repository')]
 
 function readState(file: string) {
-  return StateSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')))
+  return stateSchema().parse(JSON.parse(fs.readFileSync(file, 'utf8')))
 }
 
 describe('As a user my decisions are stored safely in state.json', () => {
@@ -76,7 +76,7 @@ describe('As a user my decisions are stored safely in state.json', () => {
     const reader = (async () => {
       while (!done) {
         const text = fs.readFileSync(file, 'utf8')
-        expect(() => StateSchema.parse(JSON.parse(text))).not.toThrow()
+        expect(() => stateSchema().parse(JSON.parse(text))).not.toThrow()
         reads++
         await new Promise((r) => setImmediate(r))
       }

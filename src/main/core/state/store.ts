@@ -13,7 +13,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { Deferred } from '../../../shared/deferred'
-import { emptyState, StateSchema, type State } from './schema'
+import { emptyState, stateSchema, type State } from './schema'
 import { migrateToolHashes } from './migrate'
 import { grantLocks } from './grant-undo'
 import { ranWithoutDecisions, readText, replacedStateProblem, sha256 } from './tamper'
@@ -224,7 +224,7 @@ export function lastGoodPath(file: string): string {
 
 function parseStateFile(file: string): { state: State } | { problem: string } {
   try {
-    const parsed = StateSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')))
+    const parsed = stateSchema().safeParse(JSON.parse(fs.readFileSync(file, 'utf8')))
     if (parsed.success) return { state: parsed.data }
     const i = parsed.error.issues[0]
     return { problem: `${i.message} at ${i.path.join('.') || '(top level)'}` }

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { StateSchema, type State } from './schema'
+import { stateSchema, type State } from './schema'
 import { serversThatRan } from './last-catalog'
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
@@ -93,7 +93,7 @@ export function replacedStateProblem(state: Readonly<State>, file: string, backu
     let backup: State | null = null
     let problem = ''
     try {
-      const parsed = StateSchema.safeParse(JSON.parse(backupText))
+      const parsed = stateSchema().safeParse(JSON.parse(backupText))
       if (parsed.success) backup = parsed.data
       else problem = parsed.error.issues[0].message
     } catch (e) {
