@@ -10,6 +10,7 @@ import type { UpstreamManager } from '../upstream/manager'
 import { startEgressProxy } from '../upstream/sandbox'
 import { probeSandbox } from '../upstream/sandbox/self-test'
 import { sweepOrphanedPasta } from '../upstream/sandbox/orphans'
+import { selfTestInner } from '../upstream/sandbox/network'
 import type { OAuthService } from '../oauth/service'
 import type { ActivityRecorder } from '../activity/recorder'
 import type { ListChangedHub } from '../agent-server/list-changed'
@@ -96,7 +97,7 @@ export class CoreRun {
     else logger.warn(`stdio upstreams are NOT isolated: ${sandbox.reason}`)
     if (net && !net.available) logger.warn(`sandboxed servers with network on share this machine's network: ${net.reason}`)
     if (net?.available) {
-      const swept = sweepOrphanedPasta(dataDir)
+      const swept = sweepOrphanedPasta(dataDir, sandbox.binary ? selfTestInner(sandbox.binary) : null)
       if (swept.length) logger.warn({ pids: swept }, `killed ${swept.length} pasta helper(s) an earlier run left behind when it was killed`)
     }
     if (sandbox.available) await startEgressProxy() // the one way out of a server with an allowlist (sandbox.network: [hosts])

@@ -154,10 +154,19 @@ function selfTest(bwrap: string | null, uid: number | null, gid: number | null):
     }
   }
   const support: NetworkSupport = { available: true, pasta, setpriv: which('setpriv'), setsid: which('setsid'), reason: null }
-  const inner = [bwrap, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...BWRAP_BASE_FLAGS, ...innerUserFlags(uid, gid), '--', 'true']
+  const inner = selfTestInner(bwrap, uid, gid)
   // in a group of its own (setsid): pasta killed by the timeout, or failing, during its setup leaves
   // its namespace child waiting for ever, and no data dir in its command line for the orphan sweep
   return { argv: pastaCommand(support, { outbound: true, forward: [] }, uid, inner), ownGroup: support.setsid !== null, verdict: (r) => verdict(support, r) }
+}
+
+/**
+ * What pasta's self-test runs in its namespace: bwrap running `true`. A server's launch never runs
+ * this (its bwrap binds and hides much more), so an orphaned pasta whose command ends so was a
+ * self-test (orphans.ts sweeps those of any data dir).
+ */
+export function selfTestInner(bwrap: string, uid: number | null = process.getuid?.() ?? null, gid: number | null = process.getgid?.() ?? null): string[] {
+  return [bwrap, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...BWRAP_BASE_FLAGS, ...innerUserFlags(uid, gid), '--', 'true']
 }
 
 function verdict(support: NetworkSupport, r: ProbeRun): NetworkSupport {

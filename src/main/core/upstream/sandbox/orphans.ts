@@ -1,8 +1,9 @@
-// Linux: the pasta helpers an earlier run of this data dir left behind, killed at start. pasta's
-// namespace child waits for pasta's go-ahead before it runs bwrap and has no parent-death signal:
-// if Toolgate was SIGKILLed during a pasta's setup (setpriv then kills pasta), it waits for ever,
-// reparented to init. Toolgate's own stop paths kill it (process-group.ts); only a kill of Toolgate
-// itself leaves one, and the next start on the same data dir ends it.
+// Linux: the pasta helpers an earlier run of this data dir left behind, and those of any pasta
+// self-test, killed at start. pasta's namespace child waits for pasta's go-ahead before it runs
+// bwrap and has no parent-death signal: if Toolgate was SIGKILLed during a pasta's setup (setpriv
+// then kills pasta), it waits for ever, reparented to init. Toolgate's own stop paths and its end
+// kill it (process-group.ts); only a SIGKILL of Toolgate itself leaves one, and the next start
+// on the same data dir (any start, for a self-test's) ends it.
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -39,10 +40,12 @@ function hasChildren(pid: number): boolean {
 
 /**
  * Kills (SIGKILL) every pasta process that is orphaned (`orphaned`), has no children, and runs a
- * sandbox of this data dir (its command line binds the data dir's server caches). A running
- * Toolgate's pastas are its children, so another instance's are never touched. Returns the pids.
+ * sandbox of this data dir (its command line binds the data dir's server caches) or is a pasta
+ * self-test's (its command after `--` is `selfTestInner`, network.ts: a self-test names no data
+ * dir, and any start may end one; a user's own differs by its user flags). A running Toolgate's
+ * pastas are its children, so another instance's are never touched. Returns the pids.
  */
-export function sweepOrphanedPasta(dataDir: string): number[] {
+export function sweepOrphanedPasta(dataDir: string, selfTestInner: readonly string[] | null = null): number[] {
   if (process.platform !== 'linux') return []
   const marker = `${path.join(dataDir, 'sandbox-caches')}/`
   const killed: number[] = []
@@ -58,10 +61,12 @@ export function sweepOrphanedPasta(dataDir: string): number[] {
     let argv: string[]
     try {
       argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+      if (argv.at(-1) === '') argv.pop() // (NUL-terminated)
     } catch {
       continue
     }
-    if (path.basename(argv[0] ?? '') !== 'pasta' || !argv.some((a) => a.startsWith(marker))) continue
+    if (path.basename(argv[0] ?? '') !== 'pasta') continue
+    if (!argv.some((a) => a.startsWith(marker)) && !(selfTestInner && isSelfTest(argv, selfTestInner))) continue
     const st = statOf(pid)
     if (!st || st.state === 'Z' || !orphaned(pid, st) || hasChildren(pid)) continue
     // (the pid is checked and killed microseconds apart; for another process to get this kill, this
@@ -75,4 +80,10 @@ export function sweepOrphanedPasta(dataDir: string): number[] {
     }
   }
   return killed
+}
+
+/** pasta's command line runs `inner` after its first `--` (pasta rewrites some of its own options in place, never the command it runs). */
+function isSelfTest(argv: readonly string[], inner: readonly string[]): boolean {
+  const at = argv.indexOf('--')
+  return at > 0 && argv.length - at - 1 === inner.length && inner.every((a, i) => argv[at + 1 + i] === a)
 }
