@@ -9,14 +9,15 @@ import path from 'node:path'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { afterAll, afterEach, expect, it } from 'vitest'
 import { which } from '../../src/main/core/upstream/sandbox/detect'
-import { BIN, ROOT, TEST_KEY, assertBuilt, cleanupTemp, cliEnv, cmdline, freePort, groupPids, lockFile, tempDir, track } from '../helpers/cli'
+import { BIN, ROOT, TEST_KEY, assertBuilt, cleanupProcesses, cleanupTemp, cliEnv, cmdline, freePort, groupPids, lockFile, tempDir, track } from '../helpers/cli'
 import { waitFor } from '../helpers/wait'
 
 const groups: number[] = []
 const owners: ChildProcess[] = []
 
-afterEach(() => {
-  // what a failing run left (the test's own fakes only)
+afterEach(async () => {
+  // what a failing run left (the test's own serve and fakes only)
+  await cleanupProcesses()
   for (const g of groups.splice(0)) {
     try {
       process.kill(-g, 'SIGKILL')
