@@ -128,6 +128,8 @@ export interface ServerInfo {
   counts: StatusCounts
   /** the same counts over the server's prompts, all statuses present; `callable` = offered to agents */
   prompt_counts?: StatusCounts
+  /** the server's resource templates by status (new or changed ones wait for approval like prompts); absent until it listed them */
+  template_counts?: StatusCounts
   trust: 'manual' | 'auto'
   /** command line or URL, secrets masked; env never part of it (logs use it) */
   target: string

@@ -44,7 +44,7 @@ import { GrantForTextSchema, LaunchHashSchema, ReviewedHashSchema, TimedForSchem
 import { argsOfIpc, json, op, queryCodec, text } from './operation'
 import { ClassifiedHashSchema, ToolClassSchema } from './tool-class'
 import { PROMPT_ACTIONS, type PromptAction, type PromptActionOptions, type PromptInfo } from './prompts'
-import type { ResourceInfo } from './resources'
+import { TEMPLATE_ACTIONS, type ResourceInfo } from './resources'
 import { RetrieveArgsSchema } from './retrieve'
 import { lazy } from './lazy'
 
@@ -271,6 +271,26 @@ export const OPERATIONS = {
     args: () => z.tuple([Server()]),
     http: { method: 'GET', paths: ['/servers/:server/resources'] },
     result: json<ResourceInfo>(),
+  }),
+  /**
+   * Approve or reject a resource template waiting for review, by the server's own URI template
+   * (`uriTemplate` of GET …/resources) and the definition hash reviewed (409 definition_changed when stale).
+   */
+  templateAction: op({
+    names: ['server', 'action', 'uriTemplate', 'hash'],
+    args: () =>
+      z.tuple([
+        Server(),
+        z.enum(TEMPLATE_ACTIONS, { error: `action must be one of ${TEMPLATE_ACTIONS.join(', ')}` }),
+        name('uri_template'),
+        ClassifiedHashSchema,
+      ]),
+    http: {
+      method: 'POST',
+      paths: ['/servers/:server/resource-templates/:action'],
+      body: { fields: { uri_template: 'uriTemplate', hash: 'hash' }, others: 'refuse' },
+    },
+    result: json<ActionResult>(),
   }),
   agentTokens: op({
     names: ['agent'],

@@ -1,6 +1,6 @@
 // The one summary of the server list: what the tray, the UI header and GET /api/v1/status say
 // about the whole. "Waiting for approval" counts what waits for the user's review: servers never
-// approved (quarantine_source "review") and new or changed tools and prompts (pending_approval). An operator
+// approved (quarantine_source "review") and new or changed tools, prompts and resource templates (pending_approval). An operator
 // hold (quarantined:true in the config) is not the user's to approve, and a server the user put
 // back into quarantine is the user's own decision: neither waits.
 import type { ServerInfo } from './api'
@@ -24,7 +24,9 @@ export interface ServersSummary {
   pendingTools: Record<string, number>
   /** new or changed prompts per server (servers with none omitted) */
   pendingPrompts: Record<string, number>
-  /** reviewServers + every pending tool and prompt: the "N waiting for approval" number */
+  /** new or changed resource templates per server (servers with none omitted) */
+  pendingTemplates: Record<string, number>
+  /** reviewServers + every pending tool, prompt and resource template: the "N waiting for approval" number */
   waiting: number
   /** servers that fail, by name: in state error, or reconnecting after a failure (last_error set) */
   failing: string[]
@@ -56,6 +58,12 @@ export function summarizeServers(servers: readonly ServerInfo[]): ServersSummary
     if (n > 0) pendingPrompts[s.name] = n
     pendingTotal += n
   }
+  const pendingTemplates: Record<string, number> = {}
+  for (const s of servers) {
+    const n = s.template_counts?.pending_approval ?? 0
+    if (n > 0) pendingTemplates[s.name] = n
+    pendingTotal += n
+  }
   const inState = (state: ServerInfo['state']): number => servers.filter((s) => s.state === state).length
   return {
     total: servers.length,
@@ -69,6 +77,7 @@ export function summarizeServers(servers: readonly ServerInfo[]): ServersSummary
     needsSignIn,
     pendingTools,
     pendingPrompts,
+    pendingTemplates,
     waiting: reviewServers.length + pendingTotal,
     failing: servers.filter(isFailing).map((s) => s.name),
   }

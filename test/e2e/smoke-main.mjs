@@ -184,7 +184,7 @@ try {
         ],
         'settings:getStartAtLogin',
         'settings:setStartAtLogin',
-        ...['signIn', 'signOut', 'stats', 'status', 'toolAction', 'tools'],
+        ...['signIn', 'signOut', 'stats', 'status', 'templateAction', 'toolAction', 'tools'],
       ].map((o) => `toolgate:${o}`),
     )
   })

@@ -15,6 +15,7 @@ const s = (over: Partial<Summary>): Summary => ({
   needsSignIn: [],
   pendingTools: {},
   pendingPrompts: {},
+  pendingTemplates: {},
   waiting: 0,
   failing: [],
   ...over,

@@ -31,6 +31,7 @@ import { registerConfirmations } from './confirmations'
 import { registerQuestions } from './questions'
 import { registerPrompts } from './prompts'
 import { registerAgents } from './agents'
+import { registerResources } from './resources'
 
 const program = new Command('toolgate')
   .description('Toolgate: one safe MCP endpoint in front of every MCP server you use.')
@@ -221,6 +222,7 @@ where(tools.command('classify <target> <class>'))
   })
 
 registerPrompts(program, where, w)
+registerResources(program, where, w)
 registerRequests(program, where, w)
 registerConfirmations(program, where, w)
 registerQuestions(program, where, w)

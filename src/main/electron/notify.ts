@@ -1,5 +1,5 @@
 // Desktop notifications when something starts waiting for the user: a new server to review,
-// tools or prompts that became pending/changed, an agent's access request, a server that needs sign-in, or a
+// tools, prompts or resource templates that became pending/changed, an agent's access request, a server that needs sign-in, or a
 // call that waits for the user's OK. The first snapshot is the baseline (no notification at start;
 // the tray icon already shows it).
 import type { ServersSummary as Summary } from '../../shared/summary'
@@ -33,19 +33,32 @@ export function whatStartedWaiting(prev: Summary, next: Summary): Note | null {
       lines.push(`${delta} prompt${delta === 1 ? '' : 's'} of "${name}" ${delta === 1 ? 'is' : 'are'} new or changed.`)
     }
   }
+  let templates = 0
+  for (const [name, n] of Object.entries(next.pendingTemplates)) {
+    const delta = n - (prev.pendingTemplates[name] ?? 0)
+    if (delta > 0) {
+      templates += delta
+      lines.push(`${delta} resource template${delta === 1 ? '' : 's'} of "${name}" ${delta === 1 ? 'is' : 'are'} new or changed.`)
+    }
+  }
   const signIn = next.needsSignIn.filter((name) => !prev.needsSignIn.includes(name))
   for (const name of signIn) lines.push(`Server "${name}" needs you to sign in.`)
   if (lines.length === 0) return null
-  if (tools === 0 && prompts === 0 && newServers.length === 0) {
+  if (tools === 0 && prompts === 0 && templates === 0 && newServers.length === 0) {
     return {
       title: `Toolgate: ${signIn.length === 1 ? 'a server needs' : `${signIn.length} servers need`} sign-in`,
       body: `${lines.join(' ')} Open Toolgate to sign in.`,
     }
   }
+  if (templates > 0 && prompts === 0 && tools === 0 && newServers.length === 0)
+    return {
+      title: `Toolgate: ${templates} resource template${templates === 1 ? ' waits' : 's wait'} for approval`,
+      body: `${lines.join(' ')} Open Toolgate to review.`,
+    }
   if (prompts > 0 && tools === 0 && newServers.length === 0)
     return { title: `Toolgate: ${prompts} prompt${prompts === 1 ? ' waits' : 's wait'} for approval`, body: `${lines.join(' ')} Open Toolgate to review.` }
   const title =
-    (tools > 0 || prompts > 0) && newServers.length > 0
+    (tools > 0 || prompts > 0 || templates > 0) && newServers.length > 0
       ? 'Toolgate: servers and tools wait for approval'
       : tools > 0
         ? `Toolgate: ${tools} tool${tools === 1 ? ' waits' : 's wait'} for approval`
@@ -65,6 +78,7 @@ export const REPEAT_AFTER_MS = 10 * 60_000
 interface Announced {
   tools: number
   prompts: number
+  templates: number
   signIn: boolean
   at: number
 }
@@ -90,26 +104,39 @@ export class WaitingNotifier {
       ...prev,
       pendingTools: { ...prev.pendingTools },
       pendingPrompts: { ...prev.pendingPrompts },
+      pendingTemplates: { ...prev.pendingTemplates },
       needsSignIn: [...prev.needsSignIn],
     }
     for (const [name, a] of recent) {
       seen.pendingTools[name] = Math.max(seen.pendingTools[name] ?? 0, a.tools)
       seen.pendingPrompts[name] = Math.max(seen.pendingPrompts[name] ?? 0, a.prompts)
+      seen.pendingTemplates[name] = Math.max(seen.pendingTemplates[name] ?? 0, a.templates)
       if (a.signIn && !seen.needsSignIn.includes(name)) seen.needsSignIn.push(name)
     }
     const note = whatStartedWaiting(seen, summary)
     if (!note) return null
-    const names = new Set([...Object.keys(summary.pendingTools), ...Object.keys(summary.pendingPrompts), ...summary.needsSignIn])
+    const names = new Set([
+      ...Object.keys(summary.pendingTools),
+      ...Object.keys(summary.pendingPrompts),
+      ...Object.keys(summary.pendingTemplates),
+      ...summary.needsSignIn,
+    ])
     for (const name of names) {
       const tools = summary.pendingTools[name] ?? 0
       const prompts = summary.pendingPrompts[name] ?? 0
+      const templates = summary.pendingTemplates[name] ?? 0
       const signIn = summary.needsSignIn.includes(name)
-      const rose = tools > (seen.pendingTools[name] ?? 0) || prompts > (seen.pendingPrompts[name] ?? 0) || (signIn && !seen.needsSignIn.includes(name))
+      const rose =
+        tools > (seen.pendingTools[name] ?? 0) ||
+        prompts > (seen.pendingPrompts[name] ?? 0) ||
+        templates > (seen.pendingTemplates[name] ?? 0) ||
+        (signIn && !seen.needsSignIn.includes(name))
       if (!rose) continue
       const before = recent.find(([n]) => n === name)?.[1]
       this.announced.set(name, {
         tools: Math.max(tools, before?.tools ?? 0),
         prompts: Math.max(prompts, before?.prompts ?? 0),
+        templates: Math.max(templates, before?.templates ?? 0),
         signIn: signIn || (before?.signIn ?? false),
         at: now,
       })

@@ -36,9 +36,10 @@ export function Attention({ summary, asking, calls = 0, questions = 0 }: { summa
       card?.scrollIntoView?.({ block: 'start', behavior: 'smooth' })
     }, 0)
   }
-  const { failing, waiting, reviewServers, pendingTools, pendingPrompts, needsSignIn } = summary
+  const { failing, waiting, reviewServers, pendingTools, pendingPrompts, pendingTemplates, needsSignIn } = summary
   const tools = Object.values(pendingTools).reduce((a, b) => a + b, 0)
   const prompts = Object.values(pendingPrompts).reduce((a, b) => a + b, 0)
+  const templates = Object.values(pendingTemplates).reduce((a, b) => a + b, 0)
   if (calls === 0 && questions === 0 && failing.length === 0 && waiting === 0 && asking === 0 && needsSignIn.length === 0) {
     return (
       <span className="attention attention--calm" data-attention="none">
@@ -50,6 +51,7 @@ export function Attention({ summary, asking, calls = 0, questions = 0 }: { summa
     reviewServers.length ? plural(reviewServers.length, 'server to review', 'servers to review') : '',
     tools ? plural(tools, 'tool', 'tools') : '',
     prompts ? plural(prompts, 'prompt', 'prompts') : '',
+    templates ? plural(templates, 'resource template', 'resource templates') : '',
   ]
     .filter(Boolean)
     .join(', ')
@@ -84,7 +86,7 @@ export function Attention({ summary, asking, calls = 0, questions = 0 }: { summa
             type="button"
             className="waiting attention-item"
             data-attention="waiting"
-            onClick={() => goTo(reviewServers[0] ?? Object.keys(pendingTools)[0] ?? Object.keys(pendingPrompts)[0])}
+            onClick={() => goTo(reviewServers[0] ?? Object.keys(pendingTools)[0] ?? Object.keys(pendingPrompts)[0] ?? Object.keys(pendingTemplates)[0])}
           >
             {waiting} waiting for approval
           </button>

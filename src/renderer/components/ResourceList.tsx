@@ -1,10 +1,104 @@
 // The resources of one server (docs/passthrough.md): what it offers agents to read, each with its own URI
 // and the URI agents see (it names the server, so it reads back through Toolgate), and its
-// resource templates. Read-only: a server's resources are reviewed with the server. Upstream
-// text: text nodes only.
+// resource templates, approved like prompts: a new or changed one shows what agents would read
+// (and for a changed one what was approved) with Reject beside Approve. Rows of templates carry
+// data-resource-template and data-status. Upstream text: text nodes only.
+import { useId } from 'react'
 import type { ServerInfo } from '../../shared/api'
+import type { ResourceTemplateEntry, TemplateAction } from '../../shared/resources'
 import { useApp } from '../store/context'
+import { templateKey } from '../store/resources'
+import { reviewLabel, StatusBadge } from './Badge'
 import { Visible } from './Visible'
+
+function TemplateButton({
+  server,
+  t,
+  action,
+  label,
+  primary,
+  nameId,
+}: {
+  server: string
+  t: ResourceTemplateEntry
+  action: TemplateAction
+  label: string
+  primary?: boolean
+  nameId: string
+}) {
+  const busy = useApp((s) => Boolean(s.busy[templateKey(server, t.uriTemplate, action)]))
+  const run = useApp((s) => s.templateAction)
+  const hash = t.approval?.hash
+  if (hash === undefined) return null
+  return (
+    <button
+      type="button"
+      className={primary ? 'btn btn--primary btn--small' : 'btn btn--small'}
+      disabled={busy}
+      aria-busy={busy || undefined}
+      aria-describedby={nameId}
+      // decides on exactly the definition shown (refused if it changed meanwhile)
+      onClick={() => void run(server, action, t.uriTemplate, hash)}
+    >
+      {label}
+    </button>
+  )
+}
+
+/** A template under review: what agents would read of it, and for a changed one what was approved. */
+function TemplateReview({ t }: { t: ResourceTemplateEntry }) {
+  const previous = t.approval?.previous
+  const now = [t.title ?? t.name, t.description ?? ''].filter(Boolean).join(' — ')
+  return (
+    <div className="diffs" data-review={previous ? 'changed' : 'new'}>
+      {previous && (
+        <p className="small" data-diff="previous">
+          <span className="diff-label">Approved</span>{' '}
+          <Visible text={[previous.title ?? previous.name, previous.description ?? ''].filter(Boolean).join(' — ')} />
+        </p>
+      )}
+      <p className="tool-desc tool-desc--review small" data-diff="now">
+        <span className="diff-label">{previous ? 'Now' : 'Agents would read'}</span> <Visible text={now} />
+      </p>
+      <p className="diff-legend small">Agents read a template's name and description as they decide what to do: approve only text you would give them.</p>
+    </div>
+  )
+}
+
+function TemplateRow({ server, t }: { server: string; t: ResourceTemplateEntry }) {
+  const nameId = useId()
+  const status = t.status ?? 'callable'
+  const label = t.approval ? reviewLabel(status, t.approval) : undefined
+  return (
+    <li className={`tool tool--${status}`} data-resource-template={t.agent_uri_template} data-status={status}>
+      <div className="tool-main">
+        <div className="tool-title">
+          <span className="tool-name" id={nameId}>
+            <Visible text={t.title ?? t.name} />
+          </span>
+          <span className="muted small">template</span>
+          {status !== 'callable' && status !== 'server_disabled' && status !== 'server_quarantined' && <StatusBadge status={status} label={label} />}
+        </div>
+        {status === 'pending_approval' && <TemplateReview t={t} />}
+        <p className="small muted resource-uris">
+          <code>
+            <Visible text={t.uriTemplate} />
+          </code>{' '}
+          → agents read{' '}
+          <code>
+            <Visible text={t.agent_uri_template} />
+          </code>
+        </p>
+      </div>
+      {(status === 'pending_approval' || status === 'disabled_by_user') && (
+        <div className="tool-actions">
+          {status === 'pending_approval' && <TemplateButton server={server} t={t} action="reject" label="Reject" nameId={nameId} />}
+          <TemplateButton server={server} t={t} action="approve" label="Approve" primary nameId={nameId} />
+        </div>
+      )}
+    </li>
+  )
+}
 
 export function ResourceList({ server }: { server: ServerInfo }) {
   const info = useApp((s) => s.resources[server.name])
@@ -42,25 +136,7 @@ export function ResourceList({ server }: { server: ServerInfo }) {
           </li>
         ))}
         {info.templates.map((t) => (
-          <li key={t.uriTemplate} className="tool" data-resource-template={t.agent_uri_template}>
-            <div className="tool-main">
-              <div className="tool-title">
-                <span className="tool-name">
-                  <Visible text={t.title ?? t.name} />
-                </span>
-                <span className="muted small">template</span>
-              </div>
-              <p className="small muted resource-uris">
-                <code>
-                  <Visible text={t.uriTemplate} />
-                </code>{' '}
-                → agents read{' '}
-                <code>
-                  <Visible text={t.agent_uri_template} />
-                </code>
-              </p>
-            </div>
-          </li>
+          <TemplateRow key={t.uriTemplate} server={server.name} t={t} />
         ))}
       </ul>
     </section>

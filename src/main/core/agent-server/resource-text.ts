@@ -10,6 +10,7 @@
 // list of every server in the agent's scope.
 import { z } from 'zod'
 import { escapeControls } from '../../../shared/text'
+import type { TemplateDefinition } from '../../../shared/resources'
 
 /** The longest name or title an agent gets (characters, once escaped). */
 export const MAX_RESOURCE_NAME_CHARS = 200
@@ -88,8 +89,10 @@ function appMeta(v: unknown): Item | undefined {
 }
 
 /** The fields a resource and a template share, as an agent gets them; `fallbackName` when the server named none. */
-function common(x: Item, fallbackName: string): Item {
-  const out: Item = { name: oneLine(typeof x.name === 'string' && x.name.trim() !== '' ? x.name : fallbackName, MAX_RESOURCE_NAME_CHARS) }
+function common(x: Item, fallbackName: string): Omit<TemplateDefinition, 'uriTemplate'> {
+  const out: Omit<TemplateDefinition, 'uriTemplate'> = {
+    name: oneLine(typeof x.name === 'string' && x.name.trim() !== '' ? x.name : fallbackName, MAX_RESOURCE_NAME_CHARS),
+  }
   if (typeof x.title === 'string') out.title = oneLine(x.title, MAX_RESOURCE_NAME_CHARS)
   if (typeof x.description === 'string') out.description = oneLine(x.description, MAX_RESOURCE_DESCRIPTION_CHARS)
   if (typeof x.mimeType === 'string' && x.mimeType.length <= 255 && MIME.test(x.mimeType)) out.mimeType = x.mimeType
@@ -107,7 +110,7 @@ export function agentResource(x: Item & { uri: string }): Item {
   return out
 }
 
-/** A listed resource template as an agent gets it (`uriTemplate` is already the template agents see). */
-export function agentTemplate(x: Item & { uriTemplate: string }): Item {
+/** A listed resource template as an agent gets it (`uriTemplate` is already the template agents see, or the server's own for its approval). */
+export function agentTemplate(x: Item & { uriTemplate: string }): TemplateDefinition {
   return { uriTemplate: x.uriTemplate, ...common(x, x.uriTemplate) }
 }

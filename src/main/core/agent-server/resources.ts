@@ -1,10 +1,11 @@
 // Resources for agents (docs/passthrough.md): resources/list and resources/templates/list gather the
 // resources of the approved, running servers in the agent's scope, their URIs rewritten to name
-// their server (shared/resource-uri.ts) and their text bounded and neutralised (resource-text.ts); resources/read, completion/complete of a template and
-// subscriptions read an agent's URI back to its server and that server's own URI, and pass the
-// same gate as a call (access/decide.ts, decideServer): the agent's scope (its servers, read
-// permission), then the server's lock (off or quarantined: RESOURCE_BLOCKED with the status and its
-// remediation, like a locked call).
+// their server (shared/resource-uri.ts) and their text bounded and neutralised (resource-text.ts);
+// a template is listed only when the user approved it as listed now (template-review.ts).
+// resources/read, completion/complete of a template and subscriptions read an agent's URI back to
+// its server and that server's own URI, and pass the same gate as a call (access/decide.ts,
+// decideServer): the agent's scope (its servers, read permission), then the server's lock (off or
+// quarantined: RESOURCE_BLOCKED with the status and its remediation, like a locked call).
 // The server is only ever the one the URI's host names: no other part of a URI can reach another.
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server'
 import { fromAgentUri, toAgentTemplate, toAgentUri } from '../../../shared/resource-uri'
@@ -23,7 +24,8 @@ import type { Scope } from '../access/scope'
 import { decideServer } from '../access/decide'
 import { appReach, confineApp } from './app-reach'
 import { recordedRead, type ReadNote, type RecordRead } from './read-records'
-import { agentResource, agentTemplate } from './resource-text'
+import { agentResource } from './resource-text'
+import { agentsGet, reviewTemplates } from './template-review'
 
 export interface ResourceDeps {
   catalog: Catalog
@@ -166,9 +168,10 @@ async function gather(deps: ResourceDeps, scope: Scope, signal: AbortSignal, whi
         // an App names only origins its server may reach (app-reach.ts)
         const reach = appReach(config)
         // what an agent reads of each: the standard fields, one line each, escaped and cut (resource-text.ts)
-        return which === 'resources'
-          ? got.resources.map((x) => agentResource(confineApp(x, reach)))
-          : got.templates.map((x) => agentTemplate(confineApp(x, reach)))
+        if (which === 'resources') return got.resources.map((x) => agentResource(confineApp(x, reach)))
+        // a template only when approved as listed now (template-review.ts): a new or changed one waits for the user
+        const reviewed = await reviewTemplates(deps.catalog, name, got.templates)
+        return reviewed.filter(agentsGet).map((t): Record<string, unknown> => confineApp({ ...t.def, uriTemplate: t.agentUriTemplate }, reach))
       } catch (e) {
         deps.logger.warn({ server: name, err: (e as Error).message }, `${which} of a server could not be listed for an agent`)
         return []

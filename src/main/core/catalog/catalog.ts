@@ -20,6 +20,8 @@ import { launchHash, serverIdentity, toolHash } from '../state/hash'
 import { reviewKey } from '../state/data-keys'
 import { EntriesById, ReadonlyMapView, type FlatIndex } from './readonly-maps'
 import { PromptCatalog } from './prompts'
+import { TemplateCatalog } from './templates'
+import type { TemplateDefinition } from '../../../shared/resources'
 import type { PromptDefinition } from '../../../shared/prompts'
 
 export interface CatalogEntry {
@@ -91,6 +93,8 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
   readonly index = new ToolIndex()
   /** every known prompt of every server, classified by the same facts */
   readonly prompts = new PromptCatalog()
+  /** every known resource template of every server, classified by the same facts */
+  readonly templates = new TemplateCatalog()
 
   constructor(
     config: Config,
@@ -118,6 +122,7 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
         this.index.removeServer(name)
         this.indexed.delete(name)
         this.prompts.forget(name)
+        this.templates.forget(name)
       }
     this.refresh([...new Set([...before, ...config.servers.map((s) => s.name)])])
   }
@@ -146,6 +151,14 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
   setLivePrompts(server: string, prompts: readonly PromptDefinition[], decision?: (s: State) => void, o: { batch?: boolean } = {}): Promise<void> {
     const written = decision ? this.store.update(decision, o) : Promise.resolve()
     this.prompts.setLive(server, prompts)
+    this.refresh([server])
+    return written
+  }
+
+  /** A server listed its resource templates; `decision` is the state change that goes with the list (baseline, auto approval). */
+  setLiveTemplates(server: string, templates: readonly TemplateDefinition[], decision?: (s: State) => void): Promise<void> {
+    const written = decision ? this.store.update(decision) : Promise.resolve()
+    this.templates.setLive(server, templates)
     this.refresh([server])
     return written
   }
@@ -193,9 +206,12 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
       if (!cfg) {
         this.built.delete(name)
         this.prompts.rebuild(name, undefined, undefined, undefined)
+        this.templates.rebuild(name, undefined, undefined, undefined)
         continue
       }
-      this.prompts.rebuild(name, cfg, this.store.current, { quarantine: this.quarantineOf(cfg), failClosed: isFailClosed(this.store.current, name) })
+      const serverFacts = { quarantine: this.quarantineOf(cfg), failClosed: isFailClosed(this.store.current, name) }
+      this.prompts.rebuild(name, cfg, this.store.current, serverFacts)
+      this.templates.rebuild(name, cfg, this.store.current, serverFacts)
       const part = this.computeServer(cfg)
       this.built.set(name, part)
       for (const e of part.entries) this.flat.byId.set(e.id, e)

@@ -1,8 +1,11 @@
 // A server's resources as the window and the control API show them (docs/passthrough.md): each
-// with the server's own URI and the URI agents use, or a note saying why there are none now.
+// with the server's own URI and the URI agents use, or a note saying why there are none now; each
+// template with its status and approval, for the user's review.
 import type { ServerConfig } from '../../../shared/config-schema'
-import type { ResourceInfo } from '../../../shared/resources'
+import { TEMPLATE_REMEDIATION, type ResourceInfo, type ResourceTemplateEntry } from '../../../shared/resources'
 import { serverResources } from '../agent-server/resources'
+import type { ReviewedTemplate } from '../agent-server/template-review'
+import { reviewTemplates } from '../agent-server/template-review'
 import type { Catalog } from '../catalog/catalog'
 import type { UpstreamManager } from '../upstream/manager'
 
@@ -31,16 +34,45 @@ export async function resourceInfo(catalog: Catalog, manager: UpstreamManager, s
         ...(text(r.mimeType) ? { mimeType: text(r.mimeType) } : {}),
         ...(typeof r.size === 'number' ? { size: r.size } : {}),
       })),
-      templates: got.templates.map((t) => ({
-        uriTemplate: t.original,
-        agent_uri_template: t.uriTemplate,
-        name: text(t.name) ?? t.original,
-        ...(text(t.title) ? { title: text(t.title) } : {}),
-        ...(text(t.description) ? { description: text(t.description) } : {}),
-        ...(text(t.mimeType) ? { mimeType: text(t.mimeType) } : {}),
-      })),
+      // a template as it is approved: what agents read of it, with its status and approval (template-review.ts)
+      templates: (await reviewTemplates(catalog, server, got.templates)).map((t) => templateEntry(t)),
     }
   } catch (e) {
     return empty(`The server did not list its resources: ${(e as Error).message}`)
+  }
+}
+
+/** A listed template for the review: what agents read of it, its status, and for a changed one the approved definition. */
+function templateEntry(t: ReviewedTemplate): ResourceTemplateEntry {
+  const { def, entry } = t
+  const status = entry?.status ?? 'pending_approval'
+  const remediation = status === 'callable' ? undefined : TEMPLATE_REMEDIATION[status]
+  const previous = entry?.previous
+  return {
+    uriTemplate: def.uriTemplate,
+    agent_uri_template: t.agentUriTemplate,
+    name: def.name,
+    ...(def.title !== undefined ? { title: def.title } : {}),
+    ...(def.description !== undefined ? { description: def.description } : {}),
+    ...(def.mimeType !== undefined ? { mimeType: def.mimeType } : {}),
+    status,
+    ...(remediation ? { remediation } : {}),
+    approval: {
+      status: entry?.approval ?? 'pending',
+      hash: t.hash,
+      ...(previous
+        ? {
+            previous: {
+              name: previous.name,
+              ...(previous.title !== undefined ? { title: previous.title } : {}),
+              ...(previous.description !== undefined ? { description: previous.description } : {}),
+              ...(previous.mimeType !== undefined ? { mimeType: previous.mimeType } : {}),
+              ...(previous.annotations !== undefined ? { annotations: previous.annotations } : {}),
+              ...(previous._meta !== undefined ? { _meta: previous._meta } : {}),
+            },
+          }
+        : {}),
+      ...(entry?.rejectedAt ? { rejected_at: entry.rejectedAt } : {}),
+    },
   }
 }

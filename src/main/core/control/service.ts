@@ -35,7 +35,7 @@ import { PROMPT_ACTION_OPTIONS, SERVER_ACTION_OPTIONS, TOOL_ACTION_OPTIONS } fro
 import type { PromptAction, PromptActionOptions, PromptInfo } from '../../../shared/prompts'
 import { approvePrompt, rejectPrompt, setPromptDisabled } from '../catalog/prompt-decisions'
 import { promptInfo } from './prompt-view'
-import type { ResourceInfo } from '../../../shared/resources'
+import type { ResourceInfo, TemplateAction } from '../../../shared/resources'
 import type { Variant } from '../../../shared/call-variant'
 import { ClassifyBodySchema } from '../../../shared/tool-class'
 import { classifyTool } from '../catalog/tool-class'
@@ -61,6 +61,7 @@ import { confirmationAnswered, confirmViaOf, questionAnswered, requestAnswered }
 import type { ServiceDeps } from './deps'
 import { ServerInspect } from './inspect'
 import { resourceInfo } from './resource-view'
+import { approveTemplate, rejectTemplate } from '../catalog/template-decisions'
 import { toolInfo } from './tool-view'
 
 /** Where a decision comes from when the caller did not say (the bare control API). */
@@ -210,6 +211,12 @@ export class ControlService implements Api {
 
   async resources(server: string): Promise<ResourceInfo> {
     return resourceInfo(this.d.catalog, this.d.manager, this.configOf(server))
+  }
+
+  async templateAction(server: string, action: TemplateAction, uriTemplate: string, hash: string): Promise<ActionResult> {
+    this.configOf(server)
+    const decide = action === 'approve' ? approveTemplate : rejectTemplate
+    return this.decided(action, server, await decide(this.d.catalog, server, uriTemplate, hash))
   }
 
   async serverAction(name: string, action: ServerAction, options: ServerActionOptions = {}): Promise<ActionResult> {

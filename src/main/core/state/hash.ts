@@ -2,6 +2,7 @@
 // definitions always hash the same whatever order the upstream sent the keys in.
 import { createHash, createHmac } from 'node:crypto'
 import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
+import type { TemplateDefinition } from '../../../shared/resources'
 
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
@@ -67,6 +68,15 @@ export function promptHash(p: HashablePrompt): string {
   if (p.title) parts.title = p.title
   if (p.messages_hash) parts.messages_hash = p.messages_hash
   return sha256(canonicalJson(parts))
+}
+
+/**
+ * The approval hash of a resource template: everything an agent reads of it (its name, title,
+ * description, MIME type, annotations and App `_meta`, once made safe: resource-text.ts) and the
+ * server's own URI template. Tagged so a template never hashes like a tool or a prompt.
+ */
+export function templateHash(t: TemplateDefinition): string {
+  return sha256(canonicalJson({ ...t, kind: 'resource_template' }))
 }
 
 /** The approval hash of state version 1 (name, description, schemas; title and annotations left out): only to migrate old records. */

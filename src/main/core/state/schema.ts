@@ -30,6 +30,8 @@ function buildStateSchemas() {
     baseline_taken: z.boolean().optional(),
     /** the first prompt list of the approved server was taken as the baseline of its prompts */
     prompt_baseline_taken: z.boolean().optional(),
+    /** the first resource template list of the approved server was taken as the baseline of its templates */
+    template_baseline_taken: z.boolean().optional(),
     /** the user's "Ask me before each call" on the whole server: only adds to the config's `confirm` */
     confirm: z.boolean().optional(),
     /** an agent added it, with exactly these agent-settable fields (canonical JSON); agents may remove only such servers */
@@ -83,6 +85,24 @@ function buildStateSchemas() {
   const PromptRecordSchema = z.object({
     approved: ApprovedPromptSchema.optional(),
     user_disabled: z.boolean().optional(),
+    rejected: z.array(RejectedDefinitionSchema).optional(),
+  })
+
+  /** A resource template as the user approved it (what an agent reads of it): what the review compares a later definition with. */
+  const ApprovedTemplateSchema = z.object({
+    hash: z.string(),
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    mimeType: z.string().optional(),
+    annotations: z.record(z.string(), z.unknown()).optional(),
+    _meta: z.record(z.string(), z.unknown()).optional(),
+    approved_at: z.string().optional(),
+  })
+
+  /** The user's decisions on one resource template ("server:<the server's URI template>"): approval and Reject. */
+  const TemplateRecordSchema = z.object({
+    approved: ApprovedTemplateSchema.optional(),
     rejected: z.array(RejectedDefinitionSchema).optional(),
   })
 
@@ -148,6 +168,8 @@ function buildStateSchemas() {
     tools: z.record(z.string(), ToolRecordSchema).default({}),
     /** the user's decisions on prompts, by "server:prompt" */
     prompts: z.record(z.string(), PromptRecordSchema).default({}),
+    /** the user's decisions on resource templates, by "server:<the server's URI template>" */
+    resource_templates: z.record(z.string(), TemplateRecordSchema).optional(),
     /** per agent, the SHA-256 of each token issued (several clients may each have their own); never the token */
     agent_tokens: z.record(z.string(), z.array(AgentTokenRecordSchema)).default({}),
     /** time-boxed grants and unused "Allow once" passes, with what to undo when they end */
@@ -164,6 +186,8 @@ function buildStateSchemas() {
     PromptArgumentSchema,
     ApprovedPromptSchema,
     PromptRecordSchema,
+    ApprovedTemplateSchema,
+    TemplateRecordSchema,
     AgentTokenRecordSchema,
     GrantUndoSchema,
     GrantSchema,
@@ -185,6 +209,8 @@ export type ToolClassificationRecord = z.infer<Schemas['ToolClassificationSchema
 export type ToolRecord = z.infer<Schemas['ToolRecordSchema']>
 export type ApprovedPrompt = z.infer<Schemas['ApprovedPromptSchema']>
 export type PromptRecord = z.infer<Schemas['PromptRecordSchema']>
+export type ApprovedTemplate = z.infer<Schemas['ApprovedTemplateSchema']>
+export type TemplateRecord = z.infer<Schemas['TemplateRecordSchema']>
 export type AgentTokenRecord = z.infer<Schemas['AgentTokenRecordSchema']>
 export type GrantUndo = z.infer<Schemas['GrantUndoSchema']>
 export type Grant = z.infer<Schemas['GrantSchema']>

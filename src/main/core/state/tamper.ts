@@ -23,7 +23,12 @@ export function lostDecisions(now: Readonly<State>, before: Readonly<State>): st
   const serverLocks: string[] = []
   for (const [name, rec] of Object.entries(before.servers)) {
     const n = now.servers[name]
-    if ((rec.baseline_taken && !n?.baseline_taken) || (rec.prompt_baseline_taken && !n?.prompt_baseline_taken)) baselines.push(name)
+    if (
+      (rec.baseline_taken && !n?.baseline_taken) ||
+      (rec.prompt_baseline_taken && !n?.prompt_baseline_taken) ||
+      (rec.template_baseline_taken && !n?.template_baseline_taken)
+    )
+      baselines.push(name)
     if (rec.approved_identity && !n?.approved_identity) approvedServers.push(name)
     if ((rec.user_quarantined && !n?.user_quarantined) || (rec.needs_review && !n?.needs_review) || (rec.confirm && !n?.confirm)) serverLocks.push(name)
   }
@@ -43,6 +48,14 @@ export function lostDecisions(now: Readonly<State>, before: Readonly<State>): st
     const rejected = new Set((n?.rejected ?? []).map((r) => r.hash))
     if ((rec.user_disabled && !n?.user_disabled) || (rec.rejected ?? []).some((r) => !rejected.has(r.hash))) promptLocks++
   }
+  let templateApprovals = 0
+  let templateLocks = 0
+  for (const [id, rec] of Object.entries(before.resource_templates ?? {})) {
+    const n = now.resource_templates?.[id]
+    if (rec.approved && !n?.approved) templateApprovals++
+    const rejected = new Set((n?.rejected ?? []).map((r) => r.hash))
+    if ((rec.rejected ?? []).some((r) => !rejected.has(r.hash))) templateLocks++
+  }
   const grants = new Set((now.grants ?? []).map((g) => g.id))
   const endings = (before.grants ?? []).filter((g) => g.kind === 'timed' && !grants.has(g.id)).length
   const lost: string[] = []
@@ -50,9 +63,11 @@ export function lostDecisions(now: Readonly<State>, before: Readonly<State>): st
   if (approvedServers.length) lost.push(`the approval of server ${approvedServers.join(', ')}`)
   if (approvals) lost.push(plural(approvals, 'tool approval'))
   if (promptApprovals) lost.push(plural(promptApprovals, 'prompt approval'))
+  if (templateApprovals) lost.push(plural(templateApprovals, 'resource template approval'))
   if (serverLocks.length) lost.push(`the locks of server ${serverLocks.join(', ')}`)
   if (toolLocks) lost.push(`the locks of ${plural(toolLocks, 'tool')}`)
   if (promptLocks) lost.push(`the locks of ${plural(promptLocks, 'prompt')}`)
+  if (templateLocks) lost.push(`the rejections of ${plural(templateLocks, 'resource template')}`)
   if (endings) lost.push(`the end of ${plural(endings, 'time-boxed grant')}`)
   if (before.fail_closed && !now.fail_closed) lost.push('its fail-closed mark')
   return lost
@@ -61,8 +76,12 @@ export function lostDecisions(now: Readonly<State>, before: Readonly<State>): st
 /** Whether a state holds a decision that lets something run (a server approval or baseline, a tool approval), or the fail-closed mark. */
 export function holdsDecisions(s: Readonly<State>): boolean {
   if (s.fail_closed) return true
-  if (Object.values(s.servers).some((r) => r.baseline_taken || r.prompt_baseline_taken || r.approved_identity)) return true
-  return Object.values(s.tools).some((r) => r.approved !== undefined) || Object.values(s.prompts ?? {}).some((r) => r.approved !== undefined)
+  if (Object.values(s.servers).some((r) => r.baseline_taken || r.prompt_baseline_taken || r.template_baseline_taken || r.approved_identity)) return true
+  return (
+    Object.values(s.tools).some((r) => r.approved !== undefined) ||
+    Object.values(s.prompts ?? {}).some((r) => r.approved !== undefined) ||
+    Object.values(s.resource_templates ?? {}).some((r) => r.approved !== undefined)
+  )
 }
 
 /** The SHA-256 (hex) of a state file's text, as `prev_sha256` carries it. */

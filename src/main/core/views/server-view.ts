@@ -58,6 +58,7 @@ export function serverInfo(
     last_error: lastError(catalog, connections, s),
     counts: Catalog.counts(catalog.entries(s.name), true),
     prompt_counts: Catalog.counts(catalog.prompts.entries(s.name), true),
+    template_counts: Catalog.counts(catalog.templates.entries(s.name), true),
     trust: s.trust,
     target: describeTarget(s),
     launch: describeLaunch(s),

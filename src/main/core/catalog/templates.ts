@@ -1,0 +1,131 @@
+// The catalog's resource templates (docs/passthrough.md "Resources"): every known template of a
+// server with its status from the one classifier (classify.ts), like a prompt: server off →
+// quarantine → the user's Reject → new or changed since approval. A template is known by the
+// server's own URI template. Built per server by the Catalog's refresh, never mutated after.
+import type { ServerConfig } from '../../../shared/config-schema'
+import type { TemplateDefinition } from '../../../shared/resources'
+import type { ToolStatus } from '../../../shared/statuses'
+import { toolId } from '../../../shared/ids'
+import type { ApprovedTemplate, State, TemplateRecord } from '../state/schema'
+import { classify, type Approval, type ToolFacts } from './classify'
+import { approvalOf, rejectionOf } from './facts'
+import { templateHash } from '../state/hash'
+import type { ServerFacts } from './prompts'
+
+export interface TemplateEntry {
+  /** "server:<the server's URI template>" */
+  readonly id: string
+  readonly server: string
+  /** the live definition when the server listed it, else the approved record */
+  readonly def: Readonly<TemplateDefinition>
+  readonly hash: string
+  readonly approval: Approval
+  /** the approved definition when the live one differs from it (a "changed" template) */
+  readonly previous?: Readonly<ApprovedTemplate>
+  readonly rejectedAt?: string
+  readonly facts: ToolFacts
+  readonly status: ToolStatus
+  /** the server is held in quarantine by the operator */
+  readonly operatorHold: boolean
+}
+
+export const templateId = (server: string, uriTemplate: string): string => toolId(server, uriTemplate)
+
+/** The definition an approval record describes (a template not listed now is shown as approved). */
+function recordDefinition(uriTemplate: string, a: ApprovedTemplate): TemplateDefinition {
+  const { hash, approved_at, ...def } = a
+  void hash
+  void approved_at
+  return { uriTemplate, ...def }
+}
+
+/** Every known template of a server, classified, sorted by URI template. */
+function templateEntries(s: ServerConfig, state: Readonly<State>, server: ServerFacts, live: readonly TemplateDefinition[] | undefined): TemplateEntry[] {
+  const out: TemplateEntry[] = []
+  const records = state.resource_templates ?? {}
+  const push = (def: TemplateDefinition, hash: string, rec: TemplateRecord | undefined): void => {
+    const approved = rec?.approved
+    const approval = approvalOf(hash, approved, server.failClosed)
+    const rejected = rejectionOf(rec, hash)
+    const facts: ToolFacts = Object.freeze({
+      serverEnabled: s.enabled,
+      configDenied: false,
+      serverQuarantined: server.quarantine !== null,
+      userDisabled: rejected !== undefined,
+      approval,
+    })
+    out.push(
+      Object.freeze({
+        id: templateId(s.name, def.uriTemplate),
+        server: s.name,
+        def,
+        hash,
+        approval,
+        ...(approval === 'changed' && approved ? { previous: Object.freeze({ ...approved }) } : {}),
+        ...(rejected ? { rejectedAt: rejected.at } : {}),
+        facts,
+        status: classify(facts),
+        operatorHold: server.quarantine === 'config' || server.quarantine === 'organisation',
+      }),
+    )
+  }
+  if (live) {
+    for (const def of live) push(def, templateHash(def), records[templateId(s.name, def.uriTemplate)])
+  } else {
+    const prefix = `${s.name}:`
+    for (const [id, rec] of Object.entries(records)) {
+      if (!id.startsWith(prefix) || !rec.approved) continue
+      push(recordDefinition(id.slice(prefix.length), rec.approved), rec.approved.hash, rec)
+    }
+  }
+  out.sort((a, b) => (a.def.uriTemplate < b.def.uriTemplate ? -1 : a.def.uriTemplate > b.def.uriTemplate ? 1 : 0))
+  return out
+}
+
+const NONE: readonly TemplateEntry[] = Object.freeze([])
+
+/**
+ * The templates part of the catalog: each server's listed templates and classified entries. The
+ * Catalog rebuilds a server's part whenever it re-classifies that server, so tools, prompts and
+ * templates never disagree.
+ */
+export class TemplateCatalog {
+  private readonly live = new Map<string, readonly TemplateDefinition[]>()
+  private readonly built = new Map<string, readonly TemplateEntry[]>()
+  private readonly byId = new Map<string, TemplateEntry>()
+
+  setLive(server: string, templates: readonly TemplateDefinition[]): void {
+    this.live.set(server, templates)
+  }
+
+  /** The hashes of the templates the server listed last, by id (to tell whether a new list changes anything). */
+  liveHashes(server: string): string | undefined {
+    const l = this.live.get(server)
+    return l ? l.map((t) => `${templateId(server, t.uriTemplate)}=${templateHash(t)}`).join('\n') : undefined
+  }
+
+  forget(server: string): void {
+    this.live.delete(server)
+    this.rebuild(server, undefined, undefined, undefined)
+  }
+
+  /** Re-classify one server's templates (cfg undefined: the server is gone). */
+  rebuild(server: string, cfg: ServerConfig | undefined, state: Readonly<State> | undefined, facts: ServerFacts | undefined): void {
+    for (const e of this.built.get(server) ?? NONE) this.byId.delete(e.id)
+    if (!cfg || !state || !facts) {
+      this.built.delete(server)
+      return
+    }
+    const entries = Object.freeze(templateEntries(cfg, state, facts, this.live.get(server)))
+    this.built.set(server, entries)
+    for (const e of entries) this.byId.set(e.id, e)
+  }
+
+  entries(server: string): readonly TemplateEntry[] {
+    return this.built.get(server) ?? NONE
+  }
+
+  entry(id: string): TemplateEntry | undefined {
+    return this.byId.get(id)
+  }
+}
