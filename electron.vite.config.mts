@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react'
 import { sdkDedupe } from './scripts/sdk-dedupe.mjs'
 import { sdkLazySchemas } from './scripts/sdk-lazy-schemas.mjs'
 import { sdkLazyKeys } from './scripts/sdk-lazy-keys.mjs'
+import { sdkFastGuards } from './scripts/sdk-fast-guards.mjs'
 import { statementLines } from './scripts/statement-lines.mjs'
 
 const r = (p: string) => resolve(import.meta.dirname, p)
@@ -14,9 +15,16 @@ export default defineConfig({
     // wire-schema builders: one copy of each, proven the same at every build (scripts/sdk-dedupe.mts)
     // and the SDK's schemas (core's neutral and OAuth ones, each era's wire set) are built on first
     // use, not at load (scripts/sdk-lazy-schemas.mts), nor are the elicitation tables read from them
-    // (scripts/sdk-lazy-keys.mts); the chunks are printed a statement a line
-    // (scripts/statement-lines.mts)
-    plugins: [sdkDedupe(r('node_modules')), sdkLazySchemas(r('node_modules')), sdkLazyKeys(r('node_modules')), statementLines()],
+    // (scripts/sdk-lazy-keys.mts); the SDK's JSON-RPC guards say "no" without a zod parse when a
+    // member their schema requires is missing (scripts/sdk-fast-guards.mts); the chunks are printed
+    // a statement a line (scripts/statement-lines.mts)
+    plugins: [
+      sdkDedupe(r('node_modules')),
+      sdkLazySchemas(r('node_modules')),
+      sdkLazyKeys(r('node_modules')),
+      sdkFastGuards(r('node_modules')),
+      statementLines(),
+    ],
     build: {
       // Bundled into the main build instead of require()-d from node_modules: `stemmer` (ESM-only),
       // and what every start loads (docs/performance.md): zod (its CommonJS entry loads all 70
