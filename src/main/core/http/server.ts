@@ -105,26 +105,30 @@ export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
     // connection is closed (see declaresBody)
     const unread = declaresBody(req)
     if (unread) res.setHeader('connection', 'close')
-    const url = new URL(req.url ?? '/', 'http://localhost')
+    // the target every MCP client posts to, `/mcp` as it is, is its own path: no URL parse for it
+    // (one a call); any other target is parsed, and read through `parsed()`
+    let url: URL | undefined
+    const parsed = (): URL => (url ??= new URL(req.url ?? '/', 'http://localhost'))
+    const pathname = req.url === '/mcp' ? '/mcp' : parsed().pathname
     if (!hostAllowed(req, allowed)) {
       return sendJson(res, 403, { error: { code: 'forbidden_host', message: 'Host or Origin header is not this loopback listener (DNS-rebinding defense)' } })
     }
     // Not the UI's HTML for discovery documents: Toolgate has no OAuth metadata to offer, and an
     // MCP client probing /.well-known/oauth-protected-resource must see a plain 404.
-    if (url.pathname === '/.well-known' || url.pathname.startsWith('/.well-known/')) {
-      return sendJson(res, 404, { error: { code: 'not_found', message: `${url.pathname}: Toolgate serves no /.well-known documents` } })
+    if (pathname === '/.well-known' || pathname.startsWith('/.well-known/')) {
+      return sendJson(res, 404, { error: { code: 'not_found', message: `${pathname}: Toolgate serves no /.well-known documents` } })
     }
-    if (url.pathname === CALLBACK_PATH && o.oauthCallback) {
+    if (pathname === CALLBACK_PATH && o.oauthCallback) {
       if (req.method !== 'GET') return sendJson(res, 405, { error: { code: 'method_not_allowed', message: 'the sign-in callback is GET only' } })
-      return sendCallbackPage(res, await o.oauthCallback(url.searchParams))
+      return sendCallbackPage(res, await o.oauthCallback(parsed().searchParams))
     }
-    const isDirect = url.pathname === '/mcp/direct' && o.mcpDirect !== undefined
-    const isMcp = url.pathname === '/mcp' || isDirect
-    const isApi = url.pathname === '/api/v1' || url.pathname.startsWith('/api/v1/')
+    const isDirect = pathname === '/mcp/direct' && o.mcpDirect !== undefined
+    const isMcp = pathname === '/mcp' || isDirect
+    const isApi = pathname === '/api/v1' || pathname.startsWith('/api/v1/')
     if (!isMcp && !isApi) {
       if (req.method !== 'GET' && req.method !== 'HEAD')
         return sendJson(res, 405, { error: { code: 'method_not_allowed', message: 'only GET is served here' } })
-      return serveStatic(o.staticDir, url, res)
+      return serveStatic(o.staticDir, parsed(), res)
     }
     const principal: Principal | null = authenticate(req, o.apiKeys(), o.agentToken)
     if (!principal) {
@@ -152,7 +156,7 @@ export async function startHttpServer(o: HttpOptions): Promise<RunningHttp> {
     }
     if (isMcp) return (isDirect && o.mcpDirect ? o.mcpDirect : o.mcp).handle(req, res, principal, body)
     if (principal.kind !== 'admin') throw new ApiError('forbidden', 'agent tokens may use /mcp only; the control API needs the admin key', 403)
-    return handleControl(o.apiFor ? o.apiFor(originOf(req)) : o.api, o, req, res, url, body)
+    return handleControl(o.apiFor ? o.apiFor(originOf(req)) : o.api, o, req, res, parsed(), body)
   }
   const server = http.createServer((req, res) => {
     handler(req, res).catch((err: unknown) => {
