@@ -11,6 +11,8 @@
 //   node bench/call-ab.mjs --builds '/tmp/a#always,/tmp/a#on_demand'     #lifecycle of the upstream (default: always; "none" leaves it out)
 //   node bench/call-ab.mjs --builds '/tmp/a#always,/tmp/a#always#sandbox' #sandbox: the upstream in Toolgate's default sandbox (else "sandbox": false)
 //   node bench/call-ab.mjs --builds '/tmp/a#always#plain#1,/tmp/a#always#plain#50'  #N: N upstreams configured (s0…); the calls go to the last
+//   node bench/call-ab.mjs --builds '/tmp/a#always#plain#1#legacy,/tmp/a#always#plain#1#modern,mcp-hub'  #era of this build's client
+//                                          (default: --era): both protocol eras, and mcp-hub beside them, in one run
 //   --warm 300 --calls 3000 --block 250    warm-up calls per build, measured calls per build, calls per block
 //   --events                               keep the control API's event stream open on each build (as the window does) and count servers.changed
 //   --node-args "--cpu-prof --cpu-prof-dir /tmp/p"   node flags for every serve process
@@ -51,7 +53,9 @@ const nodeArgs = opt('--node-args', '').split(' ').filter(Boolean)
 const countEvents = argv.includes('--events')
 const era = opt('--era', 'legacy')
 const straceDir = opt('--strace')
-const V2 = era === 'modern' ? requireRoot('@modelcontextprotocol/client') : null
+/** The SDK v2 client (2026-07-28), loaded when a build is called in that era. */
+let v2 = null
+const V2 = () => (v2 ??= requireRoot('@modelcontextprotocol/client'))
 
 /** One system under test: how to call its tool, and what the run counts of it. */
 function system(spec, { child, client, transport }, callName, callArgs) {
@@ -73,7 +77,9 @@ async function startHubSystem(spec) {
 
 async function start(spec) {
   if (spec.split('#')[0] === 'mcp-hub') return startHubSystem(spec)
-  const [root, lifecycle = 'always', isolation = '', count = '1'] = spec.split('#')
+  const [root, lifecycle = 'always', isolation = '', count = '1', specEra = era] = spec.split('#')
+  if (specEra !== 'legacy' && specEra !== 'modern') throw new Error(`${spec}: the era is legacy or modern, not ${specEra}`)
+  const modern = specEra === 'modern'
   const n = Math.max(1, Number(count) || 1)
   const dir = tmpDir('toolgate-call-ab-')
   const upstream = (name) => ({
@@ -87,11 +93,11 @@ async function start(spec) {
   )
   const { child, inst } = await serveBuild(root, dir, servers, { nodeArgs, label: spec, timeoutMs: 120000 })
   const requestInit = { headers: { Authorization: `Bearer ${BENCH_KEY}` } }
-  const client = V2
-    ? new V2.Client({ name: 'call-ab', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+  const client = modern
+    ? new (V2().Client)({ name: 'call-ab', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
     : new Client({ name: 'call-ab', version: '1.0.0' })
-  const transport = V2
-    ? new V2.StreamableHTTPClientTransport(new URL(`${inst.url}/mcp`), { requestInit })
+  const transport = modern
+    ? new (V2().StreamableHTTPClientTransport)(new URL(`${inst.url}/mcp`), { requestInit })
     : new StreamableHTTPClientTransport(new URL(`${inst.url}/mcp`), { requestInit })
   await client.connect(transport)
   const target = `s${n - 1}:read_0`
@@ -148,7 +154,7 @@ try {
     )
   }
   console.log(
-    `${calls} calls each after ${warm} to warm up, blocks of ${block}, protocol ${era === 'modern' ? '2026-07-28' : '2025 (session)'}; load ${load0.toFixed(1)} → ${load1.toFixed(1)}; errors ${errors}`,
+    `${calls} calls each after ${warm} to warm up, blocks of ${block}, protocol ${era === 'modern' ? '2026-07-28' : '2025 (session)'} unless a build names its own; load ${load0.toFixed(1)} → ${load1.toFixed(1)}; errors ${errors}`,
   )
   if (straceDir) {
     fs.mkdirSync(straceDir, { recursive: true })
