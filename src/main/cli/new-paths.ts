@@ -4,10 +4,10 @@
 // script, a client's `toolgate stdio`) it refuses what looks like a typo, with the near name.
 import fs from 'node:fs'
 import path from 'node:path'
-import readline from 'node:readline/promises'
 import { nearMiss } from '../../shared/near-miss'
 import { resolveDataDir } from '../core/paths'
 import { UsageError } from './errors'
+import { askYes } from './ask-yes'
 
 /** Files a Toolgate data dir holds: a sibling with one of them is a data dir the user may have meant. */
 const DATA_DIR_MARKS = ['mcp_config.json', 'state.json', 'toolgate.lock', 'instance.json']
@@ -52,15 +52,6 @@ function nearFolder(missing: string, accept: (dir: string) => boolean = () => tr
   return meant ? path.join(parent, meant) : null
 }
 
-async function askYes(question: string): Promise<boolean> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr })
-  try {
-    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim())
-  } finally {
-    rl.close()
-  }
-}
-
 export interface Asking {
   /** a person answers on this terminal (stdin and stderr are TTYs, and stdin is not an MCP stream) */
   interactive: boolean
@@ -80,7 +71,7 @@ export async function checkDataDirFlag(flag: string, o: Asking): Promise<void> {
   const folders = missing === dir ? '' : ` and the folders under ${existing}`
   if (o.interactive) {
     if (hint) process.stderr.write(`${dir} does not exist.${hint}\n`)
-    if (await askYes(`Create a new Toolgate data dir at ${dir}${folders}?`)) return
+    if (await askYes(`Create a new Toolgate data dir at ${dir}${folders}? [y/N] `)) return
     throw new UsageError(`nothing created; check the --data-dir path${hint ? ` (${hint.trim()})` : ''}`)
   }
   if (!hint && !folders) return // a new data dir beside existing folders: created as before
@@ -100,7 +91,7 @@ export async function checkNewFileFolder(file: string, o: Asking): Promise<void>
   const hint = meant ? ` Did you mean ${meant}${abs.slice(missing.length)}?` : ''
   if (o.interactive) {
     if (hint) process.stderr.write(`${folder} does not exist.${hint}\n`)
-    if (await askYes(`Create ${folder} (folders under ${existing}) for ${path.basename(abs)}?`)) return
+    if (await askYes(`Create ${folder} (folders under ${existing}) for ${path.basename(abs)}? [y/N] `)) return
     throw new UsageError(`nothing written; check the --file path${hint ? ` (${hint.trim()})` : ''}`)
   }
   throw new UsageError(

@@ -3,7 +3,6 @@
 // (the same model as the window: shared/prompt-diff.ts) before it is approved; a changed one is
 // asked about on a terminal (--yes for scripts). Approve and reject carry the hash of the
 // definition shown, so a prompt that changes again meanwhile is not decided.
-import { createInterface } from 'node:readline/promises'
 import type { Command } from 'commander'
 import { ApiError } from '../../shared/api'
 import { parseToolId } from '../../shared/ids'
@@ -16,6 +15,7 @@ import { UsageError } from './errors'
 import { printJson, say } from './output'
 import { table } from './print'
 import { terminalStyle, type Style } from './tool-review'
+import { askYes } from './ask-yes'
 
 type W = (o: { config?: string; dataDir?: string }) => Where
 
@@ -64,15 +64,6 @@ async function findPrompt(op: Operator, server: string, prompt: string): Promise
   return found
 }
 
-async function ask(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr })
-  try {
-    return /^(y|yes)$/i.test((await rl.question(question)).trim())
-  } finally {
-    rl.close()
-  }
-}
-
 async function approve(op: Operator, server: string, prompt: string, yes: boolean): Promise<void> {
   const p = await findPrompt(op, server, prompt)
   if (p.approval.status !== 'approved') process.stdout.write(formatPromptReview(p, terminalStyle()))
@@ -81,7 +72,7 @@ async function approve(op: Operator, server: string, prompt: string, yes: boolea
       throw new UsageError(
         `${p.name} changed since you approved it (the change is above); nothing was approved. Confirm on a terminal, or pass --yes in a script: toolgate prompts approve ${p.name} --yes`,
       )
-    if (!(await ask(`Approve this new definition of ${p.name}? Agents will get it as shown. [y/N] `))) {
+    if (!(await askYes(`Approve this new definition of ${p.name}? Agents will get it as shown. [y/N] `))) {
       process.stderr.write('Not approved; nothing changed.\n')
       process.exitCode = 1
       return

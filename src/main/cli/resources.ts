@@ -4,7 +4,6 @@
 // agents would read of it, and for a changed one what was approved) before it is approved; a
 // changed one is asked about on a terminal (--yes for scripts). Approve and reject carry the hash
 // of the definition shown, so a template that changes again meanwhile is not decided.
-import { createInterface } from 'node:readline/promises'
 import type { Command } from 'commander'
 import { ApiError } from '../../shared/api'
 import { TEMPLATE_ACTIONS, type ResourceInfo, type ResourceTemplateEntry } from '../../shared/resources'
@@ -14,6 +13,7 @@ import { UsageError } from './errors'
 import { printJson, say } from './output'
 import { table } from './print'
 import { terminalStyle, type Style } from './tool-review'
+import { askYes } from './ask-yes'
 
 type W = (o: { config?: string; dataDir?: string }) => Where
 
@@ -60,15 +60,6 @@ async function findTemplate(op: Operator, server: string, uriTemplate: string): 
   return found as ResourceTemplateEntry & { approval: { hash: string } }
 }
 
-async function ask(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr })
-  try {
-    return /^(y|yes)$/i.test((await rl.question(question)).trim())
-  } finally {
-    rl.close()
-  }
-}
-
 async function approve(op: Operator, server: string, uriTemplate: string, yes: boolean): Promise<void> {
   const t = await findTemplate(op, server, uriTemplate)
   if (t.status !== 'callable') process.stdout.write(formatTemplateReview(server, t, terminalStyle()))
@@ -77,7 +68,7 @@ async function approve(op: Operator, server: string, uriTemplate: string, yes: b
       throw new UsageError(
         `the resource template ${server}:${escapeControls(uriTemplate)} changed since you approved it (the change is above); nothing was approved. Confirm on a terminal, or pass --yes in a script.`,
       )
-    if (!(await ask('Approve this new definition? Agents will read it as shown. [y/N] '))) {
+    if (!(await askYes('Approve this new definition? Agents will read it as shown. [y/N] '))) {
       process.stderr.write('Not approved; nothing changed.\n')
       process.exitCode = 1
       return

@@ -3,7 +3,6 @@
 // what changed; approving (or granting) a changed tool shows that diff first and asks on a
 // terminal (`--yes` for scripts; without a terminal and without --yes it refuses, exit 2). Each
 // carries the hash of the definition shown, so a tool that changes again meanwhile is not decided.
-import { createInterface } from 'node:readline/promises'
 import { ApiError, type ToolInfo } from '../../shared/api'
 import { escapedName } from '../../shared/tool-name'
 import type { Variant } from '../../shared/call-variant'
@@ -11,6 +10,7 @@ import type { Operator } from './control-client'
 import { UsageError } from './errors'
 import { say } from './output'
 import { formatReview, terminalStyle } from './tool-review'
+import { askYes } from './ask-yes'
 
 type Ref = { server: string; tool: string }
 
@@ -30,15 +30,6 @@ export async function toolDiff(op: Operator, ref: Ref): Promise<void> {
   process.stdout.write(formatReview(await findTool(op, ref), terminalStyle()))
 }
 
-async function confirm(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr })
-  try {
-    return /^(y|yes)$/i.test((await rl.question(question)).trim())
-  } finally {
-    rl.close()
-  }
-}
-
 /**
  * A changed tool's review on the terminal: prints what changed and asks; with --yes it only prints.
  * Without a terminal and without --yes it refuses (exit 2) with `retry` as the way to confirm.
@@ -53,7 +44,7 @@ async function confirmChange(t: ToolInfo, o: { yes?: boolean }, ask: { question:
       `${t.name} changed since you approved it (the change is above); nothing was ${ask.done}. Confirm on a terminal, or pass --yes in a script: ${ask.retry}`,
     )
   }
-  if (await confirm(ask.question)) return true
+  if (await askYes(ask.question)) return true
   process.stderr.write(`Not ${ask.done}; nothing changed.\n`)
   process.exitCode = 1
   return false
@@ -122,7 +113,7 @@ export async function approveAllReviewed(op: Operator, server: string, o: { yes?
   for (const t of waiting) {
     if (changed.includes(t)) {
       process.stdout.write(formatReview(t, terminalStyle()))
-      if (!o.yes && !(await confirm(`Approve this new definition of ${t.name}? Agents will see and call it as shown. [y/N] `))) {
+      if (!o.yes && !(await askYes(`Approve this new definition of ${t.name}? Agents will see and call it as shown. [y/N] `))) {
         process.stderr.write(`Not approved: ${t.name}.\n`)
         process.exitCode = 1
         continue
