@@ -19,6 +19,7 @@ import { withServer } from './hold-server'
 import { withRequestLogs } from './request-logs'
 import type { LogOwner } from '../upstream/request-logs'
 import { recordedRead, type RecordRead } from './read-records'
+import { agentCompletion } from './completion-text'
 
 export interface PromptDeps {
   catalog: Catalog
@@ -207,11 +208,13 @@ export async function completePromptArgument(
     const up = upstreamOf(deps.manager, e.server)
     if (!up.capabilities?.completions) return { completion: { values: [], total: 0, hasMore: false } }
     try {
-      return await up.relay(
+      const result = await up.relay(
         'completion/complete',
         { ...params, ref: { type: 'ref/prompt', name: e.name } },
         { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: e.id, owner },
       )
+      // the values as an agent reads listed text: one escaped line each, at most 100 (completion-text.ts)
+      return agentCompletion(result)
     } catch (err) {
       throw relayError(err)
     }

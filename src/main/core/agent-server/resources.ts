@@ -26,6 +26,7 @@ import { appReach, confineApp } from './app-reach'
 import { recordedRead, type ReadNote, type RecordRead } from './read-records'
 import { agentResource } from './resource-text'
 import { agentsGet, reviewTemplates } from './template-review'
+import { agentCompletion } from './completion-text'
 
 export interface ResourceDeps {
   catalog: Catalog
@@ -236,7 +237,11 @@ async function readResource(deps: ResourceDeps, scope: Scope, agentUri: string, 
   return { ...result, contents: rewriteContents(g.server.name, contents).map((c) => confineApp(c, reach)) } as never
 }
 
-/** completion/complete of a resource template's argument: relayed to its server with the server's own template. */
+/**
+ * completion/complete of a resource template's argument: answered only for a template the agent
+ * may see now (listed and approved as listed: the check resources/templates/list uses), relayed to
+ * its server with the server's own template; the values come back as an agent reads listed text.
+ */
 export async function completeTemplateArgument(
   deps: ResourceDeps,
   scope: Scope,
@@ -246,13 +251,23 @@ export async function completeTemplateArgument(
 ): Promise<Record<string, unknown>> {
   return withServerOfUri(deps, scope, params.ref.uri, signal, async () => {
     const g = gateResource(deps, scope, params.ref.uri)
+    const timeoutMs = Math.min(deps.catalog.currentConfig.call_timeout_ms, LIST_TIMEOUT_MAX_MS)
+    const reviewed = g.up.capabilities?.resources
+      ? await reviewTemplates(deps.catalog, g.server.name, (await serverResources(g.up, timeoutMs, signal)).templates)
+      : []
+    // a template the agent is not given (pending, rejected, changed since approved, never listed) is unknown to it
+    if (!reviewed.some((t) => t.def.uriTemplate === g.uri && agentsGet(t)))
+      throw invalid(
+        `unknown resource template "${params.ref.uri}": it is not a template Toolgate lists to you now; resources/templates/list names the templates you can complete.`,
+      )
     if (!g.up.capabilities?.completions) return { completion: { values: [], total: 0, hasMore: false } }
     try {
-      return await g.up.relay(
+      const result = await g.up.relay(
         'completion/complete',
         { ...params, ref: { type: 'ref/resource', uri: g.uri } },
         { timeoutMs: deps.catalog.currentConfig.call_timeout_ms, signal, label: `${g.server.name} ${g.uri}`, owner },
       )
+      return agentCompletion(result)
     } catch (e) {
       throw relayError(e)
     }
