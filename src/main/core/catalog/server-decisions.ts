@@ -128,7 +128,7 @@ export async function markNeedsReview(catalog: Catalog, server: string, addedBy?
 
 /**
  * Approvals belong to the earlier server of that name; what the user set on its tools stays: a
- * tool switched off stays off, "Ask me before each call" stays on (an agent that removes and
+ * tool switched off stays off, "Ask me before each call" stays on, a rejected template stays rejected (an agent that removes and
  * re-adds a server must not shed them).
  */
 function keepUserLocksOnly(s: State, server: string): void {
@@ -142,6 +142,14 @@ function keepUserLocksOnly(s: State, server: string): void {
     if (!id.startsWith(`${server}:`)) continue
     if (s.prompts[id].user_disabled) s.prompts[id] = { user_disabled: true }
     else delete s.prompts[id]
+  }
+  const templates = s.resource_templates ?? {}
+  for (const id of Object.keys(templates)) {
+    if (!id.startsWith(`${server}:`)) continue
+    // an approval belongs to the earlier server; a rejection stays (re-adding must not shed it)
+    const { rejected } = templates[id]
+    if (rejected) templates[id] = { rejected }
+    else delete templates[id]
   }
 }
 

@@ -11,7 +11,7 @@ import type { Catalog } from '../catalog/catalog'
 import { markNeedsReview } from '../catalog/server-decisions'
 import { ConfigError } from '../config/load'
 import { addServerEntry, checkConfigEdit, editConfig, readServerEntry, removeServerEntry } from '../config/write'
-import type { ServerRecord, ToolRecord } from '../state/schema'
+import type { PromptRecord, ServerRecord, State, TemplateRecord, ToolRecord } from '../state/schema'
 import { envValueMasked, maskArgs, maskUrl } from '../masking/mask'
 import { organisationFieldsFor } from '../../../shared/policy'
 import { blockedText, writtenLaunchBlocked } from '../config/policy'
@@ -27,6 +27,28 @@ export interface ServerEditsDeps {
 }
 
 type RawEntry = Record<string, unknown>
+
+/** A removed server's decisions on its tools, prompts and resource templates, held for the undo. */
+interface HeldRecords {
+  tools: Record<string, ToolRecord>
+  prompts: Record<string, PromptRecord>
+  templates: Record<string, TemplateRecord>
+}
+
+function ofServer<T>(records: Record<string, T> | undefined, name: string): Record<string, T> {
+  return Object.fromEntries(Object.entries(records ?? {}).filter(([id]) => id.startsWith(`${name}:`)))
+}
+
+function heldRecords(state: State, name: string): HeldRecords {
+  return { tools: ofServer(state.tools, name), prompts: ofServer(state.prompts, name), templates: ofServer(state.resource_templates, name) }
+}
+
+/** Removing a server takes every decision on what it offered with it: a later server of that name starts without them. */
+function forgetRecords(s: State, name: string): void {
+  for (const id of Object.keys(ofServer(s.tools, name))) delete s.tools[id]
+  for (const id of Object.keys(ofServer(s.prompts, name))) delete s.prompts[id]
+  if (s.resource_templates) for (const id of Object.keys(ofServer(s.resource_templates, name))) delete s.resource_templates[id]
+}
 
 const EDITABLE = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'protocol', 'enabled'] as const
 
@@ -81,10 +103,7 @@ function configError(e: unknown): never {
 const isSet = (v: unknown): boolean => v !== undefined
 
 export class ServerEdits {
-  private readonly trash = new Map<
-    string,
-    { entry: RawEntry; server?: ServerRecord; tools: Record<string, ToolRecord>; until: number; timer: NodeJS.Timeout }
-  >()
+  private readonly trash = new Map<string, { entry: RawEntry; server?: ServerRecord; records: HeldRecords; until: number; timer: NodeJS.Timeout }>()
 
   constructor(private readonly d: ServerEditsDeps) {}
 
@@ -226,7 +245,7 @@ export class ServerEdits {
   async remove(name: string): Promise<RemoveResult> {
     const entry = this.existing(name)
     const state = this.d.catalog.store.current
-    const tools = Object.fromEntries(Object.entries(state.tools).filter(([id]) => id.startsWith(`${name}:`)))
+    const records = heldRecords(state, name)
     const server = state.servers[name]
     try {
       removeServerEntry(this.d.configPath, name)
@@ -236,12 +255,12 @@ export class ServerEdits {
     this.d.reloadConfig()
     await this.d.catalog.decide([name], (s) => {
       delete s.servers[name]
-      for (const id of Object.keys(s.tools)) if (id.startsWith(`${name}:`)) delete s.tools[id]
+      forgetRecords(s, name)
     })
     this.drop(name)
     const until = Date.now() + UNDO_WINDOW_MS
     const timer = setTimeout(() => this.drop(name), UNDO_WINDOW_MS).unref()
-    this.trash.set(name, { entry: stripName(entry), ...(server ? { server: structuredClone(server) } : {}), tools: structuredClone(tools), until, timer })
+    this.trash.set(name, { entry: stripName(entry), ...(server ? { server: structuredClone(server) } : {}), records: structuredClone(records), until, timer })
     return { ok: true, message: `Removed ${name}.`, undo_until: new Date(until).toISOString() }
   }
 
@@ -274,7 +293,9 @@ export class ServerEdits {
     await this.d.catalog.decide([name], (s) => {
       if (held.server) s.servers[name] = held.server
       else delete s.servers[name]
-      for (const [id, rec] of Object.entries(held.tools)) s.tools[id] = rec
+      Object.assign(s.tools, held.records.tools)
+      Object.assign(s.prompts, held.records.prompts)
+      if (Object.keys(held.records.templates).length > 0) s.resource_templates = { ...s.resource_templates, ...held.records.templates }
     })
     return true
   }
