@@ -103,6 +103,22 @@ function common(x: Item, fallbackName: string): Omit<TemplateDefinition, 'uriTem
   return out
 }
 
+/** The longest URI or URI template of a listed item an agent gets; a longer one is left out. */
+export const MAX_LISTED_URI_CHARS = 2048
+
+/** Characters no URI holds unencoded that could make its text pose as something else: line breaks and other whitespace but the plain space, control, format (bidi, invisible, tag) and private-use characters, lone surrogates. */
+const UNSAFE_IN_URI = /[\t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\p{Cc}\p{Cf}\p{Co}\p{Cs}]/u
+
+/**
+ * Whether a listed item's URI (or URI template) may reach agents: it cannot be escaped like the
+ * other text (an agent reads a resource by it, so it must stay what the server wrote), so a URI
+ * with characters that could make it pose as Toolgate's text, or a very long one, is left out of the
+ * list instead. A plain space is kept: servers do list file paths with spaces unencoded.
+ */
+export function listableUri(uri: string): boolean {
+  return uri.length <= MAX_LISTED_URI_CHARS && !UNSAFE_IN_URI.test(uri)
+}
+
 /** A listed resource as an agent gets it (`uri` is already the URI agents see). */
 export function agentResource(x: Item & { uri: string }): Item {
   const out: Item = { uri: x.uri, ...common(x, x.uri) }

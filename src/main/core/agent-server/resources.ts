@@ -24,7 +24,7 @@ import type { Scope } from '../access/scope'
 import { decideServer } from '../access/decide'
 import { appReach, confineApp } from './app-reach'
 import { recordedRead, type ReadNote, type RecordRead } from './read-records'
-import { agentResource } from './resource-text'
+import { agentResource, listableUri } from './resource-text'
 import { agentsGet, reviewTemplates } from './template-review'
 import { agentCompletion } from './completion-text'
 
@@ -133,7 +133,7 @@ async function listAll(
   return out.slice(0, MAX_RESOURCES_PER_SERVER)
 }
 
-/** One server's resources and templates with the URIs agents see (a resource whose URI cannot be rewritten is left out). */
+/** One server's resources and templates with the URIs agents see (one whose URI cannot be rewritten, or may not be listed: resource-text.ts listableUri, is left out). */
 export async function serverResources(
   up: Upstream,
   timeoutMs: number,
@@ -148,12 +148,12 @@ export async function serverResources(
   ])
   const r = []
   for (const x of resources) {
-    const uri = typeof x.uri === 'string' ? toAgentUri(up.name, x.uri) : null
+    const uri = typeof x.uri === 'string' && listableUri(x.uri) ? toAgentUri(up.name, x.uri) : null
     if (uri) r.push({ ...x, uri, original: x.uri as string })
   }
   const t = []
   for (const x of templates) {
-    const uriTemplate = typeof x.uriTemplate === 'string' ? toAgentTemplate(up.name, x.uriTemplate) : null
+    const uriTemplate = typeof x.uriTemplate === 'string' && listableUri(x.uriTemplate) ? toAgentTemplate(up.name, x.uriTemplate) : null
     if (uriTemplate) t.push({ ...x, uriTemplate, original: x.uriTemplate as string })
   }
   return { resources: r, templates: t }
