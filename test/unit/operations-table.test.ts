@@ -35,6 +35,13 @@ const CALLS: Array<[OpName, unknown[], string, unknown?, unknown[]?]> = [
   ['resources', ['everything'], 'GET /servers/everything/resources'],
   ['promptAction', ['everything', 'simple-prompt', 'approve', { hash: H }], 'POST /servers/everything/prompts/simple-prompt/approve', { hash: H }],
   ['promptAction', ['everything', 'a/b c', 'disable'], 'POST /servers/everything/prompts/a%2Fb%20c/disable', {}],
+  [
+    'templateAction',
+    ['everything', 'approve', 'file:///notes/{id}.md', H],
+    'POST /servers/everything/resource-templates/approve',
+    { uri_template: 'file:///notes/{id}.md', hash: H },
+  ],
+  ['templateAction', ['a b', 'reject', 'x://{y}', H], 'POST /servers/a%20b/resource-templates/reject', { uri_template: 'x://{y}', hash: H }],
   ['approveAll', ['gh', { hashes: { list: H } }], 'POST /servers/gh/tools/approve-all', { hashes: { list: H } }],
   ['agentTokens', ['reader'], 'GET /agents/reader/tokens'],
   ['revokeAgentTokens', ['reader', 't1'], 'DELETE /agents/reader/tokens/t1'],
