@@ -7,11 +7,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { apiRequest, ROOT, startServe, tempDir, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { apiRequest, type Serve } from '../helpers/cli'
+import { serveHostile } from '../helpers/hostile-serve'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp } from '../helpers/mcp-client'
 
-const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
 const NOTE = { uriTemplate: 'file:///notes/{id}.md', name: 'note', description: 'A note by its id.' }
 const GREET = { name: 'greet', description: 'Says hello.' }
 const Loose = z.object({}).loose()
@@ -21,7 +21,6 @@ useCleanup()
 describe('Remove server takes its prompt and template approvals with it', () => {
   let serve: Serve
   let dataDir: string
-  let configPath: string
   const state = () =>
     JSON.parse(fs.readFileSync(path.join(dataDir, 'state.json'), 'utf8')) as {
       prompts?: Record<string, unknown>
@@ -29,26 +28,8 @@ describe('Remove server takes its prompt and template approvals with it', () => 
     }
 
   beforeAll(async () => {
-    const tmp = tempDir('toolgate-remove-records-')
-    dataDir = path.join(tmp, 'data')
-    const stateFile = path.join(tmp, 'upstream.json')
-    fs.writeFileSync(stateFile, JSON.stringify({ templates: [NOTE], prompts: [GREET] }))
-    configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
-      mcpServers: {
-        ht: {
-          command: process.execPath,
-          args: [HOSTILE],
-          env: { HOSTILE_STATE: stateFile },
-          sandbox: { fs_read: [tmp] },
-          quarantined: false,
-          lifecycle: 'always',
-        },
-      },
-      agents: [{ name: 'reader', servers: ['ht'], permissions: ['read'] }],
-    })
-    serve = await startServe({ configPath, dataDir })
-    const token = (await serve.api<{ token: string }>('POST', '/api/v1/agents/reader/token')).json.token
-    await waitForServerState(serve, 'ht', 'connected')
+    let token: string
+    ;({ serve, token, dataDir } = await serveHostile('toolgate-remove-records-', { templates: [NOTE], prompts: [GREET] }))
     const s = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${token}` })
     await s.client.request({ method: 'resources/templates/list', params: {} }, Loose)
     await s.client.request({ method: 'prompts/list', params: {} }, Loose)
