@@ -43,6 +43,10 @@ export interface ResourceTemplateEntry {
   title?: string
   description?: string
   mimeType?: string
+  /** what agents read of its annotations (resource-text.ts: only the known keys); in the approval hash, so in the review */
+  annotations?: Record<string, unknown>
+  /** what agents read of its `_meta` (the App's keys only, strings escaped); in the approval hash, so in the review */
+  _meta?: Record<string, unknown>
   /** from the one classifier, as for a tool or prompt: agents list only `callable` templates */
   status?: ToolStatus
   remediation?: string

@@ -134,7 +134,8 @@ function sortKeys(v: unknown): unknown {
   return v
 }
 
-function jsonDiff(before: Record<string, unknown>, after: Record<string, unknown>): TextPart[] | null {
+/** A line diff of two JSON values as sorted, indented JSON (null when equal). */
+export function jsonDiff(before: Record<string, unknown>, after: Record<string, unknown>): TextPart[] | null {
   const a = stableJson(before, 2)
   const b = stableJson(after, 2)
   if (a === b) return null

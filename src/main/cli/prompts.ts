@@ -8,13 +8,13 @@ import { ApiError } from '../../shared/api'
 import { parseToolId } from '../../shared/ids'
 import { PROMPT_ACTIONS, type PromptInfo } from '../../shared/prompts'
 import { promptChange } from '../../shared/prompt-diff'
-import { side, type TextPart } from '../../shared/tool-diff'
-import { escapeControls, escapeText } from '../../shared/text'
+import type { TextPart } from '../../shared/tool-diff'
+import { escapeControls } from '../../shared/text'
 import { withOperator, type Operator, type Where } from './control-client'
 import { UsageError } from './errors'
 import { printJson, say } from './output'
 import { table } from './print'
-import { terminalStyle, type Style } from './tool-review'
+import { reviewField, terminalStyle, type Style } from './tool-review'
 import { askYes } from './ask-yes'
 
 type W = (o: { config?: string; dataDir?: string }) => Where
@@ -27,23 +27,13 @@ function printPrompts(prompts: PromptInfo[], json: boolean): void {
   say(table(rows))
 }
 
-function sideText(diff: readonly TextPart[], which: 'before' | 'after', st: Style): string {
-  const parts = side(diff, which)
-  if (parts.length === 0) return '(none)'
-  return parts.map((p) => (p.op === 'same' ? escapeText(p.text) : p.op === 'add' ? st.added(escapeText(p.text)) : st.removed(escapeText(p.text)))).join('')
-}
-
 /** A prompt under review as text for a terminal: every field that changed, previous and new; upstream text escaped. */
 export function formatPromptReview(p: PromptInfo, st: Style): string {
   const c = promptChange(p)
   const changed = p.approval.status === 'changed'
   const lines = [st.strong(`${escapeControls(p.name)} ${changed ? 'changed since you approved it' : 'is new'} (agents would see it as ${p.agent_name})`)]
   const field = (label: string, diff: TextPart[] | null): void => {
-    if (!diff) return
-    const pad = '            '
-    lines.push(`  ${st.strong(label)}`)
-    if (changed) lines.push(`    previous: ${sideText(diff, 'before', st).split('\n').join(`\n${pad}`)}`)
-    lines.push(`    ${changed ? 'new:     ' : ''} ${sideText(diff, 'after', st).split('\n').join(`\n${pad}`)}`)
+    if (diff) lines.push(...reviewField(label, diff, changed, st))
   }
   field('title', c.title)
   field('description', c.description)

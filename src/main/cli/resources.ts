@@ -12,7 +12,8 @@ import { openOperator, type Operator, type Where } from './control-client'
 import { UsageError } from './errors'
 import { printJson, say } from './output'
 import { table } from './print'
-import { terminalStyle, type Style } from './tool-review'
+import { reviewField, terminalStyle, type Style } from './tool-review'
+import { templateChange } from '../../shared/template-diff'
 import { askYes } from './ask-yes'
 
 type W = (o: { config?: string; dataDir?: string }) => Where
@@ -30,20 +31,15 @@ function printResources(all: ResourceInfo[], json: boolean): void {
   say(table(rows))
 }
 
-/** A template under review as text for a terminal: what agents would read, and what was approved; upstream text escaped. */
+/**
+ * A template under review as text for a terminal: every field its approval hash covers that is new
+ * or changed (annotations and `_meta` as JSON), previous and new, from the window's model
+ * (shared/template-diff.ts); upstream text escaped.
+ */
 export function formatTemplateReview(server: string, t: ResourceTemplateEntry, st: Style): string {
-  const previous = t.approval?.previous
-  const lines = [st.strong(`${server}: the resource template ${escapeControls(t.uriTemplate)} ${previous ? 'changed since you approved it' : 'is new'}`)]
-  const field = (label: string, before: string | undefined, now: string | undefined): void => {
-    if (previous && before === now) return
-    lines.push(`  ${st.strong(label)}`)
-    if (previous) lines.push(`    previous: ${before === undefined ? '(none)' : st.removed(escapeControls(before))}`)
-    lines.push(`    ${previous ? 'new:     ' : ''} ${now === undefined ? '(none)' : st.added(escapeControls(now))}`)
-  }
-  field('name', previous?.name, t.name)
-  field('title', previous?.title, t.title)
-  field('description', previous?.description, t.description)
-  field('MIME type', previous?.mimeType, t.mimeType)
+  const changed = t.approval?.previous !== undefined
+  const lines = [st.strong(`${server}: the resource template ${escapeControls(t.uriTemplate)} ${changed ? 'changed since you approved it' : 'is new'}`)]
+  for (const c of templateChange(t)) lines.push(...reviewField(c.label, c.diff, changed, st, c.code))
   lines.push(`  definition ${t.approval?.hash ?? '(none)'}`)
   return `${lines.join('\n')}\n`
 }

@@ -49,6 +49,29 @@ function sideText(diff: readonly TextPart[], which: 'before' | 'after', st: Styl
   return parts.map((p) => (p.op === 'same' ? esc(p.text) : p.op === 'add' ? st.added(esc(p.text)) : st.removed(esc(p.text)))).join('')
 }
 
+/** A line diff of JSON as whole lines: unchanged ones indented, removed and added ones as - and + lines; every line escaped. */
+function jsonLines(diff: readonly TextPart[], st: Style): string[] {
+  const out: string[] = []
+  for (const part of diff) {
+    for (const l of part.text.replace(/\n$/, '').split('\n')) out.push(part.op === 'same' ? `      ${esc(l)}` : `    ${st.line(part.op, esc(l))}`)
+  }
+  return out
+}
+
+/**
+ * One field of a prompt or resource template under review: its label, then for a changed one the
+ * previous and the new text (changes marked), for a new one its text; `code`: JSON as whole
+ * lines, removed and added ones marked - and +. Every line escaped.
+ */
+export function reviewField(label: string, diff: readonly TextPart[], changed: boolean, st: Style, code = false): string[] {
+  const pad = '            '
+  const out = [`  ${st.strong(label)}`]
+  if (code) return [...out, ...jsonLines(diff, st)]
+  if (changed) out.push(`    previous: ${indent(sideText(diff, 'before', st), pad)}`)
+  out.push(`    ${changed ? 'new:     ' : ''} ${indent(sideText(diff, 'after', st), pad)}`)
+  return out
+}
+
 function textField(label: string, diff: readonly TextPart[], st: Style, pad = '  '): string[] {
   const inner = `${pad}          `
   return [
@@ -79,13 +102,7 @@ function schemaLines(label: string, c: SchemaChange, st: Style): string[] {
       if (p.constraints) out.push(...textField('keywords', p.constraints, st, '        '))
     }
   }
-  if (c.rest) {
-    out.push('    other keywords:')
-    for (const part of c.rest) {
-      const lines = part.text.replace(/\n$/, '').split('\n')
-      for (const l of lines) out.push(part.op === 'same' ? `      ${esc(l)}` : `    ${st.line(part.op, esc(l))}`)
-    }
-  }
+  if (c.rest) out.push('    other keywords:', ...jsonLines(c.rest, st))
   return out
 }
 

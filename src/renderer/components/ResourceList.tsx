@@ -1,14 +1,16 @@
 // The resources of one server (docs/passthrough.md): what it offers agents to read, each with its own URI
 // and the URI agents see (it names the server, so it reads back through Toolgate), and its
-// resource templates, approved like prompts: a new or changed one shows what agents would read
-// (and for a changed one what was approved) with Reject beside Approve. Rows of templates carry
+// resource templates, approved like prompts: a new or changed one shows every field agents would
+// read, annotations and _meta too (and for a changed one what was approved) with Reject beside Approve. Rows of templates carry
 // data-resource-template and data-status. Upstream text: text nodes only.
-import { useId } from 'react'
+import { useId, useMemo } from 'react'
 import type { ServerInfo } from '../../shared/api'
 import type { ResourceTemplateEntry, TemplateAction } from '../../shared/resources'
 import { useApp } from '../store/context'
 import { templateKey } from '../store/resources'
+import { templateChange } from '../../shared/template-diff'
 import { reviewLabel, StatusBadge } from './Badge'
+import { FieldDiff } from './DiffText'
 import { Visible } from './Visible'
 
 function TemplateButton({
@@ -45,22 +47,34 @@ function TemplateButton({
   )
 }
 
-/** A template under review: what agents would read of it, and for a changed one what was approved. */
+/**
+ * A template under review: every field its approval hash covers (shared/template-diff.ts), so a
+ * change to its annotations or `_meta` alone is shown too: a new one's fields, a changed one's
+ * changed fields as previous / new.
+ */
 function TemplateReview({ t }: { t: ResourceTemplateEntry }) {
-  const previous = t.approval?.previous
-  const now = [t.title ?? t.name, t.description ?? ''].filter(Boolean).join(' — ')
+  const changes = useMemo(() => templateChange(t), [t])
+  const changed = t.approval?.previous !== undefined
   return (
-    <div className="diffs" data-review={previous ? 'changed' : 'new'}>
-      {previous && (
-        <p className="small" data-diff="previous">
-          <span className="diff-label">Approved</span>{' '}
-          <Visible text={[previous.title ?? previous.name, previous.description ?? ''].filter(Boolean).join(' — ')} />
-        </p>
-      )}
-      <p className="tool-desc tool-desc--review small" data-diff="now">
-        <span className="diff-label">{previous ? 'Now' : 'Agents would read'}</span> <Visible text={now} />
+    <div className="diffs" data-review={changed ? 'changed' : 'new'}>
+      {changed
+        ? changes.map((c) => <FieldDiff key={c.field} label={c.label} diff={c.diff} code={c.code} />)
+        : changes.map((c) => {
+            const Block = c.code ? 'pre' : 'p'
+            return (
+              <div key={c.field} className="small" data-diff={c.label}>
+                <span className="diff-label">{c.label}</span>
+                <Block className={c.field === 'description' ? 'tool-desc tool-desc--review' : undefined}>
+                  <Visible text={c.after} />
+                </Block>
+              </div>
+            )
+          })}
+      {changed && changes.length === 0 && <p className="muted small">Nothing shown changed.</p>}
+      <p className="diff-legend small">
+        {changed ? 'Marked text was added by the server. ' : ''}Agents read a template&apos;s name, description, annotations and _meta as they decide what to
+        do: approve only text you would give them.
       </p>
-      <p className="diff-legend small">Agents read a template's name and description as they decide what to do: approve only text you would give them.</p>
     </div>
   )
 }

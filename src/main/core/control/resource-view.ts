@@ -1,8 +1,10 @@
 // A server's resources as the window and the control API show them (docs/passthrough.md): each
 // with the server's own URI and the URI agents use, or a note saying why there are none now; each
-// template with its status and approval, for the user's review.
+// template with its status and approval, for the user's review: every field its approval hash
+// covers (shared/template-diff.ts), annotations and `_meta` too.
 import type { ServerConfig } from '../../../shared/config-schema'
 import { TEMPLATE_REMEDIATION, type ResourceInfo, type ResourceTemplateEntry } from '../../../shared/resources'
+import { templateFields } from '../../../shared/template-diff'
 import { serverResources } from '../agent-server/resources'
 import type { ReviewedTemplate } from '../agent-server/template-review'
 import { reviewTemplates } from '../agent-server/template-review'
@@ -42,7 +44,7 @@ export async function resourceInfo(catalog: Catalog, manager: UpstreamManager, s
   }
 }
 
-/** A listed template for the review: what agents read of it, its status, and for a changed one the approved definition. */
+/** A listed template for the review: what agents read of it (every field its hash covers), its status, and for a changed one the approved definition. */
 function templateEntry(t: ReviewedTemplate): ResourceTemplateEntry {
   const { def, entry } = t
   const status = entry?.status ?? 'pending_approval'
@@ -51,27 +53,13 @@ function templateEntry(t: ReviewedTemplate): ResourceTemplateEntry {
   return {
     uriTemplate: def.uriTemplate,
     agent_uri_template: t.agentUriTemplate,
-    name: def.name,
-    ...(def.title !== undefined ? { title: def.title } : {}),
-    ...(def.description !== undefined ? { description: def.description } : {}),
-    ...(def.mimeType !== undefined ? { mimeType: def.mimeType } : {}),
+    ...templateFields(def),
     status,
     ...(remediation ? { remediation } : {}),
     approval: {
       status: entry?.approval ?? 'pending',
       hash: t.hash,
-      ...(previous
-        ? {
-            previous: {
-              name: previous.name,
-              ...(previous.title !== undefined ? { title: previous.title } : {}),
-              ...(previous.description !== undefined ? { description: previous.description } : {}),
-              ...(previous.mimeType !== undefined ? { mimeType: previous.mimeType } : {}),
-              ...(previous.annotations !== undefined ? { annotations: previous.annotations } : {}),
-              ...(previous._meta !== undefined ? { _meta: previous._meta } : {}),
-            },
-          }
-        : {}),
+      ...(previous ? { previous: templateFields(previous) } : {}),
       ...(entry?.rejectedAt ? { rejected_at: entry.rejectedAt } : {}),
     },
   }
