@@ -18,8 +18,8 @@ export interface HostileServe {
   dataDir: string
 }
 
-/** Starts serve with `ht` answering from `upstream` (written to its state file first) and waits until ht is connected. */
-export async function serveHostile(prefix: string, upstream: Record<string, unknown>): Promise<HostileServe> {
+/** Starts serve with `ht` answering from `upstream` (written to its state file first) and waits until ht is connected; `sandbox` replaces ht's (`{fs_read: [tmp]}`, network as the default). */
+export async function serveHostile(prefix: string, upstream: Record<string, unknown>, o: { sandbox?: Record<string, unknown> } = {}): Promise<HostileServe> {
   const tmp = tempDir(prefix)
   const stateFile = path.join(tmp, 'upstream.json')
   const dataDir = path.join(tmp, 'data')
@@ -30,7 +30,7 @@ export async function serveHostile(prefix: string, upstream: Record<string, unkn
         command: process.execPath,
         args: [HOSTILE],
         env: { HOSTILE_STATE: stateFile },
-        sandbox: { fs_read: [tmp] },
+        sandbox: { fs_read: [tmp], ...o.sandbox },
         quarantined: false,
         lifecycle: 'always',
       },

@@ -24,7 +24,7 @@ import type { CallConfirmations, ClientAsk, ConfirmResult } from '../requests/co
 import { afterConfirm, confirmBeforeCall, type ConfirmGateResult } from '../requests/confirm-gate'
 import { askResult, type AskState, type InClientState } from './in-client'
 import type { Scope } from '../access/scope'
-import { rewriteToolResult } from './resource-links'
+import { agentToolResult, blockSource } from './resource-links'
 import { checkStructuredOutput } from './structured-output'
 import type { CallAsker } from '../upstream/server-requests'
 import type { RelayCall } from './relay-asks'
@@ -288,8 +288,8 @@ async function gatedCall(
       const checked = checkStructuredOutput(entry.server, entry.id, entry.def.outputSchema, raw)
       const firstText = (checked.content as Array<{ text?: string }>)[0]?.text
       record({ outcome: checked.isError ? 'error' : 'ok', resultBytes: RESULT_BYTES.get(raw), ...(checked !== raw ? { error: firstText } : {}) })
-      // resource links and embedded resources name Toolgate's URIs, which read back through it
-      return rewriteToolResult(entry.server, checked)
+      // resource links and embedded resources name Toolgate's URIs, which read back through it, and their text is bounded (resource-links.ts)
+      return agentToolResult(blockSource(entry.server, deps.catalog.serverConfig(entry.server)), checked)
     } catch (e) {
       deps.logger.warn({ tool, err: (e as Error).message }, 'agent call failed')
       return refuse({ outcome: outcomeOf(e) }, (e as Error).message)

@@ -14,7 +14,7 @@ import type { UpstreamManager } from '../upstream/manager'
 import type { Logger } from '../log'
 import type { Scope } from '../access/scope'
 import { decidePrompt, promptEntryAccess } from '../access/decide'
-import { rewriteMessages } from './resource-links'
+import { agentMessages, blockSource } from './resource-links'
 import { withServer } from './hold-server'
 import { withRequestLogs } from './request-logs'
 import type { LogOwner } from '../upstream/request-logs'
@@ -190,7 +190,7 @@ async function getPrompt(
       `the prompt "${asked}" changed since the user approved it; it is not relayed until the user reviews the change in the Toolgate window.`,
     )
   }
-  return { description: e.def.description, messages: rewriteMessages(e.server, messages) as never }
+  return { description: e.def.description, messages: agentMessages(blockSource(e.server, deps.catalog.serverConfig(e.server)), messages) as never }
 }
 
 /** completion/complete for a prompt's argument: relayed to its server under the prompt's own name. */

@@ -49,7 +49,13 @@ const MIME =
 /** An ISO 8601 date-time with a zone, as the protocol's `lastModified` (the SDK's own check: a date it would refuse fails a strict client's whole list). */
 const DATE_TIME = z.iso.datetime({ offset: true })
 
-function annotations(v: unknown): Item | undefined {
+/** A MIME type as an agent gets it: the server's when it is one, else undefined. */
+export function agentMimeType(v: unknown): string | undefined {
+  return typeof v === 'string' && v.length <= 255 && MIME.test(v) ? v : undefined
+}
+
+/** Annotations as an agent gets them: the known members in their known shape; undefined when none is left. */
+export function agentAnnotations(v: unknown): Item | undefined {
   if (!isRecord(v)) return undefined
   const out: Item = {}
   if (Array.isArray(v.audience)) {
@@ -95,8 +101,9 @@ function common(x: Item, fallbackName: string): Omit<TemplateDefinition, 'uriTem
   }
   if (typeof x.title === 'string') out.title = oneLine(x.title, MAX_RESOURCE_NAME_CHARS)
   if (typeof x.description === 'string') out.description = oneLine(x.description, MAX_RESOURCE_DESCRIPTION_CHARS)
-  if (typeof x.mimeType === 'string' && x.mimeType.length <= 255 && MIME.test(x.mimeType)) out.mimeType = x.mimeType
-  const a = annotations(x.annotations)
+  const mimeType = agentMimeType(x.mimeType)
+  if (mimeType) out.mimeType = mimeType
+  const a = agentAnnotations(x.annotations)
   if (a) out.annotations = a
   const meta = appMeta(x._meta)
   if (meta) out._meta = meta

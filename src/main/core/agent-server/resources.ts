@@ -19,7 +19,7 @@ import { relayError } from './prompts'
 import { withServer } from './hold-server'
 import { withRequestLogs } from './request-logs'
 import type { LogOwner } from '../upstream/request-logs'
-import { rewriteContents } from './resource-links'
+import { agentReadContents, blockSource } from './resource-links'
 import type { Scope } from '../access/scope'
 import { decideServer } from '../access/decide'
 import { appReach, confineApp } from './app-reach'
@@ -233,8 +233,7 @@ async function readResource(deps: ResourceDeps, scope: Scope, agentUri: string, 
     throw relayError(e)
   }
   const contents = Array.isArray(result.contents) ? result.contents : []
-  const reach = appReach(g.server)
-  return { ...result, contents: rewriteContents(g.server.name, contents).map((c) => confineApp(c, reach)) } as never
+  return { ...result, contents: agentReadContents(blockSource(g.server.name, g.server), contents) } as never
 }
 
 /**
