@@ -93,10 +93,7 @@ export function launchSpec(
       args,
       env: { ...env, ...viaProxy },
       mechanism: 'bwrap',
-      cleanup: () => {
-        release()
-        proxy?.release()
-      },
+      cleanup: launchCleanup(release, proxy),
       noise: PASTA_NOISE,
       ownGroup: linux.ownGroup,
     }
@@ -109,11 +106,24 @@ export function launchSpec(
     // no mounts on macOS: the launchers are pointed at the server's own caches
     env: { ...env, TMPDIR: tmp, ...cacheEnv(caches), ...viaProxy },
     mechanism: 'sandbox-exec',
-    cleanup: () => {
-      proxy?.release()
-      fs.rmSync(tmp, { recursive: true, force: true })
-    },
+    cleanup: launchCleanup(removeTree(tmp), proxy),
   }
+}
+
+/**
+ * A launch's cleanup, made outside launchSpec: a closure made inside it would hold launchSpec's
+ * whole context (its run's PlanFacts with every answer of that run, ≈ 40 KB) for as long as the
+ * server runs, since the transport keeps the cleanup until the process is gone.
+ */
+function launchCleanup(own: () => void, proxy: { release(): void } | null): () => void {
+  return () => {
+    own()
+    proxy?.release()
+  }
+}
+
+function removeTree(dir: string): () => void {
+  return () => fs.rmSync(dir, { recursive: true, force: true })
 }
 
 /**
