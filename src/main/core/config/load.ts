@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { z } from 'zod'
 import { nearMiss } from '../../../shared/near-miss'
+import { parseOnce } from '../../../shared/parse-once'
 import {
   ArrayConfigSchema,
   ServerNameSchema,
@@ -62,7 +63,7 @@ function parseWith(file: string, raw: unknown, written: unknown): Config {
     }
   }
   // Pick the style first, so errors point into the entry instead of "invalid union".
-  const parsed = (Array.isArray(servers0) ? ArrayConfigSchema : ObjectConfigSchema).safeParse(raw)
+  const parsed = parseOnce(Array.isArray(servers0) ? ArrayConfigSchema : ObjectConfigSchema, raw)
   if (!parsed.success) throw firstIssue(file, parsed.error)
   const { mcpServers, ...rest } = parsed.data
   const agentNames = new Set<string>()

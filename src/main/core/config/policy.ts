@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Config, ServerConfig } from '../../../shared/config-schema'
 import { usesStdio } from '../../../shared/config-schema'
+import { parseOnce } from '../../../shared/parse-once'
 import {
   commandBlocked,
   PolicySchema,
@@ -84,7 +85,7 @@ export function readPolicy(loc: PolicyLocation | null): PolicyState | null {
   } catch (e) {
     return { file, policy: null, error: `not valid JSON: ${jsonErrorText(text, (e as Error).message)}`, text }
   }
-  const parsed = PolicySchema.safeParse(raw)
+  const parsed = parseOnce(PolicySchema, raw)
   if (!parsed.success) {
     const i = parsed.error.issues[0]
     const problem = i.code === 'unrecognized_keys' ? `unknown key(s) ${i.keys.join(', ')} (a misspelled key would leave the policy off)` : i.message

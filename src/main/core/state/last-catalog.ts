@@ -2,6 +2,7 @@
 // The owner keeps <data-dir>/catalog.json up to date, so operator commands run while nothing owns
 // the data dir can show servers, tools and search results without starting any upstream.
 import fs from 'node:fs'
+import { parseOnce } from '../../../shared/parse-once'
 import path from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { z } from 'zod'
@@ -54,7 +55,7 @@ export function lastCatalogPath(dataDir: string): string {
 /** The last known catalog, or null when there is none (or it is unreadable: it is only a cache). */
 export function readLastCatalog(dataDir: string): LastCatalog | null {
   try {
-    const parsed = LastCatalogSchema.safeParse(JSON.parse(fs.readFileSync(lastCatalogPath(dataDir), 'utf8')))
+    const parsed = parseOnce(LastCatalogSchema, JSON.parse(fs.readFileSync(lastCatalogPath(dataDir), 'utf8')))
     return parsed.success ? parsed.data : null
   } catch {
     return null

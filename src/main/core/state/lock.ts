@@ -1,6 +1,7 @@
 // One owner per data dir: a lock file holding the owner's pid, and instance.json saying how to
 // reach it (control API URL). A lock whose pid is dead is stale and is taken over.
 import fs from 'node:fs'
+import { parseOnce } from '../../../shared/parse-once'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { ensurePrivateDir, resolveApiKey } from '../paths'
@@ -141,7 +142,7 @@ export function instanceKey(inst: Instance, dataDir: string, configKey: string |
 /** The live owner of a data dir, if any (instance.json with a live pid). */
 export function readLiveInstance(dataDir: string): Instance | null {
   try {
-    const parsed = InstanceSchema.safeParse(JSON.parse(fs.readFileSync(DataDirLock.instancePath(dataDir), 'utf8')))
+    const parsed = parseOnce(InstanceSchema, JSON.parse(fs.readFileSync(DataDirLock.instancePath(dataDir), 'utf8')))
     if (!parsed.success) return null
     if (parsed.data.pid === process.pid || !pidAlive(parsed.data.pid)) return null
     const lockPid = Number.parseInt(fs.readFileSync(DataDirLock.lockPath(dataDir), 'utf8').trim(), 10)

@@ -10,6 +10,7 @@
 // none while servers ran: tamper.ts) fails closed the same way. If state.json disappears or is
 // changed while Toolgate runs, it is written again from memory (watchForLoss).
 import fs from 'node:fs'
+import { parseOnce } from '../../../shared/parse-once'
 import path from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { Deferred } from '../../../shared/deferred'
@@ -224,7 +225,7 @@ export function lastGoodPath(file: string): string {
 
 function parseStateFile(file: string): { state: State } | { problem: string } {
   try {
-    const parsed = stateSchema().safeParse(JSON.parse(fs.readFileSync(file, 'utf8')))
+    const parsed = parseOnce(stateSchema(), JSON.parse(fs.readFileSync(file, 'utf8')))
     if (parsed.success) return { state: parsed.data }
     const i = parsed.error.issues[0]
     return { problem: `${i.message} at ${i.path.join('.') || '(top level)'}` }

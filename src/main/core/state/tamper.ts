@@ -10,6 +10,7 @@
 // servers that ran, which takes a baseline). The store then fails closed like for an unreadable file.
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
+import { parseOnce } from '../../../shared/parse-once'
 import path from 'node:path'
 import { stateSchema, type State } from './schema'
 import { serversThatRan } from './last-catalog'
@@ -112,7 +113,7 @@ export function replacedStateProblem(state: Readonly<State>, file: string, backu
     let backup: State | null = null
     let problem = ''
     try {
-      const parsed = stateSchema().safeParse(JSON.parse(backupText))
+      const parsed = parseOnce(stateSchema(), JSON.parse(backupText))
       if (parsed.success) backup = parsed.data
       else problem = parsed.error.issues[0].message
     } catch (e) {
