@@ -83,11 +83,34 @@ export function watchSwaps(files: readonly string[], onSwap: () => void): () => 
 /** At most this many links are followed from one file (the kernel's own limit is 40). */
 const MAX_HOPS = 40
 
+/** The path with its symlinks resolved, or as it is when it cannot be (missing, unreadable). */
+function physical(p: string): string {
+  try {
+    return fs.realpathSync(p)
+  } catch {
+    return p
+  }
+}
+
 /**
- * `file` and each path its symlinks lead to, one hop at a time (a link's text resolved from the
- * link's folder): a file that is a link (a dotfiles manager's, NixOS's /etc/x -> /etc/static/x)
- * is read from where its links end, and an edit there, or a swap of a linked folder on any hop's
- * path (/etc/static), is no event in the file's own folder.
+ * Where a link's text leads from the link's folder, as the kernel goes: a `..` climbs from where
+ * the path so far leads, its links followed (`sub/../x` with `sub` a link to another folder is
+ * `x` beside that folder, not beside the link: path.resolve folds `sub/..` away as text).
+ */
+function hop(dir: string, text: string): string {
+  let at = path.isAbsolute(text) ? path.parse(path.resolve(text)).root : dir
+  for (const seg of text.split(path.sep === '\\' ? /[\\/]/ : '/')) {
+    if (seg === '' || seg === '.') continue
+    at = seg === '..' ? path.dirname(physical(at)) : path.join(at, seg)
+  }
+  return at
+}
+
+/**
+ * `file` and each path its symlinks lead to, one hop at a time (a link's text followed from the
+ * link's folder as the kernel follows it: hop): a file that is a link (a dotfiles manager's,
+ * NixOS's /etc/x -> /etc/static/x) is read from where its links end, and an edit there, or a swap
+ * of a linked folder on any hop's path (/etc/static), is no event in the file's own folder.
  */
 export function linkChain(file: string): string[] {
   const out = [path.resolve(file)]
@@ -96,7 +119,7 @@ export function linkChain(file: string): string[] {
     let next: string
     try {
       if (!fs.lstatSync(p).isSymbolicLink()) break
-      next = path.resolve(path.dirname(p), fs.readlinkSync(p))
+      next = hop(path.dirname(p), fs.readlinkSync(p))
     } catch {
       break
     }
