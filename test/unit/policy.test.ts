@@ -88,6 +88,19 @@ describe('which file applies', () => {
     expect(policyLocation({}, path.join(d, 'none', 'policy.json'))).toBeNull()
   })
 
+  it('attack: the machine file is a link to nothing (its share not mounted, its target removed): it is there, and fails closed, not "no policy"', () => {
+    const d = tmp()
+    const machine = path.join(d, 'etc', 'policy.json')
+    fs.mkdirSync(path.dirname(machine))
+    fs.symlinkSync(path.join(d, 'share', 'policy.json'), machine)
+    const mine = write(path.join(d, 'mine.json'), {})
+    // before: the dangling link counted as no machine file, so the user's own TOOLGATE_POLICY (or none) applied
+    expect(policyLocation({ TOOLGATE_POLICY: mine }, machine)).toEqual({ file: machine, from: 'machine' })
+    const state = readPolicy(policyLocation({}, machine))
+    expect(state?.policy).toBeNull()
+    expect(state?.error).toMatch(/link to a file that does not exist/)
+  })
+
   it('names the platform locations', () => {
     expect(machinePolicyFile('linux', {})).toBe('/etc/toolgate/policy.json')
     expect(machinePolicyFile('darwin', {})).toBe('/Library/Application Support/Toolgate/policy.json')

@@ -36,10 +36,14 @@ export interface PolicyLocation {
   from: 'machine' | 'env'
 }
 
-/** Whether a file is there: a file that exists but cannot be looked at (EACCES) counts as there (and then fails to read: fail closed). */
+/**
+ * Whether a file is there: a file that exists but cannot be looked at (EACCES), and a link to
+ * nothing (its target on a share not mounted, removed, or not yet made by a switch), count as there
+ * (and then fail to read: fail closed). A dangling link at the machine's path is not "no policy".
+ */
 function present(file: string): boolean {
   try {
-    fs.statSync(file)
+    fs.lstatSync(file)
     return true
   } catch (e) {
     return (e as NodeJS.ErrnoException).code !== 'ENOENT' && (e as NodeJS.ErrnoException).code !== 'ENOTDIR'
@@ -76,7 +80,12 @@ export function readPolicy(loc: PolicyLocation | null): PolicyState | null {
     text = fs.readFileSync(file, 'utf8')
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    const why = code === 'ENOENT' ? `it does not exist (${POLICY_ENV} names it)` : `it cannot be read (${(e as Error).message})`
+    const why =
+      code === 'ENOENT'
+        ? loc.from === 'env'
+          ? `it does not exist (${POLICY_ENV} names it)`
+          : 'it is a link to a file that does not exist'
+        : `it cannot be read (${(e as Error).message})`
     return { file, policy: null, error: why, text: null }
   }
   let raw: unknown
