@@ -1,14 +1,16 @@
 // The types of the control API: what its operations take and answer (the operations themselves
-// and the `Api` they make are in operations.ts), its events and its error. The renderer talks to
+// and the `Api` they make are in operations.ts; the actions and their options in actions.ts, a
+// server entry in server-entry.ts, a sign-in in auth-status.ts), its events and its error. The renderer talks to
 // the core through it only, over HTTP (web UI) or the preload bridge (Electron).
 import type { Lifecycle } from './lifecycle'
 import type { LockStatus, ServerState, ToolStatus } from './statuses'
-import type { CallWith, Classification, ToolAnnotations, Variant, VariantSource } from './call-variant'
+import type { CallWith, Classification, ToolAnnotations, VariantSource } from './call-variant'
 import type { ServerLaunch } from './launch'
 import type { AccessRequest, RequestFilter } from './requests'
 import type { ActivityPage, ActivityQuery } from './activity'
 import type { AgentView } from './agents'
 import type { Confirmation, ConfirmationFilter, ConfirmLevel, ConfirmRequirement } from './confirmations'
+import type { ServerAuthSummary } from './auth-status'
 
 /** `{callable, <status>: n}`; zero-valued statuses omitted, `callable` always present. */
 export type StatusCounts = { callable: number } & Partial<Record<LockStatus, number>>
@@ -55,49 +57,6 @@ export interface TimedGrantInfo {
   until: string
   /** what the end brings back, in words ("switched off again", "back in quarantine") */
   then: string
-}
-
-/** Where a server's OAuth sign-in stands (docs/remote-servers.md). */
-export type AuthState = 'signed_in' | 'needs_sign_in' | 'signing_in' | 'not_signed_in' | 'not_applicable'
-
-/** A server's sign-in as the window shows it: present once OAuth is known to apply (signed in, needs or is doing a sign-in). */
-export interface ServerAuthSummary {
-  status: Exclude<AuthState, 'not_applicable'>
-  /** why a sign-in is needed (never a token) */
-  reason?: string
-}
-
-/** `toolgate auth status`, `GET /api/v1/servers/:name/auth`: everything about a sign-in but the tokens. */
-export interface AuthStatus {
-  server: string
-  status: AuthState
-  reason: string | null
-  /** the authorization server the tokens come from */
-  authorization_server: string | null
-  /** the client Toolgate signs in as: the config's oauth.client_id, or one from dynamic registration */
-  client: 'configured' | 'registered' | null
-  signed_in_at: string | null
-  /** when the current access token expires (it is renewed before) */
-  expires_at: string | null
-  /** whether a refresh token can renew it without the user */
-  refreshable: boolean
-  scopes: string[]
-  /** a sign-in waiting for the browser to come back */
-  pending: { expires_at: string } | null
-  /** how the last sign-in started here ended */
-  last_attempt: { ok: boolean; message: string; at: string } | null
-  /** where tokens and client secrets are kept */
-  stored_in: string
-}
-
-/** A sign-in started: the page the user opens (the system browser, a new tab, or by hand from the CLI). */
-export interface SignInStart {
-  server: string
-  authorization_url: string
-  /** the sign-in must be completed before this */
-  expires_at: string
-  /** Electron opened the system browser already */
-  opened?: boolean
 }
 
 /** A server's confirmation settings: the config's `confirm`/`confirm_tools` (operator policy) and the user's switch. */
@@ -300,33 +259,6 @@ export interface AppInfo {
   secrets?: SecretStoreInfo
 }
 
-/** The operator's actions on a server and on a tool: the control API routes, the IPC checks and the CLI commands come from these lists (their options: operations.ts). */
-export const SERVER_ACTIONS = ['enable', 'disable', 'approve', 'quarantine', 'restart', 'inspect'] as const
-export const TOOL_ACTIONS = ['enable', 'disable', 'approve', 'reject'] as const
-export type ServerAction = (typeof SERVER_ACTIONS)[number]
-export type ToolAction = (typeof TOOL_ACTIONS)[number]
-
-/**
- * Options of a server action: `network` lets Inspect reach the network (a risk: the server is
- * unreviewed); `for` ("1h", "always") makes enable or approve last that long; `hash` for approve
- * and inspect is the `launch_hash` of the launch the user reviewed: when the launch changed since,
- * the action is refused (409 launch_changed) instead of running a launch nobody saw.
- */
-export interface ServerActionOptions {
-  network?: boolean
-  for?: string
-  hash?: string
-}
-
-/**
- * Options of a request grant: `hash` is the hash of what the user reviewed, as for approve — the
- * request's `launch_hash` when the grant acts on a server that is off or in quarantine, its
- * `definition_hash` when it acts on a tool. A stale one is refused (409 launch_changed / definition_changed).
- */
-export interface GrantOptions {
-  hash?: string
-}
-
 /** A configured agent (`agents` in the config) and how many tokens it holds. */
 export interface AgentInfo {
   name: string
@@ -341,27 +273,10 @@ export interface AgentTokenInfo {
   created_at: string
   last_used_at: string | null
 }
-/**
- * Options of a tool action: `for` ("1h", "always") makes enable or approve last that long; `hash`
- * for approve and reject is the definition the user reviewed: when the tool changed again since,
- * the action is refused (409 definition_changed) instead of deciding on a definition nobody saw.
- */
-export interface ToolActionOptions {
-  for?: string
-  hash?: string
-}
 
 export interface ActionResult {
   ok: true
   message: string
-}
-
-/**
- * Options of Approve all: `hashes` ({tool: definition hash}) approves exactly those
- * tools as the user saw them (each changed tool's diff); without it only new tools are approved.
- */
-export interface ApproveAllOptions {
-  hashes?: Record<string, string>
 }
 
 /** Approve all's answer: `waiting` names the tools it left waiting (changed ones need their own review; ones not sent). */
@@ -371,68 +286,6 @@ export interface ApproveAllResult extends ActionResult {
 
 export interface RequestActionResult extends ActionResult {
   request: AccessRequest
-}
-
-/** The fields of a server entry that carry operator policy (isolation included): shown read-only, never changed from the window or the API. */
-export const POLICY_FIELDS = [
-  'quarantined',
-  'trust',
-  'enabled_tools',
-  'disabled_tools',
-  'enabled_prompts',
-  'disabled_prompts',
-  'sandbox',
-  'confirm',
-  'confirm_tools',
-  'confirm_timeout_s',
-  'tool_classes',
-] as const
-export type PolicyField = (typeof POLICY_FIELDS)[number]
-
-/**
- * A server as the user adds or edits it (the window's form, `toolgate servers add`,
- * POST /api/v1/servers, PUT /api/v1/servers/:name). An edit sends the whole entry: an absent
- * field is removed. In `env` and `headers`, `null` keeps the stored value (the edit form never
- * receives values that may be secret); args/url sent back exactly as the entry view showed them
- * masked keep the stored ones.
- */
-export interface ServerInput {
-  name: string
-  command?: string
-  args?: string[]
-  env?: Record<string, string | null>
-  cwd?: string
-  url?: string
-  headers?: Record<string, string | null>
-  protocol?: 'stdio' | 'http' | 'streamable-http' | 'sse' | 'auto'
-  enabled?: boolean
-}
-
-/** A server's entry for the edit form: as written in mcp_config.json, with values that may be secret hidden. */
-export interface ServerEntryView extends Omit<ServerInput, 'protocol' | 'enabled'> {
-  /** in env and headers, null = a value is set but hidden (it is not a ${secret:…}/${env:…} reference) */
-  protocol: NonNullable<ServerInput['protocol']>
-  enabled: boolean
-  /** operator policy, read-only */
-  policy: {
-    quarantined?: boolean
-    trust?: 'manual' | 'auto'
-    enabled_tools?: string[]
-    disabled_tools?: string[]
-    enabled_prompts?: string[]
-    disabled_prompts?: string[]
-    sandbox?: unknown
-    /** confirmation of risky calls: the operator's rule, never the form's */
-    confirm?: ConfirmLevel
-    confirm_tools?: string[]
-    confirm_timeout_s?: number
-    /** the operator's call variant per tool */
-    tool_classes?: Record<string, Variant>
-  }
-  /** what the organisation's machine-wide policy sets: each key with the value that applies, read-only (set by your organisation) */
-  organisation?: { fields: Record<string, unknown>; blocked?: string }
-  /** args/url shown with secret-looking parts masked: send them back unchanged to keep them */
-  masked: Array<'args' | 'url'>
 }
 
 export interface RemoveResult extends ActionResult {
@@ -451,7 +304,7 @@ export interface SearchArgs {
 }
 
 export type { ApiEvent, ApiEventType } from './api-events'
-// the Api is derived from the table of operations (operations.ts), which imports this file's values:
+// the Api is derived from the table of operations (operations.ts), which imports this file's values (ApiError, through search-query.ts):
 // a type import and an alias keep the two files out of an import cycle
 import type { Api as OperationsApi } from './operations'
 export type Api = OperationsApi

@@ -1,7 +1,7 @@
 // Reads what people copy from a README into server entries for the Add server form: a Claude
 // Desktop / Cursor / VS Code `mcpServers` (or `servers`) JSON, a single entry, a `claude mcp add …`
 // (or `add-json`) line, or a plain command line such as `npx -y @scope/server-x --flag`. Pure.
-import type { ServerInput } from './api'
+import type { ServerInput } from './server-entry'
 import { SERVER_NAME_RE } from './config-schema'
 
 export type SnippetResult = { servers: ServerInput[] } | { error: string }

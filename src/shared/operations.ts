@@ -1,180 +1,58 @@
 // The one table of control operations: each is described once (argument names and zod schemas,
 // HTTP method and path, result type) and everything else derives from it: the `Api` type, the
 // IPC handlers and the preload's whitelist, the renderer's IPC client, the HTTP router and the
-// HTTP client. Adding an operation touches this table and the service that implements it.
+// HTTP client. Adding an operation touches this table and the service that implements it. The
+// actions and the options each takes are in actions.ts; the search page's query in search-query.ts.
 // Each operation's argument schema is built at its first use, not at load (docs/performance.md, memory).
 import { z } from 'zod'
 import {
-  SERVER_ACTIONS,
-  TOOL_ACTIONS,
-  ApiError,
   type ActionResult,
   type AgentTokenInfo,
-  type ApproveAllOptions,
   type ApproveAllResult,
   type ApiEvent,
   type AppInfo,
-  type AuthStatus,
   type ConfirmationActionResult,
-  type GrantOptions,
   type RemoveResult,
   type RequestActionResult,
-  type SearchArgs,
   type SecretInfo,
   type SecretStoreInfo,
-  type ServerAction,
-  type ServerActionOptions,
-  type ServerEntryView,
   type ServerInfo,
-  type ServerInput,
-  type SignInStart,
   type Stats,
   type StatusInfo,
-  type ToolAction,
-  type ToolActionOptions,
   type ToolInfo,
 } from './api'
+import {
+  ApproveAllOptionsSchema,
+  GrantOptionsSchema,
+  PROMPT_ACTION_OPTIONS,
+  PromptActionOptionsSchema,
+  SERVER_ACTION_OPTIONS,
+  SERVER_ACTIONS,
+  ServerActionOptionsSchema,
+  TOOL_ACTION_OPTIONS,
+  TOOL_ACTIONS,
+  ToolActionOptionsSchema,
+} from './actions'
+import type { AuthStatus, SignInStart } from './auth-status'
+import type { ServerEntryView, ServerInput } from './server-entry'
 import type { AccessRequest } from './requests'
 import { RequestFilterSchema } from './requests'
 import { ConfirmationFilterSchema, type Confirmation } from './confirmations'
 import { QuestionActionSchema, QuestionContentSchema, QuestionFilterSchema, type Question, type QuestionActionResult } from './questions'
 import type { ActivityPage, ActivityQuery } from './activity'
 import type { AgentView } from './agents'
-import { GrantForTextSchema, LaunchHashSchema, ReviewedHashSchema, TimedForSchema } from './grant-for'
-import { argsOfIpc, json, op, queryCodec, text } from './operation'
+import { GrantForTextSchema } from './grant-for'
+import { argsOfIpc, json, op, text } from './operation'
 import { ClassifiedHashSchema, ToolClassSchema } from './tool-class'
-import { PROMPT_ACTIONS, type PromptAction, type PromptActionOptions, type PromptInfo } from './prompts'
+import { PROMPT_ACTIONS, type PromptInfo } from './prompts'
 import { TEMPLATE_ACTIONS, type ResourceInfo } from './resources'
 import { RetrieveArgsSchema } from './retrieve'
+import { searchQuery } from './search-query'
 import { lazy } from './lazy'
-
-/** Which options each server action takes: `for` times enable/approve, `hash` binds approve/inspect to the launch reviewed, `network` lets Inspect reach the network. */
-export const SERVER_ACTION_OPTIONS = {
-  enable: ['for'],
-  disable: [],
-  approve: ['for', 'hash'],
-  quarantine: [],
-  restart: [],
-  inspect: ['network', 'hash'],
-} as const satisfies Record<ServerAction, ReadonlyArray<keyof ServerActionOptions>>
-
-/** Which options each tool action takes: `for` times enable/approve, `hash` binds approve/reject to the definition reviewed. */
-export const TOOL_ACTION_OPTIONS = {
-  enable: ['for'],
-  disable: [],
-  approve: ['for', 'hash'],
-  reject: ['hash'],
-} as const satisfies Record<ToolAction, ReadonlyArray<keyof ToolActionOptions>>
-
-/** Which options each prompt action takes: `hash` binds approve/reject to the definition reviewed. */
-export const PROMPT_ACTION_OPTIONS = {
-  enable: [],
-  disable: [],
-  approve: ['hash'],
-  reject: ['hash'],
-} as const satisfies Record<PromptAction, ReadonlyArray<keyof PromptActionOptions>>
-
-/** Whether an action takes an option (`takesOption(SERVER_ACTION_OPTIONS, 'enable', 'for')`). */
-export function takesOption<A extends string, K extends string>(table: Readonly<Record<A, readonly K[]>>, action: A, key: K): boolean {
-  return table[action].includes(key)
-}
-
-/** The actions that take an option, in words ("enable and approve"), for error messages. */
-export function actionsTaking<A extends string, K extends string>(table: Readonly<Record<A, readonly K[]>>, key: K): string {
-  const list = (Object.keys(table) as A[]).filter((a) => table[a].includes(key))
-  return list.length > 1 ? `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}` : list.join('')
-}
 
 const name = (what: string) => z.string({ error: `${what} must be a non-empty string` }).min(1, `${what} must be a non-empty string`)
 const Server = lazy(() => name('server'))
 const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-const ServerActionOptionsSchema = lazy(
-  () =>
-    z.strictObject(
-      {
-        network: z.boolean({ error: 'network must be true or false' }).optional(),
-        for: TimedForSchema.optional(),
-        hash: LaunchHashSchema.optional(),
-      },
-      { error: 'server action options must be {network?: true|false, for?: "1h", hash?: "<launch_hash>"}' },
-    ) satisfies z.ZodType<ServerActionOptions>,
-)
-
-const ToolActionOptionsSchema = lazy(
-  () =>
-    z.strictObject(
-      {
-        for: TimedForSchema.optional(),
-        hash: z.string({ error: 'hash must be a string: the definition hash you reviewed' }).min(1, 'hash must not be empty').optional(),
-      },
-      { error: 'tool action options must be {for?: "1h", hash?: "<definition hash>"}' },
-    ) satisfies z.ZodType<ToolActionOptions>,
-)
-
-const PromptActionOptionsSchema = lazy(
-  () =>
-    z.strictObject(
-      { hash: z.string({ error: 'hash must be a string: the definition hash you reviewed' }).min(1, 'hash must not be empty').optional() },
-      { error: 'prompt action options must be {hash?: "<definition hash>"}' },
-    ) satisfies z.ZodType<PromptActionOptions>,
-)
-
-const GrantOptionsSchema = lazy(
-  () =>
-    z.strictObject(
-      { hash: ReviewedHashSchema.optional() },
-      { error: 'grant options must be {hash?: "<launch_hash or definition_hash>"}' },
-    ) satisfies z.ZodType<GrantOptions>,
-)
-
-const ApproveAllOptionsSchema = lazy(
-  () =>
-    z.strictObject(
-      {
-        hashes: z
-          .record(
-            z.string().min(1, 'a tool name in hashes must not be empty'),
-            z.string({ error: 'each value of hashes must be the definition hash you reviewed' }).min(1, 'a hash must not be empty'),
-            { error: 'hashes must be an object like {"<tool>": "<definition hash>"}' },
-          )
-          .optional(),
-      },
-      { error: 'approve-all options must be {hashes?: {"<tool>": "<definition hash>"}}' },
-    ) satisfies z.ZodType<ApproveAllOptions>,
-)
-
-/** The search page's query: `q`, `limit`, `include_disabled` as strings (GET /api/v1/search), checked again as retrieve_tools checks them. */
-const SearchQuery = lazy(() =>
-  z.object({
-    q: z.string({ error: 'q is required: GET /api/v1/search?q=read+a+file' }),
-    limit: z
-      .string()
-      .regex(/^-?\d+$/, 'limit must be an integer from 1 to 100')
-      .transform(Number)
-      .optional(),
-    include_disabled: z.enum(['true', 'false', '1', '0'], { error: 'include_disabled must be true or false' }).optional(),
-  }),
-)
-
-const searchQuery = queryCodec<SearchArgs>({
-  decode(params) {
-    const q = SearchQuery().safeParse(params)
-    if (!q.success) throw new ApiError('invalid_arguments', q.error.issues[0].message, 400)
-    return {
-      query: q.data.q,
-      ...(q.data.limit !== undefined ? { limit: q.data.limit } : {}),
-      ...(q.data.include_disabled !== undefined ? { include_disabled: q.data.include_disabled === 'true' || q.data.include_disabled === '1' } : {}),
-    }
-  },
-  encode(args) {
-    return {
-      q: args.query,
-      ...(args.limit !== undefined ? { limit: String(args.limit) } : {}),
-      ...(args.include_disabled !== undefined ? { include_disabled: args.include_disabled ? 'true' : 'false' } : {}),
-    }
-  },
-})
 
 /** Every control operation. Paths are under /api/v1; `:name` is the argument of that name. */
 export const OPERATIONS = {

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ApiError } from '../../src/shared/api'
 import { argsOfIpc, argsOfRequest, json, matchRoute, op, requestOf, type OpSpec } from '../../src/shared/operation'
-import { OP_NAMES, OPERATIONS, PROMPT_ACTION_OPTIONS, SERVER_ACTION_OPTIONS, TOOL_ACTION_OPTIONS, type OpName } from '../../src/shared/operations'
+import { OP_NAMES, OPERATIONS, type OpName } from '../../src/shared/operations'
+import { PROMPT_ACTION_OPTIONS, SERVER_ACTION_OPTIONS, TOOL_ACTION_OPTIONS } from '../../src/shared/actions'
 
 const H = 'a'.repeat(64)
 

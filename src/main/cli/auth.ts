@@ -1,7 +1,7 @@
 // `toolgate auth login|status|logout SERVER`: OAuth sign-in of an HTTP server from the terminal.
 // login prints the authorization page to open and waits until the browser has come back to
 // Toolgate's loopback callback (the live owner's listener, or one started for this command).
-import type { AuthStatus } from '../../shared/api'
+import type { AuthStatus } from '../../shared/auth-status'
 import { openOperator, withOperator, type Where } from './control-client'
 
 const POLL_MS = 500

@@ -1,6 +1,6 @@
 // `toolgate servers add NAME -- COMMAND ARGS…` / `--url URL` and `toolgate servers remove NAME`:
 // the same ServerInput the window's form sends, through the live owner or an embedded core.
-import type { ServerInput } from '../../shared/api'
+import type { ServerInput } from '../../shared/server-entry'
 import { withOperator, type Where } from './control-client'
 import { UsageError } from './errors'
 

@@ -6,7 +6,8 @@
 // (`reviewedHash`): the launch_hash when it acts on the server, the tool's definition hash when it
 // acts on the tool; a launch or definition changed meanwhile is refused, never approved unseen.
 import { useEffect } from 'react'
-import type { GrantOptions, ServerInfo, ToolInfo } from '../../shared/api'
+import type { ServerInfo, ToolInfo } from '../../shared/api'
+import type { GrantOptions } from '../../shared/actions'
 import type { AccessRequest } from '../../shared/requests'
 import { useApp } from '../store/context'
 import { ToolReview } from './ToolReview'

@@ -1,6 +1,7 @@
 // The server-level buttons: only the ones that make sense for the server's situation.
 import { useEffect, useState } from 'react'
-import type { ServerAction, ServerActionOptions, ServerInfo } from '../../shared/api'
+import type { ServerInfo } from '../../shared/api'
+import type { ServerAction, ServerActionOptions } from '../../shared/actions'
 import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
 import { InspectDialog } from './InspectDialog'

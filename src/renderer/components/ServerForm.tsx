@@ -3,7 +3,7 @@
 // secret store. After an add the same dialog goes on to the review: Inspect, then Approve server
 // (nothing the user adds runs before they have seen its tools). Operator policy is read-only.
 import { useEffect, useState, type FormEvent } from 'react'
-import type { ServerEntryView } from '../../shared/api'
+import type { ServerEntryView } from '../../shared/server-entry'
 import { parseClientSnippet } from '../../shared/client-snippet'
 import { emptyForm, formFromEntry, formFromInput, formToInput, secretNameOf, type FormState } from '../lib/server-form'
 import { useApp } from '../store/context'

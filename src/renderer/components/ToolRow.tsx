@@ -1,14 +1,14 @@
 // One tool: its status badge, its call variant (and, without annotations, its classification), and
 // only the action that fits (docs/contract.md §6 markers).
 import { useId } from 'react'
-import type { ToolAction, ToolInfo } from '../../shared/api'
+import type { ToolInfo } from '../../shared/api'
+import { type ToolAction, takesOption, TOOL_ACTION_OPTIONS } from '../../shared/actions'
 import { useApp } from '../store/context'
 import { busyKey } from '../store/store'
 import { Badge, NameWarningBadge, reviewLabel, StatusBadge } from './Badge'
 import { ToolDescription, ToolReview } from './ToolReview'
 import { LockIcon } from './icons'
 import { escapedName } from '../../shared/tool-name'
-import { takesOption, TOOL_ACTION_OPTIONS } from '../../shared/operations'
 import { GrantLeft } from './GrantLeft'
 import { TimedMenu } from './TimedMenu'
 import { ToolAskSwitch } from './AskSwitch'

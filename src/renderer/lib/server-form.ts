@@ -1,7 +1,7 @@
 // The Add / Edit server form as data: filled from a pasted snippet or a server's entry, turned
 // into the ServerInput the core validates plus the values typed into secret fields (stored in
 // the secret store and referenced as ${secret:NAME}). Pure, so it is tested without a DOM.
-import type { ServerEntryView, ServerInput } from '../../shared/api'
+import type { ServerEntryView, ServerInput } from '../../shared/server-entry'
 import { findReferences, looksSecret, secretNameFor } from '../../shared/secret-refs'
 import type { SecretValue } from '../store/manage'
 

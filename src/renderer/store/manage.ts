@@ -3,7 +3,8 @@
 // with an Undo in the toast, and the secrets list. Values typed into secret fields go to the
 // store once and are never kept here or read back.
 import type { StoreApi } from 'zustand/vanilla'
-import type { SecretInfo, SecretStoreInfo, ServerInput } from '../../shared/api'
+import type { SecretInfo, SecretStoreInfo } from '../../shared/api'
+import type { ServerInput } from '../../shared/server-entry'
 import type { AppState } from './store'
 import { messageOf } from './slice-helpers'
 

@@ -8,17 +8,12 @@ import {
   type Api,
   type ApiEvent,
   type AppInfo,
-  type ApproveAllOptions,
-  type GrantOptions,
-  type ServerAction,
-  type ServerActionOptions,
   type ServerInfo,
   type Stats,
   type StatusInfo,
-  type ToolAction,
-  type ToolActionOptions,
   type ToolInfo,
 } from '../../shared/api'
+import type { ApproveAllOptions, GrantOptions, ServerAction, ServerActionOptions, ToolAction, ToolActionOptions } from '../../shared/actions'
 import type { AccessRequest } from '../../shared/requests'
 import { createSearchSlice, type SearchSlice } from './search'
 import { createActivitySlice, type ActivitySlice } from './activity'

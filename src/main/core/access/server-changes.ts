@@ -3,7 +3,7 @@
 // that agents added, that still holds exactly what the agent gave, and that carries no operator
 // policy; everything else in the entry (quarantined, trust, enabled_tools, disabled_tools, env,
 // cwd, headers, confirm, …) is the operator's and is never removed, replaced or loosened by an agent.
-import { POLICY_FIELDS } from '../../../shared/api'
+import { POLICY_FIELDS } from '../../../shared/server-entry'
 import { canonicalJson } from '../state/hash'
 import type { Catalog } from '../catalog/catalog'
 import { readServerEntry } from '../config/write'

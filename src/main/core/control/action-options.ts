@@ -2,7 +2,7 @@
 // operations gives that action, and `for` read as a time-boxed grant.
 import { ApiError } from '../../../shared/api'
 import { parseGrantFor, type GrantFor } from '../../../shared/grant-for'
-import { actionsTaking } from '../../../shared/operations'
+import { actionsTaking } from '../../../shared/actions'
 import type { TimedAct } from '../state/grant-undo'
 import { newId } from '../requests/pending'
 

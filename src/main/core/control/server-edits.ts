@@ -5,7 +5,8 @@
 // (quarantined, trust, enabled_tools, disabled_tools) is never changed here; a removed server's
 // approvals are kept in memory for an undo, then dropped.
 import { z } from 'zod'
-import { ApiError, POLICY_FIELDS, type ActionResult, type RemoveResult, type ServerEntryView, type ServerInput } from '../../../shared/api'
+import { ApiError, type ActionResult, type RemoveResult } from '../../../shared/api'
+import { POLICY_FIELDS, type ServerEntryView, type ServerInput } from '../../../shared/server-entry'
 import { ProtocolSchema } from '../../../shared/config-schema'
 import type { Catalog } from '../catalog/catalog'
 import { markNeedsReview } from '../catalog/server-decisions'

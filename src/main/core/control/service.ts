@@ -6,32 +6,34 @@ import {
   ApiError,
   type AgentTokenInfo,
   type ActionResult,
-  type ApproveAllOptions,
   type ApproveAllResult,
   type ConfirmationActionResult,
   type Api,
-  type AuthStatus,
-  type SignInStart,
   type ApiEvent,
   type AppInfo,
   type SearchArgs,
   type RemoveResult,
-  type ServerEntryView,
-  type ServerInput,
   type SecretInfo,
   type SecretStoreInfo,
-  type ServerAction,
-  type ServerActionOptions,
   type Stats,
   type StatusInfo,
+  type RequestActionResult,
+} from '../../../shared/api'
+import {
+  type ApproveAllOptions,
+  type ServerAction,
+  type ServerActionOptions,
   type ToolAction,
   type ToolActionOptions,
-  type RequestActionResult,
   type GrantOptions,
-} from '../../../shared/api'
+  PROMPT_ACTION_OPTIONS,
+  SERVER_ACTION_OPTIONS,
+  TOOL_ACTION_OPTIONS,
+} from '../../../shared/actions'
+import type { AuthStatus, SignInStart } from '../../../shared/auth-status'
+import type { ServerEntryView, ServerInput } from '../../../shared/server-entry'
 import { parseGrantFor } from '../../../shared/grant-for'
 import type { AccessRequest, RequestFilter } from '../../../shared/requests'
-import { PROMPT_ACTION_OPTIONS, SERVER_ACTION_OPTIONS, TOOL_ACTION_OPTIONS } from '../../../shared/operations'
 import type { PromptAction, PromptActionOptions, PromptInfo } from '../../../shared/prompts'
 import { approvePrompt, rejectPrompt, setPromptDisabled } from '../catalog/prompt-decisions'
 import { promptInfo } from './prompt-view'

@@ -4,7 +4,7 @@
 // Tokens and registered clients live in the secret store's "oauth" namespace (record.ts), never
 // in mcp_config.json, state.json, a log line or an API answer.
 import { EventEmitter } from 'node:events'
-import type { AuthState, AuthStatus, ServerAuthSummary, SignInStart } from '../../../shared/api'
+import type { AuthState, AuthStatus, ServerAuthSummary, SignInStart } from '../../../shared/auth-status'
 import { usesStdio, type ServerConfig } from '../../../shared/config-schema'
 import type { Logger } from '../log'
 import { scopeUnion, type Challenge } from './challenge'

@@ -1,7 +1,8 @@
 // How a server looks from outside: its state, counts and target, for the control API, the UI
 // and `upstream_servers`. Counts come from the catalog's classified entries only; the connection
 // state from the upstream manager's ConnectionStates.
-import type { ServerAuthSummary, ServerInfo, StatusCounts } from '../../../shared/api'
+import type { ServerInfo, StatusCounts } from '../../../shared/api'
+import type { ServerAuthSummary } from '../../../shared/auth-status'
 import type { ServerConfig, SkippedServer } from '../../../shared/config-schema'
 import { signInMessage, type ServerState } from '../../../shared/statuses'
 import { Catalog } from '../catalog/catalog'
