@@ -1,7 +1,8 @@
 // The control service: the one implementation of the shared `Api`, used by the HTTP control
 // API, Electron IPC, the CLI's operator commands and the UI. It reads the catalog and routes
 // every decision through catalog/decisions, recording who decided from where. What it shows is
-// made beside it: tool-view, prompt-view, resource-view, app-info; Inspect is inspect.ts.
+// made beside it: tool-view, prompt-view, resource-view, app-info; Inspect is inspect.ts; the
+// server, tool and prompt actions run-actions.ts; a sign-in sign-in-ops.ts.
 import {
   ApiError,
   type AgentTokenInfo,
@@ -26,16 +27,12 @@ import {
   type ToolAction,
   type ToolActionOptions,
   type GrantOptions,
-  PROMPT_ACTION_OPTIONS,
-  SERVER_ACTION_OPTIONS,
-  TOOL_ACTION_OPTIONS,
 } from '../../../shared/actions'
 import type { AuthStatus, SignInStart } from '../../../shared/auth-status'
 import type { ServerEntryView, ServerInput } from '../../../shared/server-entry'
 import { parseGrantFor } from '../../../shared/grant-for'
 import type { AccessRequest, RequestFilter } from '../../../shared/requests'
 import type { PromptAction, PromptActionOptions, PromptInfo } from '../../../shared/prompts'
-import { approvePrompt, rejectPrompt, setPromptDisabled } from '../catalog/prompt-decisions'
 import { promptInfo } from './prompt-view'
 import type { ResourceInfo, TemplateAction } from '../../../shared/resources'
 import type { Variant } from '../../../shared/call-variant'
@@ -45,8 +42,7 @@ import type { ActivityPage, ActivityQuery, DecisionAction, DecisionOrigin } from
 import { NOBODY } from '../activity/recorder'
 import type { AgentView } from '../../../shared/agents'
 import { agentViews } from '../agents-view/view'
-import { approveAll, approveTool, rejectTool, setToolDisabled } from '../catalog/decisions'
-import { approveServer, quarantineServer, requireReviewedLaunch, setServerEnabled } from '../catalog/server-decisions'
+import { approveAll } from '../catalog/decisions'
 import type { Confirmation, ConfirmationFilter } from '../../../shared/confirmations'
 import type { Question, QuestionAction, QuestionActionResult, QuestionFilter } from '../../../shared/questions'
 import { FULL_SCOPE } from '../access/scope'
@@ -55,9 +51,8 @@ import type { ServerConfig } from '../../../shared/config-schema'
 import { serverInfo } from '../views/server-view'
 import { deleteSecret, listSecrets, setSecret } from './secrets-ops'
 import { ServerEdits } from './server-edits'
-import { SignInError, type OAuthService } from '../oauth/service'
-import { resolveReferences } from '../secrets/resolve'
-import { onlyOptionsOf, timedAct } from './action-options'
+import { signInStatus, signOutOf, startSignIn } from './sign-in-ops'
+import { runPromptAction, runServerAction, runToolAction } from './run-actions'
 import { appInfo, statusInfo } from './app-info'
 import { confirmationAnswered, confirmViaOf, questionAnswered, requestAnswered } from './answers'
 import type { ServiceDeps } from './deps'
@@ -143,34 +138,16 @@ export class ControlService implements Api {
     )
   }
 
-  private oauth(): OAuthService {
-    if (!this.d.oauth) throw new ApiError('no_sign_in', 'this Toolgate cannot sign in to servers (it has no loopback listener for the redirect)', 409)
-    return this.d.oauth
-  }
-
-  /** The entry with its ${secret:…}/${env:…} resolved (a sign-in goes to the URL the server connects to). */
-  private authConfigOf(name: string): ServerConfig {
-    const r = resolveReferences(this.configOf(name), { secret: (n) => this.d.secrets.get(n), env: process.env })
-    if (!r.ok) throw new ApiError('missing_reference', `server "${name}": ${r.error}`, 409)
-    return r.config
-  }
-
   async signIn(name: string): Promise<SignInStart> {
-    const s = this.authConfigOf(name)
-    try {
-      return await this.oauth().start(s)
-    } catch (e) {
-      if (e instanceof SignInError) throw new ApiError(e.code, e.message, e.code === 'failed' ? 502 : 409)
-      throw e
-    }
+    return startSignIn(this.d, () => this.configOf(name))
   }
 
   async authStatus(name: string): Promise<AuthStatus> {
-    return this.oauth().status(this.authConfigOf(name))
+    return signInStatus(this.d, () => this.configOf(name))
   }
 
   async signOut(name: string): Promise<ActionResult> {
-    return { ok: true, message: await this.oauth().signOut(this.authConfigOf(name)) }
+    return { ok: true, message: await signOutOf(this.d, () => this.configOf(name)) }
   }
 
   async server(name: string) {
@@ -195,20 +172,7 @@ export class ControlService implements Api {
 
   async promptAction(server: string, prompt: string, action: PromptAction, options: PromptActionOptions = {}): Promise<ActionResult> {
     this.configOf(server)
-    onlyOptionsOf(PROMPT_ACTION_OPTIONS, action, options)
-    const { catalog } = this.d
-    switch (action) {
-      case 'approve':
-        return this.decided(action, server, await approvePrompt(catalog, server, prompt, options.hash))
-      case 'reject':
-        return this.decided(action, server, await rejectPrompt(catalog, server, prompt, options.hash))
-      case 'disable':
-        return this.decided(action, server, await setPromptDisabled(catalog, server, prompt, true))
-      case 'enable':
-        return this.decided(action, server, await setPromptDisabled(catalog, server, prompt, false))
-      default:
-        throw new ApiError('unknown_action', `unknown prompt action "${String(action)}"; use enable, disable, approve or reject.`, 404)
-    }
+    return this.decided(action, server, await runPromptAction(this.d.catalog, server, prompt, action, options))
   }
 
   async resources(server: string): Promise<ResourceInfo> {
@@ -222,60 +186,12 @@ export class ControlService implements Api {
   }
 
   async serverAction(name: string, action: ServerAction, options: ServerActionOptions = {}): Promise<ActionResult> {
-    const s = this.configOf(name)
-    const { catalog, manager } = this.d
-    onlyOptionsOf(SERVER_ACTION_OPTIONS, action, options)
-    const timed = timedAct(action, options.for)
-    if (options.hash !== undefined) requireReviewedLaunch(catalog, s, options.hash)
-    let message: string
-    switch (action) {
-      case 'enable':
-      case 'disable':
-        message = await setServerEnabled(catalog, { path: this.d.configPath, reload: () => this.d.reloadConfig() }, name, action === 'enable', timed)
-        break
-      case 'approve':
-        message = await approveServer(catalog, name, timed, options.hash)
-        if (!this.d.running)
-          message = `Approved server ${name}${timed ? ` until ${timed.until}` : ''}. Toolgate is not running now: it starts the next time Toolgate runs (the app, \`toolgate serve\`, or a client's \`toolgate stdio\`).`
-        manager.sync()
-        break
-      case 'quarantine':
-        message = await quarantineServer(catalog, name)
-        manager.sync()
-        break
-      case 'restart':
-        if (!this.d.running) throw new ApiError('not_running', `Toolgate is not running, so ${name} is not either; it starts the next time Toolgate runs.`, 409)
-        if (!(await manager.restart(name))) {
-          throw new ApiError('not_running', `${name} is not running (${!s.enabled ? 'disabled' : 'quarantined'}); enable or approve it first.`, 409)
-        }
-        message = `Restarting ${name}.`
-        break
-      case 'inspect':
-        message = await this.inspects.run(s, options.network === true)
-        break
-      default:
-        throw new ApiError('unknown_action', `unknown server action "${String(action)}"; use enable, disable, approve, quarantine, restart or inspect.`, 404)
-    }
-    return this.decided(action, name, message)
+    return this.decided(action, name, await runServerAction(this.d, this.inspects, this.configOf(name), action, options))
   }
 
   async toolAction(server: string, tool: string, action: ToolAction, options: ToolActionOptions = {}): Promise<ActionResult> {
     this.configOf(server)
-    const { catalog } = this.d
-    onlyOptionsOf(TOOL_ACTION_OPTIONS, action, options)
-    const timed = timedAct(action, options.for)
-    switch (action) {
-      case 'approve':
-        return this.decided(action, server, await approveTool(catalog, server, tool, timed, options.hash), tool)
-      case 'reject':
-        return this.decided(action, server, await rejectTool(catalog, server, tool, options.hash), tool)
-      case 'disable':
-        return this.decided(action, server, await setToolDisabled(catalog, server, tool, true), tool)
-      case 'enable':
-        return this.decided(action, server, await setToolDisabled(catalog, server, tool, false, timed), tool)
-      default:
-        throw new ApiError('unknown_action', `unknown tool action "${String(action)}"; use enable, disable, approve or reject.`, 404)
-    }
+    return this.decided(action, server, await runToolAction(this.d.catalog, server, tool, action, options), tool)
   }
 
   async classifyTool(server: string, tool: string, cls: Variant, hash: string): Promise<ActionResult> {
