@@ -2,23 +2,11 @@
 // The core is the only source of truth: each event has what it names refetched (live.ts), nothing
 // is patched locally.
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import {
-  ApiError,
-  type ActionResult,
-  type Api,
-  type ApiEvent,
-  type AppInfo,
-  type ServerInfo,
-  type Stats,
-  type StatusInfo,
-  type ToolInfo,
-} from '../../shared/api'
-import type { ApproveAllOptions, GrantOptions, ServerAction, ServerActionOptions, ToolAction, ToolActionOptions } from '../../shared/actions'
-import type { AccessRequest } from '../../shared/requests'
+import { ApiError, type Api, type ApiEvent, type AppInfo, type ServerInfo, type Stats, type StatusInfo, type ToolInfo } from '../../shared/api'
+import type { ServerAction, ServerActionOptions } from '../../shared/actions'
 import { createSearchSlice, type SearchSlice } from './search'
 import { createActivitySlice, type ActivitySlice } from './activity'
 import type { AgentView } from '../../shared/agents'
-import type { Variant } from '../../shared/call-variant'
 import { createManageSlice, type ManageSlice, type ToastAction } from './manage'
 import { createSignInSlice, type SignInSlice } from './sign-in'
 import { createConfirmationsSlice, type ConfirmationsSlice } from './confirmations'
@@ -28,6 +16,9 @@ import { LiveUpdates, type Due } from './live'
 import { createPromptsSlice, type PromptsSlice } from './prompts'
 import { createResourcesSlice, type ResourcesSlice } from './resources'
 import { busyKey, messageOf } from './slice-helpers'
+import { createAct } from './act'
+import { createToolsSlice, type ToolsSlice } from './tools'
+import { createRequestsSlice, type RequestsSlice } from './requests'
 
 // the components take these from the store
 export { busyKey, messageOf }
@@ -42,7 +33,8 @@ export interface Banner {
   message: string
 }
 
-export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignInSlice, ConfirmationsSlice, QuestionsSlice, PromptsSlice, ResourcesSlice {
+export interface AppState
+  extends ToolsSlice, RequestsSlice, SearchSlice, ActivitySlice, ManageSlice, SignInSlice, ConfirmationsSlice, QuestionsSlice, PromptsSlice, ResourcesSlice {
   api: Api
   loaded: boolean
   /** the key was refused (web UI): show the key screen instead of the app */
@@ -52,8 +44,6 @@ export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignI
   info: AppInfo | null
   status: StatusInfo | null
   servers: ServerInfo[]
-  tools: Record<string, ToolInfo[]>
-  toolErrors: Record<string, string>
   expanded: Record<string, boolean>
   busy: Record<string, boolean>
   /** servers whose Inspect failed without network: the UI then offers Inspect with network */
@@ -62,8 +52,6 @@ export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignI
   toast: string | null
   tab: Tab
   stats: Stats | null
-  /** agents' access requests, newest first */
-  requests: AccessRequest[]
   agents: AgentView[] | null
 
   start(): () => void
@@ -72,18 +60,8 @@ export interface AppState extends SearchSlice, ActivitySlice, ManageSlice, SignI
   /** Taken before an action; `afterChange(mark)` after it waits until the window shows what the action changed (the refresh its events bring). */
   changeMark(): number
   afterChange(mark: number): Promise<void>
-  loadTools(server: string): Promise<void>
   setExpanded(server: string, open: boolean): void
   serverAction(server: string, action: ServerAction, options?: ServerActionOptions): Promise<void>
-  toolAction(server: string, tool: string, action: ToolAction, options?: ToolActionOptions): Promise<void>
-  /** The user's class for a tool without annotations, bound to the definition on screen (`hash`). */
-  classifyTool(server: string, tool: string, cls: Variant, hash: string): Promise<void>
-  loadRequests(): Promise<void>
-  /** `options.hash`: what the review showed: the launch_hash when the grant acts on the server, the tool's definition hash when it acts on the tool */
-  grantRequest(id: string, grantFor: string, options?: GrantOptions): Promise<void>
-  denyRequest(id: string): Promise<void>
-  /** `options.hashes`: every waiting tool as the window showed it (each changed one's diff was shown and confirmed) */
-  approveAll(server: string, options?: ApproveAllOptions): Promise<void>
   loadStats(): Promise<void>
   loadAgents(): Promise<void>
   setTab(tab: Tab): void
@@ -165,32 +143,7 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
       else live.note(ev)
     }
 
-    /**
-     * An action: no refresh of its own; its answer shows in the toast once the refresh its events
-     * brought is done, so the toast and the window tell the same (an action that changed nothing
-     * sends no event: its toast shows after settleMs).
-     */
-    const act = async (key: string, fn: () => Promise<ActionResult>, after?: () => Promise<void>, undo?: ToastAction) => {
-      if (get().busy[key]) return
-      set((s) => ({ busy: { ...s.busy, [key]: true } }))
-      const mark = live.mark()
-      let result: ActionResult | null = null
-      try {
-        result = await fn()
-      } catch (err) {
-        get().reportError(err)
-      }
-      if (result) {
-        await live.settled(mark)
-        set({ toast: result.message || 'Done.', toastAction: undo ?? null })
-      }
-      set((s) => {
-        const busy = { ...s.busy }
-        delete busy[key]
-        return { busy }
-      })
-      await after?.()
-    }
+    const act = createAct(set, get)
 
     const undoOf = (server: string, action: ServerAction): ToastAction | undefined => {
       const back = UNDO[action]
@@ -214,8 +167,6 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
       info: null,
       status: null,
       servers: [],
-      tools: {},
-      toolErrors: {},
       expanded: {},
       busy: {},
       inspectOffline: {},
@@ -223,8 +174,9 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
       toast: null,
       tab: 'servers',
       stats: null,
-      requests: [],
       agents: null,
+      ...createToolsSlice(set, get),
+      ...createRequestsSlice(set, get),
       ...createSearchSlice(set, get, store),
       ...createActivitySlice(set, get),
       ...createManageSlice(set, get),
@@ -275,19 +227,6 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
         }
       },
 
-      async loadTools(server) {
-        try {
-          const { tools } = await api.tools(server)
-          set((s) => {
-            const toolErrors = { ...s.toolErrors }
-            delete toolErrors[server]
-            return { tools: { ...s.tools, [server]: tools }, toolErrors }
-          })
-        } catch (err) {
-          set((s) => ({ toolErrors: { ...s.toolErrors, [server]: messageOf(err) } }))
-        }
-      },
-
       setExpanded(server, open) {
         set((s) => ({ expanded: { ...s.expanded, [server]: open } }))
         if (open && !get().tools[server]) void get().loadTools(server)
@@ -324,38 +263,6 @@ export function createAppStore(api: Api, opts: { refreshDelayMs?: number; settle
           },
           undoOf(server, action),
         )
-      },
-
-      toolAction(server, tool, action, options) {
-        return act(busyKey('tool', server, tool, action), () =>
-          options ? api.toolAction(server, tool, action, options) : api.toolAction(server, tool, action),
-        )
-      },
-
-      classifyTool(server, tool, cls, hash) {
-        return act(busyKey('tool', server, tool, 'classify', cls), () => api.classifyTool(server, tool, cls, hash))
-      },
-
-      async loadRequests() {
-        try {
-          const { requests } = await api.requests()
-          set({ requests })
-        } catch (err) {
-          // an older core without requests, or a transient failure: the next event retries
-          if (err instanceof ApiError && err.status === 401) set({ authError: err })
-        }
-      },
-
-      grantRequest(id, grantFor, options) {
-        return act(busyKey('request', id), () => (options ? api.grantRequest(id, grantFor, options) : api.grantRequest(id, grantFor)))
-      },
-
-      denyRequest(id) {
-        return act(busyKey('request', id), () => api.denyRequest(id))
-      },
-
-      approveAll(server, options) {
-        return act(busyKey('approve-all', server), () => (options ? api.approveAll(server, options) : api.approveAll(server)))
       },
 
       async loadStats() {
