@@ -6,10 +6,8 @@ import type { Lifecycle } from './lifecycle'
 import type { LockStatus, ServerState, ToolStatus } from './statuses'
 import type { CallWith, Classification, ToolAnnotations, VariantSource } from './call-variant'
 import type { ServerLaunch } from './launch'
-import type { AccessRequest, RequestFilter } from './requests'
-import type { ActivityPage, ActivityQuery } from './activity'
-import type { AgentView } from './agents'
-import type { Confirmation, ConfirmationFilter, ConfirmLevel, ConfirmRequirement } from './confirmations'
+import type { AccessRequest } from './requests'
+import type { Confirmation, ConfirmLevel, ConfirmRequirement } from './confirmations'
 import type { ServerAuthSummary } from './auth-status'
 
 /** `{callable, <status>: n}`; zero-valued statuses omitted, `callable` always present. */
