@@ -45,15 +45,19 @@ export class StateStore {
   /** the last good copy, written after every successful write of `file` */
   readonly backupFile: string
 
-  /** The text last written (or loaded): the next write names it as its predecessor. */
-  private written: string | null = null
+  /**
+   * The SHA-256 of the text last written (or loaded): the next write names it as its predecessor,
+   * and a file that hashes alike is Toolgate's own write. Only the hash is kept: the text grows
+   * with every server and tool (a hash per tool) and would stay in the heap for as long as Toolgate runs.
+   */
+  private writtenSha: string | null = null
 
   constructor(readonly file: string) {
     this.backupFile = lastGoodPath(file)
     const loaded = StateStore.read(file, this.backupFile)
     this.state = loaded.state
     this.warning = loaded.warning
-    if (!loaded.warning) this.written = readText(file)
+    if (!loaded.warning) this.writtenSha = shaOf(readText(file))
     if (loaded.state.version === 1) {
       migrateToolHashes(this.state)
       this.migratedFrom = 1
@@ -161,9 +165,10 @@ export class StateStore {
 
   /** The state's text for the next write, chained to the text written before it (prev_sha256, tamper.ts); remembered as written. */
   private nextText(): string {
-    if (this.written !== null) this.state.prev_sha256 = sha256(this.written)
-    this.written = JSON.stringify(this.state, null, 2) + '\n'
-    return this.written
+    if (this.writtenSha !== null) this.state.prev_sha256 = this.writtenSha
+    const text = JSON.stringify(this.state, null, 2) + '\n'
+    this.writtenSha = sha256(text)
+    return text
   }
 
   private writeNow(): void {
@@ -183,7 +188,7 @@ export class StateStore {
     const ours = [this.file, this.backupFile]
     const verify = (file: string): void => {
       const now = readText(file)
-      if (now === this.written) return
+      if (shaOf(now) === this.writtenSha) return
       this.writeNow()
       if (now !== null)
         this.warning = `${file} was changed behind Toolgate's back at ${new Date().toISOString()}; it was written again from memory (your decisions are kept).`
@@ -216,6 +221,11 @@ export class StateStore {
     await waiting?.done.catch(() => {})
     await this.queue
   }
+}
+
+/** The SHA-256 of a file's text, or null for no file. */
+function shaOf(text: string | null): string | null {
+  return text === null ? null : sha256(text)
 }
 
 /** `state.json` → `state.last-good.json` beside it. */
