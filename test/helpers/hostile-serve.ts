@@ -18,8 +18,16 @@ export interface HostileServe {
   dataDir: string
 }
 
-/** Starts serve with `ht` answering from `upstream` (written to its state file first) and waits until ht is connected; `sandbox` replaces ht's (`{fs_read: [tmp]}`, network as the default). */
-export async function serveHostile(prefix: string, upstream: Record<string, unknown>, o: { sandbox?: Record<string, unknown> } = {}): Promise<HostileServe> {
+/**
+ * Starts serve with `ht` answering from `upstream` (written to its state file first) and waits until
+ * ht is connected; `sandbox` replaces ht's (`{fs_read: [tmp]}`, network as the default);
+ * `quarantined`: ht waits in quarantine for the user's review instead (not started).
+ */
+export async function serveHostile(
+  prefix: string,
+  upstream: Record<string, unknown>,
+  o: { sandbox?: Record<string, unknown>; quarantined?: boolean } = {},
+): Promise<HostileServe> {
   const tmp = tempDir(prefix)
   const stateFile = path.join(tmp, 'upstream.json')
   const dataDir = path.join(tmp, 'data')
@@ -31,7 +39,8 @@ export async function serveHostile(prefix: string, upstream: Record<string, unkn
         args: [HOSTILE],
         env: { HOSTILE_STATE: stateFile },
         sandbox: { fs_read: [tmp], ...o.sandbox },
-        quarantined: false,
+        // without the key a new server waits in quarantine for the user (the key would be the operator's hold)
+        ...(o.quarantined ? {} : { quarantined: false }),
         lifecycle: 'always',
       },
     },
@@ -39,6 +48,6 @@ export async function serveHostile(prefix: string, upstream: Record<string, unkn
   })
   const serve = await startServe({ configPath, dataDir })
   const token = (await serve.api<{ token: string }>('POST', '/api/v1/agents/reader/token')).json.token
-  await waitForServerState(serve, 'ht', 'connected')
+  if (!o.quarantined) await waitForServerState(serve, 'ht', 'connected')
   return { serve, token, tmp, stateFile, dataDir }
 }

@@ -1,5 +1,5 @@
 // Resource templates, the parts: the approval hash (every field an agent reads, tagged apart from
-// prompts), the one classifier's order for templates (baseline, new, changed, rejected, quarantine,
+// prompts), the one classifier's order for templates (baseline from an Inspect, new, changed, rejected, quarantine,
 // server off, trust auto, a fail-closed store), and a state.json that lost template decisions is not trusted.
 import { describe, expect, it } from 'vitest'
 import { templateHash, promptHash } from '../../src/main/core/state/hash'
@@ -44,10 +44,13 @@ describe('templates in the one classifier', () => {
 
   it('baseline, then new and changed wait; approve and reject are bound to the hash; quarantine and off lock them', async () => {
     const fx = makeFixture({ mcpServers: { s: { command: 'node', args: ['s.js'] } } })
-    // a quarantined server takes no baseline
+    // a quarantined server takes no baseline; its Inspect shows its templates
     await ingestTemplates(fx.catalog, 's', [T('a')])
     expect(status(fx, 'a')).toBe('server_quarantined')
+    await fx.catalog.setLiveTemplates('s', [T('a')], undefined, 'inspect')
+    // approving it approves exactly what the Inspect showed
     await approveServer(fx.catalog, 's')
+    expect(status(fx, 'a')).toBe('callable')
     await ingestTemplates(fx.catalog, 's', [T('a')])
     expect(status(fx, 'a')).toBe('callable')
     await ingestTemplates(fx.catalog, 's', [T('a', 'changed'), T('b')])
@@ -67,6 +70,18 @@ describe('templates in the one classifier', () => {
     expect(status(fx, 'b')).toBe('pending_approval')
     fx.writeConfig({ mcpServers: { s: { command: 'node', args: ['s.js'], enabled: false } } })
     expect(status(fx, 'a')).toBe('server_disabled')
+  })
+
+  it('approving a server approves only the templates its Inspect showed: without one, or listed since, each waits', async () => {
+    const fx = makeFixture({ mcpServers: { s: { command: 'node', args: ['s.js'] }, u: { command: 'node', args: ['u.js'] } } })
+    await fx.catalog.setLiveTemplates('s', [T('a')], undefined, 'inspect')
+    await approveServer(fx.catalog, 's')
+    await ingestTemplates(fx.catalog, 's', [T('a'), T('b')])
+    expect([status(fx, 'a'), status(fx, 'b')]).toEqual(['callable', 'pending_approval'])
+    // u was approved unseen: its first list is no baseline
+    await approveServer(fx.catalog, 'u')
+    await ingestTemplates(fx.catalog, 'u', [T('c')])
+    expect(fx.catalog.templates.entry('u:c')?.status).toBe('pending_approval')
   })
 
   it('trust auto approves new and changed templates', async () => {

@@ -93,7 +93,8 @@ function TemplateRow({ server, t }: { server: string; t: ResourceTemplateEntry }
           <span className="muted small">template</span>
           {status !== 'callable' && status !== 'server_disabled' && status !== 'server_quarantined' && <StatusBadge status={status} label={label} />}
         </div>
-        {status === 'pending_approval' && <TemplateReview t={t} />}
+        {/* a quarantined server's: what its Inspect listed, approved with the server */}
+        {(status === 'pending_approval' || status === 'server_quarantined') && <TemplateReview t={t} />}
         <p className="small muted resource-uris">
           <code>
             <Visible text={t.uriTemplate} />

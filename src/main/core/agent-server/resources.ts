@@ -113,9 +113,12 @@ export function readableResourceServers(deps: ResourceDeps, scope: Scope): Array
   return out
 }
 
+/** What lists a server's resources: its running upstream, or the connection an Inspect opened (control/inspect.ts). */
+export type ResourceLister = Pick<Upstream, 'name' | 'relay'>
+
 /** Every page of a list from one server, up to the cap. */
 async function listAll(
-  up: Upstream,
+  up: ResourceLister,
   method: 'resources/list' | 'resources/templates/list',
   key: 'resources' | 'resourceTemplates',
   timeoutMs: number,
@@ -142,21 +145,27 @@ export async function serverResources(
   resources: Array<Record<string, unknown> & { uri: string; original: string }>
   templates: Array<Record<string, unknown> & { uriTemplate: string; original: string }>
 }> {
-  const [resources, templates] = await Promise.all([
-    listAll(up, 'resources/list', 'resources', timeoutMs, signal),
-    listAll(up, 'resources/templates/list', 'resourceTemplates', timeoutMs, signal),
-  ])
+  const [resources, templates] = await Promise.all([listAll(up, 'resources/list', 'resources', timeoutMs, signal), serverTemplates(up, timeoutMs, signal)])
   const r = []
   for (const x of resources) {
     const uri = typeof x.uri === 'string' && listableUri(x.uri) ? toAgentUri(up.name, x.uri) : null
     if (uri) r.push({ ...x, uri, original: x.uri as string })
   }
+  return { resources: r, templates }
+}
+
+/** One server's templates with the URI templates agents see (one that cannot be rewritten, or may not be listed, is left out). */
+export async function serverTemplates(
+  up: ResourceLister,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<Array<Record<string, unknown> & { uriTemplate: string; original: string }>> {
   const t = []
-  for (const x of templates) {
+  for (const x of await listAll(up, 'resources/templates/list', 'resourceTemplates', timeoutMs, signal)) {
     const uriTemplate = typeof x.uriTemplate === 'string' && listableUri(x.uriTemplate) ? toAgentTemplate(up.name, x.uriTemplate) : null
     if (uriTemplate) t.push({ ...x, uriTemplate, original: x.uriTemplate as string })
   }
-  return { resources: r, templates: t }
+  return t
 }
 
 /** The same lists from every server the agent may read, in config order; a server that fails or is slow is left out (logged). */

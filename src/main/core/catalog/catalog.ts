@@ -155,10 +155,19 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
     return written
   }
 
-  /** A server listed its resource templates; `decision` is the state change that goes with the list (baseline, auto approval). */
-  setLiveTemplates(server: string, templates: readonly TemplateDefinition[], decision?: (s: State) => void): Promise<void> {
+  /**
+   * A server listed its resource templates (or an Inspect did: `source`); `decision` is the state
+   * change that goes with the list (baseline, auto approval).
+   */
+  setLiveTemplates(
+    server: string,
+    templates: readonly TemplateDefinition[],
+    decision?: (s: State) => void,
+    source: 'upstream' | 'inspect' = 'upstream',
+  ): Promise<void> {
     const written = decision ? this.store.update(decision) : Promise.resolve()
-    this.templates.setLive(server, templates)
+    const cfg = this.serverConfig(server)
+    this.templates.setLive(server, templates, source === 'inspect' && cfg ? serverIdentity(cfg) : undefined)
     this.refresh([server])
     return written
   }
@@ -184,6 +193,12 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
     const cfg = this.serverConfig(server)
     if (!l || l.source !== 'inspect' || !cfg || l.identity !== serverIdentity(cfg)) return null
     return [...l.tools.values()]
+  }
+
+  /** The templates the last Inspect listed, while the server still has the identity it had then (else null). */
+  inspectedTemplates(server: string): readonly TemplateDefinition[] | null {
+    const cfg = this.serverConfig(server)
+    return cfg ? this.templates.inspected(server, serverIdentity(cfg)) : null
   }
 
   /**

@@ -14,6 +14,7 @@ import { migrateServerIdentities } from '../state/migrate'
 import type { State } from '../state/schema'
 import type { Catalog } from './catalog'
 import { approvedRecord, organisationRefusal, requireServer, until } from './decisions'
+import { templateBaselineOnApproval } from './template-decisions'
 
 /**
  * The launch the user reviewed must still be the one configured (approve, inspect and a grant that
@@ -52,6 +53,7 @@ export async function approveServer(catalog: Catalog, server: string, timed?: Ti
   // baselines exactly the definitions it showed; at first connect a differing tool is changed, a
   // tool that was not there is pending.
   const inspected = catalog.inspectedTools(server)
+  const inspectedTemplates = catalog.inspectedTemplates(server)
   await catalog.decide([server], (s) => {
     if (timed)
       addUndo(s, timed, server, { type: 'server_review', previous: reviewRecord(s.servers[server]), held: s.fail_closed?.hold?.includes(server) === true })
@@ -68,6 +70,8 @@ export async function approveServer(catalog: Catalog, server: string, timed?: Ti
       }
     }
     s.servers[server] = rec
+    // its templates likewise: those the Inspect showed; any other waits for review (template-decisions.ts)
+    templateBaselineOnApproval(s, server, inspectedTemplates)
   })
   return timed ? `Approved server ${server}${until(timed)}; it starts now and goes back into quarantine then.` : `Approved server ${server}; it starts now.`
 }

@@ -1,6 +1,7 @@
 // What the user decides about resource templates (docs/passthrough.md "Resources"), as for prompts
-// (prompt-decisions.ts): the first template list of an approved server is its baseline, `trust:
-// "auto"` approves new and changed ones, a later new or changed template waits for the user;
+// (prompt-decisions.ts): approving a server baselines the templates its Inspect showed (none
+// without one); a server trusted otherwise (config, or approved before templates were reviewed)
+// takes its first template list as its baseline; `trust: "auto"` approves new and changed ones, a later new or changed template waits for the user;
 // approve and reject carry the hash of the definition reviewed (409 definition_changed when it
 // changed again). Each lands through the catalog (state.json and the classification together).
 import { ApiError } from '../../../shared/api'
@@ -47,6 +48,24 @@ export async function ingestTemplates(catalog: Catalog, server: string, template
   const now = templates.map((t) => `${templateId(server, t.uriTemplate)}=${templateHash(t)}`).join('\n')
   if (!decision && known === now) return
   await catalog.setLiveTemplates(server, templates, decision)
+}
+
+/**
+ * Approving a server (server-decisions.ts approveServer) takes its template baseline from what the
+ * user could see, as for its tools: exactly the templates its last Inspect listed of the server as
+ * configured now (none when no Inspect listed them), so every other template waits for review.
+ * Nothing when the server's template baseline was taken before.
+ */
+export function templateBaselineOnApproval(s: State, server: string, inspected: readonly TemplateDefinition[] | null): void {
+  if (s.servers[server]?.template_baseline_taken) return
+  s.servers[server] = { ...s.servers[server], template_baseline_taken: true }
+  if (!inspected?.length) return
+  const records = { ...s.resource_templates }
+  for (const t of inspected) {
+    const id = templateId(server, t.uriTemplate)
+    records[id] = { ...records[id], approved: record(t, templateHash(t)) }
+  }
+  s.resource_templates = records
 }
 
 function requireTemplate(catalog: Catalog, server: string, uriTemplate: string): TemplateEntry {

@@ -91,11 +91,22 @@ const NONE: readonly TemplateEntry[] = Object.freeze([])
  */
 export class TemplateCatalog {
   private readonly live = new Map<string, readonly TemplateDefinition[]>()
+  /** per server whose live list came from an Inspect: the server identity it ran (as for tools: Catalog.inspectedTools) */
+  private readonly inspectedAs = new Map<string, string>()
   private readonly built = new Map<string, readonly TemplateEntry[]>()
   private readonly byId = new Map<string, TemplateEntry>()
 
-  setLive(server: string, templates: readonly TemplateDefinition[]): void {
+  /** The server listed its templates; `inspectedAs`: an Inspect did, of the server with this identity. */
+  setLive(server: string, templates: readonly TemplateDefinition[], inspectedAs?: string): void {
     this.live.set(server, templates)
+    if (inspectedAs === undefined) this.inspectedAs.delete(server)
+    else this.inspectedAs.set(server, inspectedAs)
+  }
+
+  /** The templates the last Inspect listed, while the server still has the identity it had then (else null). */
+  inspected(server: string, identity: string): readonly TemplateDefinition[] | null {
+    const l = this.live.get(server)
+    return l && this.inspectedAs.get(server) === identity ? l : null
   }
 
   /** The hashes of the templates the server listed last, by id (to tell whether a new list changes anything). */
@@ -106,6 +117,7 @@ export class TemplateCatalog {
 
   forget(server: string): void {
     this.live.delete(server)
+    this.inspectedAs.delete(server)
     this.rebuild(server, undefined, undefined, undefined)
   }
 

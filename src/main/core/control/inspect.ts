@@ -1,5 +1,5 @@
 // Inspect (docs/isolation.md): a quarantined server is started once, sandboxed, to list its tools
-// for review; an approved one lists its tools as it runs now. A failure for want of network is
+// (and its resource templates) for review; an approved one lists its tools as it runs now. A failure for want of network is
 // kept per server and shown with it, with the offer to Inspect with network.
 import path from 'node:path'
 import { ApiError, type ApiEvent, type ServerInfo } from '../../../shared/api'
@@ -12,6 +12,9 @@ import { ON_DEMAND_WAIT_MS } from '../upstream/manager'
 import { launcherOf, looksLikeNetworkFailure, registryAccess, sandboxSupport } from '../upstream/sandbox'
 import { serverInfo } from '../views/server-view'
 import type { ServiceDeps } from './deps'
+import type { TemplateDefinition } from '../../../shared/resources'
+import { serverTemplates, type ResourceLister } from '../agent-server/resources'
+import { templateDefinitions } from '../agent-server/template-review'
 
 /** What an Inspect waits for, in words, for the window while it runs. */
 function inspectWaitsFor(s: ServerConfig): string {
@@ -88,6 +91,7 @@ export class ServerInspect {
           : registry
             ? ` It ran isolated; its only network was ${registry.label}, to download its package.`
             : ' It ran isolated, without network access.'
+    const listed: { templates: TemplateDefinition[] | null } = { templates: null }
     try {
       const tools = await inspectUpstream(s, {
         logger: this.d.logger.child({ server: name, inspect: true }),
@@ -97,10 +101,17 @@ export class ServerInspect {
         sandbox: { ctx: { dataDir: this.d.dataDir, configPath: this.d.configPath }, mode: 'inspect' },
         launchCheck: (resolved) => this.d.manager.launchCheck(resolved),
         references: { secret: (n) => this.d.secrets.get(n), env: process.env },
+        // its resource templates too: approving the server approves exactly the ones shown (template-decisions.ts)
+        alsoList: async (conn, timeoutMs) => {
+          listed.templates = await this.inspectTemplates(name, conn, timeoutMs)
+        },
       })
       catalog.setLiveTools(name, tools, 'inspect')
+      if (listed.templates) await catalog.setLiveTemplates(name, listed.templates, undefined, 'inspect')
       this.offline.delete(name)
-      return `Inspected ${name}: it offers ${tools.length === 1 ? '1 tool' : `${tools.length} tools`}; the process was stopped again.${how} Review them, then approve the server.`
+      const n = listed.templates?.length ?? 0
+      const also = n > 0 ? ` and ${n === 1 ? '1 resource template' : `${n} resource templates`}` : ''
+      return `Inspected ${name}: it offers ${tools.length === 1 ? '1 tool' : `${tools.length} tools`}${also}; the process was stopped again.${how} Review them, then approve the server.`
     } catch (e) {
       const signIn = needsSignIn(e)
       if (signIn) {
@@ -123,6 +134,22 @@ export class ServerInspect {
       }
       if (!network) this.offline.delete(name)
       throw new ApiError('inspect_failed', why, 502)
+    }
+  }
+
+  /** The resource templates an Inspect lists, as agents would read them; null when the server could not list them (then none is approved with the server). */
+  private async inspectTemplates(
+    name: string,
+    conn: { relay: ResourceLister['relay']; capabilities: { resources?: unknown } | undefined },
+    timeoutMs: number,
+  ): Promise<TemplateDefinition[] | null> {
+    if (!conn.capabilities?.resources) return []
+    try {
+      const listed = await serverTemplates({ name, relay: (m, p, o) => conn.relay(m, p, o) }, timeoutMs)
+      return templateDefinitions(listed).map((d) => d.def)
+    } catch (e) {
+      this.d.logger.warn({ server: name, err: (e as Error).message }, 'Inspect could not list the resource templates of a server')
+      return null
     }
   }
 }

@@ -1,11 +1,15 @@
 // A server's resources as the window and the control API show them (docs/passthrough.md): each
 // with the server's own URI and the URI agents use, or a note saying why there are none now; each
 // template with its status and approval, for the user's review: every field its approval hash
-// covers (shared/template-diff.ts), annotations and `_meta` too.
+// covers (shared/template-diff.ts), annotations and `_meta` too. A quarantined server shows the
+// templates its Inspect listed: approving it approves exactly those (template-decisions.ts).
 import type { ServerConfig } from '../../../shared/config-schema'
 import { TEMPLATE_REMEDIATION, type ResourceInfo, type ResourceTemplateEntry } from '../../../shared/resources'
 import { templateFields } from '../../../shared/template-diff'
+import { toAgentTemplate } from '../../../shared/resource-uri'
 import { serverResources } from '../agent-server/resources'
+import { templateId } from '../catalog/templates'
+import { templateHash } from '../state/hash'
 import type { ReviewedTemplate } from '../agent-server/template-review'
 import { reviewTemplates } from '../agent-server/template-review'
 import type { Catalog } from '../catalog/catalog'
@@ -15,10 +19,26 @@ export async function resourceInfo(catalog: Catalog, manager: UpstreamManager, s
   const server = s.name
   const empty = (note: string): ResourceInfo => ({ server, resources: [], templates: [], note })
   const lock = catalog.serverLock(s)
-  if (lock)
+  if (lock) {
+    const inspected = lock.status === 'server_quarantined' ? catalog.inspectedTemplates(server) : null
+    if (inspected && inspected.length > 0)
+      return {
+        ...empty(
+          'The server is in quarantine: these are the resource templates its Inspect listed. Approving the server approves them as shown; any other template it lists later waits for your review.',
+        ),
+        templates: inspected.map((def) =>
+          templateEntry({
+            def,
+            hash: templateHash(def),
+            agentUriTemplate: toAgentTemplate(server, def.uriTemplate) ?? def.uriTemplate,
+            entry: catalog.templates.entry(templateId(server, def.uriTemplate)),
+          }),
+        ),
+      }
     return empty(
       lock.status === 'server_disabled' ? 'The server is switched off.' : 'The server is in quarantine: its resources are listed once it is approved.',
     )
+  }
   const up = manager.get(server)
   if (!up || up.state !== 'connected') return empty('The server is not running now; its resources are listed while it runs.')
   if (!up.capabilities?.resources) return empty('This server offers no resources.')

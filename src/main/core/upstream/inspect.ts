@@ -1,9 +1,10 @@
-// inspectUpstream: connect once, list the tools, disconnect — for reviewing a quarantined server
+// inspectUpstream: connect once, list the tools (and what the caller lists besides), disconnect — for reviewing a quarantined server
 // without starting it for real. No supervision, no retries; the stdio child is gone on return.
 import type { ServerConfig } from '../../../shared/config-schema'
 import { serverLogger } from './log'
 import { resolveReferences } from '../secrets/resolve'
 import { openConnection } from './open'
+import type { UpstreamConnection } from './connection'
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './types'
 import type { UpstreamOptions } from './types'
 import type { ToolDefinition } from '../../../shared/tool-definition'
@@ -23,7 +24,15 @@ export function inspectTimeoutMs(config: ServerConfig): number {
   return launcherOf(config) ? LAUNCHER_INSPECT_TIMEOUT_MS : DEFAULT_CONNECT_TIMEOUT_MS
 }
 
-export async function inspectUpstream(config: ServerConfig, opts: UpstreamOptions & { timeoutMs?: number; network?: boolean }): Promise<ToolDefinition[]> {
+export async function inspectUpstream(
+  config: ServerConfig,
+  opts: UpstreamOptions & {
+    timeoutMs?: number
+    network?: boolean
+    /** runs once the tools are listed, before the connection closes: what else the review lists (its resource templates: control/inspect.ts) */
+    alsoList?: (conn: Pick<UpstreamConnection, 'relay' | 'capabilities'>, timeoutMs: number) => Promise<void>
+  },
+): Promise<ToolDefinition[]> {
   // npx/uvx download the package (and its dependencies) first, into an empty cache the first time
   const timeoutMs = opts.timeoutMs ?? opts.connectTimeoutMs ?? inspectTimeoutMs(config)
   const log = serverLogger(opts.logger, config.name)
@@ -47,11 +56,15 @@ export async function inspectUpstream(config: ServerConfig, opts: UpstreamOption
     throw new Error(`inspecting server "${config.name}" failed: ${err instanceof Error ? err.message : String(err)}`)
   })
   try {
-    const listing = await conn.listTools(timeoutMs)
+    let listing
+    try {
+      listing = await conn.listTools(timeoutMs)
+    } catch (err) {
+      throw new Error(`inspecting server "${config.name}" failed: tools/list: ${err instanceof Error ? err.message : String(err)}`)
+    }
     for (const w of listing.warnings) log.warn(`upstream ${w}`)
+    await opts.alsoList?.(conn, timeoutMs)
     return listing.tools
-  } catch (err) {
-    throw new Error(`inspecting server "${config.name}" failed: tools/list: ${err instanceof Error ? err.message : String(err)}`)
   } finally {
     await conn.close()
   }
