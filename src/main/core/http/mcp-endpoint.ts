@@ -7,13 +7,15 @@
 //   served by a fresh agent server built for the scope of the request's credential, so what an
 //   agent sees depends on its credential, never on a connection. Each credential may hold at most
 //   limits.max_sessions_per_principal open subscriptions/listen streams.
-// The SDK's own classification (isLegacyRequest) decides the era of a request without a session.
+// The SDK's own classification (isLegacyRequest) decides the era of a request without a session;
+// a request that carries the 2026-07-28 envelope claim is one it never calls legacy (era-claim.ts).
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createMcpHandler, isInitializeRequest, isLegacyRequest, type AuthInfo, type McpHttpHandler, type Server } from '@modelcontextprotocol/server'
+import { claimsModernEra } from './era-claim'
 import type { Principal } from './auth'
 import type { Scope } from '../access/scope'
-import { sendWebResponse, toWebRequest } from './web-bridge'
+import { postRequestView, sendWebResponse, toWebRequest } from './web-bridge'
 import { SessionHttpTransport } from './session-transport'
 import { ListenSubscriptions, mayHear } from '../agent-server/resource-subscribe'
 import type { ResourceDeps } from '../agent-server/resources'
@@ -127,8 +129,11 @@ export class McpEndpoint {
     const sid = req.headers['mcp-session-id']
     const sessionId = typeof sid === 'string' ? sid : undefined
     if (sessionId) return this.inSession(req, res, principal, body, sessionId)
-    const request = toWebRequest(req, res)
-    if (req.method === 'POST' && !(await isLegacyRequest(request, body))) return this.stateless(request, res, principal, body)
+    // a POST with a parsed body, to a plain path, gets the light view of itself (web-bridge.ts);
+    // anything else undici's Request (an empty body, a query, another method)
+    const viewed = req.method === 'POST' && body !== undefined && (req.url === '/mcp' || req.url === '/mcp/direct')
+    const request = viewed ? postRequestView(req, res) : toWebRequest(req, res)
+    if (req.method === 'POST' && (claimsModernEra(body) || !(await isLegacyRequest(request, body)))) return this.stateless(request, res, principal, body)
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return rpcError(
         res,
