@@ -52,6 +52,7 @@ import { type ListChangedHub, type ListKind } from './list-changed'
 import { isRelayState, sessionAsker, type RelayCalls } from './relay-asks'
 import { relayLogs } from './log-relay'
 import { withRequestLogs } from './request-logs'
+import { ClosingServer } from './closing-server'
 import type { UpstreamAsks } from './call-tool'
 
 /** What tools/list offers: Toolgate's own tools (meta), or those and every callable upstream tool (direct). */
@@ -225,7 +226,7 @@ function clientName(server: Server, ctx: ServerContext): string | null {
  * token; stdio: the process): a question asked in the client is bound to it.
  */
 export function createAgentServer(deps: AgentDeps, scope: Scope, principal = 'local', view: AgentView = 'meta'): Server {
-  const server = new Server(
+  const server = new ClosingServer(
     { name: 'toolgate', version: VERSION },
     {
       // list_changed: sent when the agent's own view changed (list-changed.ts)
