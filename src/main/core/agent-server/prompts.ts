@@ -20,6 +20,7 @@ import { withRequestLogs } from './request-logs'
 import type { LogOwner } from '../upstream/request-logs'
 import { recordedRead, type RecordRead } from './read-records'
 import { agentCompletion } from './completion-text'
+import { MAX_RESOURCE_DESCRIPTION_CHARS, oneLine } from './resource-text'
 
 export interface PromptDeps {
   catalog: Catalog
@@ -39,13 +40,16 @@ export function agentPrompts(catalog: Catalog, scope: Scope): PromptEntry[] {
   return out
 }
 
-/** An upstream's failure as the agent's protocol error: the server's own JSON-RPC error keeps its code. */
+/**
+ * An upstream's failure as the agent's protocol error: the server's own JSON-RPC error keeps its
+ * code, and its message (the server's words) reaches the agent as listed text does, one escaped
+ * line, cut (resource-text.ts oneLine): an error must not carry what a completion value or a
+ * prompt's unapproved text may not.
+ */
 export function relayError(e: unknown): ProtocolError {
-  if (e instanceof UpstreamCallError) {
-    if (e.code === 'upstream_error' && e.rpcCode !== undefined) return new ProtocolError(e.rpcCode, e.message)
-    return new ProtocolError(ProtocolErrorCode.InternalError, e.message)
-  }
-  return new ProtocolError(ProtocolErrorCode.InternalError, (e as Error).message)
+  const text = oneLine(e instanceof Error ? e.message : String(e), MAX_RESOURCE_DESCRIPTION_CHARS)
+  if (e instanceof UpstreamCallError && e.code === 'upstream_error' && e.rpcCode !== undefined) return new ProtocolError(e.rpcCode, text)
+  return new ProtocolError(ProtocolErrorCode.InternalError, text)
 }
 
 /**
