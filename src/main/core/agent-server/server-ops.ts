@@ -8,7 +8,8 @@ import { ProtocolSchema, ServerEntrySchema, ServerNameSchema } from '../../../sh
 import type { Catalog } from '../catalog/catalog'
 import type { UpstreamManager } from '../upstream/manager'
 import { addServerEntry, removeServerEntry, setServerField } from '../config/write'
-import { agentServerEntry, skippedServerEntry } from '../views/server-view'
+import { agentServerEntry as viewEntry, skippedServerEntry as viewSkippedEntry } from '../views/server-view'
+import { MAX_RESOURCE_DESCRIPTION_CHARS, oneLine } from './resource-text'
 import { forgetRemovedServer, markNeedsReview } from '../catalog/server-decisions'
 import { AGENT_FIELDS, agentEntryKey, canChangeServers, readOnlyRefusal, removalRefusal } from '../access/server-changes'
 import type { Scope } from '../access/scope'
@@ -17,6 +18,17 @@ import type { DecisionAction } from '../../../shared/activity'
 import { mentionsReference } from '../../../shared/secret-refs'
 import { CLIENT_NAME_MAX, safeText } from '../../../shared/requests'
 import { ADMIN_SESSION } from '../access/server-changes'
+
+/**
+ * A server's entry as an agent reads it: its `last_error` holds the server's own words (an error it
+ * answered while Toolgate connected, a line of its stderr), so it is listed text: one escaped line, cut.
+ */
+function agentText(entry: Record<string, unknown>): Record<string, unknown> {
+  if (typeof entry.last_error === 'string') entry.last_error = oneLine(entry.last_error, MAX_RESOURCE_DESCRIPTION_CHARS)
+  return entry
+}
+const agentServerEntry = (...a: Parameters<typeof viewEntry>): Record<string, unknown> => agentText(viewEntry(...a))
+const skippedServerEntry = (...a: Parameters<typeof viewSkippedEntry>): Record<string, unknown> => agentText(viewSkippedEntry(...a))
 
 export interface ServerOpsDeps {
   catalog: Catalog
