@@ -63,4 +63,37 @@ describe('escaping text for people and terminals', () => {
     ])
     expect(visibleParts('two\nlines')).toEqual([{ text: 'two\nlines', hidden: false }])
   })
+
+  it('escapes a run of basic variation selectors but the first, keeping an emoji with its one VS16', () => {
+    expect(escapeControls('ok\u2764\ufe0f')).toBe('ok\u2764\ufe0f')
+    expect(escapeControls('a\ufe0f\ufe0e\ufe00b')).toBe('a\ufe0f\\ufe0e\\ufe00b')
+    expect(hiddenCount(`x${'\ufe0f'.repeat(10)}`)).toBe(9)
+  })
+
+  it('keeps four combining marks on a character and escapes the rest of a flood', () => {
+    // decomposed accents, Vietnamese stacked marks, Devanagari and pointed Hebrew keep theirs
+    for (const ok of ['Cafe\u0301', 'Vie\u0323\u0302t', 'क्षत्रिय', 'בְּרֵאשִׁית', 'ế']) expect(escapeControls(ok)).toBe(ok)
+    const flood = `n${'\u0301'.repeat(50)}`
+    const shown = escapeControls(flood)
+    expect(shown.startsWith(`n${'\u0301'.repeat(4)}\\u0301`)).toBe(true)
+    expect(shown).not.toMatch(/\p{M}{5}/u)
+    expect(hiddenCount(flood)).toBe(46)
+  })
+
+  it('escapes lookalikes of ASCII letters (they spell TOOLGATE unlike itself); leaves ª, ², ™, fullwidth digits and punctuation, ℹ️', () => {
+    const spelled = [
+      'ＴＯＯＬＧＡＴＥ',
+      [...'TOOLGATE'].map((c) => String.fromCodePoint(0x1d400 + c.charCodeAt(0) - 65)).join(''),
+      [...'TOOLGATE'].map((c) => String.fromCodePoint(0x24b6 + c.charCodeAt(0) - 65)).join(''),
+      'ℂℍℝ Ⅻ ᵀᴼᴼᴸ',
+    ]
+    for (const s of spelled) {
+      const shown = escapeControls(s)
+      // every character that NFKC folds to an ASCII letter is shown as an escape
+      expect([...shown].filter((c) => !/[A-Za-z]/.test(c) && /^[A-Za-z]+$/.test(c.normalize('NFKC')))).toEqual([])
+      expect(shown).toMatch(/^(\\u\{?[0-9a-f]+\}?| )+$/)
+    }
+    const ordinary = '1ª vez, m², Brand™, 第１０章（メモ）：はい！ ℹ️ Ⓜ️ ﬁne'
+    expect(escapeControls(ordinary)).toBe(ordinary)
+  })
 })
