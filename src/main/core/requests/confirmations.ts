@@ -174,17 +174,10 @@ export class CallConfirmations {
     const digest = argsHmac(hmacKey, args)
     const shown = argsForDisplay(args, this.d.catalog.serverConfig(e.server))
     const text = safeArgsText(shown.json)
-    const warning = nameWarning(e.name)
     const c: Confirmation = {
       id: newId('c'),
       kind: 'call',
-      agent: who.agent,
-      client: who.client === null ? null : safeText(who.client, CLIENT_NAME_MAX),
-      tool: warning ? `${e.server}:${escapedName(e.name)}` : e.id,
-      server: e.server,
-      ...(warning ? { name_warning: warning } : {}),
-      call_with: callWith(e.variant),
-      variant,
+      ...this.asked(who, e, variant),
       args_hmac: digest,
       args_text: text.text,
       args_preview: safeArgsText(shown.masked, ARGS_NOTE_CHARS).text,
@@ -196,10 +189,33 @@ export class CallConfirmations {
       created_at: this.iso(now),
       expires_at: this.iso(now + timeoutS * 1000),
     }
+    this.enqueue(c, timeoutS)
+    return { kind: 'open', confirmation: c }
+  }
+
+  /**
+   * Who asks and for which tool, as a confirmation shows it (a call's and a sampling request's
+   * alike): the agent, its client name made safe, the tool's id (its name escaped where it does not
+   * read as what it is, with the warning), the call variant it needs and the one asked for.
+   */
+  private asked(who: Asker, e: CatalogEntry, variant: Variant) {
+    const warning = nameWarning(e.name)
+    return {
+      agent: who.agent,
+      client: who.client === null ? null : safeText(who.client, CLIENT_NAME_MAX),
+      tool: warning ? `${e.server}:${escapedName(e.name)}` : e.id,
+      server: e.server,
+      ...(warning ? { name_warning: warning } : {}),
+      call_with: callWith(e.variant),
+      variant,
+    }
+  }
+
+  /** A new confirmation waits (up to `timeoutS`), the oldest answered ones beyond KEEP_ANSWERED go, and the window hears of it. */
+  private enqueue(c: Confirmation, timeoutS: number): void {
     this.queue.add(c, timeoutS * 1000)
     this.queue.prune(KEEP_ANSWERED)
     this.d.emit({ id: c.id, status: 'pending', new: true })
-    return { kind: 'open', confirmation: c }
   }
 
   /** CALL_DECLINED (limit) when this agent, or all together, already keep too many waiting; else null. */
@@ -232,18 +248,11 @@ export class CallConfirmations {
     const now = this.d.now?.() ?? Date.now()
     const view = samplingView(request)
     const shown = samplingText(view)
-    const warning = nameWarning(e.name)
     const c: Confirmation = {
       id: newId('c'),
       kind: 'sampling',
       sampling: view,
-      agent: who.agent,
-      client: who.client === null ? null : safeText(who.client, CLIENT_NAME_MAX),
-      tool: warning ? `${e.server}:${escapedName(e.name)}` : e.id,
-      server: e.server,
-      ...(warning ? { name_warning: warning } : {}),
-      call_with: callWith(e.variant),
-      variant,
+      ...this.asked(who, e, variant),
       args_hmac: this.digest(request),
       args_text: safeArgsText(shown).text,
       args_preview: safeArgsText(view.messages[0]?.text ?? '', ARGS_NOTE_CHARS).text,
@@ -255,9 +264,7 @@ export class CallConfirmations {
       created_at: this.iso(now),
       expires_at: this.iso(now + timeoutS * 1000),
     }
-    this.queue.add(c, timeoutS * 1000)
-    this.queue.prune(KEEP_ANSWERED)
-    this.d.emit({ id: c.id, status: 'pending', new: true })
+    this.enqueue(c, timeoutS)
     const r = await this.queue.wait(c.id, timeoutS * 1000 + 5000, signal)
     this.used.add(c.id)
     if (r.kind === 'answered' && r.answer.decision === 'allow') return { go: true }
