@@ -4,10 +4,10 @@ import { nameWarning } from '../../../shared/tool-name'
 import { PROMPT_REMEDIATION, promptText, type PromptInfo } from '../../../shared/prompts'
 import type { Catalog } from '../catalog/catalog'
 import type { PromptEntry } from '../catalog/prompts'
+import { approvalView } from './approval-view'
 
 export function promptInfo(catalog: Catalog, e: PromptEntry): PromptInfo {
   const warning = nameWarning(e.name)
-  const p = e.previous
   return {
     name: e.id,
     server: e.server,
@@ -26,22 +26,10 @@ export function promptInfo(catalog: Catalog, e: PromptEntry): PromptInfo {
         : {}),
     status: e.status,
     ...(e.status !== 'callable' ? { remediation: PROMPT_REMEDIATION[e.status] } : {}),
-    approval: {
-      status: e.approval,
-      hash: e.hash,
-      ...(e.rejectedAt ? { rejected_at: e.rejectedAt } : {}),
-      ...(p
-        ? {
-            previous_description: p.description,
-            previous: {
-              ...(p.title ? { title: p.title } : {}),
-              description: p.description,
-              arguments: p.arguments,
-              ...(p.messages_hash ? { messages_hash: p.messages_hash } : {}),
-              ...(p.messages ? { text: promptText(p.messages) } : {}),
-            },
-          }
-        : {}),
-    },
+    approval: approvalView(e, (p) => ({
+      arguments: p.arguments,
+      ...(p.messages_hash ? { messages_hash: p.messages_hash } : {}),
+      ...(p.messages ? { text: promptText(p.messages) } : {}),
+    })),
   }
 }

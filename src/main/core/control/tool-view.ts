@@ -7,11 +7,11 @@ import { remediationFor } from '../../../shared/statuses'
 import { nameWarning } from '../../../shared/tool-name'
 import type { CatalogEntry } from '../catalog/catalog'
 import { timedGrantOf } from '../state/grant-undo'
+import { approvalView } from './approval-view'
 import type { State } from '../state/schema'
 
 export function toolInfo(e: CatalogEntry, state?: Readonly<State>): ToolInfo {
   const warning = nameWarning(e.name)
-  const p = e.previous
   const grant = state ? timedGrantOf(state, e.server, e.name) : undefined
   return {
     name: e.id,
@@ -31,24 +31,12 @@ export function toolInfo(e: CatalogEntry, state?: Readonly<State>): ToolInfo {
     ...(e.classification ? { classification: { ...e.classification } } : {}),
     inputSchema: e.def.inputSchema,
     ...(e.def.outputSchema ? { outputSchema: e.def.outputSchema } : {}),
-    approval: {
-      status: e.approval,
-      hash: e.hash,
-      ...(e.rejectedAt ? { rejected_at: e.rejectedAt } : {}),
-      ...(p
-        ? {
-            previous_description: p.description,
-            previous: {
-              ...(p.title ? { title: p.title } : {}),
-              description: p.description,
-              inputSchema: p.inputSchema,
-              ...(p.outputSchema ? { outputSchema: p.outputSchema } : {}),
-              ...(p.annotations ? { annotations: p.annotations as ToolAnnotations } : {}),
-              call_with: callWith(requiredVariant(p.annotations as ToolAnnotations | undefined)),
-            },
-          }
-        : {}),
-    },
+    approval: approvalView(e, (p) => ({
+      inputSchema: p.inputSchema,
+      ...(p.outputSchema ? { outputSchema: p.outputSchema } : {}),
+      ...(p.annotations ? { annotations: p.annotations as ToolAnnotations } : {}),
+      call_with: callWith(requiredVariant(p.annotations as ToolAnnotations | undefined)),
+    })),
     ...(grant ? { grant } : {}),
   }
 }
