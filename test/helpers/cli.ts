@@ -190,6 +190,16 @@ export function cmdline(pid: number): string {
   }
 }
 
+/** The live processes running exactly `sleep <seconds>` (a fake pasta's namespace child: a test picks an odd `seconds` of its own); none while `seconds` is empty. */
+export function sleepingFor(seconds: string): number[] {
+  if (seconds === '') return []
+  return fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .map(Number)
+    .filter((pid) => cmdline(pid).trim() === `sleep ${seconds}` && processRunning(pid))
+}
+
 /** The sandbox's own processes around a server: they carry the server's argv too. */
 const SANDBOX_PROCESSES = new Set([
   'bwrap', // outside, and as PID 1 inside

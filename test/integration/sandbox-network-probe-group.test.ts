@@ -7,19 +7,13 @@ import path from 'node:path'
 import { afterAll, afterEach, expect, it } from 'vitest'
 import { networkSupport } from '../../src/main/core/upstream/sandbox/network'
 import { which } from '../../src/main/core/upstream/sandbox/detect'
-import { cleanupTemp, cmdline, processRunning, tempDir } from '../helpers/cli'
+import { cleanupTemp, processRunning, sleepingFor, tempDir } from '../helpers/cli'
 import { waitFor } from '../helpers/wait'
 
 const before = process.env.TOOLGATE_PASTA
 let seconds = ''
 
-function sleepers(): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .map(Number)
-    .filter((pid) => seconds !== '' && cmdline(pid).trim() === `sleep ${seconds}` && processRunning(pid))
-}
+const sleepers = (): number[] => sleepingFor(seconds)
 
 afterEach(() => {
   for (const pid of sleepers()) process.kill(pid, 'SIGKILL')

@@ -12,19 +12,13 @@ import { networkSupport } from '../../src/main/core/upstream/sandbox/network'
 import { sandboxSupport, which } from '../../src/main/core/upstream/sandbox/detect'
 import { DataDirLock } from '../../src/main/core/state/lock'
 import { OwnerExistsError, startCore } from '../../src/main/core/core'
-import { cleanupTemp, cmdline, processRunning, tempDir } from '../helpers/cli'
+import { cleanupTemp, processRunning, sleepingFor, tempDir } from '../helpers/cli'
 import { waitFor } from '../helpers/wait'
 
 const env = { bwrap: process.env.TOOLGATE_BWRAP, pasta: process.env.TOOLGATE_PASTA }
 let seconds = ''
 
-function sleepers(): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .map(Number)
-    .filter((pid) => seconds !== '' && cmdline(pid).trim() === `sleep ${seconds}` && processRunning(pid))
-}
+const sleepers = (): number[] => sleepingFor(seconds)
 
 function restore(name: 'TOOLGATE_BWRAP' | 'TOOLGATE_PASTA', value: string | undefined): void {
   if (value === undefined) delete process.env[name]
