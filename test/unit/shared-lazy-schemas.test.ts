@@ -3,22 +3,10 @@
 // nothing, an operation's first call builds its own arguments only and once, the events' type list
 // names exactly the schema's events, and an event still reads through the schema.
 import { describe, expect, it, vi } from 'vitest'
+import { zodBuilds as counter } from '../helpers/counting-zod'
 
-/** zod's `z` with its lower-case builders (z.object, z.string, z.tuple, …) counting their calls. */
-const counter = vi.hoisted(() => ({ n: 0 }))
-vi.mock('zod', async (importOriginal) => {
-  const real = await importOriginal<typeof import('zod')>()
-  const z: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(real.z))
-    z[k] =
-      typeof v === 'function' && /^[a-z]/.test(k)
-        ? (...a: unknown[]) => {
-            counter.n++
-            return (v as (...a: unknown[]) => unknown)(...a)
-          }
-        : v
-  return { ...real, z }
-})
+/** zod's `z` with its lower-case builders counting their calls (helpers/counting-zod.ts). */
+vi.mock('zod', async (importOriginal) => (await import('../helpers/counting-zod')).countingZod(importOriginal))
 
 /** Loads what operations.ts and api-events.ts import (their own schemas are theirs to build), then counts what loading these two builds. */
 async function load() {

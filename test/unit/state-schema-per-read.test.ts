@@ -5,22 +5,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { cleanupTemp, tempDir } from '../helpers/cli'
+import { zodBuilds as counter } from '../helpers/counting-zod'
 
-/** zod's `z` with its lower-case builders (z.object, z.string, …) counting their calls. */
-const counter = vi.hoisted(() => ({ n: 0 }))
-vi.mock('zod', async (importOriginal) => {
-  const real = await importOriginal<typeof import('zod')>()
-  const z: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(real.z))
-    z[k] =
-      typeof v === 'function' && /^[a-z]/.test(k)
-        ? (...a: unknown[]) => {
-            counter.n++
-            return (v as (...a: unknown[]) => unknown)(...a)
-          }
-        : v
-  return { ...real, z }
-})
+/** zod's `z` with its lower-case builders counting their calls (helpers/counting-zod.ts). */
+vi.mock('zod', async (importOriginal) => (await import('../helpers/counting-zod')).countingZod(importOriginal))
 
 afterAll(cleanupTemp)
 
