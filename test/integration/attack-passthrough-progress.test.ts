@@ -5,15 +5,13 @@
 // overrides, a message of any length and keys of the server's choosing. Now the agent gets the
 // number, the total and the message escaped like the server's log messages and cut at 500
 // characters (upstream/progress-text.ts).
-import fs from 'node:fs'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Progress } from '@modelcontextprotocol/client'
-import { ROOT, startServe, tempDir, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import type { Serve } from '../helpers/cli'
+import { serveHostile } from '../helpers/hostile-serve'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, textOf, type McpHandle, type ToolResult } from '../helpers/mcp-client'
 
-const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
 const SECRET = 'pg-secret-Zq8Wm3Rt6Yp1'
 const ESC = '\u001b'
 const RLO = '\u202e'
@@ -25,11 +23,10 @@ describe('attack: a hostile upstream speaks through progress', () => {
   let agent: McpHandle | undefined
 
   beforeAll(async () => {
-    const tmp = tempDir('toolgate-attack-progress-')
-    const stateFile = path.join(tmp, 'state.json')
-    fs.writeFileSync(
-      stateFile,
-      JSON.stringify({
+    let token: string
+    ;({ serve, token } = await serveHostile(
+      'toolgate-attack-progress-',
+      {
         tools: [{ name: 'work', description: 'Works a while', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } }],
         progress: {
           work: [
@@ -43,23 +40,9 @@ describe('attack: a hostile upstream speaks through progress', () => {
             { progress: 2, total: 2, message: 'y'.repeat(100_000) },
           ],
         },
-      }),
-    )
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
-      mcpServers: {
-        hp: {
-          command: process.execPath,
-          args: [HOSTILE],
-          env: { HOSTILE_STATE: stateFile, API_TOKEN: SECRET },
-          sandbox: { fs_read: [tmp] },
-          quarantined: false,
-        },
       },
-      agents: [{ name: 'reader', servers: ['hp'], permissions: ['read'] }],
-    })
-    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
-    const token = (await serve.api<{ token: string }>('POST', '/api/v1/agents/reader/token')).json.token
-    await waitForServerState(serve, 'hp', 'connected')
+      { name: 'hp', env: { API_TOKEN: SECRET } },
+    ))
     agent = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${token}` })
   }, 60_000)
 

@@ -7,17 +7,16 @@
 // the direct view. Now an agent gets the standard fields only, each text on one line, escaped
 // (shared/text.ts, like progress messages and log messages) and cut; annotations and `_meta` keep
 // only what is known (agent-server/resource-text.ts).
-import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { ROOT, startServe, tempDir, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import type { Serve } from '../helpers/cli'
+import { serveHostile } from '../helpers/hostile-serve'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, type McpHandle } from '../helpers/mcp-client'
 import { connectStdioV2, type V2Handle } from '../helpers/mcp-v2-client'
 import { answerOf, MODERN_BARE, modernPost } from '../helpers/modern-http'
 
-const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
 const ESC = '\u001b'
 const RLO = '\u202e'
 const LS = '\u2028'
@@ -76,25 +75,11 @@ describe('attack: a hostile upstream speaks through the text of its resources', 
   const open: Array<McpHandle | V2Handle> = []
 
   beforeAll(async () => {
-    tmp = tempDir('toolgate-attack-resource-text-')
-    const stateFile = path.join(tmp, 'state.json')
-    fs.writeFileSync(stateFile, JSON.stringify({ resources: [RESOURCE], templates: [TEMPLATE] }))
-    configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
-      mcpServers: {
-        hr: {
-          command: process.execPath,
-          args: [HOSTILE],
-          env: { HOSTILE_STATE: stateFile, API_TOKEN: SECRET },
-          sandbox: { fs_read: [tmp] },
-          quarantined: false,
-          lifecycle: 'always',
-        },
-      },
-      agents: [{ name: 'reader', servers: ['hr'], permissions: ['read'] }],
-    })
-    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
-    token = (await serve.api<{ token: string }>('POST', '/api/v1/agents/reader/token')).json.token
-    await waitForServerState(serve, 'hr', 'connected')
+    ;({ serve, token, tmp, configPath } = await serveHostile(
+      'toolgate-attack-resource-text-',
+      { resources: [RESOURCE], templates: [TEMPLATE] },
+      { name: 'hr', env: { API_TOKEN: SECRET } },
+    ))
   }, 60_000)
 
   afterAll(async () => {

@@ -4,15 +4,13 @@
 // 5,000 from the server were 5,000 at each agent. An update says "read it again"; now a session
 // hears a URI's updates at most once a second (the first at once, the rest folded into one after
 // it, gated when they came and when told). 2026-07-28 listen streams: the -2026 sibling.
-import fs from 'node:fs'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
-import { ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { waitFor, type Serve } from '../helpers/cli'
+import { serveHostile } from '../helpers/hostile-serve'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
 
-const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
 const URI = 'file:///notes/a.txt'
 const AGENT_URI = 'file://hu.toolgate.invalid/~/notes/a.txt'
 const BURST = 5000
@@ -24,31 +22,19 @@ describe('attack: a hostile upstream floods resource updates', () => {
   const agents: McpHandle[] = []
 
   beforeAll(async () => {
-    const tmp = tempDir('toolgate-attack-updates-')
-    const stateFile = path.join(tmp, 'state.json')
-    fs.writeFileSync(
-      stateFile,
-      JSON.stringify({
+    let tokens: Record<string, string>
+    ;({ serve, tokens } = await serveHostile(
+      'toolgate-attack-updates-',
+      {
         capabilities: { tools: {}, resources: { subscribe: true } },
         tools: [{ name: 'burst', description: 'Changes a note often', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } }],
         resources: [{ uri: URI, name: 'a', mimeType: 'text/plain' }],
         reads: { [URI]: { contents: [{ uri: URI, mimeType: 'text/plain', text: 'A' }] } },
         updates: { burst: { uri: URI, count: BURST } },
-      }),
-    )
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
-      mcpServers: { hu: { command: process.execPath, args: [HOSTILE], env: { HOSTILE_STATE: stateFile }, sandbox: { fs_read: [tmp] }, quarantined: false } },
-      agents: [
-        { name: 'a', servers: ['hu'], permissions: ['read'] },
-        { name: 'b', servers: ['hu'], permissions: ['read'] },
-      ],
-    })
-    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
-    await waitForServerState(serve, 'hu', 'connected')
-    for (const name of ['a', 'b']) {
-      const token = (await serve.api<{ token: string }>('POST', `/api/v1/agents/${name}/token`)).json.token
-      agents.push(await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${token}` }))
-    }
+      },
+      { name: 'hu', agents: ['a', 'b'] },
+    ))
+    for (const name of ['a', 'b']) agents.push(await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${tokens[name]}` }))
   }, 60_000)
 
   afterAll(async () => {

@@ -5,14 +5,11 @@
 // glosses and the tokenizer: RangeError, the whole server left out of search (its innocent tool
 // too), its approvals not recorded. The index now takes a bounded part of a tool's text: the
 // server's tools are found, the Chinese ones by their English glosses too.
-import fs from 'node:fs'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson } from '../helpers/cli'
+import { waitFor } from '../helpers/cli'
+import { serveHostile } from '../helpers/hostile-serve'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, jsonOf, type McpHandle } from '../helpers/mcp-client'
-
-const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
 
 useCleanup()
 
@@ -22,11 +19,9 @@ async function found(mcp: McpHandle, query: string): Promise<string[]> {
 
 describe('attack: a parameter description millions of characters long (search index)', () => {
   it('the server’s tools are still indexed and found; Toolgate records its approvals', async () => {
-    const tmp = tempDir('toolgate-attack-gloss-size-')
-    const state = path.join(tmp, 'hs.json')
-    fs.writeFileSync(
-      state,
-      JSON.stringify({
+    const { serve } = await serveHostile(
+      'toolgate-attack-gloss-size-',
+      {
         tools: [
           // 4.8 million characters in one run (V8's regexp stack gave out from ~4.5 million)
           {
@@ -36,15 +31,11 @@ describe('attack: a parameter description millions of characters long (search in
           },
           { name: 'forecast', description: 'Get the weather forecast for a city', inputSchema: { type: 'object', properties: {} } },
         ],
-      }),
+      },
+      { name: 'hs', agents: [], connectMs: 60_000 },
     )
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
-      mcpServers: { hs: { command: process.execPath, args: [HOSTILE], env: { HOSTILE_STATE: state }, sandbox: { fs_read: [tmp] }, quarantined: false } },
-    })
-    const serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
     let mcp: McpHandle | undefined
     try {
-      await waitForServerState(serve, 'hs', 'connected', 60_000)
       mcp = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}` })
       const client = mcp
       await waitFor(async () => (await found(client, 'weather forecast')).includes('hs:forecast'), 20_000, 'hs:forecast to be found').catch((e: Error) => {

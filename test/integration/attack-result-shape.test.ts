@@ -4,15 +4,13 @@
 // CallToolResult (content not a list, a text that is not a string, isError a string) must reach the
 // agent as an error, never as a result; an `isError: "false"` (a string, truthy in JavaScript) must
 // not let structuredContent past the outputSchema check; and the server stays callable after.
-import fs from 'node:fs'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT, startServe, tempDir, waitForServerState, waitForToolStatus, writeJson, type Serve } from '../helpers/cli'
+import { waitForToolStatus, type Serve } from '../helpers/cli'
+import { serveHostile } from '../helpers/hostile-serve'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttpV2, type Era, type V2Handle } from '../helpers/mcp-v2-client'
 import { textOf } from '../helpers/mcp-client'
 
-const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
 const SCHEMA = { type: 'object', properties: { celsius: { type: 'number' } }, required: ['celsius'] }
 const ro = { readOnlyHint: true }
 const tool = (name: string, extra: Record<string, unknown> = {}) => ({ name, description: name, inputSchema: { type: 'object' }, annotations: ro, ...extra })
@@ -31,20 +29,11 @@ describe.each<Era>(['legacy', 'modern'])('attack: a tools/call answer that is no
   let agent: V2Handle
 
   beforeAll(async () => {
-    const tmp = tempDir('toolgate-attack-result-shape-')
-    const state = path.join(tmp, 'hs.json')
-    fs.writeFileSync(
-      state,
-      JSON.stringify({
-        tools: [tool('content_not_list'), tool('text_not_string'), tool('is_error_string', { outputSchema: SCHEMA }), tool('fine')],
-        results: RESULTS,
-      }),
-    )
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
-      mcpServers: { hs: { command: process.execPath, args: [HOSTILE], env: { HOSTILE_STATE: state }, sandbox: { fs_read: [tmp] }, quarantined: false } },
-    })
-    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
-    await waitForServerState(serve, 'hs', 'connected')
+    ;({ serve } = await serveHostile(
+      'toolgate-attack-result-shape-',
+      { tools: [tool('content_not_list'), tool('text_not_string'), tool('is_error_string', { outputSchema: SCHEMA }), tool('fine')], results: RESULTS },
+      { name: 'hs', agents: [] },
+    ))
     await waitForToolStatus(serve, 'hs:fine', 'callable')
     agent = await connectHttpV2(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}` }, era)
   }, 60_000)

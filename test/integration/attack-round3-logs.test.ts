@@ -4,44 +4,30 @@
 // holds B's data. A server's log message names no request, so while calls of both are in flight
 // nobody can tell whose it is: A must not hear it. A's own call, alone, is still heard. The same
 // for 2025 sessions that set a level: a message of B's call alone reaches B's sessions, not A's.
-import fs from 'node:fs'
-import path from 'node:path'
 import { Client, StreamableHTTPClientTransport, type LoggingMessageNotification } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT, startServe, tempDir, waitFor, waitForServerState, writeJson, type Serve } from '../helpers/cli'
+import { waitFor, type Serve } from '../helpers/cli'
+import { serveHostile } from '../helpers/hostile-serve'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 import { MODERN_BARE, modernPost } from '../helpers/modern-http'
-
-const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
 
 useCleanup()
 
 describe("attack: one agent hears the log messages of another agent's call to a shared server", () => {
   let serve: Serve
-  const tokens: Record<string, string> = {}
+  let tokens: Record<string, string> = {}
 
   beforeAll(async () => {
-    const tmp = tempDir('toolgate-attack-r3-logs-')
     const tool = (name: string) => ({ name, description: name, inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } })
-    const file = path.join(tmp, 'shared.json')
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
+    ;({ serve, tokens } = await serveHostile(
+      'toolgate-attack-r3-logs-',
+      {
         tools: [tool('slow'), tool('lookup')],
         delays: { slow: 1500 },
         toolLogs: { slow: [{ level: 'info', data: 'slow step for A' }], lookup: [{ level: 'info', data: 'looked up patient record 4711 for B' }] },
-      }),
-    )
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
-      mcpServers: { shared: { command: process.execPath, args: [HOSTILE], env: { HOSTILE_STATE: file }, sandbox: { fs_read: [tmp] }, quarantined: false } },
-      agents: [
-        { name: 'a', servers: ['shared'], permissions: ['read'] },
-        { name: 'b', servers: ['shared'], permissions: ['read'] },
-      ],
-    })
-    serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
-    for (const n of ['a', 'b']) tokens[n] = (await serve.api<{ token: string }>('POST', `/api/v1/agents/${n}/token`)).json.token
-    await waitForServerState(serve, 'shared', 'connected')
+      },
+      { name: 'shared', agents: ['a', 'b'] },
+    ))
   }, 60_000)
 
   afterAll(() => stopServe(serve))

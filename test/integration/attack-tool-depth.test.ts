@@ -4,39 +4,31 @@
 // a definition with recursive walks: that one tool overflowed the stack ('could not record tool
 // approvals'), and the server's whole list was lost, its plain tool too ("has not run yet"). The
 // tool nested too deep is now left out with a warning; the others are listed and callable.
-import fs from 'node:fs'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ROOT, startServe, tempDir, waitForServerState, waitForToolStatus, writeJson } from '../helpers/cli'
+import { waitForToolStatus } from '../helpers/cli'
+import { serveHostile } from '../helpers/hostile-serve'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, readOk, type McpHandle } from '../helpers/mcp-client'
 import type { ServerInfo } from '../../src/shared/api'
 
-const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
 const DEPTH = 20_000
 
 useCleanup()
 
 describe('attack: a tool definition nested 20,000 levels deep', () => {
   it('is left out with a warning; the server’s other tools are listed and callable', async () => {
-    const tmp = tempDir('toolgate-attack-tool-depth-')
     const deep = '['.repeat(DEPTH) + ']'.repeat(DEPTH)
     const plain = { name: 'plain', description: 'A plain tool', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }
-    const state = path.join(tmp, 'hs.json')
-    fs.writeFileSync(
-      state,
-      JSON.stringify({
+    const { serve } = await serveHostile(
+      'toolgate-attack-tool-depth-',
+      {
         toolsRaw: `[${JSON.stringify(plain)},{"name":"deep","description":"Deep","inputSchema":{"type":"object","properties":{"x":{"default":${deep}}}}}]`,
         results: { plain: { content: [{ type: 'text', text: 'PLAIN' }] } },
-      }),
+      },
+      { name: 'hs', agents: [] },
     )
-    const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
-      mcpServers: { hs: { command: process.execPath, args: [HOSTILE], env: { HOSTILE_STATE: state }, sandbox: { fs_read: [tmp] }, quarantined: false } },
-    })
-    const serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
     let mcp: McpHandle | undefined
     try {
-      await waitForServerState(serve, 'hs', 'connected')
       // before: never listed (the list was lost), and 'could not record tool approvals' in the log
       await waitForToolStatus(serve, 'hs:plain', 'callable')
       mcp = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}` })

@@ -5,13 +5,12 @@
 // one until Toolgate restarted (a result valid under the new schema refused, one valid only under
 // the old passed). The nested case: a `$id` inside the schema, changed the same way.
 import fs from 'node:fs'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ROOT, startServe, tempDir, waitForServerState, waitForToolStatus, writeJson } from '../helpers/cli'
+import { waitForToolStatus } from '../helpers/cli'
+import { serveHostile } from '../helpers/hostile-serve'
 import { stopServe, useCleanup } from '../helpers/cleanup'
 import { connectHttp, textOf, type McpHandle } from '../helpers/mcp-client'
 
-const HOSTILE = path.join(ROOT, 'test/fixtures/servers/hostile-server.mjs')
 const ID = 'https://weather.example/schemas/reading.json'
 
 useCleanup()
@@ -44,18 +43,11 @@ describe('an outputSchema changed under the same $id, the change approved', () =
   ])(
     '$name: checked with the new schema: a result valid under it passes, one valid only under the old is refused',
     async ({ before, after, oldOnly, newOnly }) => {
-      const tmp = tempDir('toolgate-output-schema-change-')
-      const stateFile = path.join(tmp, 'state.json')
-      const put = (schema: Record<string, unknown>, result: unknown): void =>
-        fs.writeFileSync(stateFile, JSON.stringify({ tools: [tool(schema)], results: { reading: reading(result) } }))
-      put(before, oldOnly)
-      const configPath = writeJson(path.join(tmp, 'mcp_config.json'), {
-        mcpServers: { wx: { command: process.execPath, args: [HOSTILE], env: { HOSTILE_STATE: stateFile }, sandbox: { fs_read: [tmp] }, quarantined: false } },
-      })
-      const serve = await startServe({ configPath, dataDir: path.join(tmp, 'data') })
+      const upstream = (schema: Record<string, unknown>, result: unknown) => ({ tools: [tool(schema)], results: { reading: reading(result) } })
+      const { serve, stateFile } = await serveHostile('toolgate-output-schema-change-', upstream(before, oldOnly), { name: 'wx', agents: [] })
+      const put = (schema: Record<string, unknown>, result: unknown): void => fs.writeFileSync(stateFile, JSON.stringify(upstream(schema, result)))
       let mcp: McpHandle | undefined
       try {
-        await waitForServerState(serve, 'wx', 'connected')
         await waitForToolStatus(serve, 'wx:reading', 'callable')
         mcp = await connectHttp(`${serve.url}/mcp`, { authorization: `Bearer ${serve.key}` })
         const first = await mcp.call('call_tool_read', { name: 'wx:reading', args: {} })
