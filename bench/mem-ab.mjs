@@ -18,25 +18,9 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { spawn } from 'node:child_process'
-import {
-  BENCH,
-  ROOT,
-  FIXTURE,
-  tmpDir,
-  freePort,
-  waitFor,
-  sleep,
-  track,
-  stopProcess,
-  requireRoot,
-  removeTmpDirs,
-  benchCompileCache,
-  median,
-  requireBaseline,
-} from './lib/util.mjs'
+import { ROOT, tmpDir, freePort, waitFor, sleep, stopProcess, requireRoot, removeTmpDirs, benchCompileCache, median, requireBaseline } from './lib/util.mjs'
 import { control, instanceOf, settledMemory, stopToolgate, httpClient, BENCH_KEY, QUIET_MS } from './lib/procs.mjs'
-import { ensurePeers, PEERS_DIR } from './lib/peers-bench.mjs'
+import { ensurePeers, spawnHub, spawnNode, writeTools } from './lib/peers-bench.mjs'
 
 const argv = process.argv.slice(2)
 const opt = (f, d) => (argv.includes(f) ? argv[argv.indexOf(f) + 1] : d)
@@ -56,37 +40,11 @@ const { Client } = requireRoot('@modelcontextprotocol/sdk/client/index.js')
 const { SSEClientTransport } = requireRoot('@modelcontextprotocol/sdk/client/sse.js')
 const log = (...a) => process.stderr.write(`  [mem-ab] ${a.join(' ')}\n`)
 
-/** n fixture servers with one read-only tool each (the peers section's). */
-function servers(dir, n) {
-  return Array.from({ length: n }, (_, i) => {
-    const file = path.join(dir, `tools-s${i}.json`)
-    const tool = {
-      name: `read_${i}`,
-      description: `Read record ${i} of the ledger`,
-      inputSchema: { type: 'object', properties: { id: { type: 'string' } } },
-      annotations: { readOnlyHint: true },
-    }
-    fs.writeFileSync(file, JSON.stringify([tool]))
-    return { name: `s${i}`, args: [FIXTURE, '--tools', file, '--name', `s${i}`] }
-  })
-}
-
-function spawnNode(args, env, logFile, label) {
-  const out = fs.openSync(logFile, 'a')
-  const child = spawn(process.execPath, ['--expose-gc', '--require', path.join(BENCH, 'lib/gc-hook.cjs'), ...args], {
-    stdio: ['ignore', out, out],
-    env: { ...process.env, ...env },
-  })
-  fs.closeSync(out)
-  track(child, label)
-  return child
-}
-
 /** One build's `toolgate serve` through the sequence; its memory at rest (or null when `memory` is false). */
 async function toolgate(build, n, sandbox, { memory = true, snapshot = null } = {}) {
   const dir = tmpDir('toolgate-mem-ab-')
   const mcpServers = {}
-  for (const s of servers(dir, n))
+  for (const s of writeTools(dir, n))
     mcpServers[s.name] = { command: process.execPath, args: s.args, quarantined: false, lifecycle: 'always', ...(sandbox ? {} : { sandbox: false }) }
   const config = path.join(dir, 'mcp_config.json')
   fs.writeFileSync(config, JSON.stringify({ mcpServers }, null, 2))
@@ -100,7 +58,7 @@ async function toolgate(build, n, sandbox, { memory = true, snapshot = null } = 
     ...snapshotEnv(snapshot),
   }
   const args = [path.join(build.root, 'bin/toolgate.js'), 'serve', '--config', config, '--data-dir', dataDir, '--listen', `127.0.0.1:${port}`]
-  const child = spawnNode(args, env, path.join(dir, 'serve.log'), `toolgate serve (${build.key})`)
+  const child = spawnNode(args, { env, memFile, logFile: path.join(dir, 'serve.log'), label: `toolgate serve (${build.key})` })
   try {
     const inst = await waitFor(
       'instance.json',
@@ -134,31 +92,10 @@ async function toolgate(build, n, sandbox, { memory = true, snapshot = null } = 
 /** mcp-hub through the same sequence (its own tools/list as the poll); its memory at rest. */
 async function hub(n, snapshot = null) {
   const dir = tmpDir('toolgate-mem-ab-hub-')
-  const mcpServers = {}
-  for (const s of servers(dir, n)) mcpServers[s.name] = { command: process.execPath, args: s.args }
-  const config = path.join(dir, 'mcp-hub.json')
-  fs.writeFileSync(config, JSON.stringify({ mcpServers }))
-  const home = path.join(dir, 'home')
-  fs.mkdirSync(home)
-  const memFile = path.join(dir, 'mem.json')
-  const port = await freePort()
-  const env = {
-    HOME: home,
-    XDG_CONFIG_HOME: `${home}/.config`,
-    XDG_DATA_HOME: `${home}/.local/share`,
-    XDG_STATE_HOME: `${home}/.local/state`,
-    TOOLGATE_BENCH_MEM_FILE: memFile,
-    ...snapshotEnv(snapshot),
-  }
-  const child = spawnNode(
-    [path.join(PEERS_DIR, 'node_modules/mcp-hub/dist/cli.js'), '--port', String(port), '--config', config],
-    env,
-    path.join(dir, 'mcp-hub.log'),
-    'mcp-hub',
-  )
+  const { child, memFile, url: hubUrl } = await spawnHub(dir, writeTools(dir, n), snapshotEnv(snapshot))
   let c
   try {
-    const url = new URL(`http://127.0.0.1:${port}/mcp`)
+    const url = new URL(hubUrl)
     c = await waitFor(
       'mcp-hub to accept a client',
       async () => {

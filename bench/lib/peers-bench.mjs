@@ -59,8 +59,8 @@ export function ensurePeers() {
   return have() ? { ok: true } : { ok: false, reason: 'bench/peers installed, but not the pinned versions' }
 }
 
-/** n fixture servers with one read-only tool each. */
-function writeTools(dir, n) {
+/** n fixture servers with one read-only tool each, their tool files written to `dir` (mem-ab uses them too). */
+export function writeTools(dir, n) {
   return Array.from({ length: n }, (_, i) => {
     const file = path.join(dir, `tools-s${i}.json`)
     fs.writeFileSync(
@@ -121,7 +121,8 @@ async function readyByToolsList(url, want, opts, everyMs) {
   return { ...c, polls }
 }
 
-function spawnNode(args, { env = {}, memFile, logFile, label }) {
+/** A node process with the GC hook (its memory at rest goes to `memFile`), its output to `logFile`, tracked for the end of the run. */
+export function spawnNode(args, { env = {}, memFile, logFile, label }) {
   const out = fs.openSync(logFile, 'a')
   const child = spawn(process.execPath, ['--expose-gc', '--require', path.join(BENCH, 'lib/gc-hook.cjs'), ...args], {
     stdio: ['ignore', out, out],
@@ -208,7 +209,11 @@ async function startToolgate(dir, servers, sandbox) {
   }
 }
 
-async function startHub(dir, servers) {
+/**
+ * mcp-hub (pinned in bench/peers) on a free port with `servers`, its HOME and XDG dirs in `dir`
+ * (it keeps state there), `env` added (a heap snapshot); mem-ab starts it the same way.
+ */
+export async function spawnHub(dir, servers, env = {}) {
   const config = path.join(dir, 'mcp-hub.json')
   const mcpServers = {}
   for (const s of servers) mcpServers[s.name] = { command: process.execPath, args: s.args }
@@ -223,12 +228,17 @@ async function startHub(dir, servers) {
       XDG_CONFIG_HOME: path.join(home, '.config'),
       XDG_DATA_HOME: path.join(home, '.local/share'),
       XDG_STATE_HOME: path.join(home, '.local/state'),
+      ...env,
     },
     memFile,
     logFile: path.join(dir, 'mcp-hub.log'),
     label: 'mcp-hub',
   })
-  const url = `http://127.0.0.1:${port}/mcp`
+  return { child, memFile, url: `http://127.0.0.1:${port}/mcp` }
+}
+
+async function startHub(dir, servers) {
+  const { child, memFile, url } = await spawnHub(dir, servers)
   const probe = await readyByToolsList(url, servers.length, { sse: true }, POLL_MS)
   await probe.close()
   const last = servers.length - 1
