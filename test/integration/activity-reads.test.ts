@@ -106,7 +106,7 @@ describe.each<Era>(['legacy', 'modern'])('prompts/get and resources/read on the 
     const human = await runCli(['activity', '--kind', 'read', '--server', 'held', ...serve.flags])
     expect(human.code).toBe(0)
     expect(human.stdout).toMatch(
-      /read\s+reader \(toolgate-it-http-v2-[a-z]+\)\s+resource file:\/\/held\.toolgate\.invalid\/~\/notes\/a\.txt on held\s+refused \(-32602\)/,
+      /read\s+reader \(toolgate-it-http-v2-[a-z]+\)\s+resource "file:\/\/held\.toolgate\.invalid\/~\/notes\/a\.txt" on held\s+refused \(-32602\)/,
     )
   })
 })
