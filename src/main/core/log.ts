@@ -30,17 +30,22 @@ function logMaxBytes(): number {
   return Number.isInteger(env) && env > 0 ? env : LOG_MAX_BYTES
 }
 
-/** `file` moved to `file.1` (replacing it); true when moved. */
-function rotate(file: string): boolean {
+/** `file` moved to `file.1` (replacing it): null when moved, else why not. */
+function rotate(file: string): string | null {
   try {
     fs.renameSync(file, `${file}.1`)
-    return true
-  } catch {
-    return false
+    return null
+  } catch (e) {
+    return (e as Error).message
   }
 }
 
-/** The log file's destination: started again (the old one kept as .1) once it grew past `max`. */
+/**
+ * The log file's destination: started again (the old one kept as .1) once it grew past `max`.
+ * Where the move fails (toolgate.log.1 is a folder, or a file nobody may replace), the file is
+ * emptied in place instead, with a line that says why; where that fails too, nothing more is
+ * written to it (stderr still is). Either way the file stays bounded.
+ */
 function cappedFile(file: string, max: number): pino.DestinationStream & { flushSync(): void } {
   let size = 0
   try {
@@ -48,19 +53,37 @@ function cappedFile(file: string, max: number): pino.DestinationStream & { flush
   } catch {
     // not there yet
   }
-  if (size > max && rotate(file)) size = 0
+  let stopped = false
   ensurePrivateFile(file)
   const dest = pino.destination({ dest: file, sync: true })
+  const restart = (): void => {
+    const failed = rotate(file)
+    size = 0
+    if (failed === null) {
+      ensurePrivateFile(file)
+      dest.reopen()
+      return
+    }
+    try {
+      // the destination appends: its next write lands at the start of the emptied file
+      fs.truncateSync(file, 0)
+    } catch {
+      stopped = true
+      return
+    }
+    const note = escapeJsonControls(
+      `${JSON.stringify({ level: 40, time: Date.now(), pid: process.pid, msg: `${file} could not be moved to ${path.basename(file)}.1 (${failed}): emptied in place instead, so it stays under ${max} bytes` })}\n`,
+    )
+    dest.write(note)
+    size = Buffer.byteLength(note)
+  }
+  if (size > max) restart()
   return {
     write: (line: string) => {
+      if (stopped) return
       dest.write(line)
       size += Buffer.byteLength(line)
-      if (size <= max) return
-      if (rotate(file)) {
-        ensurePrivateFile(file)
-        dest.reopen()
-      }
-      size = 0
+      if (size > max) restart()
     },
     flushSync: () => dest.flushSync(),
   }
