@@ -85,6 +85,34 @@ describe('toolgate demo', () => {
     }
   }, 180_000)
 
+  it('SIGINT or SIGTERM while the demo still starts (before its banner) removes the temp dir too', async () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const tmp = tempDir('toolgate-demo-early-')
+      const free = net.createServer()
+      await new Promise<void>((r) => free.listen(0, '127.0.0.1', () => r()))
+      const port = (free.address() as net.AddressInfo).port
+      await new Promise<void>((r) => free.close(() => r()))
+      const child = spawn(process.execPath, [BIN, 'demo', '--listen', `127.0.0.1:${port}`], {
+        env: cliEnv({ TMPDIR: tmp }),
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      track(child.pid)
+      let out = ''
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.once('exit', (code, sig) => resolve({ code, signal: sig })),
+      )
+      // the temp dir is there and its config written: the demo is starting its core and servers
+      await waitFor(() => leftovers(tmp).some((d) => fs.existsSync(path.join(tmp, d, 'data', 'mcp_config.json'))), 30_000, 'the demo to start', 5)
+      // still starting: the banner comes once everything runs
+      expect(out, signal).toBe('')
+      child.kill(signal)
+      expect(await exited, signal).toEqual({ code: 0, signal: null })
+      expect(leftovers(tmp), signal).toEqual([])
+    }
+  }, 120_000)
+
   it('an error at start-up removes the temp dir too', async () => {
     const tmp = tempDir('toolgate-demo-err-')
     // a documentation address (TEST-NET-1) is not on this machine: binding it fails at once, no traffic

@@ -35,6 +35,13 @@ export async function demo(o: { listen: string }): Promise<void> {
   const removeTemp = (): void => fs.rmSync(root, { recursive: true, force: true })
   process.on('exit', removeTemp)
   const dataDir = path.join(root, 'data')
+  // Ctrl+C and SIGTERM while the demo still starts too: by default they end the process without
+  // its 'exit' handlers, so the temp dir stayed. What started is stopped, then the dir goes.
+  let started: Core | undefined
+  onShutdown(async () => {
+    await started?.stop()
+    removeTemp()
+  })
   let core: Core
   let viaNpx: string[]
   try {
@@ -43,10 +50,7 @@ export async function demo(o: { listen: string }): Promise<void> {
     removeTemp()
     throw e
   }
-  onShutdown(async () => {
-    await core.stop()
-    removeTemp()
-  })
+  started = core
   const key = core.adminKey.key
   const moved = !core.url?.endsWith(`:${parseListen(o.listen).port}`)
   // The banner first: the logs go to the log file, not above it.
