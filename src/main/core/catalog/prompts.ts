@@ -2,39 +2,21 @@
 // from the one classifier (classify.ts), like a tool: server off → config lists
 // (enabled_prompts/disabled_prompts) → quarantine → the user's Disable/Reject → new or changed
 // since approval. Built per server by the Catalog's refresh, never mutated after.
-import type { QuarantineSource } from '../../../shared/api'
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { PromptDefinition } from '../../../shared/prompts'
-import type { ToolStatus } from '../../../shared/statuses'
-import { toolId } from '../../../shared/ids'
 import type { ApprovedPrompt, PromptRecord, State } from '../state/schema'
-import { classify, type Approval, type ToolFacts } from './classify'
-import { approvalOf, configDenies, rejectionOf, userLocked } from './facts'
+import { configDenies, userLocked } from './facts'
+import { reviewedEntries, type ReviewedCore, type ServerFacts } from './reviewed-entries'
 import { promptHash } from '../state/hash'
 import { agentNames } from './agent-names'
 
-export interface PromptEntry {
+export interface PromptEntry extends ReviewedCore<ApprovedPrompt> {
   /** "server:prompt" */
   readonly id: string
   readonly server: string
   readonly name: string
   /** the live definition when the server listed it, else the approved record */
   readonly def: Readonly<PromptDefinition>
-  readonly hash: string
-  readonly approval: Approval
-  /** the approved definition when the live one differs from it (a "changed" prompt) */
-  readonly previous?: Readonly<ApprovedPrompt>
-  readonly rejectedAt?: string
-  readonly facts: ToolFacts
-  readonly status: ToolStatus
-  /** the server is held in quarantine by the operator */
-  readonly operatorHold: boolean
-}
-
-/** The facts of a server that every one of its prompts shares. */
-export interface ServerFacts {
-  readonly quarantine: QuarantineSource | null
-  readonly failClosed: boolean
 }
 
 /** The operator's prompt lists (exact names): enabled_prompts / disabled_prompts. */
@@ -66,45 +48,19 @@ function recordDefinition(name: string, a: ApprovedPrompt): PromptDefinition {
 
 /** Every known prompt of a server, classified, sorted by name. */
 export function promptEntries(s: ServerConfig, state: Readonly<State>, server: ServerFacts, live: ReadonlyMap<string, LivePrompt> | undefined): PromptEntry[] {
-  const out: PromptEntry[] = []
-  const push = (def: PromptDefinition, hash: string, rec: PromptRecord | undefined): void => {
-    const approved = rec?.approved
-    const approval = approvalOf(hash, approved, server.failClosed)
-    const facts: ToolFacts = Object.freeze({
-      serverEnabled: s.enabled,
-      configDenied: configDeniesPrompt(def.name, s),
-      serverQuarantined: server.quarantine !== null,
-      userDisabled: userLocked(rec, hash),
-      approval,
-    })
-    const rejected = rejectionOf(rec, hash)
-    out.push(
-      Object.freeze({
-        id: toolId(s.name, def.name),
-        server: s.name,
-        name: def.name,
-        def,
-        hash,
-        approval,
-        ...(approval === 'changed' && approved ? { previous: Object.freeze({ ...approved }) } : {}),
-        ...(rejected ? { rejectedAt: rejected.at } : {}),
-        facts,
-        status: classify(facts),
-        operatorHold: server.quarantine === 'config' || server.quarantine === 'organisation',
-      }),
-    )
-  }
-  if (live) {
-    for (const { def, hash } of live.values()) push(def, hash, state.prompts[toolId(s.name, def.name)])
-  } else {
-    const prefix = `${s.name}:`
-    for (const [id, rec] of Object.entries(state.prompts)) {
-      if (!id.startsWith(prefix) || !rec.approved) continue
-      push(recordDefinition(id.slice(prefix.length), rec.approved), rec.approved.hash, rec)
-    }
-  }
-  out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-  return out
+  return reviewedEntries<PromptDefinition, ApprovedPrompt, PromptRecord, PromptEntry>(
+    {
+      nameOf: (def) => def.name,
+      fromRecord: recordDefinition,
+      configDenied: (def) => configDeniesPrompt(def.name, s),
+      userDisabled: userLocked,
+      entry: (id, def, core) => ({ id, server: s.name, name: def.name, def, ...core }),
+    },
+    s,
+    server,
+    state.prompts,
+    live?.values(),
+  )
 }
 
 const NONE: readonly PromptEntry[] = Object.freeze([])

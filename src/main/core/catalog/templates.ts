@@ -4,29 +4,18 @@
 // server's own URI template. Built per server by the Catalog's refresh, never mutated after.
 import type { ServerConfig } from '../../../shared/config-schema'
 import type { TemplateDefinition } from '../../../shared/resources'
-import type { ToolStatus } from '../../../shared/statuses'
 import { toolId } from '../../../shared/ids'
 import type { ApprovedTemplate, State, TemplateRecord } from '../state/schema'
-import { classify, type Approval, type ToolFacts } from './classify'
-import { approvalOf, rejectionOf } from './facts'
+import { rejectionOf } from './facts'
 import { templateHash } from '../state/hash'
-import type { ServerFacts } from './prompts'
+import { reviewedEntries, type ReviewedCore, type ServerFacts } from './reviewed-entries'
 
-export interface TemplateEntry {
+export interface TemplateEntry extends ReviewedCore<ApprovedTemplate> {
   /** "server:<the server's URI template>" */
   readonly id: string
   readonly server: string
   /** the live definition when the server listed it, else the approved record */
   readonly def: Readonly<TemplateDefinition>
-  readonly hash: string
-  readonly approval: Approval
-  /** the approved definition when the live one differs from it (a "changed" template) */
-  readonly previous?: Readonly<ApprovedTemplate>
-  readonly rejectedAt?: string
-  readonly facts: ToolFacts
-  readonly status: ToolStatus
-  /** the server is held in quarantine by the operator */
-  readonly operatorHold: boolean
 }
 
 export const templateId = (server: string, uriTemplate: string): string => toolId(server, uriTemplate)
@@ -41,45 +30,20 @@ function recordDefinition(uriTemplate: string, a: ApprovedTemplate): TemplateDef
 
 /** Every known template of a server, classified, sorted by URI template. */
 function templateEntries(s: ServerConfig, state: Readonly<State>, server: ServerFacts, live: readonly TemplateDefinition[] | undefined): TemplateEntry[] {
-  const out: TemplateEntry[] = []
-  const records = state.resource_templates ?? {}
-  const push = (def: TemplateDefinition, hash: string, rec: TemplateRecord | undefined): void => {
-    const approved = rec?.approved
-    const approval = approvalOf(hash, approved, server.failClosed)
-    const rejected = rejectionOf(rec, hash)
-    const facts: ToolFacts = Object.freeze({
-      serverEnabled: s.enabled,
-      configDenied: false,
-      serverQuarantined: server.quarantine !== null,
-      userDisabled: rejected !== undefined,
-      approval,
-    })
-    out.push(
-      Object.freeze({
-        id: templateId(s.name, def.uriTemplate),
-        server: s.name,
-        def,
-        hash,
-        approval,
-        ...(approval === 'changed' && approved ? { previous: Object.freeze({ ...approved }) } : {}),
-        ...(rejected ? { rejectedAt: rejected.at } : {}),
-        facts,
-        status: classify(facts),
-        operatorHold: server.quarantine === 'config' || server.quarantine === 'organisation',
-      }),
-    )
-  }
-  if (live) {
-    for (const def of live) push(def, templateHash(def), records[templateId(s.name, def.uriTemplate)])
-  } else {
-    const prefix = `${s.name}:`
-    for (const [id, rec] of Object.entries(records)) {
-      if (!id.startsWith(prefix) || !rec.approved) continue
-      push(recordDefinition(id.slice(prefix.length), rec.approved), rec.approved.hash, rec)
-    }
-  }
-  out.sort((a, b) => (a.def.uriTemplate < b.def.uriTemplate ? -1 : a.def.uriTemplate > b.def.uriTemplate ? 1 : 0))
-  return out
+  return reviewedEntries<TemplateDefinition, ApprovedTemplate, TemplateRecord, TemplateEntry>(
+    {
+      nameOf: (def) => def.uriTemplate,
+      fromRecord: recordDefinition,
+      // no operator lists for templates; the user's Reject is the one switch
+      configDenied: () => false,
+      userDisabled: (rec, hash) => rejectionOf(rec, hash) !== undefined,
+      entry: (id, def, core) => ({ id, server: s.name, def, ...core }),
+    },
+    s,
+    server,
+    state.resource_templates ?? {},
+    live?.map((def) => ({ def, hash: templateHash(def) })),
+  )
 }
 
 const NONE: readonly TemplateEntry[] = Object.freeze([])
