@@ -3,7 +3,8 @@
 import type { StoreApi } from 'zustand/vanilla'
 import type { PromptAction, PromptActionOptions, PromptInfo } from '../../shared/prompts'
 import type { AppState } from './store'
-import { messageOf, busyMarker } from './slice-helpers'
+import { perServerLoader } from './slice-helpers'
+import { createAct } from './act'
 
 export interface PromptsSlice {
   prompts: Record<string, PromptInfo[]>
@@ -18,39 +19,18 @@ type Get = StoreApi<AppState>['getState']
 export const promptKey = (server: string, prompt: string, action: string): string => `prompt\u0000${server}\u0000${prompt}\u0000${action}`
 
 export function createPromptsSlice(set: Set, get: Get): PromptsSlice {
-  const busy = busyMarker(set)
+  const act = createAct(set, get)
   return {
     prompts: {},
     promptErrors: {},
 
-    async loadPrompts(server) {
-      try {
-        const { prompts } = await get().api.prompts(server)
-        set((s) => {
-          const promptErrors = { ...s.promptErrors }
-          delete promptErrors[server]
-          return { prompts: { ...s.prompts, [server]: prompts }, promptErrors }
-        })
-      } catch (err) {
-        set((s) => ({ promptErrors: { ...s.promptErrors, [server]: messageOf(err) } }))
-      }
-    },
+    loadPrompts: perServerLoader(set, 'prompts', 'promptErrors', async (server: string) => (await get().api.prompts(server)).prompts),
 
-    async promptAction(server, prompt, action, options) {
-      const key = promptKey(server, prompt, action)
-      if (get().busy[key]) return
-      busy(key, true)
-      const mark = get().changeMark()
-      try {
-        const r = options ? await get().api.promptAction(server, prompt, action, options) : await get().api.promptAction(server, prompt, action)
-        // the change's event reloads this server's prompts (and its card): the toast comes with them
-        await get().afterChange(mark)
-        set({ toast: r.message || 'Done.', toastAction: null })
-      } catch (err) {
-        get().reportError(err)
-      } finally {
-        busy(key, false)
-      }
+    promptAction(server, prompt, action, options) {
+      // the change's event reloads this server's prompts (and its card): the toast comes with them
+      return act(promptKey(server, prompt, action), () =>
+        options ? get().api.promptAction(server, prompt, action, options) : get().api.promptAction(server, prompt, action),
+      )
     },
   }
 }

@@ -4,7 +4,8 @@
 import type { StoreApi } from 'zustand/vanilla'
 import type { ResourceInfo, TemplateAction } from '../../shared/resources'
 import type { AppState } from './store'
-import { busyMarker, messageOf } from './slice-helpers'
+import { perServerLoader } from './slice-helpers'
+import { createAct } from './act'
 
 export interface ResourcesSlice {
   resources: Record<string, ResourceInfo>
@@ -19,38 +20,15 @@ type Set = StoreApi<AppState>['setState']
 type Get = StoreApi<AppState>['getState']
 
 export function createResourcesSlice(set: Set, get: Get): ResourcesSlice {
-  const busy = busyMarker(set)
+  const act = createAct(set, get)
   return {
     resources: {},
     resourceErrors: {},
-    async loadResources(server) {
-      try {
-        const info = await get().api.resources(server)
-        set((s) => {
-          const resourceErrors = { ...s.resourceErrors }
-          delete resourceErrors[server]
-          return { resources: { ...s.resources, [server]: info }, resourceErrors }
-        })
-      } catch (err) {
-        set((s) => ({ resourceErrors: { ...s.resourceErrors, [server]: messageOf(err) } }))
-      }
-    },
+    loadResources: perServerLoader(set, 'resources', 'resourceErrors', (server: string) => get().api.resources(server)),
 
-    async templateAction(server, action, uriTemplate, hash) {
-      const key = templateKey(server, uriTemplate, action)
-      if (get().busy[key]) return
-      busy(key, true)
-      const mark = get().changeMark()
-      try {
-        const r = await get().api.templateAction(server, action, uriTemplate, hash)
-        // the change's event reloads this server's resources (and its card): the toast comes with them
-        await get().afterChange(mark)
-        set({ toast: r.message || 'Done.', toastAction: null })
-      } catch (err) {
-        get().reportError(err)
-      } finally {
-        busy(key, false)
-      }
+    templateAction(server, action, uriTemplate, hash) {
+      // the change's event reloads this server's resources (and its card): the toast comes with them
+      return act(templateKey(server, uriTemplate, action), () => get().api.templateAction(server, action, uriTemplate, hash))
     },
   }
 }

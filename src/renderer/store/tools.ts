@@ -7,7 +7,7 @@ import type { ApproveAllOptions, ToolAction, ToolActionOptions } from '../../sha
 import type { Variant } from '../../shared/call-variant'
 import type { AppState } from './store'
 import { createAct } from './act'
-import { busyKey, messageOf } from './slice-helpers'
+import { busyKey, perServerLoader } from './slice-helpers'
 
 export interface ToolsSlice {
   tools: Record<string, ToolInfo[]>
@@ -30,18 +30,7 @@ export function createToolsSlice(set: Set, get: Get): ToolsSlice {
     tools: {},
     toolErrors: {},
 
-    async loadTools(server) {
-      try {
-        const { tools } = await api().tools(server)
-        set((s) => {
-          const toolErrors = { ...s.toolErrors }
-          delete toolErrors[server]
-          return { tools: { ...s.tools, [server]: tools }, toolErrors }
-        })
-      } catch (err) {
-        set((s) => ({ toolErrors: { ...s.toolErrors, [server]: messageOf(err) } }))
-      }
-    },
+    loadTools: perServerLoader(set, 'tools', 'toolErrors', async (server: string) => (await api().tools(server)).tools),
 
     toolAction(server, tool, action, options) {
       return act(busyKey('tool', server, tool, action), () =>
