@@ -15,6 +15,7 @@ import { FieldDiff } from './DiffText'
 import { LongText } from './LongText'
 import { LockIcon } from './icons'
 import { Visible } from './Visible'
+import { ServerListSection } from './ServerListSection'
 
 function PromptButton({ p, action, label, primary, nameId }: { p: PromptInfo; action: PromptAction; label: string; primary?: boolean; nameId: string }) {
   const busy = useApp((s) => Boolean(s.busy[promptKey(p.server, p.prompt, action)]))
@@ -139,18 +140,12 @@ function PromptRow({ p }: { p: PromptInfo }) {
 export function PromptList({ server }: { server: ServerInfo }) {
   const prompts = useApp((s) => s.prompts[server.name])
   const error = useApp((s) => s.promptErrors[server.name])
-  if (error && !prompts) return <p className="notice notice--danger">Could not load the prompts: {error}</p>
-  if (!prompts || prompts.length === 0) return null
-  const waiting = prompts.filter((p) => p.status === 'pending_approval')
-  const ordered = [...waiting, ...prompts.filter((p) => p.status !== 'pending_approval')]
+  const ordered = prompts ? [...prompts.filter((p) => p.status === 'pending_approval'), ...prompts.filter((p) => p.status !== 'pending_approval')] : []
   return (
-    <section className="prompts" aria-label={`Prompts of ${server.name}`}>
-      <h3 className="section-title small">Prompts</h3>
-      <ul className="tools">
-        {ordered.map((p) => (
-          <PromptRow key={p.name} p={p} />
-        ))}
-      </ul>
-    </section>
+    <ServerListSection server={server.name} title="Prompts" className="prompts" error={error} loaded={prompts !== undefined} empty={ordered.length === 0}>
+      {ordered.map((p) => (
+        <PromptRow key={p.name} p={p} />
+      ))}
+    </ServerListSection>
   )
 }

@@ -12,6 +12,7 @@ import { templateChange } from '../../shared/template-diff'
 import { reviewLabel, StatusBadge } from './Badge'
 import { FieldDiff } from './DiffText'
 import { Visible } from './Visible'
+import { ServerListSection } from './ServerListSection'
 
 function TemplateButton({
   server,
@@ -118,42 +119,44 @@ function TemplateRow({ server, t }: { server: string; t: ResourceTemplateEntry }
 export function ResourceList({ server }: { server: ServerInfo }) {
   const info = useApp((s) => s.resources[server.name])
   const error = useApp((s) => s.resourceErrors[server.name])
-  if (error && !info) return <p className="notice notice--danger">Could not load the resources: {error}</p>
-  if (!info || (info.resources.length === 0 && info.templates.length === 0)) return null
   return (
-    <section className="resources" aria-label={`Resources of ${server.name}`}>
-      <h3 className="section-title small">Resources</h3>
-      <ul className="tools">
-        {info.resources.map((r) => (
-          <li key={r.uri} className="tool" data-resource={r.agent_uri}>
-            <div className="tool-main">
-              <div className="tool-title">
-                <span className="tool-name">
-                  <Visible text={r.title ?? r.name} />
-                </span>
-                {r.mimeType && <span className="muted small">{r.mimeType}</span>}
-              </div>
-              {r.description && (
-                <p className="tool-desc small">
-                  <Visible text={r.description} />
-                </p>
-              )}
-              <p className="small muted resource-uris">
-                <code title="The server's own URI">
-                  <Visible text={r.uri} />
-                </code>{' '}
-                → agents read{' '}
-                <code title="The URI agents see">
-                  <Visible text={r.agent_uri} />
-                </code>
-              </p>
+    <ServerListSection
+      server={server.name}
+      title="Resources"
+      className="resources"
+      error={error}
+      loaded={info !== undefined}
+      empty={!info || (info.resources.length === 0 && info.templates.length === 0)}
+    >
+      {info?.resources.map((r) => (
+        <li key={r.uri} className="tool" data-resource={r.agent_uri}>
+          <div className="tool-main">
+            <div className="tool-title">
+              <span className="tool-name">
+                <Visible text={r.title ?? r.name} />
+              </span>
+              {r.mimeType && <span className="muted small">{r.mimeType}</span>}
             </div>
-          </li>
-        ))}
-        {info.templates.map((t) => (
-          <TemplateRow key={t.uriTemplate} server={server.name} t={t} />
-        ))}
-      </ul>
-    </section>
+            {r.description && (
+              <p className="tool-desc small">
+                <Visible text={r.description} />
+              </p>
+            )}
+            <p className="small muted resource-uris">
+              <code title="The server's own URI">
+                <Visible text={r.uri} />
+              </code>{' '}
+              → agents read{' '}
+              <code title="The URI agents see">
+                <Visible text={r.agent_uri} />
+              </code>
+            </p>
+          </div>
+        </li>
+      ))}
+      {info?.templates.map((t) => (
+        <TemplateRow key={t.uriTemplate} server={server.name} t={t} />
+      ))}
+    </ServerListSection>
   )
 }
