@@ -5,7 +5,7 @@
 // V8 compiled from it, and what is reachable only through a few groups of objects (zod schemas,
 // ajv): the heap that would go if those objects went (everything reachable again once they are
 // taken out of the graph is not counted). Snapshots come from `bench/mem-ab.mjs --snapshots DIR`.
-import fs from 'node:fs'
+import { readSnapshot } from './lib/heap-snapshot.mjs'
 
 const argv = process.argv.slice(2)
 const file = argv.find((a) => !a.startsWith('--'))
@@ -14,36 +14,7 @@ if (!file) {
   console.error('usage: node bench/heap-breakdown.mjs FILE.heapsnapshot [--top N]')
   process.exit(2)
 }
-const snap = JSON.parse(fs.readFileSync(file, 'utf8'))
-const meta = snap.snapshot.meta
-const NF = meta.node_fields.length
-const EF = meta.edge_fields.length
-const nodeTypes = meta.node_types[0]
-const edgeTypes = meta.edge_types[0]
-const [N_TYPE, N_NAME, N_SIZE, N_EDGES] = ['type', 'name', 'self_size', 'edge_count'].map((f) => meta.node_fields.indexOf(f))
-const [E_TYPE, E_NAME, E_TO] = ['type', 'name_or_index', 'to_node'].map((f) => meta.edge_fields.indexOf(f))
-const { nodes, edges, strings } = snap
-const count = nodes.length / NF
-const firstEdge = new Uint32Array(count + 1)
-for (let i = 0, e = 0; i < count; i++) {
-  firstEdge[i] = e
-  e += nodes[i * NF + N_EDGES] * EF
-  firstEdge[i + 1] = e
-}
-const type = (n) => nodeTypes[nodes[n * NF + N_TYPE]]
-const name = (n) => strings[nodes[n * NF + N_NAME]]
-const size = (n) => nodes[n * NF + N_SIZE]
-const WEAK = edgeTypes.indexOf('weak')
-const SHORTCUT = edgeTypes.indexOf('shortcut')
-/** The strong edges of node n as [edgeName, toNode]. */
-function* out(n) {
-  for (let e = firstEdge[n]; e < firstEdge[n + 1]; e += EF) {
-    const t = edges[e + E_TYPE]
-    if (t === WEAK || t === SHORTCUT) continue
-    const en = edgeTypes[t] === 'element' || edgeTypes[t] === 'hidden' ? edges[e + E_NAME] : strings[edges[e + E_NAME]]
-    yield [en, edges[e + E_TO] / NF]
-  }
-}
+const { count, type, name, size, out } = readSnapshot(file)
 /** Nodes reachable from the root without passing through a node for which `cut` is true. */
 function reachable(cut = () => false) {
   const seen = new Uint8Array(count)

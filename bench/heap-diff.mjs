@@ -7,7 +7,7 @@
 // roots (`spawnargs:obj/ChildProcess > elements:obj/Array`), numbers in names folded (s12 → sN).
 // Session 11 found with it the sandbox plan facts each running server kept through its launch's
 // cleanup, and each sandboxed server's bwrap argv held twice (docs/performance.md).
-import fs from 'node:fs'
+import { readSnapshot } from './lib/heap-snapshot.mjs'
 
 const argv = process.argv.slice(2)
 const files = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'))
@@ -21,72 +21,43 @@ if (files.length !== 2) {
 
 /** The live nodes of a snapshot grouped two ways: by type and name, and by type, name and the last edges to them. */
 function groups(file) {
-  const snap = JSON.parse(fs.readFileSync(file, 'utf8'))
-  const meta = snap.snapshot.meta
-  const NF = meta.node_fields.length
-  const EF = meta.edge_fields.length
-  const nodeTypes = meta.node_types[0]
-  const edgeTypes = meta.edge_types[0]
-  const [N_TYPE, N_NAME, N_SIZE, N_EDGES] = ['type', 'name', 'self_size', 'edge_count'].map((f) => meta.node_fields.indexOf(f))
-  const [E_TYPE, E_NAME, E_TO] = ['type', 'name_or_index', 'to_node'].map((f) => meta.edge_fields.indexOf(f))
-  const { nodes, edges, strings } = snap
-  const count = nodes.length / NF
-  const firstEdge = new Uint32Array(count + 1)
-  for (let i = 0, e = 0; i < count; i++) {
-    firstEdge[i] = e
-    e += nodes[i * NF + N_EDGES] * EF
-    firstEdge[i + 1] = e
-  }
-  const WEAK = edgeTypes.indexOf('weak')
-  const SHORTCUT = edgeTypes.indexOf('shortcut')
-  const type = (n) => nodeTypes[nodes[n * NF + N_TYPE]]
-  const name = (n) => {
-    const t = type(n)
-    const s = strings[nodes[n * NF + N_NAME]]
-    if (t.includes('string')) return ''
-    return s.slice(0, 40).replace(/\n/g, ' ')
-  }
+  const { count, type, size, out, name: fullName } = readSnapshot(file)
+  const name = (n) => (type(n).includes('string') ? '' : fullName(n).slice(0, 40).replace(/\n/g, ' '))
   // breadth first: the first path found is a shortest one
   const parent = new Int32Array(count).fill(-1)
-  const via = new Int32Array(count).fill(-1)
+  const via = new Array(count)
   parent[0] = 0
   const queue = [0]
   for (let q = 0; q < queue.length; q++) {
     const n = queue[q]
-    for (let e = firstEdge[n]; e < firstEdge[n + 1]; e += EF) {
-      const t = edges[e + E_TYPE]
-      if (t === WEAK || t === SHORTCUT) continue
-      const to = edges[e + E_TO] / NF
+    for (const [edge, to] of out(n)) {
       if (parent[to] >= 0) continue
       parent[to] = n
-      via[to] = e
+      via[to] = typeof edge === 'number' ? '[]' : String(edge)
       queue.push(to)
     }
   }
-  const edgeName = (e) => {
-    const t = edgeTypes[edges[e + E_TYPE]]
-    return t === 'element' || t === 'hidden' ? '[]' : String(strings[edges[e + E_NAME]])
-  }
   const site = (n) => {
     const parts = []
-    for (let m = n, k = 0; m > 0 && k < hops; m = parent[m], k++) parts.push(`${edgeName(via[m])}:${type(parent[m]).slice(0, 3)}/${name(parent[m])}`)
+    for (let m = n, k = 0; m > 0 && k < hops; m = parent[m], k++) parts.push(`${via[m]}:${type(parent[m]).slice(0, 3)}/${name(parent[m])}`)
     return parts.reverse().join(' > ').replace(/\d+/g, 'N')
   }
   const byName = new Map()
   const bySite = new Map()
-  const add = (map, k, size) => {
+  const add = (map, k, bytes) => {
     const a = map.get(k) ?? [0, 0]
     a[0]++
-    a[1] += size
+    a[1] += bytes
     map.set(k, a)
   }
+  let total = 0
   for (const n of queue) {
-    const size = nodes[n * NF + N_SIZE]
     const k = `${type(n)} ${name(n)}`
-    add(byName, k, size)
-    add(bySite, `${k} | ${site(n)}`, size)
+    add(byName, k, size(n))
+    add(bySite, `${k} | ${site(n)}`, size(n))
+    total += size(n)
   }
-  return { byName, bySite, total: queue.reduce((s, n) => s + nodes[n * NF + N_SIZE], 0) }
+  return { byName, bySite, total }
 }
 
 const [a, b] = files.map(groups)
