@@ -6,22 +6,15 @@
 // that offer it answer that the URI is ambiguous, naming Toolgate's URIs for both. Every server the
 // agent may read is held (a stopped one started) for the lookup. A Toolgate URI is never looked up:
 // it names its server already.
-import { ProtocolError, ProtocolErrorCode, UriTemplate } from '@modelcontextprotocol/server'
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import { fromAgentUri, toAgentUri } from '../../../shared/resource-uri'
 import { readableResourceServers, serverResources, type ResourceDeps } from './resources'
 import type { Scope } from '../access/scope'
 import { decideServer } from '../access/decide'
+import { templateMatches } from './template-review'
 
 /** The longest one server may take to list its resources for a lookup. */
 const LOOKUP_TIMEOUT_MAX_MS = 10_000
-
-function matches(template: string, uri: string): boolean {
-  try {
-    return new UriTemplate(template).match(uri) !== null
-  } catch {
-    return false
-  }
-}
 
 /** The Toolgate URI for a URI a direct-view client sent: itself when it is one, or when no server the agent may read offers it (the gate then answers). */
 export async function directResourceUri(deps: ResourceDeps, scope: Scope, uri: string, signal?: AbortSignal): Promise<string> {
@@ -62,7 +55,7 @@ async function lookUp(deps: ResourceDeps, scope: Scope, uri: string, signal?: Ab
     asked.map(async ({ name, up }) => {
       try {
         const got = await serverResources(up, timeoutMs, signal)
-        return { name, listed: got.resources.some((r) => r.original === uri), template: got.templates.some((t) => matches(t.original, uri)) }
+        return { name, listed: got.resources.some((r) => r.original === uri), template: got.templates.some((t) => templateMatches(t.original, uri)) }
       } catch (e) {
         deps.logger.warn({ server: name, err: (e as Error).message }, 'resources of a server could not be listed to find a URI')
         unknown.push(name)

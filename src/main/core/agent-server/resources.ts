@@ -1,7 +1,8 @@
 // Resources for agents (docs/passthrough.md): resources/list and resources/templates/list gather the
 // resources of the approved, running servers in the agent's scope, their URIs rewritten to name
 // their server (shared/resource-uri.ts) and their text bounded and neutralised (resource-text.ts);
-// a template is listed only when the user approved it as listed now (template-review.ts).
+// a template is listed only when the user approved it as listed now (template-review.ts), and a URI
+// only withheld templates describe (not a listed resource) is unknown to resources/read.
 // resources/read, completion/complete of a template and subscriptions read an agent's URI back to
 // its server and that server's own URI, and pass the same gate as a call (access/decide.ts,
 // decideServer): the agent's scope (its servers, read permission), then the server's lock (off or
@@ -25,7 +26,7 @@ import { decideServer } from '../access/decide'
 import { appReach, confineApp } from './app-reach'
 import { recordedRead, type ReadNote, type RecordRead } from './read-records'
 import { agentResource, listableUri } from './resource-text'
-import { agentsGet, reviewTemplates } from './template-review'
+import { agentsGet, reviewTemplates, templateMatches } from './template-review'
 import { agentCompletion } from './completion-text'
 
 export interface ResourceDeps {
@@ -63,12 +64,14 @@ export interface GatedResource {
 
 const invalid = (message: string): ProtocolError => new ProtocolError(ProtocolErrorCode.InvalidParams, message)
 
+/** What an agent is told of a URI it may not know: one that names no server it may read, or one only withheld templates describe. */
+const unknownResource = (agentUri: string): ProtocolError =>
+  invalid(`unknown resource "${agentUri}": it is not a URI Toolgate gave out; resources/list and resources/templates/list name the resources you can read.`)
+
 /** An agent's resource URI through the gate, or a protocol error saying why (never anything of a server out of scope). */
 export function gateResource(deps: ResourceDeps, scope: Scope, agentUri: string): GatedResource {
   const parsed = fromAgentUri(agentUri)
-  const unknown = invalid(
-    `unknown resource "${agentUri}": it is not a URI Toolgate gave out; resources/list and resources/templates/list name the resources you can read.`,
-  )
+  const unknown = unknownResource(agentUri)
   if (!parsed) throw unknown
   const named = serverNamed(deps.catalog, scope, parsed.server)
   const a = named ? decideServer(deps.catalog, scope, named.name, 'read') : ({ kind: 'unknown' } as const)
@@ -227,9 +230,39 @@ export function registerResourceHandlers(
   )
 }
 
+/**
+ * Whether the server offers this URI only by templates agents are not given (new, changed or
+ * rejected: template-review.ts agentsGet) and does not list it as a resource: then it is unknown to
+ * the agent, as the template is. The server's templates are listed again (what the user decided is
+ * about what it lists now; a list that fails falls back on the one it gave last); its resources only
+ * when a withheld template describes the URI (one that cannot be listed then counts as not listed).
+ * A URI no template describes passes as before: servers serve resources they do not list (links in
+ * a tool's result).
+ */
+async function withheldOnly(deps: ResourceDeps, g: GatedResource, signal: AbortSignal): Promise<boolean> {
+  if (!g.up.capabilities?.resources) return false
+  const timeoutMs = Math.min(deps.catalog.currentConfig.call_timeout_ms, LIST_TIMEOUT_MAX_MS)
+  let templates: Array<{ uriTemplate: string; given: boolean }>
+  try {
+    const reviewed = await reviewTemplates(deps.catalog, g.server.name, await serverTemplates(g.up, timeoutMs, signal))
+    templates = reviewed.map((t) => ({ uriTemplate: t.def.uriTemplate, given: agentsGet(t) }))
+  } catch {
+    templates = deps.catalog.templates.entries(g.server.name).map((e) => ({ uriTemplate: e.def.uriTemplate, given: e.status === 'callable' }))
+  }
+  const describing = templates.filter((t) => templateMatches(t.uriTemplate, g.uri))
+  if (describing.length === 0 || describing.some((t) => t.given)) return false
+  try {
+    return !(await listAll(g.up, 'resources/list', 'resources', timeoutMs, signal)).some((r) => r.uri === g.uri)
+  } catch {
+    return true
+  }
+}
+
 /** resources/read of an agent's URI through the gate, relayed to its (held) server. */
 async function readResource(deps: ResourceDeps, scope: Scope, agentUri: string, signal: AbortSignal, owner: LogOwner, note?: ReadNote): Promise<never> {
   const g = gateResource(deps, scope, agentUri)
+  // the user's decision on a template gates reading by it, not only the list
+  if (await withheldOnly(deps, g, signal)) throw unknownResource(agentUri)
   if (note) note.passed = true
   let result: Record<string, unknown>
   try {

@@ -4,6 +4,7 @@
 // server is its baseline; a new or changed template waits: template-decisions.ts), and each comes
 // back with its catalog entry. Agents get only the templates whose entry is callable for exactly
 // the definition listed now; the control API shows all of them with their status.
+import { UriTemplate } from '@modelcontextprotocol/server'
 import type { TemplateDefinition } from '../../../shared/resources'
 import type { Catalog } from '../catalog/catalog'
 import { ingestTemplates } from '../catalog/template-decisions'
@@ -56,4 +57,13 @@ export async function reviewTemplates(
 /** Whether agents get this template now: approved for exactly the definition listed, and nothing locks it. */
 export function agentsGet(t: ReviewedTemplate): boolean {
   return t.entry?.status === 'callable' && t.entry.hash === t.hash
+}
+
+/** Whether `uri` is one of the URIs a URI template describes (an invalid template describes none). */
+export function templateMatches(template: string, uri: string): boolean {
+  try {
+    return new UriTemplate(template).match(uri) !== null
+  } catch {
+    return false
+  }
 }
