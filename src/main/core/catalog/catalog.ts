@@ -195,10 +195,15 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
     return [...l.tools.values()]
   }
 
-  /** The templates the last Inspect listed, while the server still has the identity it had then (else null). */
+  /**
+   * The templates the last Inspect listed, while the server still has the identity it had then and
+   * the window shows them (control/resource-view.ts: a server on and in quarantine; a server
+   * switched off shows none, so approving it then approves none); else null.
+   */
   inspectedTemplates(server: string): readonly TemplateDefinition[] | null {
     const cfg = this.serverConfig(server)
-    return cfg ? this.templates.inspected(server, serverIdentity(cfg)) : null
+    if (!cfg || this.serverLock(cfg)?.status !== 'server_quarantined') return null
+    return this.templates.inspected(server, serverIdentity(cfg))
   }
 
   /**

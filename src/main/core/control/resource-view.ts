@@ -20,7 +20,8 @@ export async function resourceInfo(catalog: Catalog, manager: UpstreamManager, s
   const empty = (note: string): ResourceInfo => ({ server, resources: [], templates: [], note })
   const lock = catalog.serverLock(s)
   if (lock) {
-    const inspected = lock.status === 'server_quarantined' ? catalog.inspectedTemplates(server) : null
+    // shown exactly when approving the server approves them (Catalog.inspectedTemplates)
+    const inspected = catalog.inspectedTemplates(server)
     if (inspected && inspected.length > 0)
       return {
         ...empty(
