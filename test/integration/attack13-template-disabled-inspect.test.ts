@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { waitForServerState, type Serve } from '../helpers/cli'
 import { serveHostile } from '../helpers/hostile-serve'
 import { stopServe, useCleanup } from '../helpers/cleanup'
-import { listedTemplates } from '../helpers/templates-listed'
+import { listedTemplates } from '../helpers/agent-lists'
 
 const STEERING = {
   uriTemplate: 'file:///secrets/{name}',

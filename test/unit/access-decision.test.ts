@@ -103,13 +103,12 @@ async function build(w: World) {
     const first = p.tools.filter((t) => t.later !== 'new').map((t) => toolDef(t.name, t.annotations, 0))
     if (p.history === 'inspected') await fx.catalog.setLiveTools(name, first, 'inspect')
     if (p.history !== 'approved') continue
+    // the user saw its first prompts (Inspect lists them): approving the server approves those
+    const firstPrompts = p.prompts.map((q) => promptDef(q.name, 0))
+    await fx.catalog.setLivePrompts(name, firstPrompts, undefined, { source: 'inspect' })
     await approveServer(fx.catalog, name)
     await ingestTools(fx.catalog, name, first)
-    await ingestPrompts(
-      fx.catalog,
-      name,
-      p.prompts.map((q) => promptDef(q.name, 0)),
-    )
+    await ingestPrompts(fx.catalog, name, firstPrompts)
     await ingestTools(
       fx.catalog,
       name,

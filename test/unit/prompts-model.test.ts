@@ -1,7 +1,8 @@
 // Prompts, the parts: the names agents see (`<server>__<prompt>`, valid as a slash command
 // and as a tool name, unique, mapped back by lookup), the prompt list read from an upstream
 // (validated and capped, one bad prompt does not hide the others), the approval hash (every field an
-// agent reads, the no-argument text included), the one classifier's order for prompts, and a
+// agent reads, the no-argument text included), the one classifier's order for prompts (baseline
+// from an Inspect: a server approved unseen, or while off, takes none), and a
 // state.json that lost prompt decisions is not trusted.
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
@@ -106,6 +107,14 @@ describe('the approval hash of a prompt', () => {
 describe('prompts in the one classifier', () => {
   it('follow the tools’ order: server off, then config, then quarantine, then the user, then approval', async () => {
     const fx = makeFixture({ mcpServers: { s: { command: 'node', args: ['s.js'], disabled_prompts: ['locked'] } } })
+    const listed = [
+      { name: 'a', description: '', arguments: [] },
+      { name: 'locked', description: '', arguments: [] },
+    ]
+    // a quarantined server takes no baseline; its Inspect shows its prompts, and approving it approves those
+    await ingestPrompts(fx.catalog, 's', listed)
+    expect(fx.catalog.prompts.entry('s:a')?.status).toBe('server_quarantined')
+    await fx.catalog.setLivePrompts('s', listed, undefined, { source: 'inspect' })
     await approveServer(fx.catalog, 's')
     await ingestPrompts(fx.catalog, 's', [
       { name: 'a', description: '', arguments: [] },
@@ -123,6 +132,43 @@ describe('prompts in the one classifier', () => {
     expect(status('a')).toBe('disabled_by_user')
     fx.writeConfig({ mcpServers: { s: { command: 'node', args: ['s.js'], disabled_prompts: ['locked'], enabled: false } } })
     expect([status('a'), status('b'), status('locked')]).toEqual(['server_disabled', 'server_disabled', 'server_disabled'])
+  })
+})
+
+describe('approving a server', () => {
+  const P = (name: string, description = '') => ({ name, description, arguments: [] })
+  const status = (fx: ReturnType<typeof makeFixture>, id: string) => fx.catalog.prompts.entry(id)?.status
+
+  it('approves only the prompts its Inspect showed: without one, or listed since, each waits', async () => {
+    const fx = makeFixture({ mcpServers: { s: { command: 'node', args: ['s.js'] }, u: { command: 'node', args: ['u.js'] } } })
+    await fx.catalog.setLivePrompts('s', [P('a')], undefined, { source: 'inspect' })
+    expect(status(fx, 's:a')).toBe('server_quarantined')
+    await approveServer(fx.catalog, 's')
+    await ingestPrompts(fx.catalog, 's', [P('a'), P('b', 'steer')])
+    expect([status(fx, 's:a'), status(fx, 's:b')]).toEqual(['callable', 'pending_approval'])
+    // u was approved unseen: its first list is no baseline
+    await approveServer(fx.catalog, 'u')
+    await ingestPrompts(fx.catalog, 'u', [P('c')])
+    expect(status(fx, 'u:c')).toBe('pending_approval')
+  })
+
+  it('while switched off approves none of its Inspect (the view shows none then)', async () => {
+    const fx = makeFixture({ mcpServers: { s: { command: 'node', args: ['s.js'], enabled: false } } })
+    await fx.catalog.setLivePrompts('s', [P('a')], undefined, { source: 'inspect' })
+    expect(fx.catalog.prompts.entries('s')).toEqual([])
+    expect(fx.catalog.inspectedPrompts('s')).toBeNull()
+    await approveServer(fx.catalog, 's')
+    fx.writeConfig({ mcpServers: { s: { command: 'node', args: ['s.js'] } } })
+    await ingestPrompts(fx.catalog, 's', [P('a')])
+    expect(status(fx, 's:a')).toBe('pending_approval')
+  })
+
+  it('trusted in the config, its first list is its baseline', async () => {
+    const fx = makeFixture({ mcpServers: { s: { command: 'node', args: ['s.js'], quarantined: false } } })
+    await ingestPrompts(fx.catalog, 's', [P('a')])
+    expect(status(fx, 's:a')).toBe('callable')
+    await ingestPrompts(fx.catalog, 's', [P('a'), P('b')])
+    expect(status(fx, 's:b')).toBe('pending_approval')
   })
 })
 

@@ -57,7 +57,7 @@ export function ApproveServerButton({ server }: { server: ServerInfo }) {
 
 /**
  * The blind-approval question: approving a server nobody inspected trusts the first tool list it
- * gives (never its resource templates: none was shown, so each waits; template-decisions.ts). Asked by Approve server and by a request grant that would approve such a server.
+ * gives (never its prompts or resource templates: none was shown, so each waits; inspected-lists.ts). Asked by Approve server and by a request grant that would approve such a server.
  */
 export function BlindApprovalDialog({
   server,
@@ -74,8 +74,8 @@ export function BlindApprovalDialog({
     <ConfirmDialog title={`Approve ${server.name} without inspecting it?`} confirmLabel="Approve without inspecting" onCancel={onCancel} onConfirm={onConfirm}>
       <p data-approve-blind={server.name}>
         Nobody has seen this server&apos;s tools yet. Toolgate will start it and <strong>trust the first tool list it gives</strong>: every tool it lists
-        becomes callable by agents at once, without a review. Only later changes wait for your approval. Its resource templates are not trusted this way: each
-        waits for your review.
+        becomes callable by agents at once, without a review. Only later changes wait for your approval. Its prompts and resource templates are not trusted this
+        way: each waits for your review.
       </p>
       <AddedBy server={server} />
       {children}

@@ -118,7 +118,12 @@ function PromptRow({ p }: { p: PromptInfo }) {
             /{p.agent_name}
           </Badge>
         </div>
-        {p.status === 'pending_approval' ? <PromptReview p={p} /> : p.description && <LongText text={p.description} className="tool-desc" />}
+        {/* a quarantined server's: what its Inspect listed, approved with the server */}
+        {p.status === 'pending_approval' || p.status === 'server_quarantined' ? (
+          <PromptReview p={p} />
+        ) : (
+          p.description && <LongText text={p.description} className="tool-desc" />
+        )}
         {p.status === 'disabled_by_config' && (
           <p className="lock-note">
             <LockIcon />

@@ -147,10 +147,19 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
     return written
   }
 
-  /** A server listed its prompts; `decision` is the state change that goes with the list (baseline, auto approval); `batch` as for tools. */
-  setLivePrompts(server: string, prompts: readonly PromptDefinition[], decision?: (s: State) => void, o: { batch?: boolean } = {}): Promise<void> {
+  /**
+   * A server listed its prompts (or an Inspect did: `source`); `decision` is the state change that
+   * goes with the list (baseline, auto approval); `batch` as for tools.
+   */
+  setLivePrompts(
+    server: string,
+    prompts: readonly PromptDefinition[],
+    decision?: (s: State) => void,
+    o: { batch?: boolean; source?: 'upstream' | 'inspect' } = {},
+  ): Promise<void> {
     const written = decision ? this.store.update(decision, o) : Promise.resolve()
-    this.prompts.setLive(server, prompts)
+    const cfg = this.serverConfig(server)
+    this.prompts.setLive(server, prompts, o.source === 'inspect' && cfg ? serverIdentity(cfg) : undefined)
     this.refresh([server])
     return written
   }
@@ -196,14 +205,26 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
   }
 
   /**
-   * The templates the last Inspect listed, while the server still has the identity it had then and
-   * the window shows them (control/resource-view.ts: a server on and in quarantine; a server
-   * switched off shows none, so approving it then approves none); else null.
+   * The identity of the server as configured now while the window shows what its Inspect listed
+   * besides tools (control/resource-view.ts, the prompts view: a server on and in quarantine; a
+   * server switched off shows none, so approving it then approves none); else null.
    */
+  private inspectedShown(cfg: ServerConfig): string | null {
+    return this.serverLock(cfg)?.status === 'server_quarantined' ? serverIdentity(cfg) : null
+  }
+
+  /** The templates the last Inspect listed, while they are shown (inspectedShown; else null). */
   inspectedTemplates(server: string): readonly TemplateDefinition[] | null {
     const cfg = this.serverConfig(server)
-    if (!cfg || this.serverLock(cfg)?.status !== 'server_quarantined') return null
-    return this.templates.inspected(server, serverIdentity(cfg))
+    const shownAs = cfg ? this.inspectedShown(cfg) : null
+    return shownAs === null ? null : this.templates.inspected(server, shownAs)
+  }
+
+  /** The prompts the last Inspect listed, while they are shown (inspectedShown; else null). */
+  inspectedPrompts(server: string): readonly PromptDefinition[] | null {
+    const cfg = this.serverConfig(server)
+    const shownAs = cfg ? this.inspectedShown(cfg) : null
+    return shownAs === null ? null : this.prompts.inspected(server, shownAs)
   }
 
   /**
@@ -230,7 +251,7 @@ export class Catalog extends EventEmitter<{ changed: [CatalogChange] }> {
         continue
       }
       const serverFacts = { quarantine: this.quarantineOf(cfg), failClosed: isFailClosed(this.store.current, name) }
-      this.prompts.rebuild(name, cfg, this.store.current, serverFacts)
+      this.prompts.rebuild(name, cfg, this.store.current, serverFacts, this.inspectedShown(cfg))
       this.templates.rebuild(name, cfg, this.store.current, serverFacts)
       const part = this.computeServer(cfg)
       this.built.set(name, part)

@@ -1,5 +1,7 @@
-// What the user decides about prompts (docs/passthrough.md), as for tools (decisions.ts): the first prompt
-// list of an approved server is its baseline, `trust: "auto"` approves new and changed prompts, a
+// What the user decides about prompts (docs/passthrough.md), as for tools (decisions.ts): approving a
+// server approves the prompts its Inspect showed (none without one: inspected-lists.ts); a server
+// trusted otherwise (config, or approved before prompts were reviewed) takes its first prompt list
+// as its baseline; `trust: "auto"` approves new and changed prompts, a
 // later new or changed prompt waits for the user; approve and reject carry the hash of the
 // definition reviewed (409 definition_changed when it changed again); Disable and Re-enable are
 // the user's switch. Each lands through the catalog (state.json and the classification together).
@@ -11,6 +13,7 @@ import type { Catalog } from './catalog'
 import { isFailClosed } from './facts'
 import { promptHash } from '../state/hash'
 import type { PromptEntry } from './prompts'
+import { baselineOnApproval } from './inspected-lists'
 
 function record(def: PromptDefinition, hash: string): ApprovedPrompt {
   return {
@@ -24,8 +27,19 @@ function record(def: PromptDefinition, hash: string): ApprovedPrompt {
   }
 }
 
+/** Approving a server approves exactly the prompts its Inspect showed (inspected-lists.ts baselineOnApproval). */
+export function promptBaselineOnApproval(s: State, server: string, inspected: readonly PromptDefinition[] | null): void {
+  baselineOnApproval(s, server, 'prompt_baseline_taken', inspected, (st, defs) => {
+    for (const p of defs) {
+      const id = toolId(server, p.name)
+      st.prompts[id] = { ...st.prompts[id], approved: record(p, promptHash(p)) }
+    }
+  })
+}
+
 /**
- * A running (approved) server listed its prompts. The first list is the baseline (approved);
+ * A running (approved) server listed its prompts. The first list of a server not approved through
+ * approveServer (trusted in the config, or approved before prompts were reviewed) is the baseline (approved);
  * `trust: "auto"` approves new and changed ones. A fail-closed store takes no baseline.
  */
 export async function ingestPrompts(catalog: Catalog, server: string, prompts: PromptDefinition[], o: { batch?: boolean } = {}): Promise<void> {

@@ -9,6 +9,7 @@ import { configDenies, userLocked } from './facts'
 import { reviewedEntries, type ReviewedCore, type ServerFacts } from './reviewed-entries'
 import { promptHash } from '../state/hash'
 import { agentNames } from './agent-names'
+import { InspectedLists } from './inspected-lists'
 
 export interface PromptEntry extends ReviewedCore<ApprovedPrompt> {
   /** "server:prompt" */
@@ -81,33 +82,49 @@ interface Names {
  */
 export class PromptCatalog {
   private readonly live = new Map<string, Map<string, LivePrompt>>()
+  private readonly inspectedAs = new InspectedLists()
   private readonly built = new Map<string, readonly PromptEntry[]>()
   private readonly byId = new Map<string, PromptEntry>()
   /** the agent-visible names per set of servers in scope (see agentName) */
   private readonly names = new Map<string, Names>()
 
-  setLive(server: string, prompts: readonly PromptDefinition[]): void {
+  /** The server listed its prompts; `inspectedAs`: an Inspect did, of the server with this identity. */
+  setLive(server: string, prompts: readonly PromptDefinition[], inspectedAs?: string): void {
     this.live.set(server, livePrompts(prompts))
+    this.inspectedAs.set(server, inspectedAs)
   }
 
-  /** Whether the server listed its prompts (since it last started or was configured). */
-  listed(server: string): boolean {
-    return this.live.has(server)
+  /** The prompts the last Inspect listed, while the server still has the identity it had then (else null). */
+  inspected(server: string, identity: string): readonly PromptDefinition[] | null {
+    const l = this.live.get(server)
+    return l && this.inspectedAs.of(server, identity) ? [...l.values()].map((p) => p.def) : null
   }
 
   forget(server: string): void {
     this.live.delete(server)
+    this.inspectedAs.forget(server)
     this.rebuild(server, undefined, undefined, undefined)
   }
 
-  /** Re-classify one server's prompts (cfg undefined: the server is gone). */
-  rebuild(server: string, cfg: ServerConfig | undefined, state: Readonly<State> | undefined, facts: ServerFacts | undefined): void {
+  /**
+   * Re-classify one server's prompts (cfg undefined: the server is gone). `shownAs`: the server
+   * identity whose Inspect's prompts are shown now (Catalog.inspectedShown), else null: an
+   * Inspect's list is an entry only while it is shown (approving the server approves exactly those).
+   */
+  rebuild(
+    server: string,
+    cfg: ServerConfig | undefined,
+    state: Readonly<State> | undefined,
+    facts: ServerFacts | undefined,
+    shownAs: string | null = null,
+  ): void {
     for (const e of this.built.get(server) ?? NONE) this.byId.delete(e.id)
     const before = (this.built.get(server) ?? NONE).map((e) => e.id).join('\u0000')
     if (!cfg || !state || !facts) {
       this.built.delete(server)
     } else {
-      const entries = Object.freeze(promptEntries(cfg, state, facts, this.live.get(server)))
+      const shown = !this.inspectedAs.byInspect(server) || (shownAs !== null && this.inspectedAs.of(server, shownAs))
+      const entries = Object.freeze(promptEntries(cfg, state, facts, shown ? this.live.get(server) : undefined))
       this.built.set(server, entries)
       for (const e of entries) this.byId.set(e.id, e)
     }

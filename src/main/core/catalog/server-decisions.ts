@@ -15,6 +15,7 @@ import type { State } from '../state/schema'
 import type { Catalog } from './catalog'
 import { approvedRecord, organisationRefusal, requireServer, until } from './decisions'
 import { templateBaselineOnApproval } from './template-decisions'
+import { promptBaselineOnApproval } from './prompt-decisions'
 
 /**
  * The launch the user reviewed must still be the one configured (approve, inspect and a grant that
@@ -54,6 +55,7 @@ export async function approveServer(catalog: Catalog, server: string, timed?: Ti
   // tool that was not there is pending.
   const inspected = catalog.inspectedTools(server)
   const inspectedTemplates = catalog.inspectedTemplates(server)
+  const inspectedPrompts = catalog.inspectedPrompts(server)
   await catalog.decide([server], (s) => {
     if (timed)
       addUndo(s, timed, server, { type: 'server_review', previous: reviewRecord(s.servers[server]), held: s.fail_closed?.hold?.includes(server) === true })
@@ -70,7 +72,8 @@ export async function approveServer(catalog: Catalog, server: string, timed?: Ti
       }
     }
     s.servers[server] = rec
-    // its templates likewise: those the Inspect showed; any other waits for review (template-decisions.ts)
+    // its prompts and templates likewise: those the Inspect showed; any other waits for review (inspected-lists.ts)
+    promptBaselineOnApproval(s, server, inspectedPrompts)
     templateBaselineOnApproval(s, server, inspectedTemplates)
   })
   return timed ? `Approved server ${server}${until(timed)}; it starts now and goes back into quarantine then.` : `Approved server ${server}; it starts now.`

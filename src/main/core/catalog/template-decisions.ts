@@ -1,6 +1,6 @@
 // What the user decides about resource templates (docs/passthrough.md "Resources"), as for prompts
 // (prompt-decisions.ts): approving a server baselines the templates its Inspect showed (none
-// without one); a server trusted otherwise (config, or approved before templates were reviewed)
+// without one: inspected-lists.ts); a server trusted otherwise (config, or approved before templates were reviewed)
 // takes its first template list as its baseline; `trust: "auto"` approves new and changed ones, a later new or changed template waits for the user;
 // approve and reject carry the hash of the definition reviewed (409 definition_changed when it
 // changed again). Each lands through the catalog (state.json and the classification together).
@@ -11,6 +11,7 @@ import type { Catalog } from './catalog'
 import { isFailClosed } from './facts'
 import { templateHash } from '../state/hash'
 import { templateId, type TemplateEntry } from './templates'
+import { baselineOnApproval } from './inspected-lists'
 
 function record(def: TemplateDefinition, hash: string): ApprovedTemplate {
   const { uriTemplate, ...rest } = def
@@ -50,22 +51,16 @@ export async function ingestTemplates(catalog: Catalog, server: string, template
   await catalog.setLiveTemplates(server, templates, decision)
 }
 
-/**
- * Approving a server (server-decisions.ts approveServer) takes its template baseline from what the
- * user could see, as for its tools: exactly the templates its last Inspect listed of the server as
- * configured now (none when no Inspect listed them), so every other template waits for review.
- * Nothing when the server's template baseline was taken before.
- */
+/** Approving a server approves exactly the templates its Inspect showed (inspected-lists.ts baselineOnApproval). */
 export function templateBaselineOnApproval(s: State, server: string, inspected: readonly TemplateDefinition[] | null): void {
-  if (s.servers[server]?.template_baseline_taken) return
-  s.servers[server] = { ...s.servers[server], template_baseline_taken: true }
-  if (!inspected?.length) return
-  const records = { ...s.resource_templates }
-  for (const t of inspected) {
-    const id = templateId(server, t.uriTemplate)
-    records[id] = { ...records[id], approved: record(t, templateHash(t)) }
-  }
-  s.resource_templates = records
+  baselineOnApproval(s, server, 'template_baseline_taken', inspected, (st, defs) => {
+    const records = { ...st.resource_templates }
+    for (const t of defs) {
+      const id = templateId(server, t.uriTemplate)
+      records[id] = { ...records[id], approved: record(t, templateHash(t)) }
+    }
+    st.resource_templates = records
+  })
 }
 
 function requireTemplate(catalog: Catalog, server: string, uriTemplate: string): TemplateEntry {

@@ -9,6 +9,7 @@ import type { ApprovedTemplate, State, TemplateRecord } from '../state/schema'
 import { rejectionOf } from './facts'
 import { templateHash } from '../state/hash'
 import { reviewedEntries, type ReviewedCore, type ServerFacts } from './reviewed-entries'
+import { InspectedLists } from './inspected-lists'
 
 export interface TemplateEntry extends ReviewedCore<ApprovedTemplate> {
   /** "server:<the server's URI template>" */
@@ -55,22 +56,20 @@ const NONE: readonly TemplateEntry[] = Object.freeze([])
  */
 export class TemplateCatalog {
   private readonly live = new Map<string, readonly TemplateDefinition[]>()
-  /** per server whose live list came from an Inspect: the server identity it ran (as for tools: Catalog.inspectedTools) */
-  private readonly inspectedAs = new Map<string, string>()
+  private readonly inspectedAs = new InspectedLists()
   private readonly built = new Map<string, readonly TemplateEntry[]>()
   private readonly byId = new Map<string, TemplateEntry>()
 
   /** The server listed its templates; `inspectedAs`: an Inspect did, of the server with this identity. */
   setLive(server: string, templates: readonly TemplateDefinition[], inspectedAs?: string): void {
     this.live.set(server, templates)
-    if (inspectedAs === undefined) this.inspectedAs.delete(server)
-    else this.inspectedAs.set(server, inspectedAs)
+    this.inspectedAs.set(server, inspectedAs)
   }
 
   /** The templates the last Inspect listed, while the server still has the identity it had then (else null). */
   inspected(server: string, identity: string): readonly TemplateDefinition[] | null {
     const l = this.live.get(server)
-    return l && this.inspectedAs.get(server) === identity ? l : null
+    return l && this.inspectedAs.of(server, identity) ? l : null
   }
 
   /** The hashes of the templates the server listed last, by id (to tell whether a new list changes anything). */
@@ -81,7 +80,7 @@ export class TemplateCatalog {
 
   forget(server: string): void {
     this.live.delete(server)
-    this.inspectedAs.delete(server)
+    this.inspectedAs.forget(server)
     this.rebuild(server, undefined, undefined, undefined)
   }
 

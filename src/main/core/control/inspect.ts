@@ -1,5 +1,5 @@
 // Inspect (docs/isolation.md): a quarantined server is started once, sandboxed, to list its tools
-// (and its resource templates) for review; an approved one lists its tools as it runs now. A failure for want of network is
+// (and its prompts and resource templates) for review; an approved one lists its tools as it runs now. A failure for want of network is
 // kept per server and shown with it, with the offer to Inspect with network.
 import path from 'node:path'
 import { ApiError, type ApiEvent, type ServerInfo } from '../../../shared/api'
@@ -13,8 +13,15 @@ import { launcherOf, looksLikeNetworkFailure, registryAccess, sandboxSupport } f
 import { serverInfo } from '../views/server-view'
 import type { ServiceDeps } from './deps'
 import type { TemplateDefinition } from '../../../shared/resources'
+import type { PromptDefinition } from '../../../shared/prompts'
+import type { UpstreamConnection } from '../upstream/connection'
 import { serverTemplates, type ResourceLister } from '../agent-server/resources'
 import { templateDefinitions } from '../agent-server/template-review'
+
+/** "2 prompts", "1 prompt", or nothing for none. */
+function counted(n: number, what: string): string {
+  return n === 0 ? '' : n === 1 ? `1 ${what}` : `${n} ${what}s`
+}
 
 /** What an Inspect waits for, in words, for the window while it runs. */
 function inspectWaitsFor(s: ServerConfig): string {
@@ -91,7 +98,7 @@ export class ServerInspect {
           : registry
             ? ` It ran isolated; its only network was ${registry.label}, to download its package.`
             : ' It ran isolated, without network access.'
-    const listed: { templates: TemplateDefinition[] | null } = { templates: null }
+    const listed: { templates: TemplateDefinition[] | null; prompts: PromptDefinition[] | null } = { templates: null, prompts: null }
     try {
       const tools = await inspectUpstream(s, {
         logger: this.d.logger.child({ server: name, inspect: true }),
@@ -101,16 +108,20 @@ export class ServerInspect {
         sandbox: { ctx: { dataDir: this.d.dataDir, configPath: this.d.configPath }, mode: 'inspect' },
         launchCheck: (resolved) => this.d.manager.launchCheck(resolved),
         references: { secret: (n) => this.d.secrets.get(n), env: process.env },
-        // its resource templates too: approving the server approves exactly the ones shown (template-decisions.ts)
+        // its prompts and resource templates too: approving the server approves exactly the ones shown (inspected-lists.ts)
         alsoList: async (conn, timeoutMs) => {
+          listed.prompts = await this.inspectPrompts(name, conn, timeoutMs)
           listed.templates = await this.inspectTemplates(name, conn, timeoutMs)
         },
       })
       catalog.setLiveTools(name, tools, 'inspect')
+      if (listed.prompts) await catalog.setLivePrompts(name, listed.prompts, undefined, { source: 'inspect' })
       if (listed.templates) await catalog.setLiveTemplates(name, listed.templates, undefined, 'inspect')
       this.offline.delete(name)
-      const n = listed.templates?.length ?? 0
-      const also = n > 0 ? ` and ${n === 1 ? '1 resource template' : `${n} resource templates`}` : ''
+      const also = [counted(listed.prompts?.length ?? 0, 'prompt'), counted(listed.templates?.length ?? 0, 'resource template')]
+        .filter((x) => x !== '')
+        .map((x) => ` and ${x}`)
+        .join('')
       return `Inspected ${name}: it offers ${tools.length === 1 ? '1 tool' : `${tools.length} tools`}${also}; the process was stopped again.${how} Review them, then approve the server.`
     } catch (e) {
       const signIn = needsSignIn(e)
@@ -134,6 +145,16 @@ export class ServerInspect {
       }
       if (!network) this.offline.delete(name)
       throw new ApiError('inspect_failed', why, 502)
+    }
+  }
+
+  /** The prompts an Inspect lists, as the catalog reads them; null when the server could not list them (then none is approved with the server). */
+  private async inspectPrompts(name: string, conn: Pick<UpstreamConnection, 'listPrompts'>, timeoutMs: number): Promise<PromptDefinition[] | null> {
+    try {
+      return (await conn.listPrompts(timeoutMs)).prompts
+    } catch (e) {
+      this.d.logger.warn({ server: name, err: (e as Error).message }, 'Inspect could not list the prompts of a server')
+      return null
     }
   }
 

@@ -29,8 +29,8 @@ export async function inspectUpstream(
   opts: UpstreamOptions & {
     timeoutMs?: number
     network?: boolean
-    /** runs once the tools are listed, before the connection closes: what else the review lists (its resource templates: control/inspect.ts) */
-    alsoList?: (conn: Pick<UpstreamConnection, 'relay' | 'capabilities'>, timeoutMs: number) => Promise<void>
+    /** runs once the tools are listed, before the connection closes: what else the review lists (its prompts and resource templates: control/inspect.ts) */
+    alsoList?: (conn: Pick<UpstreamConnection, 'relay' | 'capabilities' | 'listPrompts'>, timeoutMs: number) => Promise<void>
   },
 ): Promise<ToolDefinition[]> {
   // npx/uvx download the package (and its dependencies) first, into an empty cache the first time
