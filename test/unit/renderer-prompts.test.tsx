@@ -2,7 +2,7 @@
 // The window's prompts and resources: per server, with the same badges and review as tools: rows
 // marked data-prompt="server:prompt" with data-status, a changed prompt's previous and new text,
 // Reject beside Approve (bound to the definition on screen), Disable / Re-enable, and the lock
-// note of a config lock with no enable control. The Api is the real ControlService over a real catalog.
+// note of a config lock with no enable control, a quarantined server's Inspect prompts in full. The Api is the real ControlService over a real catalog.
 import fs from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup, fireEvent, render, waitFor, within } from '@testing-library/react'
@@ -59,6 +59,28 @@ describe('server view: prompts', () => {
     fireEvent.click(within(row('gh:triage')).getByRole('button', { name: 'Reject' }))
     await waitFor(() => expect(row('gh:triage').getAttribute('data-status')).toBe('disabled_by_user'))
     expect(buttons('gh:triage')).toEqual(['Re-enable'])
+  })
+
+  it('shows a quarantined server’s prompts its Inspect listed, each in full for review (approving the server approves them)', async () => {
+    const api = await worldApi()
+    // sketchy is quarantined and on: its Inspect listed these
+    await api.world.catalog.setLivePrompts('sketchy', [SUMMARY, TRIAGE], undefined, { source: 'inspect' })
+    renderApp(api)
+    const card = await waitFor(() => {
+      const c = document.querySelector('[data-server="sketchy"]')
+      expect(c).toBeTruthy()
+      return c as HTMLElement
+    })
+    const toggle = within(card).getByRole('button', { name: 'sketchy' })
+    if (toggle.getAttribute('aria-expanded') !== 'true') fireEvent.click(toggle)
+    await waitFor(() => expect(row('sketchy:summary')).toBeTruthy())
+    expect(row('sketchy:summary').getAttribute('data-status')).toBe('server_quarantined')
+    const review = row('sketchy:summary').querySelector('[data-review="new"]') as HTMLElement
+    expect(review.textContent).toContain(SUMMARY.description)
+    expect(review.textContent).toContain('Summarize my issues')
+    expect(row('sketchy:triage').querySelector('[data-diff="arguments"]')?.textContent).toContain('issue')
+    // decided with the server, not one by one
+    expect(buttons('sketchy:summary')).toEqual([])
   })
 
   it('shows a config lock with no control to lift it', async () => {
